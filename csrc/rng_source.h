@@ -1,0 +1,40 @@
+/*
+ * rng_source.h -- the one seam between a source of random bits and the code
+ * that draws outcomes from it (bounded integers, shuffles, dice, wheels).
+ *
+ * The drawing side sees only this struct of function pointers, in the
+ * spirit of numpy's bitgen_t.  That lets the same drawing code run on the
+ * ChaCha20 engine in production and on a tiny enumerable test engine in the
+ * exhaustive no-bias proofs.
+ *
+ * Contract:
+ *   next32 / next64 return uniformly distributed words.
+ *   fill writes `nbytes` uniformly distributed bytes and returns RNG_OK or
+ *   a negative RNG_E* status.  A source that has failed (for example, the
+ *   OS refused entropy at a reseed) latches `status` to a negative value and
+ *   keeps it; callers check `status` after a batch and discard the output.
+ */
+#ifndef RNG_SOURCE_H
+#define RNG_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* cffi:begin */
+#define RNG_OK 0
+#define RNG_E_ENTROPY -1     /* the operating system could not supply entropy */
+#define RNG_E_SELFTEST -2    /* power-on self-test failed; output refused */
+#define RNG_E_ARGUMENT -3    /* an argument was out of range */
+#define RNG_E_EXHAUSTED -4   /* a finite source (test engine) ran out */
+#define RNG_E_MEMORY -5      /* allocation failed */
+
+typedef struct rng_source {
+    void *state;
+    uint32_t (*next32)(void *state);
+    uint64_t (*next64)(void *state);
+    int (*fill)(void *state, void *out, size_t nbytes);
+    int status;
+} rng_source;
+/* cffi:end */
+
+#endif

@@ -1,0 +1,1 @@
+"""harness: game math, device drivers and the ``rngcert`` command line."""

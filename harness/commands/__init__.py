@@ -1,0 +1,1 @@
+"""CLI command modules; each defines ``COMMANDS``, a list of click commands."""
