@@ -1,5 +1,21 @@
-/* chacha20.c -- portable ChaCha20 block function and the buffered engine. */
+/* chacha20.c -- portable ChaCha20 block function, path dispatch, and the
+ * buffered engine (replay and production modes; see chacha20.h). */
+#if defined(__linux__)
+#define _GNU_SOURCE 1
+#else
+#define _DEFAULT_SOURCE 1
+#endif
+
 #include "chacha20.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "chacha20_avx2.h"
+#include "chacha20_selftest.h"
+#include "entropy.h"
+
+/* ---- portable block function ------------------------------------------ */
 
 #define ROTL32(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
 #define QR(a, b, c, d)                         \
@@ -10,18 +26,10 @@
         c += d; b ^= c; b = ROTL32(b, 7);      \
     } while (0)
 
-static void store32_le(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
 static void chacha20_block_portable(const uint32_t key[8], uint64_t counter, uint64_t stream,
                                     uint8_t out[64])
 {
-    uint32_t in[16] = {
+    const uint32_t in[16] = {
         0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u,
         key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
         (uint32_t)counter, (uint32_t)(counter >> 32),
@@ -40,63 +48,346 @@ static void chacha20_block_portable(const uint32_t key[8], uint64_t counter, uin
         QR(x[3], x[4], x[9], x[14]);
     }
     for (int i = 0; i < 16; i++) {
-        store32_le(out + 4 * i, x[i] + in[i]);
+        rng_store32_le(out + 4 * i, x[i] + in[i]);
     }
 }
 
-void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t stream,
-                         uint8_t *out, size_t nblocks)
+void rng_chacha20_blocks_portable(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                                  uint8_t *out, size_t nblocks)
 {
     for (size_t i = 0; i < nblocks; i++) {
         chacha20_block_portable(key, counter + i, stream, out + 64 * i);
     }
 }
 
-void rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t stream)
+int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                             uint8_t *out, size_t nblocks)
 {
-    memset(eng, 0, sizeof *eng);
-    for (int i = 0; i < 8; i++) {
-        eng->key[i] = rng_load32_le(seed + 4 * i);
+    if (!rng_cpu_has_avx2()) {
+        return RNG_E_ARGUMENT;
     }
-    eng->stream = stream;
-    eng->counter = 0;
-    eng->pos = RNG_CHACHA_BUF_BYTES; /* empty: first draw refills */
-    eng->status = RNG_OK;
+    size_t whole = nblocks / 8;
+    rng_chacha20_avx2_groups(key, counter, stream, out, whole);
+    size_t rest = nblocks - 8 * whole;
+    if (rest) {
+        uint8_t group[512];
+        rng_chacha20_avx2_groups(key, counter + 8 * whole, stream, group, 1);
+        memcpy(out + 512 * whole, group, 64 * rest);
+        rng_memzero(group, sizeof group);
+    }
+    return RNG_OK;
 }
 
-void rng_chacha_refill(rng_chacha *eng)
+/* ---- path selection ---------------------------------------------------- */
+
+static int chacha_impl = -1; /* -1 until first use, then RNG_CHACHA_IMPL_* */
+
+static int default_impl(void)
 {
+    const char *force = getenv("RNGCERT_FORCE_PORTABLE");
+    if (force != NULL && strcmp(force, "1") == 0) {
+        return RNG_CHACHA_IMPL_PORTABLE;
+    }
+    return rng_cpu_has_avx2() ? RNG_CHACHA_IMPL_AVX2 : RNG_CHACHA_IMPL_PORTABLE;
+}
+
+int rng_chacha_get_impl(void)
+{
+    int impl = __atomic_load_n(&chacha_impl, __ATOMIC_RELAXED);
+    if (impl < 0) {
+        impl = default_impl();
+        __atomic_store_n(&chacha_impl, impl, __ATOMIC_RELAXED);
+    }
+    return impl;
+}
+
+int rng_chacha_set_impl(int impl)
+{
+    if (impl == RNG_CHACHA_IMPL_AVX2 && !rng_cpu_has_avx2()) {
+        return RNG_E_ARGUMENT;
+    }
+    if (impl != RNG_CHACHA_IMPL_PORTABLE && impl != RNG_CHACHA_IMPL_AVX2) {
+        return RNG_E_ARGUMENT;
+    }
+    __atomic_store_n(&chacha_impl, impl, __ATOMIC_RELAXED);
+    return RNG_OK;
+}
+
+const char *rng_chacha20_impl_name(void)
+{
+    return rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2 ? "avx2" : "portable";
+}
+
+void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                         uint8_t *out, size_t nblocks)
+{
+    if (nblocks >= 8 && rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2) {
+        size_t whole = nblocks / 8;
+        rng_chacha20_avx2_groups(key, counter, stream, out, whole);
+        counter += 8 * whole;
+        out += 512 * whole;
+        nblocks -= 8 * whole;
+    }
+    rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
+}
+
+/* ---- fork detection ---------------------------------------------------- */
+
+uint32_t rng_chacha_fork_epoch = 0;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static int atfork_status = RNG_OK;
+
+static void after_fork_in_child(void)
+{
+    rng_chacha_fork_epoch++;
+}
+
+static void register_atfork(void)
+{
+    if (pthread_atfork(NULL, NULL, after_fork_in_child) != 0) {
+        atfork_status = RNG_E_MEMORY;
+    }
+}
+
+/* ---- the buffered engine ----------------------------------------------- */
+
+/* Latch a failure: wipe key and buffer so nothing more can be output. */
+static int fail(rng_chacha *eng, int status)
+{
+    rng_memzero(eng->key, sizeof eng->key);
+    rng_memzero(eng->buf, sizeof eng->buf);
+    eng->pos = RNG_CHACHA_BUF_BYTES;
+    eng->status = status;
+    if (eng->source != NULL) {
+        eng->source->status = status;
+    }
+    return status;
+}
+
+/* Production: key ^= 32 fresh OS bytes; drop anything buffered. */
+static int reseed(rng_chacha *eng)
+{
+    uint8_t fresh[32];
+    if (rng_entropy_fill(fresh, sizeof fresh) != RNG_OK) {
+        rng_memzero(fresh, sizeof fresh);
+        return fail(eng, RNG_E_ENTROPY);
+    }
+    for (int i = 0; i < 8; i++) {
+        eng->key[i] ^= rng_load32_le(fresh + 4 * i);
+    }
+    rng_memzero(fresh, sizeof fresh);
+    rng_memzero(eng->buf, sizeof eng->buf);
+    eng->pos = RNG_CHACHA_BUF_BYTES;
+    eng->since_reseed = 0;
+    eng->seedings++;
+    eng->fork_epoch = rng_chacha_fork_epoch;
+    return RNG_OK;
+}
+
+/* Checks due before any output: a latched failure, the self-test, and a
+   fork (production reseeds; replay is copied as-is and just adopts the
+   child's epoch). */
+static int ready(rng_chacha *eng)
+{
+    if (eng->status != RNG_OK) {
+        return eng->status;
+    }
+    if (!rng_chacha_selftest_passed()) {
+        return fail(eng, RNG_E_SELFTEST);
+    }
+    if (eng->fork_epoch != rng_chacha_fork_epoch) {
+        if (eng->mode == RNG_CHACHA_PRODUCTION) {
+            return reseed(eng);
+        }
+        eng->fork_epoch = rng_chacha_fork_epoch;
+    }
+    return RNG_OK;
+}
+
+/* Production: one key, one batch.  The key makes nblocks (>= 8) blocks
+   from counter 0; the first 32 bytes become the next key and are never
+   output, the other 64 * nblocks - 32 bytes go to out.  Reseeds first when
+   reseed_interval bytes have been output since the last seeding. */
+static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
+{
+    if (eng->since_reseed >= eng->reseed_interval) {
+        int status = reseed(eng);
+        if (status != RNG_OK) {
+            return status;
+        }
+    }
+    uint8_t head[512]; /* one AVX2 group, so every block is on the fast path */
+    rng_chacha20_blocks(eng->key, 0, eng->stream, head, 8);
+    rng_chacha20_blocks(eng->key, 8, eng->stream, out + sizeof head - 32, nblocks - 8);
+    for (int i = 0; i < 8; i++) {
+        eng->key[i] = rng_load32_le(head + 4 * i);
+    }
+    memcpy(out, head + 32, sizeof head - 32);
+    rng_memzero(head, sizeof head);
+    eng->since_reseed += 64 * nblocks - 32;
+    return RNG_OK;
+}
+
+/* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
+static int refill(rng_chacha *eng)
+{
+    int status = ready(eng);
+    if (status != RNG_OK) {
+        return status;
+    }
+    if (eng->mode == RNG_CHACHA_PRODUCTION) {
+        /* The batch's output exactly fills buf[32 .. BUF). */
+        status = production_batch(eng, eng->buf + 32, RNG_CHACHA_BUF_BLOCKS);
+        if (status != RNG_OK) {
+            return status;
+        }
+        eng->pos = 32;
+        return RNG_OK;
+    }
     rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
     eng->counter += RNG_CHACHA_BUF_BLOCKS;
     eng->pos = 0;
+    return RNG_OK;
 }
+
+/* Production requests of at least this many bytes bypass the buffer. */
+#define BULK_MIN_BYTES RNG_CHACHA_BUF_BYTES
+/* Blocks per key in a bulk production request (64 KiB). */
+#define BULK_BLOCKS 1024
 
 int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes)
 {
     uint8_t *dst = out;
-    if (eng->status != RNG_OK) {
-        return eng->status;
+    int status = ready(eng);
+    if (status != RNG_OK) {
+        return status;
     }
-    /* Drain what is buffered, then write whole buffers straight to dst. */
+    /* Buffered bytes first, so the output order is the keystream order. */
     size_t have = RNG_CHACHA_BUF_BYTES - eng->pos;
     size_t take = have < nbytes ? have : nbytes;
     memcpy(dst, eng->buf + eng->pos, take);
     eng->pos += (uint32_t)take;
     dst += take;
     nbytes -= take;
-    size_t whole = nbytes / 64;
-    if (whole) {
+
+    /* Then whole blocks straight into dst, without a copy. */
+    if (eng->mode == RNG_CHACHA_REPLAY) {
+        size_t whole = nbytes / 64;
         rng_chacha20_blocks(eng->key, eng->counter, eng->stream, dst, whole);
         eng->counter += whole;
         dst += 64 * whole;
         nbytes -= 64 * whole;
+    } else {
+        while (nbytes >= BULK_MIN_BYTES) {
+            size_t nblocks = (nbytes + 32) / 64;
+            nblocks = nblocks < BULK_BLOCKS ? nblocks : BULK_BLOCKS;
+            status = production_batch(eng, dst, nblocks);
+            if (status != RNG_OK) {
+                return status;
+            }
+            dst += 64 * nblocks - 32;
+            nbytes -= 64 * nblocks - 32;
+        }
     }
-    if (nbytes) {
-        rng_chacha_refill(eng);
-        memcpy(dst, eng->buf, nbytes);
-        eng->pos = (uint32_t)nbytes;
+
+    /* The tail through the buffer. */
+    while (nbytes > 0) {
+        if (eng->pos == RNG_CHACHA_BUF_BYTES) {
+            status = refill(eng);
+            if (status != RNG_OK) {
+                return status;
+            }
+        }
+        have = RNG_CHACHA_BUF_BYTES - eng->pos;
+        take = have < nbytes ? have : nbytes;
+        memcpy(dst, eng->buf + eng->pos, take);
+        eng->pos += (uint32_t)take;
+        dst += take;
+        nbytes -= take;
     }
     return eng->status;
+}
+
+uint32_t rng_chacha_next32_slow(rng_chacha *eng)
+{
+    uint8_t b[4];
+    if (rng_chacha_fill(eng, b, sizeof b) != RNG_OK) {
+        return UINT32_MAX;
+    }
+    return rng_load32_le(b);
+}
+
+uint64_t rng_chacha_next64_slow(rng_chacha *eng)
+{
+    uint8_t b[8];
+    if (rng_chacha_fill(eng, b, sizeof b) != RNG_OK) {
+        return UINT64_MAX;
+    }
+    return rng_load64_le(b);
+}
+
+/* Common start of both modes: empty buffer, self-test, fork handler. */
+static int init_common(rng_chacha *eng, int mode)
+{
+    memset(eng, 0, sizeof *eng);
+    eng->mode = mode;
+    eng->pos = RNG_CHACHA_BUF_BYTES;
+    eng->fork_epoch = rng_chacha_fork_epoch;
+    pthread_once(&atfork_once, register_atfork);
+    if (atfork_status != RNG_OK) {
+        return fail(eng, atfork_status);
+    }
+    if (rng_chacha_selftest() != RNG_OK) {
+        return fail(eng, RNG_E_SELFTEST);
+    }
+    return RNG_OK;
+}
+
+int rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t stream)
+{
+    int status = init_common(eng, RNG_CHACHA_REPLAY);
+    if (status != RNG_OK) {
+        return status;
+    }
+    for (int i = 0; i < 8; i++) {
+        eng->key[i] = rng_load32_le(seed + 4 * i);
+    }
+    eng->stream = stream;
+    return RNG_OK;
+}
+
+int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval)
+{
+    int status = init_common(eng, RNG_CHACHA_PRODUCTION);
+    if (status != RNG_OK) {
+        return status;
+    }
+    if (reseed_interval == 0) {
+        return fail(eng, RNG_E_ARGUMENT);
+    }
+    eng->reseed_interval = reseed_interval;
+    return reseed(eng); /* key = 0 ^ 32 OS bytes */
+}
+
+int rng_chacha_seek(rng_chacha *eng, uint64_t position)
+{
+    if (eng->mode != RNG_CHACHA_REPLAY) {
+        return RNG_E_ARGUMENT;
+    }
+    int status = ready(eng);
+    if (status != RNG_OK) {
+        return status;
+    }
+    eng->counter = position / 64;
+    rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
+    eng->counter += RNG_CHACHA_BUF_BLOCKS;
+    eng->pos = (uint32_t)(position % 64);
+    return RNG_OK;
+}
+
+uint64_t rng_chacha_position(const rng_chacha *eng)
+{
+    return eng->counter * 64 - (RNG_CHACHA_BUF_BYTES - eng->pos);
 }
 
 static uint32_t source_next32(void *state) { return rng_chacha_next32(state); }
@@ -109,10 +400,14 @@ void rng_chacha_source(rng_chacha *eng, rng_source *src)
     src->next32 = source_next32;
     src->next64 = source_next64;
     src->fill = source_fill;
-    src->status = RNG_OK;
+    src->status = eng->status;
+    eng->source = src;
 }
 
-uint64_t rng_chacha_position(const rng_chacha *eng)
+void rng_chacha_wipe(rng_chacha *eng)
 {
-    return eng->counter * 64 - (RNG_CHACHA_BUF_BYTES - eng->pos);
+    eng->source = NULL; /* the source may already be gone */
+    fail(eng, RNG_E_ARGUMENT);
+    eng->counter = 0;
+    eng->stream = 0;
 }

@@ -4,11 +4,30 @@
  * Layout (DJB's original): state words 0-3 constants, 4-11 key, 12-13 a
  * 64-bit block counter (low word first), 14-15 a 64-bit stream id.  This
  * equals RFC 8439 with nonce = 4 zero bytes || stream id (little-endian)
- * while the counter is below 2^32.
+ * while the counter is below 2^32.  The counter wraps modulo 2^64 without
+ * touching the stream id.
  *
- * rng_chacha20_blocks is the pure keystream function; rng_chacha is the
- * buffered engine that the rest of the library draws from through
- * rng_source (see rng_source.h).
+ * rng_chacha20_blocks is the pure keystream function (dispatched to the
+ * AVX2 path when the CPU has it, else portable C; both give identical
+ * bytes).  rng_chacha is the buffered engine that the rest of the library
+ * draws from through rng_source (see rng_source.h), in one of two modes:
+ *
+ *   replay      key = the seed, counter from 0: the output is exactly the
+ *               keystream, so any ChaCha20 implementation reproduces it
+ *               (docs/audit_contract.md).
+ *   production  key from the OS.  Every refill uses a key for one batch of
+ *               blocks from counter 0; the first 32 bytes of that batch
+ *               become the next key and are never output (fast key
+ *               erasure).  After `reseed_interval` bytes of output, and in a
+ *               forked child before its first output, the key is XORed
+ *               with 32 fresh bytes from the OS.  If the OS refuses, the
+ *               engine latches RNG_E_ENTROPY and outputs nothing more.
+ *
+ * Engines are not internally locked: one thread at a time (rngcore holds a
+ * lock around every call).  A failed engine latches a negative status, in
+ * eng->status and in the attached source's status; its word functions then
+ * return all-one words (which every bounded-integer routine accepts at once,
+ * so no rejection loop can spin) that callers must discard.
  */
 #ifndef RNG_CHACHA20_H
 #define RNG_CHACHA20_H
@@ -16,75 +35,109 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "byteorder.h"
 #include "rng_source.h"
 
-#define RNG_CHACHA_BUF_BLOCKS 16
+#define RNG_CHACHA_BUF_BLOCKS 32
 #define RNG_CHACHA_BUF_BYTES (64 * RNG_CHACHA_BUF_BLOCKS)
 
 /* cffi:begin */
+#define RNG_CHACHA_REPLAY 0
+#define RNG_CHACHA_PRODUCTION 1
+#define RNG_CHACHA_IMPL_PORTABLE 0
+#define RNG_CHACHA_IMPL_AVX2 1
+#define RNG_CHACHA_DEFAULT_RESEED_INTERVAL 1073741824
+
 typedef struct rng_chacha {
     uint32_t key[8];
-    uint64_t counter;        /* block counter of the next block generated */
-    uint64_t stream;         /* stream id, state words 14-15 */
-    uint8_t buf[1024];       /* RNG_CHACHA_BUF_BYTES of keystream not yet consumed */
-    uint32_t pos;            /* bytes of buf already consumed */
-    int status;              /* RNG_OK or a latched negative RNG_E* */
+    uint64_t counter;          /* replay: block counter of the next block generated */
+    uint64_t stream;           /* stream id, state words 14-15 (0 in production) */
+    uint8_t buf[2048];         /* RNG_CHACHA_BUF_BYTES of keystream; bytes before pos are spent */
+    uint32_t pos;              /* bytes of buf already consumed */
+    int status;                /* RNG_OK or a latched negative RNG_E_* */
+    int mode;                  /* RNG_CHACHA_REPLAY or RNG_CHACHA_PRODUCTION */
+    uint32_t fork_epoch;       /* value of the process fork epoch this state belongs to */
+    uint64_t reseed_interval;  /* production: output bytes between OS seedings */
+    uint64_t since_reseed;     /* production: output bytes since the last OS seeding */
+    uint64_t seedings;         /* production: OS seedings so far (1 after init) */
+    rng_source *source;        /* attached source, which mirrors latched failures */
 } rng_chacha;
 
-/* Keystream for nblocks consecutive blocks starting at `counter`. */
+/* Keystream for nblocks consecutive blocks from `counter`, on the selected path. */
 void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t stream,
                          uint8_t *out, size_t nblocks);
+/* The same keystream from the portable C block function only. */
+void rng_chacha20_blocks_portable(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                                  uint8_t *out, size_t nblocks);
+/* The same keystream from the AVX2 path only (every block, any nblocks).
+   RNG_E_ARGUMENT (and no output) when this CPU or build has no AVX2. */
+int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                             uint8_t *out, size_t nblocks);
 
-/* Replay mode: key = seed (32 bytes, little-endian words), counter 0. */
-void rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t stream);
+/* 1 when the AVX2 path is compiled in and this CPU supports it. */
+int rng_cpu_has_avx2(void);
+/* Select the path rng_chacha20_blocks uses.  The default is AVX2 when
+   available, unless the environment has RNGCERT_FORCE_PORTABLE=1.
+   RNG_E_ARGUMENT for an unknown or unavailable path. */
+int rng_chacha_set_impl(int impl);
+int rng_chacha_get_impl(void);
+/* "portable" or "avx2": the path rng_chacha20_blocks uses now. */
+const char *rng_chacha20_impl_name(void);
 
-/* Refill the buffer with the next RNG_CHACHA_BUF_BLOCKS blocks. */
-void rng_chacha_refill(rng_chacha *eng);
+/* Replay mode: key = seed (32 bytes, little-endian words), counter 0.
+   Runs the power-on self-test on first use; RNG_E_SELFTEST if it failed. */
+int rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t stream);
+/* Production mode: key from the OS; reseed after reseed_interval (>= 1)
+   bytes of output.  RNG_E_ENTROPY, RNG_E_SELFTEST, RNG_E_MEMORY or RNG_OK. */
+int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval);
 
-/* Copy the next nbytes of keystream into out. */
+/* Copy the next nbytes of output into out.  Returns the engine status. */
 int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes);
 
-/* Point a rng_source at this engine. */
+/* Replay mode: continue from byte `position` of the keystream. */
+int rng_chacha_seek(rng_chacha *eng, uint64_t position);
+/* Replay mode: bytes of keystream consumed so far (mod 2^64). */
+uint64_t rng_chacha_position(const rng_chacha *eng);
+
+/* Point src at this engine; the engine then latches failures into src too. */
 void rng_chacha_source(rng_chacha *eng, rng_source *src);
 
-/* Bytes of keystream consumed so far in replay mode (the audit position). */
-uint64_t rng_chacha_position(const rng_chacha *eng);
+/* Wipe all key material and buffered output; the engine is unusable after
+   (status RNG_E_ARGUMENT) and detached from its source. */
+void rng_chacha_wipe(rng_chacha *eng);
 /* cffi:end */
 
 _Static_assert(RNG_CHACHA_BUF_BYTES == sizeof(((rng_chacha *)0)->buf), "buffer size");
+_Static_assert(RNG_CHACHA_BUF_BLOCKS % 8 == 0, "buffer refills in whole AVX2 groups");
 
-static inline uint64_t rng_load64_le(const uint8_t *p)
-{
-    return (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
-           ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-           ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
-}
+/* Incremented in the child after every fork(); an engine whose fork_epoch
+   differs is a copy made by fork and must act before its next output. */
+extern uint32_t rng_chacha_fork_epoch;
 
-static inline uint32_t rng_load32_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
+/* Out-of-line paths of the word readers (refill, fork, failure). */
+uint32_t rng_chacha_next32_slow(rng_chacha *eng);
+uint64_t rng_chacha_next64_slow(rng_chacha *eng);
 
-/* Next 64 bits of keystream, read little-endian. */
-static inline uint64_t rng_chacha_next64(rng_chacha *eng)
-{
-    if (eng->pos + 8 > RNG_CHACHA_BUF_BYTES) {
-        rng_chacha_refill(eng);
-    }
-    uint64_t v = rng_load64_le(eng->buf + eng->pos);
-    eng->pos += 8;
-    return v;
-}
-
-/* Next 32 bits of keystream, read little-endian. */
+/* Next 32 bits of output, read little-endian (the next 4 bytes of fill). */
 static inline uint32_t rng_chacha_next32(rng_chacha *eng)
 {
-    if (eng->pos + 4 > RNG_CHACHA_BUF_BYTES) {
-        rng_chacha_refill(eng);
+    if (eng->pos <= RNG_CHACHA_BUF_BYTES - 4 && eng->fork_epoch == rng_chacha_fork_epoch) {
+        uint32_t v = rng_load32_le(eng->buf + eng->pos);
+        eng->pos += 4;
+        return v;
     }
-    uint32_t v = rng_load32_le(eng->buf + eng->pos);
-    eng->pos += 4;
-    return v;
+    return rng_chacha_next32_slow(eng);
+}
+
+/* Next 64 bits of output, read little-endian (the next 8 bytes of fill). */
+static inline uint64_t rng_chacha_next64(rng_chacha *eng)
+{
+    if (eng->pos <= RNG_CHACHA_BUF_BYTES - 8 && eng->fork_epoch == rng_chacha_fork_epoch) {
+        uint64_t v = rng_load64_le(eng->buf + eng->pos);
+        eng->pos += 8;
+        return v;
+    }
+    return rng_chacha_next64_slow(eng);
 }
 
 #endif

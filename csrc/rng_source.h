@@ -8,11 +8,16 @@
  * exhaustive no-bias proofs.
  *
  * Contract:
- *   next32 / next64 return uniformly distributed words.
+ *   next32 / next64 return uniformly distributed words.  They read the same
+ *   byte stream as fill: next32 is the next 4 bytes and next64 the next 8
+ *   bytes, little-endian (so the audit contract can state consumption in
+ *   bytes, whatever mix of calls drew them).
  *   fill writes `nbytes` uniformly distributed bytes and returns RNG_OK or
  *   a negative RNG_E* status.  A source that has failed (for example, the
  *   OS refused entropy at a reseed) latches `status` to a negative value and
  *   keeps it; callers check `status` after a batch and discard the output.
+ *   A failed source's next32 / next64 return all-one words, which every
+ *   bounded-integer routine accepts at once, so no rejection loop can spin.
  */
 #ifndef RNG_SOURCE_H
 #define RNG_SOURCE_H

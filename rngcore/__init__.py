@@ -1,11 +1,25 @@
 """rngcore: a certified ChaCha20 random number generator.
 
-The source of bits (:class:`Engine`-level concerns: seeding, state, streams)
-is kept apart from what is drawn from it (:class:`Generator` methods).
+The source of bits (:mod:`rngcore.engine`: seeding, state, streams, spawn,
+fork and thread safety) is kept apart from what is drawn from it
+(:mod:`rngcore.generator`: bytes, bounded integers, floats).
 """
 from rngcore._native import BUILD_INFO, ffi, lib
+from rngcore.engine import ChaChaEngine
+from rngcore.errors import EntropyError, RNGError, SelfTestError, raise_for_status
 from rngcore.generator import Generator
 
 __version__ = BUILD_INFO.version
 
-__all__ = ["BUILD_INFO", "Generator", "ffi", "lib", "__version__"]
+__all__ = [
+    "BUILD_INFO",
+    "ChaChaEngine",
+    "EntropyError",
+    "Generator",
+    "RNGError",
+    "SelfTestError",
+    "ffi",
+    "lib",
+    "raise_for_status",
+    "__version__",
+]

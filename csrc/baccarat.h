@@ -1,0 +1,132 @@
+/*
+ * baccarat.h -- punto banco: the exact outcome counts of one round from any
+ * shoe composition, and rounds dealt from a virtual shoe.
+ *
+ * Both report a round as one of RNG_BAC_CLASSES outcome classes:
+ *
+ *   class = ((((pt * 10 + bt) * 2 + (np - 2)) * 2 + (nb - 2)) * 18) + ps
+ *   ps    = (pp * 3 + bp) * 2 + twin
+ *
+ * pt, bt = final Player / Banker totals; np, nb = cards in each hand (2, 3);
+ * pp, bp = the hand's first two cards: 0 no pair, 1 a pair of one rank in
+ * two suits, 2 a pair of one rank and one suit; twin = both hands paired with
+ * the same rank.  Every bet of the game is a function of the class, so the
+ * Python pay tables never see cards.
+ *
+ * The tableau (000 別表第1 第1 5, 6; 003 Art. 9; 004 drawing rules):
+ * a two-card 8 or 9 on either side stops the round; otherwise the Player
+ * draws on 0-5, stands on 6-7; a standing Player leaves the Banker to draw on
+ * 0-5; after a Player third card x the Banker draws on 0-2 always, on 3 unless
+ * x = 8, on 4 if x in 2..7, on 5 if x in 4..7, on 6 if x in 6..7, never on 7.
+ * Points: A = 1, 2..9 face value, 10/J/Q/K = 0; totals mod 10.
+ *
+ * Exact counts.  A round is weighted as an ordered sequence of SIX distinct
+ * physical cards from the composition (positions P1 B1 P2 B2 X5 X6; cards a
+ * round does not use are "any remaining card"), so every class count is an
+ * integer out of N (N-1) ... (N-5).  With N <= RNG_BAC_MAX_CARDS that product
+ * is below 2^63, so uint64 arithmetic is exact.
+ *
+ * Method: the four initial cards are enumerated by rank (13^4 tuples, with
+ * falling multiplicities) and, only where a pair makes suits matter, by suit
+ * too; their weights are pooled per point-value tuple and pair state.  The
+ * draws depend only on the point values removed, so each point-value tuple's
+ * third-card distribution is enumerated once by point value (10 x 10).
+ */
+#ifndef RNG_BACCARAT_H
+#define RNG_BACCARAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rng_source.h"
+#include "draws.h"
+
+/* cffi:begin */
+#define RNG_BAC_CLASSES 7200
+#define RNG_BAC_PAIR_STATES 18
+#define RNG_BAC_FACES 52        /* face index = suit * 13 + rank - 1 (rngcore.devices.cards labels) */
+#define RNG_BAC_MAX_CARDS 1024  /* exact counts stay below 2^63 */
+#define RNG_BAC_MAX_SHOE 624    /* 12 decks */
+
+/* Exact counts of every outcome class of the next round from a shoe holding
+ * faces[f] cards of face f.  out[c] receives the number of ordered six-card
+ * sequences giving class c; *total receives N (N-1) ... (N-5).
+ * RNG_E_ARGUMENT if N < 6 or N > RNG_BAC_MAX_CARDS. */
+int rng_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total);
+
+/* How a shoe is run: the fields of rngcore.devices.rulesets.RuleSet (the
+ * devices' shoe procedures), so a table deals exactly the shoes that
+ * rngcore.devices.shoe.Shoe deals from the same generator. */
+typedef struct rng_bac_rules {
+    uint32_t fresh_each_round;   /* 1: every round from a freshly shuffled stack
+                                    (partial Fisher-Yates of the 6 cards a round
+                                    may use); the fields below are then unused */
+    uint32_t cut_min_from_end;   /* 0: no cut; else the stack is rotated at a
+                                    position m + U[0, n - 2m] (rng_draw_bounded32) */
+    uint32_t cut_behind_lo;      /* cards behind the cut card: lo + U[0, hi - lo] */
+    uint32_t cut_behind_hi;      /*   (no draw when lo == hi) */
+    uint32_t one_more_round;     /* 1: after the cut card comes out during a round,
+                                    play one more round; 0: finish this round */
+    uint32_t burn_mode;          /* 0 none; 1 burn_count cards; 2 by value: turn one
+                                    card and burn as many more as its value */
+    uint32_t burn_count;
+    uint32_t burn_ace;           /* by value: cards for an ace ... */
+    uint32_t burn_ten;           /* ... and for 10/J/Q/K (2-9 at face value) */
+    uint32_t burn_indicator_counts; /* by value: the turned card is one of them */
+    uint32_t burn_each_round;    /* cards burned at the start of every round */
+} rng_bac_rules;
+
+typedef struct rng_bac_table {
+    uint16_t cards[624];        /* the shoe (rngcore.devices.cards codes) */
+    uint16_t fresh[624];        /* the unshuffled stack */
+    uint32_t n;                 /* cards in the shoe */
+    uint32_t pos;               /* next card to deal */
+    uint32_t cut_at;            /* index of the first card behind the cut card */
+    uint32_t last_round;        /* the next round is the shoe's last */
+    uint32_t need_shuffle;      /* reshuffle before the next round */
+    uint64_t shoes;             /* shoes shuffled so far */
+    uint64_t rounds;            /* rounds played so far */
+    rng_bac_rules rules;
+    uint16_t tableau[10000];    /* filled by rng_bac_table_init (see baccarat.c) */
+} rng_bac_table;
+
+/* Set up a table for a stack of n cards (codes in fresh).  RNG_E_ARGUMENT if
+ * n < 6 or n > RNG_BAC_MAX_SHOE, a code is not a card, a burn mode is
+ * unknown, or the cut card's range leaves too few cards in front of it for
+ * the burn and a round, or behind it for the shoe's last round(s). */
+int rng_bac_table_init(rng_bac_table *t, const uint16_t *fresh, uint32_t n, const rng_bac_rules *rules);
+
+/* Play `rounds` rounds, adding one to out[class] per round.  `bits` is the
+ * source word width (64 in production; see shuffle.h).  Returns RNG_OK or the
+ * source's failure status (the counts of the failing call must be discarded). */
+int rng_bac_play(rng_source *src, rng_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits);
+/* cffi:end */
+
+_Static_assert(RNG_BAC_CLASSES == 10 * 10 * 2 * 2 * RNG_BAC_PAIR_STATES, "class layout");
+_Static_assert(RNG_BAC_MAX_SHOE == 12 * 52, "shoe size");
+
+/* Point value of a rank 1..13 (A = 1, 10/J/Q/K = 0). */
+static inline uint32_t rng_bac_point(uint32_t rank)
+{
+    return rank >= 10 ? 0 : rank;
+}
+
+/* 000 第1 6-2: does the Banker (two-card total b, 0..6) draw after the
+ * Player's third card of point x? (b == 7 never reaches here.) */
+static inline int rng_bac_banker_draws(uint32_t b, uint32_t x)
+{
+    switch (b) {
+    case 0: case 1: case 2: return 1;
+    case 3: return x != 8;
+    case 4: return x >= 2 && x <= 7;
+    case 5: return x >= 4 && x <= 7;
+    case 6: return x == 6 || x == 7;
+    default: return 0;
+    }
+}
+
+static inline uint32_t rng_bac_class(uint32_t pt, uint32_t bt, uint32_t np, uint32_t nb, uint32_t ps)
+{
+    return (((pt * 10 + bt) * 2 + (np - 2)) * 2 + (nb - 2)) * RNG_BAC_PAIR_STATES + ps;
+}
+
+#endif

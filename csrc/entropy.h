@@ -1,0 +1,31 @@
+/*
+ * entropy.h -- key material from the operating system, and wiping it.
+ *
+ * rng_entropy_fill asks the kernel (getrandom(2) on Linux, getentropy(3)
+ * elsewhere) and fails closed: if the kernel cannot supply every byte it
+ * returns RNG_E_ENTROPY and the caller must refuse to produce output.
+ * There is deliberately no fallback (no clock, no pid, no /dev/urandom
+ * re-try, no user-space pool).
+ *
+ * rng_test_entropy_fail is a test hook.  It can only make entropy requests
+ * fail, never weaken them, so leaving it reachable is harmless.
+ */
+#ifndef RNG_ENTROPY_H
+#define RNG_ENTROPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rng_source.h"
+
+/* cffi:begin */
+/* Fill out with n bytes from the OS.  RNG_OK or RNG_E_ENTROPY. */
+int rng_entropy_fill(uint8_t *out, size_t n);
+
+/* Test hook: while `fail` is non-zero every rng_entropy_fill fails. */
+void rng_test_entropy_fail(int fail);
+
+/* Overwrite n bytes at p with zeros in a way the compiler cannot drop. */
+void rng_memzero(void *p, size_t n);
+/* cffi:end */
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * slot.h -- slot-machine kernels: the exact joint enumeration of a stage's
+ * full cycle, and spins played through an rng_source.
+ *
+ * The game arrives as tables built in Python (harness/slot/native.py):
+ *
+ *   reel set   for each reel r, the column each stop shows
+ *              window[(stop_off[r] + s) * rows + h] (h = 0 is the top row)
+ *              and its scatter count scat[stop_off[r] + s];
+ *   lines      each payline's row on each reel, line_rows[l * reels + r];
+ *   automaton  the payline automaton of harness/slot/lines.py: delta[state *
+ *              n_symbols + x] is the next state after symbol x, state 0 the
+ *              start; a done state has its final pay (a multiple of the bet
+ *              per line), paid class (-1 none) and progressive flag.
+ *
+ * Both kernels read paylines through the same automaton, so the rule for
+ * paying a line lives in one place (Python builds it; C only walks it).
+ *
+ * Exact joint figures (rng_slot_joint): the dynamic programme over reels of
+ * harness/slot/joint.py (its docstring explains the states, the grouping of
+ * stops and why every stop combination is counted exactly once).  Counts and
+ * first moments are 64-bit, second moments 128-bit.
+ *
+ * Simulation (rng_slot_simulate): each reel's stop is drawn with
+ * rng_bounded32(src, L_r) -- Lemire's unbiased bounded integer -- reels in
+ * order 1..R, one draw per reel, then the free spins (same rule, feature
+ * strips) until none remain.  When every strip has the same length the
+ * values come from rng_bounded_max32_batch, which yields exactly the values
+ * of those successive calls with the words fetched in bulk (rng_slot_draws).
+ * No modulo or float scaling picks a stop.
+ */
+#ifndef RNG_SLOT_H
+#define RNG_SLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rng_source.h"
+#include "bounded.h"
+
+/* cffi:begin */
+#define RNG_SLOT_MAX_CLASSES 256
+
+typedef struct rng_slot_reelset {
+    uint32_t reels;
+    uint32_t rows;
+    const uint32_t *strip_len;   /* [reels] stops on each reel */
+    const uint32_t *stop_off;    /* [reels] first stop of reel r in window/scat */
+    const uint8_t *window;       /* [(stop_off[r] + s) * rows + h] symbol shown */
+    const uint8_t *scat;         /* [stop_off[r] + s] scatters in that column */
+} rng_slot_reelset;
+
+typedef struct rng_slot_lines {
+    uint32_t n_lines;
+    uint32_t n_symbols;
+    uint32_t n_states;
+    const uint8_t *line_rows;    /* [n_lines * reels] row (0-based) of line l on reel r */
+    const int32_t *delta;        /* [n_states * n_symbols] */
+    const uint8_t *done;         /* [n_states] */
+    const int64_t *pay;          /* [n_states] */
+    const int16_t *cls;          /* [n_states] */
+    const uint8_t *prog;         /* [n_states] */
+} rng_slot_lines;
+
+/* Stops of reel r grouped for the alive lines' row set `mask`: groups
+ * group_off[r * n_masks + mask] .. group_off[r * n_masks + mask + 1] - 1,
+ * each a representative stop, its column's scatter count and its size. */
+typedef struct rng_slot_groups {
+    uint32_t n_masks;            /* 2^rows */
+    const uint32_t *group_off;   /* [reels * n_masks + 1] */
+    const uint32_t *rep;
+    const uint8_t *scat;
+    const uint64_t *count;
+    const uint64_t *suffix;      /* [(reels + 1) * (max_scatter + 1)]: combinations of
+                                    reels r.. showing k scatters; row `reels` is [1, 0, ...] */
+    uint32_t max_scatter;        /* reels * rows */
+} rng_slot_groups;
+
+/* Paylines grouped by their remaining rows (harness/slot/joint.py,
+ * LineSuffixes): suffix i of depth r (ids off[r] .. off[r + 1] - 1) has row
+ * row[off[r] + i] on reel r and id next[off[r] + i] at depth r + 1.  The
+ * start configuration: n_start suffixes of depth 0, each shared by
+ * start_mult lines, all in automaton state 0. */
+typedef struct rng_slot_suffixes {
+    const uint32_t *off;          /* [reels + 1] */
+    const uint8_t *row;
+    const uint32_t *next;
+    uint32_t n_start;
+    const uint32_t *start_sid;
+    const uint32_t *start_mult;
+} rng_slot_suffixes;
+
+/* Results of rng_slot_joint, in caller-owned arrays; k = scatters (0 ..
+ * max_scatter), p = progressive shown (0/1), index k * 2 + p. */
+typedef struct rng_slot_moments {
+    uint64_t *count;          /* [(max_scatter + 1) * 2] stop combinations */
+    uint64_t *line_sum;       /* [(max_scatter + 1) * 2] sum of total line pay */
+    uint64_t *line_sq_lo;     /* [(max_scatter + 1) * 2] sum of its square, low 64 bits */
+    uint64_t *line_sq_hi;     /*                                            high 64 bits */
+    uint64_t *no_line_win;    /* [max_scatter + 1] no line paid, no progressive */
+    uint64_t *class_scatter;  /* [n_classes * (max_scatter + 1)] class c paid on some line */
+    uint64_t configurations;  /* distinct configurations expanded (diagnostic) */
+} rng_slot_moments;
+
+/* The memoised dynamic programme of harness/slot/joint.py over the full
+ * cycle.  The caller guarantees cycle * (largest total line pay) < 2^63.
+ * RNG_E_ARGUMENT for inconsistent tables (more than RNG_SLOT_MAX_CLASSES
+ * classes, rows > 8, a start state that is already final), RNG_E_MEMORY if
+ * allocation fails. */
+int rng_slot_joint(const rng_slot_reelset *reels, const rng_slot_lines *lines,
+                   const rng_slot_groups *groups, const rng_slot_suffixes *suffixes,
+                   uint32_t n_classes, rng_slot_moments *out);
+
+/* Pre-drawn stops for games whose strips all have `bound` stops: the values
+ * of successive rng_bounded32(src, bound) calls, fetched in bulk.  Keep it
+ * across calls (pos/len persist) so a run split into chunks draws exactly
+ * the stops of one long run; values left over at the end are discarded. */
+#define RNG_SLOT_DRAW_BUF 4096
+typedef struct rng_slot_draws {
+    uint32_t bound;
+    uint32_t pos;
+    uint32_t len;
+    uint32_t buf[4096];
+} rng_slot_draws;
+
+typedef struct rng_slot_game {
+    rng_slot_reelset base;
+    rng_slot_lines base_lines;       /* automaton with the progressive */
+    rng_slot_reelset feature;
+    rng_slot_lines feature_lines;    /* automaton without the progressive */
+    uint32_t max_scatter;
+    const int64_t *scatter_pay;      /* [max_scatter + 1] multiple of the total bet */
+    const uint32_t *trigger_spins;   /* [max_scatter + 1] free spins awarded in the base game */
+    const uint32_t *retrigger_spins; /* [max_scatter + 1] free spins awarded during free spins */
+    int64_t bet_per_line;
+    int64_t total_bet;
+    int64_t multiplier;
+    int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
+    uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
+    rng_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
+} rng_slot_game;
+
+/* Running totals over simulated plays (credits).  A play's win is its line
+ * and scatter wins, its free spins' wins and the progressive reset at a hit;
+ * the meter increments are added in Python (a fixed share of every bet). */
+typedef struct rng_slot_tally {
+    uint64_t plays;
+    uint64_t hits;               /* plays with a win, a feature or a progressive hit */
+    uint64_t line_win;           /* base game line wins */
+    uint64_t scatter_win;        /* base game scatter wins */
+    uint64_t feature_win;        /* everything won in free spins */
+    uint64_t features;           /* plays that triggered free spins */
+    uint64_t free_spins;         /* free spins played */
+    uint64_t progressive_hits;
+    uint64_t win_sq_lo;          /* sum of (play win)^2 as a 128-bit number */
+    uint64_t win_sq_hi;
+    uint64_t max_win;
+} rng_slot_tally;
+
+/* Play n spins and add them to *tally.  Returns the source's status, or
+ * RNG_E_ARGUMENT for bad tables or a feature exceeding max_free_spins,
+ * RNG_E_MEMORY if allocation fails. */
+int rng_slot_simulate(rng_source *src, const rng_slot_game *game, uint64_t n, rng_slot_tally *tally);
+/* cffi:end */
+
+_Static_assert(sizeof(((rng_slot_draws *)0)->buf) == RNG_SLOT_DRAW_BUF * sizeof(uint32_t), "draw buffer size");
+
+#endif

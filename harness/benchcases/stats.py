@@ -1,0 +1,95 @@
+"""Stats bench cases (issue 4): chi-square and serial tests over wheel outcomes.
+
+Target: chi-square (frequency) and serial (Good's overlapping pairs) tests
+over 10^8 roulette outcomes in <= 5 s on one core, streamed in chunks.  The
+same-run baseline is the naive way: ``np.unique`` counts of values and of
+pair codes, then ``scipy.stats.chisquare``.  Every case checks its answer
+against scipy on the same data.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from harness.benchcases._base import BenchCase
+
+K = 37
+CHUNK = 1 << 20
+SEED = "5eed" * 16
+
+
+@lru_cache(maxsize=2)
+def _outcomes(n: int) -> np.ndarray:
+    import rngcore
+    from rngcore.devices import device_spec
+
+    spec = device_spec("roulette-single")
+    generator = rngcore.Generator(SEED)
+    parts = [spec.draw(generator, min(10**7, n - i)) for i in range(0, n, 10**7)]
+    return np.concatenate(parts)
+
+
+def _streamed(x: np.ndarray, t: int = 2):
+    from stats.streaming import FrequencyAccumulator, SerialAccumulator
+
+    freq = FrequencyAccumulator(K)
+    serial = SerialAccumulator(K, t=t, overlapping=True)
+    for i in range(0, x.size, CHUNK):
+        part = x[i: i + CHUNK]
+        freq.update(part)
+        serial.update(part)
+    return freq.result(), serial.result()
+
+
+def _naive(x: np.ndarray):
+    import scipy.stats as ss
+
+    values, counts = np.unique(x, return_counts=True)
+    pairs, pair_counts = np.unique(x[:-1].astype(np.int64) * K + x[1:], return_counts=True)
+    return ss.chisquare(counts), ss.chisquare(pair_counts)
+
+
+def _check_against_scipy(n):
+    def check(result):
+        import scipy.stats as ss
+
+        x = _outcomes(n)
+        freq, serial = result
+        ref = ss.chisquare(np.bincount(x, minlength=K))
+        assert abs(freq.statistic - ref.statistic) <= 1e-9 * ref.statistic
+        assert freq.n == n and serial.n == n and serial.df == K * K - K
+        assert 0.0 <= serial.pvalue <= 1.0
+    return check
+
+
+def _check_naive(result):
+    assert 0.0 <= result[0].pvalue <= 1.0 and 0.0 <= result[1].pvalue <= 1.0
+
+
+def _cases(n: int, label: str) -> list[BenchCase]:
+    group = f"stats-chisq-serial-{label}"
+    return [
+        BenchCase(group, "rngcert-stream", lambda: (lambda: _streamed(_outcomes(n))), n, "values",
+                  target=">= 3x numpy-unique", check=_check_against_scipy(n)),
+        BenchCase(group, "numpy-unique", lambda: (lambda: _naive(_outcomes(n))), n, "values", baseline=True,
+                  check=_check_naive),
+    ]
+
+
+def _battery_case(n: int) -> BenchCase:
+    def setup():
+        from rngcore.devices import device_spec
+        from stats.battery import run_battery
+
+        spec = device_spec("roulette-single")
+        x = _outcomes(n)[:n]
+        return lambda: run_battery(spec, x)
+
+    def check(result):
+        assert result.n == n and len(result.tests) >= 15
+
+    return BenchCase("stats-battery-roulette-1e6", "rngcert", setup, n, "values", check=check)
+
+
+CASES: list[BenchCase] = _cases(10**7, "1e7") + _cases(10**8, "1e8") + [_battery_case(10**6)]

@@ -1,0 +1,130 @@
+"""``rngcert draw``: outcomes of a virtual device, as labels (CSV) or indices (npy)."""
+from __future__ import annotations
+
+import errno
+import io
+import sys
+
+import click
+import numpy as np
+
+from harness.commands.core import HexSeed
+
+CHUNK_VALUES = 1 << 20  # values drawn and written per chunk: bounded memory for any N
+
+
+class DeviceName(click.ParamType):
+    """A device name from the registry (``roulette-single``, ``shoe:8``, ...)."""
+
+    name = "DEVICE"
+
+    def convert(self, value, param, ctx):
+        from rngcore.devices import device_spec
+
+        try:
+            return device_spec(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def _chunks(spec, n: int):
+    """(start, rows) pairs covering n outcomes, about CHUNK_VALUES values each."""
+    rows = max(1, CHUNK_VALUES // spec.width)
+    for start in range(0, n, rows):
+        yield start, min(rows, n - start)
+
+
+def _csv_lines(spec, indices: np.ndarray) -> str:
+    labels = np.array(spec.labels, dtype=object)[indices]
+    if labels.ndim == 1:
+        return "\n".join(labels) + "\n"
+    return "\n".join(",".join(row) for row in labels) + "\n"
+
+
+def _npy_header(spec, n: int) -> bytes:
+    """The .npy header (magic included) of a C-order uint8 array of n outcomes."""
+    shape = (n,) if spec.kind == "categorical" else (n, spec.width)
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        buf, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)), "fortran_order": False, "shape": shape})
+    return buf.getvalue()
+
+
+def _write(out, spec, generator, n: int, fmt: str, progress) -> int:
+    """Draw and write n outcomes chunk by chunk; return how many were written."""
+    written = 0
+    if fmt == "npy":
+        out.write(_npy_header(spec, n))
+    for _, rows in _chunks(spec, n):
+        indices = spec.draw(generator, rows)
+        out.write(_csv_lines(spec, indices).encode() if fmt == "csv" else np.ascontiguousarray(indices).tobytes())
+        written += rows
+        progress(written)
+    out.flush()
+    return written
+
+
+def _progress_reporter(n: int, spec):
+    """Progress on stderr for long runs (only when stderr is a terminal)."""
+    if n * spec.width < 16 * CHUNK_VALUES or not sys.stderr.isatty():
+        return lambda written: None
+
+    def report(written: int) -> None:
+        click.echo(f"\rrngcert draw {spec.name}: {written:,}/{n:,} outcomes", err=True, nl=written == n)
+
+    return report
+
+
+@click.command("draw")
+@click.argument("device", type=DeviceName())
+@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Number of outcomes (spins, rolls of all the dice, shuffled shoes/decks/tile sets).")
+@click.option("--seed", type=HexSeed(), default=None,
+              help="Replay mode: the ChaCha20 key as 64 hex digits. Without it, production mode (OS entropy).")
+@click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Replay stream id in [0, 2**64) (needs --seed). Default 0.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "npy"]), default="csv", show_default=True,
+              help="csv: labels as printed on the equipment, one outcome per line (a die roll or a "
+                   "shoe comma-separated on one line); npy: a uint8 array of label indices.")
+def draw_command(device, count, seed, stream_id, fmt):
+    """Write N outcomes of DEVICE to stdout.
+
+    \b
+    DEVICE is one of: roulette-single, roulette-double, roulette-double-as-single,
+    big-six, money-wheel, dice:N (N dice), shoe:N (N decks, 1..12),
+    pontoon:N (N decks without 10s), deck, tiles.
+
+    \b
+    Labels: roulette 0-36 and 00; Big Six $1 $2 $5 $10 $20 joker flag;
+    Money Wheel S1..S7; die faces 1..6; cards rank+suit (AS, 10H, QD);
+    pai gow tiles T1..T21 (rows of 000 第9 1-2).
+
+    \b
+    Examples:
+      rngcert draw roulette-single -n 1000000 > spins.csv
+      rngcert draw shoe:8 -n 10 --seed 00...00 --stream 3
+      rngcert draw dice:2 -n 1000000 --format npy > craps.npy
+    """
+    import rngcore
+
+    if stream_id is not None and seed is None:
+        raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
+    out = click.get_binary_stream("stdout")
+    if fmt == "npy" and out.isatty():
+        raise click.UsageError("refusing to write binary npy data to a terminal; redirect or pipe it")
+    generator = rngcore.Generator() if seed is None else rngcore.Generator(seed, stream_id or 0)
+    try:
+        _write(out, device, generator, count, fmt, _progress_reporter(count, device))
+    except KeyboardInterrupt:
+        out.flush()
+        note = f"; the npy header announces all {count}, so the file is truncated" if fmt == "npy" else ""
+        click.echo(f"\nrngcert draw: interrupted; the outcomes already written are whole lines{note}", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        pass
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+
+
+COMMANDS = [draw_command]

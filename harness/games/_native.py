@@ -1,0 +1,110 @@
+"""The games' calls into C (csrc/baccarat.c, csrc/tablegames.c), status checked.
+
+Draws pass ``WORD_BITS`` (64) like the devices, so the same compiled code
+runs in reduced-width proofs.  Status codes are turned into exceptions by
+:func:`rngcore.errors.raise_for_status`.  Every call holds the generator's
+lock for its whole run (the brief: no two callers share keystream).
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from rngcore._native import ffi, lib
+from rngcore.errors import raise_for_status as check
+
+WORD_BITS = 64
+
+
+def _locked(generator):
+    """(rng_source *, lock) of a Generator; a raw cffi ``rng_source *`` gets a null lock."""
+    source = getattr(generator, "source", generator)
+    if not isinstance(source, ffi.CData):
+        raise TypeError(f"expected an rngcore.Generator, got {type(generator).__name__}")
+    return source, getattr(generator, "lock", None) or contextlib.nullcontext()
+
+
+def baccarat_exact(faces: np.ndarray) -> tuple[np.ndarray, int]:
+    """Exact class counts (7200) and their total for a 52-face composition."""
+    faces = np.ascontiguousarray(faces, dtype=np.uint32)
+    out = np.zeros(lib.RNG_BAC_CLASSES, dtype=np.uint64)
+    total = ffi.new("uint64_t *")
+    check(lib.rng_bac_exact(ffi.from_buffer("uint32_t[]", faces), ffi.from_buffer("uint64_t[]", out), total),
+          "baccarat exact counts (composition must hold 6..1024 cards)")
+    return out, int(total[0])
+
+
+class BaccaratTable:
+    """A C baccarat table dealing shoes by ``rules`` (the ``rng_bac_rules``
+    fields, see :func:`harness.games.baccarat.c_rules`)."""
+
+    def __init__(self, fresh_codes: np.ndarray, rules: dict) -> None:
+        fresh = np.ascontiguousarray(fresh_codes, dtype=np.uint16)
+        self._table = ffi.new("rng_bac_table *")
+        c_rules = ffi.new("rng_bac_rules *", rules)
+        status = lib.rng_bac_table_init(self._table, ffi.from_buffer("uint16_t[]", fresh), fresh.size, c_rules)
+        if status != lib.RNG_OK:
+            raise ValueError(
+                f"baccarat shoe rules {rules} do not fit a stack of {fresh.size} cards: the cut card must leave "
+                "room in front of it for the burn and a round, and behind it for the shoe's last round(s)"
+            )
+
+    @property
+    def shoes(self) -> int:
+        return int(self._table.shoes)
+
+    @property
+    def position(self) -> int:
+        return int(self._table.pos)
+
+    @property
+    def cut_card_index(self) -> int:
+        """Cards in front of the cut card in the current shoe."""
+        return int(self._table.cut_at)
+
+    def cards(self) -> np.ndarray:
+        """The current shoe order (card codes)."""
+        n = int(self._table.n)
+        return np.frombuffer(ffi.buffer(self._table.cards, 2 * n), dtype=np.uint16).copy()
+
+    def play(self, generator, rounds: int, counts: np.ndarray, bits: int = WORD_BITS) -> None:
+        """Play ``rounds`` rounds, adding to ``counts`` (uint64[7200])."""
+        if counts.dtype != np.uint64 or counts.shape != (lib.RNG_BAC_CLASSES,) or not counts.flags.c_contiguous:
+            raise ValueError("counts must be a contiguous uint64 array of 7200 classes")
+        source, lock = _locked(generator)
+        with lock:
+            status = lib.rng_bac_play(source, self._table, rounds, ffi.from_buffer("uint64_t[]", counts), bits)
+        check(status, f"playing {rounds} baccarat rounds")
+
+
+def tally(generator, sections: int, rounds: int, counts: np.ndarray, *, per_round: int = 1,
+          void: int | None = None, bits: int = WORD_BITS) -> None:
+    """Add ``rounds`` rounds of ``per_round`` outcomes on [0, sections)
+    (minus ``void``) to ``counts``, indexed by the rounds' mixed-radix index."""
+    indices = sections ** per_round
+    if counts.dtype != np.uint64 or counts.size != indices or not counts.flags.c_contiguous:
+        raise ValueError(f"counts must be a contiguous uint64 array of {indices} entries")
+    source, lock = _locked(generator)
+    with lock:
+        status = lib.rng_tg_tally(source, sections, per_round, sections if void is None else void, rounds,
+                                  ffi.from_buffer("uint64_t[]", counts), bits)
+    check(status, f"tallying {rounds} rounds on {sections} sections")
+
+
+def chain(generator, sections: int, next_state: np.ndarray, rounds: int, visits: np.ndarray, state: int, *,
+          per_round: int = 1, bits: int = WORD_BITS) -> int:
+    """Run an automaton ``rounds`` steps over rounds of ``per_round`` outcomes
+    on [0, sections); returns the final state."""
+    next_state = np.ascontiguousarray(next_state, dtype=np.uint16)
+    indices = sections ** per_round
+    states = next_state.size // indices
+    if next_state.size != states * indices or visits.dtype != np.uint64 or visits.size != next_state.size:
+        raise ValueError("next_state and visits must both hold states * sections**per_round entries (visits uint64)")
+    cstate = ffi.new("uint32_t *", state)
+    source, lock = _locked(generator)
+    with lock:
+        status = lib.rng_tg_chain(source, sections, per_round, states, ffi.from_buffer("uint16_t[]", next_state),
+                                  rounds, ffi.from_buffer("uint64_t[]", visits), cstate, bits)
+    check(status, f"running {rounds} steps of a {states}-state automaton")
+    return int(cstate[0])

@@ -1,0 +1,45 @@
+"""Big Six (002 ch. 533) and the JP Money Wheel (000 別表第1 第8) pay tables.
+
+The wheels themselves (sections, clockwise order, symbol counts) are the
+device tables ``big-six`` and ``money-wheel`` of :mod:`rngcore.devices`;
+here only the bets and odds are stated.  A bet names one symbol and wins
+when the clapper's section shows it (002 § 533.2(c); 000 第8 5-2).
+"""
+from __future__ import annotations
+
+from harness.games.core import BetRule, Where, odds, rows
+
+# 002 § 533.3(a) (minimum odds): bet name, device symbol, "N to 1".
+BIG_SIX_TABLE = (
+    ("one", "$1", 1),
+    ("two", "$2", 2),
+    ("five", "$5", 5),
+    ("ten", "$10", 10),
+    ("twenty", "$20", 20),
+    ("joker", "joker", 45),
+    ("flag", "flag", 45),
+)
+
+# 000 第8 6-2 (standard) and 6-3 (alternative the operator may elect): イ..ト.
+MONEY_WHEEL_TABLES = {
+    "standard": ("000 別表第1 第8 3-3, 5-2, 6-2", (1, 3, 5, 10, 20, 45, 45)),
+    "alternative": ("000 別表第1 第8 3-3, 5-2, 6-3", (1, 3, 5, 11, 23, 47, 47)),
+}
+
+
+def big_six_bets() -> tuple[BetRule, ...]:
+    return tuple(
+        BetRule(name, "002 § 533.2(c), § 533.3(a)", rows(("win", Where(symbol=symbol), odds(pays))),
+                note="002 odds are minimums; an operator may pay more")
+        for name, symbol, pays in BIG_SIX_TABLE
+    )
+
+
+def money_wheel_bets(variant: str) -> tuple[BetRule, ...]:
+    if variant not in MONEY_WHEEL_TABLES:
+        raise ValueError(f"money wheel pay table must be one of {', '.join(MONEY_WHEEL_TABLES)}, got {variant!r}")
+    source, table = MONEY_WHEEL_TABLES[variant]
+    return tuple(
+        BetRule(f"symbol_{i}", source, rows(("win", Where(symbol=f"S{i}"), odds(pays))))
+        for i, pays in enumerate(table, start=1)
+    )

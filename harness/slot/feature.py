@@ -1,0 +1,169 @@
+"""Free spins with retriggers as a branching process, solved exactly.
+
+Each free spin is independent and identically distributed: it wins ``W``
+credits and awards ``J`` further free spins (a retrigger; ``J = 0`` when
+none).  The spins a trigger starts form a Galton–Watson tree in which every
+spin has ``J`` children.  Write ``V`` for the total won by one spin and all
+the spins descending from it, so ``V = W + V_1 + ... + V_J`` with the
+``V_i`` independent copies of ``V``, independent of ``(W, J)``.  Taking
+expectations (``W`` and ``J`` may be correlated; the children are not):
+
+    E[V]   = E[W] + E[J] E[V]
+           = E[W] / (1 - m),                       m = E[J]
+    E[V^2] = E[W^2] + 2 E[WJ] E[V] + E[J] E[V^2] + E[J(J-1)] E[V]^2
+           = (E[W^2] + 2 E[WJ] E[V] + E[J(J-1)] E[V]^2) / (1 - m)
+
+and the expected number of spins in the tree of one spin is ``1 / (1 - m)``.
+All finite exactly when ``m < 1``; when ``m >= 1`` the expected number of
+free spins is infinite (the linear equation has no positive solution) and
+the model is rejected.  ``n`` spins awarded at once contribute ``n`` such
+trees: ``E[F] = n E[V]``, ``E[F^2] = n E[V^2] + n (n - 1) E[V]^2``.
+
+Probability that a combination ``c`` appears at least once in the tree of
+one spin: with ``z`` = P(it never appears), conditioning on the first spin,
+``z = G(z) = sum_j P(no c in the spin and J = j) z^j``.  ``G`` is a
+polynomial with non-negative coefficients (convex, increasing on [0, 1]) and
+``G(1) = 1 - P(c in a spin) < 1``, so ``h(z) = G(z) - z`` has exactly one
+root in [0, 1] (``h(0) >= 0 > h(1)`` and a convex function crosses zero
+downwards once): it is the smallest fixed point, which is ``z``.  With
+retriggers it is in general irrational, so :func:`no_occurrence_bracket`
+returns exact rational bounds ``2**-192`` apart: Newton's method finds the
+root, and exact integer evaluations of the sign of ``h`` at both ends prove
+the bracket (bisection if they do not).
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+BRACKET_BITS = 192  # bisection steps: bounds are 2**-192 apart
+
+
+@dataclasses.dataclass(frozen=True)
+class SpinMoments:
+    """Moments of one free spin: win ``W`` (credits) and spins awarded ``J``."""
+
+    ew: Fraction
+    ew2: Fraction
+    ewj: Fraction
+    ej: Fraction
+    ejj1: Fraction  # E[J (J - 1)]
+
+
+@dataclasses.dataclass(frozen=True)
+class TreeMoments:
+    """Moments of ``V``, the total won by one free spin and its retriggers."""
+
+    spins: Fraction  # expected spins in the tree, 1 / (1 - m)
+    ev: Fraction
+    ev2: Fraction
+
+
+class Divergent(ValueError):
+    """The expected number of free spins is infinite (``m >= 1``)."""
+
+    def __init__(self, m: Fraction):
+        self.m = m
+        super().__init__(f"each free spin awards on average {m} = {float(m):.6g} further free spins")
+
+
+def tree_moments(spin: SpinMoments) -> TreeMoments:
+    """Solve the linear equations of the module docstring; raise :class:`Divergent` if ``m >= 1``."""
+    m = spin.ej
+    if m >= 1:
+        raise Divergent(m)
+    ev = spin.ew / (1 - m)
+    ev2 = (spin.ew2 + 2 * spin.ewj * ev + spin.ejj1 * ev * ev) / (1 - m)
+    return TreeMoments(spins=1 / (1 - m), ev=ev, ev2=ev2)
+
+
+def award_moments(n: int, tree: TreeMoments) -> tuple[Fraction, Fraction]:
+    """``(E[F], E[F^2])`` for ``n`` free spins awarded at once."""
+    return n * tree.ev, n * tree.ev2 + n * (n - 1) * tree.ev * tree.ev
+
+
+def no_occurrence_bracket(weights: dict[int, int], denominator: int) -> tuple[Fraction, Fraction]:
+    """Exact bounds ``lo <= z <= hi`` on the smallest root of ``z = G(z)``.
+
+    Parameters
+    ----------
+    weights : dict
+        ``{j: w_j}`` with ``G(z) = sum_j (w_j / denominator) z**j``; ``w_j``
+        counts spins without the combination that award ``j`` spins.
+    denominator : int
+        Total weight of a spin (the cycle).
+
+    Returns ``(z, z)`` when the root is rational and known exactly: no
+    retriggers (``G`` constant) or a combination that never appears
+    (``G(1) = 1``).
+    """
+    weights = {j: w for j, w in weights.items() if w}
+    total = sum(weights.values())
+    if total == denominator:
+        return Fraction(1), Fraction(1)
+    if all(j == 0 for j in weights):
+        z = Fraction(total, denominator)
+        return z, z
+    top = max(max(weights), 1)
+    bits = BRACKET_BITS
+    one = 1 << bits
+
+    def h_scaled(a: int) -> int:
+        """h(a / 2^bits) * denominator * 2^(bits * top): an integer with h's sign."""
+        acc = -denominator * a << (bits * (top - 1))
+        for j, w in weights.items():
+            acc += w * a**j << (bits * (top - j))
+        return acc
+
+    def dh_scaled(a: int) -> int:
+        """h'(a / 2^bits) * denominator * 2^(bits * (top - 1))."""
+        acc = -denominator << (bits * (top - 1))
+        for j, w in weights.items():
+            if j:
+                acc += j * w * a ** (j - 1) << (bits * (top - j))
+        return acc
+
+    def sign(a: int) -> int:
+        v = h_scaled(a)
+        return (v > 0) - (v < 0)
+
+    # Newton's method (h is convex and decreasing through its root), first in
+    # floats, then exactly on the 2^-bits grid; the result is only trusted
+    # once the signs of h at both ends of the bracket have been checked exactly.
+    z = total / denominator
+    for _ in range(200):
+        g = sum(w / denominator * z**j for j, w in weights.items())
+        dg = sum(j * w / denominator * z ** (j - 1) for j, w in weights.items() if j)
+        if dg == 1:
+            break
+        step = (g - z) / (dg - 1)
+        z -= step
+        if abs(step) < 1e-17:
+            break
+    a = min(max(int(z * one), 0), one)
+    for _ in range(12):
+        d = dh_scaled(a)
+        if d == 0:
+            break
+        a_new = min(max(a - round(Fraction(h_scaled(a), d)), 0), one)
+        if abs(a_new - a) <= 1:
+            a = a_new
+            break
+        a = a_new
+    lo, hi = max(a - 2, 0), min(a + 2, one)
+    if not (sign(lo) >= 0 and sign(hi) <= 0):
+        lo, hi = 0, one  # h(0) >= 0 > h(1): bisect from scratch
+    if sign(lo) == 0:
+        return Fraction(lo, one), Fraction(lo, one)
+    if sign(hi) == 0:
+        return Fraction(hi, one), Fraction(hi, one)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        s = sign(mid)
+        if s == 0:
+            return Fraction(mid, one), Fraction(mid, one)
+        if s > 0:
+            lo = mid
+        else:
+            hi = mid
+    return Fraction(lo, one), Fraction(hi, one)

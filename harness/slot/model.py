@@ -1,0 +1,438 @@
+"""Read and validate a slot game model (TOML, see ``docs/slot_model.md``).
+
+The model is data: window, bet, paylines, symbols with their pays, reel
+strips, an optional free-spins feature and an optional progressive jackpot.
+Everything a player can be paid is an integer number of credits; the only
+non-integer quantity, the progressive's contribution rate, is an exact
+:class:`fractions.Fraction`.  Every problem is reported as a
+:class:`~harness.slot.errors.ModelError` naming its place in the file; the
+numbering the user sees (reels, rows, strip positions, paylines) starts at 1.
+"""
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+import tomllib
+from fractions import Fraction
+from typing import Any, Mapping
+
+from harness.slot.errors import ModelError
+
+KINDS = ("regular", "wild", "scatter")
+MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
+MAX_SYMBOLS = 255  # strips are stored one byte per stop
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
+_DECIMAL = re.compile(r"^\s*(\d+)(?:\.(\d+))?\s*$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Symbol:
+    """One symbol of the game.
+
+    ``pays`` maps a count to a pay: for ``regular`` and ``wild`` symbols the
+    count is the length of a left-to-right run on a payline and the pay is a
+    multiple of the bet per line; for the ``scatter`` the count is the number
+    shown anywhere in the window and the pay is a multiple of the total bet.
+    ``substitutes`` (wilds only) lists the regular symbols the wild stands in
+    for on a payline.
+    """
+
+    name: str
+    kind: str
+    pays: Mapping[int, int]
+    substitutes: frozenset[str] = frozenset()
+
+
+@dataclasses.dataclass(frozen=True)
+class FreeSpins:
+    """Free spins awarded by scatter counts.
+
+    ``spins[n]`` free spins are awarded by ``n`` scatters in the base game
+    (a count above every key uses the largest key below it); ``retrigger`` is
+    the same table during the free spins (empty: no retriggers).  Every win in
+    a free spin is multiplied by ``multiplier``.  Free spins are played at the
+    triggering bet on ``feature`` strips.
+    """
+
+    spins: Mapping[int, int]
+    retrigger: Mapping[int, int]
+    multiplier: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Progressive:
+    """A progressive jackpot won by ``count`` × ``symbol`` on a played line.
+
+    ``contribution`` is the share of each total bet added to the meter;
+    ``reset`` the meter's value (credits) after a hit.  ``wilds``: whether
+    wilds that substitute for ``symbol`` count towards the combination.
+    """
+
+    symbol: str
+    count: int
+    wilds: bool
+    contribution: Fraction
+    reset: int
+
+
+@dataclasses.dataclass(frozen=True)
+class SlotModel:
+    """A validated game model (0-based rows and symbol indices inside)."""
+
+    name: str
+    rows: int
+    reels: int
+    bet_per_line: int
+    paylines: tuple[tuple[int, ...], ...]
+    symbols: tuple[Symbol, ...]
+    base_strips: tuple[tuple[int, ...], ...]
+    feature_strips: tuple[tuple[int, ...], ...]
+    free_spins: FreeSpins | None
+    progressive: Progressive | None
+    source: str | None = None
+
+    @property
+    def total_bet(self) -> int:
+        """Credits staked per play: bet per line × paylines played."""
+        return self.bet_per_line * len(self.paylines)
+
+    @property
+    def symbol_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.symbols)
+
+    def symbol_index(self, name: str) -> int:
+        return self.symbol_names.index(name)
+
+    @property
+    def scatter(self) -> int | None:
+        """Index of the scatter symbol, or None."""
+        for i, s in enumerate(self.symbols):
+            if s.kind == "scatter":
+                return i
+        return None
+
+    @property
+    def max_scatter(self) -> int:
+        """Most scatters a window can show."""
+        return self.rows * self.reels
+
+
+# --- reading -----------------------------------------------------------------
+
+
+def load_model(path: str | pathlib.Path) -> SlotModel:
+    """Read and validate a model file.
+
+    Raises
+    ------
+    ModelError
+        If the file cannot be read, is not valid TOML (the message gives the
+        line and column), or describes an impossible game.
+    """
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ModelError("", f"cannot read the model: {exc.strerror or exc}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ModelError("", f"not UTF-8 text (byte {exc.start})", str(path)) from None
+    return parse_model(text, source=str(path))
+
+
+def parse_model(text: str, source: str | None = None) -> SlotModel:
+    """Validate a model given as TOML text (see :func:`load_model`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError("TOML syntax", str(exc), source) from None
+    try:
+        return model_from_dict(data, source=source)
+    except ModelError as exc:
+        raise exc.with_source(source) if source and not exc.source else exc
+
+
+def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
+    """Validate a model given as the dictionary its TOML parses to."""
+    _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive"})
+    name = data.get("name", "unnamed game")
+    if not isinstance(name, str):
+        raise ModelError("name", f"must be a string, got {name!r}")
+
+    window = _table(data, "window", "top level")
+    _known(window, "window", {"rows", "reels"})
+    rows = _int(window, "rows", "window", low=1, high=MAX_ROWS)
+    reels = _int(window, "reels", "window", low=1, high=64)
+
+    bet = _table(data, "bet", "top level")
+    _known(bet, "bet", {"per_line", "paylines"})
+    bet_per_line = _int(bet, "per_line", "bet", low=1)
+    paylines = _paylines(bet, rows, reels)
+    symbols = _symbols(data, reels, rows)
+    names = [s.name for s in symbols]
+
+    reels_table = _table(data, "reels", "top level")
+    _known(reels_table, "reels", {"base", "feature"})
+    base = _strips(reels_table, "base", names, reels)
+    feature = _strips(reels_table, "feature", names, reels) if "feature" in reels_table else base
+
+    free_spins = _free_spins(data, symbols, rows, reels) if "free_spins" in data else None
+    if "feature" in reels_table and free_spins is None:
+        raise ModelError("reels.feature", "feature strips are given but there is no [free_spins] section to use them")
+    progressive = _progressive(data, symbols, reels) if "progressive" in data else None
+
+    return SlotModel(
+        name=name,
+        rows=rows,
+        reels=reels,
+        bet_per_line=bet_per_line,
+        paylines=paylines,
+        symbols=tuple(symbols),
+        base_strips=base,
+        feature_strips=feature,
+        free_spins=free_spins,
+        progressive=progressive,
+        source=source,
+    )
+
+
+# --- sections -----------------------------------------------------------------
+
+
+def _paylines(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
+    if "paylines" not in bet:
+        raise ModelError("bet", "missing 'paylines': list the paylines played, one row number per reel, e.g. [[2, 2, 2, 2, 2]]")
+    lines = bet["paylines"]
+    if not isinstance(lines, list) or not lines:
+        raise ModelError("bet.paylines", "must be a non-empty list of paylines")
+    seen: dict[tuple[int, ...], int] = {}
+    out = []
+    for i, line in enumerate(lines, start=1):
+        where = f"bet.paylines, line {i}"
+        if not isinstance(line, list) or len(line) != reels:
+            raise ModelError(where, f"must list one row number for each of the {reels} reels, got {line!r}")
+        for r, row in enumerate(line, start=1):
+            if isinstance(row, bool) or not isinstance(row, int):
+                raise ModelError(where, f"reel {r}: row must be a whole number, got {row!r}")
+            if not 1 <= row <= rows:
+                raise ModelError(where, f"reel {r} points at row {row}, but the window has {rows} rows (1..{rows})")
+        key = tuple(row - 1 for row in line)
+        if key in seen:
+            raise ModelError(where, f"is the same as line {seen[key]}")
+        seen[key] = i
+        out.append(key)
+    return tuple(out)
+
+
+def _symbols(data, reels: int, rows: int) -> list[Symbol]:
+    table = _table(data, "symbols", "top level")
+    if not table:
+        raise ModelError("symbols", "no symbols defined")
+    if len(table) > MAX_SYMBOLS:
+        raise ModelError("symbols", f"at most {MAX_SYMBOLS} symbols are supported, got {len(table)}")
+    raw = {}
+    for name, spec in table.items():
+        where = f"symbols.{name}"
+        if not _NAME.match(name):
+            raise ModelError(where, "symbol names may use letters, digits and _ . + - only (no spaces)")
+        if not isinstance(spec, dict):
+            raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {spec!r}")
+        _known(spec, where, {"kind", "pays", "substitutes"})
+        kind = spec.get("kind", "regular")
+        if kind not in KINDS:
+            raise ModelError(f"{where}.kind", f"unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
+        raw[name] = (kind, spec)
+    regular = [n for n, (k, _) in raw.items() if k == "regular"]
+    scatters = [n for n, (k, _) in raw.items() if k == "scatter"]
+    if len(scatters) > 1:
+        raise ModelError("symbols", f"at most one scatter symbol is supported, got {', '.join(scatters)}")
+    out = []
+    for name, (kind, spec) in raw.items():
+        where = f"symbols.{name}"
+        max_count = rows * reels if kind == "scatter" else reels
+        what = "scatters in the window" if kind == "scatter" else f"of a kind on {reels} reels"
+        pays = _count_table(spec.get("pays", {}), f"{where}.pays", max_count, what, "pay")
+        subs: frozenset[str] = frozenset()
+        if kind == "wild":
+            value = spec.get("substitutes", "all")
+            if value == "all":
+                subs = frozenset(regular)
+            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+                for v in value:
+                    if v not in raw:
+                        raise ModelError(f"{where}.substitutes", f"unknown symbol {v!r}; symbols are: {', '.join(raw)}")
+                    if raw[v][0] != "regular":
+                        raise ModelError(f"{where}.substitutes", f"{v!r} is a {raw[v][0]}; wilds substitute for regular symbols only")
+                subs = frozenset(value)
+            else:
+                raise ModelError(f"{where}.substitutes", f'must be "all" or a list of regular symbol names, got {value!r}')
+        elif "substitutes" in spec:
+            raise ModelError(f"{where}.substitutes", "only a wild substitutes for other symbols")
+        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs))
+    return out
+
+
+def _strips(table, key: str, names: list[str], reels: int) -> tuple[tuple[int, ...], ...]:
+    where = f"reels.{key}"
+    strips = table.get(key)
+    if strips is None:
+        raise ModelError(where, f"missing: give one strip (list of symbol names) for each of the {reels} reels")
+    if not isinstance(strips, list) or len(strips) != reels:
+        count = len(strips) if isinstance(strips, list) else type(strips).__name__
+        raise ModelError(where, f"must list exactly {reels} reel strips (one per reel), got {count}")
+    index = {n: i for i, n in enumerate(names)}
+    out = []
+    for r, strip in enumerate(strips, start=1):
+        if isinstance(strip, str):
+            strip = strip.split()
+        if not isinstance(strip, list):
+            raise ModelError(f"{where}: reel {r}", f"must be a list of symbol names or a string of names, got {strip!r}")
+        if not strip:
+            raise ModelError(f"{where}: reel {r}", "is empty; a reel needs at least one stop")
+        if len(strip) >= 2**31:
+            raise ModelError(f"{where}: reel {r}", "has too many stops")
+        row = []
+        for p, sym in enumerate(strip, start=1):
+            if sym not in index:
+                raise ModelError(
+                    f"{where}: reel {r}, position {p}",
+                    f"unknown symbol {sym!r}; symbols are: {', '.join(names)}",
+                )
+            row.append(index[sym])
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:
+    where = "free_spins"
+    table = _table(data, where, "top level")
+    _known(table, where, {"spins", "retrigger", "multiplier"})
+    if not any(s.kind == "scatter" for s in symbols):
+        raise ModelError(where, "free spins are triggered by scatters, but no symbol has kind = \"scatter\"")
+    if "spins" not in table:
+        raise ModelError(where, "missing 'spins': a table from scatter count to free spins awarded, e.g. { 3 = 10 }")
+    max_count = rows * reels
+    spins = _count_table(table["spins"], f"{where}.spins", max_count, "scatters in the window", "number of free spins")
+    if not spins:
+        raise ModelError(f"{where}.spins", "must award free spins for at least one scatter count")
+    retrigger_value = table.get("retrigger", False)
+    if retrigger_value is True:
+        retrigger = spins
+    elif retrigger_value is False:
+        retrigger = {}
+    else:
+        retrigger = _count_table(
+            retrigger_value, f"{where}.retrigger", max_count, "scatters in the window", "number of free spins"
+        )
+    multiplier = _int(table, "multiplier", where, low=1, default=1)
+    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier)
+
+
+def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
+    where = "progressive"
+    table = _table(data, where, "top level")
+    _known(table, where, {"symbol", "count", "wilds", "contribution", "reset"})
+    for key in ("symbol", "count", "contribution", "reset"):
+        if key not in table:
+            raise ModelError(where, f"missing {key!r}")
+    symbol = table["symbol"]
+    kinds = {s.name: s.kind for s in symbols}
+    if symbol not in kinds:
+        raise ModelError(f"{where}.symbol", f"unknown symbol {symbol!r}; symbols are: {', '.join(kinds)}")
+    if kinds[symbol] == "scatter":
+        raise ModelError(f"{where}.symbol", "the progressive is won on a payline; a scatter never forms a line combination")
+    count = _int(table, "count", where, low=1)
+    if count > reels:
+        raise ModelError(f"{where}.count", f"{count} of a kind is impossible on {reels} reels")
+    wilds = table.get("wilds", False)
+    if not isinstance(wilds, bool):
+        raise ModelError(f"{where}.wilds", f"must be true or false, got {wilds!r}")
+    contribution = _exact_fraction(table["contribution"], f"{where}.contribution")
+    if not 0 <= contribution < 1:
+        raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
+    reset = _int(table, "reset", where, low=0)
+    return Progressive(symbol=symbol, count=count, wilds=wilds, contribution=contribution, reset=reset)
+
+
+# --- small validators ---------------------------------------------------------
+
+
+_SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive")
+
+
+def _known(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            hint = ""
+            if key in _SECTIONS or key == "name":
+                # A TOML key written after a [section] header belongs to that section.
+                hint = f" (did you mean the top-level {key!r}? write it before the first [section] header)"
+            raise ModelError(where, f"unknown key {key!r}; valid keys: {', '.join(sorted(allowed))}{hint}")
+
+
+def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    if key not in data:
+        raise ModelError(key, f"missing [{key}] section")
+    value = data[key]
+    if not isinstance(value, dict):
+        raise ModelError(key, f"must be a table ([{key}]), got {value!r}")
+    return value
+
+
+def _int(table, key: str, where: str, *, low: int | None = None, high: int | None = None, default=None) -> int:
+    if key not in table:
+        if default is not None:
+            return default
+        raise ModelError(where, f"missing {key!r}")
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelError(f"{where}.{key}", f"must be a whole number, got {value!r}")
+    if low is not None and value < low:
+        raise ModelError(f"{where}.{key}", f"must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise ModelError(f"{where}.{key}", f"must be at most {high}, got {value}")
+    return value
+
+
+def _count_table(value, where: str, max_count: int, what: str, noun: str) -> dict[int, int]:
+    """A table ``{count = amount}`` with counts in 1..max_count and amounts >= 1."""
+    if not isinstance(value, dict):
+        raise ModelError(where, f"must be a table from count to {noun}, e.g. {{ 3 = 5, 4 = 20 }}, got {value!r}")
+    out = {}
+    for key, amount in value.items():
+        try:
+            count = int(key)
+        except ValueError:
+            raise ModelError(where, f"key {key!r} is not a count (a whole number)") from None
+        if not 1 <= count <= max_count:
+            raise ModelError(where, f"{noun} for {count} {what}: impossible, counts run from 1 to {max_count}")
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise ModelError(where, f"{noun} for count {count} must be a whole number, got {amount!r}")
+        if amount < 1:
+            raise ModelError(where, f"{noun} for count {count} is {amount}; it must be a positive whole number (leave the count out for no award)")
+        out[count] = amount
+    return dict(sorted(out.items()))
+
+
+def _exact_fraction(value, where: str) -> Fraction:
+    """An exact share: an integer, or a string ``"0.015"`` or ``"3/200"`` (never a float)."""
+    if isinstance(value, bool):
+        raise ModelError(where, f"must be a number written as a string, got {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        raise ModelError(where, f'write it as a string, e.g. "{value}" or a fraction "a/b", so it is exact (got the float {value!r})')
+    if not isinstance(value, str):
+        raise ModelError(where, f"must be a string such as \"0.015\" or \"3/200\", got {value!r}")
+    text = value.strip()
+    match = _DECIMAL.match(text)
+    if match:
+        whole, frac = match.group(1), match.group(2) or ""
+        return Fraction(int(whole + frac), 10 ** len(frac))
+    parts = text.split("/")
+    if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+        num, den = int(parts[0]), int(parts[1])
+        if den == 0:
+            raise ModelError(where, "division by zero")
+        return Fraction(num, den)
+    raise ModelError(where, f"cannot read {value!r} as an exact decimal (\"0.015\") or fraction (\"3/200\")")

@@ -1,0 +1,204 @@
+"""Hand a slot game's tables to the C kernels in ``csrc/slot.c``.
+
+The cffi structs only point at memory; every numpy array they point into is
+kept alive by the :class:`_Keep` that owns the struct.  Importing this module
+raises ImportError when rngcore's extension cannot be loaded (for example a
+stale build), and the exact analysis then falls back to Python.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rngcore import ffi, lib  # ImportError propagates: callers fall back
+
+from harness.slot.joint import JointMoments
+from harness.slot.lines import LineAutomaton
+from harness.slot.reelset import ReelSet
+
+_STATUS = {
+    getattr(lib, "RNG_E_ENTROPY", -1): "the entropy source failed",
+    getattr(lib, "RNG_E_SELFTEST", -2): "the generator's self-test failed",
+    getattr(lib, "RNG_E_ARGUMENT", -3): "the C kernel rejected its tables",
+    getattr(lib, "RNG_E_MEMORY", -5): "out of memory",
+}
+
+
+class _Keep:
+    """A cffi struct plus the arrays it points into."""
+
+    def __init__(self, ctype: str):
+        self.ptr = ffi.new(ctype)
+        self._arrays: list[np.ndarray] = []
+
+    def array(self, values, dtype, ctype: str):
+        arr = np.ascontiguousarray(values, dtype=dtype)
+        if arr.size == 0:
+            arr = np.zeros(1, dtype=dtype)
+        self._arrays.append(arr)
+        return ffi.cast(ctype, arr.ctypes.data)
+
+    def adopt(self, other: "_Keep") -> None:
+        self._arrays.append(other)  # type: ignore[arg-type]
+
+
+def check(rc: int, what: str) -> None:
+    if rc != lib.RNG_OK:
+        raise RuntimeError(f"{what}: {_STATUS.get(rc, f'status {rc}')}")
+
+
+def fill_reelset(keep: _Keep, target, reels: ReelSet) -> None:
+    lengths = np.array(reels.lengths, dtype=np.uint32)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.uint32)
+    target.reels = reels.reels
+    target.rows = reels.rows
+    target.strip_len = keep.array(lengths, np.uint32, "uint32_t *")
+    target.stop_off = keep.array(offsets, np.uint32, "uint32_t *")
+    target.window = keep.array(np.concatenate(reels.windows).ravel(), np.uint8, "uint8_t *")
+    target.scat = keep.array(np.concatenate(reels.scatters), np.uint8, "uint8_t *")
+
+
+def fill_lines(keep: _Keep, target, automaton: LineAutomaton, paylines) -> None:
+    target.n_lines = len(paylines)
+    target.n_symbols = automaton.delta.shape[1]
+    target.n_states = automaton.n_states
+    target.line_rows = keep.array(np.array(paylines, dtype=np.uint8).ravel(), np.uint8, "uint8_t *")
+    target.delta = keep.array(automaton.delta.ravel(), np.int32, "int32_t *")
+    target.done = keep.array(automaton.done, np.uint8, "uint8_t *")
+    target.pay = keep.array(automaton.pay, np.int64, "int64_t *")
+    target.cls = keep.array(automaton.cls, np.int16, "int16_t *")
+    target.prog = keep.array(automaton.prog, np.uint8, "uint8_t *")
+
+
+def joint_moments_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, suffixes) -> JointMoments:
+    """:func:`harness.slot.joint.joint_moments` through ``rng_slot_joint``."""
+    if automaton.done[0]:
+        # No line can ever pay: nothing for the C kernel to do.
+        from harness.slot.joint import joint_moments_python
+
+        return joint_moments_python(reels, automaton, paylines)
+    keep = _Keep("rng_slot_reelset *")
+    fill_reelset(keep, keep.ptr, reels)
+    lines = _Keep("rng_slot_lines *")
+    fill_lines(lines, lines.ptr, automaton, paylines)
+
+    n_masks = 1 << reels.rows
+    offsets, rep, scat, count = [0], [], [], []
+    for r in range(reels.reels):
+        for mask in range(n_masks):
+            for g_rep, g_scat, g_count in groups[r][mask]:
+                rep.append(g_rep)
+                scat.append(g_scat)
+                count.append(g_count)
+            offsets.append(len(rep))
+    kmax = reels.max_scatter
+    suffix = np.zeros((reels.reels + 1, kmax + 1), dtype=np.uint64)
+    for r, row in enumerate(reels.suffix_scatter_counts):
+        suffix[r, : len(row)] = row
+    grp = _Keep("rng_slot_groups *")
+    g = grp.ptr
+    g.n_masks = n_masks
+    g.group_off = grp.array(offsets, np.uint32, "uint32_t *")
+    g.rep = grp.array(rep, np.uint32, "uint32_t *")
+    g.scat = grp.array(scat, np.uint8, "uint8_t *")
+    g.count = grp.array(count, np.uint64, "uint64_t *")
+    g.suffix = grp.array(suffix.ravel(), np.uint64, "uint64_t *")
+    g.max_scatter = kmax
+
+    suf = _Keep("rng_slot_suffixes *")
+    s = suf.ptr
+    off = np.cumsum([0] + [len(row) for row in suffixes.row] + [0])[: reels.reels + 1]
+    s.off = suf.array(off, np.uint32, "uint32_t *")
+    s.row = suf.array([x for row in suffixes.row for x in row], np.uint8, "uint8_t *")
+    s.next = suf.array([x for row in suffixes.next for x in row], np.uint32, "uint32_t *")
+    start: dict[int, int] = {}
+    for sid in suffixes.ids[0]:
+        start[sid] = start.get(sid, 0) + 1
+    s.n_start = len(start)
+    s.start_sid = suf.array(list(start), np.uint32, "uint32_t *")
+    s.start_mult = suf.array(list(start.values()), np.uint32, "uint32_t *")
+
+    nclass = len(automaton.classes)
+    width = kmax + 1
+    arrays = {
+        "count": np.zeros(2 * width, np.uint64),
+        "line_sum": np.zeros(2 * width, np.uint64),
+        "line_sq_lo": np.zeros(2 * width, np.uint64),
+        "line_sq_hi": np.zeros(2 * width, np.uint64),
+        "no_line_win": np.zeros(width, np.uint64),
+        "class_scatter": np.zeros(max(nclass, 1) * width, np.uint64),
+    }
+    out = ffi.new("rng_slot_moments *")
+    for name, arr in arrays.items():
+        setattr(out, name, ffi.cast("uint64_t *", arr.ctypes.data))
+    check(lib.rng_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
+    pairs = lambda a: [[int(a[2 * k]), int(a[2 * k + 1])] for k in range(width)]  # noqa: E731
+    lo, hi = arrays["line_sq_lo"].tolist(), arrays["line_sq_hi"].tolist()
+    sq = [int(h) << 64 | int(l) for l, h in zip(lo, hi)]
+    return JointMoments(
+        cycle=reels.cycle,
+        count=pairs(arrays["count"]),
+        line_sum=pairs(arrays["line_sum"]),
+        line_sq=[[sq[2 * k], sq[2 * k + 1]] for k in range(width)],
+        no_line_win=[int(x) for x in arrays["no_line_win"]],
+        class_scatter=arrays["class_scatter"][: nclass * width].reshape(nclass, width).tolist(),
+        engine="c",
+    )
+
+
+class SimGame(_Keep):
+    """``rng_slot_game`` for a model, with every table it points into."""
+
+    def __init__(self, model, max_free_spins: int):
+        from harness.slot.exact import award_for
+        from harness.slot.lines import build_line_automaton
+        from harness.slot.reelset import base_reelset, feature_reelset
+
+        super().__init__("rng_slot_game *")
+        g = self.ptr
+        fill_reelset(self, g.base, base_reelset(model))
+        fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
+        if model.free_spins is not None:
+            fill_reelset(self, g.feature, feature_reelset(model))
+            fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
+        else:  # never used: no count triggers free spins
+            fill_reelset(self, g.feature, base_reelset(model))
+            fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
+        kmax = model.max_scatter
+        scat = model.symbols[model.scatter].pays if model.scatter is not None else {}
+        fsp = model.free_spins
+        g.max_scatter = kmax
+        g.scatter_pay = self.array([award_for(scat, k) for k in range(kmax + 1)], np.int64, "int64_t *")
+        g.trigger_spins = self.array([award_for(fsp.spins, k) if fsp else 0 for k in range(kmax + 1)],
+                                     np.uint32, "uint32_t *")
+        g.retrigger_spins = self.array([award_for(fsp.retrigger, k) if fsp else 0 for k in range(kmax + 1)],
+                                       np.uint32, "uint32_t *")
+        g.bet_per_line = model.bet_per_line
+        g.total_bet = model.total_bet
+        g.multiplier = fsp.multiplier if fsp else 1
+        g.progressive_reset = model.progressive.reset if model.progressive else 0
+        g.max_free_spins = max_free_spins
+        strips = model.base_strips + (model.feature_strips if fsp else ())
+        lengths = {len(s) for s in strips}
+        if len(lengths) == 1:
+            # Every stop has the same bound: pre-draw in bulk (same values as one call per stop).
+            self.draws = ffi.new("rng_slot_draws *")
+            self.draws.bound = lengths.pop()
+            g.draws = self.draws
+
+
+def tally_result(tally):
+    """A :class:`harness.slot.simulate.SimulationResult` holding one tally's totals."""
+    from harness.slot.simulate import SimulationResult
+
+    return SimulationResult(
+        plays=tally.plays,
+        hits=tally.hits,
+        line_win=tally.line_win,
+        scatter_win=tally.scatter_win,
+        feature_win=tally.feature_win,
+        features=tally.features,
+        free_spins=tally.free_spins,
+        progressive_hits=tally.progressive_hits,
+        win_sq=int(tally.win_sq_hi) << 64 | int(tally.win_sq_lo),
+        max_win=tally.max_win,
+    )

@@ -1,0 +1,181 @@
+"""Regulatory profiles: which figures a jurisdiction's rules constrain.
+
+Each profile is a list of rules, each a row of data with the citation it
+comes from and how far that citation has been verified here.  Adding a
+jurisdiction means adding one entry to :data:`PROFILES`.
+
+Probabilities compared with a rule are *per play* (see
+:mod:`harness.slot.exact`): the probability that an outcome class is paid at
+least once in one paid spin together with the free spins it triggers.  Where
+retriggers make that probability irrational, the analysis gives exact
+rational bounds and a check passes only if the lower bound passes.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from harness.slot.exact import Analysis
+
+ONE_IN_100M = Fraction(1, 100_000_000)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One constraint.
+
+    ``kind`` is one of
+
+    * ``"rtp_range"``: ``low <= RTP < high`` (``high`` None: no upper bound);
+    * ``"rarest"``: the least likely winning outcome class has probability
+      per play ``>= threshold``;
+    * ``"every_award"``: every winning outcome class (every advertised award)
+      has probability per play ``>= threshold``.
+    """
+
+    id: str
+    kind: str
+    text: str
+    citation: str
+    verified: str
+    low: Fraction | None = None
+    high: Fraction | None = None
+    threshold: Fraction | None = None
+
+
+PROFILES: dict[str, tuple[Rule, ...]] = {
+    "jp": (
+        Rule(
+            id="jp-3-3",
+            kind="rarest",
+            text="the winning condition whose event is least likely has probability at least 1/100,000,000",
+            citation="000 別表第1 第10 3-3 (seed 000_d4cd2a3cb5c95429.txt L3303; shared/rules/electronic_games.md §3)",
+            verified="checked against the seed text; the seed prints '1100,000,000分の1' where the official "
+                     "text reads '１億分の１' (1/100,000,000), as the digest notes",
+            threshold=ONE_IN_100M,
+        ),
+        Rule(
+            id="jp-4-3",
+            kind="rtp_range",
+            text="theoretical return per single bet at least 90/100 and below 1, bonus features and "
+                 "progressives included",
+            citation="000 別表第1 第10 4-3 イ, ロ (seed L3313-L3315; shared/rules/electronic_games.md §4)",
+            verified="checked against the seed text",
+            low=Fraction(90, 100),
+            high=Fraction(1),
+        ),
+    ),
+    "nj": (
+        Rule(
+            id="nj-1.28A(a)",
+            kind="rtp_range",
+            text="theoretical return to player equal to or greater than 83 percent",
+            citation="N.J.A.C. 13:69E-1.28A(a)",
+            verified="UNVERIFIED against the official New Jersey Register: text from the Cornell LII and "
+                     "Casetext copies of N.J.A.C. 13:69E-1.28A (current through 2024); the section is "
+                     "1.28A ('Standards for the approval of a slot machine game'), not 1.28",
+            low=Fraction(83, 100),
+        ),
+        Rule(
+            id="nj-1.28A(c)",
+            kind="rarest",
+            text="no play with odds greater than 100 million to 1 (probability at least 1/100,000,001)",
+            citation="N.J.A.C. 13:69E-1.28A(c)",
+            verified="UNVERIFIED against the official New Jersey Register (same copies as 1.28A(a)); "
+                     "odds of x to 1 against read as probability 1/(x + 1)",
+            threshold=Fraction(1, 100_000_001),
+        ),
+    ),
+    "nv": (
+        Rule(
+            id="nv-14.040",
+            kind="rtp_range",
+            text="theoretical payout at least 75 percent of the amounts wagered, for each wager",
+            citation="Nevada Gaming Commission Regulation 14.040 (minimum standards for gaming devices)",
+            verified="UNVERIFIED: the 75% figure and section number are as commonly cited; the regulation "
+                     "text was not available to check here",
+            low=Fraction(75, 100),
+        ),
+    ),
+    "gli11": (
+        Rule(
+            id="gli11-4.8.2",
+            kind="every_award",
+            text="every advertised award obtainable at least once in 100 million games",
+            citation="GLI-11 v3.0 (2016) §4.8.2 'Odds'",
+            verified="UNVERIFIED against the standard itself: wording as quoted in a secondary source; the "
+                     "standard exempts awards whose actual odds the artwork displays, which a model cannot show",
+            threshold=ONE_IN_100M,
+        ),
+    ),
+}
+
+PROFILE_NAMES = tuple(PROFILES)
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one rule on one analysis."""
+
+    rule: Rule
+    passed: bool
+    value: Fraction | None  # the figure compared (RTP or probability; lower bound if not exact)
+    value_upper: Fraction | None  # upper bound when the figure is bracketed
+    outcome: str | None  # the outcome class concerned, if any
+    failing: tuple[str, ...]  # every_award: the classes below the threshold
+    note: str
+
+
+def profile_rules(name: str) -> tuple[Rule, ...]:
+    """The rules of a profile; ValueError listing the valid names."""
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; valid profiles: {', '.join(PROFILE_NAMES)}")
+    return PROFILES[name]
+
+
+def check(analysis: Analysis, profile: str = "jp") -> list[CheckResult]:
+    """Apply every rule of ``profile`` to ``analysis``."""
+    return [_apply(rule, analysis) for rule in profile_rules(profile)]
+
+
+def _apply(rule: Rule, a: Analysis) -> CheckResult:
+    if rule.kind == "rtp_range":
+        ok = a.rtp >= rule.low and (rule.high is None or a.rtp < rule.high)
+        bound = f">= {_pct(rule.low)}" + (f" and < {_pct(rule.high)}" if rule.high is not None else "")
+        return CheckResult(rule, ok, a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
+    if rule.kind == "rarest":
+        c = a.rarest
+        ok, note = _compare(c.probability, c.probability_upper, rule.threshold)
+        return CheckResult(rule, ok, c.probability, None if c.exact else c.probability_upper, c.name, (),
+                           f"least likely winning outcome {c.name}: {note}")
+    if rule.kind == "every_award":
+        failing = []
+        for c in a.classes:
+            ok, _ = _compare(c.probability, c.probability_upper, rule.threshold)
+            if not ok:
+                failing.append(c.name)
+        c = a.rarest
+        note = (f"{len(failing)} of {len(a.classes)} awards below 1 in {_inverse(rule.threshold)} per play"
+                if failing else f"all {len(a.classes)} awards at least 1 in {_inverse(rule.threshold)} per play")
+        return CheckResult(rule, not failing, c.probability, None if c.exact else c.probability_upper, c.name,
+                           tuple(failing), note)
+    raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, rarest, every_award")
+
+
+def _compare(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
+    odds = f"1 in {float(1 / lo):,.6g}" if lo else "never"
+    if lo >= threshold:
+        return True, f"probability {odds} per play (limit 1 in {_inverse(threshold)})"
+    if hi < threshold or lo == hi:
+        return False, f"probability {odds} per play is below the limit of 1 in {_inverse(threshold)}"
+    return False, (f"probability between {float(lo):.6g} and {float(hi):.6g} per play straddles the limit "
+                   f"1 in {_inverse(threshold)}; compliance cannot be established")
+
+
+def _pct(x: Fraction) -> str:
+    return f"{float(x) * 100:.6g}%"
+
+
+def _inverse(threshold: Fraction) -> str:
+    inv = 1 / threshold
+    return f"{inv.numerator:,}" if inv.denominator == 1 else f"{float(inv):,.6g}"

@@ -1,0 +1,111 @@
+"""Reel strips as arrays: what each stop shows in the window.
+
+A reel with strip ``s[0..L)`` stopped at position ``p`` shows
+``s[p], s[p+1], ..., s[p+rows-1]`` (cyclically) in rows 1..rows, top to
+bottom: the stop position names the top row.  Each of the ``L`` stops is
+equally likely and the reels are independent, so a play is one of
+``L_1 × ... × L_R`` equally likely stop combinations.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import cached_property
+
+import numpy as np
+
+from harness.slot.model import SlotModel
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ReelSet:
+    """The strips of one stage (base game or free spins) as arrays.
+
+    Attributes
+    ----------
+    rows : int
+    strips : tuple[numpy.ndarray, ...]
+        ``uint8`` symbol indices of each reel.
+    windows : tuple[numpy.ndarray, ...]
+        ``uint8[L, rows]``: the column each stop shows.
+    scatters : tuple[numpy.ndarray, ...]
+        ``uint8[L]``: scatter symbols in each stop's column (0 without a scatter).
+    """
+
+    rows: int
+    strips: tuple[np.ndarray, ...]
+    windows: tuple[np.ndarray, ...]
+    scatters: tuple[np.ndarray, ...]
+
+    @classmethod
+    def from_strips(cls, strips, rows: int, scatter: int | None) -> "ReelSet":
+        arrays, windows, scatters = [], [], []
+        for strip in strips:
+            s = np.asarray(strip, dtype=np.uint8)
+            offsets = (np.arange(len(s))[:, None] + np.arange(rows)[None, :]) % len(s)
+            w = s[offsets]
+            arrays.append(s)
+            windows.append(np.ascontiguousarray(w))
+            if scatter is None:
+                scatters.append(np.zeros(len(s), dtype=np.uint8))
+            else:
+                scatters.append((w == scatter).sum(axis=1).astype(np.uint8))
+        return cls(rows=rows, strips=tuple(arrays), windows=tuple(windows), scatters=tuple(scatters))
+
+    @property
+    def reels(self) -> int:
+        return len(self.strips)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(len(s) for s in self.strips)
+
+    @property
+    def cycle(self) -> int:
+        """Number of equally likely stop combinations."""
+        return math.prod(self.lengths)
+
+    @property
+    def max_scatter(self) -> int:
+        return self.rows * self.reels
+
+    def symbol_counts(self, nsym: int) -> list[list[int]]:
+        """``counts[r][x]``: stops of reel r showing symbol x in any one row."""
+        return [np.bincount(s, minlength=nsym).tolist() for s in self.strips]
+
+    @cached_property
+    def scatter_counts(self) -> list[int]:
+        """``out[k]``: stop combinations showing exactly k scatters (convolution over reels)."""
+        total = [1]
+        for sc in self.scatters:
+            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            total = _convolve(total, per_reel)
+        return total + [0] * (self.max_scatter + 1 - len(total))
+
+    @cached_property
+    def suffix_scatter_counts(self) -> list[list[int]]:
+        """``out[r][k]``: combinations of reels r..R-1 showing k scatters (``out[R] = [1]``)."""
+        out = [[1]]
+        for sc in reversed(self.scatters):
+            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            out.append(_convolve(out[-1], per_reel))
+        out.reverse()
+        return out
+
+
+def base_reelset(model: SlotModel) -> ReelSet:
+    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter)
+
+
+def feature_reelset(model: SlotModel) -> ReelSet:
+    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter)
+
+
+def _convolve(a: list[int], b: list[int]) -> list[int]:
+    """Exact integer convolution (numpy's would overflow int64 on long cycles)."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out

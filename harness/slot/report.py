@@ -1,0 +1,222 @@
+"""The PAR sheet: a readable text report and its JSON form."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from harness.slot.exact import PARTS, Analysis, OutcomeClass
+from harness.slot.profiles import CheckResult
+from harness.slot.simulate import SimulationResult
+
+PROBABILITY_NOTE = (
+    "probability per play: the outcome is paid at least once in one paid spin at the bet shown, "
+    "or in the free spins that spin triggers"
+)
+
+
+def frac(x: Fraction) -> str:
+    """``"num/den"``, the exact form used in JSON."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
+            simulation: SimulationResult | None = None) -> dict:
+    """The JSON report (keys of the issue first, then the details)."""
+    a, m = analysis, analysis.model
+    rarest = a.rarest
+    out = {
+        "rtp": frac(a.rtp),
+        "rtp_float": float(a.rtp),
+        "parts": {k: frac(a.parts[k]) for k in PARTS},
+        "parts_float": {k: float(a.parts[k]) for k in PARTS},
+        "hit_frequency": frac(a.hit_frequency),
+        "hit_frequency_float": float(a.hit_frequency),
+        "min_win_probability": frac(rarest.probability),
+        "min_win_probability_float": float(rarest.probability),
+        "min_win_probability_exact": rarest.exact,
+        "min_win_outcome": rarest.name,
+        "checks": [_check_json(c) for c in checks],
+        "pass": all(c.passed for c in checks),
+        "profile": profile,
+        "model": {
+            "name": m.name,
+            "source": m.source,
+            "reels": m.reels,
+            "rows": m.rows,
+            "paylines": len(m.paylines),
+            "bet_per_line": m.bet_per_line,
+            "total_bet": m.total_bet,
+            "cycle": a.cycle,
+        },
+        "probability_refers_to": PROBABILITY_NOTE,
+        "variance_per_play": frac(a.variance),
+        "sd_per_play_credits": a.sd,
+        "sd_per_play_bets": a.sd_per_bet,
+        "classes": [_class_json(c) for c in a.classes],
+        "analysis_seconds": a.seconds,
+        "engine": a.engine,
+    }
+    if not rarest.exact:
+        out["min_win_probability_upper"] = frac(rarest.probability_upper)
+    if a.feature is not None:
+        f = a.feature
+        out["free_spins"] = {
+            "trigger_probability": frac(f.trigger_probability),
+            "trigger_probability_float": float(f.trigger_probability),
+            "retrigger_spins_per_spin": frac(f.retrigger_per_spin),
+            "spins_per_feature": frac(f.spins_per_feature),
+            "spins_per_feature_float": float(f.spins_per_feature),
+            "win_per_feature_credits": frac(f.win_per_feature),
+            "win_per_feature_float": float(f.win_per_feature),
+        }
+    if a.progressive is not None:
+        p = a.progressive
+        out["progressive"] = {
+            "hit_probability": frac(p.hit_probability),
+            "hit_probability_float": float(p.hit_probability),
+            "contribution": frac(p.contribution),
+            "reset": p.reset,
+            "reset_share": frac(p.reset_share),
+            "mean_meter_at_hit": frac(p.mean_meter),
+            "mean_meter_at_hit_float": float(p.mean_meter),
+            "model": "RTP share = contribution + hit probability x reset / total bet "
+                     "(meter starts at reset; every play adds contribution x total bet before its outcome)",
+        }
+    if simulation is not None:
+        out["simulation"] = simulation.as_dict(a)
+    return out
+
+
+def _check_json(c: CheckResult) -> dict:
+    out = {
+        "rule": c.rule.id,
+        "pass": c.passed,
+        "text": c.rule.text,
+        "citation": c.rule.citation,
+        "verified": c.rule.verified,
+        "value": frac(c.value) if c.value is not None else None,
+        "value_float": float(c.value) if c.value is not None else None,
+        "note": c.note,
+    }
+    if c.rule.threshold is not None:
+        out["threshold"] = frac(c.rule.threshold)
+    if c.rule.low is not None:
+        out["low"] = frac(c.rule.low)
+    if c.rule.high is not None:
+        out["high_exclusive"] = frac(c.rule.high)
+    if c.value_upper is not None:
+        out["value_upper"] = frac(c.value_upper)
+    if c.outcome is not None:
+        out["outcome"] = c.outcome
+    if c.failing:
+        out["failing"] = list(c.failing)
+    return out
+
+
+def _class_json(c: OutcomeClass) -> dict:
+    out = {
+        "outcome": c.name,
+        "kind": c.kind,
+        "award": c.award,
+        "probability": frac(c.probability),
+        "probability_float": float(c.probability),
+        "exact": c.exact,
+        "base_spin_probability": frac(c.base_probability),
+        "rtp_share": frac(c.rtp),
+        "rtp_share_float": float(c.rtp),
+    }
+    if not c.exact:
+        out["probability_upper"] = frac(c.probability_upper)
+    if c.per_line_probability is not None:
+        out["per_line_probability"] = frac(c.per_line_probability)
+    if c.free_spin_probability is not None:
+        out["free_spin_probability"] = frac(c.free_spin_probability)
+    return out
+
+
+# --- text ---------------------------------------------------------------------
+
+
+def _fmt_fraction(x: Fraction, limit: int = 48) -> str:
+    text = frac(x)
+    return f"= {text}" if len(text) <= limit else "(exact fraction in --json)"
+
+
+def _one_in(p: Fraction) -> str:
+    if p == 0:
+        return "never"
+    inv = float(1 / p)
+    return f"1 in {inv:,.0f}" if inv >= 100 else f"1 in {inv:.4g}"
+
+
+def render(analysis: Analysis, checks: list[CheckResult], profile: str,
+           simulation: SimulationResult | None = None) -> str:
+    """The PAR sheet as text."""
+    a, m = analysis, analysis.model
+    lines = []
+    add = lines.append
+    add(f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""))
+    add(f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} paylines, {m.bet_per_line} credit(s) per line, "
+        f"total bet {m.total_bet} credits")
+    lengths = " x ".join(str(len(s)) for s in m.base_strips)
+    add(f"  base game cycle: {lengths} = {a.cycle:,} stop combinations (each equally likely)")
+    add("")
+    add("Return to player (exact; expected credits returned per play / total bet)")
+    for k in PARTS:
+        add(f"  {k:<12} {float(a.parts[k]):.9f}  {_fmt_fraction(a.parts[k])}")
+    add(f"  {'total':<12} {float(a.rtp):.9f}  ({float(a.rtp) * 100:.6f}%)  {_fmt_fraction(a.rtp)}")
+    add("")
+    add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({_one_in(a.hit_frequency)})  "
+        f"{_fmt_fraction(a.hit_frequency)}")
+    add("                    a play pays anything, triggers free spins or hits the progressive")
+    add(f"Standard deviation  {a.sd_per_bet:.6g} x total bet per play ({a.sd:,.6g} credits), "
+        "free spins and progressive included")
+    if a.feature is not None:
+        f = a.feature
+        add(f"Free spins          triggered {_one_in(f.trigger_probability)} plays; "
+            f"{float(f.spins_per_feature):.4g} spins per feature with retriggers "
+            f"({float(f.retrigger_per_spin):.4g} awarded per free spin); "
+            f"mean win {float(f.win_per_feature) / m.total_bet:.4g} x total bet")
+    if a.progressive is not None:
+        p = a.progressive
+        add(f"Progressive         hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
+            f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
+            f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
+    add("")
+    add("Winning outcomes")
+    add(f"  ({PROBABILITY_NOTE};")
+    add("   'per line' is one payline of the base game, 'per free spin' one free spin on the feature strips)")
+    header = f"  {'outcome':<26} {'award':<40} {'per play':>12} {'odds':>16} {'per line':>11} {'per free spin':>13} {'RTP share':>10}"
+    add(header)
+    for c in a.classes:
+        mark = "*" if c is a.rarest else " "
+        prob = f"{float(c.probability):.6g}" + ("" if c.exact else "~")
+        per_line = f"{float(c.per_line_probability):.4g}" if c.per_line_probability is not None else "-"
+        per_free = f"{float(c.free_spin_probability):.4g}" if c.free_spin_probability is not None else "-"
+        add(f" {mark}{c.name:<26} {c.award[:40]:<40} {prob:>12} {_one_in(c.probability):>16} "
+            f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
+    r = a.rarest
+    exact = "exact" if r.exact else (
+        f"between {float(r.probability):.12g} and {float(r.probability_upper):.12g} (retriggers make it irrational)")
+    add(f"  * least likely winning outcome: {r.name}, probability {float(r.probability):.9g} per play "
+        f"({_one_in(r.probability)}), {exact}")
+    if r.exact and len(frac(r.probability)) <= 60:
+        add(f"    {frac(r.probability)}")
+    if simulation is not None:
+        add("")
+        lines.extend(simulation.render(a))
+    add("")
+    add(f"Checks (profile {profile})")
+    for c in checks:
+        add(f"  {'PASS' if c.passed else 'FAIL'}  {c.rule.id}: {c.rule.text}")
+        add(f"        {c.note}")
+        if c.failing:
+            shown = ", ".join(c.failing[:8]) + (f", ... ({len(c.failing)} in all)" if len(c.failing) > 8 else "")
+            add(f"        below the limit: {shown}")
+        add(f"        source: {c.rule.citation}")
+        if c.rule.verified.startswith("UNVERIFIED"):
+            add(f"        citation {c.rule.verified}")
+    verdict = "PASS: every check passes" if all(c.passed for c in checks) else "FAIL: at least one check fails"
+    add(f"Verdict: {verdict}")
+    add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
+    return "\n".join(lines) + "\n"
+

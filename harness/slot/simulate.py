@@ -1,0 +1,308 @@
+"""Cross-check the exact analysis by playing spins through a generator.
+
+Two players of the same rules (both read paylines through the automaton of
+:mod:`harness.slot.lines`):
+
+* :func:`simulate` -- the C kernel ``rng_slot_simulate`` (``csrc/slot.c``)
+  drawing every reel stop with the unbiased ``rng_bounded32`` from an
+  ``rngcore`` generator's ``rng_source``;
+* :func:`simulate_numpy` -- vectorised numpy on any generator with an
+  ``integers(low, high, size)`` method (numpy's ``Generator``, or
+  ``rngcore.Generator``): the independent cross-check and the speed baseline.
+
+A simulated play's return counts the progressive as the meter is funded:
+the contribution (a fixed share of every bet) plus the reset value at each
+hit.  Its expectation is the exact RTP of :mod:`harness.slot.progressive`, and
+unlike the meter payouts it does not depend on where a run stops in a meter
+cycle.
+
+Intervals are 99.9% two-sided: the RTP's from the normal approximation with
+the sample standard deviation of the per-play return; the hit frequency's
+Wilson score interval.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from harness.slot.exact import Analysis, award_for
+from harness.slot.lines import build_line_automaton
+from harness.slot.model import SlotModel
+from harness.slot.reelset import base_reelset, feature_reelset
+
+Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
+CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
+MAX_FREE_SPINS = 100_000_000  # one feature running longer than this is refused (runaway guard)
+
+
+@dataclasses.dataclass
+class SimulationResult:
+    """Totals of a simulated run (credits; see the module docstring)."""
+
+    plays: int = 0
+    hits: int = 0
+    line_win: int = 0
+    scatter_win: int = 0
+    feature_win: int = 0
+    features: int = 0
+    free_spins: int = 0
+    progressive_hits: int = 0
+    win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
+    max_win: int = 0
+    total_bet: int = 1
+    contribution: Fraction = Fraction(0)
+    reset: int = 0
+    engine: str = ""
+    generator: str = ""
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    # -- estimates --------------------------------------------------------------
+
+    @property
+    def paid(self) -> int:
+        """Credits paid, with the progressive's reset at each hit (not its increments)."""
+        return self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
+
+    def rtp(self) -> Fraction:
+        if not self.plays:
+            raise ValueError("no plays were simulated")
+        return Fraction(self.paid, self.plays * self.total_bet) + self.contribution
+
+    def rtp_interval(self, z: float = Z_999) -> tuple[float, float]:
+        n = self.plays
+        if n < 2:
+            raise ValueError("an interval needs at least 2 plays")
+        var = Fraction(self.win_sq * n - self.paid**2, n * (n - 1))  # sample variance, credits^2
+        half = z * math.sqrt(var / n) / self.total_bet
+        centre = float(self.rtp())
+        return centre - half, centre + half
+
+    def hit_frequency(self) -> Fraction:
+        return Fraction(self.hits, self.plays)
+
+    def hit_interval(self, z: float = Z_999) -> tuple[float, float]:
+        """Wilson score interval."""
+        n, p = self.plays, self.hits / self.plays
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        return centre - half, centre + half
+
+    def agrees(self, analysis: Analysis) -> tuple[bool, bool]:
+        """(exact RTP inside the RTP interval, exact hit frequency inside its interval)."""
+        lo, hi = self.rtp_interval()
+        hlo, hhi = self.hit_interval()
+        return lo <= analysis.rtp <= hi, hlo <= analysis.hit_frequency <= hhi
+
+    def add(self, other: "SimulationResult") -> None:
+        for f in ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
+                  "progressive_hits", "win_sq"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.max_win = max(self.max_win, other.max_win)
+
+    # -- reporting ----------------------------------------------------------------
+
+    def as_dict(self, analysis: Analysis) -> dict:
+        rtp_in, hit_in = self.agrees(analysis)
+        lo, hi = self.rtp_interval()
+        hlo, hhi = self.hit_interval()
+        return {
+            "plays": self.plays,
+            "engine": self.engine,
+            "generator": self.generator,
+            "interrupted": self.interrupted,
+            "seconds": self.seconds,
+            "spins_per_second": self.plays / self.seconds if self.seconds else None,
+            "rtp": float(self.rtp()),
+            "rtp_interval_999": [lo, hi],
+            "rtp_exact_inside": rtp_in,
+            "hit_frequency": float(self.hit_frequency()),
+            "hit_frequency_interval_999": [hlo, hhi],
+            "hit_frequency_exact_inside": hit_in,
+            "features": self.features,
+            "free_spins": self.free_spins,
+            "progressive_hits": self.progressive_hits,
+            "max_win_credits": self.max_win,
+        }
+
+    def render(self, analysis: Analysis) -> list[str]:
+        rtp_in, hit_in = self.agrees(analysis)
+        lo, hi = self.rtp_interval()
+        hlo, hhi = self.hit_interval()
+        rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
+        out = [f"Simulation ({self.plays:,} plays, {self.engine} kernel, {self.generator}{rate})"]
+        if self.interrupted:
+            out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
+        out.append(f"  RTP            {float(self.rtp()):.6f}   99.9% interval [{lo:.6f}, {hi:.6f}]   "
+                   f"exact {float(analysis.rtp):.6f} {'inside' if rtp_in else 'OUTSIDE'}")
+        out.append(f"  hit frequency  {float(self.hit_frequency()):.6f}   99.9% interval [{hlo:.6f}, {hhi:.6f}]   "
+                   f"exact {float(analysis.hit_frequency):.6f} {'inside' if hit_in else 'OUTSIDE'}")
+        out.append(f"  free spins features {self.features:,} ({self.free_spins:,} free spins), "
+                   f"progressive hits {self.progressive_hits:,}, largest play win {self.max_win:,} credits")
+        return out
+
+
+def _stage_tables(model: SlotModel):
+    kmax = model.max_scatter
+    scat = model.symbols[model.scatter].pays if model.scatter is not None else {}
+    fsp = model.free_spins
+    return (
+        [award_for(scat, k) for k in range(kmax + 1)],
+        [award_for(fsp.spins, k) if fsp else 0 for k in range(kmax + 1)],
+        [award_for(fsp.retrigger, k) if fsp else 0 for k in range(kmax + 1)],
+    )
+
+
+def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
+    prog = model.progressive
+    return SimulationResult(
+        total_bet=model.total_bet,
+        contribution=prog.contribution if prog else Fraction(0),
+        reset=prog.reset if prog else 0,
+        engine=engine,
+        generator=generator,
+    )
+
+
+def describe(generator) -> str:
+    mode = getattr(generator, "mode", None)
+    if mode == "replay":
+        return f"rngcore replay seed {generator.seed.hex()} stream {generator.stream}"
+    if mode == "production":
+        return "rngcore production mode (OS-seeded)"
+    bitgen = getattr(generator, "bit_generator", None)
+    return f"numpy {type(bitgen).__name__}" if bitgen is not None else type(generator).__name__
+
+
+def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
+             chunk: int = CHUNK) -> SimulationResult:
+    """Play ``n`` spins through the C kernel, drawing from ``generator``.
+
+    Parameters
+    ----------
+    generator : rngcore.Generator
+        Its ``rng_source`` supplies every bit; its lock is held for each chunk.
+    progress : callable, optional
+        ``progress(done, n)`` after each chunk.
+
+    Ctrl-C stops at the next chunk boundary: the result then covers the
+    plays completed and has ``interrupted = True``.
+    """
+    from harness.slot import native
+    from rngcore.errors import raise_for_status
+
+    if n < 1:
+        raise ValueError(f"number of spins must be >= 1, got {n}")
+    game = native.SimGame(model, MAX_FREE_SPINS)
+    result = _empty(model, "C", describe(generator))
+    started = time.perf_counter()
+    done = 0
+    try:
+        while done < n:
+            step = min(chunk, n - done)
+            tally = native.ffi.new("rng_slot_tally *")
+            with generator.lock:
+                status = native.lib.rng_slot_simulate(generator.source, game.ptr, step, tally)
+            if status == native.lib.RNG_E_ARGUMENT:
+                raise RuntimeError(
+                    f"slot simulation refused: a free-spins feature ran longer than {MAX_FREE_SPINS:,} spins"
+                )
+            raise_for_status(status, "slot simulation")
+            result.add(native.tally_result(tally))
+            done += step
+            if progress is not None:
+                progress(done, n)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+# --- numpy ----------------------------------------------------------------------
+
+
+class _NumpyStage:
+    def __init__(self, reels, automaton, paylines):
+        self.lengths = reels.lengths
+        self.windows = reels.windows
+        self.scatters = reels.scatters
+        self.delta = automaton.delta
+        self.pay = automaton.pay
+        self.prog = automaton.prog.astype(bool)
+        self.rows = np.array(paylines, dtype=np.intp)  # [line, reel]
+
+    def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(total line pay multiple, scatter count, progressive) for m spins."""
+        state = np.zeros((m, self.rows.shape[0]), dtype=np.int32)
+        scat = np.zeros(m, dtype=np.int64)
+        for r, length in enumerate(self.lengths):
+            stops = rng.integers(0, length, size=m)
+            cols = self.windows[r][stops]                  # (m, rows)
+            state = self.delta[state, cols[:, self.rows[:, r]]]
+            scat += self.scatters[r][stops]
+        return self.pay[state].sum(axis=1), scat, self.prog[state].any(axis=1)
+
+
+def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
+    """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
+    if n < 1:
+        raise ValueError(f"number of spins must be >= 1, got {n}")
+    scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in _stage_tables(model))
+    base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
+    feat = None
+    if model.free_spins is not None:
+        feat = _NumpyStage(feature_reelset(model), build_line_automaton(model, with_progressive=False), model.paylines)
+    mult = model.free_spins.multiplier if model.free_spins else 1
+    bpl, tb = model.bet_per_line, model.total_bet
+    result = _empty(model, "numpy", describe(rng))
+    started = time.perf_counter()
+    done = 0
+    while done < n:
+        m = min(chunk, n - done)
+        lines, scat, prog = base.spin(m, rng)
+        line_win = lines * bpl
+        scatter_win = scat_pay[scat] * tb
+        win = line_win + scatter_win
+        feature_win = np.zeros(m, dtype=np.int64)
+        remaining = trigger[scat].copy()
+        result.features += int(np.count_nonzero(remaining))
+        active = np.flatnonzero(remaining)
+        while active.size:
+            if feat is None:
+                raise AssertionError("free spins triggered without a feature")
+            fl, fs, _ = feat.spin(active.size, rng)
+            feature_win[active] += mult * (fl * bpl + scat_pay[fs] * tb)
+            remaining[active] += retrig[fs] - 1
+            result.free_spins += active.size
+            active = active[remaining[active] > 0]
+        win = win + feature_win + prog * model_reset(model)
+        result.plays += m
+        result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | (trigger[scat] > 0) | prog))
+        result.line_win += int(line_win.sum())
+        result.scatter_win += int(scatter_win.sum())
+        result.feature_win += int(feature_win.sum())
+        result.progressive_hits += int(np.count_nonzero(prog))
+        result.win_sq += _sum_squares(win)
+        result.max_win = max(result.max_win, int(win.max(initial=0)))
+        done += m
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _sum_squares(win: np.ndarray) -> int:
+    """Exact sum of squares (int64 only when it cannot overflow)."""
+    top = int(win.max(initial=0))
+    if top * top * len(win) < 2**63:
+        return int((win * win).sum())
+    big = win[win > 0].tolist()
+    return sum(x * x for x in big)
+
+
+def model_reset(model: SlotModel) -> int:
+    return model.progressive.reset if model.progressive else 0

@@ -1,0 +1,29 @@
+"""Virtual gaming equipment that behaves exactly like the seeds' physical devices.
+
+Card shoes and decks, dice, wheels and the pai gow tile set, drawing only
+through unbiased batched bounded indices (csrc/shuffle.h, csrc/devices.h).
+
+* :func:`device_spec` / :data:`DEVICE_NAMES`: the registry the statistics
+  battery and the games read (labels, exact probabilities, bulk draws).
+* :class:`Shoe`: a shoe dealt round by round under a :class:`RuleSet`
+  (cut, cut card, burn, continuous shuffle); :func:`fresh_shoes` in bulk.
+* :func:`spin`, :func:`roll`, :func:`tile_stacks`: outcomes with their meaning.
+* Tables: :mod:`rngcore.devices.wheels`, :mod:`rngcore.devices.tiles`,
+  :mod:`rngcore.devices.cards`, :mod:`rngcore.devices.rulesets`.
+
+>>> from rngcore.devices import device_spec
+>>> spec = device_spec("big-six")
+>>> spec.labels[0], spec.probabilities[0]
+('$1', Fraction(23, 54))
+"""
+from rngcore.devices.outcomes import Spin, roll, spin, spin_sections, tile_stacks
+from rngcore.devices.registry import DEVICE_NAMES, WHEELS, DeviceSpec, device_spec
+from rngcore.devices.rulesets import RULE_SETS, Burn, Cut, RuleSet, rule_set
+from rngcore.devices.shoe import Shoe, ShoeExhaustedError, fresh_shoes
+
+__all__ = [
+    "DEVICE_NAMES", "WHEELS", "DeviceSpec", "device_spec",
+    "Shoe", "ShoeExhaustedError", "fresh_shoes",
+    "RULE_SETS", "Burn", "Cut", "RuleSet", "rule_set",
+    "Spin", "roll", "spin", "spin_sections", "tile_stacks",
+]

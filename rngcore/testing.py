@@ -1,0 +1,126 @@
+"""Test sources for exhaustive proofs (``csrc/testengine.h``).
+
+Drawing code in C takes an ``rng_source *``; a :class:`TestEngine` is a
+source whose every output is known, so the code's results can be counted
+over *all* possible inputs instead of sampled:
+
+* ``TestEngine.enumerate(w)``: the little-endian encodings of the w-bit
+  words ``0, 1, ..., 2**w - 1`` (w = 8, 16, 24, 32), each exactly once;
+* ``TestEngine.from_bytes(data)``: any byte string, replayed once.
+
+Reading past the end latches ``RNG_E_EXHAUSTED``; the missing bytes read as
+``0xff`` (an all-one word, which every bounded routine accepts at once, so
+no rejection loop can spin).  The engine is not thread-safe.
+
+:func:`bounded_histogram` runs the shipped bounded-integer routines
+(``csrc/bounded.h``, the one definition generating widths 8/16/32/64) on a
+source until it is exhausted and counts each value.
+"""
+from __future__ import annotations
+
+import contextlib
+import operator
+
+import numpy as np
+
+from rngcore._native import ffi, lib
+from rngcore.errors import raise_for_status
+
+__all__ = ["TestEngine", "bounded_histogram", "keystream_impl"]
+
+
+class TestEngine:
+    """A finite, fully known ``rng_source`` (use the class methods)."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, _token=None):
+        if _token is not _PRIVATE:
+            raise TypeError("use TestEngine.enumerate(width) or TestEngine.from_bytes(data)")
+        self._state = ffi.new("rng_testengine *")
+        self._source = ffi.new("rng_source *")
+        self._data = None
+
+    @classmethod
+    def enumerate(cls, width: int) -> "TestEngine":
+        """Every ``width``-bit word once, in increasing order (width 8, 16, 24 or 32)."""
+        engine = cls(_PRIVATE)
+        if width not in (8, 16, 24, 32):
+            raise ValueError(f"width must be one of 8, 16, 24, 32, got {width!r}")
+        raise_for_status(lib.rng_testengine_init_enumerate(engine._state, width), "TestEngine")
+        lib.rng_testengine_source(engine._state, engine._source)
+        return engine
+
+    @classmethod
+    def from_bytes(cls, data) -> "TestEngine":
+        """Replay ``data`` (bytes-like) once."""
+        engine = cls(_PRIVATE)
+        engine._data = ffi.from_buffer(bytes(data))  # kept alive with the engine
+        raise_for_status(lib.rng_testengine_init(engine._state, engine._data, len(engine._data)), "TestEngine")
+        lib.rng_testengine_source(engine._state, engine._source)
+        return engine
+
+    @property
+    def source(self):
+        """The ``rng_source *`` to hand to C drawing code."""
+        return self._source
+
+    @property
+    def consumed(self) -> int:
+        """Bytes read so far."""
+        return int(self._state.offset)
+
+    @property
+    def length(self) -> int:
+        """Bytes in the stream."""
+        return int(self._state.length)
+
+    @property
+    def exhausted(self) -> bool:
+        """True once a read went past the end."""
+        return self._state.status == lib.RNG_E_EXHAUSTED
+
+
+_PRIVATE = object()
+
+
+def bounded_histogram(source, width: int, n: int, *, batch: bool = False,
+                      batch_size: int = 1) -> tuple[np.ndarray, int]:
+    """Count the outputs of the ``width``-bit bounded routine for ``[0, n)``.
+
+    Runs ``rng_bounded_max<width>`` (or its batch form, ``batch_size`` values
+    per call) on ``source`` until the source fails, counting every value
+    produced before the failure.
+
+    Returns
+    -------
+    counts : numpy.ndarray of uint64, shape (n,)
+    produced : int
+    """
+    n = operator.index(n)
+    if width not in (8, 16, 32, 64):
+        raise ValueError(f"width must be one of 8, 16, 32, 64, got {width!r}")
+    if not 2 <= n <= 1 << width:
+        raise ValueError(f"n must be in [2, 2**{width}], got {n}")
+    counts = np.zeros(n, np.uint64)
+    produced = ffi.new("uint64_t *")
+    status = lib.rng_proof_bounded_histogram(source, width, n - 1, int(batch), batch_size,
+                                             ffi.from_buffer("uint64_t[]", counts), produced)
+    raise_for_status(status, "bounded_histogram")
+    return counts, int(produced[0])
+
+
+@contextlib.contextmanager
+def keystream_impl(name: str):
+    """Dispatch the ChaCha20 keystream to one path ("portable" or "avx2")
+    inside the ``with`` block (process-wide; for tests and benchmarks)."""
+    impl = {"portable": lib.RNG_CHACHA_IMPL_PORTABLE, "avx2": lib.RNG_CHACHA_IMPL_AVX2}.get(name)
+    if impl is None:
+        raise ValueError(f"keystream path must be 'portable' or 'avx2', got {name!r}")
+    previous = lib.rng_chacha_get_impl()
+    if lib.rng_chacha_set_impl(impl) != lib.RNG_OK:
+        raise ValueError(f"keystream path {name!r} is not available on this CPU/build")
+    try:
+        yield
+    finally:
+        lib.rng_chacha_set_impl(previous)

@@ -1,0 +1,173 @@
+"""Frozen result records returned by every test in :mod:`stats`.
+
+Each record has ``statistic`` and ``pvalue``; ``df`` and ``n`` where they
+apply.  Arrays inside a record are made read-only so a result cannot be
+edited after the fact.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def _frozen_array(values) -> np.ndarray:
+    array = np.array(values, copy=True)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True)
+class ChiSquareResult:
+    """Result of a chi-square type test.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic (Pearson X², G, Good's ∇ψ², or a quadratic form).
+    pvalue : float
+        Upper-tail probability of the chi-square distribution with ``df``.
+    df : int
+        Degrees of freedom.
+    n : int
+        Number of items classified (outcomes, tuples, gaps, segments, ...).
+    observed, expected : numpy.ndarray
+        Observed and expected counts of the cells actually used (after
+        pooling small cells), read-only.
+    method : str
+        How ``statistic`` was computed, e.g. ``"pearson"``, ``"g"``.
+    pooled : int
+        How many of the original cells were merged into others (0 = none).
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    n: int
+    observed: np.ndarray = field(repr=False)
+    expected: np.ndarray = field(repr=False)
+    method: str = "pearson"
+    pooled: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "observed", _frozen_array(self.observed))
+        object.__setattr__(self, "expected", _frozen_array(self.expected))
+
+
+@dataclass(frozen=True)
+class NormalResult:
+    """Result of a test whose statistic is approximately standard normal.
+
+    Attributes
+    ----------
+    statistic : float
+        ``z = (observed - expected) / sd``.
+    pvalue : float
+        Two-sided normal tail probability ``2 * P(Z > |z|)``.
+    n : int
+        Sample size (outcomes, or shuffles).
+    observed, expected, sd : float
+        The raw statistic, its expectation and its standard deviation under
+        the null hypothesis.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    observed: float
+    expected: float
+    sd: float
+
+
+@dataclass(frozen=True)
+class SerialCorrelationResult:
+    """Result of :func:`stats.serial_correlation_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Ljung–Box ``Q = n (n + 2) Σ r_j² / (n - j)``.
+    pvalue : float
+        Upper tail of chi-square with ``df`` = number of lags.
+    df : int
+    n : int
+    coefficients : tuple of float
+        Serial correlation coefficient ``r_j`` at lags 1..df.
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    n: int
+    coefficients: tuple
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Result of a test on a count with an exactly known distribution
+    (collisions; birthday spacings).
+
+    Attributes
+    ----------
+    statistic : float
+        The observed count.
+    pvalue : float
+        Two-sided: ``min(1, 2 * min(P(C >= c), P(C <= c)))``.
+    n : int
+        Outcomes used.
+    expected : float
+        Expected count under the null hypothesis.
+    blocks : int
+        Independent blocks the count is summed over.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    expected: float
+    blocks: int
+
+
+@dataclass(frozen=True)
+class UniformityResult:
+    """Result of a one-sample test of uniformity on [0, 1] (KS, Anderson–Darling).
+
+    Attributes
+    ----------
+    statistic : float
+        ``D`` (Kolmogorov–Smirnov) or ``A²`` (Anderson–Darling).
+    pvalue : float
+    n : int
+        Number of values tested.
+    method : str
+        ``"ks"`` or ``"ad"``.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    method: str
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Result of a deterministic check (no sampling error): pass or fail.
+
+    ``pvalue`` is 1.0 when the check passes and 0.0 when it fails, so a check
+    can sit in a multiple-testing family beside the statistical tests.
+
+    Attributes
+    ----------
+    statistic : float
+        Number of violations found.
+    pvalue : float
+    n : int
+        Items checked.
+    detail : str
+        The first violation, in words ("" when none).
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    detail: str = ""

@@ -1,0 +1,546 @@
+"""The certification battery: per device kind, the tests regulators name, with a
+family-wise error rate of α.
+
+Regulations list the tests a laboratory may use: 25 CFR 547.14(b)(2) (99 %
+confidence: chi-square, runs, serial correlation, equi-distribution, gap,
+poker, coupon collector's, permutation, spectral, subsequences) and
+58 Pa. Code § 810a.5(c) (95 %: chi-square, equi-distribution, gap, overlaps,
+poker, coupon collector's, permutation, Kolmogorov–Smirnov, adjacency
+criterion, order statistic, runs, interplay correlation, serial correlation,
+subsequences, Poisson).  Running 20 tests at α each would fail a good
+device about 20α of the time; Holm's step-down rule [1]_ keeps the chance
+that *any* test fails a good device at most α, whatever the dependence
+between the tests.
+
+References
+----------
+.. [1] S. Holm, "A simple sequentially rejective multiple test procedure",
+   Scand. J. Statist. 6 (1979) 65-70.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Iterable
+
+import numpy as np
+
+from stats._results import ChiSquareResult, NormalResult, SerialCorrelationResult
+from stats._validate import InsufficientDataError, as_float, exact_probabilities
+from stats.chisquare import FrequencyAccumulator
+from stats.correlation import SerialCorrelationAccumulator
+from stats.coupon import CouponAccumulator
+from stats.gap import GapAccumulator
+from stats.order import MaximumAccumulator, OrderPatternAccumulator
+from stats.pit import DEFAULT_JITTER_SEED, RandomizedPIT
+from stats.poker import PokerAccumulator
+from stats.power import (
+    DEFAULT_POWER,
+    Detectable,
+    detectable_cell_shift,
+    detectable_correlation,
+    detectable_mean_shift,
+    detectable_repeat,
+    detectable_shift,
+    noncentrality_for_power,
+)
+from stats.runs import MedianRunsAccumulator, RunsAccumulator, run_moments
+from stats.second_level import SubsequenceAccumulator
+from stats.serial import IndependenceAccumulator, SerialAccumulator
+from stats.shuffle import (
+    MAX_EXHAUSTIVE_WIDTH,
+    AdjacencyAccumulator,
+    ArrangementAccumulator,
+    CardPositionAccumulator,
+    CarryoverAccumulator,
+    CompositionAccumulator,
+    PositionAccumulator,
+    RelativeOrderAccumulator,
+)
+from stats.spacings import BirthdaySpacingsAccumulator, CollisionAccumulator
+
+KINDS = ("categorical", "dice", "permutation")
+PA_ALPHA = 0.05  # 58 Pa. Code § 810a.5(c): 95 % confidence
+DEFAULT_ALPHA = 0.01  # 25 CFR 547.14(b)(2): 99 % confidence
+
+
+@dataclass
+class _Planned:
+    """One test of the battery: its name, which derived stream it reads, its core."""
+
+    name: str
+    stream: str
+    acc: object
+    scale: int = 1  # derived-stream items per battery unit (dice: faces per roll)
+    detect: Callable | None = None  # (result, alpha) -> Detectable | None
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class BatteryEntry:
+    """One line of the battery report.
+
+    Attributes
+    ----------
+    name : str
+    statistic, pvalue : float
+        As returned by the test (NaN when skipped).
+    adjusted_pvalue : float
+        Holm-adjusted p-value; the test fails when it is <= α.
+    verdict : {"pass", "fail", "skipped"}
+    df : int or None
+    detectable : Detectable or None
+        Smallest deviation this test detects with probability ``power`` at
+        the Holm/Bonferroni level α/m it must beat to fail the battery.
+    result : object
+        The test's own result record (None when skipped).
+    note : str
+    """
+
+    name: str
+    statistic: float
+    pvalue: float
+    adjusted_pvalue: float
+    verdict: str
+    df: int | None
+    detectable: Detectable | None
+    result: object = field(repr=False)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BatteryResult:
+    """Outcome of the battery on one device's data.
+
+    Attributes
+    ----------
+    device : str
+    n : int
+        Outcomes (shuffles for permutation devices, rolls for dice) tested.
+    alpha : float
+        Family-wise level.
+    verdict : {"pass", "fail"}
+    tests : tuple of BatteryEntry
+    interrupted : bool
+        True when the run was stopped early; the results cover the first n.
+    """
+
+    device: str
+    n: int
+    alpha: float
+    verdict: str
+    tests: tuple
+    interrupted: bool = False
+
+    def to_json(self) -> dict:
+        """The report in the schema of the ``rngcert test --json`` output."""
+        def num(v):
+            return None if v is None or not np.isfinite(v) else float(v)
+
+        return {
+            "device": self.device,
+            "n": int(self.n),
+            "alpha": float(self.alpha),
+            "verdict": self.verdict,
+            "tests": [{"name": t.name, "statistic": num(t.statistic), "pvalue": num(t.pvalue),
+                       "verdict": t.verdict} for t in self.tests],
+        }
+
+
+def holm(pvalues: Iterable[float]) -> np.ndarray:
+    """Holm step-down adjusted p-values: reject H_i at family-wise level α iff adjusted_i <= α.
+
+    adjusted_(i) = max_(j <= i) min(1, (m - j + 1) p_(j)) over p sorted ascending.
+    """
+    p = np.asarray(list(pvalues), dtype=np.float64)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
+
+
+# -- deviation descriptions ------------------------------------------------------------------
+
+def _least_likely(spec_labels, probabilities):
+    p = as_float(probabilities)
+    j = int(np.argmin(p))
+    return j, spec_labels[j]
+
+
+def _detect_frequency(labels, probabilities, what):
+    j, label = _least_likely(labels, probabilities)
+    p = probabilities[j]
+
+    def detect(result, alpha, power):
+        delta = detectable_shift(probabilities, result.n, alpha, power=power, category=j, df=result.df)
+        return Detectable(delta, f"{what} {label} at (1 + δ)·{p}", alpha, power)
+
+    return detect
+
+
+def _detect_repeat(probabilities):
+    def detect(result, alpha, power):
+        delta = detectable_repeat(probabilities, result.n, alpha, df=result.df, power=power)
+        return Detectable(delta, "repeats the previous outcome with probability δ", alpha, power)
+
+    return detect
+
+
+def _detect_cells(what):
+    def detect(result, alpha, power):
+        q = result.expected / result.expected.sum()
+        delta = detectable_cell_shift(q, result.n, alpha, result.df, power=power)
+        return Detectable(delta, f"{what} at (1 + δ)×expected", alpha, power)
+
+    return detect
+
+
+def _detect_runs(kind):
+    def detect(result, alpha, power):
+        # Conservative: only the shifted class's own variance is used (a shift of one
+        # class alone, with the others fixed, would be far easier to see).
+        mean, cov = run_moments(kind, result.n, result.df)
+        c = int(np.argmax(mean))
+        lam = noncentrality_for_power(result.df, alpha, power)
+        delta = float(np.sqrt(lam * cov[c, c]) / mean[c])
+        return Detectable(delta, f"runs of length {c + 1} at (1 + δ)×expected", alpha, power)
+
+    return detect
+
+
+def _detect_normal(what):
+    def detect(result, alpha, power):
+        if not np.isfinite(result.sd):
+            return None
+        return Detectable(detectable_mean_shift(result.expected, result.sd, alpha, power=power),
+                          f"{what} at (1 ± δ)×expected", alpha, power)
+
+    return detect
+
+
+def _detect_position(multiset):
+    def detect(result, alpha, power):
+        n = result.n
+        W, L = result.observed.shape
+        q = float(result.expected.max()) / n
+        lam = noncentrality_for_power(result.df, alpha, power)
+        factor = q * (1 - 1 / W) * (1 - 1 / L) * (W - 1) / W
+        return Detectable(float(np.sqrt(lam / (n * factor))), "one card at one position at (1 + δ)×expected",
+                          alpha, power)
+
+    return detect
+
+
+def _detect_adjacency(multiset):
+    def detect(result, alpha, power):
+        from stats.shuffle import _adjacency_model, multiset_counts
+
+        (a, b), mu, S, c, df = _adjacency_model(multiset_counts(multiset))
+        i = int(np.argmax(mu))
+        s2 = float(S[i] @ S[i])
+        precision = S[i, i] - (c + 1) / (c * c) * (s2 - S[i, i])
+        lam = noncentrality_for_power(result.df, alpha, power)
+        return Detectable(float(np.sqrt(lam / (result.n * mu[i] * precision))),
+                          "one ordered pair of labels adjacent (1 + δ)× as often as expected", alpha, power)
+
+    return detect
+
+
+def _detect_correlation(result, alpha, power):
+    return Detectable(detectable_correlation(result.n, alpha, result.df, power=power),
+                      "serial correlation |ρ| = δ at one lag", alpha, power)
+
+
+def _detect_count(what):
+    def detect(result, alpha, power):
+        from stats.power import normal_shift
+        mean = result.expected
+        return Detectable(normal_shift(alpha, power) * np.sqrt(mean) / mean, f"{what} at (1 ± δ)×expected",
+                          alpha, power)
+
+    return detect
+
+
+# -- plans ------------------------------------------------------------------------------------
+
+def _sequence_tests(probabilities, labels, n_items, seed, *, stream="values", uniform="uniform",
+                    scale=1, what="outcome", prefix=""):
+    """Tests on an i.i.d. categorical sequence (wheel spins, die faces)."""
+    k = len(probabilities)
+    uniform_dist = len(set(probabilities)) == 1
+    out = []
+
+    def add(name, acc, detect, required=True, s=stream):
+        out.append(_Planned(prefix + name, s, acc, scale, detect, required))
+
+    add("frequency", FrequencyAccumulator(probabilities), _detect_frequency(labels, probabilities, what))
+    add("serial-pairs", SerialAccumulator(probabilities, t=2, overlapping=True), _detect_repeat(probabilities))
+    if k**3 <= 2**20:
+        add("serial-triples", SerialAccumulator(probabilities, t=3, overlapping=True), None, required=False)
+    add("independence", IndependenceAccumulator(probabilities), _detect_repeat(probabilities))
+    add("gap", GapAccumulator(probabilities), _detect_cells("one gap length"))
+    add("poker", PokerAccumulator(probabilities, t=5), _detect_cells("one partition class"))
+    if uniform_dist or k <= 12:
+        add("coupon-collector", CouponAccumulator(probabilities), _detect_cells("one segment length"))
+    add("permutation", OrderPatternAccumulator(t=4), _detect_cells("one order of 4"), s=uniform)
+    add("runs-up", RunsAccumulator("up", classes=6), _detect_runs("up"), s=uniform)
+    add("runs-up-down", RunsAccumulator("updown", classes=5), _detect_runs("updown"), s=uniform)
+    add("runs-median", MedianRunsAccumulator(probabilities), _detect_normal("the number of runs"))
+    add("serial-correlation", SerialCorrelationAccumulator(lags=5), _detect_correlation)
+    add("maximum-of-5", MaximumAccumulator(probabilities, t=5), _detect_cells("one maximum"))
+    if uniform_dist:
+        add("birthday-spacings", BirthdaySpacingsAccumulator(probabilities), _detect_count("repeated spacings"),
+            required=False)
+        add("collisions", CollisionAccumulator(probabilities), _detect_count("collisions"), required=False)
+    p_min = float(min(probabilities))
+    block_min = int(np.ceil(5 / p_min))
+    blocks = int(min(100, max(1, n_items // block_min)))
+    block = max(block_min, n_items // max(blocks, 1))
+    add("ks-subsequences", SubsequenceAccumulator(probabilities, block=block, method="ks"), None)
+    add("ad-subsequences", SubsequenceAccumulator(probabilities, block=block, method="ad"), None)
+    return out
+
+
+def _dice_totals(count: int) -> tuple[Fraction, ...]:
+    dist = {0: Fraction(1)}
+    for _ in range(count):
+        new = {}
+        for s, p in dist.items():
+            for face in range(6):
+                new[s + face] = new.get(s + face, Fraction(0)) + p / 6
+        dist = new
+    return tuple(dist[s] for s in sorted(dist))
+
+
+def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED) -> list:
+    """The tests the battery runs on ``n`` outcomes of ``spec``'s device (see module doc)."""
+    kind = spec.kind
+    if kind not in KINDS:
+        raise ValueError(f"device kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    probabilities = tuple(spec.probabilities)
+    labels = tuple(spec.labels)
+    if kind == "categorical":
+        return _sequence_tests(probabilities, labels, n, seed, what="outcome")
+    if kind == "dice":
+        count = int(spec.width)
+        plan = _sequence_tests(probabilities, labels, n * count, seed, scale=count, what="face")
+        if count >= 2:
+            if 6**count <= 1296:
+                combos = (Fraction(1, 6**count),) * 6**count
+                plan.append(_Planned("combination", "combos", FrequencyAccumulator(combos), 1,
+                                     _detect_cells("one ordered combination")))
+            totals = _dice_totals(count)
+            plan.append(_Planned("totals-independence", "totals", IndependenceAccumulator(totals), 1,
+                                 _detect_repeat(totals), required=False))
+        return plan
+    multiset = tuple(spec.multiset)
+    width = len(multiset)
+    first = probabilities
+    plan = [
+        _Planned("composition", "rows", CompositionAccumulator(multiset)),
+        _Planned("position-card", "rows", PositionAccumulator(multiset), 1, _detect_position(multiset)),
+        _Planned("adjacency", "rows", AdjacencyAccumulator(multiset), 1, _detect_adjacency(multiset))
+        if width >= 4 else None,
+        _Planned("first-card", "rows", CardPositionAccumulator(multiset, position=0), 1,
+                 _detect_frequency(labels, first, "first card")),
+        _Planned("cut-card", "rows", CardPositionAccumulator(multiset, position=width // 2), 1,
+                 _detect_frequency(labels, first, "card after a half cut")),
+        _Planned("relative-order", "rows", RelativeOrderAccumulator(multiset, t=min(5, len(labels))), 1,
+                 _detect_cells("one order of first appearances")),
+        _Planned("carry-over", "rows", CarryoverAccumulator(multiset), 1,
+                 _detect_normal("matches with the previous shuffle")),
+        _Planned("first-card-serial-correlation", "first", SerialCorrelationAccumulator(lags=5), 1,
+                 _detect_correlation),
+        _Planned("first-card-independence", "first", IndependenceAccumulator(first), 1, _detect_repeat(first),
+                 required=False),
+    ]
+    if width <= MAX_EXHAUSTIVE_WIDTH:
+        plan.append(_Planned("permutation-frequencies", "rows", ArrangementAccumulator(multiset), 1,
+                             _detect_cells("one arrangement")))
+    return [p for p in plan if p is not None]
+
+
+class Battery:
+    """The battery as a streaming object: feed chunks of outcomes, then :meth:`result`.
+
+    Parameters
+    ----------
+    spec : DeviceSpec-like
+        Needs ``name``, ``kind``, ``labels``, ``probabilities``, ``width``,
+        ``multiset`` (see ``rngcore.devices``).
+    n : int
+        Outcomes that will be fed (rows for dice and permutation devices); it
+        fixes which optional tests run and the block size of the subsequence
+        tests.
+    alpha : float, optional
+        Family-wise significance level (default 0.01; Pennsylvania uses 0.05).
+    power : float, optional
+        Power at which detectable deviations are reported (default 0.99).
+    seed : int, optional
+        Seed of the PIT jitter stream (:mod:`stats.pit`).
+
+    Raises
+    ------
+    InsufficientDataError
+        ``n`` is too small for a required test (the message names the test
+        and the number of outcomes it needs).
+    """
+
+    def __init__(self, spec, n: int, *, alpha: float = DEFAULT_ALPHA, power: float = DEFAULT_POWER,
+                 seed: int = DEFAULT_JITTER_SEED):
+        if not 0 < float(alpha) < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+        self.spec, self.alpha, self.power = spec, float(alpha), float(power)
+        self.planned_n = int(n)
+        unit = "shuffles" if spec.kind == "permutation" else "rolls" if spec.kind == "dice" else "outcomes"
+        self.unit = unit
+        plan = plan_tests(spec, self.planned_n, seed=seed)
+        self.tests = []
+        short = []
+        for test in plan:
+            needed = -(-int(test.acc.min_samples()) // test.scale)
+            if needed > self.planned_n:
+                if test.required:
+                    short.append((needed, test.name))
+                continue
+            self.tests.append(test)
+        if short:
+            needed, name = max(short)
+            others = ", ".join(f"{t} {k:,}" for k, t in sorted(short, reverse=True)[1:])
+            why = f"also short: {others}" if others else ""
+            raise InsufficientDataError(f"{name} test on {spec.name}", needed, self.planned_n, unit, why)
+        self.n = 0
+        probabilities = tuple(spec.probabilities)
+        self._pit = RandomizedPIT(probabilities, seed)
+        if spec.kind == "dice":
+            self._powers = 6 ** np.arange(spec.width - 1, -1, -1)
+
+    def min_samples(self) -> int:
+        """Smallest n accepted for this device (the largest requirement of a required test)."""
+        return max(-(-int(t.acc.min_samples()) // t.scale) for t in self.tests)
+
+    def update(self, chunk) -> None:
+        """Feed the next outcomes (1-D for wheels, rows for dice and permutations)."""
+        array = np.asarray(chunk)
+        if self.spec.kind == "categorical":
+            if array.ndim != 1:
+                raise ValueError(f"{self.spec.name}: expected a 1-D array of outcomes, got shape {array.shape}")
+        elif array.ndim != 2 or array.shape[1] != self.spec.width:
+            raise ValueError(f"{self.spec.name}: expected rows of {self.spec.width} values, got shape {array.shape}")
+        if len(array) == 0:
+            return
+        streams = {}
+
+        def stream(name):
+            if name not in streams:
+                streams[name] = self._derive(name, array, stream)
+            return streams[name]
+
+        for test in self.tests:
+            test.acc.update(stream(test.stream))
+        self.n += len(array)
+
+    def _derive(self, name, array, stream):
+        kind = self.spec.kind
+        if name == "rows":
+            return array
+        if name == "values":
+            if kind == "dice":
+                return array.ravel()
+            return array
+        if name == "uniform":
+            return self._pit(stream("values"))
+        if name == "first":
+            return array[:, 0]
+        if name == "combos":
+            return array.astype(np.int64) @ self._powers
+        if name == "totals":
+            return array.astype(np.int64).sum(axis=1)
+        raise ValueError(f"unknown stream {name!r}")
+
+    def result(self, *, interrupted: bool = False) -> BatteryResult:
+        """Run every test on the data fed so far and apply Holm's rule."""
+        rows = []
+        for test in self.tests:
+            try:
+                result = test.acc.result()
+            except InsufficientDataError as exc:
+                if not interrupted:
+                    raise
+                rows.append((test, None, str(exc)))
+                continue
+            rows.append((test, result, ""))
+        ran = [(t, r) for t, r, _ in rows if r is not None]
+        adjusted = holm([r.pvalue for _, r in ran]) if ran else np.array([])
+        m = max(len(ran), 1)
+        entries = []
+        adjusted_iter = iter(adjusted)
+        for test, result, note in rows:
+            if result is None:
+                entries.append(BatteryEntry(test.name, float("nan"), float("nan"), float("nan"), "skipped", None,
+                                            None, None, note))
+                continue
+            adj = float(next(adjusted_iter))
+            detect = None
+            if test.detect is not None:
+                try:
+                    detect = test.detect(result, self.alpha / m, self.power)
+                except (ValueError, ZeroDivisionError, np.linalg.LinAlgError):
+                    detect = None
+            entries.append(BatteryEntry(test.name, float(result.statistic), float(result.pvalue), adj,
+                                        "fail" if adj <= self.alpha else "pass", getattr(result, "df", None),
+                                        detect, result, getattr(result, "detail", "")))
+        verdict = "fail" if any(e.verdict == "fail" for e in entries) else "pass"
+        return BatteryResult(self.spec.name, self.n, self.alpha, verdict, tuple(entries), interrupted)
+
+
+def run_battery(spec, data, *, alpha: float = DEFAULT_ALPHA, n: int | None = None, chunk: int = 1 << 20,
+                power: float = DEFAULT_POWER, progress: Callable | None = None,
+                seed: int = DEFAULT_JITTER_SEED) -> BatteryResult:
+    """Run the battery for ``spec`` on an array or an iterable of chunks.
+
+    Parameters
+    ----------
+    spec : DeviceSpec-like
+    data : numpy.ndarray or iterable of arrays
+        All outcomes, or chunks of them (then ``n`` must be given).
+    alpha : float, optional
+        Family-wise level (default 0.01).
+    n : int, optional
+        Total outcomes when ``data`` is an iterable.
+    chunk : int, optional
+        Chunk length used to split an array (bounded memory per step).
+    power : float, optional
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each chunk.
+    seed : int, optional
+        PIT jitter seed.
+
+    Returns
+    -------
+    BatteryResult
+        If the run is interrupted (KeyboardInterrupt), the result covers the
+        outcomes consumed so far and has ``interrupted=True``.
+    """
+    if isinstance(data, np.ndarray):
+        n = len(data)
+        chunks = (data[i: i + chunk] for i in range(0, n, chunk))
+    else:
+        if n is None:
+            raise ValueError("n (total outcomes) is required when data is an iterable of chunks")
+        chunks = iter(data)
+    battery = Battery(spec, n, alpha=alpha, power=power, seed=seed)
+    try:
+        for part in chunks:
+            battery.update(part)
+            if progress is not None:
+                progress(battery.n, n)
+    except KeyboardInterrupt:
+        return battery.result(interrupted=True)
+    return battery.result()
+
+
+__all__ = ["Battery", "BatteryResult", "BatteryEntry", "run_battery", "plan_tests", "holm",
+           "DEFAULT_ALPHA", "PA_ALPHA", "KINDS"]

@@ -1,0 +1,69 @@
+"""Shared helpers for tests/test_devices_*.py: the exhaustive enumeration driver.
+
+The devices' C drawing functions take the source's word width ``bits`` (64 in
+production).  The enumerable source (csrc/devtestengine.h) replays a list of
+``bits``-bit words, left-aligned, so the shipped compiled functions run on
+narrow words and every possible word sequence can be tried.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+from rngcore import ffi, lib
+
+
+class DevTestSource:
+    """An ``rng_source *`` replaying ``bits``-bit words (csrc/devtestengine.h)."""
+
+    def __init__(self, bits: int, capacity: int):
+        self.bits = bits
+        self.words = ffi.new("uint64_t[]", max(capacity, 1))
+        self.engine = ffi.new("rng_devtest *")
+        self.source = ffi.new("rng_source *")
+
+    def load(self, words) -> None:
+        """Start over, replaying ``words``."""
+        for i, w in enumerate(words):
+            self.words[i] = w
+        status = lib.rng_devtest_source(self.engine, self.words, len(words), self.bits, self.source)
+        assert status == lib.RNG_OK, status
+
+    @property
+    def used(self) -> int:
+        return int(self.engine.used)
+
+
+def enumerate_outcomes(bits: int, depth: int, run: Callable[[object], tuple[int, object]]):
+    """Run ``run(source)`` on every sequence of ``depth`` words of ``bits`` bits.
+
+    ``run`` returns (C status, outcome).  Returns (Counter: outcome -> number
+    of the (2^bits)^depth sequences on which the run finished with it, number
+    of sequences on which it ran out of words).
+
+    Sequences are visited as a tree: a run that finishes after reading u
+    words gives the same outcome for all (2^bits)^(depth - u) ways to continue
+    its prefix, so it is run once and counted with that weight; only prefixes
+    that ran out are extended.  (A finished run read exactly its whole
+    prefix: its parent prefix ran out, so it needed every word of it.)
+    Any status other than RNG_OK / RNG_E_EXHAUSTED fails the test.
+    """
+    size = 1 << bits
+    src = DevTestSource(bits, depth)
+    outcomes: Counter = Counter()
+    exhausted = 0
+    pending = [()]
+    while pending:
+        prefix = pending.pop()
+        src.load(prefix)
+        status, outcome = run(src.source)
+        if status == lib.RNG_OK:
+            assert src.used == len(prefix), (prefix, src.used)
+            outcomes[outcome] += size ** (depth - len(prefix))
+        elif status != lib.RNG_E_EXHAUSTED:
+            raise AssertionError(f"unexpected status {status} for words {prefix}")
+        elif len(prefix) < depth:
+            pending.extend(prefix + (w,) for w in range(size))
+        else:
+            exhausted += 1
+    return outcomes, exhausted

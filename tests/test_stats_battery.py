@@ -1,0 +1,81 @@
+"""The battery: plans per device kind, Holm's rule, sample-size errors, power figures."""
+import numpy as np
+import pytest
+from rngcore.devices import device_spec
+
+from stats import InsufficientDataError, holm, run_battery
+from stats.battery import Battery, plan_tests
+from stats.power import (
+    chisquare_power,
+    detectable_shift,
+    noncentrality_for_power,
+    sample_size_for_repeat,
+    sample_size_for_shift,
+)
+from tests.stats_support import draw
+
+REGULATOR_TESTS = {"frequency", "serial-pairs", "independence", "gap", "poker", "coupon-collector",
+                   "permutation", "runs-up", "runs-up-down", "runs-median", "serial-correlation",
+                   "maximum-of-5", "ks-subsequences", "ad-subsequences"}
+
+
+def test_holm_adjustment_matches_definition():
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted: 0.005*4=0.02, 0.01*3=0.03, 0.03*2=0.06, 0.04*1=0.04 -> running max
+    assert holm(p).tolist() == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+@pytest.mark.parametrize("device", ["roulette-single", "big-six", "money-wheel", "dice:1", "dice:3"])
+def test_sequence_devices_get_the_regulators_tests(device):
+    names = {t.name for t in plan_tests(device_spec(device), 10**6)}
+    assert REGULATOR_TESTS <= names
+    if device == "dice:3":
+        assert {"combination", "totals-independence"} <= names
+
+
+@pytest.mark.parametrize("device", ["deck", "shoe:8", "tiles", "pontoon:6"])
+def test_permutation_devices_get_shuffle_tests(device):
+    names = {t.name for t in plan_tests(device_spec(device), 10**4)}
+    assert {"composition", "position-card", "adjacency", "first-card", "cut-card", "relative-order",
+            "carry-over"} <= names
+
+
+def test_too_few_samples_names_test_and_need():
+    with pytest.raises(InsufficientDataError, match=r"on roulette-single needs at least 6,846 outcomes, got 1,000"):
+        Battery(device_spec("roulette-single"), 1000)
+    assert Battery(device_spec("deck"), 600).min_samples() == 600
+
+
+@pytest.mark.parametrize("device,n", [("roulette-single", 100_000), ("big-six", 50_000), ("dice:2", 50_000),
+                                      ("shoe:6", 1000), ("tiles", 1000)])
+def test_good_devices_pass_far_from_the_tail(device, n):
+    spec, data = draw(device, n, seed=11)
+    result = run_battery(spec, data)
+    assert min(t.pvalue for t in result.tests) > 1e-9
+    assert result.n == n and len(result.tests) >= 8
+
+
+def test_power_formulas_against_exact_noncentral_chi_square():
+    lam = noncentrality_for_power(36, 0.01)
+    assert chisquare_power(36, lam, 0.01) == pytest.approx(0.99, abs=1e-9)
+    delta = detectable_shift(37, 10**6, 0.01)
+    # one pocket at (1 + δ)/37: noncentrality from the definition
+    p0 = np.full(37, 1 / 37)
+    p1 = p0 * (1 - delta / 36)
+    p1[0] = (1 + delta) / 37
+    exact_lam = 10**6 * np.sum((p1 - p0) ** 2 / p0)
+    assert exact_lam == pytest.approx(lam, rel=1e-9)
+    assert sample_size_for_shift(37, delta, 0.01) == pytest.approx(10**6, rel=1e-6)
+    assert sample_size_for_shift(6, 0.06, 0.01) == 46_526  # the heavy die, one test at α = 0.01
+    assert sample_size_for_repeat(37, 0.01, 0.01) > 10_000
+
+
+def test_power_is_real_by_simulation_of_the_frequency_test():
+    """At n and δ from the power formula, the biased wheel is detected about 99 % of the time."""
+    from stats import frequency_test
+    from stats.defects import biased_pocket
+
+    n = 200_000
+    delta = detectable_shift(37, n, 0.01, category=0)
+    hits = sum(frequency_test(biased_pocket(n, seed=s, delta=delta), 37).pvalue <= 0.01 for s in range(60))
+    assert hits >= 55  # P(hits < 55 | power 0.99) < 1e-4

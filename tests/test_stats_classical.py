@@ -1,0 +1,142 @@
+"""Knuth's classical tests: exact cell probabilities against brute-force enumeration."""
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import scipy.stats as ss
+
+from stats import (
+    anderson_darling_test,
+    birthday_spacings_test,
+    collision_test,
+    coupon_collector_test,
+    gap_test,
+    ks_uniform_test,
+    maximum_test,
+    permutation_test,
+    poker_test,
+    serial_correlation_test,
+)
+from stats._exact import (
+    collision_distribution,
+    coupon_length_distribution,
+    distinct_count_distribution,
+    maximum_distribution,
+    power_of_pmf,
+)
+from stats.second_level import anderson_darling_cdf
+from tests.stats_support import BIG_SIX, numpy_rng
+
+SKEWED = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))
+
+
+def _enumerate(p, t, statistic):
+    out = {}
+    for seq in itertools.product(range(len(p)), repeat=t):
+        prob = Fraction(1)
+        for c in seq:
+            prob *= p[c]
+        key = statistic(seq)
+        out[key] = out.get(key, Fraction(0)) + prob
+    return out
+
+
+def test_poker_probabilities_exact_by_enumeration():
+    for p in (SKEWED, (Fraction(1, 4),) * 4):
+        brute = _enumerate(p, 4, lambda s: len(set(s)))
+        ours = distinct_count_distribution(p, 4)
+        assert ours == [brute.get(r, 0) for r in range(1, 5)]
+    # Knuth 3.3.2 D, d = 10, k = 5
+    assert distinct_count_distribution((Fraction(1, 10),) * 10, 5) == [
+        Fraction(1, 10000), Fraction(135, 10000), Fraction(1800, 10000), Fraction(5040, 10000), Fraction(3024, 10000)]
+
+
+def test_maximum_probabilities_exact_by_enumeration():
+    brute = _enumerate(SKEWED, 3, max)
+    assert maximum_distribution(SKEWED, 3) == [brute[v] for v in range(3)]
+
+
+def test_coupon_lengths_match_markov_enumeration():
+    # P(T = r) by enumerating all sequences of length r whose first complete set ends at r.
+    for p in ((Fraction(1, 3),) * 3, SKEWED):
+        ours = coupon_length_distribution(p, 8)
+        for r in range(3, 8):
+            brute = Fraction(0)
+            for seq in itertools.product(range(3), repeat=r):
+                if len(set(seq)) == 3 and len(set(seq[:-1])) == 2:
+                    prob = Fraction(1)
+                    for c in seq:
+                        prob *= p[c]
+                    brute += prob
+            assert ours[r] == pytest.approx(float(brute), abs=1e-15)
+
+
+def test_collision_distribution_by_enumeration():
+    pmf, offset = collision_distribution(5, 4)
+    brute = _enumerate((Fraction(1, 5),) * 5, 4, lambda s: 4 - len(set(s)))
+    for c, prob in brute.items():
+        assert pmf[c - offset] == pytest.approx(float(prob), abs=1e-15)
+    total, off = power_of_pmf(pmf, offset, 3)
+    direct = np.convolve(np.convolve(pmf, pmf), pmf)
+    assert np.allclose(total, direct[off - 3 * offset: off - 3 * offset + total.size], atol=1e-14)
+
+
+def test_gap_cells_and_counting():
+    x = np.array([1, 0, 0, 1, 1, 0, 0, 0, 1] * 2000)
+    from stats.gap import GapAccumulator
+
+    acc = GapAccumulator(2, categories=[1])
+    acc.update(x)
+    assert list(acc.counts[:4]) == [4000, 0, 2000, 2000]
+
+
+def test_classical_tests_reject_gross_defects_far_in_tail():
+    rng = numpy_rng(5)
+    period = np.tile(np.arange(37), 3000)  # every pocket in turn: perfectly uniform, not random
+    assert gap_test(period, 37).pvalue < 1e-9
+    assert poker_test(period, 37).pvalue < 1e-9
+    assert coupon_collector_test(period, 37).pvalue < 1e-9
+    assert maximum_test(rng.integers(0, 36, 100_000), 37).pvalue < 1e-9  # pocket 36 never shows
+    assert permutation_test(np.sort(rng.random((5000, 4)), axis=1).ravel()).pvalue < 1e-9
+    walk = np.cumsum(rng.integers(0, 3, 10_000)) % 37
+    assert serial_correlation_test(walk).pvalue < 1e-9
+
+
+def test_serial_correlation_coefficients_equal_numpy():
+    x = numpy_rng(6).integers(0, 37, 50_000)
+    r = serial_correlation_test(x, lags=3)
+    c = x - x.mean()
+    direct = [np.dot(c[:-j], c[j:]) / np.dot(c, c) for j in (1, 2, 3)]
+    assert np.allclose(r.coefficients, direct, rtol=1e-9, atol=1e-15)
+    q = 50_000 * 50_002 * sum(rj**2 / (50_000 - j) for j, rj in enumerate(direct, 1))
+    assert r.statistic == pytest.approx(q, rel=1e-9)
+
+
+def test_spacings_tests_need_equal_probabilities():
+    with pytest.raises(ValueError, match="equally likely"):
+        birthday_spacings_test([0] * 100, BIG_SIX)
+    with pytest.raises(ValueError, match="equally likely"):
+        collision_test([0] * 100, BIG_SIX)
+
+
+def test_collision_test_catches_a_short_cycle():
+    x = np.tile(numpy_rng(7).integers(0, 37, 256), 2000)  # period-256 outcome stream
+    assert collision_test(x, 37).pvalue < 1e-9
+    assert birthday_spacings_test(x, 37).pvalue < 1e-9
+
+
+def test_anderson_darling_cdf_matches_stephens_points():
+    # Asymptotic percentage points (Stephens 1974): 1.933 (10%), 2.492 (5%).
+    assert anderson_darling_cdf(1.933, 10**6) == pytest.approx(0.90, abs=2e-4)
+    assert anderson_darling_cdf(2.492, 10**6) == pytest.approx(0.95, abs=2e-4)
+
+
+def test_second_level_tests():
+    u = numpy_rng(8).random(500)
+    ks = ks_uniform_test(u)
+    assert ks.pvalue == pytest.approx(ss.kstest(u, "uniform").pvalue)
+    assert anderson_darling_test(u).pvalue > 1e-9
+    assert anderson_darling_test(u**1.5).pvalue < 1e-9
+    with pytest.raises(ValueError, match="outside"):
+        ks_uniform_test([0.1, 0.2, 1.5, 0.3, 0.4])

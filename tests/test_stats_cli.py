@@ -1,0 +1,117 @@
+"""`rngcert test`: verdicts, JSON schema, exit codes for every kind of bad input."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import main
+from stats.defects import modulo_roulette
+from tests.stats_support import seed_hex
+
+SEED = seed_hex(42)
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["test", *args])
+
+
+def test_good_device_passes_with_text_report():
+    r = _run("roulette-single", "--samples", "20000", "--seed", SEED)
+    assert r.exit_code == 0, r.output
+    assert "verdict: PASS" in r.output
+    line = next(l for l in r.output.splitlines() if l.startswith("frequency"))
+    assert "PASS" in line and "at (1 + δ)·1/37" in line
+
+
+def test_json_schema_exactly():
+    r = _run("deck", "--samples", "1000", "--seed", SEED, "--json", "--alpha", "0.05")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert set(report) == {"device", "n", "alpha", "verdict", "tests"}
+    assert report["device"] == "deck" and report["n"] == 1000 and report["alpha"] == 0.05
+    assert report["verdict"] == "pass"
+    assert {t["name"] for t in report["tests"]} >= {"position-card", "adjacency", "first-card", "carry-over"}
+    for t in report["tests"]:
+        assert set(t) == {"name", "statistic", "pvalue", "verdict"}
+        assert t["verdict"] in ("pass", "fail")
+
+
+def test_reproducible_with_seed():
+    a = _run("dice:2", "--samples", "5000", "--seed", SEED, "--json").stdout
+    b = _run("dice:2", "--samples", "5000", "--seed", SEED, "--json").stdout
+    assert a == b
+
+
+def test_defective_capture_fails_with_exit_1(tmp_path):
+    path = tmp_path / "modulo.bin"
+    path.write_bytes(modulo_roulette(200_000, seed=3).tobytes())
+    r = _run("roulette-single", "--input", str(path), "--json")
+    assert r.exit_code == 1, r.output
+    report = json.loads(r.stdout)
+    assert report["verdict"] == "fail"
+    freq = next(t for t in report["tests"] if t["name"] == "frequency")
+    assert freq["verdict"] == "fail" and freq["pvalue"] < 1e-9
+
+
+def test_csv_capture_of_labels(tmp_path):
+    rng = np.random.default_rng(5)
+    from rngcore.devices import device_spec
+
+    spec = device_spec("roulette-double")
+    path = tmp_path / "spins.csv"
+    path.write_text("\n".join(spec.labels[i] for i in rng.integers(0, 38, 20_000)) + "\n")
+    r = _run("roulette-double", "--input", str(path))
+    assert r.exit_code == 0, r.output
+    assert "read from" in r.output and "labels" in r.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["roulette-triple"], "valid names: roulette-single"),
+    (["roulette-single", "--samples", "500", "--seed", SEED], "needs at least"),
+    (["roulette-single", "--seed", "abc"], "64 hex digits"),
+    (["roulette-single", "--alpha", "1.5"], "alpha"),
+])
+def test_bad_invocations_exit_2(args, message):
+    r = _run(*args)
+    assert r.exit_code == 2
+    assert message in r.output
+
+
+def test_bad_files_exit_2_with_location(tmp_path):
+    bad = tmp_path / "spins.csv"
+    bad.write_text("0\n32\n15\n00\n")
+    r = _run("roulette-single", "--input", str(bad))
+    assert r.exit_code == 2 and "line 4" in r.output and "'00'" in r.output
+    out = tmp_path / "out.bin"
+    out.write_bytes(bytes(range(37)) * 300 + bytes([37]))
+    r = _run("roulette-single", "--input", str(out))
+    assert r.exit_code == 2 and "outcome 11100 (byte offset 11100): value 37 is outside" in r.output
+    few = tmp_path / "few.bin"
+    few.write_bytes(bytes(range(37)) * 10)
+    r = _run("roulette-single", "--input", str(few))
+    assert r.exit_code == 2 and "too few samples" in r.output and "370" in r.output
+    r = _run("roulette-single", "--input", str(few), "--seed", SEED)
+    assert r.exit_code == 2 and "--seed applies only" in r.output
+
+
+def test_interrupt_reports_partial_results(monkeypatch):
+    import harness.commands.battery as cmd
+
+    real = cmd._source
+
+    def interrupted_source(*args):
+        n, chunks, what = real(*args)
+
+        def gen():
+            for i, part in enumerate(chunks):
+                if i == 2:
+                    raise KeyboardInterrupt
+                yield part
+        return n, gen(), what
+
+    monkeypatch.setattr(cmd, "_source", interrupted_source)
+    r = _run("roulette-single", "--samples", "3000000", "--seed", SEED)
+    assert r.exit_code == 130
+    assert "INTERRUPTED: results cover the first 2,097,152 outcomes" in r.output
+    assert "verdict: PASS" in r.output
