@@ -631,7 +631,7 @@ int rng_slot_joint(const rng_slot_reelset *reels, const rng_slot_lines *lines,
 typedef struct {
     uint32_t depth;
     int32_t *first;         /* [n^depth] */
-    int64_t *value;         /* [n_states] pay * 2 + progressive, of a (done) state */
+    int64_t *value;         /* [n_states] pay * 2 + progressive of a done state, -1 if alive */
     uint32_t n_prefix;
     uint8_t *prefix_rows;   /* [n_prefix * depth] */
     uint32_t *group_off;    /* [n_prefix + 1] into group_line */
@@ -678,8 +678,8 @@ static int reader_init(line_reader *rd, const rng_slot_lines *ln, uint32_t reels
         }
         rd->first[i] = s;
     }
-    for (uint32_t s = 0; s < ln->n_states; s++) {
-        rd->value[s] = ln->pay[s] * 2 + ln->prog[s];
+    for (uint32_t s = 0; s < ln->n_states; s++) { /* -1 marks a state still alive */
+        rd->value[s] = ln->done[s] ? ln->pay[s] * 2 + ln->prog[s] : -1;
     }
     /* distinct prefixes, in order of first appearance */
     rd->n_prefix = 0;
@@ -756,8 +756,8 @@ static inline int64_t pay_lines(const rng_slot_lines *ln, const line_reader *rd,
         }
         int32_t s = rd->first[idx];
         uint32_t g0 = rd->group_off[q], g1 = rd->group_off[q + 1];
-        if (ln->done[s]) { /* the usual case: every line of the group is final */
-            int64_t v = rd->value[s];
+        int64_t v = rd->value[s];
+        if (v >= 0) { /* the usual case: every line of the group is final */
             total += (int64_t)(g1 - g0) * (v >> 1);
             p |= v;
             continue;
@@ -768,9 +768,9 @@ static inline int64_t pay_lines(const rng_slot_lines *ln, const line_reader *rd,
             for (uint32_t r = rd->depth; r < reels && !ln->done[t]; r++) {
                 t = ln->delta[(size_t)t * n + cols[r][rows[r]]];
             }
-            int64_t v = rd->value[t];
-            total += v >> 1;
-            p |= v;
+            int64_t w = rd->value[t];
+            total += w >> 1;
+            p |= w;
         }
     }
     *prog |= (int)(p & 1);

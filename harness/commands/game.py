@@ -88,6 +88,14 @@ def game_command(game_name, decks, variant, rounds, seed, stream_id, as_json):
     chains); RTP = 1 + expected net win per unit staked.
 
     \b
+    Variants (first = default):
+      baccarat         jp, macau, sbo (the devices' shoe procedures), etable
+      roulette-double  standard, jp-literal, jp-layout-b, as-single-zero
+      money-wheel      standard, alternative (000 第8 6-2 / 6-3)
+      craps            all, pa, jp
+      others           standard
+
+    \b
     Examples:
       rngcert game baccarat --decks 8
       rngcert game money-wheel --variant alternative --json

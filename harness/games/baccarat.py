@@ -28,7 +28,8 @@ import numpy as np
 
 from rngcore.devices.cards import STANDARD_RANKS
 from rngcore.devices.rulesets import rule_set as device_rule_set
-from harness.games.core import LOSE, PUSH, BetResult, BetRule, OutcomeClass, Where, odds, rows
+from harness.games import _native
+from harness.games.core import PUSH, BetResult, BetRule, Where, odds, result_from_weights, rows
 
 CLASSES = 7200
 PAIR_STATES = 18
@@ -174,8 +175,6 @@ def exact_counts(faces) -> tuple[np.ndarray, int]:
     Returns the 7200 integer counts (ordered six-card sequences) and their
     total N (N-1) ... (N-5).
     """
-    from harness.games import _native
-
     return _native.baccarat_exact(_check_faces(faces))
 
 
@@ -201,17 +200,7 @@ def label_counts(rule: BetRule, counts: np.ndarray) -> dict[str, int]:
 
 def results_from_counts(counts: np.ndarray, total: int, bets: Sequence[BetRule] = BETS) -> tuple[BetResult, ...]:
     """Exact bet results from class counts out of ``total``."""
-    out = []
-    for rule in bets:
-        weights = label_counts(rule, counts)
-        payout = {row.label: row.pays for row in rule.rows}
-        payout.setdefault("lose", LOSE)
-        outcomes = tuple(
-            OutcomeClass(label, Fraction(weights[label], total), payout[label], label in rule.push_labels)
-            for label in rule.labels() if label in weights
-        )
-        out.append(BetResult(rule.name, rule.source, outcomes, note=rule.note))
-    return tuple(out)
+    return tuple(result_from_weights(rule, label_counts(rule, counts), total) for rule in bets)
 
 
 def analyse(faces, bets: Sequence[BetRule] = BETS) -> tuple[BetResult, ...]:

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import time
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Callable
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from rngcore.devices import WHEELS
 from rngcore.devices import cards as device_cards
 from harness.games import _native, baccarat, craps, money_wheels, roulette, sic_bo
 from harness.games.categorical import classify_outcomes, evaluate_all
-from harness.games.core import BetResult, BetRule, Split, assert_unique_names
+from harness.games.core import BetResult, BetRule, assert_unique_names
 from harness.games.dice import dice_space, ordered_features
 from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 

@@ -28,18 +28,6 @@ Z_999 = 3.2905267314919255  # scipy.stats.norm.ppf(0.9995)
 ALPHA = 1e-3
 
 
-def _chisquare():
-    """The battery's public chi-square goodness-of-fit function."""
-    import stats
-
-    function = getattr(stats, "chisquare", None)
-    if callable(function):
-        return function
-    from stats.chisquare import chisquare  # the module, until stats/__init__ re-exports it
-
-    return chisquare
-
-
 @dataclasses.dataclass(frozen=True)
 class FitResult:
     """Chi-square of observed class counts against exact probabilities."""
@@ -76,8 +64,10 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction]) 
     impossible = int(sum(int(observed[i]) for i, p in enumerate(probs) if p == 0))
     if len(possible) < 2:
         return FitResult(None, None, None, len(possible), 0, impossible, "a single possible class: nothing to test")
+    from stats import chisquare  # the battery's goodness-of-fit test (imported late: scipy is slow to load)
+
     try:
-        result = _chisquare()(observed[possible], [probs[i] for i in possible])
+        result = chisquare(observed[possible], [probs[i] for i in possible])
     except ValueError as exc:  # too few items (stats' InsufficientDataError is a ValueError)
         return FitResult(None, None, None, len(possible), 0, impossible, str(exc))
     return FitResult(float(result.statistic), float(result.pvalue), int(result.df), len(possible),

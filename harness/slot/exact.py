@@ -26,8 +26,8 @@ What each figure is (all exact fractions unless stated):
 Line figures never enumerate the full cycle: per-payline figures are
 products over reels of symbol counts (every row of a cyclic strip shows each
 symbol as often as the strip holds it); joint figures (total line win of a
-spin, a class on *at least one* line) come from the grouped enumeration of
-:mod:`harness.slot.joint`; scatter counts from convolution over reels; free
+spin, a class on *at least one* line) come from the exact dynamic programme
+of :mod:`harness.slot.joint`; scatter counts from convolution over reels; free
 spins from :mod:`harness.slot.feature`.
 """
 from __future__ import annotations
@@ -320,8 +320,11 @@ def analyse(model: SlotModel, *, engine: str = "auto") -> Analysis:
 
     classes = _outcome_classes(
         model, auto_base, jb, per_line_w, cycle, base_scat, trigger, retrig, scat_pay,
-        feat, jf, feat_line_w, tree, prog_weight,
+        feat, jf, feat_line_w, tree, prog_weight, parts["progressive"],
     )
+    if not classes:
+        raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
+                         "so the game has no winning outcome", model.source)
     return Analysis(
         model=model,
         cycle=cycle,
@@ -350,7 +353,7 @@ def _joint_stages(model, base, auto_base, feat, auto_feat, engine):
 
 
 def _outcome_classes(model, auto, jb: JointMoments, per_line_w, cycle, base_scat, trigger, retrig,
-                     scat_pay, feat, jf: JointMoments | None, feat_line_w, tree, prog_weight):
+                     scat_pay, feat, jf: JointMoments | None, feat_line_w, tree, prog_weight, progressive_rtp):
     """Every winning outcome class with its probabilities and RTP share."""
     tb, bpl, nlines = model.total_bet, model.bet_per_line, len(model.paylines)
     fsp = model.free_spins
@@ -410,8 +413,12 @@ def _outcome_classes(model, auto, jb: JointMoments, per_line_w, cycle, base_scat
     # Scatter classes.
     for lo_k, hi_k in scatter_buckets(model):
         label = f"{lo_k}+" if hi_k == kmax and hi_k > lo_k else (f"{lo_k}" if hi_k == lo_k else f"{lo_k}-{hi_k}")
-        base_with = [w if lo_k <= k <= hi_k else 0 for k, w in enumerate(base_scat)]
-        feat_with = [w if lo_k <= k <= hi_k else 0 for k, w in enumerate(feat_scat)] if feat_scat else None
+        # A count range is a winning outcome in a stage only if it awards something there.
+        in_base = bool(scat_pay[lo_k] or trigger[lo_k])
+        in_free = bool(scat_pay[lo_k] or retrig[lo_k])
+        base_with = [w if in_base and lo_k <= k <= hi_k else 0 for k, w in enumerate(base_scat)]
+        feat_with = ([w if in_free and lo_k <= k <= hi_k else 0 for k, w in enumerate(feat_scat)]
+                     if feat_scat else None)
         lo, hi = per_play(base_with, feat_with)
         pay = scat_pay[lo_k]
         parts = []
@@ -420,7 +427,7 @@ def _outcome_classes(model, auto, jb: JointMoments, per_line_w, cycle, base_scat
         if trigger[lo_k]:
             parts.append(f"{trigger[lo_k]} free spins")
         if fsp and retrig[lo_k]:
-            parts.append(f"{retrig[lo_k]} more free spins in free spins")
+            parts.append(f"+{retrig[lo_k]} in free spins")
         rtp = Fraction(sum(base_with) * pay, cycle)
         free_p = None
         if feat_with is not None:
@@ -449,6 +456,6 @@ def _outcome_classes(model, auto, jb: JointMoments, per_line_w, cycle, base_scat
             base_probability=p,
             per_line_probability=None,
             free_spin_probability=None,
-            rtp=Fraction(0),  # reported as the "progressive" part of the RTP
+            rtp=progressive_rtp,  # the "progressive" part of the RTP
         ))
     return out

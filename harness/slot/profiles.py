@@ -163,7 +163,7 @@ def _apply(rule: Rule, a: Analysis) -> CheckResult:
 
 
 def _compare(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
-    odds = f"1 in {float(1 / lo):,.6g}" if lo else "never"
+    odds = f"1 in {float(1 / lo):,.0f}" if lo else "never"
     if lo >= threshold:
         return True, f"probability {odds} per play (limit 1 in {_inverse(threshold)})"
     if hi < threshold or lo == hi:

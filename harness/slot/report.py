@@ -185,22 +185,26 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
     add("Winning outcomes")
     add(f"  ({PROBABILITY_NOTE};")
     add("   'per line' is one payline of the base game, 'per free spin' one free spin on the feature strips)")
-    header = f"  {'outcome':<26} {'award':<40} {'per play':>12} {'odds':>16} {'per line':>11} {'per free spin':>13} {'RTP share':>10}"
-    add(header)
+    name_w = max(len(c.name) for c in a.classes) + 1
+    award_w = max(len(c.award) for c in a.classes) + 1
+    add(f"  {'outcome':<{name_w}} {'award':<{award_w}} {'per play':>12} {'odds':>18} {'per line':>11} "
+        f"{'per free spin':>13} {'RTP share':>10}")
     for c in a.classes:
         mark = "*" if c is a.rarest else " "
         prob = f"{float(c.probability):.6g}" + ("" if c.exact else "~")
         per_line = f"{float(c.per_line_probability):.4g}" if c.per_line_probability is not None else "-"
         per_free = f"{float(c.free_spin_probability):.4g}" if c.free_spin_probability is not None else "-"
-        add(f" {mark}{c.name:<26} {c.award[:40]:<40} {prob:>12} {_one_in(c.probability):>16} "
+        add(f" {mark}{c.name:<{name_w}} {c.award:<{award_w}} {prob:>12} {_one_in(c.probability):>18} "
             f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
+    if any(not c.exact for c in a.classes):
+        add("  ~ retriggers make this probability irrational: exact rational bounds 2^-192 apart "
+            "(--json gives both); checks use the lower bound")
     r = a.rarest
-    exact = "exact" if r.exact else (
-        f"between {float(r.probability):.12g} and {float(r.probability_upper):.12g} (retriggers make it irrational)")
+    exact = "exact" if r.exact else "within rational bounds 2^-192 apart"
     add(f"  * least likely winning outcome: {r.name}, probability {float(r.probability):.9g} per play "
         f"({_one_in(r.probability)}), {exact}")
     if r.exact and len(frac(r.probability)) <= 60:
-        add(f"    {frac(r.probability)}")
+        add(f"    = {frac(r.probability)}")
     if simulation is not None:
         add("")
         lines.extend(simulation.render(a))

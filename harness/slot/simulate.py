@@ -211,7 +211,8 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
                 status = native.lib.rng_slot_simulate(generator.source, game.ptr, step, tally)
             if status == native.lib.RNG_E_ARGUMENT:
                 raise RuntimeError(
-                    f"slot simulation refused: a free-spins feature ran longer than {MAX_FREE_SPINS:,} spins"
+                    "slot simulation refused: inconsistent game tables, or a free-spins feature ran "
+                    f"longer than {MAX_FREE_SPINS:,} spins"
                 )
             raise_for_status(status, "slot simulation")
             result.add(native.tally_result(tally))

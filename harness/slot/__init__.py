@@ -1,0 +1,32 @@
+"""Slot-style electronic games: exact analysis of a game model (its PAR
+sheet), regulatory profiles, and a simulation cross-check through rngcore.
+
+Modules, one job each:
+
+* :mod:`~harness.slot.model`: read and validate the TOML model (docs/slot_model.md);
+* :mod:`~harness.slot.lines`: the payline rule as an automaton;
+* :mod:`~harness.slot.reelset`: reel strips as arrays, scatter counts by convolution;
+* :mod:`~harness.slot.joint`: exact joint figures of all paylines (dynamic programme);
+* :mod:`~harness.slot.feature`: free spins with retriggers as a branching process;
+* :mod:`~harness.slot.progressive`: the progressive's share and meter;
+* :mod:`~harness.slot.exact`: the analysis that puts them together;
+* :mod:`~harness.slot.profiles`: jurisdictions' rules as data, and the checks;
+* :mod:`~harness.slot.simulate`: spins through rngcore (C kernel) or numpy;
+* :mod:`~harness.slot.report`: the PAR sheet as text and JSON.
+"""
+from harness.slot.errors import ModelError
+from harness.slot.exact import Analysis, analyse
+from harness.slot.model import SlotModel, load_model, parse_model
+from harness.slot.profiles import PROFILE_NAMES, PROFILES, check
+
+__all__ = [
+    "PROFILES",
+    "PROFILE_NAMES",
+    "Analysis",
+    "ModelError",
+    "SlotModel",
+    "analyse",
+    "check",
+    "load_model",
+    "parse_model",
+]

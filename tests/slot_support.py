@@ -1,0 +1,294 @@
+"""Independent brute force for the slot tests.
+
+Nothing here uses the payline automaton, the joint dynamic programme or the
+feature formulas of ``harness.slot``: line pays are evaluated directly from
+the rule in docs/slot_model.md, every stop combination is enumerated, and
+the free spins' value is found by first-step analysis over the number of
+spins remaining.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import textwrap
+from fractions import Fraction
+
+from harness.slot.lines import line_classes
+from harness.slot.model import SlotModel, parse_model
+
+
+def model(text: str) -> SlotModel:
+    return parse_model(textwrap.dedent(text))
+
+
+# A 3-reel, 3-row, 10-stop game: wild paying on its own, a second wild
+# substituting for two symbols only, ties between combinations, a scatter
+# that can show twice in one column, a progressive.
+SMALL = """
+name = "small"
+[window]
+rows = 3
+reels = 3
+[bet]
+per_line = 2
+paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3], [1, 2, 3], [3, 2, 1]]
+[symbols.A]
+pays = { 2 = 2, 3 = 10 }
+[symbols.K]
+pays = { 3 = 5 }
+[symbols.Q]
+pays = { 2 = 1, 3 = 3 }
+[symbols.X]
+[symbols.W]
+kind = "wild"
+pays = { 2 = 2, 3 = 50 }
+[symbols.V]
+kind = "wild"
+substitutes = ["K", "Q"]
+[symbols.S]
+kind = "scatter"
+pays = { 2 = 1, 3 = 10 }
+[reels]
+base = [
+  "A K Q W S S K Q X V",
+  "A K Q W A S K V Q K",
+  "A K Q W S A K Q A X",
+]
+[progressive]
+symbol = "A"
+count = 3
+wilds = true
+contribution = "3/200"
+reset = 500
+"""
+
+# Free spins: retriggers, a multiplier and their own strips.
+FEATURE = """
+name = "feature"
+[window]
+rows = 3
+reels = 3
+[bet]
+per_line = 1
+paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3]]
+[symbols.A]
+pays = { 3 = 10 }
+[symbols.K]
+pays = { 2 = 1, 3 = 4 }
+[symbols.W]
+kind = "wild"
+pays = { 3 = 25 }
+[symbols.S]
+kind = "scatter"
+pays = { 2 = 1, 3 = 5 }
+[reels]
+base = [
+  "A K W S K A K A K S",
+  "K A S W A K K A S K",
+  "A S K K W A S K A K",
+]
+feature = [
+  "A W S K K A W K A K",
+  "W A K S A K W A K K",
+  "A K W K S A W K A S",
+]
+[free_spins]
+spins = { 2 = 2, 3 = 5 }
+retrigger = { 3 = 2 }
+multiplier = 3
+"""
+
+# Four rows, four reels: exercises row masks wider than three rows.
+TALL = """
+name = "tall"
+[window]
+rows = 4
+reels = 4
+[bet]
+per_line = 1
+paylines = [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4], [1, 2, 3, 4], [4, 3, 2, 1], [1, 2, 2, 1], [4, 3, 3, 4]]
+[symbols.A]
+pays = { 2 = 1, 3 = 4, 4 = 20 }
+[symbols.B]
+pays = { 3 = 6, 4 = 30 }
+[symbols.C]
+pays = { 4 = 100 }
+[symbols.W]
+kind = "wild"
+substitutes = ["A", "B"]
+pays = { 4 = 60 }
+[symbols.S]
+kind = "scatter"
+pays = { 3 = 2, 4 = 20 }
+[reels]
+base = [
+  "A B C W S A B A",
+  "B A S C A W B A",
+  "C A B S W A B B",
+  "A C B A S W A B",
+]
+"""
+
+
+def reference_line(m: SlotModel, seq) -> tuple[int, tuple[int, int] | None, bool]:
+    """(pay, (symbol, count) paid or None, progressive shown), straight from the rule."""
+    best = None
+    for i, sym in enumerate(m.symbols):
+        if sym.kind == "scatter" or not sym.pays:
+            continue
+        ok = {i}
+        if sym.kind == "regular":
+            ok |= {j for j, w in enumerate(m.symbols) if w.kind == "wild" and sym.name in w.substitutes}
+        run = 0
+        while run < len(seq) and seq[run] in ok:
+            run += 1
+        for k, pay in sym.pays.items():
+            if k <= run and (best is None or (pay, k, -i) > best):
+                best = (pay, k, -i)
+    prog = False
+    if m.progressive is not None:
+        p = m.symbol_index(m.progressive.symbol)
+        ok = {p}
+        if m.progressive.wilds:
+            ok |= {j for j, w in enumerate(m.symbols) if w.kind == "wild" and m.progressive.symbol in w.substitutes}
+        prog = all(x in ok for x in seq[: m.progressive.count])
+    if best is None:
+        return 0, None, prog
+    return best[0], (-best[2], best[1]), prog
+
+
+@dataclasses.dataclass
+class BruteStage:
+    """Every stop combination of one stage, aggregated as the analysis reports it."""
+
+    cycle: int
+    count: list  # [k][p]
+    line_sum: list
+    line_sq: list
+    no_line_win: list  # [k]
+    class_scatter: list  # [c][k]
+    # per-combination records for further sums: (line pay multiple, k, progressive, classes)
+    records: list
+
+
+def brute_stage(m: SlotModel, strips, *, with_progressive: bool) -> BruteStage:
+    rows, reels = m.rows, m.reels
+    kmax = rows * reels
+    classes = {(c.symbol, c.count): i for i, c in enumerate(line_classes(m))}
+    scatter = m.scatter
+    count = [[0, 0] for _ in range(kmax + 1)]
+    line_sum = [[0, 0] for _ in range(kmax + 1)]
+    line_sq = [[0, 0] for _ in range(kmax + 1)]
+    no_win = [0] * (kmax + 1)
+    class_scatter = [[0] * (kmax + 1) for _ in classes]
+    records = []
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        cols = [[strips[r][(stops[r] + h) % len(strips[r])] for h in range(rows)] for r in range(reels)]
+        k = sum(col.count(scatter) for col in cols) if scatter is not None else 0
+        total, prog, seen = 0, False, set()
+        for line in m.paylines:
+            pay, cls, pr = reference_line(m, [cols[r][line[r]] for r in range(reels)])
+            total += pay
+            prog |= pr and with_progressive
+            if cls is not None:
+                seen.add(classes[cls])
+        p = int(prog)
+        count[k][p] += 1
+        line_sum[k][p] += total
+        line_sq[k][p] += total * total
+        if total == 0 and not prog:
+            no_win[k] += 1
+        for c in seen:
+            class_scatter[c][k] += 1
+        records.append((total, k, p, frozenset(seen)))
+    return BruteStage(len(records), count, line_sum, line_sq, no_win, class_scatter, records)
+
+
+def award(table, k: int) -> int:
+    best = 0
+    for key, v in sorted(table.items()):
+        if key <= k:
+            best = v
+    return best
+
+
+def feature_value_by_first_step(spin_dist: dict[tuple[int, int], Fraction], n_max: int = 400,
+                                sweeps: int = 400) -> tuple[float, float]:
+    """(E[V], E[V^2]) for one free spin and its retriggers, in floats, by
+    iterating first-step equations over the spins remaining (capped at
+    ``n_max``): g(r) = E[W + g(r - 1 + J)], h(r) = E[(W + F(r - 1 + J))^2].
+
+    ``spin_dist[(w, j)]`` is the probability that a free spin wins ``w``
+    credits and awards ``j`` spins.  Independent of the closed forms used by
+    harness.slot.feature.
+    """
+    items = [(w, j, float(p)) for (w, j), p in spin_dist.items()]
+    g = [0.0] * (n_max + 1)
+    h = [0.0] * (n_max + 1)
+    for _ in range(sweeps):
+        g2 = [0.0] * (n_max + 1)
+        h2 = [0.0] * (n_max + 1)
+        for r in range(1, n_max + 1):
+            eg = eh = 0.0
+            for w, j, p in items:
+                nxt = min(r - 1 + j, n_max)
+                eg += p * (w + g[nxt])
+                eh += p * (w * w + 2 * w * g[nxt] + h[nxt])
+            g2[r] = eg
+            h2[r] = eh
+        g, h = g2, h2
+    return g[1], h[1]
+
+
+def five_reel_text(stops: tuple[int, ...], n_lines: int) -> str:
+    """A 5-reel, 3-row game with wild, scatter (stackable), free spins with
+    retriggers on their own strips, and ``n_lines`` paylines; strips of the
+    given lengths, laid out by a fixed arithmetic rule (no randomness)."""
+    import itertools as it
+
+    lines = [p for p in it.product((1, 2, 3), repeat=5) if all(abs(a - b) <= 1 for a, b in zip(p, p[1:]))]
+    lines.sort(key=lambda p: (sum(abs(a - b) for a, b in zip(p, p[1:])), p))
+    assert len(lines) >= n_lines
+    symbols = ["A", "K", "Q", "J", "W", "S"]
+
+    def strip(r: int, n: int, shift: int) -> str:
+        return " ".join(symbols[(3 * i + r * r + shift + (i * i) // 7) % len(symbols)] for i in range(n))
+
+    base = ",\n  ".join(f'"{strip(r, n, 0)}"' for r, n in enumerate(stops))
+    feature = ",\n  ".join(f'"{strip(r, n, 2)}"' for r, n in enumerate(stops))
+    paylines = ", ".join(str(list(p)) for p in lines[:n_lines])
+    return f"""
+name = "five"
+[window]
+rows = 3
+reels = 5
+[bet]
+per_line = 1
+paylines = [{paylines}]
+[symbols.A]
+pays = {{ 3 = 10, 4 = 40, 5 = 200 }}
+[symbols.K]
+pays = {{ 2 = 1, 3 = 5, 4 = 20, 5 = 100 }}
+[symbols.Q]
+pays = {{ 3 = 4, 4 = 10, 5 = 50 }}
+[symbols.J]
+pays = {{ 3 = 2, 4 = 5, 5 = 25 }}
+[symbols.W]
+kind = "wild"
+substitutes = ["A", "K", "Q"]
+pays = {{ 4 = 100, 5 = 1000 }}
+[symbols.S]
+kind = "scatter"
+pays = {{ 3 = 2, 4 = 10, 5 = 50 }}
+[reels]
+base = [
+  {base},
+]
+feature = [
+  {feature},
+]
+[free_spins]
+spins = {{ 3 = 3, 4 = 5 }}
+retrigger = {{ 4 = 2 }}
+multiplier = 2
+"""
