@@ -8,11 +8,13 @@ from rngcore._native import BUILD_INFO, ffi, lib
 from rngcore.engine import ChaChaEngine
 from rngcore.errors import EntropyError, RNGError, SelfTestError, raise_for_status
 from rngcore.generator import Generator
+from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
 
 __version__ = BUILD_INFO.version
 
 __all__ = [
     "BUILD_INFO",
+    "ChaChaBitGenerator",
     "ChaChaEngine",
     "EntropyError",
     "Generator",
@@ -20,6 +22,7 @@ __all__ = [
     "SelfTestError",
     "ffi",
     "lib",
+    "numpy_generator",
     "raise_for_status",
     "__version__",
 ]

@@ -25,8 +25,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from stats._results import ChiSquareResult, NormalResult, SerialCorrelationResult
-from stats._validate import InsufficientDataError, as_float, exact_probabilities
+from stats._validate import InsufficientDataError, as_float
 from stats.chisquare import FrequencyAccumulator
 from stats.correlation import SerialCorrelationAccumulator
 from stats.coupon import CouponAccumulator

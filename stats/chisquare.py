@@ -16,7 +16,6 @@ from stats._accumulate import CategoricalAccumulator
 from stats._validate import (
     InsufficientDataError,
     as_float,
-    category_array,
     check_choice,
     exact_probabilities,
 )

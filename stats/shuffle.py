@@ -18,7 +18,7 @@ from scipy import stats as _sps
 
 from stats._accumulate import Accumulator
 from stats._results import CheckResult, ChiSquareResult, NormalResult
-from stats._validate import InsufficientDataError, check_int
+from stats._validate import check_int
 from stats.chisquare import _chisquare_cells
 from stats.order import order_pattern_index
 

@@ -109,7 +109,8 @@ def test_discovery_finds_the_core_cases_and_every_target_names_a_baseline():
     by_group = _base.group_cases(cases)  # also: names unique within a group
     for group, members in by_group.items():
         baselines = {c.name for c in members if c.baseline}
-        assert baselines, f"group {group} has no baseline"
+        if any(case.target for case in members):
+            assert baselines, f"group {group} has a target but no baseline"
         for case in members:
             for clause in _base.parse_target(case.target):
                 assert clause.baseline in baselines, f"{group}/{case.name} target names {clause.baseline}"

@@ -3,7 +3,6 @@ fails a good device about α of the time (Holm), not m·α."""
 import numpy as np
 import pytest
 import scipy.stats as ss
-from rngcore.devices import device_spec
 
 from stats import ks_uniform_test, run_battery
 from stats._results import CheckResult
@@ -52,7 +51,7 @@ def test_pvalues_uniform_over_1000_runs(device, n):
 def _spacing_counts(runs, first_seed):
     """Per-block statistics: repeated spacings R of single birthday blocks, collisions C of
     single collision blocks (each run: 20 birthday blocks and 1 collision block)."""
-    from stats import birthday_spacings_test, collision_test
+    from stats import collision_test
     from stats.spacings import BirthdaySpacingsAccumulator
 
     block = BirthdaySpacingsAccumulator(37).block_outcomes

@@ -1,5 +1,4 @@
 """Power: every defective device of the zoo is caught (verdict fail) at its stated sample size."""
-import numpy as np
 import pytest
 from rngcore.devices import device_spec
 

@@ -7,7 +7,6 @@ Exit codes: 0 pass, 1 fail, 2 bad input, 130 interrupted (partial report).
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
