@@ -41,11 +41,8 @@ def bench_case(benchmark):
         if case.check is not None:
             case.check(result)
         if benchmark.stats is not None:  # None under --benchmark-disable
-            _RESULTS.append(CaseResult(
-                group=case.group, name=case.name, unit=case.unit, units=case.units,
-                baseline=case.baseline, target=case.target,
-                seconds_per_call=(benchmark.stats.stats.median,), calls_per_repeat=1,
-            ))
+            _RESULTS.append(CaseResult.of(case, seconds_per_call=(benchmark.stats.stats.median,),
+                                          calls_per_repeat=1))
         return result
 
     return run

@@ -333,7 +333,7 @@ static void plan_six(uint32_t n, uint64_t limit, fresh_plan *plan)
     while (drawn < 6) {
         uint64_t product = i, low;
         unsigned k = 1;
-        while (drawn + k < 6 && rng_batch_mul(product, i - k, &low) == 0 && low <= limit) {
+        while (drawn + k < 6 && rng_mul64(product, i - k, &low) == 0 && low <= limit) {
             product = low;
             k++;
         }

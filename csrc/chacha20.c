@@ -396,11 +396,7 @@ static int source_fill(void *state, void *out, size_t n) { return rng_chacha_fil
 
 void rng_chacha_source(rng_chacha *eng, rng_source *src)
 {
-    src->state = eng;
-    src->next32 = source_next32;
-    src->next64 = source_next64;
-    src->fill = source_fill;
-    src->status = eng->status;
+    rng_source_bind(src, eng, source_next32, source_next64, source_fill, eng->status);
     eng->source = src;
 }
 

@@ -9,20 +9,22 @@
  * temporary and a byte-shuffle mask, and x86-64 has sixteen ymm registers.
  * The schedule that works keeps fourteen rows in registers and two of the
  * four "c" rows (words 8-11) in memory, swapped between quarter-round pairs
- * where the store and the load are off the dependency chains.  From
- * intrinsics, GCC 12 instead spilled other rows inside the loop (about 36
- * spill loads and stores per double round), and the kernel ran at 0.86x
- * OpenSSL's ChaCha20; with the register map fixed here it runs at about
- * 1.0x (measurements: the report of the issue 2 performance work).  The
- * instructions are plain: add, xor, shifts, or, byte shuffles, unpacks,
- * moves.  Every value's place is named below; offsets into group_state are
- * pinned by static_asserts.
+ * where the store and the load are off the dependency chains.  Written with
+ * intrinsics, GCC 12 kept other rows on the stack as well (36 stack
+ * accesses per double round where 8 are needed) and the kernel ran at
+ * 0.86x OpenSSL's ChaCha20; with the register map fixed here it runs at
+ * about 1.0x (measured in the same run; benchmarks/bench_core.py compares
+ * the whole fill path).  The instructions are plain: add, xor, shifts, or,
+ * byte shuffles, unpacks, moves.  Every value's place is named below;
+ * offsets into group_state are pinned by static_asserts.
  *
- * Cost notes (AMD Zen 3, measured): a double round takes ~46.5 cycles for
- * 128 vector operations; the shifts and shuffles (6 of each quarter round's
- * 16) share two pipes and the four chains of a half round reach them in
- * step, so neither reordering nor moving shifts to the multiplier helped.
- * The transpose and stores take ~5% of a group.
+ * Measured on AMD Zen 3: a double round takes ~46.5 cycles for 128 vector
+ * operations.  Shifts and shuffles (6 of each quarter round's 16) share
+ * two pipes and the four chains of a half round reach them together;
+ * reordering the chains, multiplying instead of shifting, interleaving two
+ * groups through memory and computing a ninth block in the scalar unit
+ * alongside were tried and were slower or unreliable.  The transpose and
+ * stores take ~5% of a group.
  */
 #include "chacha20_avx2.h"
 
@@ -61,7 +63,7 @@ _Static_assert(offsetof(group_state, rot8) == 800, "asm offset of rot8");
 
 /* Memory operands. */
 #define IN(i) STR(i) "*32(%[st])"
-#define XR(i) "512+(" STR(i) "-8)*32(%[st])" /* row i, 8 <= i < 16 */
+#define XR(i) "512-256+" STR(i) "*32(%[st])" /* row i, 8 <= i < 16: x[i - 8] */
 #define ROT16 "768(%[st])"
 #define ROT8 "800(%[st])"
 #define OUT(off) STR(off) "(%[out])"

@@ -21,7 +21,7 @@ int rng_uniform8(rng_source *src, uint32_t s, uint32_t void_index, uint8_t *out,
     unsigned k = 1;
     while (k < RNG_BATCH_MAX) {
         uint64_t low;
-        if (rng_batch_mul(product, s, &low) != 0 || low > limit) {
+        if (rng_mul64(product, s, &low) != 0 || low > limit) {
             break;
         }
         product = low;

@@ -18,6 +18,8 @@
  *   keeps it; callers check `status` after a batch and discard the output.
  *   A failed source's next32 / next64 return all-one words, which every
  *   bounded-integer routine accepts at once, so no rejection loop can spin.
+ *   (One deliberate exception: the test engine's left-aligned layout,
+ *   testengine.h, feeds reduced-width words to code that reads next64 only.)
  */
 #ifndef RNG_SOURCE_H
 #define RNG_SOURCE_H
@@ -41,5 +43,18 @@ typedef struct rng_source {
     int status;
 } rng_source;
 /* cffi:end */
+
+/* Point src at an implementation: every field set at once, so no source is
+ * ever left with a stale function pointer or status. */
+static inline void rng_source_bind(rng_source *src, void *state, uint32_t (*next32)(void *state),
+                                   uint64_t (*next64)(void *state),
+                                   int (*fill)(void *state, void *out, size_t nbytes), int status)
+{
+    src->state = state;
+    src->next32 = next32;
+    src->next64 = next64;
+    src->fill = fill;
+    src->status = status;
+}
 
 #endif

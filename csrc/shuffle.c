@@ -41,7 +41,7 @@ static void plan_shuffle(shuffle_plan *plan, uint32_t n, uint64_t limit)
         uint32_t k = 1;
         while (b - k > 1 && k < RNG_BATCH_MAX) {
             uint64_t low;
-            if (rng_batch_mul(p, b - k, &low) != 0 || low > limit) {
+            if (rng_mul64(p, b - k, &low) != 0 || low > limit) {
                 break;
             }
             p = low;

@@ -58,6 +58,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bounded.h" /* rng_mul64: the 64 x 64 -> 128-bit product */
 #include "rng_source.h"
 
 /* Most indices one word may carry (bounds 2, 2, 2, ... would allow 56). */
@@ -80,22 +81,6 @@ int rng_shuffle16_rows(rng_source *src, const uint16_t *fresh, size_t width,
  * 0 if bits is outside [2, 64]. */
 uint64_t rng_batch_limit(unsigned bits);
 /* cffi:end */
-
-/* 64 x 64 -> 128-bit product: returns the high word, stores the low word. */
-static inline uint64_t rng_batch_mul(uint64_t a, uint64_t b, uint64_t *low)
-{
-#if defined(__SIZEOF_INT128__)
-    __uint128_t m = (__uint128_t)a * b;
-    *low = (uint64_t)m;
-    return (uint64_t)(m >> 64);
-#else
-    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
-    uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
-    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-    *low = (mid << 32) | (uint32_t)ll;
-    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-#endif
-}
 
 /*
  * Is x an accepted word for a batch of product P (pl = P << (64 - bits))?
@@ -132,7 +117,7 @@ static inline int rng_batch_word(rng_source *src, uint64_t product, uint64_t pl,
  * word *r (which starts as the accepted word x). */
 static inline uint32_t rng_batch_next(uint64_t *r, uint32_t bound)
 {
-    return (uint32_t)rng_batch_mul(*r, bound, r);
+    return (uint32_t)rng_mul64(*r, bound, r);
 }
 
 #endif

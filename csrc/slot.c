@@ -282,6 +282,23 @@ static void scratch_reset(scratch *a, uint32_t width)
     memset(a->touched, 0, RNG_SLOT_MAX_CLASSES / 8);
 }
 
+/* Insert entry e into the key-sorted list[0 .. *len), or add its
+ * multiplicity to the entry with the same key (suffix id and state). */
+static void merge_entry(uint64_t *list, uint32_t *len, uint64_t e)
+{
+    uint32_t j = *len;
+    while (j > 0 && E_KEY(list[j - 1]) > E_KEY(e)) {
+        j--;
+    }
+    if (j > 0 && E_KEY(list[j - 1]) == E_KEY(e)) {
+        list[j - 1] += E_MULT(e);
+    } else {
+        memmove(list + j + 1, list + j, (*len - j) * sizeof *list);
+        list[j] = e;
+        (*len)++;
+    }
+}
+
 /* Per-configuration tables, one cell per (row h, symbol x): what symbol x
  * on row h does to the lines of the configuration on that row -- the pay,
  * progressive and classes of the lines it makes final, and (sorted, equal
@@ -336,23 +353,53 @@ static uint32_t build_tables(dp_ctx *c, row_tables *t, uint32_t r, const uint64_
             int32_t s2 = to[x];
             if (!ln->done[s2]) {
                 uint32_t cell = h * nsym + x;
-                uint64_t *list = t->list + t->off[cell];
-                uint64_t ne = ENTRY(next[sid], (uint32_t)s2, mult);
-                uint32_t j = t->len[cell];
-                while (j > 0 && E_KEY(list[j - 1]) > E_KEY(ne)) {
-                    j--;
-                }
-                if (j > 0 && E_KEY(list[j - 1]) == E_KEY(ne)) {
-                    list[j - 1] += mult;
-                } else {
-                    memmove(list + j + 1, list + j, (t->len[cell] - j) * sizeof *list);
-                    list[j] = ne;
-                    t->len[cell]++;
-                }
+                merge_entry(t->list + t->off[cell], &t->len[cell], ENTRY(next[sid], (uint32_t)s2, mult));
             }
         }
     }
     return mask;
+}
+
+/* Start expanding a configuration on reel r (expand / expand_last): clear
+ * the reel's scratch, build its row tables (with the child lists unless it
+ * is the last reel), and list the rows holding alive lines in hs[0 .. *nh).
+ * Returns the mask of those rows. */
+static uint32_t expand_begin(dp_ctx *c, uint32_t r, const uint64_t *entries, uint32_t n_entries,
+                             int with_lists, uint32_t *hs, uint32_t *nh)
+{
+    scratch_reset(&c->scr[r], c->width[r]);
+    c->configurations++;
+    uint32_t mask = build_tables(c, &c->tabs[r], r, entries, n_entries, with_lists);
+    *nh = 0;
+    for (uint32_t h = 0; h < c->reels->rows; h++) {
+        if (mask >> h & 1) {
+            hs[(*nh)++] = h;
+        }
+    }
+    return mask;
+}
+
+/* One stop's effect on the alive lines of the rows hs[0 .. nh), col[h]
+ * being its symbol on row h: the pay *d, progressive *dp and classes
+ * db[0 .. nw) (OR-ed in) of the lines it makes final; cells[i] is row
+ * hs[i]'s table cell. */
+static inline void stop_effect(const row_tables *t, uint32_t nsym, uint32_t nw, const uint8_t *col,
+                               const uint32_t *hs, uint32_t nh, uint32_t *cells, uint64_t *d, uint32_t *dp,
+                               uint64_t *db)
+{
+    uint64_t pay = 0;
+    uint32_t prog = 0;
+    for (uint32_t i = 0; i < nh; i++) {
+        uint32_t cell = hs[i] * nsym + col[hs[i]];
+        cells[i] = cell;
+        pay += t->pay[cell];
+        prog |= t->prog[cell];
+        for (uint32_t w = 0; w < nw; w++) {
+            db[w] |= t->cls[(size_t)cell * nw + w];
+        }
+    }
+    *d = pay;
+    *dp = prog;
 }
 
 /* The last reel: every line becomes final, so a stop's effect is a sum over
@@ -366,31 +413,18 @@ static const summary *expand_last(dp_ctx *c, uint32_t r, const uint64_t *entries
     uint32_t nsym = c->lines->n_symbols, rows = rs->rows, nw = c->class_words;
     uint32_t width = c->width[r];
     scratch *a = &c->scr[r];
-    scratch_reset(a, width);
-    c->configurations++;
-
     row_tables *t = &c->tabs[r];
-    uint32_t mask = build_tables(c, t, r, entries, n_entries, 0);
-    uint32_t hs[MAX_ROWS], nh = 0;
-    for (uint32_t h = 0; h < rows; h++) {
-        if (mask >> h & 1) {
-            hs[nh++] = h;
-        }
-    }
+    uint32_t hs[MAX_ROWS], nh;
+    uint32_t mask = expand_begin(c, r, entries, n_entries, 0, hs, &nh);
     size_t slot = (size_t)r * gr->n_masks + mask;
     for (uint32_t g = gr->group_off[slot]; g < gr->group_off[slot + 1]; g++) {
         const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + gr->rep[g]) * rows;
-        uint64_t d = 0, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
-        uint32_t dp = 0;
+        uint64_t d, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
+        uint32_t dp, cells[MAX_ROWS];
+        stop_effect(t, nsym, nw, col, hs, nh, cells, &d, &dp, db);
         uint64_t any = 0;
-        for (uint32_t i = 0; i < nh; i++) {
-            uint32_t cell = hs[i] * nsym + col[hs[i]];
-            d += t->pay[cell];
-            dp |= t->prog[cell];
-            for (uint32_t w = 0; w < nw; w++) {
-                db[w] |= t->cls[(size_t)cell * nw + w];
-                any |= db[w];
-            }
+        for (uint32_t w = 0; w < nw; w++) {
+            any |= db[w];
         }
         uint64_t n = gr->count[g];
         uint32_t sc = gr->scat[g];
@@ -442,44 +476,20 @@ static const summary *expand(dp_ctx *c, uint32_t r, const uint64_t *entries, uin
     uint32_t nsym = c->lines->n_symbols, nw = c->class_words;
     uint32_t width = c->width[r];
     scratch *a = &c->scr[r];
-    scratch_reset(a, width);
-    c->configurations++;
-
     row_tables *t = &c->tabs[r];
-    uint32_t mask = build_tables(c, t, r, entries, n_entries, 1);
-    uint32_t hs[MAX_ROWS], nh = 0;
-    for (uint32_t h = 0; h < rs->rows; h++) {
-        if (mask >> h & 1) {
-            hs[nh++] = h;
-        }
-    }
+    uint32_t hs[MAX_ROWS], nh;
+    uint32_t mask = expand_begin(c, r, entries, n_entries, 1, hs, &nh);
     size_t slot = (size_t)r * gr->n_masks + mask;
     uint64_t *child = a->child;
     for (uint32_t g = gr->group_off[slot]; g < gr->group_off[slot + 1]; g++) {
         const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + gr->rep[g]) * rs->rows;
-        uint64_t d = 0, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
-        uint32_t dp = 0, n2 = 0;
+        uint64_t d, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
+        uint32_t dp, cells[MAX_ROWS], n2 = 0;
+        stop_effect(t, nsym, nw, col, hs, nh, cells, &d, &dp, db);
         for (uint32_t i = 0; i < nh; i++) {
-            uint32_t cell = hs[i] * nsym + col[hs[i]];
-            d += t->pay[cell];
-            dp |= t->prog[cell];
-            for (uint32_t w = 0; w < nw; w++) {
-                db[w] |= t->cls[(size_t)cell * nw + w];
-            }
             /* merge this row's sorted child entries in; equal keys add up */
-            for (uint32_t k = t->off[cell]; k < t->off[cell] + t->len[cell]; k++) {
-                uint64_t ne = t->list[k];
-                uint32_t j = n2;
-                while (j > 0 && E_KEY(child[j - 1]) > E_KEY(ne)) {
-                    j--;
-                }
-                if (j > 0 && E_KEY(child[j - 1]) == E_KEY(ne)) {
-                    child[j - 1] += E_MULT(ne);
-                } else {
-                    memmove(child + j + 1, child + j, (n2 - j) * sizeof *child);
-                    child[j] = ne;
-                    n2++;
-                }
+            for (uint32_t k = t->off[cells[i]]; k < t->off[cells[i]] + t->len[cells[i]]; k++) {
+                merge_entry(child, &n2, t->list[k]);
             }
         }
         const summary *ch = lookup(c, r + 1, child, n2);

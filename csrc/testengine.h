@@ -1,19 +1,34 @@
 /*
  * testengine.h -- a tiny, fully known rng_source for exhaustive proofs.
  *
- * Drawing code (bounded integers, shuffles, ...) takes an rng_source *, so
- * it can be run on a source whose every output is known in advance, and
- * its result counted over ALL possible inputs instead of sampled.  The test
- * engine is a finite byte stream, in one of two modes:
+ * Drawing code (bounded integers, shuffles, dice, wheels, game kernels)
+ * takes an rng_source *, so it can be run on a source whose every output is
+ * known in advance, and its result counted over ALL possible inputs instead
+ * of sampled.  A test engine is a finite list of w-bit words, read in one of
+ * two layouts:
  *
- *   enumerate   the little-endian encodings of the W-bit words
- *               0, 1, ..., 2^W - 1 (W = 8, 16, 24 or 32), each exactly once:
- *               a rng_bounded_maxW routine reading it meets every word once.
- *   replay      the bytes of a caller-owned buffer (must outlive the engine).
+ *   byte stream   (the core's proofs, tests/test_core_bias_proof.py)
+ *                 next32 / next64 / fill read one byte stream, as rng_source.h
+ *                 requires of a real source: 4 / 8 bytes little-endian, or n
+ *                 bytes.  The stream is either
+ *                   enumerate: the little-endian encodings of the W-bit words
+ *                     0, 1, ..., 2^W - 1 (W = 8, 16, 24 or 32), each exactly
+ *                     once, so a rng_bounded_maxW routine meets every word once;
+ *                   replay: the bytes of a caller-owned buffer.
+ *   left-aligned  (the devices' and games' proofs, tests/test_devices_exhaustive.py)
+ *                 replay a caller-owned list of w-bit words (1 <= w <= 64):
+ *                 each next64 returns the next word y left-aligned, y << (64 - w),
+ *                 which is how the batched index code of shuffle.h runs on
+ *                 w-bit words without a separate w-bit build (see "Reduced word
+ *                 width" there); next32 returns the top half of one such word.
+ *                 fill fails with RNG_E_ARGUMENT: the code under these proofs
+ *                 reads words only, and a byte read would leave the proof.
  *
- * next32 / next64 / fill read the same byte stream (4 / 8 bytes little-endian,
- * or n bytes).  Reading past the end latches RNG_E_EXHAUSTED (in the engine
- * and in the attached source); the missing bytes read as 0xff.
+ * Reading past the end latches RNG_E_EXHAUSTED (in the engine and in the
+ * attached source) and the missing bytes / words read as all ones (accepted
+ * at once by every bounded routine, so no rejection loop spins): a proof can
+ * tell "finished within these words" from "needed more".  Buffers must
+ * outlive the engine.
  *
  * The proof driver rng_proof_bounded_histogram is here because it is test
  * code: it counts the outputs of the shipped bounded-integer routines
@@ -28,19 +43,24 @@
 
 /* cffi:begin */
 typedef struct rng_testengine {
-    const uint8_t *data;   /* replay mode: the bytes; NULL when enumerating */
-    uint64_t length;       /* bytes in the stream */
-    uint64_t offset;       /* bytes consumed so far */
-    int width;             /* enumerate mode: word width in bits; 0 in replay mode */
-    int status;            /* RNG_OK or RNG_E_EXHAUSTED */
+    const uint8_t *data;   /* byte replay: the bytes; else NULL */
+    const uint64_t *words; /* left-aligned replay: the words; else NULL */
+    uint64_t length;       /* units in the stream: bytes, or words when left-aligned */
+    uint64_t offset;       /* units consumed so far */
+    int width;             /* enumerate / left-aligned: word width in bits; byte replay: 0 */
+    int aligned;           /* 1: left-aligned words; 0: byte stream */
+    int status;            /* RNG_OK, RNG_E_EXHAUSTED, or RNG_E_ARGUMENT */
     rng_source *source;    /* attached source, which mirrors the status */
 } rng_testengine;
 
-/* Replay mode over data[0 .. nbytes). */
+/* Byte stream, replay: data[0 .. nbytes). */
 int rng_testengine_init(rng_testengine *eng, const uint8_t *data, size_t nbytes);
-/* Enumerate mode: every `width`-bit word once (width 8, 16, 24 or 32). */
+/* Byte stream, enumerate: every `width`-bit word once (width 8, 16, 24 or 32). */
 int rng_testengine_init_enumerate(rng_testengine *eng, int width);
-/* Point src at this engine. */
+/* Left-aligned: words[0 .. count) of `bits` bits each (1..64); RNG_E_ARGUMENT
+   if bits is out of range or a word does not fit. */
+int rng_testengine_init_words(rng_testengine *eng, const uint64_t *words, size_t count, int bits);
+/* Point src at this engine (after one of the inits). */
 void rng_testengine_source(rng_testengine *eng, rng_source *src);
 
 /* The exhaustive bias proof.  Runs the width-bit bounded routine for

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import pathlib
 from importlib import resources
 from typing import Callable, Iterator
 
@@ -117,13 +118,31 @@ def parse_vectors(text: str, origin: str) -> list[Vector]:
     return vectors
 
 
-def load_vectors() -> list[Vector]:
-    """The RFC 8439 vectors shipped in ``rngcore/data``; raises if absent or short."""
-    resource = resources.files("rngcore") / "data" / VECTORS_FILE
+def load_vectors(path: str | os.PathLike | None = None) -> list[Vector]:
+    """The RFC 8439 vectors; raises if the file is absent or short.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        The vector file to read; default: the copy shipped in ``rngcore/data``
+        (the tests read their provenance copy, ``tests/vectors/``, through here).
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file is missing.
+    ValueError
+        If a record is malformed or the file does not hold all
+        ``EXPECTED_VECTORS`` records.
+    """
+    if path is None:
+        resource, where = resources.files("rngcore") / "data" / VECTORS_FILE, "from the package"
+    else:
+        resource, where = pathlib.Path(path), "at"
     try:
         text = resource.read_text(encoding="ascii")
     except FileNotFoundError:
-        raise FileNotFoundError(f"RFC 8439 vectors missing from the package: {resource}") from None
+        raise FileNotFoundError(f"RFC 8439 vectors missing {where}: {resource}") from None
     vectors = parse_vectors(text, str(resource))
     if len(vectors) != EXPECTED_VECTORS:
         raise ValueError(f"{resource}: expected {EXPECTED_VECTORS} vectors, found {len(vectors)}")

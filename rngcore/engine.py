@@ -33,6 +33,7 @@ never be released).
 """
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import threading
@@ -41,7 +42,7 @@ import weakref
 from rngcore._native import ffi, lib
 from rngcore.errors import raise_for_status
 
-__all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "parse_seed"]
+__all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "count_arg", "locked_call", "parse_seed"]
 
 DEFAULT_RESEED_INTERVAL = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL  # 1 GiB
 _U64 = 1 << 64
@@ -89,6 +90,60 @@ def parse_seed(seed) -> bytes:
     if len(raw) != 32:
         raise ValueError(f"seed must be 32 bytes (64 hex digits), got {len(raw)} bytes")
     return raw
+
+
+def count_arg(value, what: str, name: str = "n") -> int:
+    """``value`` as an int >= 0; TypeError / ValueError naming ``what`` and ``name``."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what}: {name} must be an integer, got {type(value).__name__}") from None
+    if value < 0:
+        raise ValueError(f"{what}: {name} must be >= 0, got {value}")
+    return value
+
+
+def locked_call(generator, function, *args, what: str) -> int:
+    """Run C drawing code on a generator's bits, locked and checked.
+
+    Calls ``function(source, *args)`` with the generator's :attr:`lock` held
+    for the whole call (no other caller can take keystream in between), then
+    checks the returned status with :func:`rngcore.errors.raise_for_status`.
+    Every module that hands ``Generator.source`` to C (devices, games, slot)
+    goes through here.
+
+    Parameters
+    ----------
+    generator : rngcore.Generator, ChaChaEngine or cffi ``rng_source *``
+        Anything with ``source`` and ``lock``.  Anything with only a
+        ``source`` (e.g. :class:`rngcore.testing.TestEngine`), or a bare
+        ``rng_source *``, is called without a lock: it is not shared.
+    function : cffi function
+        Takes the ``rng_source *`` first; returns an ``RNG_*`` status.
+    *args
+        The remaining arguments of ``function``.
+    what : str
+        What was being drawn, for the exception message.
+
+    Returns
+    -------
+    int
+        The status (``RNG_OK``, or a non-negative value the function returns).
+
+    Raises
+    ------
+    TypeError
+        If ``generator`` offers no ``rng_source *``.
+    rngcore.errors.RNGError, ValueError, MemoryError
+        For a negative status (see :func:`~rngcore.errors.raise_for_status`).
+    """
+    source = getattr(generator, "source", generator)
+    if not isinstance(source, ffi.CData):
+        raise TypeError(f"expected an rngcore.Generator, got {type(generator).__name__}")
+    with getattr(generator, "lock", None) or contextlib.nullcontext():
+        status = function(source, *args)
+    raise_for_status(status, what)
+    return status
 
 
 def _check_u64(name: str, value) -> int:
@@ -223,12 +278,7 @@ class ChaChaEngine:
         it is reproducible by anyone holding the parent's seed, stream and
         position.  Production mode: each child has a fresh OS key.
         """
-        try:
-            n = operator.index(n)
-        except TypeError:
-            raise TypeError(f"spawn(n): n must be an integer, got {type(n).__name__}") from None
-        if n < 0:
-            raise ValueError(f"spawn(n): n must be >= 0, got {n}")
+        n = count_arg(n, "spawn(n)")
         if self._seed is None:
             return [ChaChaEngine(reseed_interval=int(self._state.reseed_interval)) for _ in range(n)]
         keys = bytearray(32 * n)

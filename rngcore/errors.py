@@ -2,7 +2,9 @@
 
 C returns a status and never raises; Python turns a negative status into an
 exception with :func:`raise_for_status`.  Other modules that call C drawing
-functions on ``Generator.source`` use it too.
+functions on ``Generator.source`` do so through
+:func:`rngcore.engine.locked_call`, which holds the generator's lock for the
+call and then checks the status here.
 """
 from __future__ import annotations
 

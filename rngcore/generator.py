@@ -20,7 +20,7 @@ import operator
 import numpy as np
 
 from rngcore._native import ffi, lib
-from rngcore.engine import ChaChaEngine
+from rngcore.engine import ChaChaEngine, count_arg
 from rngcore.errors import raise_for_status
 
 __all__ = ["Generator"]
@@ -38,7 +38,6 @@ _draw_bounded32 = lib.rng_draw_bounded32
 _draw_integers = lib.rng_draw_integers
 _draw_double = lib.rng_draw_double
 _draw_doubles = lib.rng_draw_doubles
-_chacha_fill = lib.rng_chacha_fill
 _from_buffer = ffi.from_buffer
 
 # random_bytes fills a fresh, not yet shared bytes object in place, as C
@@ -200,22 +199,13 @@ class Generator:
 
     def random_bytes(self, n: int) -> bytes:
         """The next ``n`` bytes of output."""
-        try:
-            n = operator.index(n)
-        except TypeError:
-            raise TypeError(f"random_bytes: n must be an integer, got {type(n).__name__}") from None
-        if n < 0:
-            raise ValueError(f"random_bytes: n must be >= 0, got {n}")
+        n = count_arg(n, "random_bytes")
         if n >= _IN_PLACE_MIN and _new_bytes is not None:
             out = _new_bytes(None, n)  # uninitialised, referenced only here
-            with self._lock:
-                status = _chacha_fill(self._state, _from_buffer(out), n)
-            raise_for_status(status, "random_bytes")
+            self._engine.fill_pointer(_from_buffer(out), n, "random_bytes")
             return out
         buf = bytearray(n)
-        with self._lock:
-            status = _chacha_fill(self._state, _from_buffer(buf), n)
-        raise_for_status(status, "random_bytes")
+        self._engine.fill_pointer(_from_buffer(buf), n, "random_bytes")
         return bytes(buf)
 
     def fill(self, buffer) -> None:
@@ -232,9 +222,7 @@ class Generator:
             raise ValueError("fill: the buffer is not C-contiguous; fill a contiguous copy instead")
         nbytes = view.nbytes
         if nbytes:
-            with self._lock:
-                status = _chacha_fill(self._state, _from_buffer(view, require_writable=True), nbytes)
-            raise_for_status(status, "fill")
+            self._engine.fill_pointer(_from_buffer(view, require_writable=True), nbytes, "fill")
 
     def integers(self, low, high=None, size=None, dtype=np.int64):
         """Uniform integers on the half-open interval ``[low, high)``.

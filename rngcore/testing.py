@@ -2,15 +2,24 @@
 
 Drawing code in C takes an ``rng_source *``; a :class:`TestEngine` is a
 source whose every output is known, so the code's results can be counted
-over *all* possible inputs instead of sampled:
+over *all* possible inputs instead of sampled.  One engine, two layouts:
 
-* ``TestEngine.enumerate(w)``: the little-endian encodings of the w-bit
-  words ``0, 1, ..., 2**w - 1`` (w = 8, 16, 24, 32), each exactly once;
-* ``TestEngine.from_bytes(data)``: any byte string, replayed once.
+* byte stream (the core's bias proof): ``next32`` / ``next64`` / ``fill`` read
+  one byte stream, 4 / 8 bytes little-endian or n bytes;
 
-Reading past the end latches ``RNG_E_EXHAUSTED``; the missing bytes read as
-``0xff`` (an all-one word, which every bounded routine accepts at once, so
-no rejection loop can spin).  The engine is not thread-safe.
+  - ``TestEngine.enumerate(w)``: the little-endian encodings of the w-bit
+    words ``0, 1, ..., 2**w - 1`` (w = 8, 16, 24, 32), each exactly once;
+  - ``TestEngine.from_bytes(data)``: any byte string, replayed once;
+
+* left-aligned words (the devices' and games' proofs):
+  ``TestEngine.from_words(words, bits)`` replays ``bits``-bit words, each
+  ``next64`` returning the next one shifted to the top of a 64-bit word
+  (``y << (64 - bits)``), the reduced-width input of ``csrc/shuffle.h``;
+  ``fill`` fails with ``RNG_E_ARGUMENT`` (those proofs read words only).
+
+Reading past the end latches ``RNG_E_EXHAUSTED``; the missing bytes / words
+read as all ones (which every bounded routine accepts at once, so no
+rejection loop can spin).  The engine is not thread-safe.
 
 :func:`bounded_histogram` runs the shipped bounded-integer routines
 (``csrc/bounded.h``, the one definition generating widths 8/16/32/64) on a
@@ -36,10 +45,16 @@ class TestEngine:
 
     def __init__(self, _token=None):
         if _token is not _PRIVATE:
-            raise TypeError("use TestEngine.enumerate(width) or TestEngine.from_bytes(data)")
+            raise TypeError("use TestEngine.enumerate(width), TestEngine.from_bytes(data) "
+                            "or TestEngine.from_words(words, bits)")
         self._state = ffi.new("rng_testengine *")
         self._source = ffi.new("rng_source *")
-        self._data = None
+        self._data = None  # the replayed buffer, kept alive with the engine
+
+    def _attach(self, status: int) -> "TestEngine":
+        raise_for_status(status, "TestEngine")
+        lib.rng_testengine_source(self._state, self._source)
+        return self
 
     @classmethod
     def enumerate(cls, width: int) -> "TestEngine":
@@ -47,18 +62,27 @@ class TestEngine:
         engine = cls(_PRIVATE)
         if width not in (8, 16, 24, 32):
             raise ValueError(f"width must be one of 8, 16, 24, 32, got {width!r}")
-        raise_for_status(lib.rng_testengine_init_enumerate(engine._state, width), "TestEngine")
-        lib.rng_testengine_source(engine._state, engine._source)
-        return engine
+        return engine._attach(lib.rng_testengine_init_enumerate(engine._state, width))
 
     @classmethod
     def from_bytes(cls, data) -> "TestEngine":
-        """Replay ``data`` (bytes-like) once."""
+        """Replay ``data`` (bytes-like) once, as a byte stream."""
         engine = cls(_PRIVATE)
-        engine._data = ffi.from_buffer(bytes(data))  # kept alive with the engine
-        raise_for_status(lib.rng_testengine_init(engine._state, engine._data, len(engine._data)), "TestEngine")
-        lib.rng_testengine_source(engine._state, engine._source)
-        return engine
+        engine._data = ffi.from_buffer(bytes(data))
+        return engine._attach(lib.rng_testengine_init(engine._state, engine._data, len(engine._data)))
+
+    @classmethod
+    def from_words(cls, words, bits: int) -> "TestEngine":
+        """Replay ``bits``-bit ``words`` once, one left-aligned word per ``next64``
+        (``bits`` in 1..64, every word in ``[0, 2**bits)``)."""
+        engine = cls(_PRIVATE)
+        if not 1 <= bits <= 64:
+            raise ValueError(f"bits must be in 1..64, got {bits!r}")
+        words = list(words)
+        if any(not 0 <= w < 1 << bits for w in words):
+            raise ValueError(f"every word must be in [0, 2**{bits}), got {words}")
+        engine._data = ffi.new("uint64_t[]", words or 1)
+        return engine._attach(lib.rng_testengine_init_words(engine._state, engine._data, len(words), bits))
 
     @property
     def source(self):
@@ -67,12 +91,12 @@ class TestEngine:
 
     @property
     def consumed(self) -> int:
-        """Bytes read so far."""
+        """Units read so far: bytes (byte stream) or words (left-aligned)."""
         return int(self._state.offset)
 
     @property
     def length(self) -> int:
-        """Bytes in the stream."""
+        """Units in the stream: bytes (byte stream) or words (left-aligned)."""
         return int(self._state.length)
 
     @property

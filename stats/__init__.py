@@ -6,9 +6,10 @@ result with ``statistic`` and ``pvalue``.  Nothing here lives inside the RNG.
 
 Layout: one module per family of tests (``chisquare``, ``serial``, ``runs``,
 ``gap``, ``poker``, ``coupon``, ``order``, ``correlation``, ``spacings``,
-``shuffle``, ``second_level``), ``power`` for power analysis, ``battery`` for
-the per-device certification battery, ``io`` for capture files and
-``defects`` for a zoo of broken devices used to demonstrate power.
+``spectral``, ``poisson``, ``interplay``, ``shuffle``, ``second_level``),
+``power`` for power analysis, ``battery`` for the per-device certification
+battery, ``io`` for capture files, ``bytestream`` for raw byte streams as a
+device, and ``defects`` for a zoo of broken devices used to demonstrate power.
 """
 from stats._results import (
     CheckResult,
@@ -24,8 +25,10 @@ from stats.chisquare import chisquare, frequency_test, pool_cells
 from stats.correlation import serial_correlation_test
 from stats.coupon import coupon_collector_test
 from stats.gap import gap_test
+from stats.interplay import interplay_test
 from stats.order import maximum_test, permutation_test
 from stats.pit import randomized_pit
+from stats.poisson import poisson_test
 from stats.poker import poker_test
 from stats.runs import runs_median_test, runs_up_test, runs_updown_test
 from stats.second_level import anderson_darling_test, ks_uniform_test
@@ -40,6 +43,7 @@ from stats.shuffle import (
     relative_order_test,
 )
 from stats.spacings import birthday_spacings_test, collision_test
+from stats.spectral import bits_from_bytes, spectral_test
 
 __all__ = [
     "chisquare", "frequency_test", "pool_cells", "serial_test", "independence_test", "runs_up_test",
@@ -47,7 +51,7 @@ __all__ = [
     "permutation_test", "maximum_test", "serial_correlation_test", "birthday_spacings_test", "collision_test",
     "position_test", "card_position_test", "adjacency_test", "carryover_test", "composition_check",
     "permutation_frequency_test", "relative_order_test", "ks_uniform_test", "anderson_darling_test",
-    "randomized_pit", "Battery", "BatteryResult", "run_battery", "holm", "InsufficientDataError",
+    "randomized_pit", "spectral_test", "bits_from_bytes", "poisson_test", "interplay_test", "Battery", "BatteryResult", "run_battery", "holm", "InsufficientDataError",
     "ChiSquareResult", "NormalResult", "SerialCorrelationResult", "CountResult", "UniformityResult",
     "CheckResult",
 ]

@@ -44,6 +44,11 @@ class Accumulator:
         """Smallest stream length for which :meth:`result` is valid."""
         return 1
 
+    def run(self, data):
+        """Test ``data`` in one piece (what every public test function does)."""
+        self.update(data)
+        return self.result()
+
     def result(self):
         """The test result for everything consumed so far.
 
@@ -98,6 +103,25 @@ class UniformAccumulator(Accumulator):
         if array.ndim != 1:
             raise ValueError(f"expected a 1-D array of values, got shape {array.shape}")
         return array
+
+
+class GroupCarry:
+    """Cuts a stream into consecutive, non-overlapping groups of ``t`` values.
+
+    The incomplete group at the end of a chunk is carried to the next chunk,
+    so the groups do not depend on how the stream was split.
+    """
+
+    def __init__(self, t: int, dtype):
+        self.t = int(t)
+        self._carry = np.zeros(0, dtype=dtype)
+
+    def take(self, x: np.ndarray) -> np.ndarray:
+        """The complete groups of the stream so far, shape (groups, t)."""
+        data = np.concatenate([self._carry, x]) if self._carry.size else x
+        groups = data.size // self.t
+        self._carry = data[groups * self.t:].copy()
+        return data[: groups * self.t].reshape(groups, self.t)
 
 
 def tuple_index(x: np.ndarray, k: int, t: int, count: int, step: int) -> np.ndarray:

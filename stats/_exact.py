@@ -48,40 +48,56 @@ def geometric_cells(p: float, cells: int) -> np.ndarray:
     return np.concatenate([body, [(1 - p) ** (cells - 1)]])
 
 
+MAX_COUPON_STATES = 1 << 16
+
+
+def coupon_states(probabilities) -> int:
+    """Size of the coupon collector's Markov chain: Π (size + 1) over groups of equal probability."""
+    sizes = {}
+    for q in probabilities:
+        sizes[q] = sizes.get(q, 0) + 1
+    states = 1
+    for size in sizes.values():
+        states *= size + 1
+    return states
+
+
 def coupon_length_distribution(probabilities, max_length: int) -> np.ndarray:
     """P(T = r) for r = 0..max_length-1 and P(T >= max_length) last, where T is
     the number of i.i.d. outcomes needed to see every category at least once.
 
-    Equal probabilities: Markov chain on the number of categories seen.
-    Unequal: Markov chain on the *set* seen (2^k states; k <= 16).
+    Markov chain on how many categories of each group of equally likely
+    ones have been seen: one group of k states for equal probabilities, the
+    2^k subsets when all differ, (k + 1)·2 when one category differs from the
+    rest.  At most :data:`MAX_COUPON_STATES` states.
     """
-    p = np.asarray([float(q) for q in probabilities])
-    k = p.size
-    out = np.zeros(max_length + 1)
-    if np.allclose(p, p[0], rtol=0, atol=0) or all(q == probabilities[0] for q in probabilities):
-        state = np.zeros(k + 1)
-        state[0] = 1.0
-        j = np.arange(k + 1)
-        stay = j / k
-        for r in range(1, max_length):
-            new = state * stay
-            new[1:] += state[:-1] * (1 - stay[:-1])
-            out[r] = new[k]
-            new[k] = 0.0
-            state = new
-        out[max_length] = state.sum()
-        return out
-    if k > 16:
-        raise ValueError(f"coupon collector with unequal probabilities needs k <= 16 categories, got {k}")
-    size = 1 << k
-    full = size - 1
-    state = np.zeros(size)
+    groups = {}
+    for q in probabilities:
+        groups[q] = groups.get(q, 0) + 1
+    p = np.array([float(q) for q in groups])
+    size = np.array(list(groups.values()))
+    states = coupon_states(probabilities)
+    if states > MAX_COUPON_STATES:
+        raise ValueError(f"coupon collector chain needs {states:,} states (limit {MAX_COUPON_STATES:,}); "
+                         "use fewer distinct probabilities")
+    # Mixed-radix state index: seen[g] = (index // stride[g]) % (size[g] + 1).
+    stride = np.cumprod(np.concatenate([[1], size[:-1] + 1]))
+    index = np.arange(states)
+    seen = (index[:, None] // stride) % (size + 1)
+    stay = seen @ p                      # an already-seen category comes up
+    grow = (size - seen) * p             # a new category of group g comes up
+    moves = []
+    for g in range(p.size):
+        movable = np.flatnonzero(seen[:, g] < size[g])
+        moves.append((movable, movable + stride[g], grow[movable, g]))
+    state = np.zeros(states)
     state[0] = 1.0
-    subsets = np.arange(size)
+    full = states - 1
+    out = np.zeros(max_length + 1)
     for r in range(1, max_length):
-        new = np.zeros(size)
-        for v in range(k):
-            new += np.bincount(subsets | (1 << v), weights=state * p[v], minlength=size)
+        new = state * stay
+        for source, target, rate in moves:
+            new[target] += state[source] * rate  # targets of one group are distinct: no lost updates
         out[r] = new[full]
         new[full] = 0.0
         state = new

@@ -19,6 +19,7 @@ References
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
@@ -27,11 +28,14 @@ import numpy as np
 
 from stats._validate import InsufficientDataError, as_float
 from stats.chisquare import FrequencyAccumulator
+from stats import shuffle
 from stats.correlation import SerialCorrelationAccumulator
-from stats.coupon import CouponAccumulator
-from stats.gap import GapAccumulator
+from stats.coupon import CouponAccumulator, detectable_scarcity
+from stats.gap import GapAccumulator, detectable_clustering
+from stats.interplay import InterplayAccumulator, detectable_copy
 from stats.order import MaximumAccumulator, OrderPatternAccumulator
 from stats.pit import DEFAULT_JITTER_SEED, RandomizedPIT
+from stats.poisson import PoissonAccumulator, detectable_drift
 from stats.poker import PokerAccumulator
 from stats.power import (
     DEFAULT_POWER,
@@ -46,17 +50,8 @@ from stats.power import (
 from stats.runs import MedianRunsAccumulator, RunsAccumulator, run_moments
 from stats.second_level import SubsequenceAccumulator
 from stats.serial import IndependenceAccumulator, SerialAccumulator
-from stats.shuffle import (
-    MAX_EXHAUSTIVE_WIDTH,
-    AdjacencyAccumulator,
-    ArrangementAccumulator,
-    CardPositionAccumulator,
-    CarryoverAccumulator,
-    CompositionAccumulator,
-    PositionAccumulator,
-    RelativeOrderAccumulator,
-)
 from stats.spacings import BirthdaySpacingsAccumulator, CollisionAccumulator
+from stats.spectral import OutcomeBits, SpectralAccumulator, bits_per_outcome, detectable_peak_share
 
 KINDS = ("categorical", "dice", "permutation")
 PA_ALPHA = 0.05  # 58 Pa. Code § 810a.5(c): 95 % confidence
@@ -90,7 +85,8 @@ class BatteryEntry:
     df : int or None
     detectable : Detectable or None
         Smallest deviation this test detects with probability ``power`` at
-        the Holm/Bonferroni level α/m it must beat to fail the battery.
+        the Holm/Bonferroni level α/m it must beat to fail the battery
+        (computed when first read: some figures solve an exact law).
     result : object
         The test's own result record (None when skipped).
     note : str
@@ -102,9 +98,18 @@ class BatteryEntry:
     adjusted_pvalue: float
     verdict: str
     df: int | None
-    detectable: Detectable | None
     result: object = field(repr=False)
     note: str = ""
+    detect: Callable[[], Detectable | None] | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def detectable(self) -> Detectable | None:
+        if self.detect is None:
+            return None
+        try:
+            return self.detect()
+        except (ValueError, ZeroDivisionError, np.linalg.LinAlgError):
+            return None
 
 
 @dataclass(frozen=True)
@@ -234,9 +239,7 @@ def _detect_position(multiset):
 
 def _detect_adjacency(multiset):
     def detect(result, alpha, power):
-        from stats.shuffle import _adjacency_model, multiset_counts
-
-        (a, b), mu, S, c, df = _adjacency_model(multiset_counts(multiset))
+        (a, b), mu, S, c, df = shuffle._adjacency_model(shuffle.multiset_counts(multiset))
         i = int(np.argmax(mu))
         s2 = float(S[i] @ S[i])
         precision = S[i, i] - (c + 1) / (c * c) * (s2 - S[i, i])
@@ -245,6 +248,19 @@ def _detect_adjacency(multiset):
                           "one ordered pair of labels adjacent (1 + δ)× as often as expected", alpha, power)
 
     return detect
+
+
+def _detect_solved(acc, solve, description):
+    """Power figure from a solver ``solve(acc, result, alpha, power)`` of an exactly stated alternative."""
+    def detect(result, alpha, power):
+        return Detectable(solve(acc, result, alpha, power), description, alpha, power)
+
+    return detect
+
+
+def _detect_peaks(result, alpha, power):
+    return Detectable(detectable_peak_share(result, alpha, power),
+                      "share of Fourier peaks at or above T at 5 % + δ", alpha, power)
 
 
 def _detect_correlation(result, alpha, power):
@@ -265,7 +281,7 @@ def _detect_count(what):
 # -- plans ------------------------------------------------------------------------------------
 
 def _sequence_tests(probabilities, labels, n_items, seed, *, stream="values", uniform="uniform",
-                    scale=1, what="outcome", prefix=""):
+                    bits_stream="bits", scale=1, what="outcome", prefix=""):
     """Tests on an i.i.d. categorical sequence (wheel spins, die faces)."""
     k = len(probabilities)
     uniform_dist = len(set(probabilities)) == 1
@@ -279,10 +295,22 @@ def _sequence_tests(probabilities, labels, n_items, seed, *, stream="values", un
     if k**3 <= 2**20:
         add("serial-triples", SerialAccumulator(probabilities, t=3, overlapping=True), None, required=False)
     add("independence", IndependenceAccumulator(probabilities), _detect_repeat(probabilities))
-    add("gap", GapAccumulator(probabilities), _detect_cells("one gap length"))
+    gap = GapAccumulator(probabilities)
+    members = [labels[c] for c in gap.categories]
+    shown = ", ".join(members) if len(members) <= 4 else f"{members[0]} … {members[-1]} ({len(members)} labels)"
+    add("gap", gap, _detect_solved(gap, detectable_clustering,
+                                   f"{what}s in {{{shown}}} (P = {sum(gap.exact[c] for c in gap.categories)}) "
+                                   "cluster: P(in | previous in) = P + δ(1 − P)"))
     add("poker", PokerAccumulator(probabilities, t=5), _detect_cells("one partition class"))
+    j, rarest = _least_likely(labels, probabilities)
     if uniform_dist or k <= 12:
-        add("coupon-collector", CouponAccumulator(probabilities), _detect_cells("one segment length"))
+        coupon = CouponAccumulator(probabilities)
+        add("coupon-collector", coupon, _detect_solved(coupon, detectable_scarcity,
+                                                       f"{what} {rarest} at (1 − δ)·{probabilities[j]}"))
+    poisson = PoissonAccumulator(probabilities)
+    add("poisson", poisson, _detect_solved(poisson, detectable_drift,
+                                           f"rate of {what} {rarest} drifts between blocks of {poisson.block}: "
+                                           f"(1 ± δ)·{probabilities[j]}"))
     add("permutation", OrderPatternAccumulator(t=4), _detect_cells("one order of 4"), s=uniform)
     add("runs-up", RunsAccumulator("up", classes=6), _detect_runs("up"), s=uniform)
     add("runs-up-down", RunsAccumulator("updown", classes=5), _detect_runs("updown"), s=uniform)
@@ -299,7 +327,20 @@ def _sequence_tests(probabilities, labels, n_items, seed, *, stream="values", un
     block = max(block_min, n_items // max(blocks, 1))
     add("ks-subsequences", SubsequenceAccumulator(probabilities, block=block, method="ks"), None)
     add("ad-subsequences", SubsequenceAccumulator(probabilities, block=block, method="ad"), None)
+    out.append(_spectral(probabilities, n_items, scale, prefix + "spectral", bits_stream))
     return out
+
+
+#: Bits per DFT in the battery: 2^15 keeps the count N1 fine-grained (sd ≈ 20), 2^16 at most
+#: bounds the work per transform; longer streams are cut into blocks whose counts add up.
+SPECTRAL_BLOCKS = (1 << 15, 1 << 16)
+
+
+def _spectral(probabilities, n_items, scale, name, stream):
+    """The spectral test on the PIT bits of an outcome stream (optional: needs one block of 2^15 bits)."""
+    bits = bits_per_outcome(len(probabilities))
+    block = SPECTRAL_BLOCKS[1] if n_items * bits >= SPECTRAL_BLOCKS[1] else SPECTRAL_BLOCKS[0]
+    return _Planned(name, stream, SpectralAccumulator(block=block), scale * bits, _detect_peaks, required=False)
 
 
 def _dice_totals(count: int) -> tuple[Fraction, ...]:
@@ -330,6 +371,10 @@ def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED) -> list:
                 combos = (Fraction(1, 6**count),) * 6**count
                 plan.append(_Planned("combination", "combos", FrequencyAccumulator(combos), 1,
                                      _detect_cells("one ordered combination")))
+            interplay = InterplayAccumulator([probabilities] * count)
+            plan.append(_Planned("interplay", "rows", interplay, 1,
+                                 _detect_solved(interplay, detectable_copy,
+                                                "one die shows another's face with probability δ")))
             totals = _dice_totals(count)
             plan.append(_Planned("totals-independence", "totals", IndependenceAccumulator(totals), 1,
                                  _detect_repeat(totals), required=False))
@@ -338,25 +383,26 @@ def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED) -> list:
     width = len(multiset)
     first = probabilities
     plan = [
-        _Planned("composition", "rows", CompositionAccumulator(multiset)),
-        _Planned("position-card", "rows", PositionAccumulator(multiset), 1, _detect_position(multiset)),
-        _Planned("adjacency", "rows", AdjacencyAccumulator(multiset), 1, _detect_adjacency(multiset))
+        _Planned("composition", "rows", shuffle.CompositionAccumulator(multiset)),
+        _Planned("position-card", "rows", shuffle.PositionAccumulator(multiset), 1, _detect_position(multiset)),
+        _Planned("adjacency", "rows", shuffle.AdjacencyAccumulator(multiset), 1, _detect_adjacency(multiset))
         if width >= 4 else None,
-        _Planned("first-card", "rows", CardPositionAccumulator(multiset, position=0), 1,
+        _Planned("first-card", "rows", shuffle.CardPositionAccumulator(multiset, position=0), 1,
                  _detect_frequency(labels, first, "first card")),
-        _Planned("cut-card", "rows", CardPositionAccumulator(multiset, position=width // 2), 1,
+        _Planned("cut-card", "rows", shuffle.CardPositionAccumulator(multiset, position=width // 2), 1,
                  _detect_frequency(labels, first, "card after a half cut")),
-        _Planned("relative-order", "rows", RelativeOrderAccumulator(multiset, t=min(5, len(labels))), 1,
+        _Planned("relative-order", "rows", shuffle.RelativeOrderAccumulator(multiset, t=min(5, len(labels))), 1,
                  _detect_cells("one order of first appearances")),
-        _Planned("carry-over", "rows", CarryoverAccumulator(multiset), 1,
+        _Planned("carry-over", "rows", shuffle.CarryoverAccumulator(multiset), 1,
                  _detect_normal("matches with the previous shuffle")),
         _Planned("first-card-serial-correlation", "first", SerialCorrelationAccumulator(lags=5), 1,
                  _detect_correlation),
         _Planned("first-card-independence", "first", IndependenceAccumulator(first), 1, _detect_repeat(first),
                  required=False),
+        _spectral(first, n, 1, "first-card-spectral", "first-bits"),
     ]
-    if width <= MAX_EXHAUSTIVE_WIDTH:
-        plan.append(_Planned("permutation-frequencies", "rows", ArrangementAccumulator(multiset), 1,
+    if width <= shuffle.MAX_EXHAUSTIVE_WIDTH:
+        plan.append(_Planned("permutation-frequencies", "rows", shuffle.ArrangementAccumulator(multiset), 1,
                              _detect_cells("one arrangement")))
     return [p for p in plan if p is not None]
 
@@ -413,8 +459,12 @@ class Battery:
         self.n = 0
         probabilities = tuple(spec.probabilities)
         self._pit = RandomizedPIT(probabilities, seed)
+        self._bits = OutcomeBits(probabilities, seed=seed)
         if spec.kind == "dice":
             self._powers = 6 ** np.arange(spec.width - 1, -1, -1)
+        if spec.kind == "permutation":
+            # Its own jitter stream: the first cards are a separate outcome sequence.
+            self._first_bits = OutcomeBits(probabilities, seed=seed + 1)
 
     def min_samples(self) -> int:
         """Smallest n accepted for this device (the largest requirement of a required test)."""
@@ -451,8 +501,13 @@ class Battery:
             return array
         if name == "uniform":
             return self._pit(stream("values"))
+        if name == "bits":
+            # The PIT digits (one jitter draw shared with the "uniform" tests), or the raw bits.
+            return self._bits(stream("values"), None if self._bits._direct else stream("uniform"))
         if name == "first":
             return array[:, 0]
+        if name == "first-bits":
+            return self._first_bits(stream("first"))
         if name == "combos":
             return array.astype(np.int64) @ self._powers
         if name == "totals":
@@ -479,18 +534,15 @@ class Battery:
         for test, result, note in rows:
             if result is None:
                 entries.append(BatteryEntry(test.name, float("nan"), float("nan"), float("nan"), "skipped", None,
-                                            None, None, note))
+                                            None, note))
                 continue
             adj = float(next(adjusted_iter))
             detect = None
             if test.detect is not None:
-                try:
-                    detect = test.detect(result, self.alpha / m, self.power)
-                except (ValueError, ZeroDivisionError, np.linalg.LinAlgError):
-                    detect = None
+                detect = functools.partial(test.detect, result, self.alpha / m, self.power)
             entries.append(BatteryEntry(test.name, float(result.statistic), float(result.pvalue), adj,
                                         "fail" if adj <= self.alpha else "pass", getattr(result, "df", None),
-                                        detect, result, getattr(result, "detail", "")))
+                                        result, getattr(result, "detail", ""), detect))
         verdict = "fail" if any(e.verdict == "fail" for e in entries) else "pass"
         return BatteryResult(self.spec.name, self.n, self.alpha, verdict, tuple(entries), interrupted)
 

@@ -12,7 +12,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from stats._results import ChiSquareResult
-from stats._accumulate import CategoricalAccumulator
+from stats._accumulate import CategoricalAccumulator, GroupCarry
 from stats._validate import (
     InsufficientDataError,
     as_float,
@@ -289,6 +289,54 @@ class FrequencyAccumulator(CategoricalAccumulator):
                                 pool=self.pool, test=self.name)
 
 
+class CellLawAccumulator(CategoricalAccumulator):
+    """Core of the tests that classify items (hands, gaps, segments, blocks) of a categorical
+    stream into ordered cells with an exact law ``cell_p``, then test the counts by chi-square
+    with adjacent pooling (the sparse tails merge into their neighbours).
+
+    Subclasses call :meth:`_set_cells` and feed item statistics to :meth:`_count`.
+    """
+
+    #: what one item is, for messages
+    item = "items"
+
+    def _set_cells(self, cell_p, min_expected) -> None:
+        self.cell_p = np.asarray(cell_p, dtype=np.float64)
+        self.min_expected = float(min_expected)
+        self.counts = np.zeros(self.cell_p.size, dtype=np.int64)
+
+    def _count(self, values) -> None:
+        """Add items whose statistic is ``values`` (the last cell collects everything beyond it)."""
+        values = np.asarray(values)
+        if values.size:
+            self.counts += np.bincount(np.minimum(values, self.counts.size - 1), minlength=self.counts.size)
+
+    def min_items(self) -> int:
+        """Items needed for two pooled cells of ``min_expected`` each."""
+        return min_items(self.cell_p, min_expected=self.min_expected, rule="adjacent")
+
+    def _result(self):
+        return _chisquare_cells(self.counts, self.cell_p, min_expected=self.min_expected, pool="adjacent",
+                                test=self.name, unit=self.item)
+
+
+class GroupCellAccumulator(CellLawAccumulator):
+    """:class:`CellLawAccumulator` whose items are consecutive, non-overlapping groups of ``t``
+    outcomes; subclasses implement ``_statistic(groups)`` (one value per row)."""
+
+    def _set_groups(self, t: int) -> None:
+        self.t = t
+        self._groups = GroupCarry(t, self._dtype)
+
+    def _update(self, x):
+        groups = self._groups.take(x)
+        if len(groups):
+            self._count(self._statistic(groups))
+
+    def min_samples(self):
+        return self.min_items() * self.t
+
+
 def frequency_test(x, probabilities, *, method: str = "pearson", min_expected: float = 5.0,
                    pool: str = "smallest") -> ChiSquareResult:
     """Frequency (equidistribution) test of a sequence of category indices.
@@ -321,9 +369,8 @@ def frequency_test(x, probabilities, *, method: str = "pearson", min_expected: f
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 A (equidistribution test), Addison-Wesley, 1997.
     """
-    acc = FrequencyAccumulator(probabilities, method=method, min_expected=min_expected, pool=pool)
-    acc.update(x)
-    return acc.result()
+    return FrequencyAccumulator(probabilities, method=method, min_expected=min_expected, pool=pool).run(x)
 
 
-__all__ = ["chisquare", "frequency_test", "FrequencyAccumulator", "pool_cells", "POOL_RULES", "METHODS"]
+__all__ = ["chisquare", "frequency_test", "FrequencyAccumulator", "pool_cells", "POOL_RULES", "METHODS",
+           "CellLawAccumulator", "GroupCellAccumulator"]

@@ -118,9 +118,7 @@ def serial_correlation_test(x, *, lags: int = 5) -> SerialCorrelationResult:
     .. [3] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 K, Addison-Wesley, 1997.
     """
-    acc = SerialCorrelationAccumulator(lags=lags)
-    acc.update(x)
-    return acc.result()
+    return SerialCorrelationAccumulator(lags=lags).run(x)
 
 
 __all__ = ["serial_correlation_test", "SerialCorrelationAccumulator"]

@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._accumulate import CategoricalAccumulator
-from stats._exact import coupon_length_distribution
+from stats._exact import MAX_COUPON_STATES, coupon_length_distribution, coupon_states
 from stats._results import ChiSquareResult
-from stats.chisquare import _chisquare_cells, min_items
+from stats.chisquare import CellLawAccumulator
 
 
-class CouponAccumulator(CategoricalAccumulator):
+class CouponAccumulator(CellLawAccumulator):
     """Streaming core of :func:`coupon_collector_test`; the incomplete segment is carried."""
 
     name = "coupon collector test"
+    item = "segments"
 
     def __init__(self, probabilities, *, min_expected=5.0):
         super().__init__(probabilities)
-        if len(set(self.exact)) > 1 and self.k > 16:
-            raise ValueError(f"coupon collector with unequal probabilities needs k <= 16 categories, got {self.k}")
-        self.min_expected = float(min_expected)
+        states = coupon_states(self.exact)
+        if states > MAX_COUPON_STATES:
+            raise ValueError(f"coupon collector for these probabilities needs a Markov chain of {states:,} states "
+                             f"(limit {MAX_COUPON_STATES:,})")
         # Segment lengths 0..cells-2 and ">= cells-1"; cut where the tail is negligible.
         length = 4 * self.k
         while True:
@@ -26,10 +27,9 @@ class CouponAccumulator(CategoricalAccumulator):
             if cells[-1] < 1e-10:
                 break
             length *= 2
-        self.cell_p = cells
+        self._set_cells(cells, min_expected)
         self.cells = cells.size
         self.mean_length = float((np.arange(self.cells) * cells).sum())
-        self.counts = np.zeros(self.cells, dtype=np.int64)
         self._pending = np.zeros(0, dtype=self._dtype)
         self._window = int(4 * self.mean_length) + self.k
 
@@ -56,16 +56,29 @@ class CouponAccumulator(CategoricalAccumulator):
             if not found:
                 break
         self._pending = data[start:].copy()
-        if lengths:
-            self.counts += np.bincount(np.minimum(lengths, self.cells - 1), minlength=self.cells)
+        self._count(lengths)
 
     def min_samples(self):
-        return int(np.ceil(min_items(self.cell_p, min_expected=self.min_expected, rule="adjacent")
-                           * self.mean_length))
+        return int(np.ceil(self.min_items() * self.mean_length))
 
-    def _result(self):
-        return _chisquare_cells(self.counts, self.cell_p, min_expected=self.min_expected, pool="adjacent",
-                                test=self.name, unit="outcomes")
+
+def scarce_category_cells(acc: CouponAccumulator, delta: float) -> np.ndarray:
+    """Segment-length law when the least likely category j has probability (1 - δ) p_j
+    (the others scaled up in proportion)."""
+    p = acc.p.copy()
+    j = int(np.argmin(p))
+    p_j = p[j] * (1 - delta)
+    p *= (1 - p_j) / (1 - p[j])
+    p[j] = p_j
+    return coupon_length_distribution(tuple(p), acc.cells - 1)
+
+
+def detectable_scarcity(acc: CouponAccumulator, result: ChiSquareResult, alpha: float, power: float) -> float:
+    """Smallest δ such that the coupon collector's test detects its least likely category at (1 - δ) p_j."""
+    from stats.power import detectable_law_change
+
+    return detectable_law_change(acc.cell_p, lambda d: scarce_category_cells(acc, d), result.n, alpha, result.df,
+                                 min_expected=acc.min_expected, power=power, upper=0.999)
 
 
 def coupon_collector_test(x, probabilities, *, min_expected: float = 5.0) -> ChiSquareResult:
@@ -79,8 +92,9 @@ def coupon_collector_test(x, probabilities, *, min_expected: float = 5.0) -> Chi
         Category indices.  The sequence is cut into consecutive segments, each
         ending as soon as every category has appeared in it.
     probabilities : int or sequence
-        Distribution of one outcome.  Unequal probabilities are supported for
-        up to 16 categories (exact Markov chain on the set seen so far).
+        Distribution of one outcome.  Unequal probabilities are supported
+        while the exact Markov chain (on how many categories of each group of
+        equally likely ones have been seen) has at most 2^16 states.
     min_expected : float, optional
         Adjacent segment-length cells are pooled until each expects this many.
 
@@ -94,7 +108,7 @@ def coupon_collector_test(x, probabilities, *, min_expected: float = 5.0) -> Chi
     Segments are independent under the null hypothesis; the exact
     distribution of a segment's length comes from a Markov chain on the number
     of categories seen (equal probabilities; Knuth's formula
-    d!/d^r S(r-1, d-1)) or on the set seen (unequal) [1]_.  The last,
+    d!/d^r S(r-1, d-1)), per group of equally likely categories (unequal) [1]_.  The last,
     incomplete segment is dropped.
 
     References
@@ -102,9 +116,7 @@ def coupon_collector_test(x, probabilities, *, min_expected: float = 5.0) -> Chi
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 E, Addison-Wesley, 1997.
     """
-    acc = CouponAccumulator(probabilities, min_expected=min_expected)
-    acc.update(x)
-    return acc.result()
+    return CouponAccumulator(probabilities, min_expected=min_expected).run(x)
 
 
-__all__ = ["coupon_collector_test", "CouponAccumulator"]
+__all__ = ["coupon_collector_test", "CouponAccumulator", "scarce_category_cells", "detectable_scarcity"]

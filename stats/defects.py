@@ -79,6 +79,17 @@ def sticky_wheel(n: int, seed: int = 1, repeat: float = 0.01) -> np.ndarray:
     return fresh[source]
 
 
+def drifting_pocket(n: int, seed: int = 1, drift: float = 0.3, period: int = 500) -> np.ndarray:
+    """Pocket 0's probability drifts: (1 + 0.3)/37 for 500 spins, then (1 - 0.3)/37 for 500, and
+    so on (a wheel whose tilt changes with the session), the others filling the rest equally.
+    Its overall frequency is exactly right."""
+    rng = _rng(seed)
+    high = (np.arange(n) // period) % 2 == 0
+    p0 = np.where(high, 1 + drift, 1 - drift) / ROULETTE
+    zero = rng.random(n) < p0
+    return np.where(zero, 0, rng.integers(1, ROULETTE, n)).astype(np.uint8)
+
+
 def _lcg(n: int, seed: int, a: int = 1664525, c: int = 1013904223) -> np.ndarray:
     """x_(i+1) = (a x_i + c) mod 2^32 (Numerical Recipes' constants), vectorized by block jumps."""
     mask = np.uint64(0xFFFFFFFF)
@@ -132,6 +143,20 @@ def correlated_dice(n: int, seed: int = 1, copy: float = 0.05) -> np.ndarray:
     same = rng.random(n) < copy
     rolls[same, 1] = rolls[same, 0]
     return rolls
+
+
+# -- raw bytes -----------------------------------------------------------------------------------
+
+def sticky_bits(n: int, seed: int = 1, stick: float = 0.1) -> np.ndarray:
+    """A raw byte stream whose bits repeat the previous bit with probability 0.1, else are fresh
+    (a noise source with too little bandwidth): lag-one bit correlation 0.1, each bit still fair."""
+    rng = _rng(seed)
+    bits = rng.integers(0, 2, 8 * n, dtype=np.uint8)
+    again = rng.random(8 * n) < stick
+    again[0] = False
+    source = np.where(again, 0, np.arange(8 * n))
+    np.maximum.accumulate(source, out=source)
+    return np.packbits(bits[source])
 
 
 # -- shuffles ----------------------------------------------------------------------------------
@@ -218,8 +243,12 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("heavy-six-die", "dice:1", "P(6) = 1/6 + 0.01", heavy_six_die, 300_000, ("frequency",)),
     Defect("lcg-die", "dice:1", "face = 32-bit LCG state % 6", lcg_die, 20_000,
            ("serial-pairs", "independence")),
+    Defect("drifting-pocket", "roulette-single", "pocket 0 at (1 ± 0.3)/37 in alternate stretches of 500 spins",
+           drifting_pocket, 300_000, ("poisson",)),
+    Defect("sticky-bits", "bytes", "raw bytes whose bits repeat the previous bit with probability 0.1", sticky_bits,
+           400_000, ("spectral",)),
     Defect("correlated-dice", "dice:2", "second die copies the first with probability 0.05", correlated_dice,
-           100_000, ("combination",)),
+           100_000, ("combination", "interplay")),
     Defect("naive-shuffle", "deck", "swap each card with any position", naive_shuffle, 5_000,
            ("position-card",)),
     Defect("sattolo-shuffle", "deck", "Sattolo's algorithm (cyclic permutations only)", sattolo_shuffle, 2_000,
@@ -232,6 +261,7 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
 )}
 
 
-__all__ = ["Defect", "DEFECTS", "modulo_roulette", "biased_pocket", "sticky_wheel", "lcg_low_bits_wheel",
+__all__ = ["Defect", "DEFECTS", "modulo_roulette", "biased_pocket", "sticky_wheel", "drifting_pocket", "sticky_bits",
+           "lcg_low_bits_wheel",
            "heavy_six_die", "lcg_die", "correlated_dice", "naive_shuffle", "sattolo_shuffle", "modulo_shuffle",
            "missing_card_shoe", "reused_shuffle", "naive_shuffle_small"]

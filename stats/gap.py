@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._accumulate import CategoricalAccumulator
 from stats._exact import geometric_cells
 from stats._results import ChiSquareResult
-from stats.chisquare import _chisquare_cells, min_items
+from stats.chisquare import CellLawAccumulator
 from stats.runs import _median_split
 
 
-class GapAccumulator(CategoricalAccumulator):
+class GapAccumulator(CellLawAccumulator):
     """Streaming core of :func:`gap_test`; the length of the gap in progress is carried."""
 
     name = "gap test"
+    item = "gaps"
 
     def __init__(self, probabilities, *, categories=None, min_expected=5.0):
         super().__init__(probabilities)
@@ -28,10 +28,9 @@ class GapAccumulator(CategoricalAccumulator):
         self._mask = np.zeros(self.k, dtype=bool)
         self._mask[chosen] = True
         self.hit = float(self.p[chosen].sum())
-        self.min_expected = float(min_expected)
         # Gap lengths 0..cells-2 and ">= cells-1"; the tail beyond ~1e-9 is pooled anyway.
         self.cells = int(min(100_000, np.ceil(np.log(1e-9) / np.log1p(-self.hit)) + 2))
-        self.counts = np.zeros(self.cells, dtype=np.int64)
+        self._set_cells(geometric_cells(self.hit, self.cells), min_expected)
         self._current = 0
 
     def _update(self, x):
@@ -42,18 +41,35 @@ class GapAccumulator(CategoricalAccumulator):
         gaps = np.empty(hits.size, dtype=np.int64)
         gaps[0] = self._current + hits[0]
         gaps[1:] = np.diff(hits) - 1
-        self.counts += np.bincount(np.minimum(gaps, self.cells - 1), minlength=self.cells)
+        self._count(gaps)
         self._current = x.size - 1 - hits[-1]
 
     def min_samples(self):
-        # Two pooled cells of >= min_expected gaps each need about 2 * min_expected / min(q, 1-q)
-        # gaps, and a gap takes 1/hit outcomes on average.
-        gaps = min_items(geometric_cells(self.hit, self.cells), min_expected=self.min_expected, rule="adjacent")
-        return int(np.ceil(gaps / self.hit)) + 1
+        # A gap takes 1/hit outcomes on average.
+        return int(np.ceil(self.min_items() / self.hit)) + 1
 
-    def _result(self):
-        return _chisquare_cells(self.counts, geometric_cells(self.hit, self.cells),
-                                min_expected=self.min_expected, pool="adjacent", test=self.name, unit="outcomes")
+
+def clustered_gap_cells(hit: float, cells: int, delta: float) -> np.ndarray:
+    """Gap-length law when outcomes in A cluster: P(A | previous in A) = q + δ(1 - q).
+
+    The indicator of A is then a two-state Markov chain with P(A | previous
+    not in A) = q(1 - δ), which keeps P(A) = q and has lag-one correlation δ.
+    A gap is 0 with probability a = q + δ(1 - q), else 1 + geometric(b),
+    b = q(1 - δ).  δ = 0 gives :func:`stats._exact.geometric_cells`.
+    """
+    a, b = hit + delta * (1 - hit), hit * (1 - delta)
+    r = np.arange(1, cells - 1)
+    body = (1 - a) * (1 - b) ** (r - 1) * b
+    return np.concatenate([[a], body, [(1 - a) * (1 - b) ** (cells - 2)]])
+
+
+def detectable_clustering(acc: GapAccumulator, result: ChiSquareResult, alpha: float, power: float) -> float:
+    """Smallest δ such that the gap test detects P(A | previous in A) = q + δ(1 - q) (see
+    :func:`clustered_gap_cells`) with probability ``power`` at level ``alpha``."""
+    from stats.power import detectable_law_change
+
+    return detectable_law_change(acc.cell_p, lambda d: clustered_gap_cells(acc.hit, acc.cells, d), result.n, alpha,
+                                 result.df, min_expected=acc.min_expected, power=power)
 
 
 def gap_test(x, probabilities, *, categories=None, min_expected: float = 5.0) -> ChiSquareResult:
@@ -94,9 +110,7 @@ def gap_test(x, probabilities, *, categories=None, min_expected: float = 5.0) ->
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 C, Addison-Wesley, 1997.
     """
-    acc = GapAccumulator(probabilities, categories=categories, min_expected=min_expected)
-    acc.update(x)
-    return acc.result()
+    return GapAccumulator(probabilities, categories=categories, min_expected=min_expected).run(x)
 
 
-__all__ = ["gap_test", "GapAccumulator"]
+__all__ = ["gap_test", "GapAccumulator", "clustered_gap_cells", "detectable_clustering"]

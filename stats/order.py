@@ -5,11 +5,11 @@ from math import factorial
 
 import numpy as np
 
-from stats._accumulate import CategoricalAccumulator, UniformAccumulator
+from stats._accumulate import GroupCarry, UniformAccumulator
 from stats._exact import maximum_distribution
 from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
-from stats.chisquare import _chisquare_cells, min_items
+from stats.chisquare import GroupCellAccumulator, _chisquare_cells
 from stats.pit import DEFAULT_JITTER_SEED, continuous_input
 
 
@@ -34,14 +34,12 @@ class OrderPatternAccumulator(UniformAccumulator):
         self.cells = factorial(self.t)
         self.min_expected = float(min_expected)
         self.counts = np.zeros(self.cells, dtype=np.int64)
-        self._carry = np.zeros(0)
+        self._tuples = GroupCarry(self.t, np.float64)
 
     def _update(self, u):
-        data = np.concatenate([self._carry, u]) if self._carry.size else u
-        groups = data.size // self.t
-        self._carry = data[groups * self.t:].copy()
-        if groups:
-            index = order_pattern_index(data[: groups * self.t].reshape(groups, self.t))
+        tuples = self._tuples.take(u)
+        if len(tuples):
+            index = order_pattern_index(tuples)
             self.counts += np.bincount(index, minlength=self.cells)
 
     def min_samples(self):
@@ -84,38 +82,22 @@ def permutation_test(x, probabilities=None, *, t: int = 4, seed: int = DEFAULT_J
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 F, Addison-Wesley, 1997.
     """
-    acc = OrderPatternAccumulator(t=t)
-    acc.update(continuous_input(x, probabilities, seed))
-    return acc.result()
+    return OrderPatternAccumulator(t=t).run(continuous_input(x, probabilities, seed))
 
 
-class MaximumAccumulator(CategoricalAccumulator):
-    """Streaming core of :func:`maximum_test`."""
+class MaximumAccumulator(GroupCellAccumulator):
+    """Streaming core of :func:`maximum_test`; a partial group is carried."""
 
     name = "maximum-of-t test"
+    item = "groups"
 
     def __init__(self, probabilities, *, t=5, min_expected=5.0):
         super().__init__(probabilities)
-        self.t = check_int("t", t, 2, 64)
-        self.min_expected = float(min_expected)
-        self.cell_p = as_float(maximum_distribution(self.exact, self.t))
-        self.counts = np.zeros(self.k, dtype=np.int64)
-        self._carry = np.zeros(0, dtype=self._dtype)
+        self._set_groups(check_int("t", t, 2, 64))
+        self._set_cells(as_float(maximum_distribution(self.exact, self.t)), min_expected)
 
-    def _update(self, x):
-        data = np.concatenate([self._carry, x]) if self._carry.size else x
-        groups = data.size // self.t
-        self._carry = data[groups * self.t:].copy()
-        if groups:
-            self.counts += np.bincount(data[: groups * self.t].reshape(groups, self.t).max(axis=1),
-                                       minlength=self.k)
-
-    def min_samples(self):
-        return min_items(self.cell_p, min_expected=self.min_expected, rule="adjacent") * self.t
-
-    def _result(self):
-        return _chisquare_cells(self.counts, self.cell_p, min_expected=self.min_expected, pool="adjacent",
-                                test=self.name)
+    def _statistic(self, groups):
+        return groups.max(axis=1)
 
 
 def maximum_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> ChiSquareResult:
@@ -152,9 +134,7 @@ def maximum_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> 
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 H, Addison-Wesley, 1997.
     """
-    acc = MaximumAccumulator(probabilities, t=t, min_expected=min_expected)
-    acc.update(x)
-    return acc.result()
+    return MaximumAccumulator(probabilities, t=t, min_expected=min_expected).run(x)
 
 
 __all__ = ["permutation_test", "maximum_test", "order_pattern_index", "OrderPatternAccumulator",

@@ -3,41 +3,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._accumulate import CategoricalAccumulator
 from stats._exact import distinct_count_distribution
 from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
-from stats.chisquare import _chisquare_cells, min_items
+from stats.chisquare import GroupCellAccumulator
 
 
-class PokerAccumulator(CategoricalAccumulator):
-    """Streaming core of :func:`poker_test`; a partial group is carried."""
+class PokerAccumulator(GroupCellAccumulator):
+    """Streaming core of :func:`poker_test`; a partial hand is carried."""
 
     name = "poker test"
+    item = "hands"
 
     def __init__(self, probabilities, *, t=5, min_expected=5.0):
         super().__init__(probabilities)
-        self.t = check_int("t", t, 2, 16)
-        self.min_expected = float(min_expected)
-        self.cell_p = as_float(distinct_count_distribution(self.exact, self.t))
-        self.counts = np.zeros(self.t, dtype=np.int64)
-        self._carry = np.zeros(0, dtype=self._dtype)
+        self._set_groups(check_int("t", t, 2, 16))
+        self._set_cells(as_float(distinct_count_distribution(self.exact, self.t)), min_expected)
 
-    def _update(self, x):
-        data = np.concatenate([self._carry, x]) if self._carry.size else x
-        groups = data.size // self.t
-        self._carry = data[groups * self.t:].copy()
-        if groups:
-            hands = np.sort(data[: groups * self.t].reshape(groups, self.t), axis=1)
-            distinct = 1 + np.count_nonzero(hands[:, 1:] != hands[:, :-1], axis=1)
-            self.counts += np.bincount(distinct - 1, minlength=self.t)
-
-    def min_samples(self):
-        return min_items(self.cell_p, min_expected=self.min_expected, rule="adjacent") * self.t
-
-    def _result(self):
-        return _chisquare_cells(self.counts, self.cell_p, min_expected=self.min_expected, pool="adjacent",
-                                test=self.name, unit="outcomes")
+    def _statistic(self, hands):
+        hands = np.sort(hands, axis=1)
+        return np.count_nonzero(hands[:, 1:] != hands[:, :-1], axis=1)  # distinct values - 1
 
 
 def poker_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> ChiSquareResult:
@@ -73,9 +58,7 @@ def poker_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> Ch
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 D, Addison-Wesley, 1997.
     """
-    acc = PokerAccumulator(probabilities, t=t, min_expected=min_expected)
-    acc.update(x)
-    return acc.result()
+    return PokerAccumulator(probabilities, t=t, min_expected=min_expected).run(x)
 
 
 __all__ = ["poker_test", "PokerAccumulator"]

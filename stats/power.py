@@ -153,6 +153,59 @@ def detectable_cell_shift(cell_probabilities, items: int, alpha: float, df: int,
     return float(np.sqrt(lam * (1 - q) / (items * q)))
 
 
+def detectable_law_change(null_cells, alternative, items: int, alpha: float, df: int, *, min_expected: float = 5.0,
+                          rule: str = "adjacent", power: float = DEFAULT_POWER, upper: float = 1.0) -> float:
+    """Smallest δ in (0, upper] at which a chi-square test detects its cells following ``alternative(δ)``.
+
+    Parameters
+    ----------
+    null_cells : array_like
+        Cell probabilities under the null hypothesis, before pooling.
+    alternative : callable
+        ``alternative(δ)`` -> cell probabilities under the alternative (same
+        cells; ``alternative(0)`` is the null law).
+    items : int
+        Items classified (gaps, segments, blocks, ...).
+    alpha, df, power
+        Level, degrees of freedom of the test, power.
+    min_expected, rule
+        The test's pooling (:func:`stats.chisquare.pool_cells`), applied to
+        the null expected counts exactly as the test does.
+    upper : float
+        Largest meaningful δ; ``inf`` is returned when even it is not detected.
+
+    Notes
+    -----
+    Noncentrality λ(δ) = N Σ_g (p1_g - p0_g)² / p0_g over the pooled cells
+    (the noncentral chi-square approximation), solved for λ(δ) = λ_needed.
+    """
+    from stats.chisquare import pool_cells
+
+    null_cells = np.asarray(null_cells, dtype=np.float64)
+    groups = pool_cells(items * null_cells, min_expected=min_expected, rule=rule)
+    p0 = np.bincount(groups, weights=null_cells)
+    needed = noncentrality_for_power(df, alpha, power)
+
+    @lru_cache(maxsize=None)
+    def excess(delta):
+        p1 = np.bincount(groups, weights=np.asarray(alternative(delta), dtype=np.float64))
+        return items * float(np.sum((p1 - p0) ** 2 / p0)) - needed
+
+    # λ(δ) grows like δ² near 0: start from the quadratic guess of one evaluation (each may run a
+    # Markov chain), bracket the root by doubling, refine to 4 significant digits (the figure shown).
+    probe = min(upper, 0.1)
+    at_probe = excess(probe) + needed
+    hi = min(upper, probe * np.sqrt(needed / at_probe)) if at_probe > 0 else upper
+    lo = 0.0
+    while excess(hi) < 0:
+        if hi >= upper:
+            return float("inf")
+        lo, hi = hi, min(2 * hi, upper)
+    if lo == 0.0 and excess(hi / 2) < 0:
+        lo = hi / 2
+    return float(_opt.brentq(excess, lo, hi, xtol=1e-12, rtol=1e-4))
+
+
 def detectable_correlation(n: int, alpha: float, lags: int, *, power: float = DEFAULT_POWER) -> float:
     """Smallest serial correlation |ρ| at one lag detected by the Ljung–Box test (λ = n ρ²)."""
     lam = noncentrality_for_power(lags, alpha, power)
@@ -167,5 +220,5 @@ def detectable_mean_shift(expected: float, sd: float, alpha: float, *, power: fl
 __all__ = [
     "Detectable", "DEFAULT_POWER", "noncentrality_for_power", "normal_shift", "chisquare_power",
     "detectable_shift", "sample_size_for_shift", "detectable_repeat", "sample_size_for_repeat",
-    "detectable_cell_shift", "detectable_correlation", "detectable_mean_shift",
+    "detectable_cell_shift", "detectable_correlation", "detectable_mean_shift", "detectable_law_change",
 ]

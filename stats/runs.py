@@ -320,9 +320,7 @@ def runs_up_test(x, probabilities=None, *, classes: int = 6, statistic: str = "l
     .. [2] H. Levene and J. Wolfowitz, "The covariance matrix of runs up and
        down", Ann. Math. Statist. 15 (1944) 58-69.
     """
-    acc = RunsAccumulator("up", classes=classes, statistic=statistic)
-    acc.update(continuous_input(x, probabilities, seed))
-    return acc.result()
+    return RunsAccumulator("up", classes=classes, statistic=statistic).run(continuous_input(x, probabilities, seed))
 
 
 def runs_updown_test(x, probabilities=None, *, classes: int = 5, statistic: str = "length",
@@ -359,9 +357,7 @@ def runs_updown_test(x, probabilities=None, *, classes: int = 5, statistic: str 
     .. [2] J. Wolfowitz, "Asymptotic distribution of runs up and down", Ann.
        Math. Statist. 15 (1944) 163-172.
     """
-    acc = RunsAccumulator("updown", classes=classes, statistic=statistic)
-    acc.update(continuous_input(x, probabilities, seed))
-    return acc.result()
+    return RunsAccumulator("updown", classes=classes, statistic=statistic).run(continuous_input(x, probabilities, seed))
 
 
 def _median_split(p: np.ndarray) -> int:
@@ -443,9 +439,7 @@ def runs_median_test(x, probabilities, *, split: int | None = None) -> NormalRes
     .. [1] A. Wald and J. Wolfowitz, "On a test whether two samples are from
        the same population", Ann. Math. Statist. 11 (1940) 147-162.
     """
-    acc = MedianRunsAccumulator(probabilities, split=split)
-    acc.update(x)
-    return acc.result()
+    return MedianRunsAccumulator(probabilities, split=split).run(x)
 
 
 __all__ = ["runs_up_test", "runs_updown_test", "runs_median_test", "run_moments",

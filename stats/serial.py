@@ -168,10 +168,33 @@ def serial_test(x, probabilities, *, t: int = 2, overlapping: bool = False, diff
     .. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 B and exercise 3.3.2-24, Addison-Wesley, 1997.
     """
-    acc = SerialAccumulator(probabilities, t=t, overlapping=overlapping, difference=difference,
-                            method=method, min_expected=min_expected, pool=pool)
-    acc.update(x)
-    return acc.result()
+    return SerialAccumulator(probabilities, t=t, overlapping=overlapping, difference=difference, method=method,
+                             min_expected=min_expected, pool=pool).run(x)
+
+
+def contingency_statistic(table) -> tuple[float, int, np.ndarray, np.ndarray]:
+    """Pearson's X² for independence of rows and columns of a count table.
+
+    Rows and columns that never occur are dropped (they carry no
+    information).  Returns (X², df, observed, expected) over the kept cells,
+    df = (rows - 1)(columns - 1); equals ``scipy.stats.chi2_contingency(table,
+    correction=False)`` on the kept table.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    keep_r, keep_c = rows > 0, cols > 0
+    table = table[keep_r][:, keep_c]
+    expected = np.outer(rows[keep_r], cols[keep_c]) / table.sum()
+    statistic = float(((table - expected) ** 2 / expected).sum())
+    df = (int(keep_r.sum()) - 1) * (int(keep_c.sum()) - 1)
+    return statistic, df, table, expected
+
+
+def contingency_test_table(table) -> ChiSquareResult:
+    """:func:`contingency_statistic` referred to chi-square (p = 1 when df = 0)."""
+    statistic, df, observed, expected = contingency_statistic(table)
+    pvalue = float(_sps.chi2.sf(statistic, df)) if df > 0 else 1.0
+    return ChiSquareResult(statistic, pvalue, df, int(observed.sum()), observed, expected, "contingency", 0)
 
 
 class IndependenceAccumulator(CategoricalAccumulator):
@@ -195,16 +218,7 @@ class IndependenceAccumulator(CategoricalAccumulator):
         return int(np.ceil(self.min_expected / float(self.p.min()) ** 2)) + 1
 
     def _result(self):
-        table = self.counts.reshape(self.k, self.k).astype(np.float64)
-        rows, cols = table.sum(axis=1), table.sum(axis=0)
-        keep_r, keep_c = rows > 0, cols > 0
-        table = table[keep_r][:, keep_c]
-        total = table.sum()
-        expected = np.outer(rows[keep_r], cols[keep_c]) / total
-        statistic = float(((table - expected) ** 2 / expected).sum())
-        df = (int(keep_r.sum()) - 1) * (int(keep_c.sum()) - 1)
-        pvalue = float(_sps.chi2.sf(statistic, df)) if df > 0 else 1.0
-        return ChiSquareResult(statistic, pvalue, df, int(total), table, expected, "contingency", 0)
+        return contingency_test_table(self.counts.reshape(self.k, self.k))
 
 
 def independence_test(x, probabilities, *, min_expected: float = 5.0) -> ChiSquareResult:
@@ -247,9 +261,8 @@ def independence_test(x, probabilities, *, min_expected: float = 5.0) -> ChiSqua
     .. [2] P. Billingsley, "Statistical methods in Markov chains", Ann. Math.
        Statist. 32 (1961) 12-40.
     """
-    acc = IndependenceAccumulator(probabilities, min_expected=min_expected)
-    acc.update(x)
-    return acc.result()
+    return IndependenceAccumulator(probabilities, min_expected=min_expected).run(x)
 
 
-__all__ = ["serial_test", "independence_test", "SerialAccumulator", "IndependenceAccumulator"]
+__all__ = ["serial_test", "independence_test", "SerialAccumulator", "IndependenceAccumulator",
+           "contingency_statistic", "contingency_test_table"]

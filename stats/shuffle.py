@@ -107,9 +107,7 @@ def composition_check(rows, multiset) -> CheckResult:
         ``statistic`` = number of rows with the wrong composition; ``pvalue``
         1.0 if none, else 0.0; ``detail`` describes the first bad row.
     """
-    acc = CompositionAccumulator(multiset)
-    acc.update(rows)
-    return acc.result()
+    return CompositionAccumulator(multiset).run(rows)
 
 
 class PositionAccumulator(RowsAccumulator):
@@ -176,9 +174,7 @@ def position_test(rows, multiset, *, min_expected: float = 5.0) -> ChiSquareResu
     .. [1] A. Agresti, *Categorical Data Analysis*, 3rd ed., §3.5 (exact
        conditional distribution of tables with fixed margins), Wiley, 2013.
     """
-    acc = PositionAccumulator(multiset, min_expected=min_expected)
-    acc.update(rows)
-    return acc.result()
+    return PositionAccumulator(multiset, min_expected=min_expected).run(rows)
 
 
 class CardPositionAccumulator(RowsAccumulator):
@@ -226,9 +222,7 @@ def card_position_test(rows, multiset, *, position: int = 0, min_expected: float
     A single position is far more sensitive to a bias there than the
     position × card table, whose degrees of freedom dilute it.
     """
-    acc = CardPositionAccumulator(multiset, position=position, min_expected=min_expected)
-    acc.update(rows)
-    return acc.result()
+    return CardPositionAccumulator(multiset, position=position, min_expected=min_expected).run(rows)
 
 
 @lru_cache(maxsize=8)
@@ -368,9 +362,7 @@ def adjacency_test(rows, multiset, *, min_expected: float = 5.0) -> ChiSquareRes
     .. [1] C. R. Rao, *Linear Statistical Inference and Its Applications*,
        2nd ed., §3b.4 (quadratic forms in a singular normal vector), Wiley, 1973.
     """
-    acc = AdjacencyAccumulator(multiset, min_expected=min_expected)
-    acc.update(rows)
-    return acc.result()
+    return AdjacencyAccumulator(multiset, min_expected=min_expected).run(rows)
 
 
 def _match_moments(m: np.ndarray) -> tuple[float, float]:
@@ -440,9 +432,7 @@ def carryover_test(rows, multiset) -> NormalResult:
     conditional mean of M given either shuffle is constant) and 1-dependent,
     so the sum is asymptotically normal.  Valid for n >= 31.
     """
-    acc = CarryoverAccumulator(multiset)
-    acc.update(rows)
-    return acc.result()
+    return CarryoverAccumulator(multiset).run(rows)
 
 
 def _arrangements(multiset: tuple) -> dict:
@@ -512,9 +502,7 @@ def permutation_frequency_test(rows, multiset, *, min_expected: float = 5.0) -> 
     paths onto 6 orders, so some orders get 5/27 and others 4/27 and this
     test rejects it with a few thousand shuffles.
     """
-    acc = ArrangementAccumulator(multiset, min_expected=min_expected)
-    acc.update(rows)
-    return acc.result()
+    return ArrangementAccumulator(multiset, min_expected=min_expected).run(rows)
 
 
 class RelativeOrderAccumulator(RowsAccumulator):
@@ -580,9 +568,7 @@ def relative_order_test(rows, multiset, *, labels=None, t: int = 5, min_expected
     For a single deck (every label once) this is the permutation test on the
     positions of t fixed cards; it applies unchanged to multi-deck shoes.
     """
-    acc = RelativeOrderAccumulator(multiset, labels=labels, t=t, min_expected=min_expected)
-    acc.update(rows)
-    return acc.result()
+    return RelativeOrderAccumulator(multiset, labels=labels, t=t, min_expected=min_expected).run(rows)
 
 
 __all__ = [

@@ -128,9 +128,7 @@ def birthday_spacings_test(x, probabilities, *, t: int | None = None, birthdays:
        tests with certain families of random number generators", Math.
        Comput. Simul. 55 (2001) 131-137.
     """
-    acc = BirthdaySpacingsAccumulator(probabilities, t=t, birthdays=birthdays, max_blocks=max_blocks)
-    acc.update(x)
-    return acc.result()
+    return BirthdaySpacingsAccumulator(probabilities, t=t, birthdays=birthdays, max_blocks=max_blocks).run(x)
 
 
 class CollisionAccumulator(_EquiprobableTuples):
@@ -200,9 +198,7 @@ def collision_test(x, probabilities, *, t: int | None = None, balls: int = 2**14
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 2, 3rd ed.,
        §3.3.2 I, Addison-Wesley, 1997.
     """
-    acc = CollisionAccumulator(probabilities, t=t, balls=balls, max_blocks=max_blocks)
-    acc.update(x)
-    return acc.result()
+    return CollisionAccumulator(probabilities, t=t, balls=balls, max_blocks=max_blocks).run(x)
 
 
 __all__ = ["birthday_spacings_test", "collision_test", "BirthdaySpacingsAccumulator", "CollisionAccumulator"]

@@ -19,8 +19,10 @@ from stats.chisquare import FrequencyAccumulator
 from stats.correlation import SerialCorrelationAccumulator
 from stats.coupon import CouponAccumulator
 from stats.gap import GapAccumulator
+from stats.interplay import InterplayAccumulator
 from stats.order import MaximumAccumulator, OrderPatternAccumulator
 from stats.pit import RandomizedPIT
+from stats.poisson import PoissonAccumulator
 from stats.poker import PokerAccumulator
 from stats.runs import MedianRunsAccumulator, RunsAccumulator
 from stats.second_level import SubsequenceAccumulator
@@ -35,6 +37,7 @@ from stats.shuffle import (
     RelativeOrderAccumulator,
 )
 from stats.spacings import BirthdaySpacingsAccumulator, CollisionAccumulator
+from stats.spectral import OutcomeBits, SpectralAccumulator
 
 #: The name the issue uses for the frequency accumulator.
 ChiSquareAccumulator = FrequencyAccumulator
@@ -45,5 +48,6 @@ __all__ = [
     "RunsAccumulator", "MedianRunsAccumulator", "SerialCorrelationAccumulator", "BirthdaySpacingsAccumulator",
     "CollisionAccumulator", "SubsequenceAccumulator", "RandomizedPIT", "CompositionAccumulator",
     "PositionAccumulator", "CardPositionAccumulator", "AdjacencyAccumulator", "CarryoverAccumulator",
-    "ArrangementAccumulator", "RelativeOrderAccumulator",
+    "ArrangementAccumulator", "RelativeOrderAccumulator", "PoissonAccumulator", "SpectralAccumulator",
+    "OutcomeBits", "InterplayAccumulator",
 ]

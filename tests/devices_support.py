@@ -1,8 +1,9 @@
 """Shared helpers for tests/test_devices_*.py: the exhaustive enumeration driver.
 
 The devices' C drawing functions take the source's word width ``bits`` (64 in
-production).  The enumerable source (csrc/devtestengine.h) replays a list of
-``bits``-bit words, left-aligned, so the shipped compiled functions run on
+production).  The test engine's left-aligned layout
+(``rngcore.testing.TestEngine.from_words``, csrc/testengine.h) replays a list
+of ``bits``-bit words, left-aligned, so the shipped compiled functions run on
 narrow words and every possible word sequence can be tried.
 """
 from __future__ import annotations
@@ -10,28 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from rngcore import ffi, lib
-
-
-class DevTestSource:
-    """An ``rng_source *`` replaying ``bits``-bit words (csrc/devtestengine.h)."""
-
-    def __init__(self, bits: int, capacity: int):
-        self.bits = bits
-        self.words = ffi.new("uint64_t[]", max(capacity, 1))
-        self.engine = ffi.new("rng_devtest *")
-        self.source = ffi.new("rng_source *")
-
-    def load(self, words) -> None:
-        """Start over, replaying ``words``."""
-        for i, w in enumerate(words):
-            self.words[i] = w
-        status = lib.rng_devtest_source(self.engine, self.words, len(words), self.bits, self.source)
-        assert status == lib.RNG_OK, status
-
-    @property
-    def used(self) -> int:
-        return int(self.engine.used)
+from rngcore import lib
+from rngcore.testing import TestEngine
 
 
 def enumerate_outcomes(bits: int, depth: int, run: Callable[[object], tuple[int, object]]):
@@ -49,16 +30,15 @@ def enumerate_outcomes(bits: int, depth: int, run: Callable[[object], tuple[int,
     Any status other than RNG_OK / RNG_E_EXHAUSTED fails the test.
     """
     size = 1 << bits
-    src = DevTestSource(bits, depth)
     outcomes: Counter = Counter()
     exhausted = 0
     pending = [()]
     while pending:
         prefix = pending.pop()
-        src.load(prefix)
-        status, outcome = run(src.source)
+        engine = TestEngine.from_words(prefix, bits)
+        status, outcome = run(engine.source)
         if status == lib.RNG_OK:
-            assert src.used == len(prefix), (prefix, src.used)
+            assert engine.consumed == len(prefix), (prefix, engine.consumed)
             outcomes[outcome] += size ** (depth - len(prefix))
         elif status != lib.RNG_E_EXHAUSTED:
             raise AssertionError(f"unexpected status {status} for words {prefix}")

@@ -10,9 +10,10 @@ import pytest
 import rngcore
 from rngcore import ffi, lib
 
-from core_support import keystream_path, keystream_paths, load_vectors, reference_keystream
+from harness.selftest import load_vectors
+from core_support import VECTOR_FILE, keystream_path, keystream_paths, reference_keystream
 
-VECTORS = load_vectors()
+VECTORS = load_vectors(VECTOR_FILE)
 BLOCK_FUNCTIONS = {
     "portable": lib.rng_chacha20_blocks_portable,
     "avx2": lib.rng_chacha20_blocks_avx2,
@@ -49,8 +50,8 @@ def test_rfc8439_vectors_on_every_path(path):
     ran = 0
     for v in VECTORS:
         # RFC layout (32-bit counter, 96-bit nonce) mapped onto ours: the
-        # state words are the same, counter64 = counter | nonce_word0 << 32.
-        ks = _keystream(BLOCK_FUNCTIONS[path], v.key, v.counter64, v.stream, len(v.plaintext))
+        # state words are the same, engine_counter = counter | nonce_word0 << 32.
+        ks = _keystream(BLOCK_FUNCTIONS[path], v.key, v.engine_counter, v.engine_stream, len(v.plaintext))
         assert _xor(v.plaintext, ks) == v.ciphertext, f"COUNT {v.count} on {path}"
         ran += 1
     assert ran == 10
@@ -61,10 +62,10 @@ def test_rfc8439_vectors_through_the_replay_generator(path):
     ran = 0
     with keystream_path(path):
         for v in VECTORS:
-            if v.counter64 >> 32:
+            if v.engine_counter >> 32:
                 continue  # nonce word 0 is not zero: not on a stream from counter 0
-            generator = rngcore.Generator(v.key, v.stream)
-            generator.seek(64 * v.counter64)
+            generator = rngcore.Generator(v.key, v.engine_stream)
+            generator.seek(64 * v.engine_counter)
             assert _xor(v.plaintext, generator.random_bytes(len(v.plaintext))) == v.ciphertext
             ran += 1
     assert ran == 9  # COUNT 0 has nonce word 0 = 9

@@ -1,7 +1,7 @@
 """Exhaustive no-bias proofs of the devices' batched drawing code.
 
 The shipped C functions (rng_shuffle16, rng_shuffle16_rows, rng_uniform8) run
-on an enumerable source of narrow words (csrc/devtestengine.h) and are fed
+on the test engine's narrow left-aligned words (csrc/testengine.h) and are fed
 EVERY sequence of `depth` words.  For each depth, every outcome (every order of
 the deck, every tuple of faces) must arise exactly equally often among the runs
 that finished, and the count must equal what Lemire's rule predicts for the
@@ -16,6 +16,7 @@ import math
 import pytest
 
 from rngcore import ffi, lib
+from rngcore.testing import TestEngine
 from devices_support import enumerate_outcomes
 
 
@@ -54,6 +55,26 @@ def finished_weight(products: list[int], bits: int, depth: int) -> int:
         return (size // p) * ways(batch + 1, words_left - 1) + (size % p) * ways(batch, words_left - 1)
 
     return ways(0, depth)
+
+
+def test_left_aligned_engine_replays_each_word_at_the_top():
+    engine = TestEngine.from_words([0x5, 0x3F, 0x1], 6)
+    src = engine.source
+    assert src.next64(src.state) == 0x5 << 58
+    assert src.next32(src.state) == 0x3F << 26  # the top half of one whole word
+    assert engine.consumed == 2 and not engine.exhausted
+    assert src.next64(src.state) == 1 << 58
+    assert src.next64(src.state) == 2**64 - 1  # past the end: all ones, latched
+    assert engine.exhausted and src.status == lib.RNG_E_EXHAUSTED
+    full = TestEngine.from_words([7], 64)  # production width: no shift
+    assert full.source.next64(full.source.state) == 7
+    fill = TestEngine.from_words([1], 8)
+    assert fill.source.fill(fill.source.state, ffi.new("uint8_t[1]"), 1) == lib.RNG_E_ARGUMENT  # words only
+    assert fill.source.status == lib.RNG_E_ARGUMENT
+    with pytest.raises(ValueError, match="bits must be in 1..64"):
+        TestEngine.from_words([0], 65)
+    with pytest.raises(ValueError, match=r"every word must be in \[0, 2\*\*4\)"):
+        TestEngine.from_words([16], 4)
 
 
 def test_plan_limit_matches_c():
@@ -169,20 +190,14 @@ def test_void_section_respins_uniformly(depth):
 
 
 def test_exhausted_source_reports_and_leaves_deck_alone():
-    from devices_support import DevTestSource
-
-    src = DevTestSource(8, 1)
-    src.load([0])  # one word, but a 6-card shuffle at 8 bits needs two
+    src = TestEngine.from_words([0], 8)  # one word, but a 6-card shuffle at 8 bits needs two
     deck = ffi.new("uint16_t[]", list(range(6)))
     assert lib.rng_shuffle16(src.source, deck, 6, 8) == lib.RNG_E_EXHAUSTED
     assert list(deck) == list(range(6))
 
 
 def test_bad_width_or_size_rejected():
-    from devices_support import DevTestSource
-
-    src = DevTestSource(8, 4)
-    src.load([1, 2, 3, 4])
+    src = TestEngine.from_words([1, 2, 3, 4], 8)
     deck = ffi.new("uint16_t[]", 200)
     assert lib.rng_shuffle16(src.source, deck, 200, 8) == lib.RNG_E_ARGUMENT  # 200 > limit 128
     assert lib.rng_shuffle16(src.source, deck, 5, 65) == lib.RNG_E_ARGUMENT
@@ -190,4 +205,4 @@ def test_bad_width_or_size_rejected():
     assert lib.rng_uniform8(src.source, 0, 0, out, 4, 8) == lib.RNG_E_ARGUMENT
     assert lib.rng_uniform8(src.source, 257, 257, out, 4, 64) == lib.RNG_E_ARGUMENT
     assert lib.rng_uniform8(src.source, 1, 0, out, 4, 64) == lib.RNG_E_ARGUMENT  # voiding the only section
-    assert src.used == 0
+    assert src.consumed == 0

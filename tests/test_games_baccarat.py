@@ -249,21 +249,18 @@ def test_fresh_round_sampler_is_exactly_uniform():
     stopped after six positions) gives every ordered six-card deal of a
     six-card stack equally often over all accepted word pairs."""
     from rngcore._native import ffi, lib
+    from rngcore.testing import TestEngine
 
     stack = np.array([code(r, 0) for r in (1, 2, 3, 4, 5, 6)], dtype=np.uint16)
     table = _native.BaccaratTable(stack, baccarat.c_rules("etable", 1))
     counts = np.zeros(baccarat.CLASSES, dtype=np.uint64)
     seen = Counter()
-    words = ffi.new("uint64_t[2]")
-    engine = ffi.new("rng_devtest *")
-    source = ffi.new("rng_source *")
     for w1 in range(256):
         for w2 in range(256):
-            words[0], words[1] = w1, w2
-            assert lib.rng_devtest_source(engine, words, 2, 8, source) == 0
+            engine = TestEngine.from_words([w1, w2], 8)
             ffi.memmove(table._table.cards, ffi.from_buffer(stack), stack.nbytes)  # the same stack every run
-            status = lib.rng_bac_play(source, table._table, 1, ffi.from_buffer("uint64_t[]", counts), 8)
-            if status == 0 and engine.used == 2:
+            status = lib.rng_bac_play(engine.source, table._table, 1, ffi.from_buffer("uint64_t[]", counts), 8)
+            if status == 0 and engine.consumed == 2:
                 seen[tuple(table.cards()[::-1])] += 1
             else:
                 assert status == lib.RNG_E_EXHAUSTED  # the first batch was rejected: needs a third word

@@ -140,3 +140,52 @@ def test_second_level_tests():
     assert anderson_darling_test(u**1.5).pvalue < 1e-9
     with pytest.raises(ValueError, match="outside"):
         ks_uniform_test([0.1, 0.2, 1.5, 0.3, 0.4])
+
+
+def test_gap_clustering_law_reduces_to_geometric_and_matches_a_markov_chain():
+    from stats._exact import geometric_cells
+    from stats.gap import clustered_gap_cells
+
+    assert np.allclose(clustered_gap_cells(0.3, 40, 0.0), geometric_cells(0.3, 40), rtol=0, atol=1e-16)
+    law = clustered_gap_cells(0.3, 40, 0.2)
+    assert law.sum() == pytest.approx(1.0, abs=1e-14)
+    # Simulate the two-state chain with P(A|A) = q + δ(1-q), P(A|not A) = q(1-δ) and count gaps.
+    rng = numpy_rng(31)
+    u = rng.random(400_000)
+    hit = np.empty(u.size, dtype=bool)
+    hit[0] = u[0] < 0.3
+    a, b = 0.3 + 0.2 * 0.7, 0.3 * 0.8
+    for i in range(1, u.size):
+        hit[i] = u[i] < (a if hit[i - 1] else b)
+    gaps = np.diff(np.flatnonzero(hit)) - 1
+    counts = np.bincount(np.minimum(gaps, 39), minlength=40)
+    from stats import chisquare
+
+    assert chisquare(counts, law / law.sum(), pool="adjacent").pvalue > 1e-9
+
+
+def test_gap_and_coupon_power_figures_are_real_by_simulation():
+    """Cell counts drawn from the alternative law at the reported δ are rejected at α = 0.01 in
+    >= 55 of 60 runs (P(< 55 | power 0.99) < 1e-4)."""
+    from stats.chisquare import _chisquare_cells
+    from stats.coupon import CouponAccumulator, detectable_scarcity, scarce_category_cells
+    from stats.gap import GapAccumulator, clustered_gap_cells, detectable_clustering
+
+    rng = numpy_rng(32)
+    gap = GapAccumulator(BIG_SIX)
+    gap.update(rng.choice(7, 100_000, p=[float(p) for p in BIG_SIX]))
+    result = gap.result()
+    delta = detectable_clustering(gap, result, 0.01, 0.99)
+    law = clustered_gap_cells(gap.hit, gap.cells, delta)
+    hits = sum(_chisquare_cells(rng.multinomial(result.n, law), gap.cell_p, pool="adjacent").pvalue <= 0.01
+               for _ in range(60))
+    assert 0 < delta < 0.1 and hits >= 55, (delta, hits)
+    coupon = CouponAccumulator(6)
+    coupon.update(rng.integers(0, 6, 50_000))
+    result = coupon.result()
+    delta = detectable_scarcity(coupon, result, 0.01, 0.99)
+    law = scarce_category_cells(coupon, delta)
+    assert np.allclose(scarce_category_cells(coupon, 0.0), coupon.cell_p, atol=1e-15)
+    hits = sum(_chisquare_cells(rng.multinomial(result.n, law / law.sum()), coupon.cell_p, pool="adjacent").pvalue
+               <= 0.01 for _ in range(60))
+    assert 0 < delta < 0.5 and hits >= 55, (delta, hits)

@@ -115,3 +115,25 @@ def test_interrupt_reports_partial_results(monkeypatch):
     assert r.exit_code == 130
     assert "INTERRUPTED: results cover the first 2,097,152 outcomes" in r.output
     assert "verdict: PASS" in r.output
+
+
+def test_raw_byte_capture_of_rngcert_stream(tmp_path):
+    """`rngcert stream` output tested as the "bytes" device: passes, and its bits get the spectral test;
+    a stream with sticky bits fails."""
+    from stats.defects import sticky_bits
+
+    stream = CliRunner().invoke(main, ["stream", "--seed", SEED, "--bytes", "400000"])
+    assert stream.exit_code == 0
+    good = tmp_path / "stream.bin"
+    good.write_bytes(stream.stdout_bytes)
+    r = _run("bytes", "--input", str(good), "--json")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert report["n"] == 400_000 and "spectral" in {t["name"] for t in report["tests"]}
+    bad = tmp_path / "sticky.bin"
+    bad.write_bytes(sticky_bits(400_000, seed=6).tobytes())
+    r = _run("bytes", "--input", str(bad), "--json")
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["verdict"] == "fail"
+    assert next(t for t in report["tests"] if t["name"] == "spectral")["verdict"] == "fail"

@@ -1,8 +1,8 @@
 """Power: every defective device of the zoo is caught (verdict fail) at its stated sample size."""
 import pytest
-from rngcore.devices import device_spec
 
 from stats import run_battery
+from stats.bytestream import device_spec
 from stats.defects import DEFECTS
 from tests.stats_support import FAR_TAIL
 

@@ -4,17 +4,10 @@ import itertools
 import numpy as np
 import pytest
 
-from stats import (
-    adjacency_test,
-    card_position_test,
-    carryover_test,
-    composition_check,
-    permutation_frequency_test,
-    position_test,
-    relative_order_test,
-)
 from stats.defects import naive_shuffle_small, sattolo_shuffle
-from stats.shuffle import AdjacencyAccumulator, _adjacency_model, _match_moments, multiset_counts
+from stats.shuffle import (AdjacencyAccumulator, _adjacency_model, _match_moments, adjacency_test, card_position_test,
+                           carryover_test, composition_check, multiset_counts, permutation_frequency_test,
+                           position_test, relative_order_test)
 from tests.stats_support import exact_moments, numpy_rng
 
 MULTISETS = [(0, 1, 2, 3, 4), (0, 0, 1, 1, 2, 3), (0, 0, 0, 1, 1, 2, 2)]

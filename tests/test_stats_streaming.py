@@ -20,6 +20,7 @@ SEQUENCE_CORES = [
     lambda: st.BirthdaySpacingsAccumulator(37, t=3, birthdays=60),
     lambda: st.CollisionAccumulator(37, t=3, balls=1000),
     lambda: st.SubsequenceAccumulator(37, block=4000, method="ad"),
+    lambda: st.PoissonAccumulator(37),
 ]
 UNIFORM_CORES = [
     lambda: st.OrderPatternAccumulator(t=4),
@@ -60,6 +61,13 @@ def test_uniform_cores_chunk_invariant(index):
 def test_row_cores_chunk_invariant(core):
     spec, rows = draw("tiles", 2000, seed=3)
     _same(lambda: core(spec.multiset), rows, 7)
+
+
+def test_spectral_and_interplay_cores_chunk_invariant():
+    bits = numpy_rng(10).integers(0, 2, 300_000, dtype=np.uint8)
+    _same(lambda: st.SpectralAccumulator(block=1 << 15), bits, 13)
+    _, rows = draw("dice:3", 30_000, seed=5)
+    _same(lambda: st.InterplayAccumulator([6, 6, 6]), rows, 7)
 
 
 def test_pit_stream_is_chunk_invariant_and_uniform():

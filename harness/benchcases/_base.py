@@ -136,6 +136,13 @@ class CaseResult:
     calls_per_repeat: int = 0
     skipped: str | None = None
 
+    @classmethod
+    def of(cls, case: BenchCase, **outcome) -> "CaseResult":
+        """The result of ``case``: its identity fields plus ``outcome``
+        (``seconds_per_call`` and ``calls_per_repeat``, or ``skipped``)."""
+        return cls(group=case.group, name=case.name, unit=case.unit, units=case.units,
+                   baseline=case.baseline, target=case.target, **outcome)
+
     @property
     def median(self) -> float:
         """Median seconds per call over the repeats."""
@@ -250,7 +257,7 @@ def run_group(
         try:
             fn = case.setup()
         except SkipCase as exc:
-            results[index] = _skipped(case, str(exc))
+            results[index] = CaseResult.of(case, skipped=str(exc))
             continue
         first = time.perf_counter()
         value = fn()
@@ -265,29 +272,8 @@ def run_group(
         if progress is not None and ready:
             progress(f"{cases[0].group}: repeat {repeat + 1}/{timing.repeats}")
     for index, case, fn, calls, samples in ready:
-        results[index] = CaseResult(
-            group=case.group,
-            name=case.name,
-            unit=case.unit,
-            units=case.units,
-            baseline=case.baseline,
-            target=case.target,
-            seconds_per_call=tuple(samples),
-            calls_per_repeat=calls,
-        )
+        results[index] = CaseResult.of(case, seconds_per_call=tuple(samples), calls_per_repeat=calls)
     return [results[i] for i in range(len(cases))]
-
-
-def _skipped(case: BenchCase, reason: str) -> CaseResult:
-    return CaseResult(
-        group=case.group,
-        name=case.name,
-        unit=case.unit,
-        units=case.units,
-        baseline=case.baseline,
-        target=case.target,
-        skipped=reason,
-    )
 
 
 def ratios(results: Iterable[CaseResult]) -> list[Ratio]:

@@ -1,10 +1,15 @@
-"""Stats bench cases (issue 4): chi-square and serial tests over wheel outcomes.
+"""Stats bench cases (issue 4): chi-square and serial tests over wheel outcomes; the spectral test.
 
 Target: chi-square (frequency) and serial (Good's overlapping pairs) tests
 over 10^8 roulette outcomes in <= 5 s on one core, streamed in chunks.  The
 same-run baseline is the naive way: ``np.unique`` counts of values and of
 pair codes, then ``scipy.stats.chisquare``.  Every case checks its answer
 against scipy on the same data.
+
+The spectral group (no target) times the streamed DFT test over 2^24 bits
+(2 MiB of ``rngcert stream`` bytes) in blocks of 2^16
+against one whole-sequence transform (SP 800-22 as written), and checks the
+summed count against a block-by-block loop of the reference count.
 """
 from __future__ import annotations
 
@@ -92,4 +97,47 @@ def _battery_case(n: int) -> BenchCase:
     return BenchCase("stats-battery-roulette-1e6", "rngcert", setup, n, "values", check=check)
 
 
-CASES: list[BenchCase] = _cases(10**7, "1e7") + _cases(10**8, "1e8") + [_battery_case(10**6)]
+SPECTRAL_BITS = 1 << 24
+SPECTRAL_BLOCK = 1 << 16
+
+
+@lru_cache(maxsize=1)
+def _stream_bits() -> np.ndarray:
+    import rngcore
+    from stats.spectral import bits_from_bytes
+
+    return bits_from_bytes(rngcore.Generator(SEED).random_bytes(SPECTRAL_BITS // 8))
+
+
+def _spectral_cases() -> list[BenchCase]:
+    def streamed():
+        from stats.spectral import spectral_test
+
+        bits = _stream_bits()
+        return lambda: spectral_test(bits, block=SPECTRAL_BLOCK)
+
+    def whole():
+        from stats.spectral import spectral_test
+
+        bits = _stream_bits()
+        return lambda: spectral_test(bits)
+
+    def check_blocks(result):
+        from stats.spectral import peak_count
+
+        bits = _stream_bits()
+        reference = sum(peak_count(bits[i: i + SPECTRAL_BLOCK]) for i in range(0, bits.size, SPECTRAL_BLOCK))
+        assert result.n == SPECTRAL_BITS and result.observed == reference and 0 < result.pvalue <= 1
+
+    def check_whole(result):
+        assert result.n == SPECTRAL_BITS and 0 < result.pvalue <= 1
+
+    group = "stats-spectral-16Mbit"
+    return [
+        BenchCase(group, "rngcert-blocks-2^16", streamed, SPECTRAL_BITS, "bits", check=check_blocks),
+        BenchCase(group, "one-transform", whole, SPECTRAL_BITS, "bits", baseline=True, check=check_whole),
+    ]
+
+
+CASES: list[BenchCase] = (_cases(10**7, "1e7") + _cases(10**8, "1e8") + [_battery_case(10**6)]
+                          + _spectral_cases())

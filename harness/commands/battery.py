@@ -18,7 +18,7 @@ EXIT_INTERRUPTED = 130
 
 
 def _spec(name: str):
-    from rngcore.devices import device_spec
+    from stats.bytestream import device_spec
 
     try:
         return device_spec(name)
@@ -122,8 +122,10 @@ def test_command(ctx, device, input_path, samples, seed, alpha, fmt, as_json):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a registry name: roulette-single, roulette-double, big-six,
-    money-wheel, dice:N, shoe:N, deck, tiles, ...  Exit 0 pass, 1 fail,
-    2 bad input, 130 interrupted (the report covers what was tested).
+    money-wheel, dice:N, shoe:N, deck, tiles, ... or "bytes" for a raw byte
+    stream (e.g. a capture of `rngcert stream` output; its bits also get the
+    spectral test).  Exit 0 pass, 1 fail, 2 bad input, 130 interrupted (the
+    report covers what was tested).
     """
     from stats.battery import Battery, run_battery
     from stats.power import DEFAULT_POWER

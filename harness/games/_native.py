@@ -1,28 +1,20 @@
 """The games' calls into C (csrc/baccarat.c, csrc/tablegames.c), status checked.
 
 Draws pass ``WORD_BITS`` (64) like the devices, so the same compiled code
-runs in reduced-width proofs.  Status codes are turned into exceptions by
-:func:`rngcore.errors.raise_for_status`.  Every call holds the generator's
-lock for its whole run (the brief: no two callers share keystream).
+runs in reduced-width proofs.  Every draw goes through
+:func:`rngcore.engine.locked_call`: the generator's lock is held for the
+whole C call (no two callers share keystream) and the status is turned into
+an exception by :func:`rngcore.errors.raise_for_status`.
 """
 from __future__ import annotations
-
-import contextlib
 
 import numpy as np
 
 from rngcore._native import ffi, lib
-from rngcore.errors import raise_for_status as check
+from rngcore.engine import locked_call
+from rngcore.errors import raise_for_status
 
 WORD_BITS = 64
-
-
-def _locked(generator):
-    """(rng_source *, lock) of a Generator; a raw cffi ``rng_source *`` gets a null lock."""
-    source = getattr(generator, "source", generator)
-    if not isinstance(source, ffi.CData):
-        raise TypeError(f"expected an rngcore.Generator, got {type(generator).__name__}")
-    return source, getattr(generator, "lock", None) or contextlib.nullcontext()
 
 
 def baccarat_exact(faces: np.ndarray) -> tuple[np.ndarray, int]:
@@ -30,7 +22,7 @@ def baccarat_exact(faces: np.ndarray) -> tuple[np.ndarray, int]:
     faces = np.ascontiguousarray(faces, dtype=np.uint32)
     out = np.zeros(lib.RNG_BAC_CLASSES, dtype=np.uint64)
     total = ffi.new("uint64_t *")
-    check(lib.rng_bac_exact(ffi.from_buffer("uint32_t[]", faces), ffi.from_buffer("uint64_t[]", out), total),
+    raise_for_status(lib.rng_bac_exact(ffi.from_buffer("uint32_t[]", faces), ffi.from_buffer("uint64_t[]", out), total),
           "baccarat exact counts (composition must hold 6..1024 cards)")
     return out, int(total[0])
 
@@ -72,10 +64,8 @@ class BaccaratTable:
         """Play ``rounds`` rounds, adding to ``counts`` (uint64[7200])."""
         if counts.dtype != np.uint64 or counts.shape != (lib.RNG_BAC_CLASSES,) or not counts.flags.c_contiguous:
             raise ValueError("counts must be a contiguous uint64 array of 7200 classes")
-        source, lock = _locked(generator)
-        with lock:
-            status = lib.rng_bac_play(source, self._table, rounds, ffi.from_buffer("uint64_t[]", counts), bits)
-        check(status, f"playing {rounds} baccarat rounds")
+        locked_call(generator, lib.rng_bac_play, self._table, rounds, ffi.from_buffer("uint64_t[]", counts), bits,
+                    what=f"playing {rounds} baccarat rounds")
 
 
 def tally(generator, sections: int, rounds: int, counts: np.ndarray, *, per_round: int = 1,
@@ -85,11 +75,8 @@ def tally(generator, sections: int, rounds: int, counts: np.ndarray, *, per_roun
     indices = sections ** per_round
     if counts.dtype != np.uint64 or counts.size != indices or not counts.flags.c_contiguous:
         raise ValueError(f"counts must be a contiguous uint64 array of {indices} entries")
-    source, lock = _locked(generator)
-    with lock:
-        status = lib.rng_tg_tally(source, sections, per_round, sections if void is None else void, rounds,
-                                  ffi.from_buffer("uint64_t[]", counts), bits)
-    check(status, f"tallying {rounds} rounds on {sections} sections")
+    locked_call(generator, lib.rng_tg_tally, sections, per_round, sections if void is None else void, rounds,
+                ffi.from_buffer("uint64_t[]", counts), bits, what=f"tallying {rounds} rounds on {sections} sections")
 
 
 def chain(generator, sections: int, next_state: np.ndarray, rounds: int, visits: np.ndarray, state: int, *,
@@ -102,9 +89,7 @@ def chain(generator, sections: int, next_state: np.ndarray, rounds: int, visits:
     if next_state.size != states * indices or visits.dtype != np.uint64 or visits.size != next_state.size:
         raise ValueError("next_state and visits must both hold states * sections**per_round entries (visits uint64)")
     cstate = ffi.new("uint32_t *", state)
-    source, lock = _locked(generator)
-    with lock:
-        status = lib.rng_tg_chain(source, sections, per_round, states, ffi.from_buffer("uint16_t[]", next_state),
-                                  rounds, ffi.from_buffer("uint64_t[]", visits), cstate, bits)
-    check(status, f"running {rounds} steps of a {states}-state automaton")
+    locked_call(generator, lib.rng_tg_chain, sections, per_round, states, ffi.from_buffer("uint16_t[]", next_state),
+                rounds, ffi.from_buffer("uint64_t[]", visits), cstate, bits,
+                what=f"running {rounds} steps of a {states}-state automaton")
     return int(cstate[0])

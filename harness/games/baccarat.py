@@ -30,6 +30,7 @@ from rngcore.devices.cards import STANDARD_RANKS
 from rngcore.devices.rulesets import rule_set as device_rule_set
 from harness.games import _native
 from harness.games.core import PUSH, BetResult, BetRule, Where, odds, result_from_weights, rows
+from harness.games.simulate import class_counts
 
 CLASSES = 7200
 PAIR_STATES = 18
@@ -190,12 +191,7 @@ def class_labels(rule: BetRule) -> tuple[tuple[str, ...], np.ndarray]:
 def label_counts(rule: BetRule, counts: np.ndarray) -> dict[str, int]:
     """Sum class counts into the rule's outcome classes (exact integers)."""
     labels, index = class_labels(rule)
-    out = {}
-    for i, label in enumerate(labels):
-        total = int(counts[index == i].sum(dtype=np.uint64))
-        if total:
-            out[label] = total
-    return out
+    return class_counts(counts, index, labels)
 
 
 def results_from_counts(counts: np.ndarray, total: int, bets: Sequence[BetRule] = BETS) -> tuple[BetResult, ...]:

@@ -18,20 +18,22 @@ def frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
+def exact_and_float(name: str, x: Fraction) -> dict:
+    """A figure twice: exact under ``name``, as a float under ``name_float``."""
+    return {name: frac(x), f"{name}_float": float(x)}
+
+
 def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
             simulation: SimulationResult | None = None) -> dict:
     """The JSON report (keys of the issue first, then the details)."""
     a, m = analysis, analysis.model
     rarest = a.rarest
     out = {
-        "rtp": frac(a.rtp),
-        "rtp_float": float(a.rtp),
+        **exact_and_float("rtp", a.rtp),
         "parts": {k: frac(a.parts[k]) for k in PARTS},
         "parts_float": {k: float(a.parts[k]) for k in PARTS},
-        "hit_frequency": frac(a.hit_frequency),
-        "hit_frequency_float": float(a.hit_frequency),
-        "min_win_probability": frac(rarest.probability),
-        "min_win_probability_float": float(rarest.probability),
+        **exact_and_float("hit_frequency", a.hit_frequency),
+        **exact_and_float("min_win_probability", rarest.probability),
         "min_win_probability_exact": rarest.exact,
         "min_win_outcome": rarest.name,
         "checks": [_check_json(c) for c in checks],
@@ -60,24 +62,20 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     if a.feature is not None:
         f = a.feature
         out["free_spins"] = {
-            "trigger_probability": frac(f.trigger_probability),
-            "trigger_probability_float": float(f.trigger_probability),
+            **exact_and_float("trigger_probability", f.trigger_probability),
             "retrigger_spins_per_spin": frac(f.retrigger_per_spin),
-            "spins_per_feature": frac(f.spins_per_feature),
-            "spins_per_feature_float": float(f.spins_per_feature),
+            **exact_and_float("spins_per_feature", f.spins_per_feature),
             "win_per_feature_credits": frac(f.win_per_feature),
             "win_per_feature_float": float(f.win_per_feature),
         }
     if a.progressive is not None:
         p = a.progressive
         out["progressive"] = {
-            "hit_probability": frac(p.hit_probability),
-            "hit_probability_float": float(p.hit_probability),
+            **exact_and_float("hit_probability", p.hit_probability),
             "contribution": frac(p.contribution),
             "reset": p.reset,
             "reset_share": frac(p.reset_share),
-            "mean_meter_at_hit": frac(p.mean_meter),
-            "mean_meter_at_hit_float": float(p.mean_meter),
+            **exact_and_float("mean_meter_at_hit", p.mean_meter),
             "model": "RTP share = contribution + hit probability x reset / total bet "
                      "(meter starts at reset; every play adds contribution x total bet before its outcome)",
         }
@@ -117,12 +115,10 @@ def _class_json(c: OutcomeClass) -> dict:
         "outcome": c.name,
         "kind": c.kind,
         "award": c.award,
-        "probability": frac(c.probability),
-        "probability_float": float(c.probability),
+        **exact_and_float("probability", c.probability),
         "exact": c.exact,
         "base_spin_probability": frac(c.base_probability),
-        "rtp_share": frac(c.rtp),
-        "rtp_share_float": float(c.rtp),
+        **exact_and_float("rtp_share", c.rtp),
     }
     if not c.exact:
         out["probability_upper"] = frac(c.probability_upper)

@@ -195,7 +195,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     plays completed and has ``interrupted = True``.
     """
     from harness.slot import native
-    from rngcore.errors import raise_for_status
+    from rngcore.engine import locked_call
 
     if n < 1:
         raise ValueError(f"number of spins must be >= 1, got {n}")
@@ -207,14 +207,13 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         while done < n:
             step = min(chunk, n - done)
             tally = native.ffi.new("rng_slot_tally *")
-            with generator.lock:
-                status = native.lib.rng_slot_simulate(generator.source, game.ptr, step, tally)
-            if status == native.lib.RNG_E_ARGUMENT:
+            try:
+                locked_call(generator, native.lib.rng_slot_simulate, game.ptr, step, tally, what="slot simulation")
+            except ValueError:  # RNG_E_ARGUMENT: our own tables, not the caller's input
                 raise RuntimeError(
                     "slot simulation refused: inconsistent game tables, or a free-spins feature ran "
                     f"longer than {MAX_FREE_SPINS:,} spins"
-                )
-            raise_for_status(status, "slot simulation")
+                ) from None
             result.add(native.tally_result(tally))
             done += step
             if progress is not None:

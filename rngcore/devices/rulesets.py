@@ -110,6 +110,22 @@ class RuleSet:
 
 _OPERATOR_CUT_CARD = "cut-card position not in sources (operator parameter): default 1/4 of the stack behind it"
 
+
+def _japan(name: str, citation: str, decks: tuple[int, int], after_cut_card: str, **fields) -> RuleSet:
+    """A shoe game of 000 別表第1: the procedure of 第1 2-1, which the other
+    card games apply.  Burn "one or more" cards (2-1-ハ; the count is an
+    operator parameter, default 1); the cut-card position is left to the
+    operator (default 1/4 of the stack behind it); default decks 8, the most
+    each game permits."""
+    fields = {
+        "default_decks": 8,
+        "burn": Burn("count", 1),
+        "notes": (_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
+        **fields,
+    }
+    return RuleSet(name=name, citation=citation, decks=decks, after_cut_card=after_cut_card, **fields)
+
+
 RULE_SETS: dict[str, RuleSet] = {
     r.name: r
     for r in (
@@ -124,48 +140,16 @@ RULE_SETS: dict[str, RuleSet] = {
             notes=("deck count: § 549.3 sets only a minimum (1); default 6 not in sources",
                    "cut card read as exactly one-quarter of the stack behind it (rounded up)"),
         ),
-        RuleSet(
-            name="jp-baccarat",
-            citation="000 別表第1 第1 1, 2-1, 10",
-            decks=(4, 8), default_decks=8,
-            cut=Cut(1),                           # 2-1-ロ: cut anywhere
-            after_cut_card=ONE_MORE_ROUND,        # 第1 10
-            burn=Burn("count", 1),                # 2-1-ハ: "one or more" cards; count is an operator parameter
-            notes=(_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
-        ),
-        RuleSet(
-            name="jp-blackjack",
-            citation="000 別表第1 第2 1-1, 1-2 (applying 第1 2), 1-15",
-            decks=(4, 8), default_decks=8,
-            after_cut_card=FINISH_ROUND,          # 1-15
-            burn=Burn("count", 1),
-            notes=(_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
-        ),
-        RuleSet(
-            name="jp-blackjack-switch",
-            citation="000 別表第1 第2 2-1, 2-14",
-            decks=(6, 8), default_decks=8,
-            after_cut_card=FINISH_ROUND,
-            burn=Burn("count", 1),
-            notes=(_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
-        ),
-        RuleSet(
-            name="jp-pontoon",
-            citation="000 別表第1 第2 3-1, 3-11",
-            decks=(4, 8), default_decks=8,
-            ranks=PONTOON_RANKS,                  # 3-1: decks with the 10s removed
-            after_cut_card=FINISH_ROUND,
-            burn=Burn("count", 1),
-            notes=(_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
-        ),
-        RuleSet(
-            name="jp-casino-war",
-            citation="000 別表第1 第4 1, 2, 9",
-            decks=(4, 8), default_decks=8,
-            after_cut_card=ONE_MORE_ROUND,        # 9 applies 第1 10
-            burn=Burn("count", 1),
-            notes=(_OPERATOR_CUT_CARD, "burn count not in sources (\"one or more\"): default 1"),
-        ),
+        _japan("jp-baccarat", "000 別表第1 第1 1, 2-1, 10", (4, 8),
+               ONE_MORE_ROUND,                    # 第1 10
+               cut=Cut(1)),                       # 2-1-ロ: cut anywhere
+        _japan("jp-blackjack", "000 別表第1 第2 1-1, 1-2 (applying 第1 2), 1-15", (4, 8),
+               FINISH_ROUND),                     # 1-15
+        _japan("jp-blackjack-switch", "000 別表第1 第2 2-1, 2-14", (6, 8), FINISH_ROUND),
+        _japan("jp-pontoon", "000 別表第1 第2 3-1, 3-11", (4, 8), FINISH_ROUND,
+               ranks=PONTOON_RANKS),              # 3-1: decks with the 10s removed
+        _japan("jp-casino-war", "000 別表第1 第4 1, 2, 9", (4, 8),
+               ONE_MORE_ROUND),                   # 9 applies 第1 10
         RuleSet(
             name="jp-poker",
             citation="000 別表第1 第3 1, 2",

@@ -98,8 +98,19 @@ class WheelTable:
             raise ValueError(f"{label!r} is not a pocket of {self.name}; valid: {', '.join(self.sections)}") from None
 
 
-def _roulette_colours(order: tuple[str, ...], red: frozenset[int]) -> tuple[str, ...]:
-    return tuple(GREEN if p in ("0", "00") else RED if int(p) in red else BLACK for p in order)
+def _roulette(name: str, order: tuple[str, ...], red: frozenset[int], citation: str,
+              void: str | None = None) -> WheelTable:
+    """A roulette wheel: pockets in clockwise ``order``, each pocket its own
+    symbol; 0 and 00 green, the numbers in ``red`` red, the others black.
+    A ``void`` pocket is no outcome (the wheel is spun again)."""
+    return WheelTable(
+        name=name,
+        sections=order,
+        symbols=tuple(p for p in order if p != void),
+        colours=tuple(GREEN if p in ("0", "00") else RED if int(p) in red else BLACK for p in order),
+        citation=citation,
+        void_section=None if void is None else order.index(void),
+    )
 
 
 # 000 別表第1 第7 1-1-ロ-(1) (seed L2627) "右回りに、0、32、15、…及び26の順";
@@ -129,40 +140,27 @@ RED_JP_DOUBLE_LITERAL: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 
 ROULETTE_NUMBERS: tuple[str, ...] = ("0", "00") + tuple(str(n) for n in range(1, 37))
 
-ROULETTE_SINGLE = WheelTable(
-    name="roulette-single",
-    sections=SINGLE_ZERO_ORDER,
-    symbols=SINGLE_ZERO_ORDER,
-    colours=_roulette_colours(SINGLE_ZERO_ORDER, RED_STANDARD),
-    citation="000 別表第1 第7 1-1-ロ (seed L2627-2633); 002 § 531.1(b)",
+ROULETTE_SINGLE = _roulette(
+    "roulette-single", SINGLE_ZERO_ORDER, RED_STANDARD,
+    "000 別表第1 第7 1-1-ロ (seed L2627-2633); 002 § 531.1(b)",
 )
 
-ROULETTE_DOUBLE = WheelTable(
-    name="roulette-double",
-    sections=DOUBLE_ZERO_ORDER,
-    symbols=DOUBLE_ZERO_ORDER,
-    colours=_roulette_colours(DOUBLE_ZERO_ORDER, RED_STANDARD),
-    citation="000 別表第1 第7 2-1-ロ-(1),(5) (seed L2813-2821, layout A); 002 § 531.1(c); "
+ROULETTE_DOUBLE = _roulette(
+    "roulette-double", DOUBLE_ZERO_ORDER, RED_STANDARD,
+    "000 別表第1 第7 2-1-ロ-(1),(5) (seed L2813-2821, layout A); 002 § 531.1(c); "
     "colours: standard American wheel (see module note)",
 )
 
-ROULETTE_DOUBLE_JP_LITERAL = WheelTable(
-    name="roulette-double",
-    sections=DOUBLE_ZERO_ORDER,
-    symbols=DOUBLE_ZERO_ORDER,
-    colours=_roulette_colours(DOUBLE_ZERO_ORDER, RED_JP_DOUBLE_LITERAL),
-    citation="000 別表第1 第7 2-1-ロ-(1),(2),(5) read literally (28 black, 2 red)",
+ROULETTE_DOUBLE_JP_LITERAL = _roulette(
+    "roulette-double", DOUBLE_ZERO_ORDER, RED_JP_DOUBLE_LITERAL,
+    "000 別表第1 第7 2-1-ロ-(1),(2),(5) read literally (28 black, 2 red)",
 )
 
 # 002 § 531.1(d): a double-zero wheel used as a single-zero wheel; a ball in
 # 00 voids the spin and the wheel is re-spun (§ 531.1(d)(2)(ii), § 531.5(c)).
-ROULETTE_DOUBLE_AS_SINGLE = WheelTable(
-    name="roulette-double-as-single",
-    sections=DOUBLE_ZERO_ORDER,
-    symbols=tuple(p for p in DOUBLE_ZERO_ORDER if p != "00"),
-    colours=_roulette_colours(DOUBLE_ZERO_ORDER, RED_STANDARD),
-    citation="002 § 531.1(c),(d)(2)(ii); § 531.5(c)",
-    void_section=DOUBLE_ZERO_ORDER.index("00"),
+ROULETTE_DOUBLE_AS_SINGLE = _roulette(
+    "roulette-double-as-single", DOUBLE_ZERO_ORDER, RED_STANDARD,
+    "002 § 531.1(c),(d)(2)(ii); § 531.5(c)", void="00",
 )
 
 
@@ -177,13 +175,8 @@ def roulette_double_jp_b(after: str = "26") -> WheelTable:
         raise ValueError(f"after must be a pocket of the single-zero wheel ({', '.join(SINGLE_ZERO_ORDER)}), got {after!r}")
     at = SINGLE_ZERO_ORDER.index(after) + 1
     order = SINGLE_ZERO_ORDER[:at] + ("00",) + SINGLE_ZERO_ORDER[at:]
-    return WheelTable(
-        name="roulette-double",
-        sections=order,
-        symbols=order,
-        colours=_roulette_colours(order, RED_STANDARD),
-        citation=f"000 別表第1 第7 2-1-ロ-(3),(4),(5) (seed L2815-2821), 00 after {after}",
-    )
+    return _roulette("roulette-double", order, RED_STANDARD,
+                     f"000 別表第1 第7 2-1-ロ-(3),(4),(5) (seed L2815-2821), 00 after {after}")
 
 
 # 002 58 Pa. Code § 533.1(b) (seed L168): clockwise order, joker first;
