@@ -23,8 +23,8 @@
  * chunk of words in one vectorisable pass when none of them has lo < n.
  *
  * Rejection rate: t / 2^W < n / 2^W per word.  For 32-bit words and
- * n = 37 it is 2^32 mod 37 = 4 words in 2^32, so each value costs
- * 1 + 9.3e-10 words on average; for any n <= 2^16 it is below 2^-16.
+ * n = 37 it is 2^32 mod 37 = 7 words in 2^32, so each value costs
+ * 1 + 1.6e-9 words on average; for any n <= 2^16 it is below 2^-16.
  *
  * Edge cases: max == 0 returns 0 and consumes nothing; max == 2^W - 1
  * returns one raw word.  W-bit words are the next W / 8 bytes of the source,

@@ -114,10 +114,11 @@ def locked_call(generator, function, *args, what: str) -> int:
 
     Parameters
     ----------
-    generator : rngcore.Generator, ChaChaEngine or cffi ``rng_source *``
-        Anything with ``source`` and ``lock``.  Anything with only a
-        ``source`` (e.g. :class:`rngcore.testing.TestEngine`), or a bare
-        ``rng_source *``, is called without a lock: it is not shared.
+    generator : rngcore.Generator, ChaChaEngine or rngcore.testing.TestEngine
+        Anything with ``source`` and ``lock``.  A test engine (``source``
+        and no ``lock``) is called without a lock: it is never shared.  A
+        bare ``rng_source *`` is refused, so a caller cannot skip the lock
+        by passing ``generator.source`` by mistake.
     function : cffi function
         Takes the ``rng_source *`` first; returns an ``RNG_*`` status.
     *args
@@ -137,9 +138,11 @@ def locked_call(generator, function, *args, what: str) -> int:
     rngcore.errors.RNGError, ValueError, MemoryError
         For a negative status (see :func:`~rngcore.errors.raise_for_status`).
     """
-    source = getattr(generator, "source", generator)
+    source = getattr(generator, "source", None)
     if not isinstance(source, ffi.CData):
-        raise TypeError(f"expected an rngcore.Generator, got {type(generator).__name__}")
+        raise TypeError(
+            f"expected an rngcore.Generator (not a bare rng_source *), got {type(generator).__name__}"
+        )
     with getattr(generator, "lock", None) or contextlib.nullcontext():
         status = function(source, *args)
     raise_for_status(status, what)

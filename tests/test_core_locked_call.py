@@ -43,5 +43,12 @@ def test_real_c_draw_on_a_generator_and_on_an_unlocked_test_engine():
 
 
 def test_something_without_an_rng_source_is_refused():
-    with pytest.raises(TypeError, match="expected an rngcore.Generator, got Generator"):
+    with pytest.raises(TypeError, match="expected an rngcore.Generator .*, got Generator"):
         locked_call(np.random.default_rng(1), lib.rng_uniform8, what="x")
+
+
+def test_a_bare_source_is_refused_so_the_lock_cannot_be_skipped():
+    generator = rngcore.Generator(bytes(32))
+    with pytest.raises(TypeError, match="not a bare rng_source"):
+        locked_call(generator.source, lib.rng_uniform8, 6, 6, ffi.new("uint8_t[]", 4), 4, 64, what="x")
+    assert generator.position == 0

@@ -68,7 +68,9 @@ def test_exact_distributions_from_the_issue():
     ("shoe:0", "1..12"),
     ("shoe:13", "1..12"),
     ("pontoon:13", "1..12"),
-    ("dice:0", ">= 1"),
+    ("dice:0", "1..64"),
+    ("dice:65", "1..64"),
+    ("dice:99999999999999999999", "1..64"),
     ("dice:two", "whole number"),
 ])
 def test_bad_names(bad, message):

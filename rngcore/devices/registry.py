@@ -4,7 +4,7 @@ This is the interface the statistics battery and the games read (brief,
 "Cross-area interfaces: Device registry").  Names::
 
     roulette-single, roulette-double, roulette-double-as-single, big-six,
-    money-wheel, dice:N (N >= 1), shoe:N (1..12 decks), pontoon:N (1..12
+    money-wheel, dice:N (1..64 dice), shoe:N (1..12 decks), pontoon:N (1..12
     decks without 10s), deck, tiles
 
 Kinds:
@@ -170,14 +170,17 @@ def _card_spec(name: str, decks: int, ranks: tuple[int, ...], citation: str) -> 
     return _permutation_spec(name, cards.face_labels(ranks), multiset, citation)
 
 
-def _parse_count(name: str, prefix: str, low: int, high: int | None) -> int:
+# More dice than any game throws at once; the bound keeps one outcome row small.
+MAX_DICE = 64
+
+
+def _parse_count(name: str, prefix: str, low: int, high: int) -> int:
     text = name[len(prefix):]
     if not text.isdigit():
         raise ValueError(f"device {name!r}: {prefix}N needs a whole number N, got {text!r}")
     count = int(text)
-    if count < low or (high is not None and count > high):
-        valid = f"in {low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"device {name!r}: N must be {valid}, got {count}")
+    if not low <= count <= high:
+        raise ValueError(f"device {name!r}: N must be in {low}..{high}, got {count}")
     return count
 
 
@@ -188,7 +191,7 @@ def device_spec(name: str) -> DeviceSpec:
     ------
     ValueError
         For an unknown name (the message lists the valid ones) or a count out
-        of range (``shoe:0``, ``shoe:13``, ``dice:0``).
+        of range (``shoe:0``, ``shoe:13``, ``dice:0``, ``dice:65``).
     """
     if not isinstance(name, str):
         raise ValueError(f"device name must be a string; valid names: {', '.join(DEVICE_NAMES)}")
@@ -200,7 +203,7 @@ def _device_spec(name: str) -> DeviceSpec:
     if name in WHEELS:
         return _wheel_spec(WHEELS[name])
     if name.startswith("dice:"):
-        return _dice_spec(_parse_count(name, "dice:", 1, None))
+        return _dice_spec(_parse_count(name, "dice:", 1, MAX_DICE))
     if name.startswith("shoe:"):
         decks = _parse_count(name, "shoe:", 1, cards.MAX_DECKS)
         return _card_spec(f"shoe:{decks}", decks, cards.STANDARD_RANKS,

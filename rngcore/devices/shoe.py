@@ -12,6 +12,11 @@ Every random choice (the shuffle, the cut position, the cut-card position)
 is drawn from the generator at shuffle time; dealing draws nothing.  So a
 shoe is replayed card for card from (seed, stream, :attr:`Shoe.shuffle_position`):
 ``Generator(seed, stream).seek(position)`` then ``Shoe(...).shuffle()``.
+The shuffle, cut and cut-card draws are three locked calls in a row, so that
+recall holds when the shoe owns its generator (give each shoe its own
+``Generator`` or ``spawn()`` child); a thread drawing from the same generator
+in between would take keystream between them.  That never biases a shoe,
+but it would make its recall position insufficient.
 
 Cards are uint16 codes (:mod:`rngcore.devices.cards`).
 """
