@@ -204,11 +204,13 @@ static int ready(rng_chacha *eng)
     return RNG_OK;
 }
 
-/* Production: one key, one batch.  The key makes nblocks (>= 8) blocks
-   from counter 0; the first 32 bytes become the next key and are never
-   output, the other 64 * nblocks - 32 bytes go to out.  Reseeds first when
-   reseed_interval bytes have been output since the last seeding. */
-static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
+/* Production: reseed first when reseed_interval bytes have been output
+   since the last seeding, then size the next batch: at most `cap` blocks,
+   and no more than the interval's remaining bytes need.  A batch of n
+   blocks outputs 64 * n - 32 bytes, so the smallest n that reaches the
+   interval overshoots it by less than one 64-byte block: one OS key
+   outputs at most reseed_interval + 63 bytes (chacha20.h). */
+static int next_batch(rng_chacha *eng, size_t cap, size_t *nblocks)
 {
     if (eng->since_reseed >= eng->reseed_interval) {
         int status = reseed(eng);
@@ -216,16 +218,31 @@ static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
             return status;
         }
     }
-    uint8_t head[512]; /* one AVX2 group, so every block is on the fast path */
+    /* left >= 1; n = ceil((left + 32) / 64), written without overflow. */
+    uint64_t left = eng->reseed_interval - eng->since_reseed;
+    uint64_t need = left / 64 + (left % 64 > 32 ? 2 : 1);
+    *nblocks = need < cap ? (size_t)need : cap;
+    return RNG_OK;
+}
+
+/* Production: one key, one batch.  The key makes max(nblocks, 8) blocks
+   from counter 0 (the first 8 as one AVX2 group, so every block is on the
+   fast path); the first 32 bytes become the next key and are never
+   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1). */
+static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
+{
+    uint8_t head[512];
+    size_t in_head = nblocks < 8 ? nblocks : 8;
     rng_chacha20_blocks(eng->key, 0, eng->stream, head, 8);
-    rng_chacha20_blocks(eng->key, 8, eng->stream, out + sizeof head - 32, nblocks - 8);
+    if (nblocks > 8) {
+        rng_chacha20_blocks(eng->key, 8, eng->stream, out + sizeof head - 32, nblocks - 8);
+    }
     for (int i = 0; i < 8; i++) {
         eng->key[i] = rng_load32_le(head + 4 * i);
     }
-    memcpy(out, head + 32, sizeof head - 32);
+    memcpy(out, head + 32, 64 * in_head - 32);
     rng_memzero(head, sizeof head);
     eng->since_reseed += 64 * nblocks - 32;
-    return RNG_OK;
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -236,12 +253,17 @@ static int refill(rng_chacha *eng)
         return status;
     }
     if (eng->mode == RNG_CHACHA_PRODUCTION) {
-        /* The batch's output exactly fills buf[32 .. BUF). */
-        status = production_batch(eng, eng->buf + 32, RNG_CHACHA_BUF_BLOCKS);
+        /* The batch's output fills the end of buf: buf[32 .. BUF) for a full
+           batch, less when the reseed interval is nearly spent. */
+        size_t nblocks;
+        status = next_batch(eng, RNG_CHACHA_BUF_BLOCKS, &nblocks);
         if (status != RNG_OK) {
             return status;
         }
-        eng->pos = 32;
+        uint32_t pos = (uint32_t)(RNG_CHACHA_BUF_BYTES - (64 * nblocks - 32));
+        rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
+        production_batch(eng, eng->buf + pos, nblocks);
+        eng->pos = pos;
         return RNG_OK;
     }
     rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
@@ -279,12 +301,13 @@ int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes)
         nbytes -= 64 * whole;
     } else {
         while (nbytes >= BULK_MIN_BYTES) {
-            size_t nblocks = (nbytes + 32) / 64;
-            nblocks = nblocks < BULK_BLOCKS ? nblocks : BULK_BLOCKS;
-            status = production_batch(eng, dst, nblocks);
+            size_t fit = (nbytes + 32) / 64; /* 64 * fit - 32 <= nbytes */
+            size_t nblocks;
+            status = next_batch(eng, fit < BULK_BLOCKS ? fit : BULK_BLOCKS, &nblocks);
             if (status != RNG_OK) {
                 return status;
             }
+            production_batch(eng, dst, nblocks);
             dst += 64 * nblocks - 32;
             nbytes -= 64 * nblocks - 32;
         }

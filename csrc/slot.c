@@ -787,6 +787,33 @@ static inline int64_t pay_lines(const rng_slot_lines *ln, const line_reader *rd,
     return total;
 }
 
+/* The largest win of one spin of a stage: every line at the top pay, the
+   top scatter award, times the multiplier.  0 if it (or a line value
+   pay * 2 + prog of the reader) would not fit in int64. */
+static int spin_win_fits(const rng_slot_lines *ln, const int64_t *scatter_pay, uint32_t max_scatter,
+                         int64_t bet_per_line, int64_t total_bet, int64_t multiplier)
+{
+    int64_t top = 0, top_scatter = 0, lines, scatters, win;
+    for (uint32_t s = 0; s < ln->n_states; s++) {
+        if (ln->pay[s] < 0) {
+            return 0;
+        }
+        top = ln->pay[s] > top ? ln->pay[s] : top;
+    }
+    for (uint32_t k = 0; k <= max_scatter; k++) {
+        if (scatter_pay[k] < 0) {
+            return 0;
+        }
+        top_scatter = scatter_pay[k] > top_scatter ? scatter_pay[k] : top_scatter;
+    }
+    return top <= INT64_MAX / 2 &&
+           !__builtin_mul_overflow(top, (int64_t)ln->n_lines, &lines) &&
+           !__builtin_mul_overflow(lines, bet_per_line, &lines) &&
+           !__builtin_mul_overflow(top_scatter, total_bet, &scatters) &&
+           !__builtin_add_overflow(lines, scatters, &win) &&
+           !__builtin_mul_overflow(win, multiplier, &win);
+}
+
 static int game_ok(const rng_slot_game *g)
 {
     const rng_slot_reelset *sets[2] = {&g->base, &g->feature};
@@ -813,12 +840,34 @@ static int game_ok(const rng_slot_game *g)
             return 0;
         }
     }
+    if (g->bet_per_line < 1 || g->total_bet < 1 || g->multiplier < 1 || g->progressive_reset < 0) {
+        return 0;
+    }
     return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels;
+}
+
+/* acc += v (v >= 0) unless the sum would pass INT64_MAX; 0 if it would. */
+static inline int add_total(uint64_t *acc, int64_t v)
+{
+    uint64_t sum;
+    if (__builtin_add_overflow(*acc, (uint64_t)v, &sum) || sum > (uint64_t)INT64_MAX) {
+        return 0;
+    }
+    *acc = sum;
+    return 1;
 }
 
 int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_slot_tally *t)
 {
     if (!game_ok(g)) {
+        t->refused = RNG_SLOT_REFUSED_TABLES;
+        return RNG_E_ARGUMENT;
+    }
+    /* Below this every per-spin product is exact: only sums need checking. */
+    if (!spin_win_fits(&g->base_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet, 1) ||
+        !spin_win_fits(&g->feature_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet,
+                       g->multiplier)) {
+        t->refused = RNG_SLOT_REFUSED_OVERFLOW;
         return RNG_E_ARGUMENT;
     }
     line_reader base_rd, feat_rd;
@@ -837,7 +886,7 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
         int prog = 0;
         uint32_t scat = spin_reels(src, g->draws, &g->base, cols);
         int64_t lines = pay_lines(&g->base_lines, &base_rd, reels, cols, &prog);
-        int64_t line_win = lines * g->bet_per_line;
+        int64_t line_win = lines * g->bet_per_line;                  /* exact: spin_win_fits */
         int64_t scatter_win = g->scatter_pay[scat] * g->total_bet;
         int64_t win = line_win + scatter_win;
         int hit = win > 0;
@@ -851,33 +900,45 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
                 int unused = 0;
                 remaining--;
                 if (++played > g->max_free_spins) {
+                    t->refused = RNG_SLOT_REFUSED_RUNAWAY;
                     rc = RNG_E_ARGUMENT;
                     goto out;
                 }
                 uint32_t fs = spin_reels(src, g->draws, &g->feature, cols);
                 int64_t fl = pay_lines(&g->feature_lines, &feat_rd, reels, cols, &unused);
-                feature_win += g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
+                int64_t spin_win = g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
+                if (__builtin_add_overflow(feature_win, spin_win, &feature_win)) {
+                    goto overflow;
+                }
                 remaining += g->retrigger_spins[fs];
             }
             t->free_spins += played;
-            t->feature_win += (uint64_t)feature_win;
-            win += feature_win;
+            if (!add_total(&t->feature_win, feature_win) || __builtin_add_overflow(win, feature_win, &win)) {
+                goto overflow;
+            }
         }
         if (prog) {
             hit = 1;
             t->progressive_hits++;
-            win += g->progressive_reset;
+            if (__builtin_add_overflow(win, g->progressive_reset, &win)) {
+                goto overflow;
+            }
         }
         t->plays++;
         t->hits += (uint64_t)hit;
-        t->line_win += (uint64_t)line_win;
-        t->scatter_win += (uint64_t)scatter_win;
+        if (!add_total(&t->line_win, line_win) || !add_total(&t->scatter_win, scatter_win)) {
+            goto overflow;
+        }
         if ((uint64_t)win > t->max_win) {
             t->max_win = (uint64_t)win;
         }
 #if defined(__SIZEOF_INT128__)
+        /* win < 2^63, so its square fits in 126 bits; the sum is checked. */
         __uint128_t sq = (__uint128_t)(uint64_t)win * (uint64_t)win;
-        __uint128_t acc = ((__uint128_t)t->win_sq_hi << 64 | t->win_sq_lo) + sq;
+        __uint128_t acc = (__uint128_t)t->win_sq_hi << 64 | t->win_sq_lo;
+        if (__builtin_add_overflow(acc, sq, &acc)) {
+            goto overflow;
+        }
         t->win_sq_lo = (uint64_t)acc;
         t->win_sq_hi = (uint64_t)(acc >> 64);
 #else
@@ -887,6 +948,10 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
     if (src->status != RNG_OK) {
         rc = src->status;
     }
+    goto out;
+overflow:
+    t->refused = RNG_SLOT_REFUSED_OVERFLOW;
+    rc = RNG_E_ARGUMENT;
 out:
     reader_free(&base_rd);
     reader_free(&feat_rd);

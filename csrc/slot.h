@@ -28,6 +28,15 @@
  * values come from rng_bounded_max32_batch, which yields exactly the values
  * of those successive calls with the words fetched in bulk (rng_slot_draws).
  * No modulo or float scaling picks a stop.
+ *
+ * Money in the simulation is int64 credits and never wraps: before playing,
+ * the largest win of one spin of each stage (every line at the top pay,
+ * the top scatter award, the feature multiplier) must fit in int64, and
+ * every sum after that (a feature's win over its spins, a play's win, the
+ * tally's totals and 128-bit sum of squares) is computed with
+ * __builtin_add_overflow; anything that would pass INT64_MAX (2^128 for the
+ * sum of squares) stops the run with RNG_E_ARGUMENT and
+ * tally->refused = RNG_SLOT_REFUSED_OVERFLOW.
  */
 #ifndef RNG_SLOT_H
 #define RNG_SLOT_H
@@ -139,6 +148,12 @@ typedef struct rng_slot_game {
     rng_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
 } rng_slot_game;
 
+/* Why rng_slot_simulate returned RNG_E_ARGUMENT (tally->refused). */
+#define RNG_SLOT_REFUSED_NONE 0
+#define RNG_SLOT_REFUSED_TABLES 1     /* inconsistent tables */
+#define RNG_SLOT_REFUSED_RUNAWAY 2    /* a feature ran past max_free_spins */
+#define RNG_SLOT_REFUSED_OVERFLOW 3   /* a win or a total would pass INT64_MAX */
+
 /* Running totals over simulated plays (credits).  A play's win is its line
  * and scatter wins, its free spins' wins and the progressive reset at a hit;
  * the meter increments are added in Python (a fixed share of every bet). */
@@ -154,11 +169,13 @@ typedef struct rng_slot_tally {
     uint64_t win_sq_lo;          /* sum of (play win)^2 as a 128-bit number */
     uint64_t win_sq_hi;
     uint64_t max_win;
+    uint32_t refused;            /* RNG_SLOT_REFUSED_*: set with RNG_E_ARGUMENT */
 } rng_slot_tally;
 
 /* Play n spins and add them to *tally.  Returns the source's status, or
- * RNG_E_ARGUMENT for bad tables or a feature exceeding max_free_spins,
- * RNG_E_MEMORY if allocation fails. */
+ * RNG_E_ARGUMENT for bad tables, a feature exceeding max_free_spins or a
+ * sum that would overflow (tally->refused says which; the totals are then
+ * partial and must be discarded), RNG_E_MEMORY if allocation fails. */
 int rng_slot_simulate(rng_source *src, const rng_slot_game *game, uint64_t n, rng_slot_tally *tally);
 /* cffi:end */
 

@@ -11,6 +11,7 @@ from core_support import reference_keystream
 
 BUF = 2048          # RNG_CHACHA_BUF_BYTES
 BULK_BLOCKS = 1024  # blocks per key in a bulk request
+GRANULARITY = 64    # one ChaCha20 block: a key outputs at most reseed_interval + 63 bytes
 
 
 def _key(generator) -> bytes:
@@ -18,32 +19,45 @@ def _key(generator) -> bytes:
     return b"".join(int(w).to_bytes(4, "little") for w in generator.engine._state.key)
 
 
+class ReseedDue(Exception):
+    """The model cannot go on: the next batch starts with fresh OS bytes."""
+
+
 class ProductionModel:
     """The production design written from docs/audit_contract.md: one key per
     batch of blocks from counter 0 (stream 0); the batch's first 32 bytes are
-    the next key and are never output."""
+    the next key and are never output; a batch never passes the reseed
+    interval by a whole block."""
 
-    def __init__(self, key: bytes):
+    def __init__(self, key: bytes, interval: int = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL):
         self.key = key
         self.buffered = b""
+        self.interval = interval
+        self.since_reseed = 0
+
+    def _blocks(self, cap: int) -> int:
+        if self.since_reseed >= self.interval:
+            raise ReseedDue
+        left = self.interval - self.since_reseed
+        return min(cap, -(-(left + 32) // 64))  # smallest n with 64 n - 32 >= left
 
     def _batch(self, nblocks: int) -> bytes:
-        ks = reference_keystream(self.key, 0, 64 * nblocks)
+        ks = reference_keystream(self.key, 0, 64 * max(nblocks, 8))
         self.key = ks[:32]
-        return ks[32:]
+        self.since_reseed += 64 * nblocks - 32
+        return ks[32:64 * nblocks]
 
     def read(self, n: int) -> bytes:
         out = self.buffered[:n]
         self.buffered = self.buffered[len(out):]
         n -= len(out)
         while n >= BUF:  # bulk: straight to the caller, up to 1024 blocks per key
-            nblocks = min((n + 32) // 64, BULK_BLOCKS)
-            chunk = self._batch(nblocks)
+            chunk = self._batch(self._blocks(min((n + 32) // 64, BULK_BLOCKS)))
             out += chunk
             n -= len(chunk)
         while n > 0:
             if not self.buffered:
-                self.buffered = self._batch(BUF // 64)
+                self.buffered = self._batch(self._blocks(BUF // 64))
             take = self.buffered[:n]
             self.buffered = self.buffered[len(take):]
             out += take
@@ -81,18 +95,60 @@ def test_two_production_generators_differ():
 def test_reseeds_from_the_os_after_the_interval():
     generator = rngcore.Generator(reseed_interval=10_000)
     assert generator.engine.reseed_interval == 10_000
-    model = ProductionModel(_key(generator))
-    # Reseeding happens at the first refill after >= 10000 bytes of output.
-    # Up to there the output follows the model; afterwards it cannot.
-    # One bulk batch of 158 blocks gives exactly 10080 bytes: the interval is spent.
-    assert generator.random_bytes(10_080) == model.read(10_080)
+    model = ProductionModel(_key(generator), interval=10_000)
+    no_reseed = ProductionModel(_key(generator))
+    # Up to the interval the output follows the model: a bulk batch of 156
+    # blocks (9952 bytes), then a 2-block buffered batch (96 bytes) that
+    # reaches the interval; 48 of its bytes are read here, 48 later.
+    assert generator.random_bytes(10_000) == model.read(10_000) == no_reseed.read(10_000)
+    assert generator.random_bytes(48) == model.read(48) == no_reseed.read(48)
     assert generator.engine.seedings == 1
-    expected_without_reseed = model.read(2016)
-    assert generator.random_bytes(2016) != expected_without_reseed
+    with pytest.raises(ReseedDue):
+        model.read(1)
+    # The next byte comes from a key with fresh OS bytes in it.
+    assert generator.random_bytes(2016) != no_reseed.read(2016)
     assert generator.engine.seedings == 2
-    # A 1 MiB bulk request reseeds between 64 KiB batches as needed.
-    generator.random_bytes(1 << 20)
-    assert generator.engine.seedings >= 2 + (1 << 20) // 70_000
+
+
+@pytest.mark.parametrize("interval", [1, 31, 32, 33, 95, 96, 97, 100, 2015, 2016, 2017, 5000])
+def test_one_key_outputs_the_interval_rounded_up_to_a_block(interval):
+    # Byte by byte, the OS seeding count goes up exactly at the first byte of
+    # the second key: at least `interval` and at most interval + 63 bytes
+    # came from the first one.
+    generator = rngcore.Generator(reseed_interval=interval)
+    for index in range(interval + GRANULARITY):
+        generator.random_bytes(1)
+        if generator.engine.seedings == 2:
+            break
+    assert generator.engine.seedings == 2, "no reseed within interval + 63 bytes"
+    assert interval <= index <= interval + GRANULARITY - 1
+
+
+REQUESTS = [
+    (10_000, [100_000]),
+    (10_000, [1, 5000, 70_000, 3, 2048, 2047, 33_333]),
+    (65_536, [1 << 20]),
+    (100_000, [4096] * 100),
+    (3000, [2016, 2016, 2016, 2016, 1, 1, 1, 9000]),
+    (1 << 20, [1 << 22, 17]),
+]
+
+
+@pytest.mark.parametrize("interval,sizes", REQUESTS)
+def test_seedings_match_the_bytes_output(interval, sizes):
+    # Every key but the last generates at least `interval` and at most
+    # interval + 63 bytes; generated = read + what is left unread in the
+    # buffer (< 2016).  Hence, for n bytes read:
+    #     ceil(n / (interval + 63)) <= seedings <= (n + 2014) // interval + 1
+    generator = rngcore.Generator(reseed_interval=interval)
+    n = 0
+    for size in sizes:
+        assert len(generator.random_bytes(size)) == size
+        n += size
+        low = -(-n // (interval + GRANULARITY - 1))
+        high = (n + BUF - 32 - 2) // interval + 1
+        assert low <= generator.engine.seedings <= high, (n, generator.engine.seedings)
+    assert generator.engine.seedings >= 2
 
 
 def test_entropy_failure_refuses_to_construct():
@@ -111,10 +167,10 @@ def test_entropy_failure_refuses_to_construct():
 
 def test_entropy_failure_at_reseed_fails_closed_and_stays_failed():
     generator = rngcore.Generator(reseed_interval=1)
-    generator.random_bytes(10)  # first batch: no reseed due yet
+    generator.random_bytes(10)  # first batch (one block: 32 bytes): no reseed due yet
     lib.rng_test_entropy_fail(1)
     try:
-        generator.random_bytes(2006)  # the rest of the buffered batch is fine
+        generator.random_bytes(22)  # the rest of the buffered batch is fine
         with pytest.raises(rngcore.EntropyError):
             generator.random_bytes(1)  # the next refill must reseed, and cannot
         with pytest.raises(rngcore.EntropyError):

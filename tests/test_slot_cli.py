@@ -161,6 +161,24 @@ BAD = [
      "symbols: nothing pays"),
     ("key after a section header", lambda t: t.replace('name = "five"\n', "") + 'name = "five"\n',
      "did you mean the top-level 'name'?"),
+    # Money limits: every amount and the largest win of one play at most 2**36 credits.
+    ("pay of 2**64 or more", lambda t: t.replace("pays = { 3 = 5, 4 = 20, 5 = 100 }", "pays = { 3 = 99999999999999999999 }"),
+     "symbols.A.pays: pay for count 3 is 99999999999999999999; it must be at most 2**36 = 68,719,476,736 credits"),
+    ("bet per line 2**62", lambda t: t.replace("per_line = 1", "per_line = 4611686018427387904"),
+     "bet.per_line: must be at most 2**36 = 68,719,476,736 credits"),
+    ("total bet over the limit", lambda t: t.replace("per_line = 1", "per_line = 40000000000"),
+     "bet: total bet = per_line 40,000,000,000 x 3 paylines = 120,000,000,000 credits exceeds the limit 2**36"),
+    ("largest play win over the limit", lambda t: t.replace("per_line = 1", "per_line = 100000000"),
+     "largest win of one play: 3 paylines x 100 (symbols.A.pays) x 100,000,000 (bet.per_line) + "
+     "2 (symbols.S.pays) x 300,000,000 (total bet) + 5 (free_spins.spins) x 1 (free_spins.multiplier) x "
+     "30,600,000,000 (that spin win) = 183,600,000,000 credits exceeds the limit 2**36"),
+    ("multiplier over the limit", lambda t: t.replace("retrigger = true", "retrigger = true\nmultiplier = 68719476737"),
+     "free_spins.multiplier: must be at most 2**36 = 68,719,476,736 credits"),
+    ("progressive reset over the limit",
+     lambda t: t + '[progressive]\nsymbol = "A"\ncount = 5\ncontribution = "0.01"\nreset = 18446744073709551616\n',
+     "progressive.reset: must be at most 2**36 = 68,719,476,736 credits"),
+    ("free spins award over the runaway guard", lambda t: t.replace("spins = { 3 = 5 }", "spins = { 3 = 5000000000 }"),
+     "free_spins.spins: number of free spins for count 3 is 5000000000; it must be at most 100,000,000"),
 ]
 
 
@@ -175,6 +193,79 @@ def test_bad_model_gets_a_clear_message(tmp_path, label, mutate, message):
     assert str(path) in result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("per_line,pays", [(4611686018427387904, "{ 3 = 5, 4 = 20, 5 = 100 }"),
+                                           (1, "{ 3 = 99999999999999999999 }")])
+def test_money_beyond_64_bits_is_refused_before_simulating(tmp_path, per_line, pays):
+    # Once: a traceback (pays) or a simulated RTP of 0.001 with the exact 0.608 "OUTSIDE" (per_line).
+    text = GAME.replace("per_line = 1", f"per_line = {per_line}").replace("pays = { 3 = 5, 4 = 20, 5 = 100 }",
+                                                                        f"pays = {pays}")
+    result = run(write(tmp_path, text), "--simulate", 1000, "--seed", SEED)
+    assert result.exit_code == 2, result.output
+    assert "2**36" in result.output and "Simulation" not in result.output and "OUTSIDE" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_largest_play_win_at_the_limit_is_accepted(tmp_path):
+    from harness.slot.model import MAX_PLAY_WIN, largest_play_win, parse_model
+
+    # GAME: 3 lines x 100 x b + 2 x 3b per spin, 1 + 5 free spins: 1836 b.
+    assert largest_play_win(parse_model(GAME))[0] == 1836
+    per_line = MAX_PLAY_WIN // 1836
+    at_limit = GAME.replace("per_line = 1", f"per_line = {per_line}")
+    assert largest_play_win(parse_model(at_limit))[0] == 1836 * per_line <= MAX_PLAY_WIN
+    result = run(write(tmp_path, at_limit), "--simulate", 1000, "--seed", SEED, "--json")
+    assert result.exit_code in (0, 1), result.output
+    report = json.loads(result.stdout)
+    sim = report["simulation"]
+    assert sim["rtp_exact_inside"] and 0 < sim["max_win_credits"] <= MAX_PLAY_WIN
+    assert report["model"]["bet_per_line"] == per_line
+    over = GAME.replace("per_line = 1", f"per_line = {per_line + 1}")
+    result = run(write(tmp_path, over, "over.toml"))
+    assert result.exit_code == 2 and "largest win of one play" in result.output
+
+
+def _interrupt_after_first_chunk(monkeypatch):
+    import harness.commands.slot as cmd
+
+    def progress():
+        def stop(done, total):
+            raise KeyboardInterrupt
+        return stop
+
+    monkeypatch.setattr(cmd, "_progress", progress)
+
+
+def test_interrupted_simulation_exits_130_and_says_the_report_is_not_final(tmp_path, monkeypatch):
+    _interrupt_after_first_chunk(monkeypatch)
+    path = write(tmp_path, GAME)
+    result = run(path, "--simulate", 5_000_000, "--seed", SEED)
+    assert result.exit_code == 130, result.output
+    assert "Simulation (1,048,576 plays" in result.output  # the first chunk of 2**20 spins
+    assert "INTERRUPTED: figures cover the plays completed before Ctrl-C" in result.output
+    assert "Verdict: INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final" in result.output
+    assert "Verdict: PASS" not in result.output
+    assert "interrupted after 1,048,576 of 5,000,000 spins" in result.stderr
+    report = json.loads(run(path, "--simulate", 5_000_000, "--seed", SEED, "--json").stdout)
+    assert report["interrupted"] is True and report["complete"] is False
+    assert report["simulation"]["interrupted"] is True and report["simulation"]["plays"] == 1 << 20
+    monkeypatch.undo()
+    finished = json.loads(run(path, "--simulate", 1000, "--seed", SEED, "--json").stdout)
+    assert finished["interrupted"] is False and finished["complete"] is True
+
+
+def test_simulation_interrupted_before_two_plays_still_exits_130(tmp_path, monkeypatch):
+    import harness.slot.simulate as sim
+
+    def interrupted(model, n, generator, *, progress=None, chunk=sim.CHUNK):
+        return sim.SimulationResult(plays=0, interrupted=True)
+
+    monkeypatch.setattr(sim, "simulate", interrupted)
+    result = run(write(tmp_path, GAME), "--simulate", 100, "--seed", SEED)
+    assert result.exit_code == 130, result.output
+    assert "Simulation INTERRUPTED before two plays were complete" in result.output
+    assert "Verdict: INCOMPLETE" in result.output
 
 
 def test_missing_file_and_bad_invocations(tmp_path):

@@ -139,3 +139,32 @@ def test_twenty_line_variant_of_the_example_simulates():
     m20 = dataclasses.replace(m, paylines=m.paylines[:20])
     result = simulate(m20, 100_000, rngcore.Generator(SEED, 5))
     assert result.plays == 100_000 and 0.5 < float(result.rtp()) < 1.5
+
+
+def test_large_wins_are_exact_up_to_the_64_bit_range():
+    # Bet per line 2**44, beyond the model's limit (set directly): plays win
+    # up to ~2**55 credits and the sum of squares needs more than 64 bits;
+    # every total still equals the Python replay's (unbounded) integers.
+    m = dataclasses.replace(sup.model(sup.FEATURE), bet_per_line=2**44)
+    plays = 3000
+    got = simulate(m, plays, rngcore.Generator(SEED, 9))
+    assert totals(got) == _replay(m, plays, rngcore.Generator(SEED, 9))
+    assert got.win_sq >= 2**100 and got.line_win >= 2**50
+
+
+@pytest.mark.parametrize("bet_per_line,drawn", [(2**61, False), ((2**63 - 1) // 300, True)],
+                         ids=["one spin past int64", "sums past int64"])
+def test_kernel_refuses_to_wrap_past_int64(bet_per_line, drawn):
+    # FEATURE's largest spin win is 270 x bet per line (3 lines x 25 + 5 x total
+    # bet of 3, times the multiplier 3): 2**61 cannot be played at all (refused
+    # before any draw); (2**63 - 1) // 300 can, but a thousand plays' totals
+    # pass 2**63.  Either way an error, never wrapped totals (once: a
+    # simulated RTP of 0.001 against an exact 0.608).
+    from harness.slot.errors import ModelError
+
+    m = dataclasses.replace(sup.model(sup.FEATURE), bet_per_line=bet_per_line)
+    generator = rngcore.Generator(SEED, 9)
+    with pytest.raises(ModelError, match=r"free_spins\.retrigger: simulation stopped within plays 1 to 1,000: "
+                                         r"a play's win, or a total over one chunk of plays, would pass 2\*\*63 - 1"):
+        simulate(m, 100_000, generator, chunk=1000)
+    assert (generator.position > 0) == drawn

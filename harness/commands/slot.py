@@ -11,6 +11,8 @@ import click
 from harness.commands.core import HexSeed
 from harness.slot.profiles import PROFILE_NAMES
 
+EXIT_INTERRUPTED = 130  # as `rngcert game`, `battery`, `bench`: Ctrl-C, partial report
+
 
 def _progress():
     """Progress to stderr, at most about once a second."""
@@ -44,8 +46,9 @@ def slot_command(ctx, model, profile, spins, seed, as_json):
     fractions, the hit frequency, the standard deviation per play and the
     probability of every winning outcome, then applies the rules of
     --profile.  Exit status: 0 every check passes, 1 a check fails, 2 the
-    model is malformed or impossible.  The model format is described in
-    docs/slot_model.md.
+    model is malformed or impossible, 130 the --simulate run was interrupted
+    (Ctrl-C; the report covers the spins done and says it is incomplete).
+    The model format is described in docs/slot_model.md.
     """
     from harness.slot.errors import ModelError
     from harness.slot.exact import analyse
@@ -65,6 +68,7 @@ def slot_command(ctx, model, profile, spins, seed, as_json):
     checks = check(analysis, profile)
 
     simulation = None
+    interrupted = False
     if spins is not None:
         import rngcore
         from rngcore.errors import RNGError
@@ -76,15 +80,21 @@ def slot_command(ctx, model, profile, spins, seed, as_json):
             simulation = simulate(game, spins, generator, progress=_progress())
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
-        if simulation.interrupted:
-            click.echo(f"\ninterrupted after {simulation.plays:,} spins; reporting those", err=True)
+        except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature
+            raise click.BadParameter(str(exc), param_hint="MODEL") from None
+        interrupted = simulation.interrupted
+        if interrupted:
+            click.echo(f"\ninterrupted after {simulation.plays:,} of {spins:,} spins; reporting those", err=True)
         if simulation.plays < 2:
             simulation = None
 
     if as_json:
-        click.echo(json.dumps(to_json(analysis, checks, profile, simulation), indent=2, ensure_ascii=False))
+        report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        click.echo(render(analysis, checks, profile, simulation), nl=False)
+        click.echo(render(analysis, checks, profile, simulation, interrupted=interrupted), nl=False)
+    if interrupted:
+        ctx.exit(EXIT_INTERRUPTED)
     if not all(c.passed for c in checks):
         ctx.exit(1)
 

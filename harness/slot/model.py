@@ -7,6 +7,13 @@ non-integer quantity, the progressive's contribution rate, is an exact
 :class:`fractions.Fraction`.  Every problem is reported as a
 :class:`~harness.slot.errors.ModelError` naming its place in the file; the
 numbering the user sees (reels, rows, strip positions, paylines) starts at 1.
+
+Money is bounded: every amount (bet per line, total bet, pay, multiplier,
+reset) and the largest possible win of one play are at most
+:data:`MAX_PLAY_WIN` credits, so the C simulation's per-chunk totals (2^20
+plays) stay below 2^56, far inside its 64-bit integers.  Retriggered free
+spins have no fixed upper bound; the simulation checks its sums for overflow
+and refuses rather than wrap.
 """
 from __future__ import annotations
 
@@ -22,6 +29,10 @@ from harness.slot.errors import ModelError
 KINDS = ("regular", "wild", "scatter")
 MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
 MAX_SYMBOLS = 255  # strips are stored one byte per stop
+MAX_PLAY_WIN = 2**36  # credits: largest win of one play; x 2^20 plays per simulation chunk < 2^56
+MAX_FREE_SPINS = 100_000_000  # a feature longer than this is refused by the simulation (runaway guard)
+_MONEY_LIMIT = f"2**36 = {MAX_PLAY_WIN:,} credits"
+_MONEY_WHY = "so that simulation totals stay exact in 64-bit integers"
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
 _DECIMAL = re.compile(r"^\s*(\d+)(?:\.(\d+))?\s*$")
 
@@ -166,8 +177,11 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
 
     bet = _table(data, "bet", "top level")
     _known(bet, "bet", {"per_line", "paylines"})
-    bet_per_line = _int(bet, "per_line", "bet", low=1)
+    bet_per_line = _int(bet, "per_line", "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
     paylines = _paylines(bet, rows, reels)
+    if bet_per_line * len(paylines) > MAX_PLAY_WIN:
+        raise ModelError("bet", f"total bet = per_line {bet_per_line:,} x {len(paylines)} paylines = "
+                         f"{bet_per_line * len(paylines):,} credits exceeds the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     symbols = _symbols(data, reels, rows)
     names = [s.name for s in symbols]
 
@@ -181,7 +195,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         raise ModelError("reels.feature", "feature strips are given but there is no [free_spins] section to use them")
     progressive = _progressive(data, symbols, reels) if "progressive" in data else None
 
-    return SlotModel(
+    model = SlotModel(
         name=name,
         rows=rows,
         reels=reels,
@@ -194,6 +208,49 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         progressive=progressive,
         source=source,
     )
+    _check_largest_win(model)
+    return model
+
+
+def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
+    """An upper bound on the credits one play can win, without retriggers,
+    and the terms it is made of (for messages).
+
+    Every payline showing the largest line pay, the largest scatter award,
+    the most free spins one trigger awards (each at that win, times the
+    multiplier) and the progressive's reset.
+    """
+    bpl, n_lines, tb = model.bet_per_line, len(model.paylines), model.total_bet
+    line_pays = [(p, s.name) for s in model.symbols if s.kind != "scatter" for p in s.pays.values()]
+    top_line, top_name = max(line_pays, default=(0, None))
+    top_scatter = max(model.symbols[model.scatter].pays.values(), default=0) if model.scatter is not None else 0
+    spin = n_lines * top_line * bpl + top_scatter * tb
+    terms = []
+    if top_line:
+        terms.append(f"{n_lines} paylines x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.per_line)")
+    if top_scatter:
+        name = model.symbols[model.scatter].name
+        terms.append(f"{top_scatter:,} (symbols.{name}.pays) x {tb:,} (total bet)")
+    total = spin
+    fsp = model.free_spins
+    if fsp is not None and spin:
+        spins = max(fsp.spins.values())
+        total += spins * fsp.multiplier * spin
+        terms.append(f"{spins:,} (free_spins.spins) x {fsp.multiplier:,} (free_spins.multiplier) x {spin:,} (that spin win)")
+    if model.progressive is not None and model.progressive.reset:
+        total += model.progressive.reset
+        terms.append(f"{model.progressive.reset:,} (progressive.reset)")
+    return total, terms
+
+
+def _check_largest_win(model: SlotModel) -> None:
+    total, terms = largest_play_win(model)
+    if total > MAX_PLAY_WIN:
+        raise ModelError(
+            "largest win of one play",
+            f"{' + '.join(terms)} = {total:,} credits exceeds the limit {_MONEY_LIMIT}, {_MONEY_WHY}; "
+            "lower bet.per_line, the pays, free_spins.spins or .multiplier, or progressive.reset",
+        )
 
 
 # --- sections -----------------------------------------------------------------
@@ -251,7 +308,8 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
         where = f"symbols.{name}"
         max_count = rows * reels if kind == "scatter" else reels
         what = "scatters in the window" if kind == "scatter" else f"of a kind on {reels} reels"
-        pays = _count_table(spec.get("pays", {}), f"{where}.pays", max_count, what, "pay")
+        pays = _count_table(spec.get("pays", {}), f"{where}.pays", max_count, what, "pay",
+                            high=MAX_PLAY_WIN, why=_MONEY_WHY)
         subs: frozenset[str] = frozenset()
         if kind == "wild":
             value = spec.get("substitutes", "all")
@@ -312,7 +370,8 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
     if "spins" not in table:
         raise ModelError(where, "missing 'spins': a table from scatter count to free spins awarded, e.g. { 3 = 10 }")
     max_count = rows * reels
-    spins = _count_table(table["spins"], f"{where}.spins", max_count, "scatters in the window", "number of free spins")
+    spins = _count_table(table["spins"], f"{where}.spins", max_count, "scatters in the window", "number of free spins",
+                         high=MAX_FREE_SPINS, why=_SPINS_WHY)
     if not spins:
         raise ModelError(f"{where}.spins", "must award free spins for at least one scatter count")
     retrigger_value = table.get("retrigger", False)
@@ -322,9 +381,10 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
         retrigger = {}
     else:
         retrigger = _count_table(
-            retrigger_value, f"{where}.retrigger", max_count, "scatters in the window", "number of free spins"
+            retrigger_value, f"{where}.retrigger", max_count, "scatters in the window", "number of free spins",
+            high=MAX_FREE_SPINS, why=_SPINS_WHY,
         )
-    multiplier = _int(table, "multiplier", where, low=1, default=1)
+    multiplier = _int(table, "multiplier", where, low=1, high=MAX_PLAY_WIN, default=1, why=_MONEY_WHY)
     return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier)
 
 
@@ -350,7 +410,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
     contribution = _exact_fraction(table["contribution"], f"{where}.contribution")
     if not 0 <= contribution < 1:
         raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
-    reset = _int(table, "reset", where, low=0)
+    reset = _int(table, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
     return Progressive(symbol=symbol, count=count, wilds=wilds, contribution=contribution, reset=reset)
 
 
@@ -358,6 +418,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 
 
 _SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive")
+_SPINS_WHY = "the simulation refuses a feature longer than that"
 
 
 def _known(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
@@ -379,7 +440,8 @@ def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     return value
 
 
-def _int(table, key: str, where: str, *, low: int | None = None, high: int | None = None, default=None) -> int:
+def _int(table, key: str, where: str, *, low: int | None = None, high: int | None = None, default=None,
+         why: str = "") -> int:
     if key not in table:
         if default is not None:
             return default
@@ -390,12 +452,16 @@ def _int(table, key: str, where: str, *, low: int | None = None, high: int | Non
     if low is not None and value < low:
         raise ModelError(f"{where}.{key}", f"must be at least {low}, got {value}")
     if high is not None and value > high:
-        raise ModelError(f"{where}.{key}", f"must be at most {high}, got {value}")
+        raise ModelError(f"{where}.{key}", f"must be at most {_limit(high)}{', ' + why if why else ''}, got {value}")
     return value
 
 
-def _count_table(value, where: str, max_count: int, what: str, noun: str) -> dict[int, int]:
-    """A table ``{count = amount}`` with counts in 1..max_count and amounts >= 1."""
+def _limit(high: int) -> str:
+    return _MONEY_LIMIT if high == MAX_PLAY_WIN else f"{high:,}"
+
+
+def _count_table(value, where: str, max_count: int, what: str, noun: str, *, high: int, why: str) -> dict[int, int]:
+    """A table ``{count = amount}`` with counts in 1..max_count and amounts in 1..high."""
     if not isinstance(value, dict):
         raise ModelError(where, f"must be a table from count to {noun}, e.g. {{ 3 = 5, 4 = 20 }}, got {value!r}")
     out = {}
@@ -410,6 +476,8 @@ def _count_table(value, where: str, max_count: int, what: str, noun: str) -> dic
             raise ModelError(where, f"{noun} for count {count} must be a whole number, got {amount!r}")
         if amount < 1:
             raise ModelError(where, f"{noun} for count {count} is {amount}; it must be a positive whole number (leave the count out for no award)")
+        if amount > high:
+            raise ModelError(where, f"{noun} for count {count} is {amount}; it must be at most {_limit(high)}, {why}")
         out[count] = amount
     return dict(sorted(out.items()))
 

@@ -24,8 +24,12 @@ def exact_and_float(name: str, x: Fraction) -> dict:
 
 
 def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
-            simulation: SimulationResult | None = None) -> dict:
-    """The JSON report (keys of the issue first, then the details)."""
+            simulation: SimulationResult | None = None, *, interrupted: bool = False) -> dict:
+    """The JSON report (keys of the issue first, then the details).
+
+    ``interrupted``: the requested simulation was stopped by Ctrl-C, so the
+    report is incomplete (``"complete": false``) whatever ``"pass"`` says.
+    """
     a, m = analysis, analysis.model
     rarest = a.rarest
     out = {
@@ -38,6 +42,8 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         "min_win_outcome": rarest.name,
         "checks": [_check_json(c) for c in checks],
         "pass": all(c.passed for c in checks),
+        "complete": not interrupted,
+        "interrupted": interrupted,
         "profile": profile,
         "model": {
             "name": m.name,
@@ -145,8 +151,8 @@ def _one_in(p: Fraction) -> str:
 
 
 def render(analysis: Analysis, checks: list[CheckResult], profile: str,
-           simulation: SimulationResult | None = None) -> str:
-    """The PAR sheet as text."""
+           simulation: SimulationResult | None = None, *, interrupted: bool = False) -> str:
+    """The PAR sheet as text (``interrupted``: see :func:`to_json`)."""
     a, m = analysis, analysis.model
     lines = []
     add = lines.append
@@ -204,6 +210,9 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
     if simulation is not None:
         add("")
         lines.extend(simulation.render(a))
+    elif interrupted:
+        add("")
+        add("Simulation INTERRUPTED before two plays were complete: nothing to report")
     add("")
     add(f"Checks (profile {profile})")
     for c in checks:
@@ -216,6 +225,9 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         if c.rule.verified.startswith("UNVERIFIED"):
             add(f"        citation {c.rule.verified}")
     verdict = "PASS: every check passes" if all(c.passed for c in checks) else "FAIL: at least one check fails"
+    if interrupted:
+        verdict = (f"INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final "
+                   f"(exact checks: {verdict})")
     add(f"Verdict: {verdict}")
     add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
     return "\n".join(lines) + "\n"

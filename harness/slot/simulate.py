@@ -32,12 +32,11 @@ import numpy as np
 
 from harness.slot.exact import Analysis, award_for
 from harness.slot.lines import build_line_automaton
-from harness.slot.model import SlotModel
+from harness.slot.model import MAX_FREE_SPINS, SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
 
 Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
-MAX_FREE_SPINS = 100_000_000  # one feature running longer than this is refused (runaway guard)
 
 
 @dataclasses.dataclass
@@ -193,6 +192,13 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
     plays completed and has ``interrupted = True``.
+
+    Raises
+    ------
+    ModelError
+        If a win or a total would overflow the kernel's 64-bit integers
+        (possible only through retriggered free spins for a validated
+        model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
     from harness.slot import native
     from rngcore.engine import locked_call
@@ -209,11 +215,8 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
             tally = native.ffi.new("rng_slot_tally *")
             try:
                 locked_call(generator, native.lib.rng_slot_simulate, game.ptr, step, tally, what="slot simulation")
-            except ValueError:  # RNG_E_ARGUMENT: our own tables, not the caller's input
-                raise RuntimeError(
-                    "slot simulation refused: inconsistent game tables, or a free-spins feature ran "
-                    f"longer than {MAX_FREE_SPINS:,} spins"
-                ) from None
+            except ValueError:  # RNG_E_ARGUMENT: the chunk's tally is partial; say why
+                raise _refusal(model, tally.refused, done, step) from None
             result.add(native.tally_result(tally))
             done += step
             if progress is not None:
@@ -222,6 +225,33 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         result.interrupted = True
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _refusal(model: SlotModel, reason: int, done: int, step: int) -> Exception:
+    """The error for a run the C kernel refused (``tally.refused``)."""
+    from harness.slot import native
+    from harness.slot.errors import ModelError
+
+    lib = native.lib
+    after = f"within plays {done + 1:,} to {done + step:,}"
+    if reason == lib.RNG_SLOT_REFUSED_OVERFLOW:
+        fsp = model.free_spins
+        where = "free_spins.retrigger" if fsp is not None and fsp.retrigger else "largest win of one play"
+        return ModelError(
+            where,
+            f"simulation stopped {after}: a play's win, or a total over one chunk of plays, would pass "
+            "2**63 - 1 credits, the range of the simulation's 64-bit integers (retriggered free spins "
+            "have no fixed limit); lower the pays, the bet or the retrigger awards",
+            model.source,
+        )
+    if reason == lib.RNG_SLOT_REFUSED_RUNAWAY:
+        return ModelError(
+            "free_spins.retrigger",
+            f"simulation stopped {after}: one free-spins feature ran longer than {MAX_FREE_SPINS:,} spins "
+            "(runaway guard); lower the retrigger awards",
+            model.source,
+        )
+    return RuntimeError("slot simulation refused: inconsistent game tables (a bug in harness.slot.native)")
 
 
 # --- numpy ----------------------------------------------------------------------
