@@ -122,16 +122,16 @@ def test_raw_byte_capture_of_rngcert_stream(tmp_path):
     a stream with sticky bits fails."""
     from stats.defects import sticky_bits
 
-    stream = CliRunner().invoke(main, ["stream", "--seed", SEED, "--bytes", "400000"])
+    stream = CliRunner().invoke(main, ["stream", "--seed", SEED, "--bytes", "340000"])
     assert stream.exit_code == 0
     good = tmp_path / "stream.bin"
     good.write_bytes(stream.stdout_bytes)
     r = _run("bytes", "--input", str(good), "--json")
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
-    assert report["n"] == 400_000 and "spectral" in {t["name"] for t in report["tests"]}
+    assert report["n"] == 340_000 and "spectral" in {t["name"] for t in report["tests"]}
     bad = tmp_path / "sticky.bin"
-    bad.write_bytes(sticky_bits(400_000, seed=6).tobytes())
+    bad.write_bytes(sticky_bits(340_000, seed=6).tobytes())
     r = _run("bytes", "--input", str(bad), "--json")
     assert r.exit_code == 1
     report = json.loads(r.stdout)
