@@ -18,10 +18,21 @@ def reference_keystream(key: bytes, stream: int, nbytes: int, counter: int = 0) 
     """ChaCha20 keystream from OpenSSL, independent of rngcore's C.
 
     OpenSSL's 16-byte IV is state words 12-15 little-endian: our 64-bit block
-    counter then our 64-bit stream id (and OpenSSL carries word 12 into 13).
+    counter then our 64-bit stream id.  Whether OpenSSL carries word 12 into
+    word 13 depends on the version (cryptography 48 carries, 50 refuses to cross the
+    2^32-block boundary), so each run that would cross it is asked for with
+    its own IV naming the full 64-bit counter: the reference never relies on
+    OpenSSL's carry.
     """
-    iv = counter.to_bytes(8, "little") + stream.to_bytes(8, "little")
-    return Cipher(algorithms.ChaCha20(key, iv), mode=None).encryptor().update(bytes(nbytes))
+    out = bytearray()
+    block = counter
+    while len(out) < nbytes:
+        room = ((block >> 32) + 1 << 32) - block  # blocks before word 12 wraps
+        take = min(room * 64, nbytes - len(out))
+        iv = (block % 2**64).to_bytes(8, "little") + stream.to_bytes(8, "little")
+        out += Cipher(algorithms.ChaCha20(key, iv), mode=None).encryptor().update(bytes(take))
+        block += room
+    return bytes(out)
 
 
 def reference_integers(keystream: bytes, low: int, high: int, count: int) -> tuple[list[int], int]:

@@ -77,7 +77,7 @@ def stream_command(seed, stream_id, nbytes, forever):
         raise click.BadParameter(f"must be >= 0, got {nbytes}", param_hint="'--bytes'")
     if stream_id is not None and seed is None:
         raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
-    out = click.get_binary_stream("stdout")
+    out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if out.isatty():
         raise click.UsageError("refusing to write binary data to a terminal; redirect or pipe it")
     from rngcore import Generator, RNGError

@@ -109,7 +109,7 @@ def draw_command(device, count, seed, stream_id, fmt):
 
     if stream_id is not None and seed is None:
         raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
-    out = click.get_binary_stream("stdout")
+    out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if fmt == "npy" and out.isatty():
         raise click.UsageError("refusing to write binary npy data to a terminal; redirect or pipe it")
     generator = rngcore.Generator() if seed is None else rngcore.Generator(seed, stream_id or 0)
