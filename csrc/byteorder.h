@@ -52,4 +52,14 @@ static inline void rng_store32_le(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
+static inline void rng_store64_le(uint8_t *p, uint64_t v)
+{
+#if RNG_LITTLE_ENDIAN_HOST
+    memcpy(p, &v, sizeof v); /* one store */
+#else
+    rng_store32_le(p, (uint32_t)v);
+    rng_store32_le(p + 4, (uint32_t)(v >> 32));
+#endif
+}
+
 #endif

@@ -417,9 +417,27 @@ static uint32_t source_next32(void *state) { return rng_chacha_next32(state); }
 static uint64_t source_next64(void *state) { return rng_chacha_next64(state); }
 static int source_fill(void *state, void *out, size_t n) { return rng_chacha_fill(state, out, n); }
 
+/* count next64 words in one fill: the keystream bytes read little-endian
+ * (a plain copy on little-endian hosts).  A failed engine's words are all
+ * ones, as next64's are. */
+static int source_words64(void *state, uint64_t *out, size_t count)
+{
+    int status = rng_chacha_fill(state, out, count * sizeof *out);
+    if (status != RNG_OK) {
+        memset(out, 0xff, count * sizeof *out);
+        return status;
+    }
+#if !RNG_LITTLE_ENDIAN_HOST
+    for (size_t i = 0; i < count; i++) {
+        out[i] = rng_load64_le((const uint8_t *)(out + i));
+    }
+#endif
+    return RNG_OK;
+}
+
 void rng_chacha_source(rng_chacha *eng, rng_source *src)
 {
-    rng_source_bind(src, eng, source_next32, source_next64, source_fill, eng->status);
+    rng_source_bind(src, eng, source_next32, source_next64, source_fill, source_words64, eng->status);
     eng->source = src;
 }
 
