@@ -293,6 +293,11 @@ static int group_rows(word_queue *q, const uint16_t *fresh, uint16_t *out, uint3
     return status;
 }
 
+int rng_shuffle_uses_groups(size_t n, size_t rows)
+{
+    return rows >= GROUP && n >= 2 && n <= 65536 && rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2;
+}
+
 /*
  * Shuffle `rows` stacks of n: row r of out (uint16) becomes a shuffle of
  * `fresh` (or, with fresh == NULL and rows == 1, of out itself).  One plan
@@ -327,8 +332,7 @@ static int shuffle_rows(rng_source *src, const uint16_t *fresh, uint16_t *out, s
     queue.batches_left = (uint64_t)rows * plan.batches;
     int status = src->status;
     size_t r = 0;
-    if (fresh != NULL && rows >= GROUP && n >= 2 && n <= 65536
-        && rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2 && status == RNG_OK) {
+    if (fresh != NULL && rng_shuffle_uses_groups(n, rows) && status == RNG_OK) {
         status = group_rows(&queue, fresh, out, (uint32_t)n, rows, &plan, 64 - bits);
         r = rows - rows % GROUP;
     }

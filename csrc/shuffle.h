@@ -77,6 +77,12 @@ int rng_shuffle16(rng_source *src, uint16_t *a, size_t n, unsigned bits);
 int rng_shuffle16_rows(rng_source *src, const uint16_t *fresh, size_t width,
                        uint16_t *out, size_t rows, unsigned bits);
 
+/* 1 when rng_shuffle16_rows(src, fresh, n, out, rows, bits) runs its rows
+ * in 16-row groups with AVX2 index chains (the AVX2 path is selected, see
+ * shuffle_avx2.h; rows >= 16; 2 <= n <= 65536); 0 when every row takes the
+ * scalar kernel.  Both give identical output; this reports speed only. */
+int rng_shuffle_uses_groups(size_t n, size_t rows);
+
 /* Largest product a batch may have for `bits`-bit words: 2^(bits - max(1, bits/8));
  * 0 if bits is outside [2, 64]. */
 uint64_t rng_batch_limit(unsigned bits);

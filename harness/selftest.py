@@ -310,6 +310,9 @@ def build_info() -> dict:
         "version": rngcore.BUILD_INFO.version,
         "csrc_sha256": rngcore.BUILD_INFO.csrc_sha256,
         "keystream_path": active_path(),
+        # Bulk shuffles of 16+ rows run their index chains on the vector unit
+        # when the AVX2 path is selected; the output is the same either way.
+        "bulk_shuffle_kernel": "avx2-groups" if lib.rng_shuffle_uses_groups(416, 16) else "scalar",
         "cpu_has_avx2": bool(lib.rng_cpu_has_avx2()),
         "force_portable_env": os.environ.get("RNGCERT_FORCE_PORTABLE"),
     }

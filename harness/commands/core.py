@@ -111,7 +111,8 @@ def selftest_command(as_json):
     if as_json:
         click.echo(json.dumps({"build": info, "passed": passed, "checks": [c.as_dict() for c in checks]}, indent=2))
     else:
-        click.echo(f"rngcert {info['version']}  csrc {info['csrc_sha256']}  keystream path: {info['keystream_path']}")
+        click.echo(f"rngcert {info['version']}  csrc {info['csrc_sha256']}  keystream path: {info['keystream_path']}  "
+                   f"bulk shuffle kernel: {info['bulk_shuffle_kernel']}")
         for check in checks:
             click.echo(f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}")
         click.echo("selftest passed" if passed else "SELFTEST FAILED")
