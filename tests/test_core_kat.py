@@ -93,6 +93,18 @@ def test_paths_agree_with_openssl_across_word_carries(counter):
         assert _keystream(BLOCK_FUNCTIONS[path], key, counter, 0xDEADBEEF, 64 * 37) == expected, path
 
 
+@pytest.mark.parametrize("path", keystream_paths())
+def test_dispatch_gives_the_keystream_for_every_block_count(path):
+    # The dispatcher splits a request into AVX2 groups of 8 and a tail of
+    # 0-7 blocks (a tail of 2+ comes from one more group, cut short).
+    key = bytes(range(7, 39))
+    expected = reference_keystream(key, 3, 64 * 40, 2**32 - 20)
+    with keystream_path(path):
+        for nblocks in range(1, 41):
+            got = _keystream(lib.rng_chacha20_blocks, key, 2**32 - 20, 3, 64 * nblocks)
+            assert got == expected[:64 * nblocks], (path, nblocks)
+
+
 def test_counter_wraps_modulo_2_64_on_every_path():
     # Blocks 2^64 - 2, 2^64 - 1, 0, 1: the counter wraps without touching the stream.
     key = bytes(range(32))
