@@ -6,6 +6,7 @@ import pytest
 
 import rngcore
 from rngcore import ffi, lib
+from rngcore.devices import fresh_shoes
 
 from core_support import reference_keystream
 
@@ -184,6 +185,13 @@ def test_entropy_failure_at_reseed_fails_closed_and_stays_failed():
             draw()
     assert _key(generator) == bytes(32)
     assert generator.source.status == lib.RNG_E_ENTROPY
+    # The bulk word read (shuffles) reports the failure and gives only all-one words.
+    out = ffi.new("uint64_t[]", 70)
+    source = generator.source
+    assert source.words64(source.state, out, 70) == lib.RNG_E_ENTROPY
+    assert set(out) == {2**64 - 1}
+    with pytest.raises(rngcore.EntropyError):
+        fresh_shoes(generator, 40, 8)  # the group kernel's path
 
 
 def test_production_spawn_gives_fresh_keys():

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rngcore
+from rngcore import ffi, lib
 
 from core_support import keystream_path, keystream_paths, reference_keystream
 
@@ -54,6 +55,23 @@ def test_words_and_bytes_read_one_byte_stream(path):
         x = generator.random()
         assert x == (int.from_bytes(ks[2045:2053], "little") >> 11) * 2.0**-53
         assert generator.position == 2053
+
+
+@pytest.mark.parametrize("path", keystream_paths())
+@pytest.mark.parametrize("start, count", [(0, 1), (3, 59), (2043, 2), (100, 512), (5, 1000)])
+def test_bulk_words_are_the_next64_words(path, start, count):
+    # rng_source.words64 (a shuffle's bulk read) = `count` next64 words: the
+    # next 8 * count keystream bytes read little-endian, from any position.
+    seed = bytes(range(32))
+    ks = reference_keystream(seed, 6, start + 8 * count)
+    with keystream_path(path):
+        generator = rngcore.Generator(seed, 6)
+        generator.seek(start)
+        out = ffi.new("uint64_t[]", count)
+        source = generator.source
+        assert source.words64(source.state, out, count) == lib.RNG_OK
+        assert list(out) == [int.from_bytes(ks[start + 8 * i:start + 8 * i + 8], "little") for i in range(count)]
+        assert generator.position == start + 8 * count
 
 
 def test_fill_numpy_and_bytearray_are_the_keystream_zero_copy():
