@@ -47,3 +47,21 @@ def enumerate_outcomes(bits: int, depth: int, run: Callable[[object], tuple[int,
         else:
             exhausted += 1
     return outcomes, exhausted
+
+
+def plan_limit(bits: int) -> int:
+    """The documented product limit: 2^(bits - max(1, bits // 8)) (csrc/shuffle.h)."""
+    return 1 << (bits - max(1, bits // 8))
+
+
+def shuffle_batches(n: int, bits: int) -> list[int]:
+    """Batch products of an n-item shuffle: bounds n..2 taken greedily under the limit."""
+    limit, products, b = plan_limit(bits), [], n
+    while b > 1:
+        p, k = b, 1
+        while b - k > 1 and k < 24 and p * (b - k) <= limit:
+            p *= b - k
+            k += 1
+        products.append(p)
+        b -= k
+    return products

@@ -17,25 +17,7 @@ import pytest
 
 from rngcore import ffi, lib
 from rngcore.testing import TestEngine
-from devices_support import enumerate_outcomes
-
-
-def plan_limit(bits: int) -> int:
-    """The documented product limit: 2^(bits - max(1, bits // 8)) (csrc/shuffle.h)."""
-    return 1 << (bits - max(1, bits // 8))
-
-
-def shuffle_batches(n: int, bits: int) -> list[int]:
-    """Batch products of an n-item shuffle: bounds n..2 taken greedily under the limit."""
-    limit, products, b = plan_limit(bits), [], n
-    while b > 1:
-        p, k = b, 1
-        while b - k > 1 and k < 24 and p * (b - k) <= limit:
-            p *= b - k
-            k += 1
-        products.append(p)
-        b -= k
-    return products
+from devices_support import enumerate_outcomes, plan_limit, shuffle_batches
 
 
 def finished_weight(products: list[int], bits: int, depth: int) -> int:

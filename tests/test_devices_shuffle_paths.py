@@ -18,6 +18,7 @@ import pytest
 from rngcore import Generator, ffi, lib
 from rngcore.devices._native import shuffled_rows
 from rngcore.testing import TestEngine, keystream_impl
+from devices_support import shuffle_batches
 
 SEED = bytes(range(32))
 
@@ -86,7 +87,7 @@ def test_group_kernel_equals_scalar_kernel_through_rejections(bits):
         scalar = run_on_words("scalar", n, rows, words, bits)
         assert group[0] == scalar[0] == lib.RNG_OK
         assert group == scalar, (n, rows)
-        batches = len(_plan(n, limit))
+        batches = len(shuffle_batches(n, bits))
         rejected_somewhere += group[2] > rows * batches
     assert rejected_somewhere > 10  # the rejection paths really ran
 
@@ -98,19 +99,6 @@ def test_group_kernel_reports_an_exhausted_source():
     for kernel in ("group", "scalar"):
         status, _, _ = run_on_words(kernel, n, rows, words, bits)
         assert status == lib.RNG_E_EXHAUSTED
-
-
-def _plan(n: int, limit: int) -> list[int]:
-    """Batch products of an n-item shuffle (the plan documented in csrc/shuffle.h)."""
-    products, b = [], n
-    while b > 1:
-        p, k = b, 1
-        while b - k > 1 and k < 24 and p * (b - k) <= limit:
-            p *= b - k
-            k += 1
-        products.append(p)
-        b -= k
-    return products
 
 
 def test_portable_build_never_takes_the_group_kernel():
