@@ -195,8 +195,7 @@ static int scalar_row(word_queue *q, const uint16_t *from, uint16_t *row, uint32
 /* The accepted words of GROUP consecutive rows, row l's batch t at
  * words[t * GROUP + rng_shuffle_lane(l)], taken in the scalar kernel's
  * order.  Fast path: when the queue holds a whole row's words and none of
- * them is even near rejection (x * P mod 2^64 >= PL, see
- * rng_batch_accept), the row takes them all at once. */
+ * them is near rejection (rng_batch_near), the row takes them all at once. */
 static int group_words(word_queue *q, const shuffle_plan *plan, unsigned shift, uint64_t *words)
 {
     size_t batches = plan->batches;
@@ -212,7 +211,7 @@ static int group_words(word_queue *q, const shuffle_plan *plan, unsigned shift, 
             const uint64_t *w = q->word + q->next;
             int near = 0;
             for (size_t t = 0; t < batches; t++) {
-                near |= w[t] * plan->product[t] < plan->product[t] << shift;
+                near |= rng_batch_near(w[t], plan->product[t], plan->product[t] << shift);
             }
             if (!near) {
                 for (size_t t = 0; t < batches; t++) {

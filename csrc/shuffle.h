@@ -100,6 +100,13 @@ static inline int rng_batch_accept(uint64_t x, uint64_t product, uint64_t pl)
     return r >= pl || r >= (0 - pl) % pl; /* (2^64 - PL) mod PL == 2^64 mod PL == t < PL */
 }
 
+/* Could x be rejected at all?  Only if r_k = x * P mod 2^64 < PL (then the
+ * division above decides); a word that is not near is accepted. */
+static inline int rng_batch_near(uint64_t x, uint64_t product, uint64_t pl)
+{
+    return x * product < pl;
+}
+
 /*
  * Read words until one is accepted for a batch of product P; returns RNG_OK,
  * or the source's latched status if it failed while a batch was being
