@@ -232,17 +232,15 @@ static int group_words(word_queue *q, const shuffle_plan *plan, unsigned shift, 
     return RNG_OK;
 }
 
-/* One row of a group: Fisher-Yates from the end on a copy of `fresh`, the
+/* One row of a group: Fisher-Yates from the end on a copy of `fresh32`, the
  * index for position p at idx[(n - 1 - p) * GROUP].  Position p is final
  * once its swap is done and no later swap reads it (later indices are
  * < p), so the swap writes a[q]'s value straight to out[p] and only moves
  * a[p] into slot q; finished positions go out four per 64-bit store. */
-static void group_row(const uint16_t *fresh, uint32_t n, const uint16_t *idx, uint16_t *out,
+static void group_row(const uint32_t *fresh32, uint32_t n, const uint16_t *idx, uint16_t *out,
                       uint32_t *a)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        a[i] = fresh[i];
-    }
+    memcpy(a, fresh32, n * sizeof *a);
     uint32_t p = n - 1;
     for (; p >= 4; p -= 4, idx += 4 * GROUP) {
         uint32_t q0 = idx[0], q1 = idx[GROUP], q2 = idx[2 * GROUP], q3 = idx[3 * GROUP];
@@ -271,20 +269,24 @@ static int group_rows(word_queue *q, const uint16_t *fresh, uint16_t *out, uint3
 {
     size_t batches = plan->batches;
     void *heap = malloc(batches * GROUP * sizeof(uint64_t) + (size_t)(n - 1) * GROUP * sizeof(uint16_t)
-                        + n * sizeof(uint32_t));
+                        + 2 * (size_t)n * sizeof(uint32_t));
     if (heap == NULL) {
         return RNG_E_MEMORY;
     }
     uint64_t *words = heap;
     uint32_t *work = (uint32_t *)(words + batches * GROUP);
-    uint16_t *idx = (uint16_t *)(work + n);
+    uint32_t *fresh32 = work + n; /* widened once; each row starts as a plain copy */
+    uint16_t *idx = (uint16_t *)(fresh32 + n);
+    for (uint32_t i = 0; i < n; i++) {
+        fresh32[i] = fresh[i];
+    }
     int status = RNG_OK;
     for (size_t r = 0; r + GROUP <= rows && status == RNG_OK; r += GROUP) {
         status = group_words(q, plan, shift, words);
         if (status == RNG_OK) {
             rng_shuffle_group_indices_avx2(plan->count, batches, n, words, idx);
             for (unsigned l = 0; l < GROUP; l++) {
-                group_row(fresh, n, idx + l, out + (r + l) * n, work);
+                group_row(fresh32, n, idx + l, out + (r + l) * n, work);
             }
         }
     }
