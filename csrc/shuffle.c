@@ -209,11 +209,7 @@ static int group_words(word_queue *q, const shuffle_plan *plan, unsigned shift, 
         }
         if (q->end - q->next >= batches) {
             const uint64_t *w = q->word + q->next;
-            int near = 0;
-            for (size_t t = 0; t < batches; t++) {
-                near |= rng_batch_near(w[t], plan->product[t], plan->product[t] << shift);
-            }
-            if (!near) {
+            if (!rng_shuffle_any_near_avx2(w, plan->product, shift, batches)) {
                 for (size_t t = 0; t < batches; t++) {
                     lane[t * GROUP] = w[t];
                 }

@@ -62,12 +62,50 @@ AVX2 void rng_shuffle_group_indices_avx2(const uint32_t *count, size_t batches, 
     }
 }
 
+/*
+ * Is any of x[0..count) near rejection for its batch, x[t] * P[t] mod 2^64 <
+ * P[t] << shift (rng_batch_near)?  AVX2 has no 64 x 64-bit low multiply, so
+ * with x = xh * 2^32 + xl and P = Ph * 2^32 + Pl:
+ *     x * P mod 2^64 = (xl * Pl + ((xh * Pl + xl * Ph) << 32)) mod 2^64
+ * (the xh * Ph * 2^64 term vanishes).  The unsigned comparison is a signed
+ * one after flipping both sign bits.
+ */
+AVX2 int rng_shuffle_any_near_avx2(const uint64_t *x, const uint64_t *product, unsigned shift,
+                                   size_t count)
+{
+    const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    const __m128i by = _mm_cvtsi32_si128((int)shift);
+    __m256i near = _mm256_setzero_si256();
+    size_t t = 0;
+    for (; t + 4 <= count; t += 4) {
+        __m256i xv = load_lanes(x + t), pv = load_lanes(product + t);
+        __m256i low = _mm256_mul_epu32(xv, pv);
+        __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(xv, 32), pv),
+                                         _mm256_mul_epu32(xv, _mm256_srli_epi64(pv, 32)));
+        __m256i r = _mm256_add_epi64(low, _mm256_slli_epi64(cross, 32));
+        __m256i pl = _mm256_sll_epi64(pv, by);
+        near = _mm256_or_si256(near, _mm256_cmpgt_epi64(_mm256_xor_si256(pl, sign), _mm256_xor_si256(r, sign)));
+    }
+    int any = !_mm256_testz_si256(near, near);
+    for (; t < count; t++) {
+        any |= x[t] * product[t] < product[t] << shift;
+    }
+    return any;
+}
+
 #else /* no AVX2 path in this build: never called (rng_cpu_has_avx2() is 0) */
 
 void rng_shuffle_group_indices_avx2(const uint32_t *count, size_t batches, uint32_t n,
                                     const uint64_t *words, uint16_t *idx)
 {
     (void)count; (void)batches; (void)n; (void)words; (void)idx;
+}
+
+int rng_shuffle_any_near_avx2(const uint64_t *x, const uint64_t *product, unsigned shift,
+                              size_t count)
+{
+    (void)x; (void)product; (void)shift; (void)count;
+    return 1;
 }
 
 #endif

@@ -59,4 +59,9 @@ static inline unsigned rng_shuffle_lane(unsigned row)
 void rng_shuffle_group_indices_avx2(const uint32_t *count, size_t batches, uint32_t n,
                                     const uint64_t *words, uint16_t *idx);
 
+/* 1 if any x[t], t < count, is near rejection for a batch of product
+ * product[t] (rng_batch_near with PL = product[t] << shift), else 0. */
+int rng_shuffle_any_near_avx2(const uint64_t *x, const uint64_t *product, unsigned shift,
+                              size_t count);
+
 #endif
