@@ -1,8 +1,11 @@
 /*
- * shuffle_avx2.c -- the index chains of 16 shuffles at once; the reasoning
- * is in shuffle_avx2.h.
+ * shuffle_avx2.c -- the index chains of 16 shuffles at once, and the
+ * near-rejection check of a row's words; the reasoning is in
+ * shuffle_avx2.h.
  */
 #include "shuffle_avx2.h"
+
+#include "shuffle.h" /* rng_batch_near */
 
 #if RNG_HAVE_AVX2_PATH
 #include <immintrin.h>
@@ -88,7 +91,7 @@ AVX2 int rng_shuffle_any_near_avx2(const uint64_t *x, const uint64_t *product, u
     }
     int any = !_mm256_testz_si256(near, near);
     for (; t < count; t++) {
-        any |= x[t] * product[t] < product[t] << shift;
+        any |= rng_batch_near(x[t], product[t], product[t] << shift);
     }
     return any;
 }

@@ -24,6 +24,10 @@
  * bit for bit; tests/test_devices_shuffle_paths.py compares the two paths
  * on every n up to 700 and on narrow words full of rejections.
  *
+ * Before that, each row's words are checked for being near rejection
+ * (rng_batch_near, one 64-bit low product per word) four at a time; a row
+ * with none near takes its words at once (shuffle.c).
+ *
  * The path exists on x86-64 with GCC or clang (per-function target
  * attribute, no -mavx2 needed) and is used only when rng_chacha_get_impl()
  * selects AVX2: RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl switch
