@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from stats._validate import InsufficientDataError, as_float
+from stats.kinds import kind_of
 from stats.chisquare import FrequencyAccumulator
 from stats import shuffle
 from stats.correlation import SerialCorrelationAccumulator
@@ -34,7 +35,7 @@ from stats.coupon import CouponAccumulator, detectable_scarcity
 from stats.gap import GapAccumulator, detectable_clustering
 from stats.interplay import InterplayAccumulator, detectable_copy
 from stats.order import MaximumAccumulator, OrderPatternAccumulator
-from stats.pit import DEFAULT_JITTER_SEED, RandomizedPIT
+from stats.pit import DEFAULT_JITTER_SEED
 from stats.poisson import PoissonAccumulator, detectable_drift
 from stats.poker import PokerAccumulator
 from stats.power import (
@@ -51,9 +52,8 @@ from stats.runs import MedianRunsAccumulator, RunsAccumulator, run_moments
 from stats.second_level import SubsequenceAccumulator
 from stats.serial import IndependenceAccumulator, SerialAccumulator
 from stats.spacings import BirthdaySpacingsAccumulator, CollisionAccumulator
-from stats.spectral import OutcomeBits, SpectralAccumulator, bits_per_outcome, detectable_peak_share
+from stats.spectral import SpectralAccumulator, bits_per_outcome, detectable_peak_share
 
-KINDS = ("categorical", "dice", "permutation")
 PA_ALPHA = 0.05  # 58 Pa. Code § 810a.5(c): 95 % confidence
 DEFAULT_ALPHA = 0.01  # 25 CFR 547.14(b)(2): 99 % confidence
 
@@ -343,43 +343,33 @@ def _spectral(probabilities, n_items, scale, name, stream):
     return _Planned(name, stream, SpectralAccumulator(block=block), scale * bits, _detect_peaks, required=False)
 
 
-def _dice_totals(count: int) -> tuple[Fraction, ...]:
-    dist = {0: Fraction(1)}
-    for _ in range(count):
-        new = {}
-        for s, p in dist.items():
-            for face in range(6):
-                new[s + face] = new.get(s + face, Fraction(0)) + p / 6
-        dist = new
-    return tuple(dist[s] for s in sorted(dist))
-
-
 def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED) -> list:
     """The tests the battery runs on ``n`` outcomes of ``spec``'s device (see module doc)."""
-    kind = spec.kind
-    if kind not in KINDS:
-        raise ValueError(f"device kind must be one of {', '.join(KINDS)}; got {kind!r}")
-    probabilities = tuple(spec.probabilities)
-    labels = tuple(spec.labels)
-    if kind == "categorical":
-        return _sequence_tests(probabilities, labels, n, seed, what="outcome")
-    if kind == "dice":
-        count = int(spec.width)
+    kind = kind_of(spec)
+    probabilities = tuple(kind.probabilities)
+    labels = tuple(kind.labels)
+    if kind.is_a("dice"):
+        count = int(kind.width)
         plan = _sequence_tests(probabilities, labels, n * count, seed, scale=count, what="face")
         if count >= 2:
-            if 6**count <= 1296:
-                combos = (Fraction(1, 6**count),) * 6**count
+            cells = kind.faces**count
+            if cells <= 1296:
+                combos = (Fraction(1, cells),) * cells
                 plan.append(_Planned("combination", "combos", FrequencyAccumulator(combos), 1,
                                      _detect_cells("one ordered combination")))
             interplay = InterplayAccumulator([probabilities] * count)
             plan.append(_Planned("interplay", "rows", interplay, 1,
                                  _detect_solved(interplay, detectable_copy,
                                                 "one die shows another's face with probability δ")))
-            totals = _dice_totals(count)
+            totals = kind.totals_law()
             plan.append(_Planned("totals-independence", "totals", IndependenceAccumulator(totals), 1,
                                  _detect_repeat(totals), required=False))
         return plan
-    multiset = tuple(spec.multiset)
+    if kind.is_a("categorical"):
+        return _sequence_tests(probabilities, labels, n, seed, what="outcome")
+    if not kind.is_a("permutation"):
+        raise ValueError(f"the battery has no plan for device kind {kind.kind!r}")
+    multiset = tuple(kind.multiset)
     width = len(multiset)
     first = probabilities
     plan = [
@@ -438,10 +428,11 @@ class Battery:
         if not 0 < float(alpha) < 1:
             raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
         self.spec, self.alpha, self.power = spec, float(alpha), float(power)
+        self.kind = kind_of(spec)
         self.planned_n = int(n)
-        unit = "shuffles" if spec.kind == "permutation" else "rolls" if spec.kind == "dice" else "outcomes"
+        unit = self.kind.unit
         self.unit = unit
-        plan = plan_tests(spec, self.planned_n, seed=seed)
+        plan = plan_tests(self.kind, self.planned_n, seed=seed)
         self.tests = []
         short = []
         for test in plan:
@@ -455,16 +446,10 @@ class Battery:
             needed, name = max(short)
             others = ", ".join(f"{t} {k:,}" for k, t in sorted(short, reverse=True)[1:])
             why = f"also short: {others}" if others else ""
-            raise InsufficientDataError(f"{name} test on {spec.name}", needed, self.planned_n, unit, why)
+            raise InsufficientDataError(f"{name} test on {self.kind.name}", needed, self.planned_n, unit, why)
         self.n = 0
-        probabilities = tuple(spec.probabilities)
-        self._pit = RandomizedPIT(probabilities, seed)
-        self._bits = OutcomeBits(probabilities, seed=seed)
-        if spec.kind == "dice":
-            self._powers = 6 ** np.arange(spec.width - 1, -1, -1)
-        if spec.kind == "permutation":
-            # Its own jitter stream: the first cards are a separate outcome sequence.
-            self._first_bits = OutcomeBits(probabilities, seed=seed + 1)
+        table = self.kind.stream_table()
+        self._derivers = {name: table[name].make(self.kind, seed) for name in table}
 
     def min_samples(self) -> int:
         """Smallest n accepted for this device (the largest requirement of a required test)."""
@@ -473,11 +458,7 @@ class Battery:
     def update(self, chunk) -> None:
         """Feed the next outcomes (1-D for wheels, rows for dice and permutations)."""
         array = np.asarray(chunk)
-        if self.spec.kind == "categorical":
-            if array.ndim != 1:
-                raise ValueError(f"{self.spec.name}: expected a 1-D array of outcomes, got shape {array.shape}")
-        elif array.ndim != 2 or array.shape[1] != self.spec.width:
-            raise ValueError(f"{self.spec.name}: expected rows of {self.spec.width} values, got shape {array.shape}")
+        self.kind.check_rows(array)
         if len(array) == 0:
             return
         streams = {}
@@ -492,27 +473,10 @@ class Battery:
         self.n += len(array)
 
     def _derive(self, name, array, stream):
-        kind = self.spec.kind
-        if name == "rows":
-            return array
-        if name == "values":
-            if kind == "dice":
-                return array.ravel()
-            return array
-        if name == "uniform":
-            return self._pit(stream("values"))
-        if name == "bits":
-            # The PIT digits (one jitter draw shared with the "uniform" tests), or the raw bits.
-            return self._bits(stream("values"), None if self._bits._direct else stream("uniform"))
-        if name == "first":
-            return array[:, 0]
-        if name == "first-bits":
-            return self._first_bits(stream("first"))
-        if name == "combos":
-            return array.astype(np.int64) @ self._powers
-        if name == "totals":
-            return array.astype(np.int64).sum(axis=1)
-        raise ValueError(f"unknown stream {name!r}")
+        derive = self._derivers.get(name)
+        if derive is None:
+            raise ValueError(f"device kind {self.kind.kind!r} offers no stream {name!r}")
+        return derive(array, stream)
 
     def result(self, *, interrupted: bool = False) -> BatteryResult:
         """Run every test on the data fed so far and apply Holm's rule."""
@@ -544,7 +508,7 @@ class Battery:
                                         "fail" if adj <= self.alpha else "pass", getattr(result, "df", None),
                                         result, getattr(result, "detail", ""), detect))
         verdict = "fail" if any(e.verdict == "fail" for e in entries) else "pass"
-        return BatteryResult(self.spec.name, self.n, self.alpha, verdict, tuple(entries), interrupted)
+        return BatteryResult(self.kind.name, self.n, self.alpha, verdict, tuple(entries), interrupted)
 
 
 def run_battery(spec, data, *, alpha: float = DEFAULT_ALPHA, n: int | None = None, chunk: int = 1 << 20,
@@ -594,4 +558,4 @@ def run_battery(spec, data, *, alpha: float = DEFAULT_ALPHA, n: int | None = Non
 
 
 __all__ = ["Battery", "BatteryResult", "BatteryEntry", "run_battery", "plan_tests", "holm",
-           "DEFAULT_ALPHA", "PA_ALPHA", "KINDS"]
+           "DEFAULT_ALPHA", "PA_ALPHA"]

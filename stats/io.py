@@ -38,6 +38,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from stats._validate import check_choice
+from stats.kinds import kind_of
 
 FORMATS = ("auto", "labels", "indices")
 _SEPARATORS = re.compile(r"[,;\s]+")
@@ -46,7 +47,7 @@ _BINARY_SUFFIXES = {".bin", ".raw", ".dat"}
 
 
 def _unit(spec) -> str:
-    return {"categorical": "outcome", "dice": "roll", "permutation": "shuffle"}.get(spec.kind, "outcome")
+    return kind_of(spec).unit_singular
 
 
 @dataclass
@@ -83,7 +84,7 @@ class Capture:
 
 
 def _shape_rows(spec, flat: np.ndarray) -> np.ndarray:
-    return flat if spec.kind == "categorical" else flat.reshape(-1, spec.width)
+    return kind_of(spec).rows_from_values(flat)
 
 
 def _check_range(spec, values: np.ndarray, first_row: int, where: Callable[[int], str]) -> np.ndarray:
@@ -95,15 +96,6 @@ def _check_range(spec, values: np.ndarray, first_row: int, where: Callable[[int]
         raise ValueError(f"{where(bad)}: value {int(flat[bad])} is outside the label indices 0..{labels - 1} "
                          f"of {spec.name}")
     return values
-
-
-def _label_maps(spec):
-    exact = {label: i for i, label in enumerate(spec.labels)}
-    folded = {}
-    for label, i in exact.items():
-        folded.setdefault(label.upper(), set()).add(i)
-    relaxed = {k: next(iter(v)) for k, v in folded.items() if len(v) == 1}
-    return exact, relaxed
 
 
 def _open_text(path: Path, spec, fmt: str) -> Capture:
@@ -124,19 +116,10 @@ def _open_text(path: Path, spec, fmt: str) -> Capture:
     if not tokens:
         raise ValueError(f"{path.name}: no outcomes found")
     unique, inverse = np.unique(np.array(tokens, dtype=object).astype(str), return_inverse=True)
-    exact, relaxed = _label_maps(spec)
+    codec = kind_of(spec).codec
     labels = len(spec.labels)
-
-    def as_label(tok):
-        return exact.get(tok, relaxed.get(tok.upper()))
-
-    def as_index(tok):
-        if tok.isdigit() and str(int(tok)) == tok and int(tok) < labels:
-            return int(tok)
-        return None
-
-    by_label = [as_label(t) for t in unique]
-    by_index = [as_index(t) for t in unique]
+    by_label = [codec.index(t) for t in unique]
+    by_index = [codec.as_index(t) for t in unique]
     if fmt == "auto":
         fmt = "labels" if all(v is not None for v in by_label) else \
             "indices" if all(v is not None for v in by_index) else "auto"
@@ -169,12 +152,12 @@ def _open_npy(path: Path, spec) -> Capture:
         array = np.load(path, allow_pickle=False)
     width = int(spec.width)
     if array.dtype.kind in "US":
-        exact, relaxed = _label_maps(spec)
+        codec = kind_of(spec).codec
         flat = np.asarray(array).astype(str).reshape(-1)
         unique, inverse = np.unique(flat, return_inverse=True)
         mapped = []
         for tok in unique:
-            v = exact.get(tok, relaxed.get(tok.upper()))
+            v = codec.index(tok)
             if v is None:
                 first = int(np.flatnonzero(flat == tok)[0])
                 raise ValueError(f"{path.name}: value {first // width} ({tok!r}) is not a label of {spec.name}")

@@ -13,10 +13,21 @@ def seed_hex(i: int) -> str:
     return f"{i:064x}"
 
 
+def device_spec(name: str):
+    """A device a kind names itself (``bytes``, ``k-of-n:3:20``) or one of rngcore's registry."""
+    from stats.kinds import parse_device
+
+    kind = parse_device(name)
+    if kind is not None:
+        return kind
+    from rngcore.devices import device_spec as registry_spec
+
+    return registry_spec(name)
+
+
 def draw(device: str, n: int, seed: int = 1):
     """n outcomes of our own virtual device (rngcore.Generator replay mode)."""
     import rngcore
-    from rngcore.devices import device_spec
 
     spec = device_spec(device)
     return spec, spec.draw(rngcore.Generator(seed_hex(seed)), n)

@@ -98,11 +98,11 @@ def test_every_power_figure_of_a_wheel_and_dice_battery_is_finite():
 
 
 def test_raw_byte_stream_is_a_device():
-    from stats.bytestream import BYTES, device_spec
+    from stats.bytestream import BYTES
+    from stats.kinds import Bytes, parse_device
 
-    assert device_spec("bytes") is BYTES and BYTES.label_index("255") == 255
-    with pytest.raises(ValueError, match="or bytes: a raw byte stream"):
-        device_spec("bits")
+    assert isinstance(parse_device("bytes"), Bytes) and BYTES.label_index("255") == 255
+    assert parse_device("bits") is None
     import rngcore
 
     data = BYTES.draw(rngcore.Generator("ab" * 32), 340_000)

@@ -12,24 +12,31 @@ import click
 
 from harness.commands.core import HexSeed
 
-DEFAULT_SAMPLES = {"categorical": 1_000_000, "dice": 300_000, "permutation": 10_000}
-UNITS = {"categorical": "outcomes", "dice": "rolls", "permutation": "shuffles"}
 EXIT_INTERRUPTED = 130
 
 
 def _spec(name: str):
-    from stats.bytestream import device_spec
+    """The device to test: one a kind names itself (``bytes``, ``k-of-n:K:N``) or a registry device."""
+    from stats.kinds import named_devices, parse_device
 
     try:
+        kind = parse_device(name)
+        if kind is not None:
+            return kind
+        from rngcore.devices import device_spec
+
         return device_spec(name)
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(f"{exc} (or {', '.join(named_devices())})") from None
 
 
 def _source(spec, input_path, fmt, samples, seed):
     """(n, chunks, description) for the outcomes to test."""
-    unit = UNITS[spec.kind]
-    rows_per_chunk = max(1, (1 << 20) // int(spec.width))
+    from stats.kinds import kind_of
+
+    kind = kind_of(spec)
+    unit = kind.unit
+    rows_per_chunk = max(1, (1 << 20) // int(kind.width))
     if input_path is not None:
         from stats.io import open_capture
 
@@ -54,7 +61,7 @@ def _source(spec, input_path, fmt, samples, seed):
         return n, chunks(), what
     import rngcore
 
-    n = DEFAULT_SAMPLES[spec.kind] if samples is None else samples
+    n = kind.default_samples if samples is None else samples
     generator = rngcore.Generator(seed) if seed is not None else rngcore.Generator()
     mode = f"replay seed {seed.hex()}" if seed is not None else "production mode (OS entropy)"
 
@@ -131,18 +138,21 @@ def test_command(ctx, device, input_path, samples, seed, alpha, fmt, as_json):
     from stats.power import DEFAULT_POWER
     from stats._validate import InsufficientDataError
 
+    from stats.kinds import kind_of
+
     spec = _spec(device)
+    unit = kind_of(spec).unit
     n, chunks, what = _source(spec, input_path, fmt, samples, seed)
     try:
         Battery(spec, n, alpha=alpha)
     except InsufficientDataError as exc:
         raise click.UsageError(f"too few samples: {exc}") from None
 
-    show_progress = n * int(spec.width) > 4 * (1 << 20)
+    show_progress = n * int(kind_of(spec).width) > 4 * (1 << 20)
 
     def progress(done, total):
         if show_progress:
-            click.echo(f"\r  tested {done:,} / {total:,} {UNITS[spec.kind]}", err=True, nl=False)
+            click.echo(f"\r  tested {done:,} / {total:,} {unit}", err=True, nl=False)
 
     try:
         result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress)
@@ -155,7 +165,7 @@ def test_command(ctx, device, input_path, samples, seed, alpha, fmt, as_json):
     else:
         click.echo(_text_report(result, what, DEFAULT_POWER))
     if result.interrupted:
-        click.echo(f"interrupted after {result.n:,} {UNITS[spec.kind]}; partial results above", err=True)
+        click.echo(f"interrupted after {result.n:,} {unit}; partial results above", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     if result.verdict == "fail":
         ctx.exit(1)

@@ -43,7 +43,9 @@ def _csv_lines(spec, indices: np.ndarray) -> str:
 
 def _npy_header(spec, n: int) -> bytes:
     """The .npy header (magic included) of a C-order uint8 array of n outcomes."""
-    shape = (n,) if spec.kind == "categorical" else (n, spec.width)
+    from stats.kinds import kind_of
+
+    shape = kind_of(spec).shape(n)
     buf = io.BytesIO()
     np.lib.format.write_array_header_1_0(
         buf, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)), "fortran_order": False, "shape": shape})

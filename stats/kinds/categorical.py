@@ -1,0 +1,106 @@
+"""Categorical kinds: a wheel (one symbol per spin) and dice (N independent faces per roll).
+
+Any number of faces: the law is the kind's ``probabilities``, so a d6, a d20
+or a 37-pocket wheel are the same kind with different tables.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from stats.kinds._base import DeviceKind, Stream, one, stateless
+
+
+def _values(kind, rows, get):
+    return rows.ravel() if kind.row_shaped else rows
+
+
+def _uniform(kind, seed):
+    from stats.pit import RandomizedPIT
+
+    pit = RandomizedPIT(kind.probabilities, seed)
+    return lambda rows, get: pit(get("values"))
+
+
+def _bits(kind, seed):
+    from stats.spectral import OutcomeBits
+
+    bits = OutcomeBits(kind.probabilities, seed=seed)
+    # The PIT digits (one jitter draw shared with the "uniform" tests), or the raw bits.
+    return lambda rows, get: bits(get("values"), None if bits._direct else get("uniform"))
+
+
+def _bits_per_value(kind) -> int:
+    from stats.spectral import bits_per_outcome
+
+    return bits_per_outcome(len(kind.probabilities))
+
+
+class Categorical(DeviceKind):
+    """One symbol per outcome with a fixed exact law (wheels: roulette, Big Six, Money Wheel).
+
+    Streams: ``values`` (label indices), ``uniform`` (their randomized PIT,
+    :mod:`stats.pit`), ``bits`` (PIT digits, :class:`stats.spectral.OutcomeBits`).
+    """
+
+    kind = "categorical"
+    unit = "outcomes"
+    default_samples = 1_000_000
+    row_shaped = False
+    summary = "one symbol per outcome, any number of faces with exact probabilities"
+    streams = (
+        Stream("values", lambda kind: kind.width, stateless(_values)),
+        Stream("uniform", lambda kind: kind.width, _uniform),
+        Stream("bits", lambda kind: kind.width * _bits_per_value(kind), _bits),
+    )
+
+
+def _combos(kind, rows, get):
+    return rows.astype(np.int64) @ kind.place_values
+
+
+def _totals(kind, rows, get):
+    return rows.astype(np.int64).sum(axis=1)
+
+
+class Dice(Categorical):
+    """N independent dice per roll, each with the same faces and law (any number of faces).
+
+    Streams, besides the categorical ones over every face: ``rows`` (one roll),
+    ``combos`` (the roll as one ordered combination, base-K digits),
+    ``totals`` (the sum of the face indices).
+    """
+
+    kind = "dice"
+    unit = "rolls"
+    default_samples = 300_000
+    row_shaped = True
+    summary = "N independent dice per roll, any number of faces"
+    streams = (
+        Stream("combos", one, stateless(_combos)),
+        Stream("totals", one, stateless(_totals)),
+    )
+
+    def __init__(self, labels, probabilities, *, width: int = 1, name: str | None = None, multiset=None):
+        super().__init__(labels, probabilities, width=width, name=name)
+        faces = len(self.labels)
+        self.place_values = faces ** np.arange(self.width - 1, -1, -1, dtype=np.int64)
+
+    @property
+    def faces(self) -> int:
+        return len(self.labels)
+
+    def totals_law(self) -> tuple:
+        """Exact law of the sum of the N face indices."""
+        dist = {0: Fraction(1)}
+        for _ in range(self.width):
+            new: dict = {}
+            for s, p in dist.items():
+                for face, q in enumerate(self.probabilities):
+                    new[s + face] = new.get(s + face, Fraction(0)) + p * q
+            dist = new
+        return tuple(dist[s] for s in sorted(dist))
+
+
+KINDS = [Categorical, Dice]
