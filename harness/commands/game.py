@@ -1,15 +1,22 @@
 """``rngcert game``: the exact return of every bet of a table game, and a
-simulation through the virtual devices."""
+simulation through the virtual devices.
+
+The games, their variants and their options come from the game registry
+(:mod:`harness.games.registry`): the GAME choices, the ``--help`` text and
+the options such as ``--decks`` are generated from the declarations when
+they are needed, so a game registered later appears with no edit here.
+"""
 from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 import click
 
 from harness.commands.core import HexSeed
 
-GAME_NAMES = ("baccarat", "roulette-single", "roulette-double", "big-six", "money-wheel", "sic-bo", "craps")
+EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
 
 def _percent(x) -> str:
@@ -65,10 +72,99 @@ def _progress(done: int, total: int) -> None:
     click.echo(f"\r  {done:,} / {total:,} rounds ({100 * done / total:.1f}%)", err=True, nl=done >= total)
 
 
-@click.command("game")
-@click.argument("game_name", metavar="GAME", type=click.Choice(GAME_NAMES))
-@click.option("--decks", type=click.IntRange(1, 12), default=None,
-              help="Decks in the baccarat shoe, 1..12 (default 8).")
+class GameName(click.Choice):
+    """The names of the registered games, read when a value or ``--help`` needs them."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from harness.games.registry import GAMES
+
+        return tuple(GAMES)
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice.__init__ assigns; the registry is the source
+        pass
+
+
+def _option_help(declared) -> str:
+    return "; ".join(f"{g.name}: {option.help}" for g, option in declared)
+
+
+_OPTION_CACHE: dict = {}
+
+
+def _game_options() -> list[click.Option]:
+    """One click option per option name some registered game declares."""
+    from harness.games.registry import options
+
+    declared = options()
+    key = tuple((name, tuple((g.name, o) for g, o in pairs)) for name, pairs in declared.items())
+    if key not in _OPTION_CACHE:
+        _OPTION_CACHE.clear()
+        _OPTION_CACHE[key] = [
+            click.Option([f"--{name}"], type=click.IntRange(min(o.low for _, o in pairs), max(o.high for _, o in pairs)),
+                         default=None, metavar=pairs[0][1].metavar, help=_option_help(pairs))
+            for name, pairs in declared.items()
+        ]
+    return _OPTION_CACHE[key]
+
+
+def _help_text() -> str:
+    from harness.games.registry import GAMES
+
+    width = max(len(name) for name in GAMES) + 2
+
+    def row(name: str, text: str) -> str:  # \b blocks are not rewrapped by click: wrap here
+        return textwrap.fill(f"{name:<{width}} {text}", 76, initial_indent="  ",
+                             subsequent_indent=" " * (width + 3), break_on_hyphens=False)
+
+    summaries = "\n".join(row(name, g.summary) for name, g in GAMES.items())
+    several = [g for g in GAMES.values() if len(g.variants) > 1]
+    variants = "\n".join(row(g.name, ", ".join(g.variants) + (f" ({g.variants_help})" if g.variants_help else ""))
+                         for g in several)
+    if len(several) < len(GAMES):
+        variants += "\n" + row("others", "standard")
+    return textwrap.dedent("""\
+        Exact return of every bet of GAME, from its rules (seed + section cited).
+
+        GAME is one of the games below.  Probabilities are exact fractions
+        (integer counts over the shoe, the dice outcomes, the wheel's sections,
+        craps' Markov chains); RTP = 1 + expected net win per unit staked.
+
+        \b
+        Games:
+        {summaries}
+
+        \b
+        Variants (first = default):
+        {variants}
+
+        \b
+        Examples:
+          rngcert game baccarat --decks 8
+          rngcert game money-wheel --variant alternative --json
+          rngcert game craps --simulate 10000000 --seed {seed}
+        """).format(summaries=summaries, variants=variants, seed=EXAMPLE_SEED)
+
+
+class GameCommand(click.Command):
+    """``rngcert game``, whose help text and game options are read from the registry."""
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        return params[:1] + _game_options() + params[1:]
+
+    def format_help_text(self, ctx, formatter):
+        self.help = _help_text()
+        super().format_help_text(ctx, formatter)
+
+
+@click.command("game", cls=GameCommand,
+               short_help="Exact return of every bet of a table game; simulation through the devices.")
+@click.argument("game_name", metavar="GAME", type=GameName())
 @click.option("--variant", default=None, metavar="V",
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
 @click.option("--simulate", "rounds", type=click.IntRange(min=1), default=None, metavar="N",
@@ -78,50 +174,32 @@ def _progress(done: int, total: int) -> None:
 @click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Replay stream id (needs --seed). Default 0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def game_command(game_name, decks, variant, rounds, seed, stream_id, as_json):
-    """Exact return of every bet of GAME, from its rules (seed + section cited).
-
-    \b
-    GAME: baccarat, roulette-single, roulette-double, big-six, money-wheel,
-    sic-bo, craps.  Probabilities are exact fractions (integer counts over
-    the shoe, the 216 dice outcomes, the wheel's sections, craps' Markov
-    chains); RTP = 1 + expected net win per unit staked.
-
-    \b
-    Variants (first = default):
-      baccarat         jp, macau, sbo (the devices' shoe procedures), etable
-      roulette-double  standard, jp-literal, jp-layout-b, as-single-zero
-      money-wheel      standard, alternative (000 第8 6-2 / 6-3)
-      craps            all, pa, jp
-      others           standard
-
-    \b
-    Examples:
-      rngcert game baccarat --decks 8
-      rngcert game money-wheel --variant alternative --json
-      rngcert game craps --simulate 10000000 --seed 00...00
-    """
+def game_command(game_name, variant, rounds, seed, stream_id, as_json, **given):
     from harness.games.registry import game as get_game
+    from harness.games.registry import options as declared_options
 
     game = get_game(game_name)
     if variant is not None and variant not in game.variants:
         raise click.BadParameter(f"{variant!r} is not a variant of {game_name}; valid choices: "
                                  f"{', '.join(game.variants)}", param_hint="'--variant'")
-    if decks is not None and not game.uses_decks:
-        raise click.UsageError(f"--decks applies to baccarat only, not {game_name}")
+    given = {name: value for name, value in given.items() if value is not None}
+    for name in given:
+        if game.option(name) is None:
+            takers = ", ".join(g.name for g, _ in declared_options()[name])
+            raise click.UsageError(f"--{name} applies to {takers} only, not {game_name}")
     if (seed is not None or stream_id is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
     if stream_id is not None and seed is None:
         raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
 
     try:
-        analysis = game.analyse(variant, decks)
+        analysis = game.analyse(variant, **given)
         simulation = None
         if rounds is not None:
             import rngcore
 
             generator = rngcore.Generator() if seed is None else rngcore.Generator(seed, stream_id or 0)
-            simulation = game.simulate(rounds, generator, variant, decks, progress=_progress)
+            simulation = game.simulate(rounds, generator, variant, progress=_progress, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
     if as_json:

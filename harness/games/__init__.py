@@ -1,11 +1,12 @@
 """Table-game math: the exact return of every bet, confirmed through the devices.
 
-Rules are data (:mod:`~harness.games.baccarat`, :mod:`~harness.games.roulette`,
-:mod:`~harness.games.money_wheels`, :mod:`~harness.games.sic_bo`,
-:mod:`~harness.games.craps`), each pay-table entry citing its seed section;
-engines are code (:mod:`~harness.games.categorical` for one-outcome games,
+Each game is one module holding its rules table (every pay-table entry
+citing its seed section) and declaring its game(s) in ``GAMES``
+(:class:`~harness.games.base.Game`); :mod:`~harness.games.registry`
+discovers them.  Engines are shared code (:mod:`~harness.games.base`,
+:mod:`~harness.games.categorical` for one-outcome games,
 :mod:`~harness.games.markov` for multi-roll craps bets, the C kernel
-``csrc/baccarat.c`` for any shoe composition).  Wheel tables come from
+``csrc/baccarat.c`` for any shoe composition).  Device tables come from
 :mod:`rngcore.devices`.
 
 >>> from harness.games import game
@@ -14,7 +15,7 @@ engines are code (:mod:`~harness.games.categorical` for one-outcome games,
 Fraction(7, 495)
 """
 from harness.games.core import BetResult, BetRule, OutcomeClass, PayRow, Split, Where, odds
-from harness.games.registry import GAMES, Analysis, Game, game
+from harness.games.registry import GAMES, Analysis, Game, GameOption, game, register, register_module, register_package
 
-__all__ = ["GAMES", "Analysis", "BetResult", "BetRule", "Game", "OutcomeClass", "PayRow", "Split", "Where",
-           "game", "odds"]
+__all__ = ["GAMES", "Analysis", "BetResult", "BetRule", "Game", "GameOption", "OutcomeClass", "PayRow", "Split",
+           "Where", "game", "odds", "register", "register_module", "register_package"]

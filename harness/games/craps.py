@@ -35,9 +35,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from harness.games import markov
+from harness.games import _native, markov
+from harness.games.base import Analysis, Game, _replay, _run
+from harness.games.categorical import classify_outcomes, evaluate_all
 from harness.games.core import LOSE, PUSH, BetResult, BetRule, OutcomeClass, PayRow, Split, Where, odds, rows
-from harness.games.dice import dice_features, dice_space
+from harness.games.core import assert_unique_names
+from harness.games.dice import dice_features, dice_space, ordered_features
+from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 
 POINTS = (4, 5, 6, 8, 9, 10)
 JP = "000 別表第1 第5"
@@ -382,3 +386,53 @@ def decisions(bet: ChainBet, visits: np.ndarray) -> dict[str, int]:
         for roll in range(36):
             add(bet.decide(chain_features(lp, 0, dice_of[roll])), by_line[li, roll])
     return out
+
+
+class CrapsGame(Game):
+    name = "craps"
+    summary = "two dice: line, come, odds, place, buy/lay, hardway, one-roll and Fire bets"
+    rules = f"{JP}; {PA} ch. 537"
+    variants = tuple(VARIANTS)
+    variants_help = "every bet, 002's only, 000's only"
+    devices = "dice:2"
+    chunk = 1 << 22
+
+    def _analyse(self, variant, **options) -> Analysis:
+        one_roll = one_roll_for(variant)
+        chains = chains_for(variant)
+        assert_unique_names(list(one_roll) + list(chains), self.name)
+        space, _ = dice_space(2)
+        results = {r.name: r for r in evaluate_all(one_roll, space)}
+        results.update({bet.name: solve_chain(bet) for bet in chains})
+        order = [b.name for b in chains] + [b.name for b in one_roll]
+        return Analysis(self.name, variant, {"dice": 2, "outcomes": 36}, tuple(results[n] for n in order),
+                        VARIANTS[variant])
+
+    def _simulate(self, rounds, generator, variant, progress, **options) -> Simulation:
+        automaton = table_automaton()
+        visits = np.zeros(automaton.size, dtype=np.uint64)
+        state = [table_state(0, 0, 0)]
+
+        def step(n):
+            state[0] = _native.chain(generator, 6, automaton, n, visits, state[0], per_round=2)
+
+        done, interrupted, seconds = _run(rounds, self.chunk, step, lambda: int(visits.sum(dtype=np.uint64)), progress)
+        exact = {b.name: b for b in self.analyse(variant).bets}
+        rolls = visits.reshape(-1, 36).sum(axis=0, dtype=np.uint64)
+        sims = []
+        for bet in chains_for(variant):
+            sims.append(BetSimulation(exact[bet.name], decisions(bet, visits)))
+        one_roll = one_roll_for(variant)
+        components = {b.name: b for b in one_roll if isinstance(b, BetRule)}
+        for bet in one_roll:
+            labels, class_of = classify_outcomes(bet, ordered_features(2), components)
+            sims.append(BetSimulation(exact[bet.name], class_counts(rolls, class_of, labels)))
+        fit = goodness_of_fit(rolls, [Fraction(1, 36)] * 36)
+        return Simulation(self.name, variant, "dice:2", done, rounds, seconds, fit, tuple(sims),
+                          procedure="one roll per round; one pass-line bet, one come bet (while a point is on), "
+                                    "place/lay/buy/hardway bets working every roll, Fire Bet per shooter",
+                          interrupted=interrupted, replay=_replay(generator),
+                          note="outcome chi-square: the 36 ordered rolls vs 1/36")
+
+
+GAMES = (CrapsGame(),)

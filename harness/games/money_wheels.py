@@ -7,6 +7,11 @@ when the clapper's section shows it (002 § 533.2(c); 000 第8 5-2).
 """
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
+from rngcore.devices import WHEELS
+from harness.games.base import CategoricalGame
 from harness.games.core import BetRule, Where, odds, rows
 
 # 002 § 533.3(a) (minimum odds): bet name, device symbol, "N to 1".
@@ -43,3 +48,43 @@ def money_wheel_bets(variant: str) -> tuple[BetRule, ...]:
         BetRule(f"symbol_{i}", source, rows(("win", Where(symbol=f"S{i}"), odds(pays))))
         for i, pays in enumerate(table, start=1)
     )
+
+
+class SymbolWheelGame(CategoricalGame):
+    """Big Six / Money Wheel: a bet names a symbol; the wheel is a device table."""
+
+    def __init__(self, name: str, summary: str, variants: dict[str, Callable[[], tuple]], rules: str,
+                 variants_help: str = ""):
+        self.name = name
+        self.summary = summary
+        self._bets = variants
+        self.variants = tuple(variants)
+        self.variants_help = variants_help
+        self.wheel = WHEELS[name]
+        self.rules = rules
+        self.devices = name
+
+    def bets(self, variant):
+        return self._bets[variant]()
+
+    def outcome_features(self, variant):
+        return [{"symbol": label, "section": i} for i, label in enumerate(self.wheel.sections)]
+
+    def device(self, variant):
+        return self.name, len(self.wheel.sections), 1, self.wheel.void_section
+
+    def parameters(self, variant):
+        return {"wheel": self.wheel.citation, "sections": len(self.wheel.sections), "symbol_sections": self.wheel.counts}
+
+    def note(self, variant):
+        return self.rules
+
+
+GAMES = (
+    SymbolWheelGame("big-six", "Big Six wheel: one bet per symbol", {"standard": big_six_bets}, "002 ch. 533"),
+    SymbolWheelGame(
+        "money-wheel", "Japan's money wheel: one bet per symbol",
+        {v: functools.partial(money_wheel_bets, v) for v in MONEY_WHEEL_TABLES},
+        "000 別表第1 第8 (the operator uses the 6-2 table or elects 6-3)",
+        "the pay table: 000 第8 6-2 / 6-3"),
+)

@@ -19,6 +19,7 @@ import dataclasses
 
 from rngcore.devices import WHEELS
 from rngcore.devices import wheels as device_wheels
+from harness.games.base import CategoricalGame
 from harness.games.categorical import Family
 from harness.games.core import BetRule, Where, odds, rows
 
@@ -177,3 +178,45 @@ LAYOUTS: dict[str, dict[str, Layout]] = {
         ),
     },
 }
+
+
+class RouletteGame(CategoricalGame):
+    """A roulette wheel's bets; the variants are its layouts (:data:`LAYOUTS`)."""
+
+    devices = "the wheel of each layout"
+
+    def __init__(self, name: str, summary: str, rules: str, variants_help: str = ""):
+        self.name = name
+        self.summary = summary
+        self.rules = rules
+        self.variants_help = variants_help
+        self.layouts = LAYOUTS[name]
+        self.variants = tuple(self.layouts)
+
+    def bets(self, variant):
+        return bets(self.layouts[variant])
+
+    def outcome_features(self, variant):
+        layout = self.layouts[variant]
+        pockets = pocket_features(layout)
+        return [pockets.get(label) if i != layout.wheel.void_section else None
+                for i, label in enumerate(layout.wheel.sections)]
+
+    def device(self, variant):
+        wheel = self.layouts[variant].wheel
+        return self.layouts[variant].device, len(wheel.sections), 1, wheel.void_section
+
+    def parameters(self, variant):
+        wheel = self.layouts[variant].wheel
+        return {"wheel": wheel.citation, "pockets": len(wheel.sections) - (wheel.void_section is not None)}
+
+    def note(self, variant):
+        return self.layouts[variant].note
+
+
+GAMES = (
+    RouletteGame("roulette-single", "single-zero roulette: inside and outside bets, first four", f"{JP1}; {PA}"),
+    RouletteGame("roulette-double", "double-zero roulette: inside and outside bets, five-number bet", f"{JP2}; {PA}",
+                 "the layout: American colours, 000's colours read literally, 000's layout B, "
+                 "00 voids the spin"),
+)

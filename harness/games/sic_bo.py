@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 
+from harness.games.base import CategoricalGame
 from harness.games.core import BetRule, Where, odds, rows
+from harness.games.dice import dice_space, ordered_features
 
 SOURCE = "000 別表第1 第6"
 
@@ -82,3 +84,31 @@ def _bets() -> tuple[BetRule, ...]:
 
 
 BETS: tuple[BetRule, ...] = _bets()
+
+
+class SicBoGame(CategoricalGame):
+    name = "sic-bo"
+    summary = "three dice: small/big, totals, doubles, triples, combinations, optional bets"
+    rules = SOURCE
+    devices = "dice:3"
+
+    def bets(self, variant):
+        return BETS
+
+    def outcome_features(self, variant):
+        return list(ordered_features(3))
+
+    def exact_space(self, variant):
+        return dice_space(3)[0]
+
+    def device(self, variant):
+        return "dice:3", 6, 3, None
+
+    def parameters(self, variant):
+        return {"dice": 3, "outcomes": 216}
+
+    def note(self, variant):
+        return "000 別表第1 第6: base bets 3-3 and the optional bets of 7-1 (odd/even, four-number, three-dice)"
+
+
+GAMES = (SicBoGame(),)

@@ -1,7 +1,7 @@
 """Simulation reports: each bet's simulated return with an interval, and the
 chi-square of observed outcome classes against the exact probabilities.
 
-The games' simulators (in :mod:`harness.games.registry`) count outcome
+The games' simulators (:meth:`harness.games.base.Game.simulate`) count outcome
 classes in C; this module turns counts into the report.  The return of a
 sample is computed exactly (a Fraction of integer counts); only the interval
 and the test statistic are floating point, as statistics.
