@@ -3,16 +3,23 @@ sheet), regulatory profiles, and a simulation cross-check through rngcore.
 
 Modules, one job each:
 
-* :mod:`~harness.slot.model`: read and validate the TOML model (docs/slot_model.md);
+* :mod:`~harness.slot.model`: read and validate the TOML model (docs/slot_model.md),
+  and the award tables every other module reads (``SlotModel.scatter_awards``);
 * :mod:`~harness.slot.lines`: the payline rule as an automaton;
 * :mod:`~harness.slot.reelset`: reel strips as arrays, scatter counts by convolution;
-* :mod:`~harness.slot.joint`: exact joint figures of all paylines (dynamic programme);
+* :mod:`~harness.slot.joint`: exact joint figures of all paylines (dynamic programme),
+  run by the C kernel through :mod:`~harness.slot.native` or in Python;
+* :mod:`~harness.slot.stage`: one kind of spin (paid or free) and its exact figures;
 * :mod:`~harness.slot.feature`: free spins with retriggers as a branching process;
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;
+* :mod:`~harness.slot.outcomes`: the winning outcome classes and their probabilities;
 * :mod:`~harness.slot.exact`: the analysis that puts them together;
 * :mod:`~harness.slot.profiles`: jurisdictions' rules as data, and the checks;
 * :mod:`~harness.slot.simulate`: spins through rngcore (C kernel) or numpy;
 * :mod:`~harness.slot.report`: the PAR sheet as text and JSON.
+
+Imports run one way, model first and report last; :mod:`~harness.slot.native`
+only marshals tables to C, so nothing imports in a circle.
 """
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, analyse

@@ -104,33 +104,19 @@ def no_occurrence_bracket(weights: dict[int, int], denominator: int) -> tuple[Fr
     if all(j == 0 for j in weights):
         z = Fraction(total, denominator)
         return z, z
-    top = max(max(weights), 1)
-    bits = BRACKET_BITS
-    one = 1 << bits
-
-    def h_scaled(a: int) -> int:
-        """h(a / 2^bits) * denominator * 2^(bits * top): an integer with h's sign."""
-        acc = -denominator * a << (bits * (top - 1))
-        for j, w in weights.items():
-            acc += w * a**j << (bits * (top - j))
-        return acc
-
-    def dh_scaled(a: int) -> int:
-        """h'(a / 2^bits) * denominator * 2^(bits * (top - 1))."""
-        acc = -denominator << (bits * (top - 1))
-        for j, w in weights.items():
-            if j:
-                acc += j * w * a ** (j - 1) << (bits * (top - j))
-        return acc
-
-    def sign(a: int) -> int:
-        v = h_scaled(a)
-        return (v > 0) - (v < 0)
-
+    h = _ScaledH(weights, denominator, BRACKET_BITS)
     # Newton's method (h is convex and decreasing through its root), first in
     # floats, then exactly on the 2^-bits grid; the result is only trusted
     # once the signs of h at both ends of the bracket have been checked exactly.
-    z = total / denominator
+    a = h.newton(_float_root(weights, denominator, total / denominator))
+    lo, hi = max(a - 2, 0), min(a + 2, h.one)
+    if not (h.sign(lo) >= 0 and h.sign(hi) <= 0):
+        lo, hi = 0, h.one  # h(0) >= 0 > h(1): bisect from scratch
+    return h.bisect(lo, hi)
+
+
+def _float_root(weights: dict[int, int], denominator: int, z: float) -> float:
+    """Newton's method for ``G(z) = z`` in floats, from ``z`` (a first guess only)."""
     for _ in range(200):
         g = sum(w / denominator * z**j for j, w in weights.items())
         dg = sum(j * w / denominator * z ** (j - 1) for j, w in weights.items() if j)
@@ -140,30 +126,67 @@ def no_occurrence_bracket(weights: dict[int, int], denominator: int) -> tuple[Fr
         z -= step
         if abs(step) < 1e-17:
             break
-    a = min(max(int(z * one), 0), one)
-    for _ in range(12):
-        d = dh_scaled(a)
-        if d == 0:
-            break
-        a_new = min(max(a - round(Fraction(h_scaled(a), d)), 0), one)
-        if abs(a_new - a) <= 1:
+    return z
+
+
+class _ScaledH:
+    """``h(z) = G(z) - z`` on the grid ``z = a / 2**bits``, in exact integers."""
+
+    def __init__(self, weights: dict[int, int], denominator: int, bits: int):
+        self.weights = weights
+        self.denominator = denominator
+        self.bits = bits
+        self.one = 1 << bits
+        self.top = max(max(weights), 1)
+
+    def value(self, a: int) -> int:
+        """h(a / 2^bits) * denominator * 2^(bits * top): an integer with h's sign."""
+        bits, top = self.bits, self.top
+        acc = -self.denominator * a << (bits * (top - 1))
+        for j, w in self.weights.items():
+            acc += w * a**j << (bits * (top - j))
+        return acc
+
+    def slope(self, a: int) -> int:
+        """h'(a / 2^bits) * denominator * 2^(bits * (top - 1))."""
+        bits, top = self.bits, self.top
+        acc = -self.denominator << (bits * (top - 1))
+        for j, w in self.weights.items():
+            if j:
+                acc += j * w * a ** (j - 1) << (bits * (top - j))
+        return acc
+
+    def sign(self, a: int) -> int:
+        v = self.value(a)
+        return (v > 0) - (v < 0)
+
+    def newton(self, z: float) -> int:
+        """Newton's method on the grid from the float guess ``z``."""
+        a = min(max(int(z * self.one), 0), self.one)
+        for _ in range(12):
+            d = self.slope(a)
+            if d == 0:
+                break
+            a_new = min(max(a - round(Fraction(self.value(a), d)), 0), self.one)
+            if abs(a_new - a) <= 1:
+                return a_new
             a = a_new
-            break
-        a = a_new
-    lo, hi = max(a - 2, 0), min(a + 2, one)
-    if not (sign(lo) >= 0 and sign(hi) <= 0):
-        lo, hi = 0, one  # h(0) >= 0 > h(1): bisect from scratch
-    if sign(lo) == 0:
-        return Fraction(lo, one), Fraction(lo, one)
-    if sign(hi) == 0:
-        return Fraction(hi, one), Fraction(hi, one)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        s = sign(mid)
-        if s == 0:
-            return Fraction(mid, one), Fraction(mid, one)
-        if s > 0:
-            lo = mid
-        else:
-            hi = mid
-    return Fraction(lo, one), Fraction(hi, one)
+        return a
+
+    def bisect(self, lo: int, hi: int) -> tuple[Fraction, Fraction]:
+        """Narrow ``h(lo) >= 0 >= h(hi)`` to adjacent grid points (or an exact root)."""
+        one = self.one
+        if self.sign(lo) == 0:
+            return Fraction(lo, one), Fraction(lo, one)
+        if self.sign(hi) == 0:
+            return Fraction(hi, one), Fraction(hi, one)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            s = self.sign(mid)
+            if s == 0:
+                return Fraction(mid, one), Fraction(mid, one)
+            if s > 0:
+                lo = mid
+            else:
+                hi = mid
+        return Fraction(lo, one), Fraction(hi, one)

@@ -53,6 +53,11 @@ import numpy as np
 from harness.slot.lines import LineAutomaton
 from harness.slot.reelset import ReelSet
 
+try:
+    from harness.slot import native
+except ImportError:  # rngcore's extension cannot be loaded (a stale build): Python runs the programme
+    native = None
+
 MAX_CLASSES = 256  # class sets are 256-bit masks in the C kernel
 MAX_WEIGHT = 2**63  # C kernel: counts and first moments are 64-bit
 
@@ -165,18 +170,16 @@ def joint_moments(reels: ReelSet, automaton: LineAutomaton, paylines, *, engine:
     """
     if engine not in ("auto", "c", "python"):
         raise ValueError(f"engine must be one of 'auto', 'c', 'python', got {engine!r}")
-    if engine in ("auto", "c"):
-        try:
-            from harness.slot import native
-        except ImportError:
-            if engine == "c":
-                raise
-        else:
-            check_size(reels, automaton, len(paylines))
-            result = native.joint_moments_c(reels, automaton, paylines, group_tables(reels), LineSuffixes.of(paylines, reels.reels))
-            result.check()
-            return result
-    result = joint_moments_python(reels, automaton, paylines)
+    if engine == "c" and native is None:
+        raise ImportError("rngcore's C extension cannot be loaded, so engine='c' is unavailable")
+    if engine == "python" or native is None or automaton.done[0]:
+        # (done[0]: no line can ever pay, so there is nothing for the C kernel to do)
+        result = joint_moments_python(reels, automaton, paylines)
+    else:
+        check_size(reels, automaton, len(paylines))
+        figures = native.joint_figures_c(reels, automaton, paylines, group_tables(reels),
+                                         LineSuffixes.of(paylines, reels.reels))
+        result = JointMoments(cycle=reels.cycle, engine="c", **figures)
     result.check()
     return result
 
@@ -193,104 +196,125 @@ class _Summary:
         self.Z = [0] * width
         self.U: dict[int, list[int]] = {}
 
+    def absorb(self, child: "_Summary", n: int, sc: int, d: int, dp: int, db: int) -> None:
+        """Add ``n`` stops leading to ``child`` with ``sc`` scatters, immediate line pay
+        ``d``, progressive ``dp`` and paid classes ``db`` (the recurrence of the docstring)."""
+        self._shift_moments(child, n, sc, d, dp)
+        if d == 0 and not dp:
+            for s, z in enumerate(child.Z):
+                if z:
+                    self.Z[s + sc] += n * z
+        self._shift_classes(child, n, sc, db)
 
-def joint_moments_python(reels: ReelSet, automaton: LineAutomaton, paylines) -> JointMoments:
-    """The dynamic programme of the module docstring, in Python (reference and fallback)."""
-    R, H = reels.reels, reels.rows
-    delta = automaton.delta.tolist()
-    done = automaton.done.tolist()
-    pay = automaton.pay.tolist()
-    cls = automaton.cls.tolist()
-    prog = automaton.prog.tolist()
-    groups = group_tables(reels)
-    windows = [w.tolist() for w in reels.windows]
-    suf = LineSuffixes.of(paylines, R)
-    memo: list[dict[tuple, _Summary]] = [dict() for _ in range(R + 1)]
-
-    dead = []
-    for r in range(R + 1):
-        width = (R - r) * H + 1
-        s = _Summary(width)
-        for k, n in enumerate(reels.suffix_scatter_counts[r]):
-            s.C[2 * k] = n
-            s.Z[k] = n
-        dead.append(s)
-
-    def shift_into(out: _Summary, child: _Summary, n: int, sc: int, d: int, dp: int, db: int) -> None:
+    def _shift_moments(self, child: "_Summary", n: int, sc: int, d: int, dp: int) -> None:
+        C, S1, S2 = self.C, self.S1, self.S2
         for idx, c in enumerate(child.C):
             if not c:
                 continue
             s, p = divmod(idx, 2)
             t = 2 * (s + sc) + (p | dp)
             s1 = child.S1[idx]
-            out.C[t] += n * c
-            out.S1[t] += n * (s1 + d * c)
-            out.S2[t] += n * (child.S2[idx] + 2 * d * s1 + d * d * c)
-        if d == 0 and not dp:
-            for s, z in enumerate(child.Z):
-                if z:
-                    out.Z[s + sc] += n * z
+            C[t] += n * c
+            S1[t] += n * (s1 + d * c)
+            S2[t] += n * (child.S2[idx] + 2 * d * s1 + d * d * c)
+
+    def _shift_classes(self, child: "_Summary", n: int, sc: int, db: int) -> None:
         bits = db
-        while bits:
+        while bits:  # classes paid by this reel: every combination below pays them
             low = bits & -bits
             c = low.bit_length() - 1
-            row = out.U.setdefault(c, [0] * len(out.Z))
+            row = self.U.setdefault(c, [0] * len(self.Z))
             for s in range(len(child.Z)):
                 both = child.C[2 * s] + child.C[2 * s + 1]
                 if both:
                     row[s + sc] += n * both
             bits ^= low
-        for c, urow in child.U.items():
+        for c, urow in child.U.items():  # classes paid further right
             if db >> c & 1:
                 continue
-            row = out.U.setdefault(c, [0] * len(out.Z))
+            row = self.U.setdefault(c, [0] * len(self.Z))
             for s, u in enumerate(urow):
                 if u:
                     row[s + sc] += n * u
 
-    def summary(r: int, config: tuple) -> _Summary:
+
+class _Programme:
+    """The dynamic programme of the module docstring, in Python (reference and fallback)."""
+
+    def __init__(self, reels: ReelSet, automaton: LineAutomaton, paylines):
+        self.R, self.H = reels.reels, reels.rows
+        self.delta = automaton.delta.tolist()
+        self.done = automaton.done.tolist()
+        self.pay = automaton.pay.tolist()
+        self.cls = automaton.cls.tolist()
+        self.prog = automaton.prog.tolist()
+        self.groups = group_tables(reels)
+        self.windows = [w.tolist() for w in reels.windows]
+        self.suf = LineSuffixes.of(paylines, self.R)
+        self.n_lines = len(paylines)
+        self.memo: list[dict[tuple, _Summary]] = [dict() for _ in range(self.R + 1)]
+        self.dead = [self._dead(r, counts) for r, counts in enumerate(reels.suffix_scatter_counts)]
+
+    def _dead(self, r: int, scatter_counts: list[int]) -> _Summary:
+        """The empty configuration at depth ``r``: only the scatters still vary."""
+        s = _Summary((self.R - r) * self.H + 1)
+        for k, n in enumerate(scatter_counts):
+            s.C[2 * k] = n
+            s.Z[k] = n
+        return s
+
+    def root(self) -> _Summary:
+        done, pay, cls, prog = self.done, self.pay, self.cls, self.prog
+        if done[0]:  # no line can ever pay: all final before reel 1
+            root = _Summary(self.R * self.H + 1)
+            db = (1 << cls[0]) if cls[0] >= 0 else 0
+            root.absorb(self.dead[0], 1, 0, pay[0] * self.n_lines, prog[0], db)
+            return root
+        start: dict[tuple[int, int], int] = {}
+        for sid in self.suf.ids[0]:
+            start[(sid, 0)] = start.get((sid, 0), 0) + 1
+        return self.summary(0, tuple(sorted((a, b, m) for (a, b), m in start.items())))
+
+    def summary(self, r: int, config: tuple) -> _Summary:
+        """The suffix summary of ``config`` at depth ``r`` (memoised)."""
         if not config:
-            return dead[r]
-        found = memo[r].get(config)
+            return self.dead[r]
+        found = self.memo[r].get(config)
         if found is not None:
             return found
-        out = _Summary((R - r) * H + 1)
+        out = _Summary((self.R - r) * self.H + 1)
         mask = 0
         for i, _, _ in config:
-            mask |= 1 << suf.row[r][i]
-        for rep, sc, n in groups[r][mask]:
-            column = windows[r][rep]
-            d = dp = db = 0
-            child: dict[tuple[int, int], int] = {}
-            for i, state, mult in config:
-                s2 = delta[state][column[suf.row[r][i]]]
-                if done[s2]:
-                    d += mult * pay[s2]
-                    dp |= prog[s2]
-                    if cls[s2] >= 0:
-                        db |= 1 << cls[s2]
-                else:
-                    key = (suf.next[r][i], s2)
-                    child[key] = child.get(key, 0) + mult
-            nxt = tuple(sorted((a, b, m) for (a, b), m in child.items()))
-            shift_into(out, summary(r + 1, nxt), n, sc, d, dp, db)
-        memo[r][config] = out
+            mask |= 1 << self.suf.row[r][i]
+        for rep, sc, n in self.groups[r][mask]:
+            nxt, d, dp, db = self._step(r, config, self.windows[r][rep])
+            out.absorb(self.summary(r + 1, nxt), n, sc, d, dp, db)
+        self.memo[r][config] = out
         return out
 
-    start: dict[tuple[int, int], int] = {}
-    for line in range(len(paylines)):
-        start[(suf.ids[0][line], 0)] = start.get((suf.ids[0][line], 0), 0) + 1
-    if done[0]:  # no line can ever pay: all final before reel 1
-        root = _Summary(R * H + 1)
-        d = pay[0] * len(paylines)
-        db = (1 << cls[0]) if cls[0] >= 0 else 0
-        shift_into(root, dead[0], 1, 0, d, prog[0], db)
-    else:
-        root = summary(0, tuple(sorted((a, b, m) for (a, b), m in start.items())))
-    return _result(reels, automaton, root, "python")
+    def _step(self, r: int, config: tuple, column: list[int]) -> tuple[tuple, int, int, int]:
+        """The next configuration after reel ``r`` shows ``column``, and the immediate
+        (line pay, progressive, classes paid) of the lines that finish there."""
+        delta, done, pay, cls, prog = self.delta, self.done, self.pay, self.cls, self.prog
+        rows, following = self.suf.row[r], self.suf.next[r]
+        d = dp = db = 0
+        child: dict[tuple[int, int], int] = {}
+        for i, state, mult in config:
+            s2 = delta[state][column[rows[i]]]
+            if done[s2]:
+                d += mult * pay[s2]
+                dp |= prog[s2]
+                if cls[s2] >= 0:
+                    db |= 1 << cls[s2]
+            else:
+                key = (following[i], s2)
+                child[key] = child.get(key, 0) + mult
+        return tuple(sorted((a, b, m) for (a, b), m in child.items())), d, dp, db
 
 
-def _result(reels: ReelSet, automaton: LineAutomaton, root: _Summary, engine: str) -> JointMoments:
+def joint_moments_python(reels: ReelSet, automaton: LineAutomaton, paylines) -> JointMoments:
+    """The dynamic programme of the module docstring, in Python (reference and fallback)."""
+    root = _Programme(reels, automaton, paylines).root()
     K = reels.max_scatter
     nclass = len(automaton.classes)
     return JointMoments(
@@ -300,5 +324,5 @@ def _result(reels: ReelSet, automaton: LineAutomaton, root: _Summary, engine: st
         line_sq=[[root.S2[2 * k], root.S2[2 * k + 1]] for k in range(K + 1)],
         no_line_win=list(root.Z),
         class_scatter=[list(root.U.get(c, [0] * (K + 1))) for c in range(nclass)],
-        engine=engine,
+        engine="python",
     )

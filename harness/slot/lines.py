@@ -95,109 +95,135 @@ def build_line_automaton(model: SlotModel, *, with_progressive: bool) -> LineAut
     ``with_progressive=False`` ignores the progressive combination (free
     spins do not award the progressive).
     """
-    classes = line_classes(model)
-    class_index = {(c.symbol, c.count): k for k, c in enumerate(classes)}
-    nsym = len(model.symbols)
-    reels = model.reels
+    builder = _Builder(model, _candidates(model), _ProgressiveRun.of(model, with_progressive))
+    builder.explore()
+    return builder.table(line_classes(model))
 
-    # Candidates: (symbol index, symbols that continue its run, {count: pay}).
-    candidates = []
+
+@dataclasses.dataclass(frozen=True)
+class _Candidate:
+    """A symbol whose run may still pay: the symbols that continue it, and its pays."""
+
+    symbol: int
+    accepts: frozenset[int]
+    pays: dict[int, int]
+    best_future: dict[int, int]  # r -> best pay still listed for a run longer than r
+
+
+def _wilds_for(model: SlotModel, name: str) -> set[int]:
+    return {j for j, w in enumerate(model.symbols) if w.kind == "wild" and name in w.substitutes}
+
+
+def _candidates(model: SlotModel) -> list[_Candidate]:
+    out = []
     for i, sym in enumerate(model.symbols):
         if not sym.pays or sym.kind == "scatter":
             continue
-        if sym.kind == "regular":
-            accepts = {i} | {
-                j for j, w in enumerate(model.symbols) if w.kind == "wild" and sym.name in w.substitutes
-            }
-        else:  # a wild paying on its own: a run of itself only
-            accepts = {i}
-        candidates.append((i, frozenset(accepts), dict(sym.pays)))
-    best_future = [
-        {r: max((p for k, p in pays.items() if k > r), default=0) for r in range(reels + 1)}
-        for _, _, pays in candidates
-    ]
+        # A regular symbol's run continues through its wilds; a paying wild's run is of itself only.
+        accepts = ({i} | _wilds_for(model, sym.name)) if sym.kind == "regular" else {i}
+        pays = dict(sym.pays)
+        best = {r: max((p for k, p in pays.items() if k > r), default=0) for r in range(model.reels + 1)}
+        out.append(_Candidate(symbol=i, accepts=frozenset(accepts), pays=pays, best_future=best))
+    return out
 
-    prog_accepts: frozenset[int] = frozenset()
-    prog_count = 0
-    progressive = model.progressive if with_progressive else None
-    if progressive is not None:
-        p = model.symbol_index(progressive.symbol)
-        accepts = {p}
+
+@dataclasses.dataclass(frozen=True)
+class _ProgressiveRun:
+    """The progressive combination as a run: symbols that continue it, and its length."""
+
+    accepts: frozenset[int]
+    count: int
+
+    @classmethod
+    def of(cls, model: SlotModel, with_progressive: bool) -> "_ProgressiveRun | None":
+        progressive = model.progressive if with_progressive else None
+        if progressive is None:
+            return None
+        accepts = {model.symbol_index(progressive.symbol)}
         if progressive.wilds:
-            accepts |= {
-                j for j, w in enumerate(model.symbols) if w.kind == "wild" and progressive.symbol in w.substitutes
-            }
-        prog_accepts = frozenset(accepts)
-        prog_count = progressive.count
+            accepts |= _wilds_for(model, progressive.symbol)
+        return cls(accepts=frozenset(accepts), count=progressive.count)
 
-    # A state: (r, alive candidates, best (pay, count, -symbol, class) or None,
-    # progressive still possible, progressive shown).  Done: ("done", pay, class, prog).
-    ids: dict[tuple, int] = {}
-    rows: list[list[int]] = []
-    info: list[tuple[int, int, int, int]] = []  # done, pay, cls, prog
 
-    def intern(state: tuple) -> int:
-        if state in ids:
-            return ids[state]
-        ids[state] = len(info)
-        rows.append([])
+class _Builder:
+    """Breadth-first construction of the automaton's states.
+
+    A state is ``(r, alive candidates, best (pay, count, -symbol, class) or
+    None, progressive still possible, progressive shown)``; a done state is
+    ``("done", pay, class, progressive shown)``.
+    """
+
+    def __init__(self, model: SlotModel, candidates: list[_Candidate], progressive: _ProgressiveRun | None):
+        self.nsym = len(model.symbols)
+        self.reels = model.reels
+        self.candidates = candidates
+        self.progressive = progressive
+        self.class_index = {(c.symbol, c.count): k for k, c in enumerate(line_classes(model))}
+        self.ids: dict[tuple, int] = {}
+        self.rows: list[list[int]] = []
+        self.info: list[tuple[int, int, int, int]] = []  # done, pay, cls, prog
+        self.queue: list[tuple] = []
+
+    def intern(self, state: tuple) -> int:
+        if state in self.ids:
+            return self.ids[state]
+        self.ids[state] = len(self.info)
+        self.rows.append([])
         if state[0] == "done":
-            info.append((1, state[1], state[2], int(state[3])))
+            self.info.append((1, state[1], state[2], int(state[3])))
         else:
-            info.append((0, 0, -1, 0))
-        queue.append(state)
-        return ids[state]
+            self.info.append((0, 0, -1, 0))
+        self.queue.append(state)
+        return self.ids[state]
 
-    def finish(best, prog_hit) -> tuple:
-        if best is None:
-            return ("done", 0, -1, prog_hit)
-        return ("done", best[0], best[3], prog_hit)
+    def explore(self) -> None:
+        start = (0, frozenset(range(len(self.candidates))), None, self.progressive is not None, False)
+        if not self.candidates and self.progressive is None:
+            start = ("done", 0, -1, False)
+        self.intern(start)
+        head = 0
+        while head < len(self.queue):
+            state = self.queue[head]
+            sid = self.ids[state]
+            head += 1
+            if state[0] == "done":
+                self.rows[sid] = [sid] * self.nsym
+            else:
+                self.rows[sid] = [self.intern(self.step(state, x)) for x in range(self.nsym)]
 
-    def step(state: tuple, x: int) -> tuple:
+    def step(self, state: tuple, x: int) -> tuple:
+        """The state after the next reel shows symbol ``x`` on the line."""
         r, alive, best, prog_alive, prog_hit = state
         r += 1
         still = []
         for c in alive:
-            sym, accepts, pays = candidates[c]
-            if x in accepts:
+            cand = self.candidates[c]
+            if x in cand.accepts:
                 still.append(c)
-                if r in pays:
-                    key = (pays[r], r, -sym, class_index[(sym, r)])
+                if r in cand.pays:
+                    key = (cand.pays[r], r, -cand.symbol, self.class_index[(cand.symbol, r)])
                     if best is None or key[:3] > best[:3]:
                         best = key
         best_pay = best[0] if best is not None else 0
         # A candidate that can no longer beat the best shown (strictly) is dropped:
         # with equal pay it could only change the class by the tie rule, so keep those.
-        still = [c for c in still if best_future[c][r] >= best_pay and best_future[c][r] > 0]
+        still = [c for c in still
+                 if self.candidates[c].best_future[r] >= best_pay and self.candidates[c].best_future[r] > 0]
         if prog_alive:
-            prog_alive = x in prog_accepts
-            if prog_alive and r == prog_count:
+            prog_alive = x in self.progressive.accepts
+            if prog_alive and r == self.progressive.count:
                 prog_hit, prog_alive = True, False
-        if r == reels or (not still and not prog_alive):
-            return finish(best, prog_hit)
+        if r == self.reels or (not still and not prog_alive):
+            return ("done", 0, -1, prog_hit) if best is None else ("done", best[0], best[3], prog_hit)
         return (r, frozenset(still), best, prog_alive, prog_hit)
 
-    queue: list[tuple] = []
-    start = (0, frozenset(range(len(candidates))), None, progressive is not None, False)
-    if not candidates and progressive is None:
-        start = ("done", 0, -1, False)
-    intern(start)
-    head = 0
-    while head < len(queue):
-        state = queue[head]
-        sid = ids[state]
-        head += 1
-        if state[0] == "done":
-            rows[sid] = [sid] * nsym
-        else:
-            rows[sid] = [intern(step(state, x)) for x in range(nsym)]
-
-    info_arr = np.array(info, dtype=np.int64).reshape(-1, 4)
-    return LineAutomaton(
-        delta=np.array(rows, dtype=np.int32).reshape(-1, nsym),
-        done=info_arr[:, 0].astype(np.uint8),
-        pay=info_arr[:, 1].astype(np.int64),
-        cls=info_arr[:, 2].astype(np.int16),
-        prog=info_arr[:, 3].astype(np.uint8),
-        classes=classes,
-    )
+    def table(self, classes: tuple[LineClass, ...]) -> LineAutomaton:
+        info = np.array(self.info, dtype=np.int64).reshape(-1, 4)
+        return LineAutomaton(
+            delta=np.array(self.rows, dtype=np.int32).reshape(-1, self.nsym),
+            done=info[:, 0].astype(np.uint8),
+            pay=info[:, 1].astype(np.int64),
+            cls=info[:, 2].astype(np.int16),
+            prog=info[:, 3].astype(np.uint8),
+            classes=classes,
+        )

@@ -18,6 +18,7 @@ and refuses rather than wrap.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pathlib
 import re
 import tomllib
@@ -127,6 +128,65 @@ class SlotModel:
     def max_scatter(self) -> int:
         """Most scatters a window can show."""
         return self.rows * self.reels
+
+    @functools.cached_property
+    def scatter_awards(self) -> "ScatterAwards":
+        """What each scatter count awards (the one table the analysis and both players read)."""
+        return ScatterAwards.of(self)
+
+
+def award_for(table: Mapping[int, int], count: int) -> int:
+    """The award listed for the largest count <= ``count`` (0 if none)."""
+    best = 0
+    for k, v in table.items():
+        if k <= count:
+            best = v
+    return best
+
+
+@dataclasses.dataclass(frozen=True)
+class ScatterAwards:
+    """What a window showing ``k`` scatters awards, for ``k = 0 .. max_scatter``.
+
+    A count above every listed count gets the award of the largest listed
+    count below it (:func:`award_for`).  All zero without a scatter.
+
+    Attributes
+    ----------
+    pay : tuple[int, ...]
+        ``pay[k]``: the scatter pay, a multiple of the total bet.
+    trigger : tuple[int, ...]
+        ``trigger[k]``: free spins awarded by the paid spin (0 without free spins).
+    retrigger : tuple[int, ...]
+        ``retrigger[k]``: free spins awarded by a free spin.
+    buckets : tuple[tuple[int, int], ...]
+        The scatter outcome classes: count ranges ``(lo, hi)`` that share one
+        award, one starting at every count listed in any of the tables.
+    """
+
+    pay: tuple[int, ...]
+    trigger: tuple[int, ...]
+    retrigger: tuple[int, ...]
+    buckets: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, model: SlotModel) -> "ScatterAwards":
+        counts = range(model.max_scatter + 1)
+        if model.scatter is None:
+            nothing = (0,) * len(counts)
+            return cls(pay=nothing, trigger=nothing, retrigger=nothing, buckets=())
+        pays = model.symbols[model.scatter].pays
+        fsp = model.free_spins
+        spins = fsp.spins if fsp else {}
+        retrigger = fsp.retrigger if fsp else {}
+        keys = sorted(set(pays) | set(spins) | set(retrigger))
+        ends = [k - 1 for k in keys[1:]] + [model.max_scatter]
+        return cls(
+            pay=tuple(award_for(pays, k) for k in counts),
+            trigger=tuple(award_for(spins, k) for k in counts),
+            retrigger=tuple(award_for(retrigger, k) for k in counts),
+            buckets=tuple(zip(keys, ends)),
+        )
 
 
 # --- reading -----------------------------------------------------------------

@@ -3,24 +3,21 @@
 The cffi structs only point at memory; every numpy array they point into is
 kept alive by the :class:`_Keep` that owns the struct.  Importing this module
 raises ImportError when rngcore's extension cannot be loaded (for example a
-stale build), and the exact analysis then falls back to Python.
+stale build), and the exact analysis then falls back to Python.  This module
+only marshals: the joint programme's result type is built by
+:mod:`harness.slot.joint`, a simulation's by :mod:`harness.slot.simulate`,
+and a C status becomes an exception through :mod:`rngcore.errors`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from rngcore import ffi, lib  # ImportError propagates: callers fall back
+from rngcore.errors import raise_for_status
 
-from harness.slot.joint import JointMoments
-from harness.slot.lines import LineAutomaton
-from harness.slot.reelset import ReelSet
-
-_STATUS = {
-    getattr(lib, "RNG_E_ENTROPY", -1): "the entropy source failed",
-    getattr(lib, "RNG_E_SELFTEST", -2): "the generator's self-test failed",
-    getattr(lib, "RNG_E_ARGUMENT", -3): "the C kernel rejected its tables",
-    getattr(lib, "RNG_E_MEMORY", -5): "out of memory",
-}
+from harness.slot.lines import LineAutomaton, build_line_automaton
+from harness.slot.model import SlotModel
+from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 
 
 class _Keep:
@@ -39,11 +36,6 @@ class _Keep:
 
     def adopt(self, other: "_Keep") -> None:
         self._arrays.append(other)  # type: ignore[arg-type]
-
-
-def check(rc: int, what: str) -> None:
-    if rc != lib.RNG_OK:
-        raise RuntimeError(f"{what}: {_STATUS.get(rc, f'status {rc}')}")
 
 
 def fill_reelset(keep: _Keep, target, reels: ReelSet) -> None:
@@ -69,13 +61,12 @@ def fill_lines(keep: _Keep, target, automaton: LineAutomaton, paylines) -> None:
     target.prog = keep.array(automaton.prog, np.uint8, "uint8_t *")
 
 
-def joint_moments_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, suffixes) -> JointMoments:
-    """:func:`harness.slot.joint.joint_moments` through ``rng_slot_joint``."""
-    if automaton.done[0]:
-        # No line can ever pay: nothing for the C kernel to do.
-        from harness.slot.joint import joint_moments_python
+def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, suffixes) -> dict:
+    """The fields of :class:`harness.slot.joint.JointMoments` through ``rng_slot_joint``.
 
-        return joint_moments_python(reels, automaton, paylines)
+    ``groups`` and ``suffixes`` are the programme's tables
+    (:func:`harness.slot.joint.group_tables`, :class:`harness.slot.joint.LineSuffixes`).
+    """
     keep = _Keep("rng_slot_reelset *")
     fill_reelset(keep, keep.ptr, reels)
     lines = _Keep("rng_slot_lines *")
@@ -130,48 +121,36 @@ def joint_moments_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     out = ffi.new("rng_slot_moments *")
     for name, arr in arrays.items():
         setattr(out, name, ffi.cast("uint64_t *", arr.ctypes.data))
-    check(lib.rng_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
+    raise_for_status(lib.rng_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
     pairs = lambda a: [[int(a[2 * k]), int(a[2 * k + 1])] for k in range(width)]  # noqa: E731
     lo, hi = arrays["line_sq_lo"].tolist(), arrays["line_sq_hi"].tolist()
     sq = [int(h) << 64 | int(l) for l, h in zip(lo, hi)]
-    return JointMoments(
-        cycle=reels.cycle,
-        count=pairs(arrays["count"]),
-        line_sum=pairs(arrays["line_sum"]),
-        line_sq=[[sq[2 * k], sq[2 * k + 1]] for k in range(width)],
-        no_line_win=[int(x) for x in arrays["no_line_win"]],
-        class_scatter=arrays["class_scatter"][: nclass * width].reshape(nclass, width).tolist(),
-        engine="c",
-    )
+    return {
+        "count": pairs(arrays["count"]),
+        "line_sum": pairs(arrays["line_sum"]),
+        "line_sq": [[sq[2 * k], sq[2 * k + 1]] for k in range(width)],
+        "no_line_win": [int(x) for x in arrays["no_line_win"]],
+        "class_scatter": arrays["class_scatter"][: nclass * width].reshape(nclass, width).tolist(),
+    }
 
 
 class SimGame(_Keep):
     """``rng_slot_game`` for a model, with every table it points into."""
 
-    def __init__(self, model, max_free_spins: int):
-        from harness.slot.exact import award_for
-        from harness.slot.lines import build_line_automaton
-        from harness.slot.reelset import base_reelset, feature_reelset
-
+    def __init__(self, model: SlotModel, max_free_spins: int):
         super().__init__("rng_slot_game *")
         g = self.ptr
+        fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
         fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
-        if model.free_spins is not None:
-            fill_reelset(self, g.feature, feature_reelset(model))
-            fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
-        else:  # never used: no count triggers free spins
-            fill_reelset(self, g.feature, base_reelset(model))
-            fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
-        kmax = model.max_scatter
-        scat = model.symbols[model.scatter].pays if model.scatter is not None else {}
-        fsp = model.free_spins
-        g.max_scatter = kmax
-        g.scatter_pay = self.array([award_for(scat, k) for k in range(kmax + 1)], np.int64, "int64_t *")
-        g.trigger_spins = self.array([award_for(fsp.spins, k) if fsp else 0 for k in range(kmax + 1)],
-                                     np.uint32, "uint32_t *")
-        g.retrigger_spins = self.array([award_for(fsp.retrigger, k) if fsp else 0 for k in range(kmax + 1)],
-                                       np.uint32, "uint32_t *")
+        # Without free spins the feature strips are the base strips, and never read.
+        fill_reelset(self, g.feature, feature_reelset(model))
+        fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
+        awards = model.scatter_awards
+        g.max_scatter = model.max_scatter
+        g.scatter_pay = self.array(awards.pay, np.int64, "int64_t *")
+        g.trigger_spins = self.array(awards.trigger, np.uint32, "uint32_t *")
+        g.retrigger_spins = self.array(awards.retrigger, np.uint32, "uint32_t *")
         g.bet_per_line = model.bet_per_line
         g.total_bet = model.total_bet
         g.multiplier = fsp.multiplier if fsp else 1
@@ -184,21 +163,3 @@ class SimGame(_Keep):
             self.draws = ffi.new("rng_slot_draws *")
             self.draws.bound = lengths.pop()
             g.draws = self.draws
-
-
-def tally_result(tally):
-    """A :class:`harness.slot.simulate.SimulationResult` holding one tally's totals."""
-    from harness.slot.simulate import SimulationResult
-
-    return SimulationResult(
-        plays=tally.plays,
-        hits=tally.hits,
-        line_win=tally.line_win,
-        scatter_win=tally.scatter_win,
-        feature_win=tally.feature_win,
-        features=tally.features,
-        free_spins=tally.free_spins,
-        progressive_hits=tally.progressive_hits,
-        win_sq=int(tally.win_sq_hi) << 64 | int(tally.win_sq_lo),
-        max_win=tally.max_win,
-    )

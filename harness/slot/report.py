@@ -184,6 +184,28 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
     add("")
+    lines.extend(_outcome_lines(a))
+    if simulation is not None:
+        add("")
+        lines.extend(simulation.render(a))
+    elif interrupted:
+        add("")
+        add("Simulation INTERRUPTED before two plays were complete: nothing to report")
+    add("")
+    lines.extend(_check_lines(checks, profile))
+    verdict = "PASS: every check passes" if all(c.passed for c in checks) else "FAIL: at least one check fails"
+    if interrupted:
+        verdict = (f"INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final "
+                   f"(exact checks: {verdict})")
+    add(f"Verdict: {verdict}")
+    add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
+    return "\n".join(lines) + "\n"
+
+
+def _outcome_lines(a: Analysis) -> list[str]:
+    """The table of winning outcome classes, and the rarest."""
+    lines: list[str] = []
+    add = lines.append
     add("Winning outcomes")
     add(f"  ({PROBABILITY_NOTE};")
     add("   'per line' is one payline of the base game, 'per free spin' one free spin on the feature strips)")
@@ -207,13 +229,13 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         f"({_one_in(r.probability)}), {exact}")
     if r.exact and len(frac(r.probability)) <= 60:
         add(f"    = {frac(r.probability)}")
-    if simulation is not None:
-        add("")
-        lines.extend(simulation.render(a))
-    elif interrupted:
-        add("")
-        add("Simulation INTERRUPTED before two plays were complete: nothing to report")
-    add("")
+    return lines
+
+
+def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
+    """Each check of the profile with its note and citation."""
+    lines: list[str] = []
+    add = lines.append
     add(f"Checks (profile {profile})")
     for c in checks:
         add(f"  {'PASS' if c.passed else 'FAIL'}  {c.rule.id}: {c.rule.text}")
@@ -224,11 +246,4 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add(f"        source: {c.rule.citation}")
         if c.rule.verified.startswith("UNVERIFIED"):
             add(f"        citation {c.rule.verified}")
-    verdict = "PASS: every check passes" if all(c.passed for c in checks) else "FAIL: at least one check fails"
-    if interrupted:
-        verdict = (f"INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final "
-                   f"(exact checks: {verdict})")
-    add(f"Verdict: {verdict}")
-    add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
-    return "\n".join(lines) + "\n"
-
+    return lines

@@ -30,13 +30,19 @@ from typing import Callable
 
 import numpy as np
 
-from harness.slot.exact import Analysis, award_for
+from harness.slot.errors import ModelError
+from harness.slot.exact import Analysis
 from harness.slot.lines import build_line_automaton
 from harness.slot.model import MAX_FREE_SPINS, SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
 
 Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
+
+
+# Totals an rng_slot_tally and a SimulationResult share by name (win_sq is 128-bit in C).
+_TALLY_SUMS = ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
+               "progressive_hits")
 
 
 @dataclasses.dataclass
@@ -99,11 +105,12 @@ class SimulationResult:
         hlo, hhi = self.hit_interval()
         return lo <= analysis.rtp <= hi, hlo <= analysis.hit_frequency <= hhi
 
-    def add(self, other: "SimulationResult") -> None:
-        for f in ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
-                  "progressive_hits", "win_sq"):
-            setattr(self, f, getattr(self, f) + getattr(other, f))
-        self.max_win = max(self.max_win, other.max_win)
+    def add_tally(self, tally) -> None:
+        """Add the totals of one C ``rng_slot_tally`` (``csrc/slot.h``) to this run's."""
+        for f in _TALLY_SUMS:
+            setattr(self, f, getattr(self, f) + getattr(tally, f))
+        self.win_sq += int(tally.win_sq_hi) << 64 | int(tally.win_sq_lo)
+        self.max_win = max(self.max_win, tally.max_win)
 
     # -- reporting ----------------------------------------------------------------
 
@@ -145,17 +152,6 @@ class SimulationResult:
         out.append(f"  free spins features {self.features:,} ({self.free_spins:,} free spins), "
                    f"progressive hits {self.progressive_hits:,}, largest play win {self.max_win:,} credits")
         return out
-
-
-def _stage_tables(model: SlotModel):
-    kmax = model.max_scatter
-    scat = model.symbols[model.scatter].pays if model.scatter is not None else {}
-    fsp = model.free_spins
-    return (
-        [award_for(scat, k) for k in range(kmax + 1)],
-        [award_for(fsp.spins, k) if fsp else 0 for k in range(kmax + 1)],
-        [award_for(fsp.retrigger, k) if fsp else 0 for k in range(kmax + 1)],
-    )
 
 
 def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
@@ -200,7 +196,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         (possible only through retriggered free spins for a validated
         model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
-    from harness.slot import native
+    from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
     if n < 1:
@@ -217,7 +213,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
                 locked_call(generator, native.lib.rng_slot_simulate, game.ptr, step, tally, what="slot simulation")
             except ValueError:  # RNG_E_ARGUMENT: the chunk's tally is partial; say why
                 raise _refusal(model, tally.refused, done, step) from None
-            result.add(native.tally_result(tally))
+            result.add_tally(tally)
             done += step
             if progress is not None:
                 progress(done, n)
@@ -229,10 +225,8 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
 def _refusal(model: SlotModel, reason: int, done: int, step: int) -> Exception:
     """The error for a run the C kernel refused (``tally.refused``)."""
-    from harness.slot import native
-    from harness.slot.errors import ModelError
+    from harness.slot.native import lib
 
-    lib = native.lib
     after = f"within plays {done + 1:,} to {done + step:,}"
     if reason == lib.RNG_SLOT_REFUSED_OVERFLOW:
         fsp = model.free_spins
@@ -283,7 +277,8 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     if n < 1:
         raise ValueError(f"number of spins must be >= 1, got {n}")
-    scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in _stage_tables(model))
+    awards = model.scatter_awards
+    scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
     feat = None
     if model.free_spins is not None:

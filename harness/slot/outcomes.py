@@ -1,0 +1,185 @@
+"""The winning outcome classes of a slot model and their probabilities.
+
+Each class is one way a play is paid: a line combination (``3 x A``), a
+scatter count range sharing one award (``scatter 5+ x SCAT``) or the
+progressive.  Its probability *per play* is that of being paid at least once
+in the paid spin or in any free spin the play triggers (the branching
+process of :mod:`harness.slot.feature`); see :mod:`harness.slot.exact` for
+every figure.  One builder per kind of class; a new kind of award adds one.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from harness.slot import feature as fs
+from harness.slot.model import SlotModel
+from harness.slot.stage import Stage
+
+
+@dataclasses.dataclass(frozen=True)
+class OutcomeClass:
+    """One winning outcome class and its probabilities (see :mod:`harness.slot.exact`)."""
+
+    name: str               # e.g. "5 x WILD", "scatter 3 x SCAT", "progressive 5 x SEVEN"
+    kind: str               # "line", "scatter" or "progressive"
+    award: str              # what it pays, in words
+    probability: Fraction   # per play, at least once (lower bound when not exact)
+    probability_upper: Fraction  # equal to probability when exact
+    base_probability: Fraction   # per paid spin, on at least one line / in the window
+    per_line_probability: Fraction | None  # per payline of the base game (line classes)
+    free_spin_probability: Fraction | None  # per free spin (None without free spins)
+    rtp: Fraction           # its contribution to the RTP
+
+    @property
+    def exact(self) -> bool:
+        return self.probability == self.probability_upper
+
+
+@dataclasses.dataclass(frozen=True)
+class Play:
+    """What every class's figures are built from: the stages of one play.
+
+    ``free`` and ``tree`` are None without free spins; ``free_spins_per_play``
+    is the expected number of free spins per play, retriggers included.
+    """
+
+    model: SlotModel
+    base: Stage
+    free: Stage | None
+    tree: fs.TreeMoments | None
+    free_spins_per_play: Fraction
+
+    def probability(self, base_with: list[int], free_with: list[int] | None) -> tuple[Fraction, Fraction]:
+        """Bounds on P(class at least once in a play).
+
+        ``base_with[k]`` / ``free_with[k]``: stop combinations of a paid spin /
+        a free spin with ``k`` scatters that pay the class.
+        """
+        base = self.base
+        if self.free is None or free_with is None:
+            p = base.share(sum(base_with))
+            return p, p
+        awards = self.model.scatter_awards
+        no_class: dict[int, int] = {}  # spins awarded -> free-spin combinations without the class
+        for k, w in enumerate(self.free.scatter_counts):
+            j = awards.retrigger[k]
+            no_class[j] = no_class.get(j, 0) + w - free_with[k]
+        z_lo, z_hi = fs.no_occurrence_bracket(no_class, self.free.cycle)
+        lo = hi = Fraction(0)
+        for k, w in enumerate(base.scatter_counts):
+            with_class = base_with[k]
+            without = w - with_class
+            lo += with_class
+            hi += with_class
+            spins = awards.trigger[k]
+            if without and spins:
+                lo += without * (1 - z_hi ** spins)
+                hi += without * (1 - z_lo ** spins)
+        return lo / base.cycle, hi / base.cycle
+
+
+def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction) -> list[OutcomeClass]:
+    """Every winning outcome class with its probabilities and RTP share."""
+    out = line_classes(play) + scatter_classes(play)
+    if play.model.progressive is not None:
+        out.append(progressive_class(play, progressive_weight, progressive_rtp))
+    return out
+
+
+def line_classes(play: Play) -> list[OutcomeClass]:
+    """One class per line combination with a listed pay."""
+    model, base, free = play.model, play.base, play.free
+    line_total = model.bet_per_line * len(model.paylines)  # credits per unit of line pay, all lines
+    names = model.symbol_names
+    out = []
+    for c, combination in enumerate(base.automaton.classes):
+        base_with = list(base.joint.class_scatter[c])
+        free_with = list(free.joint.class_scatter[c]) if free is not None else None
+        lo, hi = play.probability(base_with, free_with)
+        rtp = Fraction(base.class_line_weights[c] * combination.pay * line_total, base.cycle * model.total_bet)
+        free_p = None
+        if free is not None:
+            free_p = free.share(sum(free_with))
+            rtp += play.free_spins_per_play * free.multiplier * Fraction(
+                free.class_line_weights[c] * combination.pay * line_total, free.cycle * model.total_bet)
+        out.append(OutcomeClass(
+            name=f"{combination.count} x {names[combination.symbol]}",
+            kind="line",
+            award=f"{combination.pay} x line bet",
+            probability=lo,
+            probability_upper=hi,
+            base_probability=base.share(sum(base_with)),
+            per_line_probability=base.share(base.class_line_weights[c]),
+            free_spin_probability=free_p,
+            rtp=rtp,
+        ))
+    return out
+
+
+def scatter_classes(play: Play) -> list[OutcomeClass]:
+    """One class per scatter count range sharing one award."""
+    model, base, free = play.model, play.base, play.free
+    awards = model.scatter_awards
+    out = []
+    for lo_k, hi_k in awards.buckets:
+        # A count range is a winning outcome in a stage only if it awards something there.
+        in_base = bool(awards.pay[lo_k] or awards.trigger[lo_k])
+        in_free = bool(awards.pay[lo_k] or awards.retrigger[lo_k])
+        base_with = [w if in_base and lo_k <= k <= hi_k else 0 for k, w in enumerate(base.scatter_counts)]
+        free_with = ([w if in_free and lo_k <= k <= hi_k else 0 for k, w in enumerate(free.scatter_counts)]
+                     if free is not None else None)
+        lo, hi = play.probability(base_with, free_with)
+        pay = awards.pay[lo_k]
+        rtp = base.share(sum(base_with) * pay)
+        free_p = None
+        if free_with is not None:
+            free_p = free.share(sum(free_with))
+            rtp += play.free_spins_per_play * free.multiplier * free_p * pay
+        out.append(OutcomeClass(
+            name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[model.scatter]}",
+            kind="scatter",
+            award=_scatter_award_words(model, lo_k),
+            probability=lo,
+            probability_upper=hi,
+            base_probability=base.share(sum(base_with)),
+            per_line_probability=None,
+            free_spin_probability=free_p,
+            rtp=rtp,
+        ))
+    return out
+
+
+def _count_label(lo_k: int, hi_k: int, max_scatter: int) -> str:
+    if hi_k == max_scatter and hi_k > lo_k:
+        return f"{lo_k}+"
+    return f"{lo_k}" if hi_k == lo_k else f"{lo_k}-{hi_k}"
+
+
+def _scatter_award_words(model: SlotModel, k: int) -> str:
+    awards = model.scatter_awards
+    words = []
+    if awards.pay[k]:
+        words.append(f"{awards.pay[k]} x total bet")
+    if awards.trigger[k]:
+        words.append(f"{awards.trigger[k]} free spins")
+    if model.free_spins and awards.retrigger[k]:
+        words.append(f"+{awards.retrigger[k]} in free spins")
+    return ", ".join(words)
+
+
+def progressive_class(play: Play, weight: int, rtp: Fraction) -> OutcomeClass:
+    """The progressive: won on a payline of the paid spin only."""
+    progressive = play.model.progressive
+    p = play.base.share(weight)
+    return OutcomeClass(
+        name=f"progressive {progressive.count} x {progressive.symbol}",
+        kind="progressive",
+        award="progressive meter",
+        probability=p,
+        probability_upper=p,
+        base_probability=p,
+        per_line_probability=None,
+        free_spin_probability=None,
+        rtp=rtp,  # the "progressive" part of the RTP
+    )

@@ -1,0 +1,121 @@
+"""One kind of spin (the paid base-game spin, or a free spin) and its exact figures.
+
+A *stage* is a set of reel strips read through one payline automaton, with
+a multiplier on every win.  Its figures come in two layers: those of ONE
+payline (:func:`single_line`, products over reels) and those of all
+paylines together (the :class:`~harness.slot.joint.JointMoments` of the
+joint dynamic programme).  The analysis (:mod:`harness.slot.exact`) and the
+outcome classes (:mod:`harness.slot.outcomes`) both read stages.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from harness.slot.joint import JointMoments
+from harness.slot.lines import LineAutomaton, build_line_automaton
+from harness.slot.model import SlotModel
+from harness.slot.reelset import ReelSet
+
+
+@dataclasses.dataclass
+class Stage:
+    """The exact figures of one stage over its full cycle.
+
+    Attributes
+    ----------
+    reels : ReelSet
+    automaton : LineAutomaton
+    final_weights : dict[int, int]
+        Weight of each final automaton state of ONE payline.
+    line_pay_weight : int
+        Sum over the cycle of one payline's pay (multiples of the bet per line).
+    class_line_weights : list[int]
+        Per line class: stop combinations in which one payline pays it.
+    multiplier : int
+        Every win of the stage is multiplied by it.
+    joint : JointMoments or None
+        All paylines together; set by the analysis once the joint programme ran.
+    """
+
+    reels: ReelSet
+    automaton: LineAutomaton
+    final_weights: dict[int, int]
+    line_pay_weight: int
+    class_line_weights: list[int]
+    multiplier: int = 1
+    joint: JointMoments | None = None
+
+    @property
+    def cycle(self) -> int:
+        return self.reels.cycle
+
+    @property
+    def scatter_counts(self) -> list[int]:
+        return self.reels.scatter_counts
+
+    def check_joint(self, n_lines: int, what: str) -> None:
+        """The joint programme's line return must equal ``n_lines`` single paylines'."""
+        if sum(a + b for a, b in self.joint.line_sum) != n_lines * self.line_pay_weight:
+            raise AssertionError(f"joint enumeration disagrees with the per-line product on {what}")
+
+    def cell_sums(self, model: SlotModel, k: int, p: int) -> tuple[int, int, int]:
+        """``(spins, sum of win, sum of win**2)`` in credits over the cell of ``k``
+        scatters and progressive flag ``p`` (line pays, scatter pay, multiplier)."""
+        joint = self.joint
+        n, s1, s2 = joint.count[k][p], joint.line_sum[k][p], joint.line_sq[k][p]
+        # win = a * (total line pay multiple) + b on every spin of the cell
+        a = self.multiplier * model.bet_per_line
+        b = self.multiplier * model.total_bet * model.scatter_awards.pay[k]
+        return n, a * s1 + b * n, a * a * s2 + 2 * a * b * s1 + b * b * n
+
+    def share(self, weight: int) -> Fraction:
+        """``weight`` stop combinations as a probability per spin."""
+        return Fraction(weight, self.cycle)
+
+
+def build_stage(model: SlotModel, reels: ReelSet, *, with_progressive: bool, multiplier: int = 1) -> Stage:
+    """The single-payline figures of one stage (the joint ones come later)."""
+    automaton = build_line_automaton(model, with_progressive=with_progressive)
+    weights, pay_weight = single_line(automaton, reels, len(model.symbols))
+    return Stage(
+        reels=reels,
+        automaton=automaton,
+        final_weights=weights,
+        line_pay_weight=pay_weight,
+        class_line_weights=class_line_weights(automaton, weights),
+        multiplier=multiplier,
+    )
+
+
+def single_line(automaton: LineAutomaton, reels: ReelSet, nsym: int) -> tuple[dict[int, int], int]:
+    """Weights of each final state of ONE payline over the cycle, and the total line pay weight.
+
+    Any row of a cyclic strip shows symbol x at exactly ``count(x)`` of the
+    stops, so a payline's symbols are independent across reels with those
+    frequencies, whatever its rows: a product over reels.
+    """
+    counts = reels.symbol_counts(nsym)
+    delta = automaton.delta.tolist()
+    dist = {0: 1}
+    for r in range(reels.reels):
+        nxt: dict[int, int] = {}
+        for state, w in dist.items():
+            row = delta[state]
+            for x, c in enumerate(counts[r]):
+                if c:
+                    s2 = row[x]
+                    nxt[s2] = nxt.get(s2, 0) + w * c
+        dist = nxt
+    pay_weight = sum(w * int(automaton.pay[s]) for s, w in dist.items())
+    return dist, pay_weight
+
+
+def class_line_weights(automaton: LineAutomaton, dist: dict[int, int]) -> list[int]:
+    """Per line class: the weight of the final states that pay it."""
+    out = [0] * len(automaton.classes)
+    for s, w in dist.items():
+        c = int(automaton.cls[s])
+        if c >= 0:
+            out[c] += w
+    return out
