@@ -305,10 +305,17 @@ def run_selftest() -> list[Check]:
 
 
 def build_info() -> dict:
-    """What code is under test: version, C source hash, dispatched path."""
+    """What code is under test: version, the layers' C source hashes, dispatched path.
+
+    ``core_sha256`` names the certified RNG (``csrc/core/``) alone;
+    ``kernels_sha256`` the game and slot kernels (``csrc/kernels/``).
+    """
+    from harness import kernels
+
     return {
         "version": rngcore.BUILD_INFO.version,
-        "csrc_sha256": rngcore.BUILD_INFO.csrc_sha256,
+        "core_sha256": rngcore.BUILD_INFO.sha256,
+        "kernels_sha256": kernels.BUILD_INFO.sha256,
         "keystream_path": active_path(),
         # Bulk shuffles of 16+ rows run their index chains on the vector unit
         # when the AVX2 path is selected; the output is the same either way.

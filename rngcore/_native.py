@@ -1,69 +1,113 @@
-"""Load the compiled extension and check that it matches this package.
+"""Load the compiled C layers and check that each matches this package.
 
-The extension carries the package version and a SHA-256 of ``csrc/`` that it
-was built from.  A stale extension (built from other sources or for another
-version) is refused at import rather than allowed to produce output that a
-report would attribute to the wrong code.
+Every layer's extension (see :mod:`rngcore._layers`) carries the package
+version, the SHA-256 of its own ``csrc/<layer>/`` folder and the hash of each
+layer it was compiled against.  A stale extension (built from other sources,
+against another core, or for another version) is refused at import rather
+than allowed to produce output that a report would attribute to the wrong
+code.  This module loads the certified core; :func:`load_layer` is how the
+kernels (:mod:`harness.kernels`) and the test layer (:mod:`rngcore.testing`)
+load theirs.
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
+import importlib
 import pathlib
 from importlib import metadata
 
-try:
-    from rngcore._rngcore import ffi, lib
-except ImportError as exc:  # pragma: no cover - exercised only on a broken install
-    raise ImportError(
-        "rngcore's C extension is not built; install with `pip install -e .` "
-        "(a C compiler is required)"
-    ) from exc
+from rngcore._layers import LAYERS, layer_sha256
 
 _CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
+_REBUILD = "rebuild with `python csrc/build_cffi.py` (or reinstall)"
 
 
 @dataclasses.dataclass(frozen=True)
 class BuildInfo:
-    """What code produced this extension: package version and C source hash."""
+    """What code produced one layer's extension.
 
+    Attributes
+    ----------
+    layer : str
+        The layer (``core``, ``kernels``, ``testing``).
+    version : str
+        The package version it was built for.
+    sha256 : str
+        SHA-256 of the layer's C sources (``csrc/<layer>/``).
+    needs : dict
+        Layer name -> SHA-256 of each layer it was compiled against.
+    """
+
+    layer: str
     version: str
-    csrc_sha256: str
+    sha256: str
+    needs: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def core_sha256(self) -> str:
+        """The certified core's hash: this layer's own, or the one it was built against."""
+        return self.sha256 if self.layer == "core" else self.needs["core"]
 
 
-def _source_hash(csrc: pathlib.Path) -> str | None:
-    """Hash of a checked-out ``csrc/`` (same recipe as csrc/build_cffi.py)."""
-    if not csrc.is_dir():
-        return None
-    digest = hashlib.sha256()
-    for path in sorted(p for p in csrc.iterdir() if p.suffix in (".c", ".h")):
-        digest.update(path.name.encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+_loaded: dict[str, BuildInfo] = {}
 
 
-def _check_build() -> BuildInfo:
-    info = BuildInfo(
-        version=ffi.string(lib.rng_build_version()).decode(),
-        csrc_sha256=ffi.string(lib.rng_build_csrc_sha256()).decode(),
-    )
+def _check(name: str, ext) -> BuildInfo:
+    layer = LAYERS[name]
+
+    def stamp(key: str) -> str:
+        return ext.ffi.string(getattr(ext.lib, f"{layer.prefix}_build_{key}")()).decode()
+
+    info = BuildInfo(layer=name, version=stamp("version"), sha256=stamp("sha256"),
+                     needs={dep: stamp(f"{dep}_sha256") for dep in layer.needs})
     try:
         installed = metadata.version("rngcert")
     except metadata.PackageNotFoundError:
         installed = None
     if installed is not None and installed != info.version:
         raise ImportError(
-            f"rngcore extension was built for version {info.version} but rngcert "
-            f"{installed} is installed; rebuild with `pip install -e .`"
+            f"{layer.module} was built for version {info.version} but rngcert "
+            f"{installed} is installed; {_REBUILD}"
         )
-    current = _source_hash(_CSRC)
-    if current is not None and current != info.csrc_sha256:
-        raise ImportError(
-            "rngcore extension is stale: csrc/ has changed since it was built "
-            f"(built from {info.csrc_sha256[:16]}, sources now {current[:16]}); "
-            "rebuild with `pip install -e .`"
-        )
+    folder = _CSRC / name
+    if folder.is_dir():
+        current = layer_sha256(folder)
+        if current != info.sha256:
+            raise ImportError(
+                f"{layer.module} is stale: csrc/{name}/ has changed since it was built "
+                f"(built from {info.sha256[:16]}, sources now {current[:16]}); {_REBUILD}"
+            )
+    for dep, built_against in info.needs.items():
+        if _loaded[dep].sha256 != built_against:
+            raise ImportError(
+                f"{layer.module} was built against {dep} {built_against[:16]} but {dep} "
+                f"{_loaded[dep].sha256[:16]} is loaded; {_REBUILD}"
+            )
+    _loaded[name] = info
     return info
 
 
-BUILD_INFO = _check_build()
+def load_layer(name: str):
+    """Import layer ``name``'s extension and check its build.
+
+    Returns
+    -------
+    (ffi, lib, BuildInfo)
+
+    Raises
+    ------
+    ImportError
+        If the extension is missing or stale.
+    """
+    module = LAYERS[name].module
+    try:
+        ext = importlib.import_module(module)
+    except ImportError as exc:  # pragma: no cover - exercised only on a broken install
+        raise ImportError(
+            f"rngcert's C extension {module} is not built; install with `pip install .` "
+            "(a C compiler is required)"
+        ) from exc
+    return ext.ffi, ext.lib, _check(name, ext)
+
+
+ffi, lib, BUILD_INFO = load_layer("core")

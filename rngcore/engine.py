@@ -1,7 +1,7 @@
 """The source of bits: the ChaCha20 engine, its seeding, state and streams.
 
 :class:`ChaChaEngine` owns the C engine (``rng_chacha`` in
-``csrc/chacha20.h``), its ``rng_source`` and the lock that serialises every
+``csrc/core/chacha20.h``), its ``rng_source`` and the lock that serialises every
 use of them.  Drawing (bytes, integers, floats) lives in
 :mod:`rngcore.generator`; the only thing it uses from here is the source and
 the lock.

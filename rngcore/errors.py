@@ -1,4 +1,4 @@
-"""Exceptions for C status codes (``RNG_E_*`` in ``csrc/rng_source.h``).
+"""Exceptions for C status codes (``RNG_E_*`` in ``csrc/core/rng_source.h``).
 
 C returns a status and never raises; Python turns a negative status into an
 exception with :func:`raise_for_status`.  Other modules that call C drawing

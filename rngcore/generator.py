@@ -243,7 +243,7 @@ class Generator:
 
         Notes
         -----
-        Unbiased (Lemire's nearly divisionless method, csrc/bounded.h; proved
+        Unbiased (Lemire's nearly divisionless method, csrc/core/bounded.h; proved
         exhaustively at 8 and 16 bits by the same code).  With ``n = high -
         low``, each value reads 4-byte words when ``n <= 2**32`` (8-byte words
         otherwise) and rejects a word with probability ``(2**32 mod n) / 2**32

@@ -6,7 +6,7 @@ argument: ``capsule``, a PyCapsule named ``"BitGenerator"`` that points at a
 lock numpy holds while it draws.  :class:`ChaChaBitGenerator` provides both
 over an :class:`rngcore.Generator`:
 
-* the ``bitgen_t`` callbacks are C (``csrc/numpy_bitgen.c``) and draw through
+* the ``bitgen_t`` callbacks are C (``csrc/core/numpy_bitgen.c``) and draw through
   the generator's ``rng_source``, so numpy consumes the very keystream the
   audit contract describes: ``next_uint64`` (and ``next_raw``) is the next
   8 keystream bytes read little-endian, ``next_uint32`` the next 4, and

@@ -1,4 +1,6 @@
-"""Test sources for exhaustive proofs (``csrc/testengine.h``).
+"""The test layer (``rngcore._testing``, ``csrc/testing/``): test sources and faults.
+
+Never imported by production code.
 
 Drawing code in C takes an ``rng_source *``; a :class:`TestEngine` is a
 source whose every output is known, so the code's results can be counted
@@ -14,7 +16,7 @@ over *all* possible inputs instead of sampled.  One engine, two layouts:
 * left-aligned words (the devices' and games' proofs):
   ``TestEngine.from_words(words, bits)`` replays ``bits``-bit words, each
   ``next64`` returning the next one shifted to the top of a 64-bit word
-  (``y << (64 - bits)``), the reduced-width input of ``csrc/shuffle.h``;
+  (``y << (64 - bits)``), the reduced-width input of ``csrc/core/shuffle.h``;
   ``fill`` fails with ``RNG_E_ARGUMENT`` (those proofs read words only).
 
 Reading past the end latches ``RNG_E_EXHAUSTED``; the missing bytes / words
@@ -22,8 +24,15 @@ read as all ones (which every bounded routine accepts at once, so no
 rejection loop can spin).  The engine is not thread-safe.
 
 :func:`bounded_histogram` runs the shipped bounded-integer routines
-(``csrc/bounded.h``, the one definition generating widths 8/16/32/64) on a
-source until it is exhausted and counts each value.
+(``csrc/core/bounded.h``, the one definition generating widths 8/16/32/64)
+on a source until it is exhausted and counts each value.
+
+Fault injection (``csrc/testing/fault_plans.h``): importing this module
+installs the test layer's fault table in the core (``csrc/core/faults.h``,
+which passes every read through until a plan is set); :data:`test_lib`
+sets plans, e.g. ``test_lib.rngtest_entropy_fail(1)`` or
+``test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_ZERO, 0, 0)``, and
+:func:`entropy_failure` / :func:`selftest_failure` hold one for a block.
 """
 from __future__ import annotations
 
@@ -32,10 +41,14 @@ import operator
 
 import numpy as np
 
-from rngcore._native import ffi, lib
+from rngcore._native import ffi, lib, load_layer
 from rngcore.errors import raise_for_status
 
-__all__ = ["TestEngine", "bounded_histogram", "keystream_impl"]
+__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "keystream_impl", "selftest_failure",
+           "test_ffi", "test_lib", "TEST_BUILD_INFO"]
+
+test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
+lib.rng_faults_install(test_lib.rngtest_faults())
 
 
 class TestEngine:
@@ -47,13 +60,13 @@ class TestEngine:
         if _token is not _PRIVATE:
             raise TypeError("use TestEngine.enumerate(width), TestEngine.from_bytes(data) "
                             "or TestEngine.from_words(words, bits)")
-        self._state = ffi.new("rng_testengine *")
+        self._state = test_ffi.new("rngtest_engine *")
         self._source = ffi.new("rng_source *")
         self._data = None  # the replayed buffer, kept alive with the engine
 
     def _attach(self, status: int) -> "TestEngine":
         raise_for_status(status, "TestEngine")
-        lib.rng_testengine_source(self._state, self._source)
+        test_lib.rngtest_engine_source(self._state, self._source)
         return self
 
     @classmethod
@@ -62,14 +75,14 @@ class TestEngine:
         engine = cls(_PRIVATE)
         if width not in (8, 16, 24, 32):
             raise ValueError(f"width must be one of 8, 16, 24, 32, got {width!r}")
-        return engine._attach(lib.rng_testengine_init_enumerate(engine._state, width))
+        return engine._attach(test_lib.rngtest_engine_init_enumerate(engine._state, width))
 
     @classmethod
     def from_bytes(cls, data) -> "TestEngine":
         """Replay ``data`` (bytes-like) once, as a byte stream."""
         engine = cls(_PRIVATE)
         engine._data = ffi.from_buffer(bytes(data))
-        return engine._attach(lib.rng_testengine_init(engine._state, engine._data, len(engine._data)))
+        return engine._attach(test_lib.rngtest_engine_init(engine._state, engine._data, len(engine._data)))
 
     @classmethod
     def from_words(cls, words, bits: int) -> "TestEngine":
@@ -82,7 +95,7 @@ class TestEngine:
         if any(not 0 <= w < 1 << bits for w in words):
             raise ValueError(f"every word must be in [0, 2**{bits}), got {words}")
         engine._data = ffi.new("uint64_t[]", words or 1)
-        return engine._attach(lib.rng_testengine_init_words(engine._state, engine._data, len(words), bits))
+        return engine._attach(test_lib.rngtest_engine_init_words(engine._state, engine._data, len(words), bits))
 
     @property
     def source(self):
@@ -128,7 +141,7 @@ def bounded_histogram(source, width: int, n: int, *, batch: bool = False,
         raise ValueError(f"n must be in [2, 2**{width}], got {n}")
     counts = np.zeros(n, np.uint64)
     produced = ffi.new("uint64_t *")
-    status = lib.rng_proof_bounded_histogram(source, width, n - 1, int(batch), batch_size,
+    status = test_lib.rngtest_bounded_histogram(source, width, n - 1, int(batch), batch_size,
                                              ffi.from_buffer("uint64_t[]", counts), produced)
     raise_for_status(status, "bounded_histogram")
     return counts, int(produced[0])
@@ -148,3 +161,23 @@ def keystream_impl(name: str):
         yield
     finally:
         lib.rng_chacha_set_impl(previous)
+
+
+@contextlib.contextmanager
+def entropy_failure():
+    """Every OS entropy read fails inside the block (and passes again after)."""
+    test_lib.rngtest_entropy_fail(1)
+    try:
+        yield
+    finally:
+        test_lib.rngtest_entropy_fail(0)
+
+
+@contextlib.contextmanager
+def selftest_failure():
+    """Every self-test run inside the block sees a corrupted keystream bit."""
+    test_lib.rngtest_selftest_fail(1)
+    try:
+        yield
+    finally:
+        test_lib.rngtest_selftest_fail(0)

@@ -2,7 +2,7 @@
 
 The devices' C drawing functions take the source's word width ``bits`` (64 in
 production).  The test engine's left-aligned layout
-(``rngcore.testing.TestEngine.from_words``, csrc/testengine.h) replays a list
+(``rngcore.testing.TestEngine.from_words``, csrc/testing/testengine.h) replays a list
 of ``bits``-bit words, left-aligned, so the shipped compiled functions run on
 narrow words and every possible word sequence can be tried.
 """
@@ -50,7 +50,7 @@ def enumerate_outcomes(bits: int, depth: int, run: Callable[[object], tuple[int,
 
 
 def plan_limit(bits: int) -> int:
-    """The documented product limit: 2^(bits - max(1, bits // 8)) (csrc/shuffle.h)."""
+    """The documented product limit: 2^(bits - max(1, bits // 8)) (csrc/core/shuffle.h)."""
     return 1 << (bits - max(1, bits // 8))
 
 

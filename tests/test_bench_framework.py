@@ -195,7 +195,7 @@ def test_bench_json_report_and_group_filter(fake_cases):
     assert all(c["median_seconds_per_call"] > 0 for c in group["cases"])
     [ratio] = group["ratios"]
     assert ratio["case"] == "rngcert" and ratio["baseline"] == "fake-base" and ratio["ratio"] > 0
-    assert report["build"]["csrc_sha256"] and report["timing"]["repeats"] == FAST.repeats
+    assert report["build"]["core_sha256"] and report["timing"]["repeats"] == FAST.repeats
 
 
 def test_bench_unknown_group_is_a_usage_error(fake_cases):

@@ -1,6 +1,6 @@
 """Exhaustive proof that the bounded-integer code has no bias.
 
-csrc/bounded.h generates the 8-, 16-, 32- and 64-bit routines from ONE
+csrc/core/bounded.h generates the 8-, 16-, 32- and 64-bit routines from ONE
 definition (RNG_DEFINE_BOUNDED), so proving the 8- and 16-bit instantiations
 over every possible word proves the algorithm the 32/64-bit production code
 runs.  Each test runs the shipped routine on a test source that yields every

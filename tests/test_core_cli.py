@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 import rngcore
+from rngcore.testing import test_lib
 from harness import selftest
 from harness.cli import main
 from harness.commands.core import CHUNK
@@ -52,11 +53,11 @@ def test_stream_production_mode_differs_between_runs():
 
 
 def test_stream_fails_closed_when_the_os_refuses_entropy():
-    rngcore.lib.rng_test_entropy_fail(1)
+    test_lib.rngtest_entropy_fail(1)
     try:
         result = _invoke("stream", "--bytes", "100")
     finally:
-        rngcore.lib.rng_test_entropy_fail(0)
+        test_lib.rngtest_entropy_fail(0)
     assert result.exit_code == 1
     assert "could not supply entropy" in result.output and "Traceback" not in result.output
     assert result.stdout_bytes == b""
@@ -194,11 +195,11 @@ def test_stability_pin_names_a_path_that_drifts(monkeypatch):
 
 
 def test_selftest_reports_a_failed_power_on_test():
-    rngcore.lib.rng_test_selftest_fail(1)
+    test_lib.rngtest_selftest_fail(1)
     try:
         result = _invoke("selftest")
     finally:
-        rngcore.lib.rng_test_selftest_fail(0)
+        test_lib.rngtest_selftest_fail(0)
         assert rngcore.lib.rng_chacha_selftest_run() == rngcore.lib.RNG_OK
     assert result.exit_code == 1
     assert "FAIL  power-on-selftest" in result.output and "refuses output" in result.output
@@ -234,7 +235,7 @@ def test_continuous_check_fails_a_stuck_generator():
 def test_selftest_passes_and_names_the_build():
     result = _invoke("selftest")
     assert result.exit_code == 0, result.output
-    assert rngcore.BUILD_INFO.csrc_sha256 in result.output and rngcore.__version__ in result.output
+    assert rngcore.BUILD_INFO.sha256 in result.output and rngcore.__version__ in result.output
     assert "FAIL" not in result.output and result.output.rstrip().endswith("selftest passed")
 
 
@@ -243,7 +244,7 @@ def test_selftest_json():
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["passed"] is True
-    assert report["build"]["csrc_sha256"] == rngcore.BUILD_INFO.csrc_sha256
+    assert report["build"]["core_sha256"] == rngcore.BUILD_INFO.sha256
     names = [c["name"] for c in report["checks"]]
     assert "rfc8439-dispatch" in names and "stability-pin" in names and "continuous" in names
     assert all(c["passed"] for c in report["checks"])

@@ -11,6 +11,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 import rngcore
+from rngcore.testing import test_lib
 from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
 
 SEEDS = [bytes(32), bytes(range(32)), bytes.fromhex("c0ffee" * 10 + "0102")]
@@ -171,12 +172,12 @@ def test_numpy_spawn_follows_rngcore_spawn():
 
 def test_a_failed_generator_is_refused(monkeypatch):
     g = rngcore.Generator(reseed_interval=4096)
-    rngcore.lib.rng_test_entropy_fail(1)
+    test_lib.rngtest_entropy_fail(1)
     try:
         with pytest.raises(rngcore.EntropyError):
             g.random_bytes(8192)  # crosses the reseed point; the OS "refuses"
     finally:
-        rngcore.lib.rng_test_entropy_fail(0)
+        test_lib.rngtest_entropy_fail(0)
     with pytest.raises(rngcore.EntropyError, match="ChaChaBitGenerator"):
         ChaChaBitGenerator(g)
 
@@ -184,9 +185,10 @@ def test_a_failed_generator_is_refused(monkeypatch):
 _ABORT_SCRIPT = """
 import numpy as np, rngcore, sys
 from rngcore.numpy_interop import ChaChaBitGenerator
+from rngcore.testing import test_lib
 rng = np.random.Generator(ChaChaBitGenerator(rngcore.Generator(reseed_interval=4096)))
 rng.bytes(1000)
-rngcore.lib.rng_test_entropy_fail(1)
+test_lib.rngtest_entropy_fail(1)
 values = rng.{draw}
 sys.stdout.write("numpy returned " + repr(values))
 """

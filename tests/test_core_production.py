@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import rngcore
+from rngcore.testing import test_lib
 from rngcore import ffi, lib
 from rngcore.devices import fresh_shoes
 
@@ -153,7 +154,7 @@ def test_seedings_match_the_bytes_output(interval, sizes):
 
 
 def test_entropy_failure_refuses_to_construct():
-    lib.rng_test_entropy_fail(1)
+    test_lib.rngtest_entropy_fail(1)
     try:
         buf = ffi.new("uint8_t[32]")
         assert lib.rng_entropy_fill(buf, 32) == lib.RNG_E_ENTROPY
@@ -162,14 +163,14 @@ def test_entropy_failure_refuses_to_construct():
         # Replay mode needs no OS entropy and is unaffected.
         assert len(rngcore.Generator(bytes(32)).random_bytes(8)) == 8
     finally:
-        lib.rng_test_entropy_fail(0)
+        test_lib.rngtest_entropy_fail(0)
     assert lib.rng_entropy_fill(buf, 32) == lib.RNG_OK
 
 
 def test_entropy_failure_at_reseed_fails_closed_and_stays_failed():
     generator = rngcore.Generator(reseed_interval=1)
     generator.random_bytes(10)  # first batch (one block: 32 bytes): no reseed due yet
-    lib.rng_test_entropy_fail(1)
+    test_lib.rngtest_entropy_fail(1)
     try:
         generator.random_bytes(22)  # the rest of the buffered batch is fine
         with pytest.raises(rngcore.EntropyError):
@@ -177,7 +178,7 @@ def test_entropy_failure_at_reseed_fails_closed_and_stays_failed():
         with pytest.raises(rngcore.EntropyError):
             generator.integers(0, 37, size=5)
     finally:
-        lib.rng_test_entropy_fail(0)
+        test_lib.rngtest_entropy_fail(0)
     # Latched: the OS recovering does not revive it, and its key is wiped.
     for draw in (lambda: generator.random_bytes(1), lambda: generator.integers(0, 37),
                  lambda: generator.random(), lambda: generator.fill(bytearray(8))):

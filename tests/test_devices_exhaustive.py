@@ -1,7 +1,7 @@
 """Exhaustive no-bias proofs of the devices' batched drawing code.
 
 The shipped C functions (rng_shuffle16, rng_shuffle16_rows, rng_uniform8) run
-on the test engine's narrow left-aligned words (csrc/testengine.h) and are fed
+on the test engine's narrow left-aligned words (csrc/testing/testengine.h) and are fed
 EVERY sequence of `depth` words.  For each depth, every outcome (every order of
 the deck, every tuple of faces) must arise exactly equally often among the runs
 that finished, and the count must equal what Lemire's rule predicts for the
@@ -115,7 +115,7 @@ def test_shuffle_rows_is_sequential_shuffles():
 
 
 def uniform_batch(s, bits):
-    """Outcomes per word: the most k with s^k <= limit (csrc/devices.c)."""
+    """Outcomes per word: the most k with s^k <= limit (csrc/core/devices.c)."""
     k = 1
     while k < 24 and s ** (k + 1) <= plan_limit(bits):
         k += 1

@@ -157,7 +157,7 @@ def test_non_string_name():
 
 
 def test_large_stack_uses_the_heap_plan():
-    """Stacks above 1024 items plan on the heap (csrc/shuffle.c); still a permutation."""
+    """Stacks above 1024 items plan on the heap (csrc/core/shuffle.c); still a permutation."""
     from rngcore.devices._native import shuffle_in_place
 
     items = np.arange(5000, dtype=np.uint16)

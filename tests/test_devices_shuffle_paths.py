@@ -1,7 +1,7 @@
 """The two shuffle kernels give the same output, word for word.
 
 Bulk shuffles (``rng_shuffle16_rows``) run 16 rows at a time with their index
-chains on the vector unit when the AVX2 path is selected (csrc/shuffle_avx2.h);
+chains on the vector unit when the AVX2 path is selected (csrc/core/shuffle_avx2.h);
 everything else runs the scalar kernel, which the exhaustive proofs in
 test_devices_exhaustive.py cover.  These tests hold the group kernel to the
 scalar one: same rows, same words consumed, on the production word width and

@@ -2,7 +2,7 @@
 
 * Every ordered deal of small compositions is enumerated in this file with
   its own tableau (typed from 000 別表第1 第1 6 / baccarat.md §7) and compared
-  count for count with ``rng_bac_exact``.
+  count for count with ``kern_bac_exact``.
 * The main bets' exact returns are recomputed from that brute force.
 * Published 6- and 8-deck edges are extra checks.
 * The simulation kernel is replayed round by round here (cut card, burn).
@@ -248,7 +248,7 @@ def test_fresh_round_sampler_is_exactly_uniform():
     """Exhaustive proof on 8-bit words: the fresh-stack round (a Fisher-Yates
     stopped after six positions) gives every ordered six-card deal of a
     six-card stack equally often over all accepted word pairs."""
-    from rngcore._native import ffi, lib
+    from harness.kernels import ffi, lib
     from rngcore.testing import TestEngine
 
     stack = np.array([code(r, 0) for r in (1, 2, 3, 4, 5, 6)], dtype=np.uint16)
@@ -259,7 +259,7 @@ def test_fresh_round_sampler_is_exactly_uniform():
         for w2 in range(256):
             engine = TestEngine.from_words([w1, w2], 8)
             ffi.memmove(table._table.cards, ffi.from_buffer(stack), stack.nbytes)  # the same stack every run
-            status = lib.rng_bac_play(engine.source, table._table, 1, ffi.from_buffer("uint64_t[]", counts), 8)
+            status = lib.kern_bac_play(engine.source, table._table, 1, ffi.from_buffer("uint64_t[]", counts), 8)
             if status == 0 and engine.consumed == 2:
                 seen[tuple(table.cards()[::-1])] += 1
             else:

@@ -9,6 +9,7 @@
 #include "chacha20.h"
 #include "chacha20_avx2.h"
 #include "entropy.h"
+#include "faults.h"
 
 typedef struct kat {
     const char *key;
@@ -114,13 +115,6 @@ static const kat KATS[] = {
 #define KAT_MAX_BYTES 512 /* longest vector is 375 bytes: 6 blocks */
 
 static int selftest_state = 0;      /* 0 not run, 1 passed, -1 failed */
-static int selftest_fail_injected = 0;
-
-void rng_test_selftest_fail(int fail)
-{
-    __atomic_store_n(&selftest_fail_injected, fail != 0, __ATOMIC_SEQ_CST);
-}
-
 int rng_chacha_kat_count(void)
 {
     return KAT_COUNT;
@@ -174,7 +168,7 @@ static int unhex(const char *hex, uint8_t *out, size_t cap)
    flips one keystream bit first). */
 static int matches(const uint8_t *pt, const uint8_t *ks, const uint8_t *ct, int n)
 {
-    uint8_t diff = __atomic_load_n(&selftest_fail_injected, __ATOMIC_SEQ_CST) ? 1 : 0;
+    uint8_t diff = rng_fault_selftest_corrupt() ? 1 : 0;
     for (int i = 0; i < n; i++) {
         diff |= (uint8_t)((pt[i] ^ ks[i]) ^ ct[i]);
     }

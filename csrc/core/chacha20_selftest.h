@@ -38,10 +38,6 @@ int rng_chacha_selftest_passed(void);
 int rng_chacha_kat_count(void);
 const char *rng_chacha_kat_field(int index, int field);
 long long rng_chacha_kat_counter(int index);
-
-/* Test hook: while non-zero, every self-test run sees a corrupted keystream
-   bit and fails.  It can only make the test fail, never pass. */
-void rng_test_selftest_fail(int fail);
 /* cffi:end */
 
 #endif

@@ -1,36 +1,18 @@
-/* entropy.c -- OS entropy that fails closed, and a memzero that sticks. */
-#if defined(__linux__)
-#define _GNU_SOURCE 1
-#else
-#define _DEFAULT_SOURCE 1
-#endif
-
+/* entropy.c -- OS entropy that fails closed, and a memzero that sticks.
+   The OS calls themselves are in faults.c (the test layer's seam). */
 #include "entropy.h"
+#include "faults.h"
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
-#if defined(__linux__)
-#include <sys/random.h>
-#endif
-
-static int entropy_fail_injected = 0;
-
-void rng_test_entropy_fail(int fail)
-{
-    __atomic_store_n(&entropy_fail_injected, fail != 0, __ATOMIC_SEQ_CST);
-}
 
 int rng_entropy_fill(uint8_t *out, size_t n)
 {
-    if (__atomic_load_n(&entropy_fail_injected, __ATOMIC_SEQ_CST)) {
-        return RNG_E_ENTROPY;
-    }
 #if defined(__linux__)
     /* flags = 0: block until the kernel pool is initialised, then never
        block; a call may return fewer bytes or be interrupted, so loop. */
     while (n > 0) {
-        ssize_t got = getrandom(out, n, 0);
+        ssize_t got = rng_fault_getrandom(out, n);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -45,7 +27,7 @@ int rng_entropy_fill(uint8_t *out, size_t n)
     /* getentropy returns at most 256 bytes per call. */
     while (n > 0) {
         size_t take = n < 256 ? n : 256;
-        if (getentropy(out, take) != 0) {
+        if (rng_fault_getentropy(out, take) != 0) {
             return RNG_E_ENTROPY;
         }
         out += take;

@@ -7,8 +7,8 @@
  * There is deliberately no fallback (no clock, no pid, no /dev/urandom
  * re-try, no user-space pool).
  *
- * rng_test_entropy_fail is a test hook.  It can only make entropy requests
- * fail, never weaken them, so leaving it reachable is harmless.
+ * The OS calls go through faults.h, the seam the test layer uses to make
+ * them fail; the core itself has no test switch.
  */
 #ifndef RNG_ENTROPY_H
 #define RNG_ENTROPY_H
@@ -20,9 +20,6 @@
 /* cffi:begin */
 /* Fill out with n bytes from the OS.  RNG_OK or RNG_E_ENTROPY. */
 int rng_entropy_fill(uint8_t *out, size_t n);
-
-/* Test hook: while `fail` is non-zero every rng_entropy_fill fails. */
-void rng_test_entropy_fail(int fail);
 
 /* Overwrite n bytes at p with zeros in a way the compiler cannot drop. */
 void rng_memzero(void *p, size_t n);

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "baccarat.h"
+#include "core_link.h"
 #include "shuffle.h"
 
 /* ---------------------------------------------------------------- exact -- */
@@ -26,7 +27,7 @@ static uint32_t ranks_of_point(uint32_t v, uint32_t out[4])
  * position contributes its falling rank count.
  */
 static void initial_weights(const uint32_t K[13][4], const uint32_t R[13], const uint32_t r[4],
-                            uint64_t w[RNG_BAC_PAIR_STATES])
+                            uint64_t w[KERN_BAC_PAIR_STATES])
 {
     int ppair = r[0] == r[2], bpair = r[1] == r[3];
     int twin = ppair && bpair && r[0] == r[1];
@@ -80,19 +81,19 @@ static unsigned draw_phase(const uint32_t v[4], const uint32_t c[10], uint64_t r
     uint32_t pt = (v[0] + v[2]) % 10, bt = (v[1] + v[3]) % 10;
     unsigned n = 0;
     if (pt >= 8 || bt >= 8) {
-        cls[n] = rng_bac_class(pt, bt, 2, 2, 0);
+        cls[n] = kern_bac_class(pt, bt, 2, 2, 0);
         cnt[n++] = rem * (rem - 1);
         return n;
     }
     if (pt >= 6) {
         if (bt >= 6) {
-            cls[n] = rng_bac_class(pt, bt, 2, 2, 0);
+            cls[n] = kern_bac_class(pt, bt, 2, 2, 0);
             cnt[n++] = rem * (rem - 1);
             return n;
         }
         for (uint32_t y = 0; y < 10; y++) {
             if (c[y]) {
-                cls[n] = rng_bac_class(pt, (bt + y) % 10, 2, 3, 0);
+                cls[n] = kern_bac_class(pt, (bt + y) % 10, 2, 3, 0);
                 cnt[n++] = (uint64_t)c[y] * (rem - 1);
             }
         }
@@ -103,15 +104,15 @@ static unsigned draw_phase(const uint32_t v[4], const uint32_t c[10], uint64_t r
             continue;
         }
         uint32_t pf = (pt + x) % 10;
-        if (!rng_bac_banker_draws(bt, x)) {
-            cls[n] = rng_bac_class(pf, bt, 3, 2, 0);
+        if (!kern_bac_banker_draws(bt, x)) {
+            cls[n] = kern_bac_class(pf, bt, 3, 2, 0);
             cnt[n++] = (uint64_t)c[x] * (rem - 1);
             continue;
         }
         for (uint32_t y = 0; y < 10; y++) {
             uint64_t left = c[y] - (y == x);
             if (left) {
-                cls[n] = rng_bac_class(pf, (bt + y) % 10, 3, 3, 0);
+                cls[n] = kern_bac_class(pf, (bt + y) % 10, 3, 3, 0);
                 cnt[n++] = (uint64_t)c[x] * left;
             }
         }
@@ -119,21 +120,21 @@ static unsigned draw_phase(const uint32_t v[4], const uint32_t c[10], uint64_t r
     return n;
 }
 
-int rng_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total)
+int kern_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total)
 {
     uint32_t K[13][4], R[13] = {0}, C[10] = {0};
     uint64_t n = 0;
-    for (uint32_t f = 0; f < RNG_BAC_FACES; f++) {
+    for (uint32_t f = 0; f < KERN_BAC_FACES; f++) {
         uint32_t suit = f / 13, rank = f % 13;
         K[rank][suit] = faces[f];
         R[rank] += faces[f];
-        C[rng_bac_point(rank + 1)] += faces[f];
+        C[kern_bac_point(rank + 1)] += faces[f];
         n += faces[f];
     }
-    if (n < 6 || n > RNG_BAC_MAX_CARDS) {
+    if (n < 6 || n > KERN_BAC_MAX_CARDS) {
         return RNG_E_ARGUMENT;
     }
-    memset(out, 0, RNG_BAC_CLASSES * sizeof *out);
+    memset(out, 0, KERN_BAC_CLASSES * sizeof *out);
     *total = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5);
 
     uint32_t v[4], ranks[4][4], nr[4], r[4], c[10];
@@ -153,7 +154,7 @@ int rng_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total)
         if (!possible) {
             continue;
         }
-        uint64_t w[RNG_BAC_PAIR_STATES] = {0};
+        uint64_t w[KERN_BAC_PAIR_STATES] = {0};
         for (unsigned a = 0; a < nr[0]; a++)
         for (unsigned b = 0; b < nr[1]; b++)
         for (unsigned d = 0; d < nr[2]; d++)
@@ -162,7 +163,7 @@ int rng_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total)
             initial_weights((const uint32_t (*)[4])K, R, r, w);
         }
         unsigned m = draw_phase(v, c, n - 4, cls, cnt);
-        for (unsigned ps = 0; ps < RNG_BAC_PAIR_STATES; ps++) {
+        for (unsigned ps = 0; ps < KERN_BAC_PAIR_STATES; ps++) {
             if (!w[ps]) {
                 continue;
             }
@@ -181,7 +182,7 @@ static const uint8_t POINT_OF_CODE[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0,
 /*
  * The tableau as one table: entry ((pt * 10 + bt) * 10 + x) * 10 + y, for
  * two-card totals pt, bt and the points x, y of the next two cards, holds
- * the pair-free class (rng_bac_class with ps = 0) times 4 plus the cards the
+ * the pair-free class (kern_bac_class with ps = 0) times 4 plus the cards the
  * round takes minus 4.  Filled once per table by the same rules as
  * draw_phase(); a lookup keeps the hot loop free of hard-to-predict branches.
  */
@@ -193,16 +194,16 @@ static void fill_tableau(uint16_t *tab)
     for (uint32_t y = 0; y < 10; y++) {
         uint32_t cls, used;
         if (pt >= 8 || bt >= 8 || (pt >= 6 && bt >= 6)) {
-            cls = rng_bac_class(pt, bt, 2, 2, 0);  /* natural, or both stand */
+            cls = kern_bac_class(pt, bt, 2, 2, 0);  /* natural, or both stand */
             used = 4;
         } else if (pt >= 6) {
-            cls = rng_bac_class(pt, (bt + x) % 10, 2, 3, 0);  /* Player stands, Banker draws x */
+            cls = kern_bac_class(pt, (bt + x) % 10, 2, 3, 0);  /* Player stands, Banker draws x */
             used = 5;
-        } else if (!rng_bac_banker_draws(bt, x)) {
-            cls = rng_bac_class((pt + x) % 10, bt, 3, 2, 0);
+        } else if (!kern_bac_banker_draws(bt, x)) {
+            cls = kern_bac_class((pt + x) % 10, bt, 3, 2, 0);
             used = 5;
         } else {
-            cls = rng_bac_class((pt + x) % 10, (bt + y) % 10, 3, 3, 0);
+            cls = kern_bac_class((pt + x) % 10, (bt + y) % 10, 3, 3, 0);
             used = 6;
         }
         tab[((pt * 10 + bt) * 10 + x) * 10 + y] = (uint16_t)(cls * 4 + (used - 4));
@@ -224,7 +225,7 @@ static inline uint32_t play_round(const uint16_t *tab, const uint16_t *c, uint32
     return (entry >> 2) + (pp * 3 + bp) * 2 + twin;
 }
 
-static uint32_t burn_cap(const rng_bac_rules *rules)
+static uint32_t burn_cap(const kern_bac_rules *rules)
 {
     switch (rules->burn_mode) {
     case 0: return 0;
@@ -237,9 +238,9 @@ static uint32_t burn_cap(const rng_bac_rules *rules)
     }
 }
 
-int rng_bac_table_init(rng_bac_table *t, const uint16_t *fresh, uint32_t n, const rng_bac_rules *rules)
+int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *rules)
 {
-    if (n < 6 || n > RNG_BAC_MAX_SHOE) {
+    if (n < 6 || n > KERN_BAC_MAX_SHOE) {
         return RNG_E_ARGUMENT;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -271,29 +272,29 @@ int rng_bac_table_init(rng_bac_table *t, const uint16_t *fresh, uint32_t n, cons
 /* Initialise a shoe as rngcore.devices.shoe.Shoe.shuffle() does, drawing the
  * same words in the same order: Fisher-Yates of the fresh stack
  * (rng_shuffle16), the cut (rotation), the cut card's depth, then the burn. */
-static int new_shoe(rng_source *src, rng_bac_table *t, unsigned bits)
+static int new_shoe(rng_source *src, kern_bac_table *t, unsigned bits)
 {
-    const rng_bac_rules *rules = &t->rules;
+    const kern_bac_rules *rules = &t->rules;
     memcpy(t->cards, t->fresh, t->n * sizeof *t->cards);
-    int status = rng_shuffle16(src, t->cards, t->n, bits);
+    int status = kern_core->shuffle16(src, t->cards, t->n, bits);
     if (status != RNG_OK) {
         return status;
     }
     uint32_t m = rules->cut_min_from_end;
     if (m && t->n > 2 * m) { /* cards above the cutting card go to the bottom */
-        int64_t v = rng_draw_bounded32(src, t->n - 2 * m);
+        int64_t v = kern_core->draw_bounded32(src, t->n - 2 * m);
         if (v < 0) {
             return (int)v;
         }
         uint32_t at = m + (uint32_t)v;
-        uint16_t top[RNG_BAC_MAX_SHOE];
+        uint16_t top[KERN_BAC_MAX_SHOE];
         memcpy(top, t->cards, at * sizeof *top);
         memmove(t->cards, t->cards + at, (t->n - at) * sizeof *t->cards);
         memcpy(t->cards + (t->n - at), top, at * sizeof *top);
     }
     uint32_t behind = rules->cut_behind_lo;
     if (rules->cut_behind_hi > rules->cut_behind_lo) {
-        int64_t v = rng_draw_bounded32(src, rules->cut_behind_hi - rules->cut_behind_lo);
+        int64_t v = kern_core->draw_bounded32(src, rules->cut_behind_hi - rules->cut_behind_lo);
         if (v < 0) {
             return (int)v;
         }
@@ -347,7 +348,7 @@ static void plan_six(uint32_t n, uint64_t limit, fresh_plan *plan)
 /* The first six cards of a fresh uniform shuffle: Fisher-Yates from the end
  * stopped after six positions (a uniform ordered sample without
  * replacement), dealt from cards[n-1], cards[n-2], ... into hand[0..6). */
-static inline int fresh_six(rng_source *src, rng_bac_table *t, const fresh_plan *plan, unsigned bits,
+static inline int fresh_six(rng_source *src, kern_bac_table *t, const fresh_plan *plan, unsigned bits,
                             uint16_t hand[6])
 {
     uint32_t i = t->n, drawn = 0;
@@ -370,10 +371,10 @@ static inline int fresh_six(rng_source *src, rng_bac_table *t, const fresh_plan 
     return RNG_OK;
 }
 
-int rng_bac_play(rng_source *src, rng_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits)
+int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits)
 {
-    uint64_t limit = rng_batch_limit(bits);
-    if (limit == 0 || t->n < 6 || t->n > RNG_BAC_MAX_SHOE || t->n > limit) {
+    uint64_t limit = kern_core->batch_limit(bits);
+    if (limit == 0 || t->n < 6 || t->n > KERN_BAC_MAX_SHOE || t->n > limit) {
         return RNG_E_ARGUMENT;
     }
     uint32_t used;

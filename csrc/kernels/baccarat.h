@@ -2,7 +2,7 @@
  * baccarat.h -- punto banco: the exact outcome counts of one round from any
  * shoe composition, and rounds dealt from a virtual shoe.
  *
- * Both report a round as one of RNG_BAC_CLASSES outcome classes:
+ * Both report a round as one of KERN_BAC_CLASSES outcome classes:
  *
  *   class = ((((pt * 10 + bt) * 2 + (np - 2)) * 2 + (nb - 2)) * 18) + ps
  *   ps    = (pp * 3 + bp) * 2 + twin
@@ -23,7 +23,7 @@
  * Exact counts.  A round is weighted as an ordered sequence of SIX distinct
  * physical cards from the composition (positions P1 B1 P2 B2 X5 X6; cards a
  * round does not use are "any remaining card"), so every class count is an
- * integer out of N (N-1) ... (N-5).  With N <= RNG_BAC_MAX_CARDS that product
+ * integer out of N (N-1) ... (N-5).  With N <= KERN_BAC_MAX_CARDS that product
  * is below 2^63, so uint64 arithmetic is exact.
  *
  * Method: the four initial cards are enumerated by rank (13^4 tuples, with
@@ -32,8 +32,8 @@
  * draws depend only on the point values removed, so each point-value tuple's
  * third-card distribution is enumerated once by point value (10 x 10).
  */
-#ifndef RNG_BACCARAT_H
-#define RNG_BACCARAT_H
+#ifndef KERN_BACCARAT_H
+#define KERN_BACCARAT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,22 +41,22 @@
 #include "draws.h"
 
 /* cffi:begin */
-#define RNG_BAC_CLASSES 7200
-#define RNG_BAC_PAIR_STATES 18
-#define RNG_BAC_FACES 52        /* face index = suit * 13 + rank - 1 (rngcore.devices.cards labels) */
-#define RNG_BAC_MAX_CARDS 1024  /* exact counts stay below 2^63 */
-#define RNG_BAC_MAX_SHOE 624    /* 12 decks */
+#define KERN_BAC_CLASSES 7200
+#define KERN_BAC_PAIR_STATES 18
+#define KERN_BAC_FACES 52        /* face index = suit * 13 + rank - 1 (rngcore.devices.cards labels) */
+#define KERN_BAC_MAX_CARDS 1024  /* exact counts stay below 2^63 */
+#define KERN_BAC_MAX_SHOE 624    /* 12 decks */
 
 /* Exact counts of every outcome class of the next round from a shoe holding
  * faces[f] cards of face f.  out[c] receives the number of ordered six-card
  * sequences giving class c; *total receives N (N-1) ... (N-5).
- * RNG_E_ARGUMENT if N < 6 or N > RNG_BAC_MAX_CARDS. */
-int rng_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total);
+ * RNG_E_ARGUMENT if N < 6 or N > KERN_BAC_MAX_CARDS. */
+int kern_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total);
 
 /* How a shoe is run: the fields of rngcore.devices.rulesets.RuleSet (the
  * devices' shoe procedures), so a table deals exactly the shoes that
  * rngcore.devices.shoe.Shoe deals from the same generator. */
-typedef struct rng_bac_rules {
+typedef struct kern_bac_rules {
     uint32_t fresh_each_round;   /* 1: every round from a freshly shuffled stack
                                     (partial Fisher-Yates of the 6 cards a round
                                     may use); the fields below are then unused */
@@ -73,9 +73,9 @@ typedef struct rng_bac_rules {
     uint32_t burn_ten;           /* ... and for 10/J/Q/K (2-9 at face value) */
     uint32_t burn_indicator_counts; /* by value: the turned card is one of them */
     uint32_t burn_each_round;    /* cards burned at the start of every round */
-} rng_bac_rules;
+} kern_bac_rules;
 
-typedef struct rng_bac_table {
+typedef struct kern_bac_table {
     uint16_t cards[624];        /* the shoe (rngcore.devices.cards codes) */
     uint16_t fresh[624];        /* the unshuffled stack */
     uint32_t n;                 /* cards in the shoe */
@@ -85,34 +85,34 @@ typedef struct rng_bac_table {
     uint32_t need_shuffle;      /* reshuffle before the next round */
     uint64_t shoes;             /* shoes shuffled so far */
     uint64_t rounds;            /* rounds played so far */
-    rng_bac_rules rules;
-    uint16_t tableau[10000];    /* filled by rng_bac_table_init (see baccarat.c) */
-} rng_bac_table;
+    kern_bac_rules rules;
+    uint16_t tableau[10000];    /* filled by kern_bac_table_init (see baccarat.c) */
+} kern_bac_table;
 
 /* Set up a table for a stack of n cards (codes in fresh).  RNG_E_ARGUMENT if
- * n < 6 or n > RNG_BAC_MAX_SHOE, a code is not a card, a burn mode is
+ * n < 6 or n > KERN_BAC_MAX_SHOE, a code is not a card, a burn mode is
  * unknown, or the cut card's range leaves too few cards in front of it for
  * the burn and a round, or behind it for the shoe's last round(s). */
-int rng_bac_table_init(rng_bac_table *t, const uint16_t *fresh, uint32_t n, const rng_bac_rules *rules);
+int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *rules);
 
 /* Play `rounds` rounds, adding one to out[class] per round.  `bits` is the
  * source word width (64 in production; see shuffle.h).  Returns RNG_OK or the
  * source's failure status (the counts of the failing call must be discarded). */
-int rng_bac_play(rng_source *src, rng_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits);
+int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits);
 /* cffi:end */
 
-_Static_assert(RNG_BAC_CLASSES == 10 * 10 * 2 * 2 * RNG_BAC_PAIR_STATES, "class layout");
-_Static_assert(RNG_BAC_MAX_SHOE == 12 * 52, "shoe size");
+_Static_assert(KERN_BAC_CLASSES == 10 * 10 * 2 * 2 * KERN_BAC_PAIR_STATES, "class layout");
+_Static_assert(KERN_BAC_MAX_SHOE == 12 * 52, "shoe size");
 
 /* Point value of a rank 1..13 (A = 1, 10/J/Q/K = 0). */
-static inline uint32_t rng_bac_point(uint32_t rank)
+static inline uint32_t kern_bac_point(uint32_t rank)
 {
     return rank >= 10 ? 0 : rank;
 }
 
 /* 000 第1 6-2: does the Banker (two-card total b, 0..6) draw after the
  * Player's third card of point x? (b == 7 never reaches here.) */
-static inline int rng_bac_banker_draws(uint32_t b, uint32_t x)
+static inline int kern_bac_banker_draws(uint32_t b, uint32_t x)
 {
     switch (b) {
     case 0: case 1: case 2: return 1;
@@ -124,9 +124,9 @@ static inline int rng_bac_banker_draws(uint32_t b, uint32_t x)
     }
 }
 
-static inline uint32_t rng_bac_class(uint32_t pt, uint32_t bt, uint32_t np, uint32_t nb, uint32_t ps)
+static inline uint32_t kern_bac_class(uint32_t pt, uint32_t bt, uint32_t np, uint32_t nb, uint32_t ps)
 {
-    return (((pt * 10 + bt) * 2 + (np - 2)) * 2 + (nb - 2)) * RNG_BAC_PAIR_STATES + ps;
+    return (((pt * 10 + bt) * 2 + (np - 2)) * 2 + (nb - 2)) * KERN_BAC_PAIR_STATES + ps;
 }
 
 #endif

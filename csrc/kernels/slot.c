@@ -88,10 +88,10 @@ typedef struct {
 } row_tables;
 
 typedef struct {
-    const rng_slot_reelset *reels;
-    const rng_slot_lines *lines;
-    const rng_slot_groups *groups;
-    const rng_slot_suffixes *suf;
+    const kern_slot_reelset *reels;
+    const kern_slot_lines *lines;
+    const kern_slot_groups *groups;
+    const kern_slot_suffixes *suf;
     uint32_t n_classes;
     arena_block *arena;
     memo_slot *memo;
@@ -279,7 +279,7 @@ static void scratch_reset(scratch *a, uint32_t width)
     memset(a->S1, 0, 2 * width * sizeof *a->S1);
     memset(a->S2, 0, 2 * width * sizeof *a->S2);
     memset(a->Z, 0, width * sizeof *a->Z);
-    memset(a->touched, 0, RNG_SLOT_MAX_CLASSES / 8);
+    memset(a->touched, 0, KERN_SLOT_MAX_CLASSES / 8);
 }
 
 /* Insert entry e into the key-sorted list[0 .. *len), or add its
@@ -308,7 +308,7 @@ static void merge_entry(uint64_t *list, uint32_t *len, uint64_t e)
 static uint32_t build_tables(dp_ctx *c, row_tables *t, uint32_t r, const uint64_t *entries, uint32_t n_entries,
                              int with_lists)
 {
-    const rng_slot_lines *ln = c->lines;
+    const kern_slot_lines *ln = c->lines;
     uint32_t nsym = ln->n_symbols, nw = c->class_words, cells = c->reels->rows * nsym;
     const uint8_t *row = c->suf->row + c->suf->off[r];
     const uint32_t *next = c->suf->next + c->suf->off[r];
@@ -408,8 +408,8 @@ static inline void stop_effect(const row_tables *t, uint32_t nsym, uint32_t nw, 
  * every group. */
 static const summary *expand_last(dp_ctx *c, uint32_t r, const uint64_t *entries, uint32_t n_entries)
 {
-    const rng_slot_reelset *rs = c->reels;
-    const rng_slot_groups *gr = c->groups;
+    const kern_slot_reelset *rs = c->reels;
+    const kern_slot_groups *gr = c->groups;
     uint32_t nsym = c->lines->n_symbols, rows = rs->rows, nw = c->class_words;
     uint32_t width = c->width[r];
     scratch *a = &c->scr[r];
@@ -419,7 +419,7 @@ static const summary *expand_last(dp_ctx *c, uint32_t r, const uint64_t *entries
     size_t slot = (size_t)r * gr->n_masks + mask;
     for (uint32_t g = gr->group_off[slot]; g < gr->group_off[slot + 1]; g++) {
         const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + gr->rep[g]) * rows;
-        uint64_t d, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
+        uint64_t d, db[KERN_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
         uint32_t dp, cells[MAX_ROWS];
         stop_effect(t, nsym, nw, col, hs, nh, cells, &d, &dp, db);
         uint64_t any = 0;
@@ -471,8 +471,8 @@ static const summary *lookup(dp_ctx *c, uint32_t r, const uint64_t *entries, uin
 
 static const summary *expand(dp_ctx *c, uint32_t r, const uint64_t *entries, uint32_t n_entries)
 {
-    const rng_slot_reelset *rs = c->reels;
-    const rng_slot_groups *gr = c->groups;
+    const kern_slot_reelset *rs = c->reels;
+    const kern_slot_groups *gr = c->groups;
     uint32_t nsym = c->lines->n_symbols, nw = c->class_words;
     uint32_t width = c->width[r];
     scratch *a = &c->scr[r];
@@ -483,7 +483,7 @@ static const summary *expand(dp_ctx *c, uint32_t r, const uint64_t *entries, uin
     uint64_t *child = a->child;
     for (uint32_t g = gr->group_off[slot]; g < gr->group_off[slot + 1]; g++) {
         const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + gr->rep[g]) * rs->rows;
-        uint64_t d, db[RNG_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
+        uint64_t d, db[KERN_SLOT_MAX_CLASSES / 64] = {0, 0, 0, 0};
         uint32_t dp, cells[MAX_ROWS], n2 = 0;
         stop_effect(t, nsym, nw, col, hs, nh, cells, &d, &dp, db);
         for (uint32_t i = 0; i < nh; i++) {
@@ -503,7 +503,7 @@ static const summary *expand(dp_ctx *c, uint32_t r, const uint64_t *entries, uin
 
 static int dp_setup(dp_ctx *c)
 {
-    const rng_slot_reelset *rs = c->reels;
+    const kern_slot_reelset *rs = c->reels;
     uint32_t R = rs->reels, n_lines = c->lines->n_lines;
     size_t cells = (size_t)rs->rows * c->lines->n_symbols;
     c->class_words = (c->n_classes + 63) / 64 ? (c->n_classes + 63) / 64 : 1;
@@ -555,7 +555,7 @@ static int dp_setup(dp_ctx *c)
         s->S2 = arena_alloc(&c->arena, 2 * width * sizeof(u128));
         s->Z = arena_alloc(&c->arena, width * sizeof(uint64_t));
         s->U = arena_alloc(&c->arena, (size_t)(c->n_classes + 1) * width * sizeof(uint64_t));
-        s->touched = arena_alloc(&c->arena, RNG_SLOT_MAX_CLASSES / 8);
+        s->touched = arena_alloc(&c->arena, KERN_SLOT_MAX_CLASSES / 8);
         s->child = arena_alloc(&c->arena, (n_lines + 1) * sizeof(uint64_t));
         if (!s->C || !s->S1 || !s->S2 || !s->Z || !s->U || !s->touched || !s->child) {
             return RNG_E_MEMORY;
@@ -565,11 +565,11 @@ static int dp_setup(dp_ctx *c)
     return RNG_OK;
 }
 
-int rng_slot_joint(const rng_slot_reelset *reels, const rng_slot_lines *lines,
-                   const rng_slot_groups *groups, const rng_slot_suffixes *suffixes,
-                   uint32_t n_classes, rng_slot_moments *out)
+int kern_slot_joint(const kern_slot_reelset *reels, const kern_slot_lines *lines,
+                    const kern_slot_groups *groups, const kern_slot_suffixes *suffixes,
+                    uint32_t n_classes, kern_slot_moments *out)
 {
-    if (n_classes > RNG_SLOT_MAX_CLASSES || reels->rows > MAX_ROWS || reels->rows == 0 ||
+    if (n_classes > KERN_SLOT_MAX_CLASSES || reels->rows > MAX_ROWS || reels->rows == 0 ||
         reels->reels == 0 || reels->reels > MAX_REELS || groups->n_masks != (1u << reels->rows) ||
         groups->max_scatter != reels->reels * reels->rows || lines->n_lines == 0 ||
         lines->n_lines > 0xFFFFu || lines->n_states > 0xFFFFFFu || lines->done[0] ||
@@ -657,7 +657,7 @@ static void reader_free(line_reader *rd)
     free(rd->group_line);
 }
 
-static int reader_init(line_reader *rd, const rng_slot_lines *ln, uint32_t reels)
+static int reader_init(line_reader *rd, const kern_slot_lines *ln, uint32_t reels)
 {
     size_t n = ln->n_symbols;
     uint32_t L = ln->n_lines;
@@ -722,13 +722,13 @@ static int reader_init(line_reader *rd, const rng_slot_lines *ln, uint32_t reels
 /* One stop: from the pre-drawn buffer when every strip has the same length
  * (rng_bounded_max32_batch gives exactly the values of successive
  * rng_bounded32 calls, fetching the words in bulk), else one call. */
-static inline uint32_t next_stop(rng_source *src, rng_slot_draws *d, uint32_t len)
+static inline uint32_t next_stop(rng_source *src, kern_slot_draws *d, uint32_t len)
 {
     if (!d) {
         return rng_bounded32(src, len);
     }
     if (d->pos == d->len) {
-        d->len = (uint32_t)rng_bounded_max32_batch(src, d->bound - 1, d->buf, RNG_SLOT_DRAW_BUF);
+        d->len = (uint32_t)rng_bounded_max32_batch(src, d->bound - 1, d->buf, KERN_SLOT_DRAW_BUF);
         d->pos = 0;
         if (d->len == 0) { /* the source failed: its status says so; keep going harmlessly */
             return 0;
@@ -738,7 +738,7 @@ static inline uint32_t next_stop(rng_source *src, rng_slot_draws *d, uint32_t le
 }
 
 /* Draw one stop per reel; returns the scatter count, fills cols[r]. */
-static inline uint32_t spin_reels(rng_source *src, rng_slot_draws *d, const rng_slot_reelset *rs,
+static inline uint32_t spin_reels(rng_source *src, kern_slot_draws *d, const kern_slot_reelset *rs,
                                   const uint8_t **cols)
 {
     uint32_t scat = 0;
@@ -752,7 +752,7 @@ static inline uint32_t spin_reels(rng_source *src, rng_slot_draws *d, const rng_
 }
 
 /* Total line pay (multiple of the bet per line); *prog |= progressive shown. */
-static inline int64_t pay_lines(const rng_slot_lines *ln, const line_reader *rd, uint32_t reels,
+static inline int64_t pay_lines(const kern_slot_lines *ln, const line_reader *rd, uint32_t reels,
                                 const uint8_t *const *cols, int *prog)
 {
     int64_t total = 0;
@@ -790,7 +790,7 @@ static inline int64_t pay_lines(const rng_slot_lines *ln, const line_reader *rd,
 /* The largest win of one spin of a stage: every line at the top pay, the
    top scatter award, times the multiplier.  0 if it (or a line value
    pay * 2 + prog of the reader) would not fit in int64. */
-static int spin_win_fits(const rng_slot_lines *ln, const int64_t *scatter_pay, uint32_t max_scatter,
+static int spin_win_fits(const kern_slot_lines *ln, const int64_t *scatter_pay, uint32_t max_scatter,
                          int64_t bet_per_line, int64_t total_bet, int64_t multiplier)
 {
     int64_t top = 0, top_scatter = 0, lines, scatters, win;
@@ -814,9 +814,9 @@ static int spin_win_fits(const rng_slot_lines *ln, const int64_t *scatter_pay, u
            !__builtin_mul_overflow(win, multiplier, &win);
 }
 
-static int game_ok(const rng_slot_game *g)
+static int game_ok(const kern_slot_game *g)
 {
-    const rng_slot_reelset *sets[2] = {&g->base, &g->feature};
+    const kern_slot_reelset *sets[2] = {&g->base, &g->feature};
     for (int i = 0; i < 2; i++) {
         if (sets[i]->reels == 0 || sets[i]->reels > MAX_REELS || sets[i]->rows == 0 ||
             sets[i]->rows * sets[i]->reels != g->max_scatter) {
@@ -836,7 +836,7 @@ static int game_ok(const rng_slot_game *g)
                 }
             }
         }
-        if (g->draws->pos > g->draws->len || g->draws->len > RNG_SLOT_DRAW_BUF) {
+        if (g->draws->pos > g->draws->len || g->draws->len > KERN_SLOT_DRAW_BUF) {
             return 0;
         }
     }
@@ -857,17 +857,17 @@ static inline int add_total(uint64_t *acc, int64_t v)
     return 1;
 }
 
-int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_slot_tally *t)
+int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, kern_slot_tally *t)
 {
     if (!game_ok(g)) {
-        t->refused = RNG_SLOT_REFUSED_TABLES;
+        t->refused = KERN_SLOT_REFUSED_TABLES;
         return RNG_E_ARGUMENT;
     }
     /* Below this every per-spin product is exact: only sums need checking. */
     if (!spin_win_fits(&g->base_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet, 1) ||
         !spin_win_fits(&g->feature_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet,
                        g->multiplier)) {
-        t->refused = RNG_SLOT_REFUSED_OVERFLOW;
+        t->refused = KERN_SLOT_REFUSED_OVERFLOW;
         return RNG_E_ARGUMENT;
     }
     line_reader base_rd, feat_rd;
@@ -900,7 +900,7 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
                 int unused = 0;
                 remaining--;
                 if (++played > g->max_free_spins) {
-                    t->refused = RNG_SLOT_REFUSED_RUNAWAY;
+                    t->refused = KERN_SLOT_REFUSED_RUNAWAY;
                     rc = RNG_E_ARGUMENT;
                     goto out;
                 }
@@ -942,7 +942,7 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
         t->win_sq_lo = (uint64_t)acc;
         t->win_sq_hi = (uint64_t)(acc >> 64);
 #else
-#error "rng_slot_simulate needs a 128-bit integer type for the sum of squares"
+#error "kern_slot_simulate needs a 128-bit integer type for the sum of squares"
 #endif
     }
     if (src->status != RNG_OK) {
@@ -950,7 +950,7 @@ int rng_slot_simulate(rng_source *src, const rng_slot_game *g, uint64_t n, rng_s
     }
     goto out;
 overflow:
-    t->refused = RNG_SLOT_REFUSED_OVERFLOW;
+    t->refused = KERN_SLOT_REFUSED_OVERFLOW;
     rc = RNG_E_ARGUMENT;
 out:
     reader_free(&base_rd);

@@ -16,17 +16,17 @@
  * Both kernels read paylines through the same automaton, so the rule for
  * paying a line lives in one place (Python builds it; C only walks it).
  *
- * Exact joint figures (rng_slot_joint): the dynamic programme over reels of
+ * Exact joint figures (kern_slot_joint): the dynamic programme over reels of
  * harness/slot/joint.py (its docstring explains the states, the grouping of
  * stops and why every stop combination is counted exactly once).  Counts and
  * first moments are 64-bit, second moments 128-bit.
  *
- * Simulation (rng_slot_simulate): each reel's stop is drawn with
+ * Simulation (kern_slot_simulate): each reel's stop is drawn with
  * rng_bounded32(src, L_r) -- Lemire's unbiased bounded integer -- reels in
  * order 1..R, one draw per reel, then the free spins (same rule, feature
  * strips) until none remain.  When every strip has the same length the
  * values come from rng_bounded_max32_batch, which yields exactly the values
- * of those successive calls with the words fetched in bulk (rng_slot_draws).
+ * of those successive calls with the words fetched in bulk (kern_slot_draws).
  * No modulo or float scaling picks a stop.
  *
  * Money in the simulation is int64 credits and never wraps: before playing,
@@ -36,10 +36,10 @@
  * tally's totals and 128-bit sum of squares) is computed with
  * __builtin_add_overflow; anything that would pass INT64_MAX (2^128 for the
  * sum of squares) stops the run with RNG_E_ARGUMENT and
- * tally->refused = RNG_SLOT_REFUSED_OVERFLOW.
+ * tally->refused = KERN_SLOT_REFUSED_OVERFLOW.
  */
-#ifndef RNG_SLOT_H
-#define RNG_SLOT_H
+#ifndef KERN_SLOT_H
+#define KERN_SLOT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,18 +47,18 @@
 #include "bounded.h"
 
 /* cffi:begin */
-#define RNG_SLOT_MAX_CLASSES 256
+#define KERN_SLOT_MAX_CLASSES 256
 
-typedef struct rng_slot_reelset {
+typedef struct kern_slot_reelset {
     uint32_t reels;
     uint32_t rows;
     const uint32_t *strip_len;   /* [reels] stops on each reel */
     const uint32_t *stop_off;    /* [reels] first stop of reel r in window/scat */
     const uint8_t *window;       /* [(stop_off[r] + s) * rows + h] symbol shown */
     const uint8_t *scat;         /* [stop_off[r] + s] scatters in that column */
-} rng_slot_reelset;
+} kern_slot_reelset;
 
-typedef struct rng_slot_lines {
+typedef struct kern_slot_lines {
     uint32_t n_lines;
     uint32_t n_symbols;
     uint32_t n_states;
@@ -68,12 +68,12 @@ typedef struct rng_slot_lines {
     const int64_t *pay;          /* [n_states] */
     const int16_t *cls;          /* [n_states] */
     const uint8_t *prog;         /* [n_states] */
-} rng_slot_lines;
+} kern_slot_lines;
 
 /* Stops of reel r grouped for the alive lines' row set `mask`: groups
  * group_off[r * n_masks + mask] .. group_off[r * n_masks + mask + 1] - 1,
  * each a representative stop, its column's scatter count and its size. */
-typedef struct rng_slot_groups {
+typedef struct kern_slot_groups {
     uint32_t n_masks;            /* 2^rows */
     const uint32_t *group_off;   /* [reels * n_masks + 1] */
     const uint32_t *rep;
@@ -82,25 +82,25 @@ typedef struct rng_slot_groups {
     const uint64_t *suffix;      /* [(reels + 1) * (max_scatter + 1)]: combinations of
                                     reels r.. showing k scatters; row `reels` is [1, 0, ...] */
     uint32_t max_scatter;        /* reels * rows */
-} rng_slot_groups;
+} kern_slot_groups;
 
 /* Paylines grouped by their remaining rows (harness/slot/joint.py,
  * LineSuffixes): suffix i of depth r (ids off[r] .. off[r + 1] - 1) has row
  * row[off[r] + i] on reel r and id next[off[r] + i] at depth r + 1.  The
  * start configuration: n_start suffixes of depth 0, each shared by
  * start_mult lines, all in automaton state 0. */
-typedef struct rng_slot_suffixes {
+typedef struct kern_slot_suffixes {
     const uint32_t *off;          /* [reels + 1] */
     const uint8_t *row;
     const uint32_t *next;
     uint32_t n_start;
     const uint32_t *start_sid;
     const uint32_t *start_mult;
-} rng_slot_suffixes;
+} kern_slot_suffixes;
 
-/* Results of rng_slot_joint, in caller-owned arrays; k = scatters (0 ..
+/* Results of kern_slot_joint, in caller-owned arrays; k = scatters (0 ..
  * max_scatter), p = progressive shown (0/1), index k * 2 + p. */
-typedef struct rng_slot_moments {
+typedef struct kern_slot_moments {
     uint64_t *count;          /* [(max_scatter + 1) * 2] stop combinations */
     uint64_t *line_sum;       /* [(max_scatter + 1) * 2] sum of total line pay */
     uint64_t *line_sq_lo;     /* [(max_scatter + 1) * 2] sum of its square, low 64 bits */
@@ -108,34 +108,34 @@ typedef struct rng_slot_moments {
     uint64_t *no_line_win;    /* [max_scatter + 1] no line paid, no progressive */
     uint64_t *class_scatter;  /* [n_classes * (max_scatter + 1)] class c paid on some line */
     uint64_t configurations;  /* distinct configurations expanded (diagnostic) */
-} rng_slot_moments;
+} kern_slot_moments;
 
 /* The memoised dynamic programme of harness/slot/joint.py over the full
  * cycle.  The caller guarantees cycle * (largest total line pay) < 2^63.
- * RNG_E_ARGUMENT for inconsistent tables (more than RNG_SLOT_MAX_CLASSES
+ * RNG_E_ARGUMENT for inconsistent tables (more than KERN_SLOT_MAX_CLASSES
  * classes, rows > 8, a start state that is already final), RNG_E_MEMORY if
  * allocation fails. */
-int rng_slot_joint(const rng_slot_reelset *reels, const rng_slot_lines *lines,
-                   const rng_slot_groups *groups, const rng_slot_suffixes *suffixes,
-                   uint32_t n_classes, rng_slot_moments *out);
+int kern_slot_joint(const kern_slot_reelset *reels, const kern_slot_lines *lines,
+                    const kern_slot_groups *groups, const kern_slot_suffixes *suffixes,
+                    uint32_t n_classes, kern_slot_moments *out);
 
 /* Pre-drawn stops for games whose strips all have `bound` stops: the values
  * of successive rng_bounded32(src, bound) calls, fetched in bulk.  Keep it
  * across calls (pos/len persist) so a run split into chunks draws exactly
  * the stops of one long run; values left over at the end are discarded. */
-#define RNG_SLOT_DRAW_BUF 4096
-typedef struct rng_slot_draws {
+#define KERN_SLOT_DRAW_BUF 4096
+typedef struct kern_slot_draws {
     uint32_t bound;
     uint32_t pos;
     uint32_t len;
     uint32_t buf[4096];
-} rng_slot_draws;
+} kern_slot_draws;
 
-typedef struct rng_slot_game {
-    rng_slot_reelset base;
-    rng_slot_lines base_lines;       /* automaton with the progressive */
-    rng_slot_reelset feature;
-    rng_slot_lines feature_lines;    /* automaton without the progressive */
+typedef struct kern_slot_game {
+    kern_slot_reelset base;
+    kern_slot_lines base_lines;       /* automaton with the progressive */
+    kern_slot_reelset feature;
+    kern_slot_lines feature_lines;    /* automaton without the progressive */
     uint32_t max_scatter;
     const int64_t *scatter_pay;      /* [max_scatter + 1] multiple of the total bet */
     const uint32_t *trigger_spins;   /* [max_scatter + 1] free spins awarded in the base game */
@@ -145,19 +145,19 @@ typedef struct rng_slot_game {
     int64_t multiplier;
     int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
-    rng_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
-} rng_slot_game;
+    kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
+} kern_slot_game;
 
-/* Why rng_slot_simulate returned RNG_E_ARGUMENT (tally->refused). */
-#define RNG_SLOT_REFUSED_NONE 0
-#define RNG_SLOT_REFUSED_TABLES 1     /* inconsistent tables */
-#define RNG_SLOT_REFUSED_RUNAWAY 2    /* a feature ran past max_free_spins */
-#define RNG_SLOT_REFUSED_OVERFLOW 3   /* a win or a total would pass INT64_MAX */
+/* Why kern_slot_simulate returned RNG_E_ARGUMENT (tally->refused). */
+#define KERN_SLOT_REFUSED_NONE 0
+#define KERN_SLOT_REFUSED_TABLES 1     /* inconsistent tables */
+#define KERN_SLOT_REFUSED_RUNAWAY 2    /* a feature ran past max_free_spins */
+#define KERN_SLOT_REFUSED_OVERFLOW 3   /* a win or a total would pass INT64_MAX */
 
 /* Running totals over simulated plays (credits).  A play's win is its line
  * and scatter wins, its free spins' wins and the progressive reset at a hit;
  * the meter increments are added in Python (a fixed share of every bet). */
-typedef struct rng_slot_tally {
+typedef struct kern_slot_tally {
     uint64_t plays;
     uint64_t hits;               /* plays with a win, a feature or a progressive hit */
     uint64_t line_win;           /* base game line wins */
@@ -169,16 +169,16 @@ typedef struct rng_slot_tally {
     uint64_t win_sq_lo;          /* sum of (play win)^2 as a 128-bit number */
     uint64_t win_sq_hi;
     uint64_t max_win;
-    uint32_t refused;            /* RNG_SLOT_REFUSED_*: set with RNG_E_ARGUMENT */
-} rng_slot_tally;
+    uint32_t refused;            /* KERN_SLOT_REFUSED_*: set with RNG_E_ARGUMENT */
+} kern_slot_tally;
 
 /* Play n spins and add them to *tally.  Returns the source's status, or
  * RNG_E_ARGUMENT for bad tables, a feature exceeding max_free_spins or a
  * sum that would overflow (tally->refused says which; the totals are then
  * partial and must be discarded), RNG_E_MEMORY if allocation fails. */
-int rng_slot_simulate(rng_source *src, const rng_slot_game *game, uint64_t n, rng_slot_tally *tally);
+int kern_slot_simulate(rng_source *src, const kern_slot_game *game, uint64_t n, kern_slot_tally *tally);
 /* cffi:end */
 
-_Static_assert(sizeof(((rng_slot_draws *)0)->buf) == RNG_SLOT_DRAW_BUF * sizeof(uint32_t), "draw buffer size");
+_Static_assert(sizeof(((kern_slot_draws *)0)->buf) == KERN_SLOT_DRAW_BUF * sizeof(uint32_t), "draw buffer size");
 
 #endif

@@ -1,5 +1,6 @@
 /* tablegames.c -- round tallies and automaton runs (see tablegames.h). */
 #include "tablegames.h"
+#include "core_link.h"
 
 #define TG_CHUNK 4095 /* outcomes per rng_uniform8 call; a multiple of 1, 2 and 3 */
 
@@ -12,7 +13,7 @@ static uint32_t round_indices(uint32_t s, uint32_t per_round)
     uint64_t m = 1;
     for (uint32_t k = 0; k < per_round; k++) {
         m *= s;
-        if (m > RNG_TG_MAX_INDEX) {
+        if (m > KERN_TG_MAX_INDEX) {
             return 0;
         }
     }
@@ -23,7 +24,7 @@ static uint32_t round_indices(uint32_t s, uint32_t per_round)
 static int draw_rounds(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_index,
                        uint8_t *buf, uint32_t *idx, size_t n, unsigned bits)
 {
-    int status = rng_uniform8(src, s, void_index, buf, n * per_round, bits);
+    int status = kern_core->uniform8(src, s, void_index, buf, n * per_round, bits);
     if (status != RNG_OK) {
         return status;
     }
@@ -43,8 +44,8 @@ static int draw_rounds(rng_source *src, uint32_t s, uint32_t per_round, uint32_t
     return RNG_OK;
 }
 
-int rng_tg_tally(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_index, uint64_t rounds,
-                 uint64_t *counts, unsigned bits)
+int kern_tg_tally(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_index, uint64_t rounds,
+                  uint64_t *counts, unsigned bits)
 {
     if (round_indices(s, per_round) == 0) {
         return RNG_E_ARGUMENT;
@@ -66,11 +67,11 @@ int rng_tg_tally(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_
     return src->status;
 }
 
-int rng_tg_chain(rng_source *src, uint32_t s, uint32_t per_round, uint32_t states, const uint16_t *next,
-                 uint64_t rounds, uint64_t *visits, uint32_t *state, unsigned bits)
+int kern_tg_chain(rng_source *src, uint32_t s, uint32_t per_round, uint32_t states, const uint16_t *next,
+                  uint64_t rounds, uint64_t *visits, uint32_t *state, unsigned bits)
 {
     uint32_t m = round_indices(s, per_round);
-    if (m == 0 || states < 1 || states > RNG_TG_MAX_STATES || *state >= states) {
+    if (m == 0 || states < 1 || states > KERN_TG_MAX_STATES || *state >= states) {
         return RNG_E_ARGUMENT;
     }
     for (size_t i = 0; i < (size_t)states * m; i++) {

@@ -8,7 +8,7 @@
 #include "bounded.h"
 #include "byteorder.h"
 
-int rng_testengine_init(rng_testengine *eng, const uint8_t *data, size_t nbytes)
+int rngtest_engine_init(rngtest_engine *eng, const uint8_t *data, size_t nbytes)
 {
     memset(eng, 0, sizeof *eng);
     if (data == NULL && nbytes > 0) {
@@ -20,7 +20,7 @@ int rng_testengine_init(rng_testengine *eng, const uint8_t *data, size_t nbytes)
     return RNG_OK;
 }
 
-int rng_testengine_init_enumerate(rng_testengine *eng, int width)
+int rngtest_engine_init_enumerate(rngtest_engine *eng, int width)
 {
     memset(eng, 0, sizeof *eng);
     if (width != 8 && width != 16 && width != 24 && width != 32) {
@@ -32,7 +32,7 @@ int rng_testengine_init_enumerate(rng_testengine *eng, int width)
     return RNG_OK;
 }
 
-int rng_testengine_init_words(rng_testengine *eng, const uint64_t *words, size_t count, int bits)
+int rngtest_engine_init_words(rngtest_engine *eng, const uint64_t *words, size_t count, int bits)
 {
     memset(eng, 0, sizeof *eng);
     int ok = bits >= 1 && bits <= 64 && (words != NULL || count == 0);
@@ -51,7 +51,7 @@ int rng_testengine_init_words(rng_testengine *eng, const uint64_t *words, size_t
 }
 
 /* Latch a failure in the engine and its source (the first one sticks). */
-static void latch(rng_testengine *eng, int status)
+static void latch(rngtest_engine *eng, int status)
 {
     if (eng->status == RNG_OK) {
         eng->status = status;
@@ -64,7 +64,7 @@ static void latch(rng_testengine *eng, int status)
 /* ---- byte stream ---------------------------------------------------------- */
 
 /* Byte `i` of the enumeration: byte i % (W/8) of word i / (W/8), LE. */
-static uint8_t enumerated_byte(const rng_testengine *eng, uint64_t i)
+static uint8_t enumerated_byte(const rngtest_engine *eng, uint64_t i)
 {
     uint64_t bytes = (uint64_t)(eng->width / 8);
     return (uint8_t)((i / bytes) >> (8 * (i % bytes)));
@@ -72,7 +72,7 @@ static uint8_t enumerated_byte(const rng_testengine *eng, uint64_t i)
 
 static int stream_fill(void *state, void *out, size_t n)
 {
-    rng_testengine *eng = state;
+    rngtest_engine *eng = state;
     uint8_t *dst = out;
     if (eng->status != RNG_OK) {
         memset(dst, 0xff, n);
@@ -119,7 +119,7 @@ static uint64_t stream_next64(void *state)
 
 static uint64_t aligned_next64(void *state)
 {
-    rng_testengine *eng = state;
+    rngtest_engine *eng = state;
     if (eng->status != RNG_OK || eng->offset >= eng->length) {
         latch(eng, RNG_E_EXHAUSTED);
         return UINT64_MAX; /* as a failed source: accepted at once, discarded by the caller */
@@ -147,7 +147,7 @@ static int aligned_words64(void *state, uint64_t *out, size_t count)
     for (size_t i = 0; i < count; i++) {
         out[i] = aligned_next64(state);
     }
-    return ((rng_testengine *)state)->status;
+    return ((rngtest_engine *)state)->status;
 }
 
 static int stream_words64(void *state, uint64_t *out, size_t count)
@@ -155,10 +155,10 @@ static int stream_words64(void *state, uint64_t *out, size_t count)
     for (size_t i = 0; i < count; i++) {
         out[i] = stream_next64(state);
     }
-    return ((rng_testengine *)state)->status;
+    return ((rngtest_engine *)state)->status;
 }
 
-void rng_testengine_source(rng_testengine *eng, rng_source *src)
+void rngtest_engine_source(rngtest_engine *eng, rng_source *src)
 {
     if (eng->aligned) {
         rng_source_bind(src, eng, aligned_next32, aligned_next64, aligned_fill, aligned_words64,
@@ -218,8 +218,8 @@ DEFINE_HISTOGRAM(16)
 DEFINE_HISTOGRAM(32)
 DEFINE_HISTOGRAM(64)
 
-int rng_proof_bounded_histogram(rng_source *src, int width, uint64_t max, int batch,
-                                size_t batch_size, uint64_t *counts, uint64_t *produced)
+int rngtest_bounded_histogram(rng_source *src, int width, uint64_t max, int batch,
+                              size_t batch_size, uint64_t *counts, uint64_t *produced)
 {
     if (batch && batch_size == 0) {
         return RNG_E_ARGUMENT;

@@ -30,19 +30,19 @@
  * tell "finished within these words" from "needed more".  Buffers must
  * outlive the engine.
  *
- * The proof driver rng_proof_bounded_histogram is here because it is test
+ * The proof driver rngtest_bounded_histogram is here because it is test
  * code: it counts the outputs of the shipped bounded-integer routines
  * (bounded.h) over the whole stream.
  */
-#ifndef RNG_TESTENGINE_H
-#define RNG_TESTENGINE_H
+#ifndef RNGTEST_ENGINE_H
+#define RNGTEST_ENGINE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "rng_source.h"
 
 /* cffi:begin */
-typedef struct rng_testengine {
+typedef struct rngtest_engine {
     const uint8_t *data;   /* byte replay: the bytes; else NULL */
     const uint64_t *words; /* left-aligned replay: the words; else NULL */
     uint64_t length;       /* units in the stream: bytes, or words when left-aligned */
@@ -51,17 +51,17 @@ typedef struct rng_testengine {
     int aligned;           /* 1: left-aligned words; 0: byte stream */
     int status;            /* RNG_OK, RNG_E_EXHAUSTED, or RNG_E_ARGUMENT */
     rng_source *source;    /* attached source, which mirrors the status */
-} rng_testengine;
+} rngtest_engine;
 
 /* Byte stream, replay: data[0 .. nbytes). */
-int rng_testengine_init(rng_testengine *eng, const uint8_t *data, size_t nbytes);
+int rngtest_engine_init(rngtest_engine *eng, const uint8_t *data, size_t nbytes);
 /* Byte stream, enumerate: every `width`-bit word once (width 8, 16, 24 or 32). */
-int rng_testengine_init_enumerate(rng_testengine *eng, int width);
+int rngtest_engine_init_enumerate(rngtest_engine *eng, int width);
 /* Left-aligned: words[0 .. count) of `bits` bits each (1..64); RNG_E_ARGUMENT
    if bits is out of range or a word does not fit. */
-int rng_testengine_init_words(rng_testengine *eng, const uint64_t *words, size_t count, int bits);
+int rngtest_engine_init_words(rngtest_engine *eng, const uint64_t *words, size_t count, int bits);
 /* Point src at this engine (after one of the inits). */
-void rng_testengine_source(rng_testengine *eng, rng_source *src);
+void rngtest_engine_source(rngtest_engine *eng, rng_source *src);
 
 /* The exhaustive bias proof.  Runs the width-bit bounded routine for
    [0, max] (width 8, 16, 32 or 64; scalar when batch == 0, else the batch
@@ -70,8 +70,8 @@ void rng_testengine_source(rng_testengine *eng, rng_source *src);
    of values counted.  RNG_E_ARGUMENT for a bad width, or max == 0 (which
    consumes nothing, so would never end), or max too large to count.
    batch_size: values requested per batch call (batch mode). */
-int rng_proof_bounded_histogram(rng_source *src, int width, uint64_t max, int batch,
-                                size_t batch_size, uint64_t *counts, uint64_t *produced);
+int rngtest_bounded_histogram(rng_source *src, int width, uint64_t max, int batch,
+                              size_t batch_size, uint64_t *counts, uint64_t *produced);
 /* cffi:end */
 
 #endif

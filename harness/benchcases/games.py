@@ -83,7 +83,7 @@ def _setup_rngcert_baccarat(variant: str):
 
 @functools.lru_cache(maxsize=None)
 def _numpy_tableau() -> np.ndarray:
-    """Class (pair state 0) of every (pt, bt, x, y), written independently of csrc/baccarat.c."""
+    """Class (pair state 0) of every (pt, bt, x, y), written independently of csrc/kernels/baccarat.c."""
     table = np.empty(10**4, dtype=np.int64)
     draws = {0: range(10), 1: range(10), 2: range(10), 3: [0, 1, 2, 3, 4, 5, 6, 7, 9], 4: range(2, 8),
              5: range(4, 8), 6: (6, 7), 7: ()}

@@ -111,8 +111,8 @@ def selftest_command(as_json):
     if as_json:
         click.echo(json.dumps({"build": info, "passed": passed, "checks": [c.as_dict() for c in checks]}, indent=2))
     else:
-        click.echo(f"rngcert {info['version']}  csrc {info['csrc_sha256']}  keystream path: {info['keystream_path']}  "
-                   f"bulk shuffle kernel: {info['bulk_shuffle_kernel']}")
+        click.echo(f"rngcert {info['version']}  core {info['core_sha256']}  kernels {info['kernels_sha256']}  "
+                   f"keystream path: {info['keystream_path']}  bulk shuffle kernel: {info['bulk_shuffle_kernel']}")
         for check in checks:
             click.echo(f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}")
         click.echo("selftest passed" if passed else "SELFTEST FAILED")

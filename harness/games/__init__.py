@@ -6,7 +6,7 @@ citing its seed section) and declaring its game(s) in ``GAMES``
 discovers them.  Engines are shared code (:mod:`~harness.games.base`,
 :mod:`~harness.games.categorical` for one-outcome games,
 :mod:`~harness.games.markov` for multi-roll craps bets, the C kernel
-``csrc/baccarat.c`` for any shoe composition).  Device tables come from
+``csrc/kernels/baccarat.c`` for any shoe composition).  Device tables come from
 :mod:`rngcore.devices`.
 
 >>> from harness.games import game

@@ -1,4 +1,4 @@
-"""The games' calls into C (csrc/baccarat.c, csrc/tablegames.c), status checked.
+"""The games' calls into C (csrc/kernels/baccarat.c, tablegames.c), status checked.
 
 Draws pass ``WORD_BITS`` (64) like the devices, so the same compiled code
 runs in reduced-width proofs.  Every draw goes through
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rngcore._native import ffi, lib
+from harness.kernels import ffi, lib
 from rngcore.engine import locked_call
 from rngcore.errors import raise_for_status
 
@@ -20,22 +20,22 @@ WORD_BITS = 64
 def baccarat_exact(faces: np.ndarray) -> tuple[np.ndarray, int]:
     """Exact class counts (7200) and their total for a 52-face composition."""
     faces = np.ascontiguousarray(faces, dtype=np.uint32)
-    out = np.zeros(lib.RNG_BAC_CLASSES, dtype=np.uint64)
+    out = np.zeros(lib.KERN_BAC_CLASSES, dtype=np.uint64)
     total = ffi.new("uint64_t *")
-    raise_for_status(lib.rng_bac_exact(ffi.from_buffer("uint32_t[]", faces), ffi.from_buffer("uint64_t[]", out), total),
+    raise_for_status(lib.kern_bac_exact(ffi.from_buffer("uint32_t[]", faces), ffi.from_buffer("uint64_t[]", out), total),
           "baccarat exact counts (composition must hold 6..1024 cards)")
     return out, int(total[0])
 
 
 class BaccaratTable:
-    """A C baccarat table dealing shoes by ``rules`` (the ``rng_bac_rules``
+    """A C baccarat table dealing shoes by ``rules`` (the ``kern_bac_rules``
     fields, see :func:`harness.games.baccarat.c_rules`)."""
 
     def __init__(self, fresh_codes: np.ndarray, rules: dict) -> None:
         fresh = np.ascontiguousarray(fresh_codes, dtype=np.uint16)
-        self._table = ffi.new("rng_bac_table *")
-        c_rules = ffi.new("rng_bac_rules *", rules)
-        status = lib.rng_bac_table_init(self._table, ffi.from_buffer("uint16_t[]", fresh), fresh.size, c_rules)
+        self._table = ffi.new("kern_bac_table *")
+        c_rules = ffi.new("kern_bac_rules *", rules)
+        status = lib.kern_bac_table_init(self._table, ffi.from_buffer("uint16_t[]", fresh), fresh.size, c_rules)
         if status != lib.RNG_OK:
             raise ValueError(
                 f"baccarat shoe rules {rules} do not fit a stack of {fresh.size} cards: the cut card must leave "
@@ -62,9 +62,9 @@ class BaccaratTable:
 
     def play(self, generator, rounds: int, counts: np.ndarray, bits: int = WORD_BITS) -> None:
         """Play ``rounds`` rounds, adding to ``counts`` (uint64[7200])."""
-        if counts.dtype != np.uint64 or counts.shape != (lib.RNG_BAC_CLASSES,) or not counts.flags.c_contiguous:
+        if counts.dtype != np.uint64 or counts.shape != (lib.KERN_BAC_CLASSES,) or not counts.flags.c_contiguous:
             raise ValueError("counts must be a contiguous uint64 array of 7200 classes")
-        locked_call(generator, lib.rng_bac_play, self._table, rounds, ffi.from_buffer("uint64_t[]", counts), bits,
+        locked_call(generator, lib.kern_bac_play, self._table, rounds, ffi.from_buffer("uint64_t[]", counts), bits,
                     what=f"playing {rounds} baccarat rounds")
 
 
@@ -75,7 +75,7 @@ def tally(generator, sections: int, rounds: int, counts: np.ndarray, *, per_roun
     indices = sections ** per_round
     if counts.dtype != np.uint64 or counts.size != indices or not counts.flags.c_contiguous:
         raise ValueError(f"counts must be a contiguous uint64 array of {indices} entries")
-    locked_call(generator, lib.rng_tg_tally, sections, per_round, sections if void is None else void, rounds,
+    locked_call(generator, lib.kern_tg_tally, sections, per_round, sections if void is None else void, rounds,
                 ffi.from_buffer("uint64_t[]", counts), bits, what=f"tallying {rounds} rounds on {sections} sections")
 
 
@@ -89,7 +89,7 @@ def chain(generator, sections: int, next_state: np.ndarray, rounds: int, visits:
     if next_state.size != states * indices or visits.dtype != np.uint64 or visits.size != next_state.size:
         raise ValueError("next_state and visits must both hold states * sections**per_round entries (visits uint64)")
     cstate = ffi.new("uint32_t *", state)
-    locked_call(generator, lib.rng_tg_chain, sections, per_round, states, ffi.from_buffer("uint16_t[]", next_state),
+    locked_call(generator, lib.kern_tg_chain, sections, per_round, states, ffi.from_buffer("uint16_t[]", next_state),
                 rounds, ffi.from_buffer("uint64_t[]", visits), cstate, bits,
                 what=f"running {rounds} steps of a {states}-state automaton")
     return int(cstate[0])

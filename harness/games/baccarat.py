@@ -1,7 +1,7 @@
 """Baccarat (punto banco): the bets of 000 別表第1 第1, 003 and 004 as data,
 exact results for any shoe composition, and the rules a dealt shoe follows.
 
-A round is reported by the C kernel (``csrc/baccarat.h``) as one of 7200
+A round is reported by the C kernel (``csrc/kernels/baccarat.h``) as one of 7200
 outcome classes: final totals, cards per hand and the pair state of the two
 initial hands.  :func:`class_features` turns a class into the features a pay
 table may test; every bet below is a pay table over those features, so a new
@@ -42,7 +42,7 @@ MIN_DECKS = 1
 
 @functools.lru_cache(maxsize=None)
 def class_features(index: int) -> dict[str, Any]:
-    """Features of outcome class ``index`` (layout in csrc/baccarat.h)."""
+    """Features of outcome class ``index`` (layout in csrc/kernels/baccarat.h)."""
     if not 0 <= index < CLASSES:
         raise ValueError(f"baccarat class index must be in 0..{CLASSES - 1}, got {index}")
     rest, ps = divmod(index, PAIR_STATES)
@@ -243,7 +243,7 @@ def _cards_behind(spec, size: int) -> int:
 
 
 def c_rules(variant: str, decks: int) -> dict[str, int]:
-    """The csrc/baccarat.h ``rng_bac_rules`` fields of a variant for ``decks`` decks.
+    """The csrc/kernels/baccarat.h ``kern_bac_rules`` fields of a variant for ``decks`` decks.
 
     Raises ValueError if the procedure does not allow that many decks.
     """

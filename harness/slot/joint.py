@@ -41,7 +41,7 @@ are memoised per configuration, so each distinct configuration is expanded
 once.  Every stop combination is counted exactly once with an exact integer
 weight, so the result is exact (the tests compare it with brute force).
 
-:func:`joint_moments` runs the C kernel (``csrc/slot.c``) when rngcore's
+:func:`joint_moments` runs the C kernel (``csrc/kernels/slot.c``) when rngcore's
 extension is available, and the same algorithm in Python otherwise.
 """
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Hand a slot game's tables to the C kernels in ``csrc/slot.c``.
+"""Hand a slot game's tables to the C kernels in ``csrc/kernels/slot.c``.
 
 The cffi structs only point at memory; every numpy array they point into is
 kept alive by the :class:`_Keep` that owns the struct.  Importing this module
-raises ImportError when rngcore's extension cannot be loaded (for example a
+raises ImportError when the kernels' extension cannot be loaded (for example a
 stale build), and the exact analysis then falls back to Python.  This module
 only marshals: the joint programme's result type is built by
 :mod:`harness.slot.joint`, a simulation's by :mod:`harness.slot.simulate`,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rngcore import ffi, lib  # ImportError propagates: callers fall back
+from harness.kernels import ffi, lib  # ImportError propagates: callers fall back
 from rngcore.errors import raise_for_status
 
 from harness.slot.lines import LineAutomaton, build_line_automaton
@@ -62,14 +62,14 @@ def fill_lines(keep: _Keep, target, automaton: LineAutomaton, paylines) -> None:
 
 
 def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, suffixes) -> dict:
-    """The fields of :class:`harness.slot.joint.JointMoments` through ``rng_slot_joint``.
+    """The fields of :class:`harness.slot.joint.JointMoments` through ``kern_slot_joint``.
 
     ``groups`` and ``suffixes`` are the programme's tables
     (:func:`harness.slot.joint.group_tables`, :class:`harness.slot.joint.LineSuffixes`).
     """
-    keep = _Keep("rng_slot_reelset *")
+    keep = _Keep("kern_slot_reelset *")
     fill_reelset(keep, keep.ptr, reels)
-    lines = _Keep("rng_slot_lines *")
+    lines = _Keep("kern_slot_lines *")
     fill_lines(lines, lines.ptr, automaton, paylines)
 
     n_masks = 1 << reels.rows
@@ -85,7 +85,7 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     suffix = np.zeros((reels.reels + 1, kmax + 1), dtype=np.uint64)
     for r, row in enumerate(reels.suffix_scatter_counts):
         suffix[r, : len(row)] = row
-    grp = _Keep("rng_slot_groups *")
+    grp = _Keep("kern_slot_groups *")
     g = grp.ptr
     g.n_masks = n_masks
     g.group_off = grp.array(offsets, np.uint32, "uint32_t *")
@@ -95,7 +95,7 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     g.suffix = grp.array(suffix.ravel(), np.uint64, "uint64_t *")
     g.max_scatter = kmax
 
-    suf = _Keep("rng_slot_suffixes *")
+    suf = _Keep("kern_slot_suffixes *")
     s = suf.ptr
     off = np.cumsum([0] + [len(row) for row in suffixes.row] + [0])[: reels.reels + 1]
     s.off = suf.array(off, np.uint32, "uint32_t *")
@@ -118,10 +118,10 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
         "no_line_win": np.zeros(width, np.uint64),
         "class_scatter": np.zeros(max(nclass, 1) * width, np.uint64),
     }
-    out = ffi.new("rng_slot_moments *")
+    out = ffi.new("kern_slot_moments *")
     for name, arr in arrays.items():
         setattr(out, name, ffi.cast("uint64_t *", arr.ctypes.data))
-    raise_for_status(lib.rng_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
+    raise_for_status(lib.kern_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
     pairs = lambda a: [[int(a[2 * k]), int(a[2 * k + 1])] for k in range(width)]  # noqa: E731
     lo, hi = arrays["line_sq_lo"].tolist(), arrays["line_sq_hi"].tolist()
     sq = [int(h) << 64 | int(l) for l, h in zip(lo, hi)]
@@ -135,10 +135,10 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
 
 
 class SimGame(_Keep):
-    """``rng_slot_game`` for a model, with every table it points into."""
+    """``kern_slot_game`` for a model, with every table it points into."""
 
     def __init__(self, model: SlotModel, max_free_spins: int):
-        super().__init__("rng_slot_game *")
+        super().__init__("kern_slot_game *")
         g = self.ptr
         fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
@@ -160,6 +160,6 @@ class SimGame(_Keep):
         lengths = {len(s) for s in strips}
         if len(lengths) == 1:
             # Every stop has the same bound: pre-draw in bulk (same values as one call per stop).
-            self.draws = ffi.new("rng_slot_draws *")
+            self.draws = ffi.new("kern_slot_draws *")
             self.draws.bound = lengths.pop()
             g.draws = self.draws

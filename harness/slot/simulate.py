@@ -3,7 +3,7 @@
 Two players of the same rules (both read paylines through the automaton of
 :mod:`harness.slot.lines`):
 
-* :func:`simulate` -- the C kernel ``rng_slot_simulate`` (``csrc/slot.c``)
+* :func:`simulate` -- the C kernel ``kern_slot_simulate`` (``csrc/kernels/slot.c``)
   drawing every reel stop with the unbiased ``rng_bounded32`` from an
   ``rngcore`` generator's ``rng_source``;
 * :func:`simulate_numpy` -- vectorised numpy on any generator with an
@@ -208,9 +208,9 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     try:
         while done < n:
             step = min(chunk, n - done)
-            tally = native.ffi.new("rng_slot_tally *")
+            tally = native.ffi.new("kern_slot_tally *")
             try:
-                locked_call(generator, native.lib.rng_slot_simulate, game.ptr, step, tally, what="slot simulation")
+                locked_call(generator, native.lib.kern_slot_simulate, game.ptr, step, tally, what="slot simulation")
             except ValueError:  # RNG_E_ARGUMENT: the chunk's tally is partial; say why
                 raise _refusal(model, tally.refused, done, step) from None
             result.add_tally(tally)
@@ -228,7 +228,7 @@ def _refusal(model: SlotModel, reason: int, done: int, step: int) -> Exception:
     from harness.slot.native import lib
 
     after = f"within plays {done + 1:,} to {done + step:,}"
-    if reason == lib.RNG_SLOT_REFUSED_OVERFLOW:
+    if reason == lib.KERN_SLOT_REFUSED_OVERFLOW:
         fsp = model.free_spins
         where = "free_spins.retrigger" if fsp is not None and fsp.retrigger else "largest win of one play"
         return ModelError(
@@ -238,7 +238,7 @@ def _refusal(model: SlotModel, reason: int, done: int, step: int) -> Exception:
             "have no fixed limit); lower the pays, the bet or the retrigger awards",
             model.source,
         )
-    if reason == lib.RNG_SLOT_REFUSED_RUNAWAY:
+    if reason == lib.KERN_SLOT_REFUSED_RUNAWAY:
         return ModelError(
             "free_spins.retrigger",
             f"simulation stopped {after}: one free-spins feature ran longer than {MAX_FREE_SPINS:,} spins "

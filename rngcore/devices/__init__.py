@@ -1,7 +1,7 @@
 """Virtual gaming equipment that behaves exactly like the seeds' physical devices.
 
 Card shoes and decks, dice, wheels and the pai gow tile set, drawing only
-through unbiased batched bounded indices (csrc/shuffle.h, csrc/devices.h).
+through unbiased batched bounded indices (csrc/core/shuffle.h, csrc/core/devices.h).
 
 * :func:`device_spec` / :data:`DEVICE_NAMES`: the registry the statistics
   battery and the games read (labels, exact probabilities, bulk draws).

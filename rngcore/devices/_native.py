@@ -1,7 +1,7 @@
-"""The devices' calls into C (csrc/shuffle.c, csrc/devices.c), status checked.
+"""The devices' calls into C (csrc/core/shuffle.c, csrc/core/devices.c), status checked.
 
 Every draw passes ``WORD_BITS`` = 64: the same compiled functions run in the
-exhaustive proofs with a narrower word width (see csrc/shuffle.h).  Every
+exhaustive proofs with a narrower word width (see csrc/core/shuffle.h).  Every
 draw goes through :func:`rngcore.engine.locked_call`: the generator's lock
 is held for the whole C call and the returned status is checked.
 """

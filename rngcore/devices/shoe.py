@@ -2,7 +2,7 @@
 
 Life of a shoe (rules per :mod:`rngcore.devices.rulesets`)::
 
-    shuffle   fresh stack -> Fisher-Yates (csrc/shuffle.c) -> cut (rotate)
+    shuffle   fresh stack -> Fisher-Yates (csrc/core/shuffle.c) -> cut (rotate)
               -> cut card placed -> burn
     rounds    start_round(); deal() ...; end_round()
     end       after the cut card comes out, the round it decides on is the

@@ -1,0 +1,39 @@
+/*
+ * faults.h -- the core's one inward seam: fault injection from the test layer.
+ *
+ * The core holds no fault logic and no test switch.  The test layer
+ * (csrc/testing/faults.c, extension rngcore._testing) installs a table of
+ * fault functions here; production code never installs one, and the core
+ * consults the table only on cold paths (an OS entropy read, a self-test
+ * comparison).  A fault can only make the core fail or retry, never weaken
+ * it: the entropy fault decides how much of a read the operating system
+ * "delivers", but every byte delivered still comes from the OS.
+ */
+#ifndef RNG_FAULTS_H
+#define RNG_FAULTS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* cffi:begin */
+typedef struct rng_faults {
+    /* Before each OS entropy read of n bytes.  >= 0: the read delivers
+       min(result, n) bytes (0 is a zero-byte read); < 0: the read fails
+       with errno = -result (EINTR: an interrupted read).  NULL: no fault. */
+    long (*entropy_read)(size_t n);
+    /* Non-zero: the self-test sees one corrupted keystream bit.  NULL: none. */
+    int (*selftest_corrupt)(void);
+} rng_faults;
+
+/* Install a fault table (NULL removes it); it must outlive its installation. */
+void rng_faults_install(const rng_faults *faults);
+/* cffi:end */
+
+/* getrandom(out, n, 0) as the installed faults let it behave (Linux). */
+ssize_t rng_fault_getrandom(void *out, size_t n);
+/* getentropy(out, n) as the installed faults let it behave (elsewhere). */
+int rng_fault_getentropy(void *out, size_t n);
+/* 1 when the installed faults corrupt the self-test. */
+int rng_fault_selftest_corrupt(void);
+
+#endif

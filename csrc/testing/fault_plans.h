@@ -1,0 +1,35 @@
+/*
+ * fault_plans.h -- fault plans for the core's entropy reads and
+ * self-test, installed through the core's seam (csrc/core/faults.h).
+ *
+ * rngcore.testing installs rngtest_faults() once at import; with no plan set
+ * every read passes through unchanged.  A plan applies to every thread.
+ */
+#ifndef RNGTEST_FAULT_PLANS_H
+#define RNGTEST_FAULT_PLANS_H
+
+#include <stddef.h>
+#include "faults.h"
+
+/* cffi:begin */
+#define RNGTEST_READ_PASS 0   /* the OS read as asked */
+#define RNGTEST_READ_FAIL 1   /* the read fails (errno EIO) */
+#define RNGTEST_READ_ZERO 2   /* the read returns 0 bytes */
+#define RNGTEST_READ_SHORT 3  /* the read returns at most `limit` bytes */
+#define RNGTEST_READ_EINTR 4  /* the read is interrupted (errno EINTR) */
+
+/* From the read after the next `after` reads on, every OS entropy read
+   behaves as `mode` (RNGTEST_READ_*); `limit` is the SHORT read size.
+   Resets the read count. */
+void rngtest_entropy_plan(int mode, long after, long limit);
+/* OS entropy reads the core has attempted since the last plan was set. */
+long rngtest_entropy_reads(void);
+/* Shorthand: fail != 0 makes every read fail from now on; 0 passes all. */
+void rngtest_entropy_fail(int fail);
+/* While non-zero, every self-test run sees a corrupted keystream bit. */
+void rngtest_selftest_fail(int fail);
+/* The fault table rngcore.testing installs with rng_faults_install. */
+const rng_faults *rngtest_faults(void);
+/* cffi:end */
+
+#endif
