@@ -40,7 +40,7 @@ Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 
-# Totals an rng_slot_tally and a SimulationResult share by name (win_sq is 128-bit in C).
+# Totals an kern_slot_tally and a SimulationResult share by name (win_sq is 128-bit in C).
 _TALLY_SUMS = ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
                "progressive_hits")
 
@@ -106,7 +106,7 @@ class SimulationResult:
         return lo <= analysis.rtp <= hi, hlo <= analysis.hit_frequency <= hhi
 
     def add_tally(self, tally) -> None:
-        """Add the totals of one C ``rng_slot_tally`` (``csrc/slot.h``) to this run's."""
+        """Add the totals of one C ``kern_slot_tally`` (``csrc/kernels/slot.h``) to this run's."""
         for f in _TALLY_SUMS:
             setattr(self, f, getattr(self, f) + getattr(tally, f))
         self.win_sq += int(tally.win_sq_hi) << 64 | int(tally.win_sq_lo)
