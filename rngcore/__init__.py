@@ -1,11 +1,13 @@
 """rngcore: a certified ChaCha20 random number generator.
 
-The source of bits (:mod:`rngcore.engine`: seeding, state, streams, spawn,
-fork and thread safety) is kept apart from what is drawn from it
-(:mod:`rngcore.generator`: bytes, bounded integers, floats).
+The source of bits (:mod:`rngcore.engine`, the bit-source protocol, and the
+engines registered in :mod:`rngcore.engines`: seeding, state, streams,
+spawn, fork and thread safety) is kept apart from what is drawn from it
+(:mod:`rngcore.generator`: bytes, bounded integers, floats, shuffles).
 """
 from rngcore._native import BUILD_INFO, ffi, lib
-from rngcore.engine import ChaChaEngine
+from rngcore.engine import BitSource, Provenance, TrivialSeedWarning
+from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.errors import EntropyError, RNGError, SelfTestError, raise_for_status
 from rngcore.generator import Generator
 from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
@@ -14,12 +16,15 @@ __version__ = BUILD_INFO.version
 
 __all__ = [
     "BUILD_INFO",
+    "BitSource",
     "ChaChaBitGenerator",
     "ChaChaEngine",
     "EntropyError",
     "Generator",
     "RNGError",
+    "Provenance",
     "SelfTestError",
+    "TrivialSeedWarning",
     "ffi",
     "lib",
     "numpy_generator",

@@ -1,95 +1,135 @@
-"""The source of bits: the ChaCha20 engine, its seeding, state and streams.
+"""The bit-source side: what every engine is, and what it reports.
 
-:class:`ChaChaEngine` owns the C engine (``rng_chacha`` in
-``csrc/core/chacha20.h``), its ``rng_source`` and the lock that serialises every
-use of them.  Drawing (bytes, integers, floats) lives in
-:mod:`rngcore.generator`; the only thing it uses from here is the source and
-the lock.
+numpy keeps its ``BitGenerator`` (seeding, state, streams) apart from its
+``Generator`` (what is drawn).  rngcore does the same: an engine is a
+:class:`BitSource`, and :class:`rngcore.Generator` draws from any of them
+through the one C seam, ``rng_source`` (``csrc/core/rng_source.h``).  The drawing
+side uses only :attr:`BitSource.source`, :attr:`BitSource.lock` and
+:meth:`BitSource.fill_pointer`; it never reads an engine's state.
 
-Modes
------
-replay (``seed`` given)
-    The output is exactly the ChaCha20 keystream for key = seed, 64-bit block
-    counter from 0 in state words 12-13 and the 64-bit ``stream`` id in words
-    14-15 (docs/audit_contract.md).  Anyone can reproduce it with any
-    ChaCha20 implementation.
-production (no seed)
-    Key from the OS (getrandom); fast key erasure after every refill;
-    reseeded from the OS after ``reseed_interval`` bytes and in a forked
-    child.  If the OS cannot supply entropy an :class:`~rngcore.errors.EntropyError`
-    is raised; there is no fallback.
+An engine subclass declares, as class attributes, its registry ``name``,
+a one-line ``summary``, its replay seed format (``seed_help``, parsed by
+:meth:`BitSource.parse_seed`) and whether it has stream ids; its
+constructor takes ``(seed=None, stream=None)`` (no seed: production mode,
+seeded from the OS); :meth:`BitSource.known_answers` returns the checks
+``rngcert selftest`` runs.  :mod:`rngcore.engines` discovers and registers
+them.
 
-Fork and threads
-----------------
-After ``os.fork()`` a production engine in the child reseeds from the OS
-before its next output, so the child never repeats the parent's stream.  A
-replay engine is copied as-is: parent and child continue the same keystream
-from the same position (that is what replay means).  Every C call on an
-engine happens under its ``lock`` (a ``threading.Lock``), so no two callers
-ever receive the same bytes; cffi releases the GIL during the call, so large
-requests do not block other Python threads.  In a forked child the locks are
-re-initialised (a lock held by a parent thread at fork time would otherwise
-never be released).
+Provenance and the seed policy
+------------------------------
+Every report names its generator with :meth:`BitSource.provenance`: the
+engine, the mode, the stream, the position, and a *fingerprint* of a replay
+seed (the first 16 hex digits of its SHA-256), never the seed itself unless
+the caller asks (``show_seed=True``; ``--show-seed`` on the command line).
+A replay seed is the key of every outcome it produced: until the audit it
+is as secret as a production key, and a report is often shared before then.
+The fingerprint lets anyone holding the seed confirm it is the one used.
+
+A replay seed with fewer than :data:`MIN_DISTINCT_SEED_BYTES` distinct byte
+values (all zero, ``0101...``) is accepted, since tests and worked examples
+use such seeds, but it warns once per process (:class:`TrivialSeedWarning`):
+nobody should mistake it for a key.
 """
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import dataclasses
+import hashlib
 import operator
 import os
 import threading
+import warnings
 import weakref
+from typing import ClassVar
 
-from rngcore._native import ffi, lib
+from rngcore._native import ffi
 from rngcore.errors import raise_for_status
 
-__all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "count_arg", "locked_call", "parse_seed"]
+__all__ = [
+    "BitSource", "Check", "MIN_DISTINCT_SEED_BYTES", "Provenance", "TrivialSeedWarning",
+    "count_arg", "locked_call", "parse_hex_seed", "parse_seed", "seed_fingerprint", "warn_if_trivial",
+]
 
-DEFAULT_RESEED_INTERVAL = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL  # 1 GiB
 _U64 = 1 << 64
 
-_live_engines: "weakref.WeakSet[ChaChaEngine]" = weakref.WeakSet()
+MIN_DISTINCT_SEED_BYTES = 4
+"""A replay seed with fewer distinct byte values than this is trivial (warns)."""
 
 
-def _reinit_locks_in_child() -> None:
-    for engine in list(_live_engines):
-        engine._reinit_lock_after_fork()
+class TrivialSeedWarning(UserWarning):
+    """A replay seed with almost no variety (all zero, or 2-3 byte values)."""
 
 
-os.register_at_fork(after_in_child=_reinit_locks_in_child)
+_warned_trivial = False
+_known_answer_seeds = contextvars.ContextVar("known_answer_seeds", default=False)
 
 
-def parse_seed(seed) -> bytes:
-    """A replay seed as 32 bytes.
+@contextlib.contextmanager
+def known_answer_seeds():
+    """Inside this block trivial seeds do not warn: published test vectors
+    (RFC 8439's all-zero keys) are trivial on purpose."""
+    token = _known_answer_seeds.set(True)
+    try:
+        yield
+    finally:
+        _known_answer_seeds.reset(token)
 
-    Parameters
-    ----------
-    seed : bytes-like or str
-        32 bytes, or 64 hexadecimal digits.
+
+def warn_if_trivial(seed: bytes) -> None:
+    """Warn once per process if ``seed`` has fewer than
+    :data:`MIN_DISTINCT_SEED_BYTES` distinct byte values (see the module
+    docstring); such a seed stays usable."""
+    global _warned_trivial
+    if _warned_trivial or _known_answer_seeds.get() or len(set(seed)) >= MIN_DISTINCT_SEED_BYTES:
+        return
+    _warned_trivial = True
+    warnings.warn(TrivialSeedWarning(
+        f"replay seed {seed_fingerprint(seed)} (fingerprint) has only {len(set(seed))} distinct byte "
+        f"value(s): fine for tests and examples, never a key for real outcomes"), stacklevel=3)
+
+
+def seed_fingerprint(seed: bytes) -> str:
+    """The first 16 hex digits of SHA-256(seed): names a seed without revealing it."""
+    return hashlib.sha256(bytes(seed)).hexdigest()[:16]
+
+
+def parse_hex_seed(seed, nbytes: int) -> bytes:
+    """A replay seed of ``nbytes`` bytes, given as bytes-like or ``2 * nbytes`` hex digits.
 
     Raises
     ------
     ValueError
-        If the seed is not 32 bytes / 64 hex digits.
+        If the seed has the wrong length or is not hex.
     TypeError
-        If the seed is neither a string nor bytes-like.
+        If the seed is neither a string nor bytes-like (an int is refused:
+        too easy to get wrong).
     """
+    digits = 2 * nbytes
     if isinstance(seed, str):
         text = seed.strip()
-        if len(text) != 64:
-            raise ValueError(f"seed must be 64 hex digits (32 bytes), got {len(text)} characters")
+        if len(text) != digits:
+            raise ValueError(f"seed must be {digits} hex digits ({nbytes} bytes), got {len(text)} characters")
         try:
             return bytes.fromhex(text)
         except ValueError:
-            raise ValueError(f"seed must be 64 hex digits (32 bytes), got non-hex text {seed!r}") from None
+            raise ValueError(f"seed must be {digits} hex digits ({nbytes} bytes), "
+                             f"got non-hex text {seed[:80]!r}") from None
     if isinstance(seed, int):
-        raise TypeError("seed must be 32 bytes or 64 hex digits, not an int (an int seed is too easy to get wrong)")
+        raise TypeError(f"seed must be {nbytes} bytes or {digits} hex digits, not an int "
+                        "(an int seed is too easy to get wrong)")
     try:
         raw = bytes(memoryview(seed))
     except TypeError:
-        raise TypeError(f"seed must be 32 bytes or 64 hex digits, got {type(seed).__name__}") from None
-    if len(raw) != 32:
-        raise ValueError(f"seed must be 32 bytes (64 hex digits), got {len(raw)} bytes")
+        raise TypeError(f"seed must be {nbytes} bytes or {digits} hex digits, got {type(seed).__name__}") from None
+    if len(raw) != nbytes:
+        raise ValueError(f"seed must be {nbytes} bytes ({digits} hex digits), got {len(raw)} bytes")
     return raw
+
+
+def parse_seed(seed) -> bytes:
+    """A ChaCha20 replay seed as 32 bytes (32 bytes, or 64 hex digits)."""
+    return parse_hex_seed(seed, 32)
 
 
 def count_arg(value, what: str, name: str = "n") -> int:
@@ -103,22 +143,33 @@ def count_arg(value, what: str, name: str = "n") -> int:
     return value
 
 
+def check_u64(name: str, value) -> int:
+    """``value`` as an int in ``[0, 2**64)``; TypeError / ValueError naming it."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
+    if not 0 <= value < _U64:
+        raise ValueError(f"{name} must be in [0, 2**64), got {value}")
+    return value
+
+
 def locked_call(generator, function, *args, what: str) -> int:
     """Run C drawing code on a generator's bits, locked and checked.
 
     Calls ``function(source, *args)`` with the generator's :attr:`lock` held
-    for the whole call (no other caller can take keystream in between), then
+    for the whole call (no other caller can take output in between), then
     checks the returned status with :func:`rngcore.errors.raise_for_status`.
     Every module that hands ``Generator.source`` to C (devices, games, slot)
     goes through here.
 
     Parameters
     ----------
-    generator : rngcore.Generator, ChaChaEngine or rngcore.testing.TestEngine
-        Anything with ``source`` and ``lock``.  A test engine (``source``
-        and no ``lock``) is called without a lock: it is never shared.  A
-        bare ``rng_source *`` is refused, so a caller cannot skip the lock
-        by passing ``generator.source`` by mistake.
+    generator : rngcore.Generator or BitSource
+        Anything with ``source`` and ``lock``.  Something with a ``source``
+        and no ``lock`` is called without one.  A bare ``rng_source *`` is
+        refused, so a caller cannot skip the lock by passing
+        ``generator.source`` by mistake.
     function : cffi function
         Takes the ``rng_source *`` first; returns an ``RNG_*`` status.
     *args
@@ -149,56 +200,133 @@ def locked_call(generator, function, *args, what: str) -> int:
     return status
 
 
-def _check_u64(name: str, value) -> int:
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
-    if not 0 <= value < _U64:
-        raise ValueError(f"{name} must be in [0, 2**64), got {value}")
-    return value
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """Outcome of one self-test check (a known-answer test, a pin, ...)."""
+
+    name: str
+    passed: bool
+    detail: str
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
 
 
-class ChaChaEngine:
-    """The ChaCha20 bit source (see the module docstring for the modes).
+@dataclasses.dataclass(frozen=True)
+class Provenance:
+    """Which bits a report's outcomes came from (see the module docstring).
 
-    Parameters
+    Attributes
     ----------
-    seed : bytes-like or str, optional
-        Replay mode: the 32-byte ChaCha20 key (or 64 hex digits).  Omit for
-        production mode.
-    stream : int, optional
-        Replay mode: the 64-bit stream id (state words 14-15); default 0.
-    reseed_interval : int, optional
-        Production mode: bytes of output between OS reseeds (default 1 GiB).
+    engine : str
+        The registry name (``"chacha20"``).
+    mode : str
+        ``"replay"`` or ``"production"``.
+    seed_fingerprint : str or None
+        Replay: the first 16 hex digits of SHA-256(seed); production: None.
+    stream : int or None
+        Replay: the stream id; production: None.
+    position : int
+        Bytes of output consumed so far, in either mode (replay: the
+        ``seek`` position).
+    seed : str or None
+        The replay seed in hex, only when asked for (``show_seed=True``).
     """
 
-    def __init__(self, seed=None, stream=None, *, reseed_interval=None):
-        self._state = ffi.new("rng_chacha *")
-        self._source = ffi.new("rng_source *")
-        self._lock = threading.Lock()
-        if seed is None:
-            if stream not in (None, 0):
-                raise ValueError("stream applies to replay mode only; pass seed= as well")
-            interval = DEFAULT_RESEED_INTERVAL if reseed_interval is None else _check_u64(
-                "reseed_interval", reseed_interval)
-            if interval == 0:
-                raise ValueError("reseed_interval must be >= 1 byte, got 0")
-            self._seed = None
-            self._stream = None
-            status = lib.rng_chacha_init_production(self._state, interval)
-        else:
-            if reseed_interval is not None:
-                raise ValueError("reseed_interval applies to production mode only (no seed)")
-            self._seed = parse_seed(seed)
-            self._stream = _check_u64("stream", 0 if stream is None else stream)
-            status = lib.rng_chacha_init_replay(self._state, self._seed, self._stream)
-        lib.rng_chacha_source(self._state, self._source)
-        weakref.finalize(self, lib.rng_chacha_wipe, self._state)
-        raise_for_status(status, "Generator")
-        _live_engines.add(self)
+    engine: str
+    mode: str
+    seed_fingerprint: str | None
+    stream: int | None
+    position: int
+    seed: str | None = None
 
-    # -- what the drawing side uses ------------------------------------------
+    def as_dict(self) -> dict:
+        """JSON form; ``seed`` appears only when it was asked for."""
+        data = dataclasses.asdict(self)
+        if data["seed"] is None:
+            del data["seed"]
+        return data
+
+    def describe(self) -> str:
+        """One line for a text report."""
+        if self.mode == "production":
+            return f"{self.engine} production mode (OS entropy), position {self.position:,}"
+        if self.seed_fingerprint is None:  # a test source: no seed to name
+            return f"{self.engine} {self.mode}, position {self.position:,}"
+        seed = f"seed {self.seed}" if self.seed is not None else f"seed fingerprint {self.seed_fingerprint}"
+        stream = "" if self.stream is None else f", stream {self.stream}"
+        return f"{self.engine} replay, {seed}{stream}, position {self.position:,}"
+
+
+_live_sources: "weakref.WeakSet[BitSource]" = weakref.WeakSet()
+
+
+def _reinit_locks_in_child() -> None:
+    for bits in list(_live_sources):
+        bits._reinit_lock_after_fork()
+
+
+os.register_at_fork(after_in_child=_reinit_locks_in_child)
+
+
+class BitSource:
+    """Base class of every engine (numpy's ``BitGenerator``).
+
+    Subclasses set the class attributes below, build their C engine and
+    ``rng_source`` in ``__init__(seed=None, stream=None)`` (calling
+    :meth:`_init_lock`), and implement :meth:`_position_unlocked`; the other
+    methods have working defaults.
+
+    Fork and threads: every use of :attr:`source` holds :attr:`lock`, so no
+    two callers ever receive the same bytes.  In a forked child the locks
+    are re-initialised (a lock held by a parent thread at fork time would
+    otherwise never be released); what the engine's state does after a
+    fork is the engine's to state.
+    """
+
+    name: ClassVar[str] = ""
+    """Registry name, e.g. ``"chacha20"`` (``--engine`` choice)."""
+    summary: ClassVar[str] = ""
+    """One line for ``--help``, ``rngcert selftest`` and the docs."""
+    seed_help: ClassVar[str] = ""
+    """The replay seed format, e.g. ``"64 hex digits: the 32-byte key"``."""
+    seed_bytes: ClassVar[int] = 32
+    """Length of a replay seed (the default :meth:`parse_seed`)."""
+    has_streams: ClassVar[bool] = True
+    """Whether replay mode takes a stream id."""
+    has_production: ClassVar[bool] = True
+    """Whether ``Engine()`` (no seed) makes an OS-seeded production source."""
+
+    _source = None
+    _lock: threading.Lock | None = None
+    _seed: bytes | None = None
+    _stream: int | None = None
+
+    def _init_lock(self) -> None:
+        """Give this source its lock (re-initialised in a forked child)."""
+        self._lock = threading.Lock()
+        _live_sources.add(self)
+
+    def _reinit_lock_after_fork(self) -> None:
+        reinit = getattr(self._lock, "_at_fork_reinit", None)
+        if reinit is not None:
+            reinit()  # keep the lock object: others (numpy interop) hold it
+        else:  # pragma: no cover - CPython has had _at_fork_reinit since 3.9
+            self._lock = threading.Lock()
+
+    # -- declared by the engine -------------------------------------------------
+
+    @classmethod
+    def parse_seed(cls, seed) -> bytes:
+        """A replay seed in this engine's format (ValueError / TypeError if not)."""
+        return parse_hex_seed(seed, cls.seed_bytes)
+
+    @classmethod
+    def known_answers(cls) -> list[Check]:
+        """The engine's known-answer tests, run by ``rngcert selftest``."""
+        return []
+
+    # -- what the drawing side uses ---------------------------------------------
 
     @property
     def source(self):
@@ -215,7 +343,14 @@ class ChaChaEngine:
         """The lock every use of :attr:`source` must hold."""
         return self._lock
 
-    # -- readouts -------------------------------------------------------------
+    def fill_pointer(self, pointer, nbytes: int, what: str = "fill") -> None:
+        """Write the next ``nbytes`` of output to a cffi pointer (lock held inside)."""
+        source = self._source
+        with self._lock:
+            status = source.fill(source.state, pointer, nbytes)
+        raise_for_status(status, what)
+
+    # -- readouts -----------------------------------------------------------------
 
     @property
     def mode(self) -> str:
@@ -224,81 +359,61 @@ class ChaChaEngine:
 
     @property
     def seed(self) -> bytes | None:
-        """Replay mode: the 32-byte key; production: None (the key never leaves C)."""
+        """Replay mode: the seed; production: None (the key never leaves C)."""
         return self._seed
 
     @property
     def stream(self) -> int | None:
-        """Replay mode: the 64-bit stream id; production: None."""
+        """Replay mode: the stream id (None if the engine has none); production: None."""
         return self._stream
 
     @property
     def position(self) -> int | None:
-        """Replay mode: bytes of keystream consumed so far; production: None."""
+        """Replay mode: bytes of output consumed so far (where :meth:`seek`
+        resumes); production: None (see :meth:`provenance` for its count)."""
         if self._seed is None:
             return None
         with self._lock:
-            return int(lib.rng_chacha_position(self._state))
+            return self._position_unlocked()
 
-    @property
-    def status(self) -> int:
-        """0 (``RNG_OK``) or the latched negative ``RNG_E_*`` status."""
-        return int(self._state.status)
+    def _position_unlocked(self) -> int:
+        """Bytes of output consumed so far, in either mode, read without the lock."""
+        raise NotImplementedError
 
-    @property
-    def seedings(self) -> int:
-        """Production mode: how many times the key was drawn from the OS."""
-        return int(self._state.seedings)
+    show_seed = False
+    """Whether :meth:`provenance` includes the replay seed itself by default.
+    Whoever builds the source decides (the CLI sets it for ``--show-seed``),
+    so every report made from it follows one policy."""
 
-    @property
-    def reseed_interval(self) -> int | None:
-        """Production mode: bytes of output between OS reseeds."""
-        return int(self._state.reseed_interval) if self._seed is None else None
+    def provenance(self, *, show_seed: bool | None = None) -> Provenance:
+        """What a report says about these bits (see the module docstring).
 
-    # -- state changes ----------------------------------------------------------
-
-    def fill_pointer(self, pointer, nbytes: int, what: str = "fill") -> None:
-        """Write the next ``nbytes`` of output to a cffi pointer (lock held inside)."""
+        Parameters
+        ----------
+        show_seed : bool, optional
+            Include the replay seed itself; default :attr:`show_seed`
+            (False: the seed's fingerprint only).
+        """
+        if show_seed is None:
+            show_seed = self.show_seed
         with self._lock:
-            status = lib.rng_chacha_fill(self._state, pointer, nbytes)
-        raise_for_status(status, what)
+            position = self._position_unlocked()
+        seed = self._seed
+        return Provenance(
+            engine=self.name,
+            mode=self.mode,
+            seed_fingerprint=None if seed is None else seed_fingerprint(seed),
+            stream=self._stream if seed is not None else None,
+            position=position,
+            seed=seed.hex() if show_seed and seed is not None else None,
+        )
+
+    # -- state changes --------------------------------------------------------------
 
     def seek(self, position: int) -> None:
-        """Replay mode: continue from byte ``position`` of the keystream."""
-        if self._seed is None:
-            raise ValueError("seek applies to replay mode only (production output cannot be replayed)")
-        position = _check_u64("position", position)
-        with self._lock:
-            status = lib.rng_chacha_seek(self._state, position)
-        raise_for_status(status, "seek")
+        """Replay mode: continue from byte ``position`` of the output."""
+        raise ValueError(f"the {self.name or type(self).__name__} engine cannot seek")
 
-    def spawn(self, n: int) -> list["ChaChaEngine"]:
-        """``n`` independent child engines.
-
-        Replay mode: the children's seeds are the next ``32 * n`` bytes of
-        this engine's keystream, child ``i`` taking bytes ``[32 i, 32 i + 32)``,
-        each with stream 0.  This advances this engine by ``32 * n`` bytes;
-        it is reproducible by anyone holding the parent's seed, stream and
-        position.  Production mode: each child has a fresh OS key.
-        """
-        n = count_arg(n, "spawn(n)")
-        if self._seed is None:
-            return [ChaChaEngine(reseed_interval=int(self._state.reseed_interval)) for _ in range(n)]
-        keys = bytearray(32 * n)
-        if n:
-            self.fill_pointer(ffi.from_buffer(keys), len(keys), "spawn")
-        return [ChaChaEngine(bytes(keys[32 * i:32 * i + 32]), 0) for i in range(n)]
-
-    def _reinit_lock_after_fork(self) -> None:
-        reinit = getattr(self._lock, "_at_fork_reinit", None)
-        if reinit is not None:
-            reinit()  # keep the lock object: others (numpy interop) hold it
-        else:  # pragma: no cover - CPython has had _at_fork_reinit since 3.9
-            self._lock = threading.Lock()
-
-    def __repr__(self) -> str:
-        if self._seed is None:
-            return f"ChaChaEngine(mode='production', reseed_interval={int(self._state.reseed_interval)})"
-        # Read without the lock: repr must work inside `with engine.lock:`.
-        position = int(lib.rng_chacha_position(self._state))
-        return f"ChaChaEngine(mode='replay', stream={self._stream}, position={position})"
+    def spawn(self, n: int) -> list["BitSource"]:
+        """``n`` independent child engines."""
+        raise ValueError(f"the {self.name or type(self).__name__} engine cannot spawn children")

@@ -20,7 +20,8 @@ import operator
 import numpy as np
 
 from rngcore._native import ffi, lib
-from rngcore.engine import ChaChaEngine, count_arg
+from rngcore.engine import BitSource, Provenance, count_arg
+from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.errors import raise_for_status
 
 __all__ = ["Generator"]
@@ -89,15 +90,21 @@ def _integer_dtype(dtype) -> np.dtype:
 
 
 class Generator:
-    """Certified ChaCha20 random generator.
+    """Draws outcomes from a bit source (numpy's ``Generator(BitGenerator)``).
+
+    ``Generator(bits)`` draws from any :class:`rngcore.engine.BitSource`
+    (an engine of :mod:`rngcore.engines`, or a test source);
+    ``Generator(seed, stream)`` and ``Generator()`` are shorthand for the
+    default engine, ChaCha20, in replay and production mode.
 
     Parameters
     ----------
-    seed : bytes-like or str, optional
-        Replay mode: the 32-byte ChaCha20 key (or 64 hex digits).  The output
-        is then exactly the ChaCha20 keystream for that key and ``stream``
-        (docs/audit_contract.md).  Omit for production mode: key from the
-        operating system, fast key erasure, OS reseeding.
+    seed : BitSource, bytes-like or str, optional
+        A bit source to draw from; or, for ChaCha20 replay mode, the 32-byte
+        key (or 64 hex digits).  The output is then exactly the ChaCha20
+        keystream for that key and ``stream`` (docs/audit_contract.md).
+        Omit for ChaCha20 production mode: key from the operating system,
+        fast key erasure, OS reseeding.
     stream : int, optional
         Replay mode: 64-bit stream id (state words 14-15), default 0.  Streams
         of one seed never overlap; give each parallel worker its own.
@@ -107,7 +114,8 @@ class Generator:
     Raises
     ------
     ValueError, TypeError
-        For a malformed seed, stream or interval.
+        For a malformed seed, stream or interval, or ``stream`` /
+        ``reseed_interval`` given with a bit source.
     rngcore.errors.EntropyError
         Production mode, if the OS cannot supply entropy (no fallback).
     rngcore.errors.SelfTestError
@@ -122,26 +130,29 @@ class Generator:
     """
 
     def __init__(self, seed=None, stream=None, *, reseed_interval=None):
-        self._init_from(ChaChaEngine(seed, stream, reseed_interval=reseed_interval))
-
-    def _init_from(self, engine: ChaChaEngine) -> None:
-        self._engine = engine
-        self._source = engine.source
-        self._lock = engine.lock
-        self._state = engine._state
-
-    @classmethod
-    def _from_engine(cls, engine: ChaChaEngine) -> "Generator":
-        generator = cls.__new__(cls)
-        generator._init_from(engine)
-        return generator
+        if isinstance(seed, BitSource):
+            if stream is not None or reseed_interval is not None:
+                raise TypeError("Generator(bit_source) takes no stream or reseed_interval: "
+                                "the bit source was seeded when it was made")
+            bits = seed
+        else:
+            bits = ChaChaEngine(seed, stream, reseed_interval=reseed_interval)
+        # The hot paths read these two directly: one attribute load each.
+        self._bits = bits
+        self._source = bits.source
+        self._lock = bits.lock
 
     # -- the bit source -------------------------------------------------------
 
     @property
-    def engine(self) -> ChaChaEngine:
-        """The bit source (seeding, state, streams)."""
-        return self._engine
+    def bit_source(self) -> BitSource:
+        """The bit source (seeding, state, streams); numpy's ``bit_generator``."""
+        return self._bits
+
+    @property
+    def engine(self) -> BitSource:
+        """The bit source (the same object as :attr:`bit_source`)."""
+        return self._bits
 
     @property
     def source(self):
@@ -160,17 +171,17 @@ class Generator:
     @property
     def mode(self) -> str:
         """``"replay"`` or ``"production"``."""
-        return self._engine.mode
+        return self._bits.mode
 
     @property
     def seed(self) -> bytes | None:
-        """Replay mode: the 32-byte seed (ChaCha20 key); production: None."""
-        return self._engine.seed
+        """Replay mode: the seed (ChaCha20: the 32-byte key); production: None."""
+        return self._bits.seed
 
     @property
     def stream(self) -> int | None:
         """Replay mode: the stream id; production: None."""
-        return self._engine.stream
+        return self._bits.stream
 
     @property
     def position(self) -> int | None:
@@ -179,11 +190,17 @@ class Generator:
         ``Generator(seed, stream).seek(p)`` resumes exactly here, so a game
         round can be recalled from (seed, stream, position).
         """
-        return self._engine.position
+        return self._bits.position
 
     def seek(self, position: int) -> None:
         """Replay mode: continue from byte ``position`` of the keystream."""
-        self._engine.seek(position)
+        self._bits.seek(position)
+
+    def provenance(self, *, show_seed: bool | None = None) -> Provenance:
+        """Engine, mode, seed fingerprint, stream and position, for reports
+        (:meth:`rngcore.engine.BitSource.provenance`; the seed itself only
+        with ``show_seed=True`` or when the bit source was made so)."""
+        return self._bits.provenance(show_seed=show_seed)
 
     def spawn(self, n: int) -> list["Generator"]:
         """``n`` independent child generators.
@@ -193,7 +210,7 @@ class Generator:
         ``32 n``), stream 0 -- reproducible from the parent's seed, stream and
         position.  Production mode: fresh OS keys.
         """
-        return [Generator._from_engine(child) for child in self._engine.spawn(n)]
+        return [Generator(child) for child in self._bits.spawn(n)]
 
     # -- draws ------------------------------------------------------------------
 
@@ -202,10 +219,10 @@ class Generator:
         n = count_arg(n, "random_bytes")
         if n >= _IN_PLACE_MIN and _new_bytes is not None:
             out = _new_bytes(None, n)  # uninitialised, referenced only here
-            self._engine.fill_pointer(_from_buffer(out), n, "random_bytes")
+            self._bits.fill_pointer(_from_buffer(out), n, "random_bytes")
             return out
         buf = bytearray(n)
-        self._engine.fill_pointer(_from_buffer(buf), n, "random_bytes")
+        self._bits.fill_pointer(_from_buffer(buf), n, "random_bytes")
         return bytes(buf)
 
     def fill(self, buffer) -> None:
@@ -222,7 +239,7 @@ class Generator:
             raise ValueError("fill: the buffer is not C-contiguous; fill a contiguous copy instead")
         nbytes = view.nbytes
         if nbytes:
-            self._engine.fill_pointer(_from_buffer(view, require_writable=True), nbytes, "fill")
+            self._bits.fill_pointer(_from_buffer(view, require_writable=True), nbytes, "fill")
 
     def integers(self, low, high=None, size=None, dtype=np.int64):
         """Uniform integers on the half-open interval ``[low, high)``.
@@ -303,7 +320,7 @@ class Generator:
     def __repr__(self) -> str:
         # Never shows the seed (a replay seed is secret until the audit), and
         # never takes the lock (repr must work inside `with generator.lock:`).
-        if self.mode == "production":
-            return "Generator(mode='production')"
-        position = int(lib.rng_chacha_position(self._state))
-        return f"Generator(mode='replay', stream={self.stream}, position={position})"
+        bits = self._bits
+        if bits.mode == "production":
+            return "Generator(mode='production')" if type(bits) is ChaChaEngine else f"Generator({bits!r})"
+        return f"Generator(mode='replay', stream={bits.stream}, position={bits._position_unlocked()})"

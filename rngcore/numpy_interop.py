@@ -30,7 +30,7 @@ has already failed is refused at construction (``EntropyError``).
 Examples
 --------
 >>> import rngcore.numpy_interop as ni
->>> rng = ni.numpy_generator(seed="00" * 32, stream=7)
+>>> rng = ni.numpy_generator(seed=bytes(range(32)), stream=7)
 >>> rng.integers(0, 37, size=3)  # doctest: +SKIP
 """
 from __future__ import annotations

@@ -21,7 +21,10 @@ over *all* possible inputs instead of sampled.  One engine, two layouts:
 
 Reading past the end latches ``RNG_E_EXHAUSTED``; the missing bytes / words
 read as all ones (which every bounded routine accepts at once, so no
-rejection loop can spin).  The engine is not thread-safe.
+rejection loop can spin).  A test engine is a
+:class:`~rngcore.engine.BitSource` like any engine (``Generator(engine)``
+draws from it), but is not in the engine registry: it replays given data
+and has no seed.
 
 :func:`bounded_histogram` runs the shipped bounded-integer routines
 (``csrc/core/bounded.h``, the one definition generating widths 8/16/32/64)
@@ -42,6 +45,7 @@ import operator
 import numpy as np
 
 from rngcore._native import ffi, lib, load_layer
+from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
 __all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "keystream_impl", "selftest_failure",
@@ -51,10 +55,13 @@ test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
 lib.rng_faults_install(test_lib.rngtest_faults())
 
 
-class TestEngine:
+class TestEngine(BitSource):
     """A finite, fully known ``rng_source`` (use the class methods)."""
 
     __test__ = False  # not a pytest test class
+    name = "test"
+    summary = "finite known data (exhaustive proofs); not a registered engine"
+    has_production = False
 
     def __init__(self, _token=None):
         if _token is not _PRIVATE:
@@ -63,6 +70,7 @@ class TestEngine:
         self._state = test_ffi.new("rngtest_engine *")
         self._source = ffi.new("rng_source *")
         self._data = None  # the replayed buffer, kept alive with the engine
+        self._init_lock()
 
     def _attach(self, status: int) -> "TestEngine":
         raise_for_status(status, "TestEngine")
@@ -98,9 +106,12 @@ class TestEngine:
         return engine._attach(test_lib.rngtest_engine_init_words(engine._state, engine._data, len(words), bits))
 
     @property
-    def source(self):
-        """The ``rng_source *`` to hand to C drawing code."""
-        return self._source
+    def mode(self) -> str:
+        """``"test"``: neither replay nor production."""
+        return "test"
+
+    def _position_unlocked(self) -> int:
+        return self.consumed
 
     @property
     def consumed(self) -> int:

@@ -161,11 +161,21 @@ static void register_atfork(void)
 /* ---- the buffered engine ----------------------------------------------- */
 
 /* Latch a failure: wipe key and buffer so nothing more can be output. */
+/* Drop the unread buffered output (production: it was counted as produced
+   but is never handed out, so the position stays the bytes handed out). */
+static void drop_buffer(rng_chacha *eng)
+{
+    if (eng->mode == RNG_CHACHA_PRODUCTION) {
+        eng->produced -= RNG_CHACHA_BUF_BYTES - eng->pos;
+    }
+    rng_memzero(eng->buf, sizeof eng->buf);
+    eng->pos = RNG_CHACHA_BUF_BYTES;
+}
+
 static int fail(rng_chacha *eng, int status)
 {
     rng_memzero(eng->key, sizeof eng->key);
-    rng_memzero(eng->buf, sizeof eng->buf);
-    eng->pos = RNG_CHACHA_BUF_BYTES;
+    drop_buffer(eng);
     eng->status = status;
     if (eng->source != NULL) {
         eng->source->status = status;
@@ -185,8 +195,7 @@ static int reseed(rng_chacha *eng)
         eng->key[i] ^= rng_load32_le(fresh + 4 * i);
     }
     rng_memzero(fresh, sizeof fresh);
-    rng_memzero(eng->buf, sizeof eng->buf);
-    eng->pos = RNG_CHACHA_BUF_BYTES;
+    drop_buffer(eng);
     eng->since_reseed = 0;
     eng->seedings++;
     eng->fork_epoch = rng_chacha_fork_epoch;
@@ -252,6 +261,7 @@ static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
     memcpy(out, head + 32, 64 * in_head - 32);
     rng_memzero(head, sizeof head);
     eng->since_reseed += 64 * nblocks - 32;
+    eng->produced += 64 * nblocks - 32;
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -419,7 +429,8 @@ int rng_chacha_seek(rng_chacha *eng, uint64_t position)
 
 uint64_t rng_chacha_position(const rng_chacha *eng)
 {
-    return eng->counter * 64 - (RNG_CHACHA_BUF_BYTES - eng->pos);
+    uint64_t generated = eng->mode == RNG_CHACHA_PRODUCTION ? eng->produced : eng->counter * 64;
+    return generated - (RNG_CHACHA_BUF_BYTES - eng->pos);
 }
 
 static uint32_t source_next32(void *state) { return rng_chacha_next32(state); }

@@ -68,6 +68,7 @@ typedef struct rng_chacha {
     uint64_t reseed_interval;  /* production: output bytes between OS seedings */
     uint64_t since_reseed;     /* production: output bytes since the last OS seeding */
     uint64_t seedings;         /* production: OS seedings so far (1 after init) */
+    uint64_t produced;         /* production: bytes generated for output, less any dropped unread */
     rng_source *source;        /* attached source, which mirrors latched failures */
 } rng_chacha;
 
@@ -104,7 +105,8 @@ int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes);
 
 /* Replay mode: continue from byte `position` of the keystream. */
 int rng_chacha_seek(rng_chacha *eng, uint64_t position);
-/* Replay mode: bytes of keystream consumed so far (mod 2^64). */
+/* Bytes of output consumed so far (mod 2^64): replay, the keystream
+   position (where seek resumes); production, the bytes handed out. */
 uint64_t rng_chacha_position(const rng_chacha *eng);
 
 /* Point src at this engine; the engine then latches failures into src too. */

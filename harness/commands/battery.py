@@ -10,7 +10,7 @@ import json
 
 import click
 
-from harness.commands.core import HexSeed
+from harness.commands._generator import generator_options
 
 EXIT_INTERRUPTED = 130
 
@@ -30,7 +30,7 @@ def _spec(name: str):
         raise click.UsageError(f"{exc} (or {', '.join(named_devices())})") from None
 
 
-def _source(spec, input_path, fmt, samples, seed):
+def _source(spec, input_path, fmt, samples, rng):
     """(n, chunks, description) for the outcomes to test."""
     from stats.kinds import kind_of
 
@@ -40,7 +40,7 @@ def _source(spec, input_path, fmt, samples, seed):
     if input_path is not None:
         from stats.io import open_capture
 
-        if seed is not None:
+        if rng.seed is not None:
             raise click.UsageError("--seed applies only when drawing from our own device (no --input)")
         try:
             capture = open_capture(input_path, spec, format=fmt)
@@ -59,11 +59,9 @@ def _source(spec, input_path, fmt, samples, seed):
 
         what = f"{n:,} {unit} read from {input_path} ({capture.container}, {capture.reading})"
         return n, chunks(), what
-    import rngcore
-
     n = kind.default_samples if samples is None else samples
-    generator = rngcore.Generator(seed) if seed is not None else rngcore.Generator()
-    mode = f"replay seed {seed.hex()}" if seed is not None else "production mode (OS entropy)"
+    generator = rng.build()
+    mode = generator.provenance().describe()
 
     def draws():
         left = n
@@ -117,15 +115,14 @@ def _text_report(result, what: str, power: float) -> str:
               help="Capture file of outcomes (CSV/text, .npy or raw binary). Without it, draw from our device.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Outcomes to test (rolls for dice, shuffles for shoes). With --input: the first N.")
-@click.option("--seed", type=HexSeed(), default=None,
-              help="Replay mode seed (64 hex digits) for reproducible draws. Without it, production mode.")
+@generator_options()
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
               show_default=True, help="Family-wise significance level (Pennsylvania: 0.05).")
 @click.option("--format", "fmt", type=click.Choice(["auto", "labels", "indices"]), default="auto",
               show_default=True, help="How values in a text capture are read.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @click.pass_context
-def test_command(ctx, device, input_path, samples, seed, alpha, fmt, as_json):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, as_json):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a registry name: roulette-single, roulette-double, big-six,
@@ -142,7 +139,7 @@ def test_command(ctx, device, input_path, samples, seed, alpha, fmt, as_json):
 
     spec = _spec(device)
     unit = kind_of(spec).unit
-    n, chunks, what = _source(spec, input_path, fmt, samples, seed)
+    n, chunks, what = _source(spec, input_path, fmt, samples, rng)
     try:
         Battery(spec, n, alpha=alpha)
     except InsufficientDataError as exc:

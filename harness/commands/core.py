@@ -8,22 +8,9 @@ import sys
 
 import click
 
+from harness.commands._generator import generator_options
+
 CHUNK = 1 << 20  # bytes per write: large writes keep a pipe's consumer busy
-
-
-class HexSeed(click.ParamType):
-    """A 32-byte seed written as 64 hex digits."""
-
-    name = "HEX64"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, bytes):
-            return value
-        text = str(value).strip()
-        if len(text) != 64 or any(c not in "0123456789abcdefABCDEF" for c in text):
-            self.fail(f"must be exactly 64 hex digits (32 bytes), got {len(text)} characters: {text[:70]!r}",
-                      param, ctx)
-        return bytes.fromhex(text)
 
 
 def _silence_stdout() -> None:
@@ -51,23 +38,22 @@ def _write_stream(out, generator, nbytes: int | None) -> None:
 
 
 @click.command("stream")
-@click.option("--seed", type=HexSeed(), default=None,
-              help="Replay mode: the ChaCha20 key as 64 hex digits. Without it, production mode (OS entropy).")
-@click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Replay stream id in [0, 2**64) (needs --seed). Default 0.")
+@generator_options(report=False)
 @click.option("--bytes", "nbytes", type=int, default=None, metavar="N", help="Write exactly N bytes, then stop.")
 @click.option("--forever", is_flag=True, help="Write until the reader closes the pipe (exit 0).")
-def stream_command(seed, stream_id, nbytes, forever):
+def stream_command(rng, nbytes, forever):
     """Write raw random bytes to stdout, for external test batteries.
 
     \b
     Examples:
       rngcert stream --forever | dieharder -g 200 -a
       rngcert stream --forever | RNG_test stdin
-      rngcert stream --seed 00...00 --stream 7 --bytes 1048576 > replay.bin
+      rngcert stream --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --stream 7 --bytes 1048576 > replay.bin
 
-    In replay mode the bytes are exactly the ChaCha20 keystream for key = seed
-    and stream id (the audit contract).  A closed pipe ends quietly, exit 0.
+    In replay mode the bytes are exactly the engine's output for the seed and
+    stream id (chacha20: the ChaCha20 keystream, the audit contract).  A
+    closed pipe ends quietly, exit 0.  If the generator refuses output
+    (entropy, self-test) nothing is written: one line on stderr, exit 1.
     """
     if nbytes is not None and forever:
         raise click.UsageError("give either --bytes N or --forever, not both")
@@ -75,17 +61,11 @@ def stream_command(seed, stream_id, nbytes, forever):
         raise click.UsageError("give --bytes N (how many bytes to write) or --forever")
     if nbytes is not None and nbytes < 0:
         raise click.BadParameter(f"must be >= 0, got {nbytes}", param_hint="'--bytes'")
-    if stream_id is not None and seed is None:
-        raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
     out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if out.isatty():
         raise click.UsageError("refusing to write binary data to a terminal; redirect or pipe it")
-    from rngcore import Generator, RNGError
-
     try:
-        _write_stream(out, Generator(seed, stream_id), nbytes)
-    except RNGError as exc:  # fail closed: stop, say why, exit 1
-        raise click.ClickException(str(exc)) from None
+        _write_stream(out, rng.build(), nbytes)
     except BrokenPipeError:
         _silence_stdout()
     except OSError as exc:
@@ -99,22 +79,30 @@ def stream_command(seed, stream_id, nbytes, forever):
 def selftest_command(as_json):
     """Known-answer, stability and continuous tests of this build; exit 1 on any failure.
 
-    Runs all ten RFC 8439 ChaCha20 vectors on every keystream code path,
-    pins the SHA-256 of the first MiB of a fixed replay stream, and checks
+    Runs every registered engine's known-answer tests (ChaCha20: all ten RFC
+    8439 vectors on every keystream code path, the power-on self-test and a
+    pin of the SHA-256 of the first MiB of a fixed replay stream), and checks
     that no two consecutive 64-byte blocks of a production run are equal.
     """
     from harness import selftest
+    from rngcore.engines import engines
 
-    checks = selftest.run_selftest()
-    passed = all(c.passed for c in checks)
+    by_engine = selftest.run_selftest()
+    passed = all(c.passed for checks in by_engine.values() for c in checks)
     info = selftest.build_info()
     if as_json:
-        click.echo(json.dumps({"build": info, "passed": passed, "checks": [c.as_dict() for c in checks]}, indent=2))
+        click.echo(json.dumps({
+            "build": info, "passed": passed, "engines": list(by_engine),
+            "checks": [dict(c.as_dict(), engine=name) for name, checks in by_engine.items() for c in checks],
+        }, indent=2))
     else:
         click.echo(f"rngcert {info['version']}  core {info['core_sha256']}  kernels {info['kernels_sha256']}  "
                    f"keystream path: {info['keystream_path']}  bulk shuffle kernel: {info['bulk_shuffle_kernel']}")
-        for check in checks:
-            click.echo(f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}")
+        known = engines()
+        for name, checks in by_engine.items():
+            click.echo(f"engine {name}: {known[name].summary}")
+            for check in checks:
+                click.echo(f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}")
         click.echo("selftest passed" if passed else "SELFTEST FAILED")
     if not passed:
         sys.exit(1)

@@ -8,7 +8,7 @@ import sys
 import click
 import numpy as np
 
-from harness.commands.core import HexSeed
+from harness.commands._generator import generator_options
 
 CHUNK_VALUES = 1 << 20  # values drawn and written per chunk: bounded memory for any N
 
@@ -81,14 +81,11 @@ def _progress_reporter(n: int, spec):
 @click.argument("device", type=DeviceName())
 @click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
               help="Number of outcomes (spins, rolls of all the dice, shuffled shoes/decks/tile sets).")
-@click.option("--seed", type=HexSeed(), default=None,
-              help="Replay mode: the ChaCha20 key as 64 hex digits. Without it, production mode (OS entropy).")
-@click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Replay stream id in [0, 2**64) (needs --seed). Default 0.")
+@generator_options(report=False)
 @click.option("--format", "fmt", type=click.Choice(["csv", "npy"]), default="csv", show_default=True,
               help="csv: labels as printed on the equipment, one outcome per line (a die roll or a "
                    "shoe comma-separated on one line); npy: a uint8 array of label indices.")
-def draw_command(device, count, seed, stream_id, fmt):
+def draw_command(device, count, rng, fmt):
     """Write N outcomes of DEVICE to stdout.
 
     \b
@@ -104,18 +101,14 @@ def draw_command(device, count, seed, stream_id, fmt):
     \b
     Examples:
       rngcert draw roulette-single -n 1000000 > spins.csv
-      rngcert draw shoe:8 -n 10 --seed 00...00 --stream 3
+      rngcert draw shoe:8 -n 10 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --stream 3
       rngcert draw dice:2 -n 1000000 --format npy > craps.npy
     """
-    import rngcore
-
-    if stream_id is not None and seed is None:
-        raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
     out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if fmt == "npy" and out.isatty():
         raise click.UsageError("refusing to write binary npy data to a terminal; redirect or pipe it")
-    generator = rngcore.Generator() if seed is None else rngcore.Generator(seed, stream_id or 0)
     try:
+        generator = rng.build()
         _write(out, device, generator, count, fmt, _progress_reporter(count, device))
     except KeyboardInterrupt:
         out.flush()

@@ -14,7 +14,7 @@ import textwrap
 
 import click
 
-from harness.commands.core import HexSeed
+from harness.commands._generator import generator_options
 
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
@@ -169,12 +169,9 @@ class GameCommand(click.Command):
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
 @click.option("--simulate", "rounds", type=click.IntRange(min=1), default=None, metavar="N",
               help="Also play N rounds through the virtual devices and compare with the exact results.")
-@click.option("--seed", type=HexSeed(), default=None,
-              help="Replay mode for --simulate: the ChaCha20 key as 64 hex digits (default: OS entropy).")
-@click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Replay stream id (needs --seed). Default 0.")
+@generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def game_command(game_name, variant, rounds, seed, stream_id, as_json, **given):
+def game_command(game_name, variant, rounds, rng, as_json, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -187,18 +184,14 @@ def game_command(game_name, variant, rounds, seed, stream_id, as_json, **given):
         if game.option(name) is None:
             takers = ", ".join(g.name for g, _ in declared_options()[name])
             raise click.UsageError(f"--{name} applies to {takers} only, not {game_name}")
-    if (seed is not None or stream_id is not None) and rounds is None:
+    if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
-    if stream_id is not None and seed is None:
-        raise click.UsageError("--stream selects a replay stream and needs --seed HEX64")
 
     try:
         analysis = game.analyse(variant, **given)
         simulation = None
         if rounds is not None:
-            import rngcore
-
-            generator = rngcore.Generator() if seed is None else rngcore.Generator(seed, stream_id or 0)
+            generator = rng.build()
             simulation = game.simulate(rounds, generator, variant, progress=_progress, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None

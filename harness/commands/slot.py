@@ -8,7 +8,7 @@ import time
 
 import click
 
-from harness.commands.core import HexSeed
+from harness.commands._generator import generator_options
 from harness.slot.profiles import PROFILE_NAMES
 
 EXIT_INTERRUPTED = 130  # as `rngcert game`, `battery`, `bench`: Ctrl-C, partial report
@@ -35,11 +35,10 @@ def _progress():
               help="Rules to check: jp (Japan 000 別表第1 第10), nj, nv, gli11.")
 @click.option("--simulate", "spins", type=click.IntRange(min=1), default=None, metavar="N",
               help="Also play N spins through rngcore and compare with the exact figures.")
-@click.option("--seed", type=HexSeed(), default=None,
-              help="Replay seed for --simulate (64 hex digits); default: production mode (OS entropy).")
+@generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def slot_command(ctx, model, profile, spins, seed, as_json):
+def slot_command(ctx, model, profile, spins, rng, as_json):
     """Exact analysis (PAR sheet) of the slot game in MODEL.toml.
 
     Computes the RTP (lines, scatters, free spins, progressive) as exact
@@ -56,7 +55,7 @@ def slot_command(ctx, model, profile, spins, seed, as_json):
     from harness.slot.profiles import check
     from harness.slot.report import render, to_json
 
-    if seed is not None and spins is None:
+    if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
     try:
         game = load_model(model)
@@ -70,13 +69,12 @@ def slot_command(ctx, model, profile, spins, seed, as_json):
     simulation = None
     interrupted = False
     if spins is not None:
-        import rngcore
         from rngcore.errors import RNGError
 
         from harness.slot.simulate import simulate
 
         try:
-            generator = rngcore.Generator(seed, 0) if seed is not None else rngcore.Generator()
+            generator = rng.build()
             simulation = simulate(game, spins, generator, progress=_progress())
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None

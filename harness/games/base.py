@@ -115,15 +115,10 @@ def _run(rounds: int, chunk: int, step: Callable[[int], None], done_so_far: Call
 
 
 def _replay(generator) -> dict | None:
-    seed = getattr(generator, "seed", None)
-    info = {}
-    if seed is not None:
-        info["seed"] = bytes(seed).hex() if isinstance(seed, (bytes, bytearray)) else str(seed)
-    for attr in ("stream", "position"):
-        value = getattr(generator, attr, None)
-        if value is not None:
-            info[attr] = int(value)
-    return info or None
+    """The generator's provenance (engine, mode, seed fingerprint, stream,
+    position), or None for a generator that has none (numpy's)."""
+    provenance = getattr(generator, "provenance", None)
+    return None if provenance is None else provenance().as_dict()
 
 
 class Game:

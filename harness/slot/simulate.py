@@ -166,11 +166,9 @@ def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
 
 
 def describe(generator) -> str:
-    mode = getattr(generator, "mode", None)
-    if mode == "replay":
-        return f"rngcore replay seed {generator.seed.hex()} stream {generator.stream}"
-    if mode == "production":
-        return "rngcore production mode (OS-seeded)"
+    provenance = getattr(generator, "provenance", None)
+    if provenance is not None:  # engine, mode, seed fingerprint, stream, position
+        return f"rngcore {provenance().describe()}"
     bitgen = getattr(generator, "bit_generator", None)
     return f"numpy {type(bitgen).__name__}" if bitgen is not None else type(generator).__name__
 

@@ -1,0 +1,148 @@
+"""The one option set of every command that draws: ``--engine``, ``--seed``,
+``--stream`` (and ``--show-seed`` where the command prints a report).
+
+Decorate a command with :func:`generator_options`; it receives one
+``rng`` argument, a :class:`GeneratorOptions`, and builds its generator
+with ``rng.build()`` when it needs one.  The decorator also runs the
+command inside the generator's error handling: a generator that refuses
+output (the OS cannot supply entropy, the power-on self-test failed) ends
+the command with one line on stderr and exit code 1, whether it happens
+while the generator is built or while it draws, never with a traceback.
+
+Seed policy (docs/audit_contract.md, "Seeds in reports"): reports name the
+generator by its provenance, with the replay seed's fingerprint; the seed
+itself only with ``--show-seed``.  A trivial replay seed warns once, on one
+line of stderr.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import warnings
+
+import click
+
+from rngcore.engine import TrivialSeedWarning
+
+__all__ = ["EngineChoice", "GeneratorOptions", "generator_options"]
+
+EXIT_GENERATOR_FAILED = 1  # fail closed: the generator's own checks failed
+
+_python_formatwarning = warnings.formatwarning
+
+
+def _formatwarning(message, category, filename, lineno, line=None):
+    """A trivial-seed warning is one line naming rngcert, not a source location."""
+    if issubclass(category, TrivialSeedWarning):
+        return f"rngcert: warning: {message}\n"
+    return _python_formatwarning(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _formatwarning
+
+
+class EngineChoice(click.Choice):
+    """``--engine``: the names in the engine registry, read when first needed."""
+
+    name = "engine"
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from rngcore.engines import engines
+
+        return tuple(engines())
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ assigns it; the registry decides
+        pass
+
+
+@dataclasses.dataclass(frozen=True)
+class GeneratorOptions:
+    """What ``--engine``, ``--seed``, ``--stream`` and ``--show-seed`` asked for."""
+
+    engine: str
+    seed: bytes | None
+    stream: int | None
+    show_seed: bool = False
+
+    @property
+    def replay(self) -> bool:
+        return self.seed is not None
+
+    def build(self):
+        """A new :class:`rngcore.Generator` on the chosen engine (replay mode
+        when ``--seed`` was given), whose reports show the seed itself only
+        under ``--show-seed``."""
+        import rngcore
+        from rngcore.engines import create
+
+        try:
+            bits = create(self.engine, self.seed, self.stream)
+        except ValueError as exc:  # e.g. production mode asked of a replay-only engine
+            raise click.UsageError(str(exc)) from None
+        bits.show_seed = self.show_seed
+        return rngcore.Generator(bits)
+
+
+def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bool) -> GeneratorOptions:
+    from rngcore.engines import engine_class
+
+    cls = engine_class(engine)
+    if stream is not None and seed is None:
+        raise click.UsageError("--stream selects a replay stream and needs --seed", ctx=ctx)
+    if stream is not None and not cls.has_streams:
+        raise click.BadParameter(f"the {engine} engine has no stream ids", ctx=ctx, param_hint="'--stream'")
+    raw = None
+    if seed is not None:
+        try:
+            raw = cls.parse_seed(seed)
+        except (ValueError, TypeError) as exc:
+            raise click.BadParameter(f"{engine}: {exc}", ctx=ctx, param_hint="'--seed'") from None
+    return GeneratorOptions(engine, raw, stream, show_seed)
+
+
+def generator_options(report: bool = True):
+    """Add ``--engine``, ``--seed``, ``--stream`` (and ``--show-seed`` when
+    ``report``) to a click command; it is called with ``rng=GeneratorOptions``.
+
+    The command runs inside the generator's error handling (module docstring).
+    """
+    def decorate(command):
+        @functools.wraps(command)
+        def run(*args, engine, seed, stream_id, show_seed=False, **kwargs):
+            ctx = click.get_current_context()
+            rng = _parse(ctx, engine, seed, stream_id, show_seed)
+            from rngcore.errors import RNGError
+
+            try:
+                return command(*args, rng=rng, **kwargs)
+            except RNGError as exc:  # fail closed: say why, produce nothing more
+                raise _GeneratorFailed(f"{ctx.command_path}: {exc}") from None
+
+        options = [
+            click.option("--engine", type=EngineChoice(), default="chacha20", show_default=True,
+                         help="Engine that supplies the bits (the registered engines; "
+                              "`rngcert selftest` lists and tests each)."),
+            click.option("--seed", metavar="HEX", default=None,
+                         help="Replay mode: the engine's seed (chacha20: 64 hex digits, the 32-byte key). "
+                              "Without it, production mode (OS entropy)."),
+            click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
+                         help="Replay stream id in [0, 2**64) (needs --seed). Default 0."),
+        ]
+        if report:
+            options.append(click.option(
+                "--show-seed", is_flag=True,
+                help="Print the replay seed itself in the report (default: its SHA-256 fingerprint only)."))
+        for option in reversed(options):
+            run = option(run)
+        return run
+
+    return decorate
+
+
+class _GeneratorFailed(click.ClickException):
+    exit_code = EXIT_GENERATOR_FAILED
