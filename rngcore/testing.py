@@ -35,7 +35,9 @@ installs the test layer's fault table in the core (``csrc/core/faults.h``,
 which passes every read through until a plan is set); :data:`test_lib`
 sets plans, e.g. ``test_lib.rngtest_entropy_fail(1)`` or
 ``test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_ZERO, 0, 0)``, and
-:func:`entropy_failure` / :func:`selftest_failure` hold one for a block.
+:func:`entropy_fault` (any read fault), :func:`entropy_failure` (every read
+fails) and :func:`selftest_failure` hold one for a block;
+:func:`failed_selftest` holds a self-test run that has failed.
 """
 from __future__ import annotations
 
@@ -48,8 +50,8 @@ from rngcore._native import ffi, lib, load_layer
 from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
-__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "keystream_impl", "selftest_failure",
-           "test_ffi", "test_lib", "TEST_BUILD_INFO"]
+__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "failed_selftest",
+           "keystream_impl", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
 
 test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
 lib.rng_faults_install(test_lib.rngtest_faults())
@@ -174,14 +176,53 @@ def keystream_impl(name: str):
         lib.rng_chacha_set_impl(previous)
 
 
+_READ_FAULTS = {
+    "fail": test_lib.RNGTEST_READ_FAIL,
+    "empty": test_lib.RNGTEST_READ_ZERO,
+    "short": test_lib.RNGTEST_READ_SHORT,
+    "eintr": test_lib.RNGTEST_READ_EINTR,
+}
+
+
 @contextlib.contextmanager
+def entropy_fault(kind: str, *, after: int = 0, count: int = 0, limit: int = 1):
+    """OS entropy reads misbehave inside the block (process-wide), pass after.
+
+    Parameters
+    ----------
+    kind : {"fail", "empty", "short", "eintr"}
+        What a faulted read reports: an error (EIO), 0 bytes, a short read of
+        at most ``limit`` real OS bytes, or an interruption by a signal
+        (EINTR).  No fault supplies bytes of its own, so none can weaken a key.
+    after : int
+        Reads that pass first ("failure after N reads").
+    count : int
+        Faulted reads after those, then reads pass again; 0 (default): all.
+    limit : int
+        The size of a ``"short"`` read.
+
+    Yields
+    ------
+    callable
+        Returns the OS reads attempted since the block began.
+    """
+    mode = _READ_FAULTS.get(kind)
+    if mode is None:
+        raise ValueError(f"entropy fault must be one of {', '.join(_READ_FAULTS)}, got {kind!r}")
+    for name, value in (("after", after), ("count", count), ("limit", limit)):
+        if operator.index(value) < 0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+    test_lib.rngtest_entropy_plan(mode, after, limit)
+    test_lib.rngtest_entropy_plan_count(count)
+    try:
+        yield test_lib.rngtest_entropy_reads
+    finally:
+        test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_PASS, 0, 0)
+
+
 def entropy_failure():
     """Every OS entropy read fails inside the block (and passes again after)."""
-    test_lib.rngtest_entropy_fail(1)
-    try:
-        yield
-    finally:
-        test_lib.rngtest_entropy_fail(0)
+    return entropy_fault("fail")
 
 
 @contextlib.contextmanager
@@ -192,3 +233,21 @@ def selftest_failure():
         yield
     finally:
         test_lib.rngtest_selftest_fail(0)
+
+
+@contextlib.contextmanager
+def failed_selftest():
+    """Inside the block the power-on self-test has run and failed (on a
+    corrupted keystream bit); on exit it runs again and must pass.
+
+    Generators alive when it failed stay failed (docs/audit_contract.md).
+    """
+    with selftest_failure():
+        if lib.rng_chacha_selftest_run() != lib.RNG_E_SELFTEST:
+            raise AssertionError("the injected fault did not fail the self-test")
+        try:
+            yield
+        finally:
+            test_lib.rngtest_selftest_fail(0)
+            if lib.rng_chacha_selftest_run() != lib.RNG_OK:
+                raise AssertionError("the self-test fails with no fault injected")

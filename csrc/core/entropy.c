@@ -1,40 +1,54 @@
-/* entropy.c -- OS entropy that fails closed, and a memzero that sticks.
-   The OS calls themselves are in faults.c (the test layer's seam). */
+/* entropy.c -- OS entropy that fails closed with bounded retries, and a
+   memzero that sticks.  The OS calls themselves are in faults.c (the test
+   layer's seam). */
 #include "entropy.h"
 #include "faults.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/types.h>
+
+/* One OS read of up to n bytes: the count delivered (0 is possible), or -1
+   with errno set. */
+static ssize_t os_read(uint8_t *out, size_t n)
+{
+#if defined(__linux__)
+    /* flags = 0: block until the kernel pool is initialised, then never block. */
+    return rng_fault_getrandom(out, n);
+#else
+    /* getentropy delivers all or nothing, at most 256 bytes per call. */
+    size_t take = n < 256 ? n : 256;
+    return rng_fault_getentropy(out, take) == 0 ? (ssize_t)take : -1;
+#endif
+}
 
 int rng_entropy_fill(uint8_t *out, size_t n)
 {
-#if defined(__linux__)
-    /* flags = 0: block until the kernel pool is initialised, then never
-       block; a call may return fewer bytes or be interrupted, so loop. */
+    /* A read may deliver fewer bytes than asked (continue: it made
+       progress), be interrupted, or deliver none; the last two are retried
+       a bounded number of times, so no OS behaviour can make this spin. */
+    int interrupts = 0, empties = 0;
     while (n > 0) {
-        ssize_t got = rng_fault_getrandom(out, n);
+        ssize_t got = os_read(out, n);
         if (got < 0) {
-            if (errno == EINTR) {
+            if (errno == EINTR && ++interrupts <= RNG_ENTROPY_MAX_INTERRUPTS) {
                 continue;
             }
             return RNG_E_ENTROPY;
+        }
+        if (got == 0) {
+            if (++empties <= RNG_ENTROPY_MAX_EMPTY) {
+                continue;
+            }
+            return RNG_E_ENTROPY;
+        }
+        if ((size_t)got > n) {
+            return RNG_E_ENTROPY; /* a kernel claiming more than asked is not trusted */
         }
         out += got;
         n -= (size_t)got;
     }
     return RNG_OK;
-#else
-    /* getentropy returns at most 256 bytes per call. */
-    while (n > 0) {
-        size_t take = n < 256 ? n : 256;
-        if (rng_fault_getentropy(out, take) != 0) {
-            return RNG_E_ENTROPY;
-        }
-        out += take;
-        n -= take;
-    }
-    return RNG_OK;
-#endif
 }
 
 void rng_memzero(void *p, size_t n)

@@ -7,6 +7,13 @@
  * There is deliberately no fallback (no clock, no pid, no /dev/urandom
  * re-try, no user-space pool).
  *
+ * Retries are bounded, so a faulty or filtered OS cannot make a caller spin:
+ * a short read is continued (it made progress); a read interrupted by a
+ * signal (EINTR) is retried at most RNG_ENTROPY_MAX_INTERRUPTS times per
+ * request; a read that returns 0 bytes (what a seccomp rule of RET_ERRNO|0
+ * produces) is retried at most RNG_ENTROPY_MAX_EMPTY times per request; any
+ * other error fails at once.
+ *
  * The OS calls go through faults.h, the seam the test layer uses to make
  * them fail; the core itself has no test switch.
  */
@@ -18,6 +25,9 @@
 #include "rng_source.h"
 
 /* cffi:begin */
+#define RNG_ENTROPY_MAX_INTERRUPTS 100
+#define RNG_ENTROPY_MAX_EMPTY 4
+
 /* Fill out with n bytes from the OS.  RNG_OK or RNG_E_ENTROPY. */
 int rng_entropy_fill(uint8_t *out, size_t n);
 

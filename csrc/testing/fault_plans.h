@@ -22,6 +22,9 @@
    behaves as `mode` (RNGTEST_READ_*); `limit` is the SHORT read size.
    Resets the read count. */
 void rngtest_entropy_plan(int mode, long after, long limit);
+/* End the current plan after `count` faulted reads (0, the default of every
+   new plan: never); the reads after those pass again. */
+void rngtest_entropy_plan_count(long count);
 /* OS entropy reads the core has attempted since the last plan was set. */
 long rngtest_entropy_reads(void);
 /* Shorthand: fail != 0 makes every read fail from now on; 0 passes all. */
