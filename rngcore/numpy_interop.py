@@ -95,7 +95,9 @@ class ChaChaBitGenerator:
             )
         self._generator = generator
         self._bitgen = ffi.new("rng_numpy_bitgen *")
-        raise_for_status(lib.rng_numpy_bitgen_init(self._bitgen, generator.source), "ChaChaBitGenerator")
+        with generator.lock:  # the init's zero-byte fill runs the engine's checks
+            status = lib.rng_numpy_bitgen_init(self._bitgen, generator.source)
+        raise_for_status(status, "ChaChaBitGenerator")
         self.lock = generator.lock
         self.capsule = _PyCapsule_New(_address(self._bitgen), _address(_CAPSULE_NAME), None)
 

@@ -26,17 +26,10 @@
         c += d; b ^= c; b = ROTL32(b, 7);      \
     } while (0)
 
-static void chacha20_block_portable(const uint32_t key[8], uint64_t counter, uint64_t stream,
-                                    uint8_t out[64])
+/* One block of the input state `in` to out; x is the caller's scratch. */
+static void chacha20_block_portable(const uint32_t in[16], uint32_t x[16], uint8_t out[64])
 {
-    const uint32_t in[16] = {
-        0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u,
-        key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-        (uint32_t)counter, (uint32_t)(counter >> 32),
-        (uint32_t)stream, (uint32_t)(stream >> 32),
-    };
-    uint32_t x[16];
-    memcpy(x, in, sizeof x);
+    memcpy(x, in, 16 * sizeof x[0]);
     for (int i = 0; i < 10; i++) {
         QR(x[0], x[4], x[8], x[12]);
         QR(x[1], x[5], x[9], x[13]);
@@ -55,9 +48,21 @@ static void chacha20_block_portable(const uint32_t key[8], uint64_t counter, uin
 void rng_chacha20_blocks_portable(const uint32_t key[8], uint64_t counter, uint64_t stream,
                                   uint8_t *out, size_t nblocks)
 {
+    uint32_t in[16] = {
+        0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u,
+        key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
+        0, 0, (uint32_t)stream, (uint32_t)(stream >> 32),
+    };
+    uint32_t x[16];
     for (size_t i = 0; i < nblocks; i++) {
-        chacha20_block_portable(key, counter + i, stream, out + 64 * i);
+        in[12] = (uint32_t)(counter + i);
+        in[13] = (uint32_t)((counter + i) >> 32);
+        chacha20_block_portable(in, x, out + 64 * i);
     }
+    /* Both hold the key (x: the rounds' state, which with the output gives
+       the input back); neither may outlive the call. */
+    rng_memzero(in, sizeof in);
+    rng_memzero(x, sizeof x);
 }
 
 int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
@@ -140,15 +145,17 @@ void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t strea
     rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
 }
 
-/* ---- fork detection ---------------------------------------------------- */
+/* ---- fork and self-test detection ------------------------------------- */
 
-uint32_t rng_chacha_fork_epoch = 0;
+/* Bumped by the fork handler below and by a failed self-test run
+   (chacha20_selftest.c); the inline readers compare it (chacha20.h). */
+uint32_t rng_chacha_epoch = 0;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static int atfork_status = RNG_OK;
 
 static void after_fork_in_child(void)
 {
-    rng_chacha_fork_epoch++;
+    __atomic_add_fetch(&rng_chacha_epoch, 1, __ATOMIC_SEQ_CST);
 }
 
 static void register_atfork(void)
@@ -198,26 +205,29 @@ static int reseed(rng_chacha *eng)
     drop_buffer(eng);
     eng->since_reseed = 0;
     eng->seedings++;
-    eng->fork_epoch = rng_chacha_fork_epoch;
+    eng->epoch = __atomic_load_n(&rng_chacha_epoch, __ATOMIC_SEQ_CST);
     return RNG_OK;
 }
 
-/* Checks due before any output: a latched failure, the self-test, and a
-   fork (production reseeds; replay is copied as-is and just adopts the
-   child's epoch). */
+/* Checks due before any output: a latched failure; the self-test (failed
+   now, or failed in any run since this engine was made); and a fork
+   (production reseeds; replay is copied as-is and just adopts the child's
+   epoch).  Every self-test failure also moves the epoch, so the inline
+   readers come here before serving another buffered word (chacha20.h). */
 static int ready(rng_chacha *eng)
 {
     if (eng->status != RNG_OK) {
         return eng->status;
     }
-    if (!rng_chacha_selftest_passed()) {
+    if (!rng_chacha_selftest_passed() || eng->bad_selftest_runs != rng_chacha_selftest_bad_runs()) {
         return fail(eng, RNG_E_SELFTEST);
     }
-    if (eng->fork_epoch != rng_chacha_fork_epoch) {
+    uint32_t epoch = __atomic_load_n(&rng_chacha_epoch, __ATOMIC_SEQ_CST);
+    if (eng->epoch != epoch) {
         if (eng->mode == RNG_CHACHA_PRODUCTION) {
             return reseed(eng);
         }
-        eng->fork_epoch = rng_chacha_fork_epoch;
+        eng->epoch = epoch;
     }
     return RNG_OK;
 }
@@ -296,18 +306,27 @@ static int refill(rng_chacha *eng)
 /* Blocks per key in a bulk production request (64 KiB). */
 #define BULK_BLOCKS 1024
 
-int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes)
+/* Copy up to n buffered bytes to dst, zeroing them in the buffer (no
+   returned output stays in the state); the count copied. */
+static size_t take_buffered(rng_chacha *eng, uint8_t *dst, size_t n)
 {
-    uint8_t *dst = out;
+    size_t have = RNG_CHACHA_BUF_BYTES - eng->pos;
+    size_t take = have < n ? have : n;
+    memcpy(dst, eng->buf + eng->pos, take);
+    memset(eng->buf + eng->pos, 0, take);
+    eng->pos += (uint32_t)take;
+    return take;
+}
+
+/* rng_chacha_fill without the wipe on failure. */
+static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
+{
     int status = ready(eng);
     if (status != RNG_OK) {
         return status;
     }
     /* Buffered bytes first, so the output order is the keystream order. */
-    size_t have = RNG_CHACHA_BUF_BYTES - eng->pos;
-    size_t take = have < nbytes ? have : nbytes;
-    memcpy(dst, eng->buf + eng->pos, take);
-    eng->pos += (uint32_t)take;
+    size_t take = take_buffered(eng, dst, nbytes);
     dst += take;
     nbytes -= take;
 
@@ -340,14 +359,22 @@ int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes)
                 return status;
             }
         }
-        have = RNG_CHACHA_BUF_BYTES - eng->pos;
-        take = have < nbytes ? have : nbytes;
-        memcpy(dst, eng->buf + eng->pos, take);
-        eng->pos += (uint32_t)take;
+        take = take_buffered(eng, dst, nbytes);
         dst += take;
         nbytes -= take;
     }
     return eng->status;
+}
+
+/* On failure the whole of out is zeroed, so a caller's buffer never keeps
+   part of a request that raised. */
+int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes)
+{
+    int status = fill_output(eng, out, nbytes);
+    if (status != RNG_OK) {
+        memset(out, 0, nbytes);
+    }
+    return status;
 }
 
 uint32_t rng_chacha_next32_slow(rng_chacha *eng)
@@ -374,7 +401,10 @@ static int init_common(rng_chacha *eng, int mode)
     memset(eng, 0, sizeof *eng);
     eng->mode = mode;
     eng->pos = RNG_CHACHA_BUF_BYTES;
-    eng->fork_epoch = rng_chacha_fork_epoch;
+    /* Read before the self-test state, so a run failing in between is
+       caught at the first output. */
+    eng->epoch = __atomic_load_n(&rng_chacha_epoch, __ATOMIC_SEQ_CST);
+    eng->bad_selftest_runs = rng_chacha_selftest_bad_runs();
     pthread_once(&atfork_once, register_atfork);
     if (atfork_status != RNG_OK) {
         return fail(eng, atfork_status);
@@ -424,6 +454,7 @@ int rng_chacha_seek(rng_chacha *eng, uint64_t position)
     rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
     eng->counter += RNG_CHACHA_BUF_BLOCKS;
     eng->pos = (uint32_t)(position % 64);
+    memset(eng->buf, 0, eng->pos); /* before pos the buffer is zeros */
     return RNG_OK;
 }
 

@@ -31,11 +31,29 @@
  *               ChaCha20 block).  Counted are the bytes generated for
  *               output, including any still unread in the buffer.
  *
+ * No returned output stays in the state: every read zeroes the buffer
+ * bytes it takes (the inline word readers store zeros over the word they
+ * load; fill wipes what it copies), so buf holds zeros before pos and
+ * unread output after it.  With fast key erasure this means a captured
+ * state reveals nothing that was ever output.  The key-derived copies the
+ * block functions make on the stack are wiped before they return.
+ *
  * Engines are not internally locked: one thread at a time (rngcore holds a
  * lock around every call).  A failed engine latches a negative status, in
  * eng->status and in the attached source's status; its word functions then
  * return all-one words (which every bounded-integer routine accepts at once,
- * so no rejection loop can spin) that callers must discard.
+ * so no rejection loop can spin) that callers must discard.  On failure,
+ * fill leaves all nbytes of its output zero.
+ *
+ * A failed self-test stops every engine at once, without a check on the
+ * fast path: the inline word readers already compare the engine's epoch
+ * with the process-wide rng_chacha_epoch (for fork detection), and a failed
+ * self-test run bumps that epoch too.  Every engine's next read therefore
+ * takes the slow path, whose readiness check sees the failure, latches
+ * RNG_E_SELFTEST and wipes key and buffered output, so no buffered word is
+ * served after the run returns.  An engine that was alive when a run failed
+ * stays failed even if a later run passes; engines made after a passing
+ * run work.
  */
 #ifndef RNG_CHACHA20_H
 #define RNG_CHACHA20_H
@@ -60,11 +78,12 @@ typedef struct rng_chacha {
     uint32_t key[8];
     uint64_t counter;          /* replay: block counter of the next block generated */
     uint64_t stream;           /* stream id, state words 14-15 (0 in production) */
-    uint8_t buf[2048];         /* RNG_CHACHA_BUF_BYTES of keystream; bytes before pos are spent */
+    uint8_t buf[2048];         /* RNG_CHACHA_BUF_BYTES: zeros before pos, unread output from pos */
     uint32_t pos;              /* bytes of buf already consumed */
     int status;                /* RNG_OK or a latched negative RNG_E_* */
     int mode;                  /* RNG_CHACHA_REPLAY or RNG_CHACHA_PRODUCTION */
-    uint32_t fork_epoch;       /* value of the process fork epoch this state belongs to */
+    uint32_t epoch;            /* value of rng_chacha_epoch this state last checked against */
+    uint32_t bad_selftest_runs; /* failed self-test runs when this engine was made */
     uint64_t reseed_interval;  /* production: output bytes between OS seedings */
     uint64_t since_reseed;     /* production: output bytes since the last OS seeding */
     uint64_t seedings;         /* production: OS seedings so far (1 after init) */
@@ -100,7 +119,8 @@ int rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t str
    bytes of output (at most reseed_interval + 63 bytes per OS key).  RNG_E_ENTROPY, RNG_E_SELFTEST, RNG_E_MEMORY or RNG_OK. */
 int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval);
 
-/* Copy the next nbytes of output into out.  Returns the engine status. */
+/* Copy the next nbytes of output into out.  Returns the engine status; on
+   failure all nbytes of out are zero (nothing of the request is left). */
 int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes);
 
 /* Replay mode: continue from byte `position` of the keystream. */
@@ -120,30 +140,46 @@ void rng_chacha_wipe(rng_chacha *eng);
 _Static_assert(RNG_CHACHA_BUF_BYTES == sizeof(((rng_chacha *)0)->buf), "buffer size");
 _Static_assert(RNG_CHACHA_BUF_BLOCKS % 8 == 0, "buffer refills in whole AVX2 groups");
 
-/* Incremented in the child after every fork(); an engine whose fork_epoch
-   differs is a copy made by fork and must act before its next output. */
-extern uint32_t rng_chacha_fork_epoch;
+/* Changes in the child after every fork() and whenever a self-test run
+   fails; an engine whose epoch differs must go through the readiness check
+   (chacha20.c) before its next output. */
+extern uint32_t rng_chacha_epoch;
 
 /* Out-of-line paths of the word readers (refill, fork, failure). */
 uint32_t rng_chacha_next32_slow(rng_chacha *eng);
 uint64_t rng_chacha_next64_slow(rng_chacha *eng);
 
-/* Next 32 bits of output, read little-endian (the next 4 bytes of fill). */
+/* 1 when the next `n` output bytes can be served from the buffer without
+   any check: enough unread bytes and no fork or self-test failure since
+   this engine last checked. */
+static inline int rng_chacha_fast(const rng_chacha *eng, uint32_t n)
+{
+    return eng->pos <= RNG_CHACHA_BUF_BYTES - n
+           && eng->epoch == __atomic_load_n(&rng_chacha_epoch, __ATOMIC_RELAXED);
+}
+
+/* Next 32 bits of output, read little-endian (the next 4 bytes of fill);
+   the 4 bytes are zeroed in the buffer as they are read. */
 static inline uint32_t rng_chacha_next32(rng_chacha *eng)
 {
-    if (eng->pos <= RNG_CHACHA_BUF_BYTES - 4 && eng->fork_epoch == rng_chacha_fork_epoch) {
-        uint32_t v = rng_load32_le(eng->buf + eng->pos);
+    if (rng_chacha_fast(eng, 4)) {
+        uint8_t *p = eng->buf + eng->pos;
+        uint32_t v = rng_load32_le(p);
+        memset(p, 0, 4);
         eng->pos += 4;
         return v;
     }
     return rng_chacha_next32_slow(eng);
 }
 
-/* Next 64 bits of output, read little-endian (the next 8 bytes of fill). */
+/* Next 64 bits of output, read little-endian (the next 8 bytes of fill);
+   the 8 bytes are zeroed in the buffer as they are read. */
 static inline uint64_t rng_chacha_next64(rng_chacha *eng)
 {
-    if (eng->pos <= RNG_CHACHA_BUF_BYTES - 8 && eng->fork_epoch == rng_chacha_fork_epoch) {
-        uint64_t v = rng_load64_le(eng->buf + eng->pos);
+    if (rng_chacha_fast(eng, 8)) {
+        uint8_t *p = eng->buf + eng->pos;
+        uint64_t v = rng_load64_le(p);
+        memset(p, 0, 8);
         eng->pos += 8;
         return v;
     }

@@ -194,7 +194,7 @@ AVX2 void rng_chacha20_avx2_groups(const uint32_t key[8], uint64_t counter, uint
                                    uint8_t *out, size_t ngroups)
 {
     group_state st;
-    const uint32_t words[16] = {
+    uint32_t words[16] = {
         0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u,
         key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
         0, 0, (uint32_t)stream, (uint32_t)(stream >> 32),
@@ -202,6 +202,7 @@ AVX2 void rng_chacha20_avx2_groups(const uint32_t key[8], uint64_t counter, uint
     for (int i = 0; i < 16; i++) {
         st.in[i] = _mm256_set1_epi32((int)words[i]);
     }
+    rng_memzero(words, sizeof words); /* holds the key */
     st.rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
                                 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
     st.rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,

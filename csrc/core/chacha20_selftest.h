@@ -6,7 +6,9 @@
  * every keystream path this CPU has: the portable block function, and the
  * AVX2 path with the vector's block placed in every lane of an 8-block group.
  * The test runs once, at the first engine initialisation; every engine
- * refuses output (RNG_E_SELFTEST) unless the last run passed.
+ * refuses output (RNG_E_SELFTEST) unless the last run passed, and an engine
+ * that was alive when a run failed refuses for good (chacha20.h says how
+ * the fast path learns of it without a check of its own).
  *
  * RFC 8439 uses a 32-bit counter and a 96-bit nonce (state words 12 and
  * 13-15); our layout is a 64-bit counter (words 12-13) and a 64-bit stream
@@ -32,6 +34,9 @@ int rng_chacha_selftest(void);
 int rng_chacha_selftest_run(void);
 /* 1 when the last run passed. */
 int rng_chacha_selftest_passed(void);
+/* Failed runs so far in this process; an engine made before a failed run
+   refuses output for good. */
+uint32_t rng_chacha_selftest_bad_runs(void);
 
 /* The embedded vectors: count, and field (RNG_KAT_*) of vector i as hex,
    or NULL when out of range; rng_chacha_kat_counter gives COUNTER. */

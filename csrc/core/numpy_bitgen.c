@@ -49,7 +49,9 @@ int rng_numpy_bitgen_init(rng_numpy_bitgen *bg, rng_source *src)
     bg->next_uint32 = bitgen_next32;
     bg->next_double = bitgen_next_double;
     bg->next_raw = bitgen_next64;
-    return src->status;
+    uint8_t none[1];
+    int status = src->fill(src->state, none, 0);
+    return status != RNG_OK ? status : src->status;
 }
 
 const char *rng_numpy_capsule_name(void)

@@ -35,8 +35,11 @@ typedef struct rng_numpy_bitgen {
     uint64_t (*next_raw)(void *state);
 } rng_numpy_bitgen;
 
-/* Point bg at src (bg->state = src).  Returns src's status (RNG_OK unless it
-   has failed), or RNG_E_ARGUMENT if either pointer is NULL. */
+/* Point bg at src (bg->state = src).  Returns src's status after a
+   zero-byte fill, which runs the source's checks due before output (so an
+   engine stopped by a failed self-test is refused here, not at numpy's first
+   draw), or RNG_E_ARGUMENT if either pointer is NULL.  Hold the source's
+   lock. */
 int rng_numpy_bitgen_init(rng_numpy_bitgen *bg, rng_source *src);
 
 /* The capsule name numpy checks, as a string with static storage. */
