@@ -1,4 +1,8 @@
-"""``rngcert draw``: outcomes of a virtual device, as labels (CSV) or indices (npy)."""
+"""``rngcert draw``: outcomes of a virtual device, as labels (CSV) or indices (npy).
+
+The devices and the help text's list of them come from the device registry
+(:data:`rngcore.devices.DEVICES`), read when they are needed.
+"""
 from __future__ import annotations
 
 import errno
@@ -8,6 +12,7 @@ import sys
 import click
 import numpy as np
 
+from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
 
 CHUNK_VALUES = 1 << 20  # values drawn and written per chunk: bounded memory for any N
@@ -17,6 +22,12 @@ class DeviceName(click.ParamType):
     """A device name from the registry (``roulette-single``, ``shoe:8``, ...)."""
 
     name = "DEVICE"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+        from rngcore.devices import device_names
+
+        return [CompletionItem(n.replace(":N", ":")) for n in device_names() if n.startswith(incomplete)]
 
     def convert(self, value, param, ctx):
         from rngcore.devices import device_spec
@@ -77,7 +88,22 @@ def _progress_reporter(n: int, spec):
     return report
 
 
-@click.command("draw")
+def _help_text() -> str:
+    from rngcore.devices.registry import help_rows
+
+    return "\n\n".join([
+        "Write N outcomes of DEVICE to stdout.",
+        rows_block("DEVICE is one of:", help_rows()),
+        "\b\nExamples:\n"
+        "  rngcert draw roulette-single -n 1000000 > spins.csv\n"
+        "  rngcert draw shoe:8 -n 10 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+        " --stream 3\n"
+        "  rngcert draw dice:2 -n 1000000 --format npy > craps.npy",
+    ])
+
+
+@click.command("draw", cls=GeneratedCommand, help_text=_help_text,
+               short_help="Write N outcomes of a virtual device to stdout.")
 @click.argument("device", type=DeviceName())
 @click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
               help="Number of outcomes (spins, rolls of all the dice, shuffled shoes/decks/tile sets).")
@@ -86,24 +112,6 @@ def _progress_reporter(n: int, spec):
               help="csv: labels as printed on the equipment, one outcome per line (a die roll or a "
                    "shoe comma-separated on one line); npy: a uint8 array of label indices.")
 def draw_command(device, count, rng, fmt):
-    """Write N outcomes of DEVICE to stdout.
-
-    \b
-    DEVICE is one of: roulette-single, roulette-double, roulette-double-as-single,
-    big-six, money-wheel, dice:N (N dice), shoe:N (N decks, 1..12),
-    pontoon:N (N decks without 10s), deck, tiles.
-
-    \b
-    Labels: roulette 0-36 and 00; Big Six $1 $2 $5 $10 $20 joker flag;
-    Money Wheel S1..S7; die faces 1..6; cards rank+suit (AS, 10H, QD);
-    pai gow tiles T1..T21 (rows of 000 第9 1-2).
-
-    \b
-    Examples:
-      rngcert draw roulette-single -n 1000000 > spins.csv
-      rngcert draw shoe:8 -n 10 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --stream 3
-      rngcert draw dice:2 -n 1000000 --format npy > craps.npy
-    """
     out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if fmt == "npy" and out.isatty():
         raise click.UsageError("refusing to write binary npy data to a terminal; redirect or pipe it")

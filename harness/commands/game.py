@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 
 import click
 
+from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
 
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
@@ -115,54 +115,25 @@ def _game_options() -> list[click.Option]:
 def _help_text() -> str:
     from harness.games.registry import GAMES
 
-    width = max(len(name) for name in GAMES) + 2
-
-    def row(name: str, text: str) -> str:  # \b blocks are not rewrapped by click: wrap here
-        return textwrap.fill(f"{name:<{width}} {text}", 76, initial_indent="  ",
-                             subsequent_indent=" " * (width + 3), break_on_hyphens=False)
-
-    summaries = "\n".join(row(name, g.summary) for name, g in GAMES.items())
     several = [g for g in GAMES.values() if len(g.variants) > 1]
-    variants = "\n".join(row(g.name, ", ".join(g.variants) + (f" ({g.variants_help})" if g.variants_help else ""))
-                         for g in several)
+    variants = [(g.name, ", ".join(g.variants) + (f" ({g.variants_help})" if g.variants_help else "")) for g in several]
     if len(several) < len(GAMES):
-        variants += "\n" + row("others", "standard")
-    return textwrap.dedent("""\
-        Exact return of every bet of GAME, from its rules (seed + section cited).
-
-        GAME is one of the games below.  Probabilities are exact fractions
-        (integer counts over the shoe, the dice outcomes, the wheel's sections,
-        craps' Markov chains); RTP = 1 + expected net win per unit staked.
-
-        \b
-        Games:
-        {summaries}
-
-        \b
-        Variants (first = default):
-        {variants}
-
-        \b
-        Examples:
-          rngcert game baccarat --decks 8
-          rngcert game money-wheel --variant alternative --json
-          rngcert game craps --simulate 10000000 --seed {seed}
-        """).format(summaries=summaries, variants=variants, seed=EXAMPLE_SEED)
+        variants.append(("others", "standard"))
+    return "\n\n".join([
+        "Exact return of every bet of GAME, from its rules (seed + section cited).",
+        "GAME is one of the games below.  Probabilities are exact fractions (integer counts over the shoe, "
+        "the dice outcomes, the wheel's sections, craps' Markov chains); RTP = 1 + expected net win per "
+        "unit staked.",
+        rows_block("Games:", ((name, g.summary) for name, g in GAMES.items())),
+        rows_block("Variants (first = default):", variants),
+        "\b\nExamples:\n"
+        "  rngcert game baccarat --decks 8\n"
+        "  rngcert game money-wheel --variant alternative --json\n"
+        f"  rngcert game craps --simulate 10000000 --seed {EXAMPLE_SEED}",
+    ])
 
 
-class GameCommand(click.Command):
-    """``rngcert game``, whose help text and game options are read from the registry."""
-
-    def get_params(self, ctx):
-        params = super().get_params(ctx)
-        return params[:1] + _game_options() + params[1:]
-
-    def format_help_text(self, ctx, formatter):
-        self.help = _help_text()
-        super().format_help_text(ctx, formatter)
-
-
-@click.command("game", cls=GameCommand,
+@click.command("game", cls=GeneratedCommand, help_text=_help_text, extra_params=_game_options,
                short_help="Exact return of every bet of a table game; simulation through the devices.")
 @click.argument("game_name", metavar="GAME", type=GameName())
 @click.option("--variant", default=None, metavar="V",

@@ -40,7 +40,7 @@ from harness.games.base import Analysis, Game, _replay, _run
 from harness.games.categorical import classify_outcomes, evaluate_all
 from harness.games.core import LOSE, PUSH, BetResult, BetRule, OutcomeClass, PayRow, Split, Where, odds, rows
 from harness.games.core import assert_unique_names
-from harness.games.dice import dice_features, dice_space, ordered_features
+from harness.games.dice import SIDES, dice_features, dice_space, ordered_features
 from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 
 POINTS = (4, 5, 6, 8, 9, 10)
@@ -414,7 +414,7 @@ class CrapsGame(Game):
         state = [table_state(0, 0, 0)]
 
         def step(n):
-            state[0] = _native.chain(generator, 6, automaton, n, visits, state[0], per_round=2)
+            state[0] = _native.chain(generator, SIDES, automaton, n, visits, state[0], per_round=2)
 
         done, interrupted, seconds = _run(rounds, self.chunk, step, lambda: int(visits.sum(dtype=np.uint64)), progress)
         exact = {b.name: b for b in self.analyse(variant).bets}

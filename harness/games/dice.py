@@ -1,4 +1,4 @@
-"""The exact outcome space of ``n`` fair six-sided dice.
+"""The exact outcome space of ``n`` fair dice (faces of :data:`rngcore.devices.dice.FACES`).
 
 Every one of the 6**n ordered outcomes has probability 6**-n (the
 equiprobability the seeds require of dice and of their electronic
@@ -12,7 +12,10 @@ import functools
 import itertools
 from typing import Any
 
-FACES = (1, 2, 3, 4, 5, 6)
+from rngcore.devices.dice import FACES as FACE_LABELS
+
+FACES = tuple(int(label) for label in FACE_LABELS)  # the faces as numbers
+SIDES = len(FACES)
 
 
 def dice_features(dice: tuple[int, ...]) -> dict[str, Any]:
@@ -41,8 +44,8 @@ def ordered_index(dice: tuple[int, ...]) -> int:
     index = 0
     for face in dice:
         if face not in FACES:
-            raise ValueError(f"a die shows 1..6, got {face}")
-        index = index * 6 + face - 1
+            raise ValueError(f"a die shows {FACES[0]}..{FACES[-1]}, got {face}")
+        index = index * SIDES + FACES.index(face)
     return index
 
 
@@ -60,7 +63,7 @@ def dice_space(n: int) -> tuple[tuple[tuple[dict[str, Any], int], ...], int]:
         key = tuple(sorted(roll))
         weights[key] = weights.get(key, 0) + 1
     space = tuple((dice_features(key), weight) for key, weight in sorted(weights.items()))
-    return space, 6**n
+    return space, SIDES**n
 
 
 @functools.lru_cache(maxsize=None)

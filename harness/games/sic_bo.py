@@ -13,7 +13,7 @@ import itertools
 
 from harness.games.base import CategoricalGame
 from harness.games.core import BetRule, Where, odds, rows
-from harness.games.dice import dice_space, ordered_features
+from harness.games.dice import SIDES, dice_space, ordered_features
 
 SOURCE = "000 別表第1 第6"
 
@@ -102,10 +102,10 @@ class SicBoGame(CategoricalGame):
         return dice_space(3)[0]
 
     def device(self, variant):
-        return "dice:3", 6, 3, None
+        return "dice:3", SIDES, 3, None
 
     def parameters(self, variant):
-        return {"dice": 3, "outcomes": 216}
+        return {"dice": 3, "outcomes": SIDES**3}
 
     def note(self, variant):
         return "000 別表第1 第6: base bets 3-3 and the optional bets of 7-1 (odd/even, four-number, three-dice)"

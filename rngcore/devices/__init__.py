@@ -3,8 +3,11 @@
 Card shoes and decks, dice, wheels and the pai gow tile set, drawing only
 through unbiased batched bounded indices (csrc/core/shuffle.h, csrc/core/devices.h).
 
-* :func:`device_spec` / :data:`DEVICE_NAMES`: the registry the statistics
-  battery and the games read (labels, exact probabilities, bulk draws).
+* :func:`device_spec` / :data:`DEVICES`: the registry the statistics
+  battery and the games read (labels, exact probabilities, bulk draws); each
+  device is declared once, in its own module's ``DEVICES``
+  (:class:`~rngcore.devices.registry.Device`, drawn by a builder of
+  :mod:`rngcore.devices.specs`).
 * :class:`Shoe`: a shoe dealt round by round under a :class:`RuleSet`
   (cut, cut card, burn, continuous shuffle); :func:`fresh_shoes` in bulk.
 * :func:`spin`, :func:`roll`, :func:`tile_stacks`: outcomes with their meaning.
@@ -17,13 +20,20 @@ through unbiased batched bounded indices (csrc/core/shuffle.h, csrc/core/devices
 ('$1', Fraction(23, 54))
 """
 from rngcore.devices.outcomes import Spin, roll, spin, spin_sections, tile_stacks
-from rngcore.devices.registry import DEVICE_NAMES, WHEELS, DeviceSpec, device_spec
+from rngcore.devices.registry import DEVICES, Device, DeviceSpec, device_names, device_spec
+from rngcore.devices.wheels import WHEELS
 from rngcore.devices.rulesets import RULE_SETS, Burn, Cut, RuleSet, rule_set
 from rngcore.devices.shoe import Shoe, ShoeExhaustedError, fresh_shoes
 
 __all__ = [
-    "DEVICE_NAMES", "WHEELS", "DeviceSpec", "device_spec",
+    "DEVICES", "DEVICE_NAMES", "WHEELS", "Device", "DeviceSpec", "device_names", "device_spec",
     "Shoe", "ShoeExhaustedError", "fresh_shoes",
     "RULE_SETS", "Burn", "Cut", "RuleSet", "rule_set",
     "Spin", "roll", "spin", "spin_sections", "tile_stacks",
 ]
+
+
+def __getattr__(name: str):
+    if name == "DEVICE_NAMES":  # every device name as written on the command line (read from DEVICES)
+        return device_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,7 +25,12 @@ stream always give the same cards.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+
+from rngcore.devices import specs
+from rngcore.devices.registry import Device
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -93,3 +98,21 @@ def label_lookup(ranks: tuple[int, ...] = STANDARD_RANKS) -> np.ndarray:
 def label_indices(codes: np.ndarray, ranks: tuple[int, ...] = STANDARD_RANKS) -> np.ndarray:
     """Label index of every card code (the deck of origin dropped)."""
     return label_lookup(ranks)[np.asarray(codes) & 0xFF]
+
+
+def _stack(ranks: tuple[int, ...], name: str, decks: int = 1) -> specs.Drawing:
+    return specs.stack(face_labels(ranks), tuple(int(i) for i in label_indices(fresh_stack(decks, ranks), ranks)), name)
+
+
+DEVICES = (
+    Device("shoe", "a shoe of N 52-card decks, one shuffled stack per outcome",
+           "stack of N 52-card decks: 000 別表第1 第1 1, 第2 1-1; 001; 002 § 549.3; 003 Art. 1",
+           functools.partial(_stack, STANDARD_RANKS), labels="rank+suit (AS, 10H, QD)",
+           parameter="decks", low=1, high=MAX_DECKS),
+    Device("pontoon", "a Pontoon shoe of N decks without 10s, one shuffled stack per outcome",
+           "Pontoon stack, 10s removed: 000 別表第1 第2 3-1",
+           functools.partial(_stack, PONTOON_RANKS), labels="rank+suit, no 10s",
+           parameter="decks", low=1, high=MAX_DECKS),
+    Device("deck", "one 52-card deck shuffled per round", "one 52-card deck per round: 000 別表第1 第3 1, 2",
+           functools.partial(_stack, STANDARD_RANKS), labels="rank+suit (AS, 10H, QD)"),
+)

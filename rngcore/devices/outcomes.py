@@ -12,8 +12,8 @@ import numpy as np
 
 from rngcore.devices import tiles
 from rngcore.devices._native import shuffled_rows, uniform8
-from rngcore.devices.registry import WHEELS
-from rngcore.devices.wheels import WheelTable
+from rngcore.devices.dice import FACES
+from rngcore.devices.wheels import WHEELS, WheelTable
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,12 @@ def spin(generator, wheel: WheelTable | str) -> Spin:
 
 
 def roll(generator, dice: int = 2, n: int = 1) -> np.ndarray:
-    """``n`` rolls of ``dice`` six-sided dice: faces 1..6, uint8, shape (n, dice)."""
+    """``n`` rolls of ``dice`` dice: faces as numbers (1..6, :data:`rngcore.devices.dice.FACES`), uint8, shape (n, dice)."""
     if dice < 1:
         raise ValueError(f"dice must be >= 1, got {dice}")
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
-    return (uniform8(generator, 6, n * dice) + 1).reshape(n, dice)
+    return (uniform8(generator, len(FACES), n * dice) + int(FACES[0])).reshape(n, dice)
 
 
 def tile_stacks(generator, n: int = 1) -> np.ndarray:

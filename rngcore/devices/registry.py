@@ -1,61 +1,34 @@
-"""The device registry: every device's name, labels, exact distribution and bulk draw.
+"""The device registry: every device declared once, by its own module.
 
-This is the interface the statistics battery and the games read (brief,
-"Cross-area interfaces: Device registry").  Names::
+A device module lists its devices in a module-level ``DEVICES`` sequence of
+:class:`Device` declarations (name, one-line summary, citation, how its
+labels read, and a builder of :mod:`rngcore.devices.specs`, which fixes the
+device's kind and its draw).  :data:`DEVICES` discovers every module of
+:mod:`rngcore.devices` on first use; code elsewhere adds its own through
+``DEVICES.register``, ``register_module`` or ``register_package`` (or the
+``rngcert.devices`` entry-point group).  ``rngcert draw``'s help, the
+docs' table of devices and :data:`DEVICE_NAMES` are read from it.
 
-    roulette-single, roulette-double, roulette-double-as-single, big-six,
-    money-wheel, dice:N (1..64 dice), shoe:N (1..12 decks), pontoon:N (1..12
-    decks without 10s), deck, tiles
+A declaration with a ``parameter`` is a family ``name:N`` (``dice:N``,
+``shoe:N``); :func:`device_spec` parses the count and checks its range.
 
-Kinds:
-
-* ``"categorical"`` (wheels): one label index per outcome; ``draw`` -> shape (n,).
-* ``"dice"``: N independent faces per outcome; ``draw`` -> shape (n, N),
-  faces as indices 0..5 (labels "1".."6").
-* ``"permutation"`` (shoes, the deck, the tile set): one freshly shuffled
-  stack per row; ``draw`` -> shape (n, width) of label indices.
-
-``probabilities`` is the exact physical distribution of ONE outcome: a wheel's
-symbol, one die's face, or the item at any one position of a fresh shuffle.
+:class:`DeviceSpec` is what the statistics battery and the games read:
+labels, the exact law of one value, the bulk draw, and the kind
+(:meth:`DeviceSpec.as_kind`, a :mod:`stats.kinds` instance carrying the
+unit word, array shape and label codec).
 """
 from __future__ import annotations
 
 import functools
-from collections import Counter
+import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 
-from rngcore.devices import cards, tiles, wheels
-from rngcore.devices._native import shuffled_rows, uniform8
-
-DEVICE_NAMES: tuple[str, ...] = (
-    "roulette-single",
-    "roulette-double",
-    "roulette-double-as-single",
-    "big-six",
-    "money-wheel",
-    "dice:N",
-    "shoe:N",
-    "pontoon:N",
-    "deck",
-    "tiles",
-)
-
-WHEELS: dict[str, wheels.WheelTable] = {
-    w.name: w
-    for w in (
-        wheels.ROULETTE_SINGLE,
-        wheels.ROULETTE_DOUBLE,
-        wheels.ROULETTE_DOUBLE_AS_SINGLE,
-        wheels.BIG_SIX,
-        wheels.MONEY_WHEEL,
-    )
-}
-
-DIE_FACES = ("1", "2", "3", "4", "5", "6")
+from rngcore.plugins import Registry
+from rngcore.devices.specs import KIND_ORDER, Drawing
 
 
 @dataclass(frozen=True)
@@ -66,14 +39,18 @@ class DeviceSpec:
     ----------
     name : str
         Canonical name, e.g. ``"shoe:8"``.
-    kind : {"categorical", "dice", "permutation"}
+    kind : str
+        The :mod:`stats.kinds` kind (``"categorical"``, ``"dice"``,
+        ``"permutation"``, ``"k-of-n"``); :meth:`as_kind` gives its instance.
     labels : tuple of str
         Label of each category index.
     probabilities : tuple of Fraction
-        Exact probability of each label index for one outcome (see module doc).
+        Exact probability of each label index for ONE value: a wheel's
+        symbol, one die's face, the item at any one position of a fresh
+        shuffle, one drawn ball.
     width : int
         Values per outcome row (1 for wheels, N for dice, the stack size for
-        permutations).
+        permutations, K for K balls).
     multiset : tuple of int or None
         Permutation devices: label index of every physical item of the fresh
         stack, in fresh order (``len == width``).
@@ -90,17 +67,22 @@ class DeviceSpec:
     citation: str
     _draw: Callable[[object, int], np.ndarray] = field(repr=False, compare=False)
 
+    @functools.cached_property
+    def _kind(self):
+        from stats.kinds import kind_of
+
+        return kind_of(self)
+
+    def as_kind(self):
+        """The :mod:`stats.kinds` instance of this device (unit word, shape, label codec)."""
+        return self._kind
+
     def label_index(self, label: str) -> int:
-        """Index of ``label``; ValueError naming the valid labels otherwise."""
-        try:
-            return self.labels.index(label)
-        except ValueError:
-            raise ValueError(
-                f"{label!r} is not a label of {self.name}; valid labels: {', '.join(self.labels)}"
-            ) from None
+        """Index of ``label`` (read by the kind's label codec); ValueError naming the valid labels."""
+        return self._kind.label_index(label)
 
     def draw(self, generator, n: int) -> np.ndarray:
-        """``n`` outcomes as label indices (uint8): shape (n,) or (n, width).
+        """``n`` outcomes as label indices (uint8): shape (n,) for a wheel, (n, width) otherwise.
 
         Reproducible: the same generator state always gives the same array.
         """
@@ -110,68 +92,96 @@ class DeviceSpec:
         return self._draw(generator, n)
 
 
-def _wheel_spec(table: wheels.WheelTable) -> DeviceSpec:
-    symbol_of = np.array([max(s, 0) for s in table.symbol_of_section], dtype=np.uint8)
-    identity = all(s == i for i, s in enumerate(table.symbol_of_section))
+@dataclass(frozen=True)
+class Device:
+    """A device declaration (see module doc).
 
-    def draw(generator, n):
-        sections = uniform8(generator, len(table.sections), n, void=table.void_section)
-        return sections if identity else symbol_of[sections]
+    Attributes
+    ----------
+    name : str
+        The device's name, or a family's prefix (``"shoe"`` of ``shoe:N``).
+    summary : str
+        One line for ``rngcert draw --help`` and the docs.
+    citation : str
+        Where the equipment is defined.
+    build : callable
+        ``build(name)`` (or ``build(name, N)`` for a family) -> :class:`Drawing`;
+        normally a builder of :mod:`rngcore.devices.specs`.
+    labels : str
+        How the outcomes are labelled, for the help text.
+    parameter : str or None
+        A family's N: what it counts (``"decks"``); None for one device.
+    low, high : int
+        The range of N.
+    """
 
-    return DeviceSpec(
-        name=table.name,
-        kind="categorical",
-        labels=table.symbols,
-        probabilities=table.probabilities,
-        width=1,
-        multiset=None,
-        citation=table.citation,
-        _draw=draw,
-    )
+    name: str
+    summary: str
+    citation: str
+    build: Callable[..., Drawing] = field(repr=False, compare=False)
+    labels: str = ""
+    parameter: str | None = None
+    low: int = 1
+    high: int = 1
+
+    def __post_init__(self):
+        if ":" in self.name:
+            raise ValueError(f"device name {self.name!r}: a family is declared by its prefix and a parameter")
+        if self.parameter is not None and not 0 <= self.low <= self.high:
+            raise ValueError(f"device {self.name}: parameter range {self.low}..{self.high}")
+
+    @property
+    def example(self) -> str:
+        """A name this declaration answers to (the family's smallest member)."""
+        return self.name if self.parameter is None else f"{self.name}:{self.low}"
+
+    @property
+    def kind(self) -> str:
+        """The kind of the devices it declares."""
+        return device_spec(self.example).kind
+
+    @property
+    def pattern(self) -> str:
+        """The name as written on the command line (``shoe:N`` for a family)."""
+        return self.name if self.parameter is None else f"{self.name}:N"
+
+    def spec(self, name: str) -> DeviceSpec:
+        """The :class:`DeviceSpec` of ``name`` (this device, or a member ``prefix:N`` of the family)."""
+        if self.parameter is None:
+            if name != self.name:
+                raise ValueError(f"device {name!r} is not {self.name!r}")
+            args: tuple = ()
+        else:
+            count = _parse_count(name, f"{self.name}:", self.low, self.high)
+            name, args = f"{self.name}:{count}", (count,)
+        drawing = self.build(name, *args)
+        return DeviceSpec(name=name, kind=drawing.kind, labels=tuple(drawing.labels),
+                          probabilities=tuple(drawing.probabilities), width=int(drawing.width),
+                          multiset=drawing.multiset, citation=self.citation, _draw=drawing.draw)
 
 
-def _dice_spec(count: int) -> DeviceSpec:
-    def draw(generator, n):
-        return uniform8(generator, 6, n * count).reshape(n, count)
-
-    return DeviceSpec(
-        name=f"dice:{count}",
-        kind="dice",
-        labels=DIE_FACES,
-        probabilities=(Fraction(1, 6),) * 6,
-        width=count,
-        multiset=None,
-        citation="six-sided dice: 000 別表第1 第5 (craps, 2), 第6 (sic bo, 3), 第9 5-1 (pai gow, 3)",
-        _draw=draw,
-    )
+def _check(item) -> None:
+    if not isinstance(item, Device):
+        raise TypeError(f"{item!r} is not a rngcore.devices.registry.Device")
 
 
-def _permutation_spec(name: str, labels: tuple[str, ...], multiset: tuple[int, ...], citation: str) -> DeviceSpec:
-    fresh = np.array(multiset, dtype=np.uint16)
-
-    def draw(generator, n):
-        return shuffled_rows(generator, fresh, n).astype(np.uint8)
-
-    counts = Counter(multiset)
-    return DeviceSpec(
-        name=name,
-        kind="permutation",
-        labels=labels,
-        probabilities=tuple(Fraction(counts[i], len(multiset)) for i in range(len(labels))),
-        width=len(multiset),
-        multiset=multiset,
-        citation=citation,
-        _draw=draw,
-    )
+#: Every device declaration, by name (a read-only mapping, discovered on first use).
+DEVICES: Registry[Device] = Registry("device", "DEVICES", ["rngcore.devices"], check=_check,
+                                     entry_points="rngcert.devices")
 
 
-def _card_spec(name: str, decks: int, ranks: tuple[int, ...], citation: str) -> DeviceSpec:
-    multiset = tuple(int(i) for i in cards.label_indices(cards.fresh_stack(decks, ranks), ranks))
-    return _permutation_spec(name, cards.face_labels(ranks), multiset, citation)
+def declarations() -> list[Device]:
+    """Every declaration, grouped by kind (wheels, dice, stacks, balls, others), then in registry order."""
+    def rank(device: Device) -> int:
+        kind = device.kind
+        return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)
+
+    return sorted(DEVICES.values(), key=rank)
 
 
-# More dice than any game throws at once; the bound keeps one outcome row small.
-MAX_DICE = 64
+def device_names() -> tuple[str, ...]:
+    """Every device name as written on the command line (``dice:N`` for a family)."""
+    return tuple(d.pattern for d in declarations())
 
 
 def _parse_count(name: str, prefix: str, low: int, high: int) -> int:
@@ -184,8 +194,12 @@ def _parse_count(name: str, prefix: str, low: int, high: int) -> int:
     return count
 
 
+_SPECS: dict[str, tuple[Device, DeviceSpec]] = {}
+_SPECS_LOCK = threading.Lock()
+
+
 def device_spec(name: str) -> DeviceSpec:
-    """The :class:`DeviceSpec` for a device name (see DEVICE_NAMES).
+    """The :class:`DeviceSpec` for a device name (see :func:`device_names`).
 
     Raises
     ------
@@ -194,26 +208,46 @@ def device_spec(name: str) -> DeviceSpec:
         of range (``shoe:0``, ``shoe:13``, ``dice:0``, ``dice:65``).
     """
     if not isinstance(name, str):
-        raise ValueError(f"device name must be a string; valid names: {', '.join(DEVICE_NAMES)}")
-    return _device_spec(name)
+        raise ValueError(f"device name must be a string; valid names: {', '.join(device_names())}")
+    prefix, colon, _ = name.partition(":")
+    device = DEVICES.get(prefix)
+    if device is None or bool(colon) != (device.parameter is not None):
+        raise ValueError(f"unknown device {name!r}; valid names: {', '.join(device_names())}")
+    with _SPECS_LOCK:
+        cached = _SPECS.get(name)
+    if cached is not None and cached[0] is device:  # a device re-registered under the name is rebuilt
+        return cached[1]
+    spec = device.spec(name)
+    with _SPECS_LOCK:
+        if len(_SPECS) >= 256:
+            _SPECS.clear()
+        _SPECS[name] = (device, spec)
+    return spec
 
 
-@functools.lru_cache(maxsize=64)
-def _device_spec(name: str) -> DeviceSpec:
-    if name in WHEELS:
-        return _wheel_spec(WHEELS[name])
-    if name.startswith("dice:"):
-        return _dice_spec(_parse_count(name, "dice:", 1, MAX_DICE))
-    if name.startswith("shoe:"):
-        decks = _parse_count(name, "shoe:", 1, cards.MAX_DECKS)
-        return _card_spec(f"shoe:{decks}", decks, cards.STANDARD_RANKS,
-                          "stack of N 52-card decks: 000 別表第1 第1 1, 第2 1-1; 001; 002 § 549.3; 003 Art. 1")
-    if name.startswith("pontoon:"):
-        decks = _parse_count(name, "pontoon:", 1, cards.MAX_DECKS)
-        return _card_spec(f"pontoon:{decks}", decks, cards.PONTOON_RANKS,
-                          "Pontoon stack, 10s removed: 000 別表第1 第2 3-1")
-    if name == "deck":
-        return _card_spec("deck", 1, cards.STANDARD_RANKS, "one 52-card deck per round: 000 別表第1 第3 1, 2")
-    if name == "tiles":
-        return _permutation_spec("tiles", tiles.TILE_LABELS, tiles.TILE_SET, tiles.CITATION)
-    raise ValueError(f"unknown device {name!r}; valid names: {', '.join(DEVICE_NAMES)}")
+def help_rows() -> list[tuple[str, str]]:
+    """(name, what it is and how it is labelled) of every device, for ``--help``."""
+    rows = []
+    for d in declarations():
+        count = f" (N {d.parameter}, {d.low}..{d.high})" if d.parameter else ""
+        rows.append((d.pattern, f"{d.summary}{count}" + (f"; labels {d.labels}" if d.labels else "")))
+    return rows
+
+
+def _law(spec: DeviceSpec) -> str:
+    values = spec.probabilities
+    if len(set(values)) == 1:
+        return f"{values[0]} each"
+    if len(values) <= 8:
+        return ", ".join(str(p) for p in values)
+    return f"{min(values)} to {max(values)}"
+
+
+def markdown_table() -> str:
+    """The table of devices in the docs (checked against the registry by the tests)."""
+    lines = ["| device | what | labels | kind | one value's law | source |", "|---|---|---|---|---|---|"]
+    for d in declarations():
+        count = f" (N {d.parameter}, {d.low}..{d.high})" if d.parameter else ""
+        lines.append(f"| `{d.pattern}` | {d.summary}{count} | {d.labels or '—'} | {d.kind} | "
+                     f"{_law(device_spec(d.example))} | {d.citation} |")
+    return "\n".join(lines) + "\n"

@@ -17,7 +17,11 @@ of a design are physically indistinguishable.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+
+from rngcore.devices import specs
+from rngcore.devices.registry import Device
 
 CITATION = "000 別表第1 第9 1-1, 1-2 (seed L3041-3065)"
 
@@ -62,3 +66,8 @@ TILE_LABELS: tuple[str, ...] = tuple(f"T{d.row}" for d in TILE_DESIGNS)
 TILE_SET: tuple[int, ...] = tuple(i for i, d in enumerate(TILE_DESIGNS) for _ in range(d.copies))
 
 TILES_PER_STACK = 4  # 000 第9 5-1: four tiles to each position
+
+DEVICES = (
+    Device("tiles", "the 32-tile pai gow set, one washed set per outcome", CITATION,
+           functools.partial(specs.stack, TILE_LABELS, TILE_SET), labels="T1..T21 (rows of 000 第9 1-2)"),
+)

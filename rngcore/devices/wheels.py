@@ -23,8 +23,12 @@ Ambiguities (docs/devices.md lists the readings chosen):
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+from rngcore.devices import specs
+from rngcore.devices.registry import Device
 
 GREEN, RED, BLACK = "green", "red", "black"
 
@@ -207,4 +211,21 @@ MONEY_WHEEL = WheelTable(
     symbols=("S1", "S2", "S3", "S4", "S5", "S6", "S7"),
     colours=None,
     citation="000 別表第1 第8 1-2 (seed L2915)",
+)
+
+WHEELS: dict[str, WheelTable] = {
+    w.name: w for w in (ROULETTE_SINGLE, ROULETTE_DOUBLE, ROULETTE_DOUBLE_AS_SINGLE, BIG_SIX, MONEY_WHEEL)
+}
+
+
+def _device(table: WheelTable, summary: str, labels: str) -> Device:
+    return Device(table.name, summary, table.citation, functools.partial(specs.wheel, table), labels=labels)
+
+
+DEVICES = (
+    _device(ROULETTE_SINGLE, "single-zero roulette wheel, 37 pockets", "0-36"),
+    _device(ROULETTE_DOUBLE, "double-zero roulette wheel, 38 pockets", "0-36 and 00"),
+    _device(ROULETTE_DOUBLE_AS_SINGLE, "double-zero wheel on which 00 voids the spin (re-spun)", "0-36"),
+    _device(BIG_SIX, "Big Six wheel, 54 sections", "$1 $2 $5 $10 $20 joker flag"),
+    _device(MONEY_WHEEL, "Japan's money wheel, 52 sections", "S1..S7"),
 )
