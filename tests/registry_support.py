@@ -32,3 +32,18 @@ def regenerate(doc: str, name: str, table: str) -> None:
     path = ROOT / doc
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace(generated_block(doc, name), table), encoding="utf-8")
+
+
+def registered_package(tmp_path, monkeypatch, registry, package: str, modules: dict[str, str]):
+    """Write ``package`` under ``tmp_path``, register it in ``registry``; yields the items added, then removes them."""
+    import sys
+
+    write_package(tmp_path, package, modules)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    added = registry.register_package(package)
+    yield added
+    for item in added:
+        if item.name in registry:
+            registry.unregister(item.name)
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]

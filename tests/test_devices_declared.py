@@ -1,6 +1,5 @@
 """Devices declared once: a toy device in ONE module appears in the CLI; generated docs match the registry."""
 import functools
-import sys
 
 import numpy as np
 import pytest
@@ -9,7 +8,7 @@ from click.testing import CliRunner
 from harness.cli import main
 from rngcore import Generator
 from rngcore.devices import DEVICES, device_names, device_spec, registry, specs
-from registry_support import generated_block, write_package
+from registry_support import generated_block, registered_package
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
@@ -30,14 +29,7 @@ TOY_DEVICE = '''
 
 @pytest.fixture
 def toy_devices(tmp_path, monkeypatch):
-    write_package(tmp_path, "toy_devices_pkg", {"blower": TOY_DEVICE})
-    monkeypatch.syspath_prepend(str(tmp_path))
-    added = DEVICES.register_package("toy_devices_pkg")
-    yield added
-    for device in added:
-        DEVICES.unregister(device.name)
-    for name in [m for m in sys.modules if m.startswith("toy_devices_pkg")]:
-        del sys.modules[name]
+    yield from registered_package(tmp_path, monkeypatch, DEVICES, "toy_devices_pkg", {"blower": TOY_DEVICE})
 
 
 def draw(*args):

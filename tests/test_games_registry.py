@@ -1,14 +1,12 @@
 """The game registry: discovery, the public registration API, and everything generated from it."""
 import json
-import sys
-
 import pytest
 from click.testing import CliRunner
 
 from harness.cli import main
 from harness.games import registry
 from harness.games.registry import GAMES
-from registry_support import generated_block, write_package
+from registry_support import generated_block, registered_package
 
 # A whole new game in ONE module: rules table, analysis, simulation, an option.
 TOY_GAME = '''
@@ -46,14 +44,7 @@ TOY_GAME = '''
 
 @pytest.fixture
 def toy_games(tmp_path, monkeypatch):
-    write_package(tmp_path, "toy_games_pkg", {"coin": TOY_GAME})
-    monkeypatch.syspath_prepend(str(tmp_path))
-    added = registry.register_package("toy_games_pkg")
-    yield added
-    for game in added:
-        registry.GAMES.unregister(game.name)
-    for name in [m for m in sys.modules if m.startswith("toy_games_pkg")]:
-        del sys.modules[name]
+    yield from registered_package(tmp_path, monkeypatch, registry.GAMES, "toy_games_pkg", {"coin": TOY_GAME})
 
 
 def run(*args):
