@@ -271,26 +271,27 @@ int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, co
 
 /* Initialise a shoe as rngcore.devices.shoe.Shoe.shuffle() does, drawing the
  * same words in the same order: Fisher-Yates of the fresh stack
- * (rng_shuffle16), the cut (rotation), the cut card's depth, then the burn. */
-static int new_shoe(rng_source *src, kern_bac_table *t, unsigned bits)
+ * (rng_shuffle16), the cut (rotation), the cut card's depth, then the burn.
+ * Shared by every kernel that deals a shoe (declared in baccarat.h). */
+int kern_bac_shoe_init(rng_source *src, const kern_bac_rules *rules, const uint16_t *fresh, uint16_t *cards,
+                       uint32_t n, unsigned bits, uint32_t *cut_at, uint32_t *pos)
 {
-    const kern_bac_rules *rules = &t->rules;
-    memcpy(t->cards, t->fresh, t->n * sizeof *t->cards);
-    int status = kern_core->shuffle16(src, t->cards, t->n, bits);
+    memcpy(cards, fresh, n * sizeof *cards);
+    int status = kern_core->shuffle16(src, cards, n, bits);
     if (status != RNG_OK) {
         return status;
     }
     uint32_t m = rules->cut_min_from_end;
-    if (m && t->n > 2 * m) { /* cards above the cutting card go to the bottom */
-        int64_t v = kern_core->draw_bounded32(src, t->n - 2 * m);
+    if (m && n > 2 * m) { /* cards above the cutting card go to the bottom */
+        int64_t v = kern_core->draw_bounded32(src, n - 2 * m);
         if (v < 0) {
             return (int)v;
         }
         uint32_t at = m + (uint32_t)v;
         uint16_t top[KERN_BAC_MAX_SHOE];
-        memcpy(top, t->cards, at * sizeof *top);
-        memmove(t->cards, t->cards + at, (t->n - at) * sizeof *t->cards);
-        memcpy(t->cards + (t->n - at), top, at * sizeof *top);
+        memcpy(top, cards, at * sizeof *top);
+        memmove(cards, cards + at, (n - at) * sizeof *cards);
+        memcpy(cards + (n - at), top, at * sizeof *top);
     }
     uint32_t behind = rules->cut_behind_lo;
     if (rules->cut_behind_hi > rules->cut_behind_lo) {
@@ -300,19 +301,28 @@ static int new_shoe(rng_source *src, kern_bac_table *t, unsigned bits)
         }
         behind += (uint32_t)v;
     }
-    t->cut_at = t->n - behind;
+    *cut_at = n - behind;
     switch (rules->burn_mode) {
     case 1:
-        t->pos = rules->burn_count;
+        *pos = rules->burn_count;
         break;
     case 2: {
-        uint32_t rank = t->cards[0] & 15;
+        uint32_t rank = cards[0] & 15;
         uint32_t value = rank == 1 ? rules->burn_ace : rank >= 10 ? rules->burn_ten : rank;
-        t->pos = 1 + (rules->burn_indicator_counts ? (value ? value - 1 : 0) : value);
+        *pos = 1 + (rules->burn_indicator_counts ? (value ? value - 1 : 0) : value);
         break;
     }
     default:
-        t->pos = 0;
+        *pos = 0;
+    }
+    return RNG_OK;
+}
+
+static int new_shoe(rng_source *src, kern_bac_table *t, unsigned bits)
+{
+    int status = kern_bac_shoe_init(src, &t->rules, t->fresh, t->cards, t->n, bits, &t->cut_at, &t->pos);
+    if (status != RNG_OK) {
+        return status;
     }
     t->last_round = 0;
     t->need_shuffle = 0;

@@ -101,6 +101,14 @@ int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, co
 int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits);
 /* cffi:end */
 
+/* Shuffle, cut, place the cut card and burn (rngcore.devices.shoe.Shoe.shuffle,
+ * the same draws in the same order): cards receives the shoe, *cut_at the
+ * index of the first card behind the cut card, *pos the first card to deal.
+ * Arguments as checked by kern_bac_table_init; returns the source's status.
+ * Shared by every kernel that deals a shoe. */
+int kern_bac_shoe_init(rng_source *src, const kern_bac_rules *rules, const uint16_t *fresh, uint16_t *cards,
+                       uint32_t n, unsigned bits, uint32_t *cut_at, uint32_t *pos);
+
 _Static_assert(KERN_BAC_CLASSES == 10 * 10 * 2 * 2 * KERN_BAC_PAIR_STATES, "class layout");
 _Static_assert(KERN_BAC_MAX_SHOE == 12 * 52, "shoe size");
 

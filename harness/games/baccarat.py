@@ -250,12 +250,17 @@ def c_rules(variant: str, decks: int) -> dict[str, int]:
     rules = rule_set(variant)
     if rules is None:
         return {"fresh_each_round": 1}
+    return shoe_c_rules(rules, decks)
+
+
+def shoe_c_rules(rules, decks: int) -> dict[str, int]:
+    """The ``kern_bac_rules`` fields of a devices' RuleSet (any kernel that deals a shoe)."""
     lo, hi = rules.decks
     if not lo <= decks <= hi:
         raise ValueError(f"{rules.name} ({rules.citation}) allows {lo}..{hi} decks, got {decks}; "
-                         "the exact analysis takes any 1..12, the simulation follows the procedure")
+                         "the exact analysis takes more, the simulation follows the procedure")
     if rules.continuous or rules.cut_card is None or rules.ranks != STANDARD_RANKS:
-        raise ValueError(f"{rules.name}: a baccarat table needs a dealt-down standard shoe with a cut card")
+        raise ValueError(f"{rules.name}: a card table needs a dealt-down standard shoe with a cut card")
     size = 52 * decks
     behind = [_cards_behind(x, size) for x in rules.cut_card]
     burn = rules.burn
