@@ -10,6 +10,9 @@ Layout: one module per family of tests (``chisquare``, ``serial``, ``runs``,
 ``power`` for power analysis, ``battery`` for the per-device certification
 battery, ``io`` for capture files, ``bytestream`` for raw byte streams as a
 device, and ``defects`` for a zoo of broken devices used to demonstrate power.
+Device kinds are classes in :mod:`stats.kinds`; each test declares its own
+battery entry (:mod:`stats.registry`), and a registered test's public
+function is reachable here by name even when this list does not name it.
 """
 from stats._results import (
     CheckResult,
@@ -55,3 +58,13 @@ __all__ = [
     "ChiSquareResult", "NormalResult", "SerialCorrelationResult", "CountResult", "UniformityResult",
     "CheckResult",
 ]
+
+
+def __getattr__(name: str):
+    if not name.startswith("_"):
+        from stats.registry import entries
+
+        for entry in entries():
+            if entry.function is not None and entry.function.__name__ == name:
+                return entry.function
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

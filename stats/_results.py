@@ -1,7 +1,7 @@
 """Frozen result records returned by every test in :mod:`stats`.
 
 Each record has ``statistic`` and ``pvalue``; ``df`` and ``n`` where they
-apply.  Arrays inside a record are made read-only so a result cannot be
+apply.  A record unpacks as ``statistic, pvalue = result``, like scipy's.  Arrays inside a record are made read-only so a result cannot be
 edited after the fact.
 """
 from __future__ import annotations
@@ -11,6 +11,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+class _Unpackable:
+    """``statistic, pvalue = result``, as scipy's results unpack; the other fields stay attributes."""
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index):
+        return (self.statistic, self.pvalue)[index]
+
+
 def _frozen_array(values) -> np.ndarray:
     array = np.array(values, copy=True)
     array.setflags(write=False)
@@ -18,7 +31,7 @@ def _frozen_array(values) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class ChiSquareResult:
+class ChiSquareResult(_Unpackable):
     """Result of a chi-square type test.
 
     Attributes
@@ -55,7 +68,7 @@ class ChiSquareResult:
 
 
 @dataclass(frozen=True)
-class NormalResult:
+class NormalResult(_Unpackable):
     """Result of a test whose statistic is approximately standard normal.
 
     Attributes
@@ -80,7 +93,7 @@ class NormalResult:
 
 
 @dataclass(frozen=True)
-class SerialCorrelationResult:
+class SerialCorrelationResult(_Unpackable):
     """Result of :func:`stats.serial_correlation_test`.
 
     Attributes
@@ -103,7 +116,7 @@ class SerialCorrelationResult:
 
 
 @dataclass(frozen=True)
-class CountResult:
+class CountResult(_Unpackable):
     """Result of a test on a count with an exactly known distribution
     (collisions; birthday spacings).
 
@@ -129,7 +142,7 @@ class CountResult:
 
 
 @dataclass(frozen=True)
-class UniformityResult:
+class UniformityResult(_Unpackable):
     """Result of a one-sample test of uniformity on [0, 1] (KS, Anderson–Darling).
 
     Attributes
@@ -150,7 +163,7 @@ class UniformityResult:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(_Unpackable):
     """Result of a deterministic check (no sampling error): pass or fail.
 
     ``pvalue`` is 1.0 when the check passes and 0.0 when it fails, so a check
@@ -165,9 +178,16 @@ class CheckResult:
         Items checked.
     detail : str
         The first violation, in words ("" when none).
+    row : int or None
+        0-based index of the first row that violates the check.
+    problem : str
+        What is wrong with that row, without its location (a report names
+        the row as its source does: a capture file's line).
     """
 
     statistic: float
     pvalue: float
     n: int
     detail: str = ""
+    row: int | None = None
+    problem: str = ""

@@ -8,6 +8,8 @@ cell expects at least ``min_expected`` items.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from scipy import stats as _sps
 
@@ -19,6 +21,8 @@ from stats._validate import (
     check_choice,
     exact_probabilities,
 )
+from stats import _detect
+from stats.registry import BatteryTest
 
 POOL_RULES = ("smallest", "adjacent", "error")
 METHODS = ("pearson", "g")
@@ -371,6 +375,20 @@ def frequency_test(x, probabilities, *, method: str = "pearson", min_expected: f
     """
     return FrequencyAccumulator(probabilities, method=method, min_expected=min_expected, pool=pool).run(x)
 
+
+def _combinations(ctx):
+    cells = ctx.kind.faces ** ctx.kind.width
+    if ctx.kind.width < 2 or cells > 1296:
+        return None
+    return ((Fraction(1, cells),) * cells,)
+
+
+BATTERY = [
+    BatteryTest("frequency", ("categorical",), "values", FrequencyAccumulator,
+                lambda ctx: (ctx.probabilities,), _detect.frequency(), order=100, function=frequency_test),
+    BatteryTest("combination", ("dice",), "combos", FrequencyAccumulator, _combinations,
+                _detect.cells("one ordered combination"), order=300),
+]
 
 __all__ = ["chisquare", "frequency_test", "FrequencyAccumulator", "pool_cells", "POOL_RULES", "METHODS",
            "CellLawAccumulator", "GroupCellAccumulator"]

@@ -7,6 +7,8 @@ from scipy import stats as _sps
 from stats._accumulate import Accumulator
 from stats._results import SerialCorrelationResult
 from stats._validate import check_int
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 class SerialCorrelationAccumulator(Accumulator):
@@ -119,6 +121,14 @@ def serial_correlation_test(x, *, lags: int = 5) -> SerialCorrelationResult:
        §3.3.2 K, Addison-Wesley, 1997.
     """
     return SerialCorrelationAccumulator(lags=lags).run(x)
+
+
+BATTERY = [
+    BatteryTest("serial-correlation", ("categorical",), "values", SerialCorrelationAccumulator,
+                lambda ctx: dict(lags=5), _detect.correlation, order=220, function=serial_correlation_test),
+    BatteryTest("first-card-serial-correlation", ("permutation",), "first", SerialCorrelationAccumulator,
+                lambda ctx: dict(lags=5), _detect.correlation, order=470),
+]
 
 
 __all__ = ["serial_correlation_test", "SerialCorrelationAccumulator"]

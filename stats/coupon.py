@@ -6,6 +6,8 @@ import numpy as np
 from stats._exact import MAX_COUPON_STATES, coupon_length_distribution, coupon_states
 from stats._results import ChiSquareResult
 from stats.chisquare import CellLawAccumulator
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 class CouponAccumulator(CellLawAccumulator):
@@ -117,6 +119,22 @@ def coupon_collector_test(x, probabilities, *, min_expected: float = 5.0) -> Chi
        §3.3.2 E, Addison-Wesley, 1997.
     """
     return CouponAccumulator(probabilities, min_expected=min_expected).run(x)
+
+
+def _scarcity(ctx, acc):
+    j, rarest = _detect.least_likely(ctx.labels, ctx.probabilities)
+    return f"{ctx.word} {rarest} at (1 − δ)·{ctx.probabilities[j]}"
+
+
+def _coupon_applies(ctx):
+    p = ctx.probabilities
+    return (p,) if len(set(p)) == 1 or len(p) <= 12 else None
+
+
+BATTERY = [
+    BatteryTest("coupon-collector", ("categorical",), "values", CouponAccumulator, _coupon_applies,
+                _detect.solved(detectable_scarcity, _scarcity), order=160, function=coupon_collector_test),
+]
 
 
 __all__ = ["coupon_collector_test", "CouponAccumulator", "scarce_category_cells", "detectable_scarcity"]

@@ -7,6 +7,8 @@ from stats._exact import geometric_cells
 from stats._results import ChiSquareResult
 from stats.chisquare import CellLawAccumulator
 from stats.runs import _median_split
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 class GapAccumulator(CellLawAccumulator):
@@ -111,6 +113,19 @@ def gap_test(x, probabilities, *, categories=None, min_expected: float = 5.0) ->
        §3.3.2 C, Addison-Wesley, 1997.
     """
     return GapAccumulator(probabilities, categories=categories, min_expected=min_expected).run(x)
+
+
+def _clustering(ctx, gap):
+    members = [ctx.labels[c] for c in gap.categories]
+    shown = ", ".join(members) if len(members) <= 4 else f"{members[0]} … {members[-1]} ({len(members)} labels)"
+    return (f"{ctx.word}s in {{{shown}}} (P = {sum(gap.exact[c] for c in gap.categories)}) "
+            "cluster: P(in | previous in) = P + δ(1 − P)")
+
+
+BATTERY = [
+    BatteryTest("gap", ("categorical",), "values", GapAccumulator, lambda ctx: (ctx.probabilities,),
+                _detect.solved(detectable_clustering, _clustering), order=140, function=gap_test),
+]
 
 
 __all__ = ["gap_test", "GapAccumulator", "clustered_gap_cells", "detectable_clustering"]

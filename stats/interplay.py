@@ -32,6 +32,8 @@ from stats._results import ChiSquareResult
 from stats._validate import InsufficientDataError, as_float, category_array, exact_probabilities
 from stats.chisquare import pool_cells
 from stats.serial import contingency_statistic
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 def margin_groups(probabilities: np.ndarray, rounds: int, min_expected: float) -> np.ndarray:
@@ -185,6 +187,17 @@ def detectable_copy(acc: InterplayAccumulator, result: ChiSquareResult, alpha: f
     from stats.power import detectable_repeat
 
     return detectable_repeat(acc.exact[0], result.n, alpha, df=result.df, power=power)
+
+
+def _copy(ctx, acc):
+    return "one die shows another's face with probability δ"
+
+
+BATTERY = [
+    BatteryTest("interplay", ("dice",), "rows", InterplayAccumulator,
+                lambda ctx: ([ctx.probabilities] * ctx.kind.width,) if ctx.kind.width >= 2 else None,
+                _detect.solved(detectable_copy, _copy), order=310, function=interplay_test),
+]
 
 
 __all__ = ["interplay_test", "InterplayAccumulator", "margin_groups", "detectable_copy"]

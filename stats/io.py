@@ -1,8 +1,11 @@
 """Reading captured outcomes of any device: CSV/text, .npy and raw binary.
 
 This is how a laboratory tests a device we did not build: export the
-outcomes, declare the device (``rngcore.devices.device_spec`` name), and the
-loader turns them into label indices or says exactly what is wrong and where.
+outcomes, declare the device, and the reader turns them into label indices
+or says exactly what is wrong and where (:class:`CaptureError`, a
+ValueError whose message names the file and the line, outcome or byte).
+It reads any file, however malformed, into either a valid capture or that
+error, and bounds its memory by the file's size before allocating.
 
 Formats
 -------
@@ -12,10 +15,14 @@ Text (``.csv``, ``.txt``, ``.tsv``, or any file that is text)
     row).  Values are separated by commas, semicolons, tabs or spaces; blank
     lines and lines starting with ``#`` are ignored.  Values are labels as
     printed on the equipment (``00``, ``$20``, ``AS``, ``10H``; card labels
-    are also accepted in lower case) or label indices 0..L-1.
+    are also accepted in lower case) or label indices 0..L-1.  A value is at
+    most :data:`MAX_TOKEN` characters, a line at most :data:`MAX_LINE`.
 NumPy ``.npy``
-    Integer label indices, shape (n,) for wheels or (n, width); or an array
-    of label strings.  Read memory-mapped, so files larger than memory stream.
+    Integer label indices (what ``rngcert draw --format npy`` writes), or
+    integers that are labels as printed (``format="labels"``: roulette
+    pocket numbers, die faces 1..6), shape (n,) for wheels or (n, width);
+    or an array of label strings.  Read memory-mapped, so files larger than
+    memory stream.
 Raw binary (``.bin``, ``.raw``, ``.dat``, or any other non-text file)
     One byte per value (uint8 label index), ``width`` bytes per outcome,
     little-endian uint16 if the device has more than 256 labels.
@@ -25,11 +32,15 @@ Labels or indices
 ``format="auto"`` reads a text file as labels when every value is a label of
 the device (so a roulette file of printed numbers is read as pocket numbers),
 otherwise as indices when every value is an index; otherwise it stops at the
-first value that is neither.  Pass ``format="indices"`` for a text file of
-indices of a device whose labels are numbers (roulette, dice).
+first value that is neither.  An integer ``.npy`` of a device whose labels
+are numbers other than their indices (roulette, dice, k-of-n balls) could be
+either, so it needs ``format="indices"`` or ``format="labels"``.  How the
+file was read is :attr:`Capture.reading`, shown in every report.
 """
 from __future__ import annotations
 
+import array
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +55,16 @@ FORMATS = ("auto", "labels", "indices")
 _SEPARATORS = re.compile(r"[,;\s]+")
 _TEXT_SUFFIXES = {".csv", ".txt", ".tsv", ".text"}
 _BINARY_SUFFIXES = {".bin", ".raw", ".dat"}
+#: Longest value in a text capture: far beyond any label, so a longer one is a malformed file.
+MAX_TOKEN = 64
+#: Longest line of a text capture (a 12-deck shoe is about 2,500 characters).
+MAX_LINE = 1 << 20
+#: Longest .npy header read (numpy's own default limit).
+MAX_NPY_HEADER = 10_000
 
 
-def _unit(spec) -> str:
-    return kind_of(spec).unit_singular
+class CaptureError(ValueError):
+    """A capture file that cannot be read as outcomes of the declared device (the message says where)."""
 
 
 @dataclass
@@ -72,6 +89,7 @@ class Capture:
     reading: str
     container: str
     _get: Callable[[int, int], np.ndarray]
+    _locate: Callable[[int], str]
 
     def chunks(self, size: int = 1 << 20) -> Iterator[np.ndarray]:
         """Validated outcome arrays of at most ``size`` rows, in file order."""
@@ -82,137 +100,283 @@ class Capture:
         """All outcomes at once (shape (n,) for wheels, (n, width) otherwise)."""
         return self._get(0, self.n)
 
+    def locate(self, row: int) -> str:
+        """Where outcome row ``row`` (0-based) is in the file: ``"spins.csv, line 500"``."""
+        return f"{self.path.name}, {self._locate(int(row))}"
 
-def _shape_rows(spec, flat: np.ndarray) -> np.ndarray:
-    return kind_of(spec).rows_from_values(flat)
+
+def _fail(path: Path, message: str) -> CaptureError:
+    return CaptureError(f"{path.name}: {message}")
 
 
-def _check_range(spec, values: np.ndarray, first_row: int, where: Callable[[int], str]) -> np.ndarray:
-    """Raise ValueError naming the first value outside [0, L)."""
-    labels = len(spec.labels)
+def _check_range(kind, values: np.ndarray, where: Callable[[int], str]) -> np.ndarray:
+    """Raise CaptureError naming the first value outside [0, L)."""
+    labels = len(kind.labels)
     flat = values.reshape(-1)
     if flat.size and (flat.min() < 0 or flat.max() >= labels):
         bad = int(np.flatnonzero((flat < 0) | (flat >= labels))[0])
-        raise ValueError(f"{where(bad)}: value {int(flat[bad])} is outside the label indices 0..{labels - 1} "
-                         f"of {spec.name}")
+        raise CaptureError(f"{where(bad)}: value {int(flat[bad])} is outside the label indices 0..{labels - 1} "
+                           f"of {kind.name}")
     return values
 
 
-def _open_text(path: Path, spec, fmt: str) -> Capture:
-    tokens: list[str] = []
-    rows_line: list[int] = []
-    width = int(spec.width)
-    with open(path, "r", encoding="utf-8-sig", errors="strict") as handle:
-        for number, line in enumerate(handle, 1):
+def _numeric_labels(kind) -> bool:
+    """True when the labels are numbers that differ from the indices (an integer could be either)."""
+    numbers = [kind.codec.as_index(label) is not None or label.isdigit() for label in kind.labels]
+    return all(numbers) and any(label != str(i) for i, label in enumerate(kind.labels))
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+def _read_lines(path: Path):
+    """(line number, text) of every non-blank, non-comment line; CaptureError for overlong lines."""
+    with open(path, "r", encoding="utf-8-sig", errors="strict", newline=None) as handle:
+        number = 0
+        while True:
+            line = handle.readline(MAX_LINE + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > MAX_LINE:
+                raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
             text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            values = [v.strip().strip('"').strip("'") for v in _SEPARATORS.split(text) if v.strip()]
-            if len(values) != width:
-                what = "1 value per line" if width == 1 else f"{width} values per line (one {_unit(spec)} per row)"
-                raise ValueError(f"{path.name}, line {number}: expected {what} for {spec.name}, got {len(values)}")
-            tokens.extend(values)
-            rows_line.append(number)
-    if not tokens:
-        raise ValueError(f"{path.name}: no outcomes found")
-    unique, inverse = np.unique(np.array(tokens, dtype=object).astype(str), return_inverse=True)
-    codec = kind_of(spec).codec
-    labels = len(spec.labels)
-    by_label = [codec.index(t) for t in unique]
-    by_index = [codec.as_index(t) for t in unique]
+            if text and not text.startswith("#"):
+                yield number, text
+
+
+def _open_text(path: Path, kind, fmt: str) -> Capture:
+    codec, labels, width = kind.codec, len(kind.labels), int(kind.width)
+    ids: dict[str, int] = {}          # distinct tokens (bounded: each one is a label or an index)
+    meaning: list[tuple] = []         # (as label, as index) of each distinct token
+    values = array.array("H")         # token id of every value, in file order
+    rows_line = array.array("q")      # file line of every outcome row
+    seen_label_only = seen_index_only = None  # first (line, token) readable one way only
+
+    def reject(number, token, reason):
+        shown = token if len(token) <= MAX_TOKEN else f"{token[:20]}... ({len(token):,} characters)"
+        raise _fail(path, f"line {number}: {shown!r} is {reason}")
+
+    for number, text in _read_lines(path):
+        row = [v.strip().strip('"').strip("'") for v in _SEPARATORS.split(text) if v.strip()]
+        if len(row) != width:
+            what = "1 value per line" if width == 1 else \
+                f"{width} values per line (one {kind.unit_singular} per row)"
+            raise _fail(path, f"line {number}: expected {what} for {kind.name}, got {len(row)}")
+        for token in row:
+            found = ids.get(token)
+            if found is None:
+                if len(token) > MAX_TOKEN:
+                    reject(number, token, f"longer than any label or index of {kind.name}")
+                as_label, as_index = codec.index(token), codec.as_index(token)
+                usable = {"labels": as_label, "indices": as_index}.get(fmt, as_label if as_label is not None
+                                                                      else as_index)
+                if usable is None:
+                    reason = (f"not a label index 0..{labels - 1}" if fmt == "indices" else
+                              f"not a label of {kind.name} (valid: {codec.describe()})" if fmt == "labels" else
+                              f"neither a label of {kind.name} (valid: {codec.describe()}) "
+                              f"nor an index 0..{labels - 1}")
+                    reject(number, token, reason)
+                if as_index is None and seen_label_only is None:
+                    seen_label_only = (number, token)
+                if as_label is None and seen_index_only is None:
+                    seen_index_only = (number, token)
+                found = ids[token] = len(meaning)
+                meaning.append((as_label, as_index))
+            values.append(found)
+        rows_line.append(number)
+    if not rows_line:
+        raise _fail(path, "no outcomes found")
     if fmt == "auto":
-        fmt = "labels" if all(v is not None for v in by_label) else \
-            "indices" if all(v is not None for v in by_index) else "auto"
-    mapped = by_label if fmt == "labels" else by_index if fmt == "indices" else \
-        [a if a is not None else b for a, b in zip(by_label, by_index)]
-    if any(v is None for v in mapped):
-        bad_unique = {i for i, v in enumerate(mapped) if v is None}
-        position = next(i for i, u in enumerate(inverse) if u in bad_unique)
-        token = tokens[position]
-        line = rows_line[position // width]
-        shown = ", ".join(spec.labels[:60]) + (" ..." if labels > 60 else "")
-        if fmt == "indices":
-            reason = f"not a label index 0..{labels - 1}"
-        elif fmt == "labels":
-            reason = f"not a label of {spec.name} (valid: {shown})"
+        if seen_index_only is None:
+            fmt = "labels"
+        elif seen_label_only is None:
+            fmt = "indices"
         else:
-            reason = f"neither a label of {spec.name} (valid: {shown}) nor an index 0..{labels - 1}"
-        raise ValueError(f"{path.name}, line {line}: {token!r} is {reason}")
-    if fmt == "auto":
-        raise ValueError(f"{path.name}: values mix labels and indices; pass format='labels' or 'indices'")
-    table = np.array(mapped, dtype=np.uint16 if labels > 255 else np.uint8)
-    data = _shape_rows(spec, table[inverse])
-    return Capture(spec, path, len(data), fmt, "text", lambda a, b: data[a:b])
+            (l1, t1), (l2, t2) = seen_label_only, seen_index_only
+            raise _fail(path, f"values mix labels (line {l1}: {t1!r}) and indices (line {l2}: {t2!r}); "
+                              "pass format='labels' or 'indices'")
+    column = 0 if fmt == "labels" else 1
+    table = np.array([m[column] for m in meaning], dtype=np.uint16 if labels > 255 else np.uint8)
+    data = kind.rows_from_values(table[np.frombuffer(values, dtype=np.uint16)])
+    lines = np.frombuffer(rows_line, dtype=np.int64)
+    return Capture(kind, path, len(data), fmt, "text", lambda a, b: data[a:b], lambda row: f"line {lines[row]}")
 
 
-def _open_npy(path: Path, spec) -> Capture:
+# -- .npy ----------------------------------------------------------------------------------------
+
+def _npy_header(path: Path, handle):
+    """(shape, fortran_order, dtype, data offset) of a .npy file; CaptureError for anything malformed."""
+    head = handle.read(6)
+    if head[:4] == b"PK\x03\x04":
+        raise _fail(path, "is a zip archive (an .npz?), not a .npy array; save one array with numpy.save")
+    if head != np.lib.format.MAGIC_PREFIX:
+        raise _fail(path, "does not start with the .npy magic bytes (\\x93NUMPY)" if head else "file is empty")
+    version = handle.read(2)
+    if len(version) < 2 or version[0] not in (1, 2, 3):
+        raise _fail(path, f"unknown .npy format version {tuple(version)}")
+    size_bytes = 2 if version[0] == 1 else 4
+    raw = handle.read(size_bytes)
+    if len(raw) < size_bytes:
+        raise _fail(path, "truncated .npy header")
+    length = int.from_bytes(raw, "little")
+    if length > MAX_NPY_HEADER:
+        raise _fail(path, f".npy header of {length:,} bytes is longer than {MAX_NPY_HEADER:,}")
+    text = handle.read(length)
+    if len(text) < length:
+        raise _fail(path, f"truncated .npy header ({len(text)} of {length} bytes)")
     try:
-        array = np.load(path, mmap_mode="r", allow_pickle=False)
-    except ValueError:
-        array = np.load(path, allow_pickle=False)
-    width = int(spec.width)
-    if array.dtype.kind in "US":
-        codec = kind_of(spec).codec
-        flat = np.asarray(array).astype(str).reshape(-1)
+        header = ast.literal_eval(text.decode("utf-8" if version[0] == 3 else "latin1"))
+    except (ValueError, SyntaxError, MemoryError, RecursionError, UnicodeDecodeError) as exc:
+        raise _fail(path, f"malformed .npy header ({type(exc).__name__})") from None
+    if not isinstance(header, dict) or set(header) != {"descr", "fortran_order", "shape"}:
+        raise _fail(path, "malformed .npy header (needs exactly descr, fortran_order and shape)")
+    shape, fortran = header["shape"], header["fortran_order"]
+    if not (isinstance(shape, tuple) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                                             for d in shape)) or not isinstance(fortran, bool):
+        raise _fail(path, f"malformed .npy header: shape {shape!r}, fortran_order {fortran!r}")
+    try:
+        dtype = np.lib.format.descr_to_dtype(header["descr"])
+    except (ValueError, TypeError, KeyError, OverflowError) as exc:
+        raise _fail(path, f".npy dtype {header['descr']!r} is not readable: {exc}") from None
+    return shape, fortran, dtype, 6 + 2 + size_bytes + length
+
+
+def _open_npy(path: Path, kind, fmt: str) -> Capture:
+    with open(path, "rb") as handle:
+        shape, fortran, dtype, offset = _npy_header(path, handle)
+    if dtype.hasobject or dtype.kind not in "iuUS" or dtype.fields is not None or dtype.subdtype is not None:
+        raise _fail(path, f".npy must hold integer label indices or label strings, got {dtype}")
+    if len(shape) == 0:
+        raise _fail(path, "holds a single value (a 0-d array), not a sequence of outcomes")
+    width = int(kind.width)
+    if len(shape) == 2 and width == 1 and shape[1] == 1 and not kind.row_shaped:
+        shape = shape[:1]
+    expected = kind.shape(shape[0])[1:]
+    if tuple(shape[1:]) != expected:
+        want = "(n,)" if not expected else f"(n, {width})"
+        raise _fail(path, f"shape {shape} does not fit {kind.name}; expected {want}")
+    count = 1
+    for d in shape:
+        count *= d
+    have = path.stat().st_size - offset
+    if count * dtype.itemsize != have:  # checked before any array is made: no huge allocation
+        raise _fail(path, f"the header announces {count:,} values ({count * dtype.itemsize:,} bytes) but the "
+                          f"file holds {max(have, 0):,} bytes of data (truncated or padded)")
+    if count == 0:
+        raise _fail(path, "holds no outcomes")
+    data = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran else "C")
+    unit = kind.unit_singular
+
+    def where(a):
+        return lambda i: f"{path.name}: {unit} {a + i // width}"
+
+    if dtype.kind in "US":
+        reading, convert = "labels", _string_labels(path, kind)
+    elif fmt == "labels":
+        reading, convert = "labels", _numbered_labels(path, kind)
+    elif fmt == "indices" or not _numeric_labels(kind):
+        reading, convert = "indices", lambda part, a: _check_range(kind, part, where(a))
+    else:
+        raise _fail(path, f"holds integers, and {kind.name}'s labels are numbers too: pass format 'indices' "
+                          f"(values are label indices 0..{len(kind.labels) - 1}, as rngcert draw writes) or "
+                          f"'labels' (values are the numbers printed on the equipment)")
+
+    def get(a, b):
+        return convert(np.asarray(data[a:b]), a)
+
+    return Capture(kind, path, int(shape[0]), reading, "npy", get, lambda row: f"{unit} {row}")
+
+
+def _string_labels(path: Path, kind):
+    codec = kind.codec
+    small = np.uint16 if len(kind.labels) > 255 else np.uint8
+
+    def convert(part, a):
+        if part.dtype.kind == "U":  # UCS-4 code units numpy cannot turn into str (past U+10FFFF)
+            codes = part.view(part.dtype.byteorder.replace("|", "=") + "u4")
+            if codes.size and int(codes.max()) > 0x10FFFF:
+                raise _fail(path, f"{kind.unit_singular}s from {a}: not valid Unicode text")
+        try:
+            flat = part.astype(str).reshape(-1)
+        except (UnicodeDecodeError, ValueError, SystemError):
+            raise _fail(path, f"{kind.unit_singular}s from {a}: label strings are not valid ASCII text") from None
         unique, inverse = np.unique(flat, return_inverse=True)
         mapped = []
         for tok in unique:
-            v = codec.index(tok)
+            v = codec.index(str(tok))
             if v is None:
                 first = int(np.flatnonzero(flat == tok)[0])
-                raise ValueError(f"{path.name}: value {first // width} ({tok!r}) is not a label of {spec.name}")
+                shown = tok if len(tok) <= MAX_TOKEN else f"{tok[:20]}..."
+                raise _fail(path, f"{kind.unit_singular} {a + first // kind.width} ({shown!r}) is not a label "
+                                  f"of {kind.name}")
             mapped.append(v)
-        array = np.array(mapped, dtype=np.uint8)[inverse].reshape(array.shape)
-        reading = "labels"
-    elif array.dtype.kind in "iu":
-        reading = "indices"
-    else:
-        raise ValueError(f"{path.name}: .npy must hold integer label indices or label strings, got {array.dtype}")
-    expected = (width,) if width > 1 else ()
-    if array.ndim == 2 and width == 1 and array.shape[1] == 1:
-        array = array[:, 0]
-    if array.shape[1:] != expected:
-        want = "(n,)" if width == 1 else f"(n, {width})"
-        raise ValueError(f"{path.name}: shape {array.shape} does not fit {spec.name}; expected {want}")
-    unit = _unit(spec)
+        return np.array(mapped, dtype=small)[inverse].reshape(part.shape)
 
-    def get(a, b):
-        part = np.asarray(array[a:b])
-        return _check_range(spec, part, a, lambda i: f"{path.name}: {unit} {a + i // width}")
-    return Capture(spec, path, int(array.shape[0]), reading, "npy", get)
+    return convert
 
 
-def _open_binary(path: Path, spec) -> Capture:
-    labels = len(spec.labels)
+def _numbered_labels(path: Path, kind):
+    """Integers read as the numbers printed on the equipment (labels that are decimal numbers)."""
+    numbers = {}
+    for i, label in enumerate(kind.labels):
+        if label.isdigit() and str(int(label)) == label:
+            numbers[int(label)] = i
+    if not numbers:
+        raise _fail(path, f"holds integers, but no label of {kind.name} is a number; pass format 'indices'")
+    lut = np.full(max(numbers) + 1, -1, dtype=np.int32)
+    for number, i in numbers.items():
+        lut[number] = i
+    small = np.uint16 if len(kind.labels) > 255 else np.uint8
+
+    def convert(part, a):
+        flat = part.reshape(-1).astype(np.int64)
+        bad = (flat < 0) | (flat >= lut.size)
+        mapped = np.where(bad, -1, lut[np.clip(flat, 0, lut.size - 1)])
+        if (mapped < 0).any():
+            i = int(np.flatnonzero(mapped < 0)[0])
+            raise _fail(path, f"{kind.unit_singular} {a + i // kind.width}: {int(flat[i])} is not a label of "
+                              f"{kind.name} (valid: {kind.codec.describe()})")
+        return mapped.astype(small).reshape(part.shape)
+
+    return convert
+
+
+# -- raw binary ----------------------------------------------------------------------------------
+
+def _open_binary(path: Path, kind) -> Capture:
+    labels = len(kind.labels)
     dtype = np.dtype("<u2") if labels > 256 else np.dtype(np.uint8)
     size = path.stat().st_size
-    width = int(spec.width)
+    width = int(kind.width)
     per_row = width * dtype.itemsize
+    unit = kind.unit_singular
     if size == 0:
-        raise ValueError(f"{path.name}: file is empty")
+        raise _fail(path, "file is empty")
     if size % per_row:
-        raise ValueError(f"{path.name}: {size} bytes is not a whole number of {_unit(spec)}s "
-                         f"({per_row} bytes each for {spec.name})")
+        raise _fail(path, f"{size} bytes is not a whole number of {unit}s ({per_row} bytes each for {kind.name})")
     data = np.memmap(path, dtype=dtype, mode="r")
-    unit = _unit(spec)
 
     def get(a, b):
         part = np.asarray(data[a * width: b * width])
-        part = _check_range(spec, part, a, lambda i: f"{path.name}: {unit} {a + i // width} "
-                                                     f"(byte offset {(a * width + i) * dtype.itemsize})")
-        return _shape_rows(spec, part)
-    return Capture(spec, path, size // per_row, "indices", "binary", get)
+        part = _check_range(kind, part, lambda i: f"{path.name}: {unit} {a + i // width} "
+                                                  f"(byte offset {(a * width + i) * dtype.itemsize})")
+        return kind.rows_from_values(part)
+
+    return Capture(kind, path, size // per_row, "indices", "binary", get,
+                   lambda row: f"{unit} {row} (byte offset {row * per_row})")
 
 
 def _is_text(path: Path) -> bool:
     with open(path, "rb") as handle:
         head = handle.read(4096)
-    if head.startswith(b"\x93NUMPY"):
+    if head.startswith(b"\x93NUMPY") or head.startswith(b"PK\x03\x04"):
         return False
     try:
         text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:  # not just a character cut at the 4096-byte boundary
+            return False
+        text = head[:exc.start].decode("utf-8")
     return all(ch.isprintable() or ch in "\r\n\t" for ch in text)
 
 
@@ -222,10 +386,11 @@ def open_capture(path, spec, *, format: str = "auto") -> Capture:
     Parameters
     ----------
     path : str or pathlib.Path
-    spec : DeviceSpec-like
-        The declared device (``rngcore.devices.device_spec(name)``).
+    spec : DeviceSpec-like or DeviceKind
+        The declared device (``rngcore.devices.device_spec(name)``, or a kind
+        from :mod:`stats.kinds`).
     format : {"auto", "labels", "indices"}, optional
-        How text values are read (see module doc); binary files always hold indices.
+        How values are read (see module doc); binary files always hold indices.
 
     Returns
     -------
@@ -233,27 +398,32 @@ def open_capture(path, spec, *, format: str = "auto") -> Capture:
 
     Raises
     ------
-    ValueError
-        Malformed file (with the line number), a value that is not a label or
-        index of the device (naming it), or a file size/shape that does not
-        fit the device.
+    CaptureError
+        (a ValueError) Malformed file (with the line number), a value that
+        is not a label or index of the device (naming it), or a file
+        size/shape that does not fit the device.  The message starts with
+        the file's name.
     """
     check_choice("format", format, FORMATS)
+    kind = kind_of(spec)
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such file")
-    suffix = path.suffix.lower()
-    if suffix == ".npy":
-        return _open_npy(path, spec)
-    if suffix in _TEXT_SUFFIXES or (suffix not in _BINARY_SUFFIXES and _is_text(path)):
-        try:
-            return _open_text(path, spec, format)
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{path.name}: not valid UTF-8 text (byte {exc.start}); "
-                             "use .bin for raw binary captures") from None
-    if format == "labels":
-        raise ValueError(f"{path.name}: binary files hold label indices, not labels")
-    return _open_binary(path, spec)
+        raise CaptureError(f"{path}: no such file")
+    try:
+        suffix = path.suffix.lower()
+        if suffix == ".npy":
+            return _open_npy(path, kind, format)
+        if suffix in _TEXT_SUFFIXES or (suffix not in _BINARY_SUFFIXES and _is_text(path)):
+            try:
+                return _open_text(path, kind, format)
+            except UnicodeDecodeError as exc:
+                raise _fail(path, f"not valid UTF-8 text (byte {exc.start}); use .bin for raw binary captures") \
+                    from None
+        if format == "labels":
+            raise _fail(path, "binary files hold label indices, not labels")
+        return _open_binary(path, kind)
+    except OSError as exc:
+        raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
 
 
 def read_capture(path, spec, *, format: str = "auto") -> np.ndarray:
@@ -261,4 +431,4 @@ def read_capture(path, spec, *, format: str = "auto") -> np.ndarray:
     return open_capture(path, spec, format=format).array()
 
 
-__all__ = ["open_capture", "read_capture", "Capture", "FORMATS"]
+__all__ = ["open_capture", "read_capture", "Capture", "CaptureError", "FORMATS", "MAX_TOKEN", "MAX_LINE"]

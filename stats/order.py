@@ -11,6 +11,8 @@ from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
 from stats.chisquare import GroupCellAccumulator, _chisquare_cells
 from stats.pit import DEFAULT_JITTER_SEED, continuous_input
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 def order_pattern_index(tuples: np.ndarray) -> np.ndarray:
@@ -135,6 +137,15 @@ def maximum_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> 
        §3.3.2 H, Addison-Wesley, 1997.
     """
     return MaximumAccumulator(probabilities, t=t, min_expected=min_expected).run(x)
+
+
+BATTERY = [
+    BatteryTest("permutation", ("categorical",), "uniform", OrderPatternAccumulator, lambda ctx: dict(t=4),
+                _detect.cells("one order of 4"), order=180, function=permutation_test),
+    BatteryTest("maximum-of-5", ("categorical",), "values", MaximumAccumulator,
+                lambda ctx: dict(probabilities=ctx.probabilities, t=5), _detect.cells("one maximum"),
+                order=230, function=maximum_test),
+]
 
 
 __all__ = ["permutation_test", "maximum_test", "order_pattern_index", "OrderPatternAccumulator",

@@ -25,6 +25,8 @@ from scipy import stats as _sps
 from stats._results import ChiSquareResult
 from stats._validate import check_int
 from stats.chisquare import GroupCellAccumulator
+from stats import _detect
+from stats.registry import BatteryTest
 
 #: Default block: mean count λ = L p of about 4 occurrences per block.
 DEFAULT_MEAN = 4.0
@@ -122,6 +124,18 @@ def detectable_drift(acc: PoissonAccumulator, result: ChiSquareResult, alpha: fl
     upper = min(1.0, 1.0 / acc.rate - 1.0)
     return detectable_law_change(acc.cell_p, lambda d: drifting_rate_cells(acc, d), result.n, alpha, result.df,
                                  min_expected=acc.min_expected, power=power, upper=upper)
+
+
+def _drift(ctx, acc):
+    j, rarest = _detect.least_likely(ctx.labels, ctx.probabilities)
+    return (f"rate of {ctx.word} {rarest} drifts between blocks of {acc.block}: "
+            f"(1 ± δ)·{ctx.probabilities[j]}")
+
+
+BATTERY = [
+    BatteryTest("poisson", ("categorical",), "values", PoissonAccumulator, lambda ctx: (ctx.probabilities,),
+                _detect.solved(detectable_drift, _drift), order=170, function=poisson_test),
+]
 
 
 __all__ = ["poisson_test", "PoissonAccumulator", "binomial_cells", "drifting_rate_cells", "detectable_drift"]

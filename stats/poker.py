@@ -7,6 +7,8 @@ from stats._exact import distinct_count_distribution
 from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
 from stats.chisquare import GroupCellAccumulator
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 class PokerAccumulator(GroupCellAccumulator):
@@ -59,6 +61,13 @@ def poker_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> Ch
        §3.3.2 D, Addison-Wesley, 1997.
     """
     return PokerAccumulator(probabilities, t=t, min_expected=min_expected).run(x)
+
+
+BATTERY = [
+    BatteryTest("poker", ("categorical",), "values", PokerAccumulator,
+                lambda ctx: dict(probabilities=ctx.probabilities, t=5), _detect.cells("one partition class"),
+                order=150, function=poker_test),
+]
 
 
 __all__ = ["poker_test", "PokerAccumulator"]

@@ -22,6 +22,8 @@ from stats._accumulate import Accumulator, CategoricalAccumulator, UniformAccumu
 from stats._results import ChiSquareResult, NormalResult
 from stats._validate import check_choice, check_int
 from stats.pit import DEFAULT_JITTER_SEED, continuous_input
+from stats import _detect
+from stats.registry import BatteryTest
 
 UP, DOWN = 1, 0
 RUN_KINDS = ("up", "updown")
@@ -440,6 +442,32 @@ def runs_median_test(x, probabilities, *, split: int | None = None) -> NormalRes
        the same population", Ann. Math. Statist. 11 (1940) 147-162.
     """
     return MedianRunsAccumulator(probabilities, split=split).run(x)
+
+
+def _runs_power(kind):
+    def power_of(ctx, acc, result, alpha, power):
+        # Conservative: only the shifted class's own variance is used (a shift of one
+        # class alone, with the others fixed, would be far easier to see).
+        from stats.power import Detectable, noncentrality_for_power
+
+        mean, cov = run_moments(kind, result.n, result.df)
+        c = int(np.argmax(mean))
+        lam = noncentrality_for_power(result.df, alpha, power)
+        delta = float(np.sqrt(lam * cov[c, c]) / mean[c])
+        return Detectable(delta, f"runs of length {c + 1} at (1 + δ)×expected", alpha, power)
+
+    return power_of
+
+
+BATTERY = [
+    BatteryTest("runs-up", ("categorical",), "uniform", RunsAccumulator, lambda ctx: dict(kind="up", classes=6),
+                _runs_power("up"), order=190, function=runs_up_test),
+    BatteryTest("runs-up-down", ("categorical",), "uniform", RunsAccumulator,
+                lambda ctx: dict(kind="updown", classes=5), _runs_power("updown"), order=200,
+                function=runs_updown_test),
+    BatteryTest("runs-median", ("categorical",), "values", MedianRunsAccumulator, lambda ctx: (ctx.probabilities,),
+                _detect.normal("the number of runs"), order=210, function=runs_median_test),
+]
 
 
 __all__ = ["runs_up_test", "runs_updown_test", "runs_median_test", "run_moments",

@@ -8,6 +8,7 @@ from scipy import stats as _sps
 
 from stats._results import UniformityResult
 from stats._validate import sample_array
+from stats.registry import BatteryTest
 
 
 def _unit_values(pvalues, minimum: int) -> np.ndarray:
@@ -144,9 +145,6 @@ def anderson_darling_test(pvalues) -> UniformityResult:
     return UniformityResult(statistic, anderson_darling_sf(statistic, n), int(n), "ad")
 
 
-__all__ = ["ks_uniform_test", "anderson_darling_test", "anderson_darling_cdf", "anderson_darling_sf"]
-
-
 class SubsequenceAccumulator:
     """Second level over consecutive blocks of a stream: a frequency test per
     block, then KS or Anderson–Darling on the block p-values.
@@ -202,4 +200,24 @@ class SubsequenceAccumulator:
         return test(self.pvalues)
 
 
-__all__ += ["SubsequenceAccumulator"]
+def _subsequences(method):
+    def arguments(ctx):
+        n_items = ctx.items("values")
+        block_min = int(np.ceil(5 / float(min(ctx.probabilities))))
+        blocks = int(min(100, max(1, n_items // block_min)))
+        block = max(block_min, n_items // max(blocks, 1))
+        return dict(probabilities=ctx.probabilities, block=block, method=method)
+
+    return arguments
+
+
+BATTERY = [
+    BatteryTest("ks-subsequences", ("categorical",), "values", SubsequenceAccumulator, _subsequences("ks"),
+                order=260),
+    BatteryTest("ad-subsequences", ("categorical",), "values", SubsequenceAccumulator, _subsequences("ad"),
+                order=270),
+]
+
+
+__all__ = ["ks_uniform_test", "anderson_darling_test", "anderson_darling_cdf", "anderson_darling_sf",
+           "SubsequenceAccumulator"]

@@ -8,6 +8,8 @@ from stats._accumulate import CategoricalAccumulator, tuple_index
 from stats._results import ChiSquareResult
 from stats._validate import check_choice, check_int
 from stats.chisquare import METHODS, POOL_RULES, _chisquare_cells
+from stats import _detect
+from stats.registry import BatteryTest
 
 DIFFERENCES = (0, 1, 2)
 
@@ -262,6 +264,31 @@ def independence_test(x, probabilities, *, min_expected: float = 5.0) -> ChiSqua
        Statist. 32 (1961) 12-40.
     """
     return IndependenceAccumulator(probabilities, min_expected=min_expected).run(x)
+
+
+def _triples(ctx):
+    return (ctx.probabilities,) if len(ctx.probabilities) ** 3 <= 2**20 else None
+
+
+def _dice_totals(ctx):
+    return (ctx.kind.totals_law(),) if ctx.kind.width >= 2 else None
+
+
+BATTERY = [
+    BatteryTest("serial-pairs", ("categorical",), "values", SerialAccumulator,
+                lambda ctx: dict(probabilities=ctx.probabilities, t=2, overlapping=True), _detect.repeat(),
+                order=110, function=serial_test),
+    BatteryTest("serial-triples", ("categorical",), "values", SerialAccumulator,
+                lambda ctx: None if _triples(ctx) is None else dict(probabilities=ctx.probabilities, t=3,
+                                                                    overlapping=True),
+                required=False, order=120),
+    BatteryTest("independence", ("categorical",), "values", IndependenceAccumulator,
+                lambda ctx: (ctx.probabilities,), _detect.repeat(), order=130, function=independence_test),
+    BatteryTest("totals-independence", ("dice",), "totals", IndependenceAccumulator, _dice_totals,
+                _detect.repeat(lambda ctx: ctx.kind.totals_law()), required=False, order=320),
+    BatteryTest("first-card-independence", ("permutation",), "first", IndependenceAccumulator,
+                lambda ctx: (ctx.probabilities,), _detect.repeat(), required=False, order=480),
+]
 
 
 __all__ = ["serial_test", "independence_test", "SerialAccumulator", "IndependenceAccumulator",

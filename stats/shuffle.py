@@ -21,6 +21,8 @@ from stats._results import CheckResult, ChiSquareResult, NormalResult
 from stats._validate import check_int
 from stats.chisquare import _chisquare_cells
 from stats.order import order_pattern_index
+from stats import _detect
+from stats.registry import BatteryTest
 
 MAX_EXHAUSTIVE_WIDTH = 7
 
@@ -63,13 +65,15 @@ class RowsAccumulator(Accumulator):
 
 
 class CompositionAccumulator(RowsAccumulator):
-    """Streaming core of :func:`composition_check`."""
+    """Streaming core of :func:`composition_check`; ``labels`` name the items in its message."""
 
     name = "composition"
 
-    def __init__(self, multiset):
+    def __init__(self, multiset, *, labels=None):
         super().__init__(multiset)
+        self.names = None if labels is None else tuple(labels)
         self.bad = 0
+        self.first_row = None
         self.first_bad = ""
 
     def _update(self, rows):
@@ -77,15 +81,20 @@ class CompositionAccumulator(RowsAccumulator):
         index = (np.arange(n)[:, None] * self.labels + rows).ravel()
         counts = np.bincount(index, minlength=n * self.labels).reshape(n, self.labels)
         wrong = np.flatnonzero(np.any(counts != self.m, axis=1))
-        if wrong.size and not self.first_bad:
+        if wrong.size and self.first_row is None:
             s = int(wrong[0])
             diff = np.flatnonzero(counts[s] != self.m)
-            detail = ", ".join(f"label {int(d)}: {int(counts[s, d])} instead of {int(self.m[d])}" for d in diff[:4])
-            self.first_bad = f"shuffle {self.n + s}: {detail}"
+            name = (lambda d: self.names[d]) if self.names else (lambda d: f"label {d}")
+            detail = ", ".join(f"{name(d)} appears {int(counts[s, d])} times" for d in diff[:6])
+            each = " or ".join(str(v) for v in sorted({int(self.m[d]) for d in diff}))
+            self.first_row = self.n + s
+            self.first_bad = f"{detail}{' ...' if diff.size > 6 else ''} (a fresh stack has {each} of each)"
         self.bad += int(wrong.size)
 
     def _result(self):
-        return CheckResult(float(self.bad), 0.0 if self.bad else 1.0, self.n, self.first_bad)
+        where = "" if self.first_row is None else f"shuffle {self.first_row}: "
+        return CheckResult(float(self.bad), 0.0 if self.bad else 1.0, self.n, where + self.first_bad,
+                           row=self.first_row, problem=self.first_bad)
 
 
 def composition_check(rows, multiset) -> CheckResult:
@@ -569,6 +578,59 @@ def relative_order_test(rows, multiset, *, labels=None, t: int = 5, min_expected
     positions of t fixed cards; it applies unchanged to multi-deck shoes.
     """
     return RelativeOrderAccumulator(multiset, labels=labels, t=t, min_expected=min_expected).run(rows)
+
+
+def _position_power(ctx, acc, result, alpha, power):
+    from stats.power import Detectable, noncentrality_for_power
+
+    n = result.n
+    W, L = result.observed.shape
+    q = float(result.expected.max()) / n
+    lam = noncentrality_for_power(result.df, alpha, power)
+    factor = q * (1 - 1 / W) * (1 - 1 / L) * (W - 1) / W
+    return Detectable(float(np.sqrt(lam / (n * factor))), "one card at one position at (1 + δ)×expected",
+                      alpha, power)
+
+
+def _adjacency_power(ctx, acc, result, alpha, power):
+    from stats.power import Detectable, noncentrality_for_power
+
+    (a, b), mu, S, c, df = _adjacency_model(multiset_counts(ctx.kind.multiset))
+    i = int(np.argmax(mu))
+    s2 = float(S[i] @ S[i])
+    precision = S[i, i] - (c + 1) / (c * c) * (s2 - S[i, i])
+    lam = noncentrality_for_power(result.df, alpha, power)
+    return Detectable(float(np.sqrt(lam / (result.n * mu[i] * precision))),
+                      "one ordered pair of labels adjacent (1 + δ)× as often as expected", alpha, power)
+
+
+def _multiset(ctx):
+    return (ctx.kind.multiset,)
+
+
+BATTERY = [
+    BatteryTest("composition", ("permutation",), "rows", CompositionAccumulator,
+                lambda ctx: dict(multiset=ctx.kind.multiset, labels=ctx.labels), order=400,
+                function=composition_check),
+    BatteryTest("position-card", ("permutation",), "rows", PositionAccumulator, _multiset, _position_power,
+                order=410, function=position_test),
+    BatteryTest("adjacency", ("permutation",), "rows", AdjacencyAccumulator,
+                lambda ctx: _multiset(ctx) if ctx.kind.width >= 4 else None, _adjacency_power, order=420,
+                function=adjacency_test),
+    BatteryTest("first-card", ("permutation",), "rows", CardPositionAccumulator, _multiset,
+                _detect.frequency("first card"), order=430, function=card_position_test),
+    BatteryTest("cut-card", ("permutation",), "rows", CardPositionAccumulator,
+                lambda ctx: dict(multiset=ctx.kind.multiset, position=ctx.kind.width // 2),
+                _detect.frequency("card after a half cut"), order=440),
+    BatteryTest("relative-order", ("permutation",), "rows", RelativeOrderAccumulator,
+                lambda ctx: dict(multiset=ctx.kind.multiset, t=min(5, len(ctx.labels))),
+                _detect.cells("one order of first appearances"), order=450, function=relative_order_test),
+    BatteryTest("carry-over", ("permutation",), "rows", CarryoverAccumulator, _multiset,
+                _detect.normal("matches with the previous shuffle"), order=460, function=carryover_test),
+    BatteryTest("permutation-frequencies", ("permutation",), "rows", ArrangementAccumulator,
+                lambda ctx: _multiset(ctx) if ctx.kind.width <= MAX_EXHAUSTIVE_WIDTH else None,
+                _detect.cells("one arrangement"), order=500, function=permutation_frequency_test),
+]
 
 
 __all__ = [

@@ -8,6 +8,8 @@ from stats._accumulate import CategoricalAccumulator, tuple_index
 from stats._exact import collision_distribution, power_of_pmf, two_sided_discrete
 from stats._results import CountResult
 from stats._validate import check_int
+from stats import _detect
+from stats.registry import BatteryTest
 
 
 class _EquiprobableTuples(CategoricalAccumulator):
@@ -199,6 +201,18 @@ def collision_test(x, probabilities, *, t: int | None = None, balls: int = 2**14
        §3.3.2 I, Addison-Wesley, 1997.
     """
     return CollisionAccumulator(probabilities, t=t, balls=balls, max_blocks=max_blocks).run(x)
+
+
+def _equiprobable(ctx):
+    return (ctx.probabilities,) if len(set(ctx.probabilities)) == 1 else None
+
+
+BATTERY = [
+    BatteryTest("birthday-spacings", ("categorical",), "values", BirthdaySpacingsAccumulator, _equiprobable,
+                _detect.count("repeated spacings"), required=False, order=240, function=birthday_spacings_test),
+    BatteryTest("collisions", ("categorical",), "values", CollisionAccumulator, _equiprobable,
+                _detect.count("collisions"), required=False, order=250, function=collision_test),
+]
 
 
 __all__ = ["birthday_spacings_test", "collision_test", "BirthdaySpacingsAccumulator", "CollisionAccumulator"]

@@ -66,6 +66,7 @@ from stats._results import NormalResult
 from stats._validate import check_choice, check_int, exact_probabilities
 from stats.pit import DEFAULT_JITTER_SEED, RandomizedPIT
 from stats.power import normal_shift
+from stats.registry import BatteryTest
 
 VARIANCES = ("corrected", "sp800-22")
 #: T² / n: the threshold T = sqrt(n ln(1/0.05)) leaves 5 % of Exp(1) ordinates above it.
@@ -261,6 +262,34 @@ def detectable_peak_share(result: NormalResult, alpha: float, power: float) -> f
     δ n/2; it is detected when that is (z_(1-α/2) + z_power) standard deviations.
     """
     return float(normal_shift(alpha, power) * result.sd / (result.n / 2))
+
+
+#: Bits per DFT in the battery: 2^15 keeps the count N1 fine-grained (sd ≈ 20), 2^16 at most
+#: bounds the work per transform; longer streams are cut into blocks whose counts add up.
+SPECTRAL_BLOCKS = (1 << 15, 1 << 16)
+
+
+def _battery_block(stream):
+    """The spectral test on a bit stream (optional: needs one block of 2^15 bits)."""
+    def arguments(ctx):
+        return dict(block=SPECTRAL_BLOCKS[1] if ctx.items(stream) >= SPECTRAL_BLOCKS[1] else SPECTRAL_BLOCKS[0])
+
+    return arguments
+
+
+def _peaks(ctx, acc, result, alpha, power):
+    from stats.power import Detectable
+
+    return Detectable(detectable_peak_share(result, alpha, power),
+                      "share of Fourier peaks at or above T at 5 % + δ", alpha, power)
+
+
+BATTERY = [
+    BatteryTest("spectral", ("categorical",), "bits", SpectralAccumulator, _battery_block("bits"), _peaks,
+                required=False, order=280, function=spectral_test),
+    BatteryTest("first-card-spectral", ("permutation",), "first-bits", SpectralAccumulator,
+                _battery_block("first-bits"), _peaks, required=False, order=490),
+]
 
 
 __all__ = ["spectral_test", "spectral_pvalue", "peak_count", "peak_moments", "bits_from_bytes",

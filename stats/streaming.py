@@ -42,6 +42,22 @@ from stats.spectral import OutcomeBits, SpectralAccumulator
 #: The name the issue uses for the frequency accumulator.
 ChiSquareAccumulator = FrequencyAccumulator
 
+
+def accumulators() -> dict:
+    """Every registered battery entry's accumulator class, by class name (:mod:`stats.registry`)."""
+    from stats.registry import entries
+
+    return {e.accumulator.__name__: e.accumulator for e in entries() if isinstance(e.accumulator, type)}
+
+
+def __getattr__(name: str):
+    # A test registered after this list was written is still reachable as stats.streaming.<Its>Accumulator.
+    if not name.startswith("_"):
+        found = accumulators().get(name)
+        if found is not None:
+            return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "Battery", "FrequencyAccumulator", "ChiSquareAccumulator", "SerialAccumulator", "IndependenceAccumulator",
     "GapAccumulator", "PokerAccumulator", "CouponAccumulator", "OrderPatternAccumulator", "MaximumAccumulator",
@@ -49,5 +65,5 @@ __all__ = [
     "CollisionAccumulator", "SubsequenceAccumulator", "RandomizedPIT", "CompositionAccumulator",
     "PositionAccumulator", "CardPositionAccumulator", "AdjacencyAccumulator", "CarryoverAccumulator",
     "ArrangementAccumulator", "RelativeOrderAccumulator", "PoissonAccumulator", "SpectralAccumulator",
-    "OutcomeBits", "InterplayAccumulator",
+    "OutcomeBits", "InterplayAccumulator", "accumulators",
 ]

@@ -53,3 +53,22 @@ def exact_moments(values, weights=None):
 
 
 BIG_SIX = tuple(Fraction(c, 54) for c in (23, 15, 8, 4, 2, 1, 1))
+
+
+def interrupt_rngcert_test(monkeypatch, at: int, action) -> None:
+    """Make ``rngcert test`` call ``action()`` (raise, or send a signal) before its chunk ``at``."""
+    import harness.commands.battery as cmd
+
+    real = cmd._source
+
+    def source(*args):
+        n, chunks, what, *rest = real(*args)
+
+        def gen():
+            for i, part in enumerate(chunks):
+                if i == at:
+                    action()
+                yield part
+        return (n, gen(), what, *rest)
+
+    monkeypatch.setattr(cmd, "_source", source)

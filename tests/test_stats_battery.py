@@ -40,10 +40,36 @@ def test_permutation_devices_get_shuffle_tests(device):
             "carry-over"} <= names
 
 
-def test_too_few_samples_names_test_and_need():
-    with pytest.raises(InsufficientDataError, match=r"on roulette-single needs at least 6,846 outcomes, got 1,000"):
-        Battery(device_spec("roulette-single"), 1000)
+def test_too_few_samples_runs_what_is_valid_and_names_the_need():
+    """Required tests short of n are skipped with the n they need; the verdict is over what ran."""
+    spec, data = draw("roulette-single", 1000, seed=2)
+    result = run_battery(spec, data)
+    skipped = {t.name: t for t in result.skipped}
+    assert skipped["independence"].needed == 6846 and skipped["serial-pairs"].needed == 6845
+    assert skipped["independence"].note == "needs at least 6,846 outcomes, got 1,000"
+    assert {"frequency", "gap", "poker", "permutation"} <= {t.name for t in result.ran}
+    assert result.verdict == "pass" and not result.complete and not result.interrupted
+    assert Battery(spec, 1000).min_samples() == 6846
+    with pytest.raises(InsufficientDataError, match=r"on roulette-single needs at least 2 outcomes, got 1"):
+        Battery(spec, 1)
     assert Battery(device_spec("deck"), 600).min_samples() == 600
+
+
+def test_small_shoe_capture_gets_a_verdict_from_the_tests_valid_at_its_n():
+    """200 shoes: the position tests need 260 and relative order 600, so they are skipped with that
+    need; the tests valid at 200 run, and a broken shoe fails the battery."""
+    from stats.defects import missing_card_shoe
+
+    spec = device_spec("shoe:8")
+    result = run_battery(spec, missing_card_shoe(200, 5))
+    by_name = {t.name: t for t in result.tests}
+    assert by_name["position-card"].verdict == "skipped" and by_name["position-card"].needed == 260
+    assert by_name["relative-order"].needed == 600
+    assert by_name["composition"].verdict == "fail" and result.verdict == "fail"
+    assert "AS appears 7 times, KD appears 9 times (a fresh stack has 8 of each)" in by_name["composition"].note
+    good = run_battery(spec, draw("shoe:8", 200, seed=3)[1])
+    assert good.verdict == "pass" and not good.complete
+    assert [t.name for t in good.tests][:4] == ["composition", "position-card", "adjacency", "first-card"]
 
 
 @pytest.mark.parametrize("device,n", [("roulette-single", 100_000), ("big-six", 50_000), ("dice:2", 50_000),

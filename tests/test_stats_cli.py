@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from harness.cli import main
 from stats.defects import modulo_roulette
-from tests.stats_support import seed_hex
+from tests.stats_support import interrupt_rngcert_test, seed_hex
 
 SEED = seed_hex(42)
 
@@ -28,13 +28,21 @@ def test_json_schema_exactly():
     r = _run("deck", "--samples", "1000", "--seed", SEED, "--json", "--alpha", "0.05")
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
-    assert set(report) == {"device", "n", "alpha", "verdict", "tests"}
+    assert set(report) == {"device", "kind", "n", "unit", "alpha", "verdict", "complete", "interrupted", "tests",
+                           "source"}
     assert report["device"] == "deck" and report["n"] == 1000 and report["alpha"] == 0.05
-    assert report["verdict"] == "pass"
+    assert report["verdict"] == "pass" and report["complete"] is True and report["interrupted"] is False
+    assert report["kind"] == "permutation" and report["unit"] == "shuffles"
     assert {t["name"] for t in report["tests"]} >= {"position-card", "adjacency", "first-card", "carry-over"}
     for t in report["tests"]:
-        assert set(t) == {"name", "statistic", "pvalue", "verdict"}
+        assert set(t) == {"name", "statistic", "df", "pvalue", "holm_pvalue", "verdict", "detectable", "note",
+                          "needed"}
         assert t["verdict"] in ("pass", "fail")
+        assert 0 <= t["pvalue"] <= t["holm_pvalue"] <= 1
+    adjacency = next(t for t in report["tests"] if t["name"] == "adjacency")
+    assert adjacency["df"] > 0 and adjacency["detectable"]["delta"] > 0
+    assert adjacency["detectable"]["alpha"] == pytest.approx(0.05 / len(report["tests"]))
+    assert "adjacent" in adjacency["detectable"]["deviation"]
 
 
 def test_reproducible_with_seed():
@@ -68,7 +76,15 @@ def test_csv_capture_of_labels(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["roulette-triple"], "valid names: roulette-single"),
-    (["roulette-single", "--samples", "500", "--seed", SEED], "needs at least"),
+    (["roulette-single", "--samples", "1", "--seed", SEED], "needs at least 2 outcomes, got 1 (no test"),
+    (["roulette-single", "--alpha", "nan"], "'nan' is not strictly between 0 and 1"),
+    (["roulette-single", "--alpha", "inf"], "not strictly between 0 and 1"),
+    (["roulette-single", "--samples", str(10**26)], "--samples"),
+    (["dice:64", "--samples", str(2**53)], "more than the 2^53 values"),
+    (["roulette-single", "--test", "no-such-test"], "'no-such-test' is not one of 'frequency'"),
+    (["deck", "--test", "frequency"], "none of frequency applies to deck"),
+    (["k-of-n:3:20"], "k-of-n:3:20 is a device kind, not one of our devices"),
+    (["k-of-n:3:2"], "need 1 <= K <= N"),
     (["roulette-single", "--seed", "abc"], "64 hex digits"),
     (["roulette-single", "--alpha", "1.5"], "alpha"),
 ])
@@ -88,33 +104,23 @@ def test_bad_files_exit_2_with_location(tmp_path):
     r = _run("roulette-single", "--input", str(out))
     assert r.exit_code == 2 and "outcome 11100 (byte offset 11100): value 37 is outside" in r.output
     few = tmp_path / "few.bin"
-    few.write_bytes(bytes(range(37)) * 10)
+    few.write_bytes(bytes([0]))
     r = _run("roulette-single", "--input", str(few))
-    assert r.exit_code == 2 and "too few samples" in r.output and "370" in r.output
+    assert r.exit_code == 2 and "too few samples" in r.output and "got 1" in r.output
     r = _run("roulette-single", "--input", str(few), "--seed", SEED)
     assert r.exit_code == 2 and "--seed applies only" in r.output
 
 
 def test_interrupt_reports_partial_results(monkeypatch):
-    import harness.commands.battery as cmd
+    def ctrl_c():
+        raise KeyboardInterrupt
 
-    real = cmd._source
-
-    def interrupted_source(*args):
-        n, chunks, what = real(*args)
-
-        def gen():
-            for i, part in enumerate(chunks):
-                if i == 2:
-                    raise KeyboardInterrupt
-                yield part
-        return n, gen(), what
-
-    monkeypatch.setattr(cmd, "_source", interrupted_source)
+    interrupt_rngcert_test(monkeypatch, 2, ctrl_c)
     r = _run("roulette-single", "--samples", "3000000", "--seed", SEED)
     assert r.exit_code == 130
     assert "INTERRUPTED: results cover the first 2,097,152 outcomes" in r.output
-    assert "verdict: PASS" in r.output
+    assert "verdict: INCOMPLETE (interrupted after 2,097,152 outcomes" in r.output
+    assert "verdict: PASS" not in r.output
 
 
 def test_raw_byte_capture_of_rngcert_stream(tmp_path):

@@ -24,7 +24,7 @@ def test_stats_imports_no_device_registry():
 def test_registered_kinds_and_their_words():
     assert {"categorical", "dice", "permutation", "k-of-n", "bytes"} <= set(kind_names())
     assert kind_class("dice") is Dice
-    with pytest.raises(ValueError, match="valid kinds: .*categorical"):
+    with pytest.raises(ValueError, match="valid device kinds: .*categorical"):
         kind_class("urn")
     assert (Categorical.unit, Dice.unit, Permutation.unit, KOfN.unit) == ("outcomes", "rolls", "shuffles", "draws")
     assert Dice.is_a("categorical") and Bytes.is_a("categorical") and not KOfN.is_a("categorical")

@@ -2,17 +2,28 @@
 
 Outcomes come from a capture file of any device (``--input``) or are drawn
 from our own virtual device (``rngcore.Generator`` + ``DeviceSpec.draw``).
-Exit codes: 0 pass, 1 fail, 2 bad input, 130 interrupted (partial report).
+The device names, the kinds' own devices (``bytes``, ``k-of-n:K:N``) and
+the ``--test`` choices are read from the registries (:mod:`stats.kinds`,
+:mod:`stats.registry`), so a new kind or test appears here by itself.
+Exit codes: 0 pass, 1 fail, 2 bad input, 130 interrupted (partial report,
+verdict INCOMPLETE; SIGTERM is treated as Ctrl-C).
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import signal
+import threading
 
 import click
 
 from harness.commands._generator import generator_options
 
 EXIT_INTERRUPTED = 130
+#: Most values (outcomes × values per outcome) one run tests: every count and sum of the
+#: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
+MAX_VALUES = 1 << 53
 
 
 def _spec(name: str):
@@ -30,8 +41,51 @@ def _spec(name: str):
         raise click.UsageError(f"{exc} (or {', '.join(named_devices())})") from None
 
 
+class _Alpha(click.ParamType):
+    """A family-wise level strictly between 0 and 1 (NaN and infinities refused)."""
+
+    name = "A"
+
+    def convert(self, value, param, ctx):
+        try:
+            alpha = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not (math.isfinite(alpha) and 0 < alpha < 1):
+            self.fail(f"{value!r} is not strictly between 0 and 1", param, ctx)
+        return alpha
+
+
+class _TestNames(click.Choice):
+    """The battery's test names, read from :mod:`stats.registry` when needed (help, parsing)."""
+
+    def __init__(self):
+        self.case_sensitive = True
+
+    @property
+    def choices(self):
+        from stats.registry import test_names
+
+        return test_names()
+
+
+class _TestCommand(click.Command):
+    """``rngcert test`` with the kinds' own device names listed in its help, from the registry."""
+
+    def format_epilog(self, ctx, formatter):
+        from stats.kinds import kind_class, kind_names
+        from stats.registry import entries
+
+        rows = [(cls.syntax, cls.summary) for cls in map(kind_class, kind_names()) if cls.syntax]
+        with formatter.section("Devices the kinds name themselves"):
+            formatter.write_dl(rows)
+        with formatter.section("Tests (--test), with the device kinds they apply to"):
+            formatter.write_dl([(e.name, ", ".join(e.kinds)) for e in entries()])
+        super().format_epilog(ctx, formatter)
+
+
 def _source(spec, input_path, fmt, samples, rng):
-    """(n, chunks, description) for the outcomes to test."""
+    """(n, chunks, description, capture or None) for the outcomes to test."""
     from stats.kinds import kind_of
 
     kind = kind_of(spec)
@@ -57,8 +111,13 @@ def _source(spec, input_path, fmt, samples, rng):
                 yield part[:take]
                 done += take
 
-        what = f"{n:,} {unit} read from {input_path} ({capture.container}, {capture.reading})"
-        return n, chunks(), what
+        what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading})"
+        if samples is not None and samples > capture.n:
+            what += f"; --samples {samples:,} asked for more than the file's {capture.n:,}"
+        return n, chunks(), what, capture
+    if not hasattr(spec, "draw"):
+        raise click.UsageError(f"{kind.name} is a device kind, not one of our devices: test a capture of it "
+                               "with --input FILE")
     n = kind.default_samples if samples is None else samples
     generator = rng.build()
     mode = generator.provenance().describe()
@@ -70,7 +129,7 @@ def _source(spec, input_path, fmt, samples, rng):
             yield spec.draw(generator, take)
             left -= take
 
-    return n, draws(), f"{n:,} {unit} drawn from rngcert's {spec.name}, {mode}"
+    return n, draws(), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None
 
 
 def _fmt_number(value) -> str:
@@ -81,8 +140,20 @@ def _fmt_number(value) -> str:
     return f"{value:.4g}"
 
 
+def _verdict_line(result) -> str:
+    ran, skipped = result.ran, result.skipped
+    failed = [t.name for t in ran if t.verdict == "fail"]
+    if result.interrupted:
+        return (f"verdict: INCOMPLETE (interrupted after {result.n:,} {result.unit}; the figures above are "
+                f"exactly those of these {result.n:,}" + (f"; {', '.join(failed)} rejected so far)" if failed else ")"))
+    over = f"; over the {len(ran)} tests that ran, {len(skipped)} skipped for want of data" if skipped else ""
+    if result.verdict == "fail":
+        return f"verdict: FAIL ({', '.join(failed)} rejected at family-wise alpha = {result.alpha:g}{over})"
+    return f"verdict: PASS (no test rejected at family-wise alpha = {result.alpha:g}{over})"
+
+
 def _text_report(result, what: str, power: float) -> str:
-    ran = [t for t in result.tests if t.verdict != "skipped"]
+    ran = result.ran
     m = max(len(ran), 1)
     lines = [
         f"rngcert test {result.device}: {what}",
@@ -90,7 +161,7 @@ def _text_report(result, what: str, power: float) -> str:
         f"probability {power:g} at level alpha/{m} = {result.alpha / m:.3g}",
     ]
     if result.interrupted:
-        lines.append(f"INTERRUPTED: results cover the first {result.n:,} outcomes only")
+        lines.append(f"INTERRUPTED: results cover the first {result.n:,} {result.unit} only")
     lines.append("")
     header = f"{'test':<30} {'statistic':>11} {'df':>6} {'p-value':>10} {'Holm p':>8}  {'verdict':<8} detects"
     lines.append(header)
@@ -98,71 +169,111 @@ def _text_report(result, what: str, power: float) -> str:
     for t in result.tests:
         df = "-" if t.df is None else str(t.df)
         detect = str(t.detectable) if t.detectable is not None else (t.note or "-")
+        if t.detectable is not None and t.note:
+            detect += f"; {t.note}"
         lines.append(f"{t.name:<30} {_fmt_number(t.statistic):>11} {df:>6} {_fmt_number(t.pvalue):>10} "
                      f"{_fmt_number(t.adjusted_pvalue):>8}  {t.verdict.upper():<8} {detect}")
     lines.append("")
-    failed = [t.name for t in result.tests if t.verdict == "fail"]
-    if result.verdict == "fail":
-        lines.append(f"verdict: FAIL ({', '.join(failed)} rejected at family-wise alpha = {result.alpha:g})")
-    else:
-        lines.append(f"verdict: PASS (no test rejected at family-wise alpha = {result.alpha:g})")
+    lines.append(_verdict_line(result))
     return "\n".join(lines)
 
 
-@click.command("test")
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM (a CI job's timeout, ``kill``) ends the run like Ctrl-C: a partial report, exit 130."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(number, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+@click.command("test", cls=_TestCommand)
 @click.argument("device")
 @click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Capture file of outcomes (CSV/text, .npy or raw binary). Without it, draw from our device.")
-@click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Outcomes to test (rolls for dice, shuffles for shoes). With --input: the first N.")
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_VALUES), default=None, metavar="N",
+              help="Outcomes to test (rolls for dice, shuffles for shoes), at most 2^53 values in all. "
+                   "With --input: the first N (the report says so when the file holds fewer).")
 @generator_options()
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
-              show_default=True, help="Family-wise significance level (Pennsylvania: 0.05).")
+@click.option("--alpha", type=_Alpha(), default=0.01, show_default=True,
+              help="Family-wise significance level, strictly between 0 and 1 (Pennsylvania: 0.05).")
 @click.option("--format", "fmt", type=click.Choice(["auto", "labels", "indices"]), default="auto",
-              show_default=True, help="How values in a text capture are read.")
+              show_default=True,
+              help="How values are read: labels as printed or label indices. An integer .npy of a device "
+                   "whose labels are numbers (roulette, dice) needs labels or indices.")
+@click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
+              help="Run only this battery test (repeatable; the choices are listed below).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, as_json):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a registry name: roulette-single, roulette-double, big-six,
-    money-wheel, dice:N, shoe:N, deck, tiles, ... or "bytes" for a raw byte
-    stream (e.g. a capture of `rngcert stream` output; its bits also get the
-    spectral test).  Exit 0 pass, 1 fail, 2 bad input, 130 interrupted (the
-    report covers what was tested).
+    money-wheel, dice:N, shoe:N, deck, tiles, ... or a device a kind names
+    itself (listed below), e.g. "bytes" for a raw byte stream (a capture of
+    `rngcert stream` output; its bits also get the spectral test).  Tests
+    too data-hungry for N are reported as skipped with the N they need, and
+    the verdict is over the tests that ran.  Exit 0 pass, 1 fail, 2 bad
+    input, 130 interrupted (the report covers exactly what was tested and
+    says INCOMPLETE).
     """
+    from stats.kinds import kind_of
+
+    spec = _spec(device)
+    kind = kind_of(spec)
+    if samples is not None and samples * kind.width > MAX_VALUES:
+        raise click.BadParameter(f"{samples:,} {kind.unit} of {kind.width} values is more than the 2^53 values "
+                                 "one run counts exactly", param_hint="--samples")
+
     from stats.battery import Battery, run_battery
     from stats.power import DEFAULT_POWER
     from stats._validate import InsufficientDataError
 
-    from stats.kinds import kind_of
-
-    spec = _spec(device)
-    unit = kind_of(spec).unit
-    n, chunks, what = _source(spec, input_path, fmt, samples, rng)
+    n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng)
+    if capture is not None and samples is not None and samples > capture.n:
+        click.echo(f"rngcert test: --samples {samples:,} is more than the {capture.n:,} {kind.unit} in "
+                   f"{capture.path.name}; testing all {capture.n:,}", err=True)
+    locate = capture.locate if capture is not None else None
     try:
-        Battery(spec, n, alpha=alpha)
+        Battery(spec, n, alpha=alpha, tests=tests or None)
     except InsufficientDataError as exc:
         raise click.UsageError(f"too few samples: {exc}") from None
+    except ValueError as exc:  # --test names that do not apply to this device
+        raise click.UsageError(str(exc)) from None
 
-    show_progress = n * int(kind_of(spec).width) > 4 * (1 << 20)
+    show_progress = n * int(kind.width) > 4 * (1 << 20)
 
     def progress(done, total):
         if show_progress:
-            click.echo(f"\r  tested {done:,} / {total:,} {unit}", err=True, nl=False)
+            click.echo(f"\r  tested {done:,} / {total:,} {kind.unit}", err=True, nl=False)
 
     try:
-        result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress)
+        with _sigterm_as_interrupt():
+            result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
+                                 locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
     if show_progress:
         click.echo("", err=True)
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
+        report = result.to_json()
+        report["source"] = {"description": what, "input": input_path,
+                            "container": capture.container if capture else None,
+                            "reading": capture.reading if capture else None,
+                            "requested": samples, "available": capture.n if capture else None}
+        click.echo(json.dumps(report, indent=2))
     else:
         click.echo(_text_report(result, what, DEFAULT_POWER))
     if result.interrupted:
-        click.echo(f"interrupted after {result.n:,} {unit}; partial results above", err=True)
+        click.echo(f"interrupted after {result.n:,} {kind.unit}; partial results above (INCOMPLETE)", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     if result.verdict == "fail":
         ctx.exit(1)

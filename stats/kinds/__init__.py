@@ -17,12 +17,16 @@ reads either a kind instance or a spec that names its kind.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from stats._table import Table, declaring_modules
 from stats.kinds._base import DeviceKind, LabelCodec, Stream, stateless
 
-_KINDS: dict[str, type] = {}
+def _check_kind(cls) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, DeviceKind)):
+        raise ValueError(f"{cls!r} is not a DeviceKind subclass")
+
+
+_TABLE = Table("device kind", lambda cls: cls.kind, _check_kind)
+_KINDS = _TABLE.items
 
 
 def register_kind(cls: type) -> type:
@@ -31,27 +35,17 @@ def register_kind(cls: type) -> type:
     Raises ValueError for a class that is not a :class:`DeviceKind` or a
     name another class already holds.
     """
-    if not (isinstance(cls, type) and issubclass(cls, DeviceKind)):
-        raise ValueError(f"{cls!r} is not a DeviceKind subclass")
-    held = _KINDS.get(cls.kind)
-    if held is not None and held is not cls:
-        raise ValueError(f"device kind {cls.kind!r} is already registered by {held.__module__}.{held.__name__}")
-    _KINDS[cls.kind] = cls
-    return cls
+    return _TABLE.register(cls, lambda held: f" by {held.__module__}.{held.__name__}")
+
+
+def unregister_kind(name: str) -> type:
+    """Remove and return the kind class registered as ``name``."""
+    return _TABLE.unregister(name)
 
 
 def discover(package) -> list:
     """Import every public module of ``package`` (a module or its name) and register its ``KINDS``."""
-    if isinstance(package, str):
-        package = importlib.import_module(package)
-    found = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        for cls in getattr(module, "KINDS", ()):
-            found.append(register_kind(cls))
-    return found
+    return [register_kind(cls) for module in declaring_modules(package) for cls in getattr(module, "KINDS", ())]
 
 
 def kind_names() -> tuple[str, ...]:
@@ -61,10 +55,7 @@ def kind_names() -> tuple[str, ...]:
 
 def kind_class(name: str) -> type:
     """The kind class registered as ``name``; ValueError listing the valid ones otherwise."""
-    try:
-        return _KINDS[name]
-    except KeyError:
-        raise ValueError(f"unknown device kind {name!r}; valid kinds: {', '.join(_KINDS)}") from None
+    return _TABLE.get(name)
 
 
 def kind_of(spec) -> DeviceKind:
@@ -110,5 +101,5 @@ from stats.kinds.kofn import KOfN  # noqa: E402
 from stats.kinds.permutation import Permutation  # noqa: E402
 
 __all__ = ["DeviceKind", "Stream", "LabelCodec", "stateless", "Categorical", "Dice", "Permutation", "KOfN",
-           "Bytes", "register_kind", "discover", "kind_names", "kind_class", "kind_of", "named_devices",
+           "Bytes", "register_kind", "unregister_kind", "discover", "kind_names", "kind_class", "kind_of", "named_devices",
            "parse_device"]

@@ -120,6 +120,8 @@ class DeviceKind:
     streams: ClassVar[tuple] = (Stream("rows", one, stateless(lambda kind, rows, get: rows)),)
     syntax: ClassVar[str | None] = None
     summary: ClassVar[str] = ""
+    #: What one value is called in the battery's power descriptions.
+    value_word: ClassVar[str] = "outcome"
 
     def __init__(self, labels, probabilities, *, width: int = 1, name: str | None = None, multiset=None):
         self.labels = tuple(str(label) for label in labels)

@@ -76,6 +76,7 @@ class Dice(Categorical):
     unit = "rolls"
     default_samples = 300_000
     row_shaped = True
+    value_word = "face"
     summary = "N independent dice per roll, any number of faces"
     streams = (
         Stream("combos", one, stateless(_combos)),

@@ -14,9 +14,13 @@ MAX_BALLS = 1000
 
 
 def _combination_index(kind, rows, get):
-    """Each draw's set of balls as its rank among the C(n, k) sets (combinatorial number system)."""
+    """Each draw's set of balls as its rank among the C(n, k) sets (combinatorial number system).
+
+    A row that repeats a ball is no set; it is left out here (the distinct-balls check fails it).
+    """
     ordered = np.sort(rows.astype(np.int64), axis=1)
-    rank = np.zeros(len(rows), dtype=np.int64)
+    ordered = ordered[np.all(ordered[:, 1:] != ordered[:, :-1], axis=1)]
+    rank = np.zeros(len(ordered), dtype=np.int64)
     for j in range(kind.width):
         rank += kind.binomials[ordered[:, j], j + 1]
     return rank
@@ -33,6 +37,7 @@ class KOfN(DeviceKind):
 
     kind = "k-of-n"
     unit = "draws"
+    value_word = "ball"
     default_samples = 100_000
     syntax = "k-of-n:K:N"
     summary = "K distinct balls of N per draw (labels 1..N), e.g. k-of-n:3:20"

@@ -34,6 +34,7 @@ class Permutation(DeviceKind):
 
     kind = "permutation"
     unit = "shuffles"
+    value_word = "card"
     default_samples = 10_000
     summary = "a shuffle of a multiset of labelled items (shoe, deck, tiles)"
     streams = (

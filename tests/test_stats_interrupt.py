@@ -1,0 +1,95 @@
+"""Interrupted runs report the truth: exactly the outcomes they name, marked INCOMPLETE.
+
+Once, Ctrl-C between two tests' updates left some tests one chunk ahead of n
+(a report of n = 5,242,880 whose frequency X² was that of 6,291,456).
+"""
+import json
+import os
+import signal
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli import main
+from stats.battery import Battery, run_battery
+from tests.stats_support import draw, interrupt_rngcert_test, seed_hex
+
+CHUNK = 20_000
+
+
+def _signal_inside_an_update(battery, sig, after_chunks):
+    """Send ``sig`` to ourselves while the third test takes in chunk ``after_chunks`` + 1."""
+    test = battery.tests[2]
+    real = test.acc.update
+    calls = []
+
+    def update(chunk):
+        calls.append(1)
+        if len(calls) == after_chunks + 1:
+            os.kill(os.getpid(), sig)
+        real(chunk)
+
+    test.acc.update = update
+
+
+def _figures(result):
+    return [(t.name, repr(t.statistic), repr(t.pvalue), t.verdict) for t in result.tests]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT])
+def test_signal_during_an_update_leaves_every_test_at_n(sig):
+    spec, data = draw("roulette-single", 5 * CHUNK, seed=21)
+    battery = Battery(spec, len(data))
+    _signal_inside_an_update(battery, sig, after_chunks=2)
+    fed = 0
+    with pytest.raises(KeyboardInterrupt):
+        for start in range(0, len(data), CHUNK):
+            battery.update(data[start:start + CHUNK])
+            fed += 1
+    assert battery.n == 3 * CHUNK  # the chunk in progress was taken in by every test, then the signal acted
+    assert all(t.acc.n == battery.n * t.scale for t in battery.tests if hasattr(t.acc, "n"))
+    partial = battery.result(interrupted=True)
+    fresh = Battery(spec, len(data))
+    fresh.update(data[:3 * CHUNK])
+    assert _figures(partial) == _figures(fresh.result(interrupted=True))
+    assert partial.verdict == "incomplete" and partial.interrupted and not partial.complete
+
+
+def test_interrupted_run_battery_matches_a_fresh_run_of_its_n():
+    spec, data = draw("roulette-single", 6 * CHUNK, seed=22)
+    battery_holder = {}
+    real_init = Battery.__init__
+
+    def chunks():
+        for i, start in enumerate(range(0, len(data), CHUNK)):
+            if i == 1:
+                _signal_inside_an_update(battery_holder["b"], signal.SIGINT, after_chunks=3)
+            yield data[start:start + CHUNK]
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        battery_holder["b"] = self
+
+    Battery.__init__ = init
+    try:
+        result = run_battery(spec, chunks(), n=len(data))
+    finally:
+        Battery.__init__ = real_init
+    assert result.interrupted and result.n == 5 * CHUNK  # patched before chunk 2: signal in chunk 5
+    again = Battery(spec, len(data))
+    again.update(data[:5 * CHUNK])
+    assert _figures(result) == _figures(again.result(interrupted=True))
+    assert result.to_json()["verdict"] == "incomplete" and result.to_json()["complete"] is False
+
+
+def test_sigterm_is_handled_like_ctrl_c_by_rngcert_test(monkeypatch):
+    interrupt_rngcert_test(monkeypatch, 2, lambda: os.kill(os.getpid(), signal.SIGTERM))
+    before = signal.getsignal(signal.SIGTERM)
+    r = CliRunner().invoke(main, ["test", "roulette-single", "--samples", "4000000", "--seed", seed_hex(5),
+                                  "--json"])
+    assert r.exit_code == 130, r.output
+    report = json.loads(r.stdout)
+    assert report["verdict"] == "incomplete" and report["interrupted"] is True and report["complete"] is False
+    assert report["n"] == 2 * (1 << 20)
+    assert "INCOMPLETE" in r.stderr
+    assert signal.getsignal(signal.SIGTERM) == before  # the command's handler is gone again
