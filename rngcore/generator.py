@@ -10,17 +10,23 @@ is part of the audit contract (docs/audit_contract.md):
   rejected with probability ``(2**32 mod n) / 2**32`` (resp. ``2**64``), under
   ``n / 2**32``; ``high - low == 1`` consumes nothing.  Arrays in C order.
 * ``random()``: per value one 8-byte little-endian word ``x``, value
-  ``(x >> 11) * 2**-53``.
+  ``(x >> 11) * 2**-53``; ``uniform(low, high)`` scales it.
+* ``integers(..., endpoint=True)``: as ``integers(low, high + 1)``.
+* ``permutation(n)`` / ``shuffle(x)``: the devices' Fisher-Yates shuffle
+  (batched bounded indices); ``choice`` is bounded integers (with
+  replacement) or the head of a permutation (without).
 """
 from __future__ import annotations
 
 import ctypes
+import math
 import operator
+from collections.abc import MutableSequence
 
 import numpy as np
 
 from rngcore._native import ffi, lib
-from rngcore.engine import BitSource, Provenance, count_arg
+from rngcore.engine import BitSource, Provenance, count_arg, locked_call
 from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.errors import raise_for_status
 
@@ -40,6 +46,8 @@ _draw_integers = lib.rng_draw_integers
 _draw_double = lib.rng_draw_double
 _draw_doubles = lib.rng_draw_doubles
 _from_buffer = ffi.from_buffer
+_shuffle16 = lib.rng_shuffle16
+_SHUFFLE_MAX = 1 << 16  # the shuffle's 16-bit indices (values 0 .. 65535)
 
 # random_bytes fills a fresh, not yet shared bytes object in place, as C
 # extensions do (PyBytes_FromStringAndSize(NULL, n), then write), instead of
@@ -77,6 +85,26 @@ def _int_arg(value, name: str) -> int:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"integers: {name} must be an integer, got {type(value).__name__} {value!r}") from None
+
+
+def _finite(value, name: str) -> float:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"uniform: {name} must be a real number, got {type(value).__name__} {value!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"uniform: {name} must be finite, got {value!r}")
+    return value
+
+
+def _axis(axis, ndim: int, what: str) -> int:
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{what}: axis must be an int, got {axis!r}") from None
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{what}: axis {axis} is out of range for an array of {ndim} dimension(s)")
+    return axis % ndim
 
 
 def _integer_dtype(dtype) -> np.dtype:
@@ -123,6 +151,14 @@ class Generator:
 
     Notes
     -----
+    numpy's drawing API, where it can be unbiased and replay-documented:
+    :meth:`integers` (with ``endpoint``), :meth:`random`, :meth:`uniform`,
+    :meth:`shuffle`, :meth:`permutation`, :meth:`choice` (without ``p=``
+    weights) and :meth:`random_bytes`, each with its consumption recipe in
+    its docstring and docs/audit_contract.md.  For numpy's other
+    distributions (normal, weighted choice, ...) on these same bits use
+    ``rngcore.numpy_generator()``.
+
     Thread-safe: every draw holds :attr:`lock`; no two callers receive the
     same bytes.  After ``os.fork()`` a production generator reseeds in the
     child; a replay generator is copied as-is and continues identically in
@@ -241,18 +277,24 @@ class Generator:
         if nbytes:
             self._bits.fill_pointer(_from_buffer(view, require_writable=True), nbytes, "fill")
 
-    def integers(self, low, high=None, size=None, dtype=np.int64):
-        """Uniform integers on the half-open interval ``[low, high)``.
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
+        """Uniform integers on ``[low, high)``, or ``[low, high]`` with ``endpoint=True``.
 
         Parameters
         ----------
         low, high : int
-            Bounds; ``integers(h)`` means ``[0, h)``.  Need ``low < high`` and
-            both ``low`` and ``high - 1`` representable in ``dtype``.
+            Bounds; ``integers(h)`` means ``[0, h)`` (``[0, h]`` with
+            ``endpoint``).  The interval must not be empty and its ends must
+            be representable in ``dtype``.
         size : int or tuple of ints, optional
             Output shape; None (default) returns one Python ``int``.
         dtype : integer dtype
             int8 .. int64, uint8 .. uint64 (default int64).
+        endpoint : bool
+            Include ``high`` (numpy's convention); ``integers(low, high,
+            endpoint=True)`` draws exactly as ``integers(low, high + 1)``, and
+            reaches the top of the dtype (``integers(0, 2**64 - 1,
+            dtype=np.uint64, endpoint=True)``).
 
         Returns
         -------
@@ -261,12 +303,13 @@ class Generator:
         Notes
         -----
         Unbiased (Lemire's nearly divisionless method, csrc/core/bounded.h; proved
-        exhaustively at 8 and 16 bits by the same code).  With ``n = high -
-        low``, each value reads 4-byte words when ``n <= 2**32`` (8-byte words
-        otherwise) and rejects a word with probability ``(2**32 mod n) / 2**32
-        < n / 2**32``; for ``n = 37`` that is ``7 / 2**32``.
+        exhaustively at 8 and 16 bits by the same code).  With ``n`` values in
+        the interval, each value reads 4-byte words when ``n <= 2**32`` (8-byte
+        words otherwise) and rejects a word with probability ``(2**32 mod n) /
+        2**32 < n / 2**32``; for ``n = 37`` that is ``7 / 2**32``.  ``n == 1``
+        consumes nothing.  Arrays are drawn in C order.
         """
-        if size is None and dtype is _INT64 and type(low) is int and type(high) is int:
+        if size is None and dtype is _INT64 and endpoint is False and type(low) is int and type(high) is int:
             span = high - low
             if 0 < span <= _TWO32 and low >= _I64_MIN and high <= _I64_END:
                 with self._lock:
@@ -274,29 +317,142 @@ class Generator:
                 if value < 0:
                     raise_for_status(value, "integers")
                 return low + value
-        return self._integers(low, high, size, dtype)
+        return self._integers(low, high, size, dtype, bool(endpoint))
 
-    def _integers(self, low, high, size, dtype):
+    def _integers(self, low, high, size, dtype, endpoint=False):
         if high is None:
             low, high = 0, low
         low = _int_arg(low, "low")
         high = _int_arg(high, "high")
         dt = _integer_dtype(dtype)
-        if low >= high:
-            raise ValueError(f"integers: need low < high (the interval [low, high) is empty), "
-                             f"got low={low}, high={high}")
+        top = high if endpoint else high - 1  # the largest value drawn
+        interval = f"[{low}, {high}]" if endpoint else f"[{low}, {high})"
+        if low > top:
+            raise ValueError(f"integers: the interval {interval} is empty, got low={low}, high={high}")
         info = np.iinfo(dt)
-        if low < info.min or high - 1 > info.max:
-            raise ValueError(f"integers: [{low}, {high}) does not fit dtype {dt}, "
+        if low < info.min or top > info.max:
+            raise ValueError(f"integers: {interval} does not fit dtype {dt}, "
                              f"whose values are [{info.min}, {info.max}]")
         shape = () if size is None else _shape(size, "integers")
         out = np.empty(shape, dt)
         if out.size:
             with self._lock:
                 status = _draw_integers(self._source, _from_buffer(out), out.size, dt.itemsize,
-                                        low % (1 << 64), high - low - 1)
+                                        low % (1 << 64), top - low)
             raise_for_status(status, "integers")
         return int(out[()]) if size is None else out
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        """Floats uniform on ``[low, high)``, for continuous quantities only.
+
+        Each value reads one 8-byte word ``x`` and is ``low + (high - low) *
+        u`` with ``u = (x >> 11) * 2**-53`` (exactly :meth:`random`, then
+        IEEE double arithmetic, as numpy's ``uniform``; rounding can give
+        ``high`` itself when ``high - low`` is large against ``low``).
+        Never use it to pick a discrete outcome: that is
+        :meth:`integers` / :meth:`choice` (no float scaling picks outcomes).
+
+        Returns a Python float when ``size`` is None, else a float64 array.
+        """
+        low, high = _finite(low, "low"), _finite(high, "high")
+        span = high - low
+        if not np.isfinite(span):
+            raise ValueError(f"uniform: high - low overflows a float64 (low={low!r}, high={high!r})")
+        if size is None:
+            return low + span * self.random()
+        return low + span * self.random(size)
+
+    # -- permutations (Fisher-Yates from the end, csrc/core/shuffle.h) ---------
+
+    def _shuffled_indices(self, n: int, what: str) -> np.ndarray:
+        """``0 .. n-1`` shuffled in place by the devices' shuffle (``rng_shuffle16``)."""
+        if n > _SHUFFLE_MAX:
+            raise ValueError(f"{what}: at most {_SHUFFLE_MAX:,} items (the unbiased shuffle's 16-bit indices), "
+                             f"got {n:,}; rngcore.numpy_generator() offers numpy's own on these bits")
+        indices = np.arange(n, dtype=np.uint16)
+        if n > 1:
+            locked_call(self, _shuffle16, _from_buffer("uint16_t[]", indices), n, 64, what=what)
+        return indices
+
+    def shuffle(self, x, axis=0) -> None:
+        """Shuffle ``x`` in place: a numpy array along ``axis``, or a mutable sequence.
+
+        Fisher-Yates from the end with batched bounded indices, the devices'
+        shuffle (docs/devices.md): position ``i = n-1, ..., 1`` swaps with an
+        index uniform on ``[0, i]``, the bounds ``n, n-1, ..., 2`` taken
+        greedily into batches whose product stays <= 2**56, each batch one
+        8-byte word (a word is rejected, and the next one read, with
+        probability < 2**-8).  ``x`` ends up as ``x[perm]`` where ``perm`` is
+        that shuffle applied to ``0 .. n-1``; at most 65,536 items.
+        """
+        if isinstance(x, np.ndarray):
+            if x.ndim == 0:
+                raise TypeError("shuffle: a 0-d array has nothing to shuffle")
+            axis = _axis(axis, x.ndim, "shuffle")
+            x[...] = np.take(x, self._shuffled_indices(x.shape[axis], "shuffle"), axis=axis)
+            return
+        if not isinstance(x, MutableSequence):
+            raise TypeError(f"shuffle: expected a numpy array or a mutable sequence (list), got {type(x).__name__}")
+        if axis != 0:
+            raise ValueError("shuffle: a sequence has only axis 0")
+        items = list(x)
+        for position, index in enumerate(self._shuffled_indices(len(items), "shuffle").tolist()):
+            x[position] = items[index]
+
+    def permutation(self, x, axis=0):
+        """A shuffled copy: ``permutation(n)`` is ``0 .. n-1`` shuffled (int64),
+        ``permutation(array)`` a copy shuffled along ``axis``.  Consumes
+        exactly what :meth:`shuffle` of the same number of items does."""
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+            n = count_arg(x, "permutation", "x")
+            return self._shuffled_indices(n, "permutation").astype(np.int64)
+        array = np.asarray(x)
+        if array.ndim == 0:
+            raise TypeError(f"permutation: expected an int or an array, got {type(x).__name__} {x!r}")
+        axis = _axis(axis, array.ndim, "permutation")
+        return np.take(array, self._shuffled_indices(array.shape[axis], "permutation"), axis=axis)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0):
+        """A random sample of ``a`` (an int ``n`` meaning ``0 .. n-1``, or an array along ``axis``).
+
+        Recipes (docs/audit_contract.md):
+
+        * ``replace=True``: the indices are ``integers(0, n, size=size)``.
+        * ``replace=False``: the indices are the first ``k`` (``k`` = the
+          number of values asked for, ``k <= n``) of ``permutation(n)``, in
+          that order: a whole shuffle of ``n`` items (at most 65,536), so
+          every ordered sample of ``k`` distinct items is equally likely.
+
+        ``p`` (float weights) is refused: weighted outcomes are integer
+        tables drawn exactly (:mod:`rngcore.devices`); numpy's weighted
+        ``choice`` on these bits is ``rngcore.numpy_generator().choice``.
+        """
+        if p is not None:
+            raise ValueError("choice: p= (float weights) is not offered: weighted outcomes are exact integer "
+                             "tables (rngcore.devices); numpy's is rngcore.numpy_generator().choice")
+        if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
+            n, population = count_arg(a, "choice", "a"), None
+        else:
+            population = np.asarray(a)
+            if population.ndim == 0:
+                raise ValueError("choice: a must be an int or an array of at least one dimension")
+            axis = _axis(axis, population.ndim, "choice")
+            n = population.shape[axis]
+        shape = () if size is None else _shape(size, "choice")
+        k = int(np.prod(shape, dtype=np.int64))
+        if k and n == 0:
+            raise ValueError("choice: cannot take a sample from an empty population")
+        if replace:
+            indices = self.integers(0, n, size=size) if k else np.zeros(shape, np.int64)
+        else:
+            if k > n:
+                raise ValueError(f"choice: cannot take {k:,} distinct items from {n:,} (replace=False)")
+            indices = self._shuffled_indices(n, "choice")[:k].astype(np.int64).reshape(shape)
+            if size is None:
+                indices = int(indices)
+        if population is None:
+            return indices
+        return np.take(population, indices, axis=axis)
 
     def random(self, size=None):
         """Floats uniform on ``[0, 1)``: ``(x >> 11) * 2**-53`` for each 8-byte
