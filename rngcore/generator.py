@@ -328,7 +328,9 @@ class Generator:
         top = high if endpoint else high - 1  # the largest value drawn
         interval = f"[{low}, {high}]" if endpoint else f"[{low}, {high})"
         if low > top:
-            raise ValueError(f"integers: the interval {interval} is empty, got low={low}, high={high}")
+            need = "low <= high with endpoint=True" if endpoint else "low < high"
+            raise ValueError(f"integers: need {need} (the interval {interval} is empty), "
+                             f"got low={low}, high={high}")
         info = np.iinfo(dt)
         if low < info.min or top > info.max:
             raise ValueError(f"integers: {interval} does not fit dtype {dt}, "
