@@ -9,6 +9,7 @@ import time
 import click
 
 from harness.commands._generator import generator_options
+from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
 
 EXIT_INTERRUPTED = 130  # as `rngcert game`, `battery`, `bench`: Ctrl-C, partial report
@@ -30,16 +31,17 @@ def _progress():
 
 
 @click.command("slot")
-@click.argument("model", type=click.Path(dir_okay=False, path_type=pathlib.Path))
+@click.argument("model", type=click.Path(dir_okay=False, allow_dash=True, path_type=pathlib.Path))
 @click.option("--profile", type=click.Choice(PROFILE_NAMES), default="jp", show_default=True,
               help="Rules to check: jp (Japan 000 別表第1 第10), nj, nv, gli11.")
-@click.option("--simulate", "spins", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Also play N spins through rngcore and compare with the exact figures.")
+@click.option("--simulate", "spins", type=click.IntRange(min=1, max=MAX_SIMULATED_PLAYS), default=None, metavar="N",
+              help="Also play N spins through rngcore and compare with the exact figures "
+                   "(N at most 2**64 - 1, what the simulation's 64-bit play counter holds).")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def slot_command(ctx, model, profile, spins, rng, as_json):
-    """Exact analysis (PAR sheet) of the slot game in MODEL.toml.
+    """Exact analysis (PAR sheet) of the slot game in MODEL.toml (or on standard input when MODEL is -).
 
     Computes the RTP (lines, scatters, free spins, progressive) as exact
     fractions, the hit frequency, the standard deviation per play and the
@@ -47,18 +49,19 @@ def slot_command(ctx, model, profile, spins, rng, as_json):
     --profile.  Exit status: 0 every check passes, 1 a check fails, 2 the
     model is malformed or impossible, 130 the --simulate run was interrupted
     (Ctrl-C; the report covers the spins done and says it is incomplete).
-    The model format is described in docs/slot_model.md.
+    The model format and its size limits are described in docs/slot_model.md;
+    a model beyond them is refused (exit 2) before the analysis starts.
     """
     from harness.slot.errors import ModelError
     from harness.slot.exact import analyse
-    from harness.slot.model import load_model
+    from harness.slot.model import load_model, read_model
     from harness.slot.profiles import check
     from harness.slot.report import render, to_json
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
     try:
-        game = load_model(model)
+        game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
         analysis = analyse(game)
     except ModelError as exc:
         raise click.BadParameter(str(exc), param_hint="MODEL") from None

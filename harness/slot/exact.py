@@ -42,6 +42,7 @@ from harness.slot import feature as fs
 from harness.slot import progressive as pj
 from harness.slot.errors import ModelError
 from harness.slot.joint import joint_moments
+from harness.slot.limits import check_cost
 from harness.slot.model import SlotModel
 from harness.slot.outcomes import OutcomeClass, Play, outcome_classes
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
@@ -102,10 +103,12 @@ def analyse(model: SlotModel, *, engine: str = "auto") -> Analysis:
     Raises
     ------
     ModelError
-        If the free spins' expected length diverges, or the progressive can
-        never be won.
+        If the model is too large to analyse (:func:`harness.slot.limits.check_cost`,
+        before any table is built), the free spins' expected length diverges,
+        or the progressive can never be won.
     """
     started = time.perf_counter()
+    check_cost(model)
     base = build_stage(model, base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:

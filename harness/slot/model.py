@@ -23,19 +23,30 @@ import pathlib
 import re
 import tomllib
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, BinaryIO, Mapping
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import ModelError, listed, shown
+from harness.slot.limits import (
+    MAX_DIGITS,
+    MAX_FREE_SPINS,
+    MAX_MODEL_BYTES,
+    MAX_NAME,
+    MAX_PAYLINES,
+    MAX_PLAY_WIN,
+    MAX_REEL_STOPS,
+    MAX_REELS,
+    MAX_ROWS,
+    MAX_SYMBOLS,
+)
 
 KINDS = ("regular", "wild", "scatter")
-MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
-MAX_SYMBOLS = 255  # strips are stored one byte per stop
-MAX_PLAY_WIN = 2**36  # credits: largest win of one play; x 2^20 plays per simulation chunk < 2^56
-MAX_FREE_SPINS = 100_000_000  # a feature longer than this is refused by the simulation (runaway guard)
 _MONEY_LIMIT = f"2**36 = {MAX_PLAY_WIN:,} credits"
 _MONEY_WHY = "so that simulation totals stay exact in 64-bit integers"
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
-_DECIMAL = re.compile(r"^\s*(\d+)(?:\.(\d+))?\s*$")
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+_COUNT = re.compile(r"[0-9]{1,6}")
+# ASCII digits only: str.isdigit() and \d also take "²" and other scripts' digits.
+_DECIMAL = re.compile(r"\s*([0-9]+)(?:\.([0-9]+))?\s*")
+_RATIO = re.compile(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,29 +209,62 @@ def load_model(path: str | pathlib.Path) -> SlotModel:
     Raises
     ------
     ModelError
-        If the file cannot be read, is not valid TOML (the message gives the
-        line and column), or describes an impossible game.
+        If the file cannot be read, is larger than ``MAX_MODEL_BYTES``, is not
+        valid TOML (the message gives the line and column), or describes an
+        impossible game.
     """
     path = pathlib.Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            return read_model(stream, source=str(path))
     except OSError as exc:
         raise ModelError("", f"cannot read the model: {exc.strerror or exc}", str(path)) from None
+
+
+def read_model(stream: BinaryIO, source: str | None = None) -> SlotModel:
+    """Read and validate a model from a binary stream (a file, or standard input).
+
+    At most ``MAX_MODEL_BYTES + 1`` bytes are read, so an endless or huge
+    stream is refused without being held in memory.
+    """
+    data = stream.read(MAX_MODEL_BYTES + 1)
+    if len(data) > MAX_MODEL_BYTES:
+        raise ModelError("", f"the model is larger than {MAX_MODEL_BYTES:,} bytes (docs/slot_model.md, Limits)",
+                         source)
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ModelError("", f"not UTF-8 text (byte {exc.start})", str(path)) from None
-    return parse_model(text, source=str(path))
+        raise ModelError("", f"not UTF-8 text (byte {exc.start})", source) from None
+    # Universal newlines, as a file read in text mode has them.
+    return parse_model(text.replace("\r\n", "\n").replace("\r", "\n"), source=source)
 
 
 def parse_model(text: str, source: str | None = None) -> SlotModel:
     """Validate a model given as TOML text (see :func:`load_model`)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ModelError("TOML syntax", str(exc), source) from None
+    data = _toml(text, source)
     try:
         return model_from_dict(data, source=source)
     except ModelError as exc:
         raise exc.with_source(source) if source and not exc.source else exc
+
+
+def _toml(text: str, source: str | None) -> dict:
+    """The TOML document, or the ModelError saying where it is not TOML."""
+    if len(text) > MAX_MODEL_BYTES:
+        raise ModelError("", f"the model is larger than {MAX_MODEL_BYTES:,} characters (docs/slot_model.md, Limits)",
+                         source)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError("TOML syntax", str(exc), source) from None
+    except RecursionError:
+        raise ModelError("TOML syntax", "arrays or inline tables nested too deeply to read "
+                         "(a valid model nests them only a few levels deep)", source) from None
+    except ValueError:  # tomllib's int() of a literal beyond Python's int-string limit
+        long_number = re.search(r"[0-9][0-9_]{999,}", text)
+        at = f" at line {text.count(chr(10), 0, long_number.start()) + 1}" if long_number else ""
+        raise ModelError("TOML syntax", f"a number{at} has too many digits to read; "
+                         f"amounts in a model are at most {_MONEY_LIMIT}", source) from None
 
 
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
@@ -228,12 +272,12 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive"})
     name = data.get("name", "unnamed game")
     if not isinstance(name, str):
-        raise ModelError("name", f"must be a string, got {name!r}")
+        raise ModelError("name", f"must be a string, got {shown(name)}")
 
     window = _table(data, "window", "top level")
     _known(window, "window", {"rows", "reels"})
     rows = _int(window, "rows", "window", low=1, high=MAX_ROWS)
-    reels = _int(window, "reels", "window", low=1, high=64)
+    reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
 
     bet = _table(data, "bet", "top level")
     _known(bet, "bet", {"per_line", "paylines"})
@@ -322,15 +366,18 @@ def _paylines(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
     lines = bet["paylines"]
     if not isinstance(lines, list) or not lines:
         raise ModelError("bet.paylines", "must be a non-empty list of paylines")
+    if len(lines) > MAX_PAYLINES:
+        raise ModelError("bet.paylines", f"{len(lines):,} paylines; at most {MAX_PAYLINES:,} are supported "
+                         "(docs/slot_model.md, Limits)")
     seen: dict[tuple[int, ...], int] = {}
     out = []
     for i, line in enumerate(lines, start=1):
         where = f"bet.paylines, line {i}"
         if not isinstance(line, list) or len(line) != reels:
-            raise ModelError(where, f"must list one row number for each of the {reels} reels, got {line!r}")
+            raise ModelError(where, f"must list one row number for each of the {reels} reels, got {shown(line)}")
         for r, row in enumerate(line, start=1):
             if isinstance(row, bool) or not isinstance(row, int):
-                raise ModelError(where, f"reel {r}: row must be a whole number, got {row!r}")
+                raise ModelError(where, f"reel {r}: row must be a whole number, got {shown(row)}")
             if not 1 <= row <= rows:
                 raise ModelError(where, f"reel {r} points at row {row}, but the window has {rows} rows (1..{rows})")
         key = tuple(row - 1 for row in line)
@@ -350,14 +397,15 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
     raw = {}
     for name, spec in table.items():
         where = f"symbols.{name}"
-        if not _NAME.match(name):
-            raise ModelError(where, "symbol names may use letters, digits and _ . + - only (no spaces)")
+        if not _NAME.fullmatch(name) or len(name) > MAX_NAME:
+            raise ModelError(f"symbols.{shown(name)}", f"symbol names are 1 to {MAX_NAME} letters, digits "
+                             "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
-            raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {spec!r}")
+            raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
         _known(spec, where, {"kind", "pays", "substitutes"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
-            raise ModelError(f"{where}.kind", f"unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
+            raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
         raw[name] = (kind, spec)
     regular = [n for n, (k, _) in raw.items() if k == "regular"]
     scatters = [n for n, (k, _) in raw.items() if k == "scatter"]
@@ -378,12 +426,12 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
             elif isinstance(value, list) and all(isinstance(v, str) for v in value):
                 for v in value:
                     if v not in raw:
-                        raise ModelError(f"{where}.substitutes", f"unknown symbol {v!r}; symbols are: {', '.join(raw)}")
+                        raise ModelError(f"{where}.substitutes", f"unknown symbol {shown(v)}; symbols are: {listed(raw)}")
                     if raw[v][0] != "regular":
-                        raise ModelError(f"{where}.substitutes", f"{v!r} is a {raw[v][0]}; wilds substitute for regular symbols only")
+                        raise ModelError(f"{where}.substitutes", f"{shown(v)} is a {raw[v][0]}; wilds substitute for regular symbols only")
                 subs = frozenset(value)
             else:
-                raise ModelError(f"{where}.substitutes", f'must be "all" or a list of regular symbol names, got {value!r}')
+                raise ModelError(f"{where}.substitutes", f'must be "all" or a list of regular symbol names, got {shown(value)}')
         elif "substitutes" in spec:
             raise ModelError(f"{where}.substitutes", "only a wild substitutes for other symbols")
         out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs))
@@ -404,17 +452,19 @@ def _strips(table, key: str, names: list[str], reels: int) -> tuple[tuple[int, .
         if isinstance(strip, str):
             strip = strip.split()
         if not isinstance(strip, list):
-            raise ModelError(f"{where}: reel {r}", f"must be a list of symbol names or a string of names, got {strip!r}")
+            raise ModelError(f"{where}: reel {r}", f"must be a list of symbol names or a string of names, "
+                             f"got {shown(strip)}")
         if not strip:
             raise ModelError(f"{where}: reel {r}", "is empty; a reel needs at least one stop")
-        if len(strip) >= 2**31:
-            raise ModelError(f"{where}: reel {r}", "has too many stops")
+        if len(strip) > MAX_REEL_STOPS:
+            raise ModelError(f"{where}: reel {r}", f"has {len(strip):,} stops; at most {MAX_REEL_STOPS:,} are "
+                             "supported (docs/slot_model.md, Limits)")
         row = []
         for p, sym in enumerate(strip, start=1):
-            if sym not in index:
+            if not isinstance(sym, str) or sym not in index:
                 raise ModelError(
                     f"{where}: reel {r}, position {p}",
-                    f"unknown symbol {sym!r}; symbols are: {', '.join(names)}",
+                    f"unknown symbol {shown(sym)}; symbols are: {listed(names)}",
                 )
             row.append(index[sym])
         out.append(tuple(row))
@@ -457,8 +507,8 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
             raise ModelError(where, f"missing {key!r}")
     symbol = table["symbol"]
     kinds = {s.name: s.kind for s in symbols}
-    if symbol not in kinds:
-        raise ModelError(f"{where}.symbol", f"unknown symbol {symbol!r}; symbols are: {', '.join(kinds)}")
+    if not isinstance(symbol, str) or symbol not in kinds:
+        raise ModelError(f"{where}.symbol", f"unknown symbol {shown(symbol)}; symbols are: {listed(kinds)}")
     if kinds[symbol] == "scatter":
         raise ModelError(f"{where}.symbol", "the progressive is won on a payline; a scatter never forms a line combination")
     count = _int(table, "count", where, low=1)
@@ -466,7 +516,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
         raise ModelError(f"{where}.count", f"{count} of a kind is impossible on {reels} reels")
     wilds = table.get("wilds", False)
     if not isinstance(wilds, bool):
-        raise ModelError(f"{where}.wilds", f"must be true or false, got {wilds!r}")
+        raise ModelError(f"{where}.wilds", f"must be true or false, got {shown(wilds)}")
     contribution = _exact_fraction(table["contribution"], f"{where}.contribution")
     if not 0 <= contribution < 1:
         raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
@@ -488,7 +538,7 @@ def _known(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
             if key in _SECTIONS or key == "name":
                 # A TOML key written after a [section] header belongs to that section.
                 hint = f" (did you mean the top-level {key!r}? write it before the first [section] header)"
-            raise ModelError(where, f"unknown key {key!r}; valid keys: {', '.join(sorted(allowed))}{hint}")
+            raise ModelError(where, f"unknown key {shown(key)}; valid keys: {', '.join(sorted(allowed))}{hint}")
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
@@ -496,7 +546,7 @@ def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
         raise ModelError(key, f"missing [{key}] section")
     value = data[key]
     if not isinstance(value, dict):
-        raise ModelError(key, f"must be a table ([{key}]), got {value!r}")
+        raise ModelError(key, f"must be a table ([{key}]), got {shown(value)}")
     return value
 
 
@@ -508,7 +558,7 @@ def _int(table, key: str, where: str, *, low: int | None = None, high: int | Non
         raise ModelError(where, f"missing {key!r}")
     value = table[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ModelError(f"{where}.{key}", f"must be a whole number, got {value!r}")
+        raise ModelError(f"{where}.{key}", f"must be a whole number, got {shown(value)}")
     if low is not None and value < low:
         raise ModelError(f"{where}.{key}", f"must be at least {low}, got {value}")
     if high is not None and value > high:
@@ -523,17 +573,16 @@ def _limit(high: int) -> str:
 def _count_table(value, where: str, max_count: int, what: str, noun: str, *, high: int, why: str) -> dict[int, int]:
     """A table ``{count = amount}`` with counts in 1..max_count and amounts in 1..high."""
     if not isinstance(value, dict):
-        raise ModelError(where, f"must be a table from count to {noun}, e.g. {{ 3 = 5, 4 = 20 }}, got {value!r}")
+        raise ModelError(where, f"must be a table from count to {noun}, e.g. {{ 3 = 5, 4 = 20 }}, got {shown(value)}")
     out = {}
     for key, amount in value.items():
-        try:
-            count = int(key)
-        except ValueError:
-            raise ModelError(where, f"key {key!r} is not a count (a whole number)") from None
+        if not isinstance(key, str) or not _COUNT.fullmatch(key):
+            raise ModelError(where, f"key {shown(key)} is not a count (a whole number, digits 0-9)")
+        count = int(key)
         if not 1 <= count <= max_count:
             raise ModelError(where, f"{noun} for {count} {what}: impossible, counts run from 1 to {max_count}")
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise ModelError(where, f"{noun} for count {count} must be a whole number, got {amount!r}")
+            raise ModelError(where, f"{noun} for count {count} must be a whole number, got {shown(amount)}")
         if amount < 1:
             raise ModelError(where, f"{noun} for count {count} is {amount}; it must be a positive whole number (leave the count out for no award)")
         if amount > high:
@@ -545,22 +594,26 @@ def _count_table(value, where: str, max_count: int, what: str, noun: str, *, hig
 def _exact_fraction(value, where: str) -> Fraction:
     """An exact share: an integer, or a string ``"0.015"`` or ``"3/200"`` (never a float)."""
     if isinstance(value, bool):
-        raise ModelError(where, f"must be a number written as a string, got {value!r}")
+        raise ModelError(where, f"must be a number written as a string, got {shown(value)}")
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, float):
-        raise ModelError(where, f'write it as a string, e.g. "{value}" or a fraction "a/b", so it is exact (got the float {value!r})')
+        raise ModelError(where, f'write it as a string, e.g. "{value}" or a fraction "a/b", so it is exact '
+                         f"(got the float {shown(value)})")
     if not isinstance(value, str):
-        raise ModelError(where, f"must be a string such as \"0.015\" or \"3/200\", got {value!r}")
-    text = value.strip()
-    match = _DECIMAL.match(text)
-    if match:
-        whole, frac = match.group(1), match.group(2) or ""
+        raise ModelError(where, f"must be a string such as \"0.015\" or \"3/200\", got {shown(value)}")
+    decimal, ratio = _DECIMAL.fullmatch(value), _RATIO.fullmatch(value)
+    if decimal or ratio:
+        digits = sum(len(g or "") for g in (decimal or ratio).groups())
+        if digits > MAX_DIGITS:
+            raise ModelError(where, f"{shown(value)} has {digits:,} digits; an exact share is written with "
+                             f"at most {MAX_DIGITS}")
+    if decimal:
+        whole, frac = decimal.group(1), decimal.group(2) or ""
         return Fraction(int(whole + frac), 10 ** len(frac))
-    parts = text.split("/")
-    if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-        num, den = int(parts[0]), int(parts[1])
+    if ratio:
+        num, den = int(ratio.group(1)), int(ratio.group(2))
         if den == 0:
             raise ModelError(where, "division by zero")
         return Fraction(num, den)
-    raise ModelError(where, f"cannot read {value!r} as an exact decimal (\"0.015\") or fraction (\"3/200\")")
+    raise ModelError(where, f"cannot read {shown(value)} as an exact decimal (\"0.015\") or fraction (\"3/200\")")

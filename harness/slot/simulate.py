@@ -33,7 +33,8 @@ import numpy as np
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis
 from harness.slot.lines import build_line_automaton
-from harness.slot.model import MAX_FREE_SPINS, SlotModel
+from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
+from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
 
 Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
@@ -197,8 +198,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
-    if n < 1:
-        raise ValueError(f"number of spins must be >= 1, got {n}")
+    _check_plays(n)
     game = native.SimGame(model, MAX_FREE_SPINS)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
@@ -219,6 +219,12 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         result.interrupted = True
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _check_plays(n: int) -> None:
+    if not 1 <= n <= MAX_SIMULATED_PLAYS:
+        raise ValueError(f"number of spins must be from 1 to 2**64 - 1 = {MAX_SIMULATED_PLAYS:,} "
+                         f"(the simulation counts plays in 64 bits), got {n:,}")
 
 
 def _refusal(model: SlotModel, reason: int, done: int, step: int) -> Exception:
@@ -273,8 +279,7 @@ class _NumpyStage:
 
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
-    if n < 1:
-        raise ValueError(f"number of spins must be >= 1, got {n}")
+    _check_plays(n)
     awards = model.scatter_awards
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)

@@ -1,0 +1,85 @@
+"""How large a slot model may be, and what its exact analysis will cost.
+
+Every limit is documented in ``docs/slot_model.md`` ("Limits").  The loader
+refuses a model beyond a size limit with a located
+:class:`~harness.slot.errors.ModelError`; :func:`check_cost` refuses, before
+any table is built, an analysis whose estimated work or memory is beyond
+what this tool does in about ten seconds.
+
+What the cost grows with.  The joint programme (:mod:`harness.slot.joint`)
+groups the stops of every reel by what they show in every subset of the
+window's rows: ``stops x 2**rows`` table entries per reel and stage (base
+game, free spins), each a few Python objects while the tables are built.
+That is the part that grows with the size of the model (a reel of 10**8
+stops alone needs gigabytes), so it is what :func:`estimate` counts.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from harness.slot.errors import ModelError
+
+MAX_MODEL_BYTES = 16 * 2**20  # a model file: 16 MiB of TOML
+MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
+MAX_REELS = 64
+MAX_SYMBOLS = 255  # strips are stored one byte per stop
+MAX_NAME = 64  # characters of a symbol name
+MAX_PAYLINES = 65_535  # the C kernels count paylines in 16 bits
+MAX_REEL_STOPS = 100_000  # stops of one reel strip
+MAX_DIGITS = 50  # digits of an exact share ("0.015", "3/200")
+MAX_PLAY_WIN = 2**36  # credits: largest win of one play; x 2^20 plays per simulation chunk < 2^56
+MAX_FREE_SPINS = 100_000_000  # a feature longer than this is refused by the simulation (runaway guard)
+MAX_SIMULATED_PLAYS = 2**64 - 1  # --simulate: what the C kernel's 64-bit play counter holds
+MAX_TABLE_ENTRIES = 4_000_000  # stops x 2**rows over every reel of every stage (~10 s, < 1 GiB)
+BYTES_PER_ENTRY = 160  # at most: a group tuple and its list slot while the tables are built (CPython, 64-bit)
+
+
+@dataclasses.dataclass(frozen=True)
+class Cost:
+    """The estimated cost of a model's exact analysis.
+
+    Attributes
+    ----------
+    table_entries : int
+        ``sum of stops x 2**rows`` over the reels of every stage analysed.
+    memory_bytes : int
+        Peak memory of the stop-group tables (an estimate).
+    """
+
+    table_entries: int
+    memory_bytes: int
+
+    @property
+    def within_limits(self) -> bool:
+        return self.table_entries <= MAX_TABLE_ENTRIES
+
+
+def estimate(model) -> Cost:
+    """The cost of analysing ``model`` exactly (see the module docstring)."""
+    strips = list(model.base_strips)
+    if model.free_spins is not None:
+        strips += model.feature_strips
+    entries = sum(len(s) for s in strips) << model.rows
+    return Cost(table_entries=entries, memory_bytes=entries * BYTES_PER_ENTRY)
+
+
+def check_cost(model) -> Cost:
+    """Refuse, before it starts, an analysis beyond :data:`MAX_TABLE_ENTRIES`.
+
+    Raises
+    ------
+    ModelError
+        Naming the estimated work and memory, the limit and what to change.
+    """
+    cost = estimate(model)
+    if not cost.within_limits:
+        stages = "base and feature strips" if model.free_spins is not None else "base strips"
+        raise ModelError(
+            "reels",
+            f"too large to analyse exactly: the {stages} have {cost.table_entries >> model.rows:,} stops, "
+            f"grouped by each of the 2**{model.rows} subsets of rows = {cost.table_entries:,} table entries "
+            f"(about {cost.memory_bytes / 2**30:.1f} GiB), beyond the limit of {MAX_TABLE_ENTRIES:,} "
+            "(docs/slot_model.md, Limits); shorten the strips or use fewer rows",
+            model.source,
+        )
+    return cost
