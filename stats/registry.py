@@ -186,5 +186,15 @@ def test_names() -> tuple:
     return tuple(e.name for e in entries())
 
 
-__all__ = ["BatteryTest", "PlanContext", "Accumulator", "register", "unregister", "discover", "entries", "entry",
+def markdown_table() -> str:
+    """The table of battery tests in docs/statistics.md (checked against the registry by the tests)."""
+    lines = ["| test | device kinds | reads | required | function |", "|---|---|---|---|---|"]
+    for e in entries():
+        required = "when n allows" if callable(e.required) or not e.required else "yes"
+        function = f"`stats.{e.function.__name__}`" if e.function is not None else "—"
+        lines.append(f"| `{e.name}` | {', '.join(e.kinds)} | `{e.stream}` | {required} | {function} |")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["markdown_table", "BatteryTest", "PlanContext", "Accumulator", "register", "unregister", "discover", "entries", "entry",
            "test_names", "LAST"]

@@ -93,3 +93,20 @@ def test_sigterm_is_handled_like_ctrl_c_by_rngcert_test(monkeypatch):
     assert report["n"] == 2 * (1 << 20)
     assert "INCOMPLETE" in r.stderr
     assert signal.getsignal(signal.SIGTERM) == before  # the command's handler is gone again
+
+
+def test_sigterm_during_start_up_exits_130(monkeypatch, tmp_path):
+    """SIGTERM while a capture is still being read: exit 130 like Ctrl-C, not a silent kill or a traceback."""
+    import stats.io
+
+    real = stats.io.open_capture
+
+    def slow_open(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(stats.io, "open_capture", slow_open)
+    path = tmp_path / "spins.bin"
+    path.write_bytes(bytes(range(37)) * 1000)
+    r = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path)])
+    assert r.exit_code == 130 and "Traceback" not in r.output

@@ -178,3 +178,13 @@ def test_every_registered_test_is_chunk_invariant(name):
     assert whole.verdict != "skipped"
     assert whole.statistic == pytest.approx(parts.statistic, rel=1e-12, abs=1e-12)
     assert whole.pvalue == pytest.approx(parts.pvalue, rel=1e-9, abs=1e-300)
+
+
+def test_docs_battery_table_is_the_registry():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "statistics.md").read_text()
+    start = text.index("<!-- battery table:")
+    start = text.index("\n", start) + 1
+    end = text.index("<!-- end of battery table -->")
+    assert text[start:end] == registry.markdown_table()

@@ -225,6 +225,11 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_js
     input, 130 interrupted (the report covers exactly what was tested and
     says INCOMPLETE).
     """
+    with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json)
+
+
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json):
     from stats.kinds import kind_of
 
     spec = _spec(device)
@@ -256,9 +261,8 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_js
             click.echo(f"\r  tested {done:,} / {total:,} {kind.unit}", err=True, nl=False)
 
     try:
-        with _sigterm_as_interrupt():
-            result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
-                                 locate=locate)
+        result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
+                             locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
     if show_progress:
