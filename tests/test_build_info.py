@@ -131,3 +131,14 @@ def test_build_script_hashes_as_the_loader_does():
     assert script.LAYERS.keys() == LAYERS.keys()
     for name in LAYERS:
         assert script.layer_sha256(script.layer_dir(name)) == BUILDS[name].sha256
+
+
+def test_sanitizer_builds_are_asked_for_explicitly(monkeypatch):
+    script = _build_script()
+    monkeypatch.delenv("RNGCERT_SANITIZE", raising=False)
+    assert not [a for a in script._compile_args() if "sanitize" in a]
+    monkeypatch.setenv("RNGCERT_SANITIZE", "1")
+    assert "-fsanitize=address,undefined" in script._compile_args()
+    monkeypatch.setenv("RNGCERT_SANITIZE", "yes")
+    with pytest.raises(RuntimeError, match="RNGCERT_SANITIZE must be 0 or 1"):
+        script._compile_args()

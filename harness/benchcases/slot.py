@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import pathlib
 from fractions import Fraction
 
 import numpy as np
 
 from harness.benchcases._base import BenchCase, SkipCase
+from harness.resources import shipped
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "slot_compliant.toml"
+EXAMPLE = shipped("examples/slot_compliant.toml")
 SIM_SPINS = 2_000_000
 NUMPY_SPINS = 200_000
 SEED = bytes(range(32))
@@ -43,8 +43,8 @@ EXAMPLE_RAREST = "5 x WILD"
 def _model(lines: int | None = None):
     from harness.slot.model import load_model
 
-    if not EXAMPLE.exists():
-        raise SkipCase(f"{EXAMPLE} not found (benchmarks run from a source checkout)")
+    if EXAMPLE is None:
+        raise SkipCase("examples/slot_compliant.toml is not installed with this rngcert")
     model = load_model(EXAMPLE)
     return model if lines is None else dataclasses.replace(model, paylines=model.paylines[:lines])
 

@@ -9,6 +9,7 @@ import time
 import click
 
 from harness.commands._generator import generator_options
+from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
 
@@ -30,7 +31,7 @@ def _progress():
     return show
 
 
-@click.command("slot")
+@click.command("slot", epilog=f"Model format: {shipped('docs/slot_model.md') or 'docs/slot_model.md'}")
 @click.argument("model", type=click.Path(dir_okay=False, allow_dash=True, path_type=pathlib.Path))
 @click.option("--profile", type=click.Choice(PROFILE_NAMES), default="jp", show_default=True,
               help="Rules to check: jp (Japan 000 別表第1 第10), nj, nv, gli11.")
