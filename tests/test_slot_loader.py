@@ -65,7 +65,10 @@ BAD = [
      "bet.paylines: 65,536 paylines; at most 65,535 are supported"),
     ("reel strip over the stop limit", lambda t: t.replace('  "A K Q Q K A Q K W Q K Q A K Q S K Q K Q",',
                                                            '  "' + "A K " * 50001 + '",'),
-     "reels.base: reel 1: has 100,002 stops; at most 100,000 are supported"),
+     "reels.base: reel 1: has more than 100,000 stops, the limit"),
+    ("reel strip list over the stop limit", lambda t: t.replace('  "A K Q Q K A Q K W Q K Q A K Q S K Q K Q",',
+                                                                "  [" + '"A", ' * 100_001 + "],"),
+     "reels.base: reel 1: has more than 100,000 stops, the limit"),
 ]
 
 
@@ -91,6 +94,17 @@ def test_file_beyond_the_size_limit_is_refused_unread(tmp_path):
     result = run(path)
     assert result.exit_code == 2 and "larger than 16,777,216 bytes" in result.output, result.output
     assert time.perf_counter() - started < 10
+
+
+def test_largest_model_file_is_refused_in_seconds(tmp_path):
+    # 16 MiB of one reel strip (8 million stops, the most a file within the size limit can hold)
+    head = GAME.split("[reels]")[0]
+    strip = "A " * ((limits.MAX_MODEL_BYTES - len(head) - 100) // 2)
+    text = head + '[reels]\nbase = ["' + strip + '", "A", "A", "A", "A"]\n'
+    assert len(text) <= limits.MAX_MODEL_BYTES
+    started = time.perf_counter()
+    _fails_in_one_line(tmp_path, text, "reels.base: reel 1: has more than 100,000 stops")
+    assert time.perf_counter() - started < 30
 
 
 def test_analysis_beyond_the_cost_limit_is_refused_before_it_starts(tmp_path):

@@ -450,15 +450,15 @@ def _strips(table, key: str, names: list[str], reels: int) -> tuple[tuple[int, .
     out = []
     for r, strip in enumerate(strips, start=1):
         if isinstance(strip, str):
-            strip = strip.split()
+            strip = strip.split(None, MAX_REEL_STOPS)  # one past the limit is enough to refuse
         if not isinstance(strip, list):
             raise ModelError(f"{where}: reel {r}", f"must be a list of symbol names or a string of names, "
                              f"got {shown(strip)}")
         if not strip:
             raise ModelError(f"{where}: reel {r}", "is empty; a reel needs at least one stop")
         if len(strip) > MAX_REEL_STOPS:
-            raise ModelError(f"{where}: reel {r}", f"has {len(strip):,} stops; at most {MAX_REEL_STOPS:,} are "
-                             "supported (docs/slot_model.md, Limits)")
+            raise ModelError(f"{where}: reel {r}", f"has more than {MAX_REEL_STOPS:,} stops, the limit "
+                             "(docs/slot_model.md, Limits)")
         row = []
         for p, sym in enumerate(strip, start=1):
             if not isinstance(sym, str) or sym not in index:
