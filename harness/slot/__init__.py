@@ -20,6 +20,13 @@ Modules, one job each:
 
 Imports run one way, model first and report last; :mod:`~harness.slot.native`
 only marshals tables to C, so nothing imports in a circle.
+
+Where a new model feature goes: its data and validation in ``model`` (with
+any award table it adds next to ``ScatterAwards``, which every reader
+shares) and its size limit in ``limits``; its per-spin figures in a
+``Stage`` (a new stage kind for a new kind of spin); its winning classes as
+one more builder in ``outcomes``; its share of the moments and the RTP as
+one more step of ``exact.analyse``; the players in ``simulate``.
 """
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, analyse
