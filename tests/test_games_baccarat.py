@@ -234,6 +234,68 @@ def test_round_by_round_on_dealt_shoes():
     assert result.pvalue > 1e-9
 
 
+def test_round_of_six_cards_follows_the_independent_tableau():
+    """The C table's round (used by the replay) equals this file's tableau on every point pattern."""
+    table = _native.BaccaratTable(cards.fresh_stack(1), baccarat.c_rules("etable", 1))
+    rng = np.random.default_rng(7)
+    every_point = [code(r, s) for r in range(1, 11) for s in range(4)]
+    hands = [list(h) for h in rng.choice(every_point + [code(r, 1) for r in (11, 12, 13)], size=(20000, 6))]
+    hands += [[code(a, 0), code(b, 1), code(c, 2), code(d, 3), code(x, 0, 1), code(y, 1, 1)]
+              for a, b, c, d in itertools.product((1, 5, 8, 10), repeat=4) for x in (2, 8) for y in (6, 9)]
+    for hand in hands:
+        cls, used = table.round(np.array(hand, dtype=np.uint16))
+        pf, bf, np_, nb = deal(hand)
+        assert kernel_as_tuples(np.bincount([cls], minlength=baccarat.CLASSES)) == {
+            (pf, bf, np_, nb) + pair_state(hand): 1}
+        assert used == np_ + nb
+    with pytest.raises(ValueError, match="codes must be"):
+        table.round(np.array([0, 1, 2, 3, 4, 5], dtype=np.uint16))
+
+
+def test_replay_deals_the_shoe_the_device_dealt():
+    """A recorded shoe replayed by the devices' procedure ends where the device's shoe ended."""
+    from rngcore.devices.shoe import Shoe
+
+    for variant in ("jp", "macau", "sbo"):
+        shoe = Shoe(rngcore.Generator(SEED, 3), baccarat.rule_set(variant), decks=6)
+        shoe.start_round()
+        recorded, cut = shoe._stack.copy(), shoe.cut_card_index
+        shoe.end_round()
+        replay = Shoe.replay(baccarat.rule_set(variant), recorded, cut)
+        assert replay.burned == shoe.burned and replay.cut_card_index == cut and replay.generator is None
+        rounds = baccarat.deal_shoe(recorded, variant, cut)
+        assert rounds[0][0] == len(shoe.burned) and len(rounds) > 40
+    with pytest.raises(ValueError, match="whole number of 52-card decks"):
+        Shoe.replay("jp-baccarat", recorded[:-1], cut)
+    with pytest.raises(ValueError, match="cut_card_index must be in 1..311"):
+        baccarat.deal_shoe(recorded, "sbo", 0)
+
+
+def test_one_deck_limit():
+    """cards.MAX_DECKS is the limit; the C table's storage holds a shoe of that many decks."""
+    from harness.kernels import lib
+    from rngcore.devices import device_spec
+
+    assert lib.KERN_BAC_MAX_SHOE == 52 * cards.MAX_DECKS
+    assert GAMES["baccarat"].option("decks").high == cards.MAX_DECKS
+    assert device_spec(f"shoe:{cards.MAX_DECKS}").width == 52 * cards.MAX_DECKS
+    with pytest.raises(ValueError, match=f"1..{cards.MAX_DECKS}"):
+        device_spec(f"shoe:{cards.MAX_DECKS + 1}")
+
+
+def test_rule_set_converts_itself_for_the_kernels():
+    from rngcore.devices.rulesets import rule_set
+
+    assert rule_set("macau-baccarat").c_rules(8) == {
+        "fresh_each_round": 0, "cut_min_from_end": 1, "cut_behind_lo": 12, "cut_behind_hi": 12, "one_more_round": 0,
+        "burn_mode": 2, "burn_count": 0, "burn_ace": 1, "burn_ten": 10, "burn_indicator_counts": 0,
+        "burn_each_round": 0}
+    assert rule_set("jp-baccarat").c_rules(8)["cut_behind_lo"] == 104  # a quarter of 416, rounded up
+    assert rule_set("jp-pontoon").c_rules(4)["cut_behind_lo"] == 48  # 192 cards without the 10s
+    with pytest.raises(ValueError, match="dealt-down shoe"):
+        rule_set("jp-poker").c_rules(1)
+
+
 def test_shoe_rules_that_do_not_fit_are_refused():
     tight = dict(baccarat.c_rules("jp", 4), cut_behind_lo=5, cut_behind_hi=5)  # one-more-round needs 11
     with pytest.raises(ValueError, match="cut card"):

@@ -1,5 +1,6 @@
 """The game registry: discovery, the public registration API, and everything generated from it."""
 import json
+
 import pytest
 from click.testing import CliRunner
 

@@ -427,3 +427,15 @@ int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t 
     t->rounds += rounds;
     return src->status;
 }
+
+int kern_bac_round(const kern_bac_table *t, const uint16_t *cards, uint32_t *cls, uint32_t *used)
+{
+    for (unsigned i = 0; i < 6; i++) {
+        uint32_t rank = cards[i] & 15;
+        if (rank < 1 || rank > 13 || (cards[i] & 0xC0)) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    *cls = play_round(t->tableau, cards, used);
+    return RNG_OK;
+}

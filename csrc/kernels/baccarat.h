@@ -99,6 +99,12 @@ int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, co
  * source word width (64 in production; see shuffle.h).  Returns RNG_OK or the
  * source's failure status (the counts of the failing call must be discarded). */
 int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits);
+
+/* The round a table deals from cards[0..6) (P1 B1 P2 B2, then third cards;
+ * all six are read): *cls its class, *used the cards it takes (4..6).  The
+ * replay of a recorded shoe uses this, so it follows the very tableau the
+ * simulation plays.  RNG_E_ARGUMENT if a code is not a card. */
+int kern_bac_round(const kern_bac_table *t, const uint16_t *cards, uint32_t *cls, uint32_t *used);
 /* cffi:end */
 
 /* Shuffle, cut, place the cut card and burn (rngcore.devices.shoe.Shoe.shuffle,

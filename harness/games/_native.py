@@ -60,6 +60,16 @@ class BaccaratTable:
         n = int(self._table.n)
         return np.frombuffer(ffi.buffer(self._table.cards, 2 * n), dtype=np.uint16).copy()
 
+    def round(self, cards: np.ndarray) -> tuple[int, int]:
+        """(class, cards used) of the round this table deals from ``cards`` (six codes, all read)."""
+        six = np.ascontiguousarray(cards, dtype=np.uint16)
+        if six.shape != (6,):
+            raise ValueError(f"a round is read from six cards, got shape {six.shape}")
+        cls, used = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        raise_for_status(lib.kern_bac_round(self._table, ffi.from_buffer("uint16_t[]", six), cls, used),
+                         "baccarat round (codes must be rngcore.devices.cards codes)")
+        return int(cls[0]), int(used[0])
+
     def play(self, generator, rounds: int, counts: np.ndarray, bits: int = WORD_BITS) -> None:
         """Play ``rounds`` rounds, adding to ``counts`` (uint64[7200])."""
         if counts.dtype != np.uint64 or counts.shape != (lib.KERN_BAC_CLASSES,) or not counts.flags.c_contiguous:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -29,6 +28,7 @@ import numpy as np
 from rngcore.devices import cards as device_cards
 from rngcore.devices.cards import MAX_DECKS, STANDARD_RANKS
 from rngcore.devices.rulesets import rule_set as device_rule_set
+from rngcore.devices.shoe import Shoe
 from harness.games import _native
 from harness.games.base import Analysis, Game, GameOption, _replay, _run
 from harness.games.core import PUSH, BetResult, BetRule, Where, assert_unique_names, odds, result_from_weights, rows
@@ -238,12 +238,8 @@ def procedure_note(variant: str) -> str:
     return f"shoe procedure {rules.name} ({rules.citation}): " + "; ".join(rules.notes)
 
 
-def _cards_behind(spec, size: int) -> int:
-    return spec if isinstance(spec, int) else math.ceil(spec * size)
-
-
 def c_rules(variant: str, decks: int) -> dict[str, int]:
-    """The csrc/kernels/baccarat.h ``kern_bac_rules`` fields of a variant for ``decks`` decks.
+    """The C table's rule struct of a variant for ``decks`` decks (the shoe procedure converts itself).
 
     Raises ValueError if the procedure does not allow that many decks.
     """
@@ -254,58 +250,18 @@ def c_rules(variant: str, decks: int) -> dict[str, int]:
 
 
 def shoe_c_rules(rules, decks: int) -> dict[str, int]:
-    """The ``kern_bac_rules`` fields of a devices' RuleSet (any kernel that deals a shoe)."""
-    lo, hi = rules.decks
-    if not lo <= decks <= hi:
-        raise ValueError(f"{rules.name} ({rules.citation}) allows {lo}..{hi} decks, got {decks}; "
-                         "the exact analysis takes more, the simulation follows the procedure")
-    if rules.continuous or rules.cut_card is None or rules.ranks != STANDARD_RANKS:
+    """The ``kern_bac_rules`` fields of a devices' RuleSet (any kernel that deals a standard shoe).
+
+    The rule set converts itself (:meth:`~rngcore.devices.rulesets.RuleSet.c_rules`); a card
+    table of these kernels also needs the 13 standard ranks.
+    """
+    fields = rules.c_rules(decks)
+    if rules.ranks != STANDARD_RANKS:
         raise ValueError(f"{rules.name}: a card table needs a dealt-down standard shoe with a cut card")
-    size = 52 * decks
-    behind = [_cards_behind(x, size) for x in rules.cut_card]
-    burn = rules.burn
-    return {
-        "fresh_each_round": 0,
-        "cut_min_from_end": 0 if rules.cut is None else rules.cut.min_from_end,
-        "cut_behind_lo": behind[0],
-        "cut_behind_hi": behind[1],
-        "one_more_round": int(rules.after_cut_card == "one-more-round"),
-        "burn_mode": ("none", "count", "by-value").index(burn.kind),
-        "burn_count": burn.count,
-        "burn_ace": burn.ace,
-        "burn_ten": burn.ten_value,
-        "burn_indicator_counts": int(burn.indicator_counts),
-        "burn_each_round": rules.burn_each_round,
-    }
+    return fields
 
 
-# ------------------------------------------------------ round-by-round test --
-
-def _round_class(hand: Sequence[int]) -> tuple[int, int]:
-    """(class index, cards used) of the round dealt from ``hand`` (P1 B1 P2 B2, third cards)."""
-    ranks = [int(c) & 15 for c in hand]
-    suits = [(int(c) >> 4) & 3 for c in hand]
-    pv = [0 if r >= 10 else r for r in ranks]
-    pt, bt = (pv[0] + pv[2]) % 10, (pv[1] + pv[3]) % 10
-    player, banker, nxt = [pv[0], pv[2]], [pv[1], pv[3]], 4
-    if pt < 8 and bt < 8:  # 000 第1 6
-        if pt <= 5:
-            x = pv[nxt]
-            player.append(x)
-            nxt += 1
-            if bt <= 2 or (bt == 3 and x != 8) or (bt == 4 and 2 <= x <= 7) or (bt == 5 and 4 <= x <= 7) \
-                    or (bt == 6 and x in (6, 7)):
-                banker.append(pv[nxt])
-                nxt += 1
-        elif bt <= 5:
-            banker.append(pv[nxt])
-            nxt += 1
-    pp = 0 if ranks[0] != ranks[2] else 2 if suits[0] == suits[2] else 1
-    bp = 0 if ranks[1] != ranks[3] else 2 if suits[1] == suits[3] else 1
-    twin = int(pp > 0 and bp > 0 and ranks[0] == ranks[1])
-    cls = ((((sum(player) % 10) * 10 + sum(banker) % 10) * 2 + len(player) - 2) * 2 + len(banker) - 2) * PAIR_STATES
-    return cls + (pp * 3 + bp) * 2 + twin, nxt
-
+# ------------------------------------------------------------------ replay --
 
 def deal_shoe(codes: Sequence[int], variant: str, cut_card_index: int) -> list[tuple[int, int]]:
     """Replay a recorded shoe under a variant's procedure.
@@ -313,35 +269,28 @@ def deal_shoe(codes: Sequence[int], variant: str, cut_card_index: int) -> list[t
     ``codes``: the shoe's cards in dealing order after the shuffle and cut
     (burned cards included); ``cut_card_index``: how many cards were in front
     of the cut card.  Returns (position of the round's first card, class
-    index) for every round until the shoe ends.
+    index) for every round until the shoe ends.  The shoe is dealt by the
+    devices' :class:`~rngcore.devices.shoe.Shoe` (burns, cut card, last
+    round) and each round by the C table's tableau, so the replay follows
+    exactly the procedure and the rules the simulation plays.
     """
     rules = rule_set(variant)
     if rules is None:
         raise ValueError("deal_shoe replays a dealt-down shoe; the 'etable' procedure has no shoe to replay")
-    codes = [int(c) for c in codes]
-    n = len(codes)
-    if not 0 < cut_card_index < n:
-        raise ValueError(f"cut_card_index must be in 1..{n - 1}, got {cut_card_index}")
-    burn = rules.burn
-    pos = burn.count if burn.kind == "count" else 0
-    if burn.kind == "by-value":
-        value = burn.value_of_rank(codes[0] & 15)
-        pos = 1 + (max(0, value - 1) if burn.indicator_counts else value)
-    rounds, last = [], False
+    codes = np.asarray(codes, dtype=np.uint16)
+    shoe = Shoe.replay(rules, codes, cut_card_index)
+    table = _native.BaccaratTable(device_cards.fresh_stack(1), c_rules("etable", 1))  # its tableau only
+    rounds = []
     while True:
-        start = pos
-        pos += rules.burn_each_round
-        first = pos
-        if pos + 6 > n:
-            raise ValueError(f"the shoe ran out of cards at position {pos} (cut card at {cut_card_index} of {n})")
-        cls, used = _round_class(codes[pos:pos + 6])
+        shoe.start_round()
+        pos = shoe.size - shoe.remaining
+        if shoe.remaining < 6:
+            raise ValueError(f"the shoe ran out of cards at position {pos} (cut card at {cut_card_index} of {shoe.size})")
+        cls, used = table.round(shoe.stack[:6])
+        shoe.deal(used)
         rounds.append((pos, cls))
-        pos += used
-        at_start = start <= cut_card_index <= first
-        during = first < cut_card_index < pos
-        if last or at_start or (during and rules.after_cut_card != "one-more-round"):
+        if shoe.end_round():
             return rounds
-        last = during
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,8 +23,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from harness.games.core import BetResult
-
-Z_999 = 3.2905267314919255  # scipy.stats.norm.ppf(0.9995)
+from harness.intervals import Z_999
 ALPHA = 1e-3
 
 

@@ -35,9 +35,8 @@ from harness.slot.exact import Analysis
 from harness.slot.lines import build_line_automaton
 from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
+from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
-
-Z_999 = 3.2905267314919255  # standard normal quantile 0.9995: two-sided 99.9%
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 

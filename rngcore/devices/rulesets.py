@@ -20,17 +20,24 @@ A rule set fixes how a card shoe is initialised and ended:
 
 Values the sources leave to the operator carry a default marked
 "not in sources" in ``notes``; every field can be overridden per shoe.
+
+This is the one statement of each shoe procedure: the device's
+:class:`~rngcore.devices.shoe.Shoe` follows it, a recorded shoe is replayed
+by it (:meth:`Shoe.replay <rngcore.devices.shoe.Shoe.replay>`), and the C
+kernels receive it as their rule struct from :meth:`RuleSet.c_rules`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from rngcore.devices.cards import PONTOON_RANKS, STANDARD_RANKS
+from rngcore.devices.cards import MAX_DECKS, PONTOON_RANKS, STANDARD_RANKS
 
 FINISH_ROUND = "finish-round"
 ONE_MORE_ROUND = "one-more-round"
 AFTER_CUT_CARD = (FINISH_ROUND, ONE_MORE_ROUND)
+BURN_MODES = ("none", "count", "by-value")  # the C rule struct's burn_mode numbers them in this order
 
 
 @dataclass(frozen=True)
@@ -53,8 +60,8 @@ class Burn:
     indicator_counts: bool = False
 
     def __post_init__(self):
-        if self.kind not in ("none", "count", "by-value"):
-            raise ValueError(f"burn kind must be one of none, count, by-value; got {self.kind!r}")
+        if self.kind not in BURN_MODES:
+            raise ValueError(f"burn kind must be one of {', '.join(BURN_MODES)}; got {self.kind!r}")
         if self.kind == "count" and self.count < 1:
             raise ValueError(f"a count burn needs count >= 1, got {self.count}")
         if self.kind == "by-value" and not (0 <= self.ace <= 11 and 0 <= self.ten_value <= 10):
@@ -70,6 +77,11 @@ class Burn:
 
 
 NO_BURN = Burn("none")
+
+
+def cards_behind(spec: int | Fraction, size: int) -> int:
+    """Cards behind the cut card for one end of a cut-card range: a count, or a fraction of ``size`` rounded up."""
+    return spec if isinstance(spec, int) else math.ceil(spec * size)
 
 
 @dataclass(frozen=True)
@@ -98,14 +110,41 @@ class RuleSet:
 
     def __post_init__(self):
         lo, hi = self.decks
-        if not 1 <= lo <= hi <= 12 or not lo <= self.default_decks <= hi:
-            raise ValueError(f"{self.name}: decks {self.decks} / default {self.default_decks} outside 1..12")
+        if not 1 <= lo <= hi <= MAX_DECKS or not lo <= self.default_decks <= hi:
+            raise ValueError(f"{self.name}: decks {self.decks} / default {self.default_decks} outside 1..{MAX_DECKS}")
         if self.after_cut_card not in AFTER_CUT_CARD:
             raise ValueError(f"after_cut_card must be one of {', '.join(AFTER_CUT_CARD)}; got {self.after_cut_card!r}")
 
     def with_options(self, **changes) -> "RuleSet":
         """A copy with operator choices changed (e.g. ``burn=Burn("count", 2)``)."""
         return replace(self, **changes)
+
+    def c_rules(self, decks: int) -> dict[str, int]:
+        """This procedure for ``decks`` decks as the C kernels' rule struct (``kern_bac_rules`` fields).
+
+        Raises ValueError if the procedure does not allow that many decks, or
+        is not a dealt-down shoe with a cut card (the kernels deal those).
+        """
+        lo, hi = self.decks
+        if not lo <= decks <= hi:
+            raise ValueError(f"{self.name} ({self.citation}) allows {lo}..{hi} decks, got {decks}; "
+                             "the exact analysis takes more, the simulation follows the procedure")
+        if self.continuous or self.cut_card is None:
+            raise ValueError(f"{self.name}: the C kernels deal a dealt-down shoe with a cut card")
+        size = 4 * len(self.ranks) * decks
+        return {
+            "fresh_each_round": 0,
+            "cut_min_from_end": 0 if self.cut is None else self.cut.min_from_end,
+            "cut_behind_lo": cards_behind(self.cut_card[0], size),
+            "cut_behind_hi": cards_behind(self.cut_card[1], size),
+            "one_more_round": int(self.after_cut_card == ONE_MORE_ROUND),
+            "burn_mode": BURN_MODES.index(self.burn.kind),
+            "burn_count": self.burn.count,
+            "burn_ace": self.burn.ace,
+            "burn_ten": self.burn.ten_value,
+            "burn_indicator_counts": int(self.burn.indicator_counts),
+            "burn_each_round": self.burn_each_round,
+        }
 
 
 _OPERATOR_CUT_CARD = "cut-card position not in sources (operator parameter): default 1/4 of the stack behind it"
@@ -132,7 +171,7 @@ RULE_SETS: dict[str, RuleSet] = {
         RuleSet(
             name="pa-blackjack",
             citation="002 58 Pa. Code § 549.3, 549.6(d),(e),(g), 549.7(c),(k)",
-            decks=(1, 12), default_decks=6,
+            decks=(1, MAX_DECKS), default_decks=6,
             cut=Cut(10),                          # § 549.6(d): at least 10 cards in from top or bottom
             cut_card=(Fraction(1, 4), Fraction(1, 4)),  # § 549.6(e): "at least approximately one-quarter" from the bottom
             after_cut_card=FINISH_ROUND,          # § 549.7(k)
@@ -182,7 +221,7 @@ RULE_SETS: dict[str, RuleSet] = {
         RuleSet(
             name="sbo-baccarat",
             citation="004 バーンカード無し",
-            decks=(1, 12), default_decks=8,
+            decks=(1, MAX_DECKS), default_decks=8,
             burn=NO_BURN,                         # "the dealer does not burn cards between games"
             notes=("deck count, cut and cut-card position not in sources: defaults 8 decks, "
                    "1/4 of the stack behind the cut card, finish-round",),

@@ -23,15 +23,13 @@ Cards are uint16 codes (:mod:`rngcore.devices.cards`).
 from __future__ import annotations
 
 import functools
-import math
 import operator
-from fractions import Fraction
 
 import numpy as np
 
 from rngcore.devices import cards
 from rngcore.devices._native import engine_position, shuffle_in_place, shuffled_rows
-from rngcore.devices.rulesets import FINISH_ROUND, RuleSet, rule_set
+from rngcore.devices.rulesets import FINISH_ROUND, RuleSet, cards_behind, rule_set
 
 
 class ShoeExhaustedError(ValueError):
@@ -58,10 +56,6 @@ def _fresh_stack_read_only(decks: int, ranks: tuple[int, ...]) -> np.ndarray:
     return stack
 
 
-def _cards_behind(spec: int | Fraction, size: int) -> int:
-    return spec if isinstance(spec, int) else math.ceil(spec * size)
-
-
 class Shoe:
     """A shoe of ``decks`` decks following ``rules``.
 
@@ -79,7 +73,7 @@ class Shoe:
     Raises
     ------
     ValueError
-        Deck count outside the rule set's range (and 1..12), or a cut-card
+        Deck count outside the rule set's range (and 1..MAX_DECKS), or a cut-card
         range outside the stack.
     """
 
@@ -97,7 +91,7 @@ class Shoe:
         self.size = int(self._fresh.size)
         self._cut_card = self.rules.cut_card if cut_card is None else cut_card
         if self._cut_card is not None and not self.rules.continuous:
-            behind = [_cards_behind(x, self.size) for x in self._cut_card]
+            behind = [cards_behind(x, self.size) for x in self._cut_card]
             if not 1 <= behind[0] <= behind[1] <= self.size - 1:
                 raise ValueError(
                     f"cut card must have between 1 and {self.size - 1} cards behind it in a "
@@ -119,8 +113,34 @@ class Shoe:
 
     # -- initialisation ----------------------------------------------------------
 
+    @classmethod
+    def replay(cls, rules: RuleSet | str, stack, cut_card_index: int | None) -> "Shoe":
+        """A recorded shoe, dealt by ``rules`` from its burn on (no generator: it is never reshuffled).
+
+        ``stack``: the cards in dealing order after the shuffle and the cut
+        (the burned cards included); ``cut_card_index``: how many cards were
+        in front of the cut card (None for a procedure without one).  Deal
+        it with :meth:`start_round` / :meth:`deal` / :meth:`end_round` until
+        :meth:`end_round` returns True.
+        """
+        rules = rule_set(rules) if isinstance(rules, str) else rules
+        stack = np.array(stack, dtype=np.uint16)
+        per_deck = 4 * len(rules.ranks)
+        if stack.ndim != 1 or stack.size % per_deck:
+            raise ValueError(f"a recorded {rules.name} shoe holds a whole number of {per_deck}-card decks, "
+                             f"got {stack.size} cards")
+        shoe = cls(None, rules, stack.size // per_deck)
+        if (cut_card_index is None) != (shoe._cut_card is None or rules.continuous):
+            raise ValueError(f"{rules.name}: cut_card_index must be given exactly when the procedure has a cut card")
+        if cut_card_index is not None and not 0 < cut_card_index < shoe.size:
+            raise ValueError(f"cut_card_index must be in 1..{shoe.size - 1}, got {cut_card_index}")
+        shoe._begin(stack, cut_card_index)
+        return shoe
+
     def shuffle(self) -> None:
         """Collect every card and initialise: shuffle, cut, place the cut card, burn."""
+        if self.generator is None:
+            raise ValueError("a replayed shoe has no generator: it ends where its recording ends")
         self.shuffle_position = engine_position(self.generator)
         stack = self._fresh.copy()
         shuffle_in_place(self.generator, stack)
@@ -130,13 +150,19 @@ class Shoe:
             if self.size > 2 * m:  # cards above the cutting card go to the bottom
                 at = int(self.generator.integers(m, self.size - m + 1))
                 stack = np.concatenate([stack[at:], stack[:at]])
+        cut_index = None
+        if self._cut_card is not None and not rules.continuous:
+            lo, hi = (cards_behind(x, self.size) for x in self._cut_card)
+            behind = lo if lo == hi else int(self.generator.integers(lo, hi + 1))
+            cut_index = self.size - behind
+        self._begin(stack, cut_index)
+
+    def _begin(self, stack: np.ndarray, cut_index: int | None) -> None:
+        """A new shoe from a shuffled and cut stack: place the cut card, burn."""
+        rules = self.rules
         self._stack = stack
         self._next = 0
-        self._cut_index = None
-        if self._cut_card is not None and not rules.continuous:
-            lo, hi = (_cards_behind(x, self.size) for x in self._cut_card)
-            behind = lo if lo == hi else int(self.generator.integers(lo, hi + 1))
-            self._cut_index = self.size - behind
+        self._cut_index = cut_index
         self._cut_card_out = self._last_round = self._next_round_last = False
         self._reshuffle_due = False
         self._round_cards = []
