@@ -97,3 +97,19 @@ def test_docs_table_of_devices_is_generated():
     assert generated_block("docs/devices.md", "devices") == registry.markdown_table(), (
         "regenerate: cd tests && python -c \"import registry_support as r; from rngcore.devices.registry import "
         "markdown_table as t; r.regenerate('docs/devices.md', 'devices', t())\"")
+
+
+def test_architecture_recipe_for_a_device_runs(tmp_path, monkeypatch):
+    """The snippet of docs/architecture.md "Adding a device" is a working device module."""
+    import re
+
+    from registry_support import ROOT
+
+    text = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    section = text[text.index("## Adding a device"):text.index("## Adding a statistical test")]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    for added in registered_package(tmp_path, monkeypatch, DEVICES, "doc_devices_pkg", {"recipe": snippet}):
+        assert [d.name for d in added] == ["blower-3-20"]
+        result = draw("blower-3-20", "-n", "3", "--seed", SEED)
+        assert result.exit_code == 0 and len(result.stdout.splitlines()) == 3
+        assert "blower-3-20" in draw("--help").output
