@@ -247,6 +247,24 @@ def test_reports_name_the_seed_by_fingerprint_unless_asked(args):
     assert FINGERPRINT in hidden.output
 
 
+@pytest.mark.parametrize("args", [
+    ["test", "roulette-single", "--samples", "20000"],
+    ["game", "roulette-single", "--simulate", "20000"],
+    ["slot", "examples/slot_compliant.toml", "--simulate", "20000"],
+])
+def test_json_reports_carry_the_provenance(args):
+    report = json.loads(_invoke(*args, "--seed", SEED_HEX, "--stream", "3", "--json").stdout)
+    prov = report["provenance"]
+    assert prov["engine"] == "chacha20" and prov["mode"] == "replay" and prov["stream"] == 3
+    assert prov["seed_fingerprint"] == FINGERPRINT and "seed" not in prov and prov["position"] > 0
+    shown = json.loads(_invoke(*args, "--seed", SEED_HEX, "--show-seed", "--json").stdout)["provenance"]
+    assert shown["seed"] == SEED_HEX
+    production = json.loads(_invoke(*args, "--json").stdout)["provenance"]
+    assert production["mode"] == "production" and production["position"] > 0
+    assert production["seed_fingerprint"] is None
+    assert json.loads(_invoke("game", "craps", "--json").stdout)["provenance"] is None  # nothing drawn
+
+
 def test_a_report_describes_production_by_its_position():
     result = _invoke("test", "roulette-single", "--samples", "20000")
     assert "chacha20 production mode (OS entropy), position 0" in result.output

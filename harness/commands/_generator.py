@@ -85,7 +85,16 @@ class GeneratorOptions:
         except ValueError as exc:  # e.g. production mode asked of a replay-only engine
             raise click.UsageError(str(exc)) from None
         bits.show_seed = self.show_seed
-        return rngcore.Generator(bits)
+        generator = rngcore.Generator(bits)
+        object.__setattr__(self, "_built", generator)
+        return generator
+
+    def provenance(self) -> dict | None:
+        """The JSON ``"provenance"`` of the generator :meth:`build` made, as it
+        is now (its position counts what the run consumed); None if the
+        command built none (e.g. it read a capture file)."""
+        generator = getattr(self, "_built", None)
+        return None if generator is None else generator.provenance().as_dict()
 
 
 def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bool) -> GeneratorOptions:

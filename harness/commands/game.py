@@ -170,6 +170,7 @@ def game_command(game_name, variant, rounds, rng, as_json, **given):
         report = analysis.as_dict()
         if simulation is not None:
             report["simulation"] = simulation.as_dict()
+        report["provenance"] = rng.provenance()
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         _print_analysis(analysis)

@@ -92,6 +92,7 @@ def slot_command(ctx, model, profile, spins, rng, as_json):
 
     if as_json:
         report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
+        report["provenance"] = rng.provenance()
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         click.echo(render(analysis, checks, profile, simulation, interrupted=interrupted), nl=False)
