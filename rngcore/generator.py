@@ -46,8 +46,8 @@ _draw_integers = lib.rng_draw_integers
 _draw_double = lib.rng_draw_double
 _draw_doubles = lib.rng_draw_doubles
 _from_buffer = ffi.from_buffer
-_shuffle16 = lib.rng_shuffle16
-_SHUFFLE_MAX = 1 << 16  # the shuffle's 16-bit indices (values 0 .. 65535)
+_shuffle32 = lib.rng_shuffle32
+_SHUFFLE_MAX = (1 << 32) - 1  # rng_shuffle32's 32-bit items
 
 # random_bytes fills a fresh, not yet shared bytes object in place, as C
 # extensions do (PyBytes_FromStringAndSize(NULL, n), then write), instead of
@@ -367,13 +367,13 @@ class Generator:
     # -- permutations (Fisher-Yates from the end, csrc/core/shuffle.h) ---------
 
     def _shuffled_indices(self, n: int, what: str) -> np.ndarray:
-        """``0 .. n-1`` shuffled in place by the devices' shuffle (``rng_shuffle16``)."""
+        """``0 .. n-1`` shuffled by the devices' shuffle (``rng_shuffle32``:
+        the plan, words and swaps of ``rng_shuffle16``, on 32-bit items)."""
         if n > _SHUFFLE_MAX:
-            raise ValueError(f"{what}: at most {_SHUFFLE_MAX:,} items (the unbiased shuffle's 16-bit indices), "
-                             f"got {n:,}; rngcore.numpy_generator() offers numpy's own on these bits")
-        indices = np.arange(n, dtype=np.uint16)
+            raise ValueError(f"{what}: at most {_SHUFFLE_MAX:,} items, got {n:,}")
+        indices = np.arange(n, dtype=np.uint32)
         if n > 1:
-            locked_call(self, _shuffle16, _from_buffer("uint16_t[]", indices), n, 64, what=what)
+            locked_call(self, _shuffle32, _from_buffer("uint32_t[]", indices), n, 64, what=what)
         return indices
 
     def shuffle(self, x, axis=0) -> None:
@@ -385,7 +385,7 @@ class Generator:
         greedily into batches whose product stays <= 2**56, each batch one
         8-byte word (a word is rejected, and the next one read, with
         probability < 2**-8).  ``x`` ends up as ``x[perm]`` where ``perm`` is
-        that shuffle applied to ``0 .. n-1``; at most 65,536 items.
+        that shuffle applied to ``0 .. n-1``; at most ``2**32 - 1`` items.
         """
         if isinstance(x, np.ndarray):
             if x.ndim == 0:
@@ -422,7 +422,7 @@ class Generator:
         * ``replace=True``: the indices are ``integers(0, n, size=size)``.
         * ``replace=False``: the indices are the first ``k`` (``k`` = the
           number of values asked for, ``k <= n``) of ``permutation(n)``, in
-          that order: a whole shuffle of ``n`` items (at most 65,536), so
+          that order: a whole shuffle of ``n`` items, so
           every ordered sample of ``k`` distinct items is equally likely.
 
         ``p`` (float weights) is refused: weighted outcomes are integer

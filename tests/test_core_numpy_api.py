@@ -95,7 +95,7 @@ def test_uniform_is_low_plus_span_times_random():
 
 # --- permutation, shuffle ---------------------------------------------------------------
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 52, 416, 1000, 65536])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 52, 416, 1000, 65536, 65537, 200_000])
 def test_permutation_is_the_documented_fisher_yates(n):
     generator = _fresh()
     perm = generator.permutation(n)
@@ -118,10 +118,21 @@ def test_shuffle_and_permutation_of_arrays_and_lists_apply_that_permutation():
     assert cards == [f"card{i}" for i in perm]
 
 
-def test_shuffle_refuses_what_it_cannot_shuffle_unbiased():
+@pytest.mark.parametrize("n", [2, 3, 52, 416, 1025, 65536])
+def test_the_32_bit_shuffle_is_the_devices_16_bit_shuffle(n):
+    """rng_shuffle32 takes the plan, words and swaps of rng_shuffle16."""
+    from rngcore import ffi, lib
+    from rngcore.engine import locked_call
+
+    narrow, wide = np.arange(n, dtype=np.uint16), np.arange(n, dtype=np.uint32)
+    a, b = _fresh(), _fresh()
+    locked_call(a, lib.rng_shuffle16, ffi.from_buffer("uint16_t[]", narrow), n, 64, what="16")
+    locked_call(b, lib.rng_shuffle32, ffi.from_buffer("uint32_t[]", wide), n, 64, what="32")
+    assert narrow.tolist() == wide.tolist() and a.position == b.position
+
+
+def test_shuffle_refuses_what_it_cannot_shuffle():
     generator = _fresh()
-    with pytest.raises(ValueError, match="at most 65,536 items"):
-        generator.permutation(65537)
     with pytest.raises(TypeError, match="mutable sequence"):
         generator.shuffle((1, 2, 3))
     with pytest.raises(TypeError, match="0-d"):

@@ -297,11 +297,12 @@ int rng_shuffle_uses_groups(size_t n, size_t rows)
 
 /*
  * Shuffle `rows` stacks of n: row r of out (uint16) becomes a shuffle of
- * `fresh` (or, with fresh == NULL and rows == 1, of out itself).  One plan
+ * `fresh` (or, with fresh == NULL and rows == 1, of out itself; or, with
+ * `wide` given and rows == 1, the 32-bit items of wide itself).  One plan
  * serves every row.
  */
-static int shuffle_rows(rng_source *src, const uint16_t *fresh, uint16_t *out, size_t n,
-                        size_t rows, unsigned bits)
+static int shuffle_rows(rng_source *src, const uint16_t *fresh, uint16_t *out, uint32_t *wide,
+                        size_t n, size_t rows, unsigned bits)
 {
     uint64_t limit = rng_batch_limit(bits);
     if (limit == 0 || n > limit || n > UINT32_MAX) {
@@ -329,7 +330,10 @@ static int shuffle_rows(rng_source *src, const uint16_t *fresh, uint16_t *out, s
     queue.batches_left = (uint64_t)rows * plan.batches;
     int status = src->status;
     size_t r = 0;
-    if (fresh != NULL && rng_shuffle_uses_groups(n, rows) && status == RNG_OK) {
+    if (wide != NULL) { /* one row of 32-bit items, shuffled where it is */
+        status = status == RNG_OK ? shuffle_planned(&queue, wide, (uint32_t)n, &plan, 64 - bits) : status;
+        r = rows;
+    } else if (fresh != NULL && rng_shuffle_uses_groups(n, rows) && status == RNG_OK) {
         status = group_rows(&queue, fresh, out, (uint32_t)n, rows, &plan, 64 - bits);
         r = rows - rows % GROUP;
     }
@@ -343,7 +347,12 @@ static int shuffle_rows(rng_source *src, const uint16_t *fresh, uint16_t *out, s
 
 int rng_shuffle16(rng_source *src, uint16_t *a, size_t n, unsigned bits)
 {
-    return shuffle_rows(src, NULL, a, n, 1, bits);
+    return shuffle_rows(src, NULL, a, NULL, n, 1, bits);
+}
+
+int rng_shuffle32(rng_source *src, uint32_t *a, size_t n, unsigned bits)
+{
+    return shuffle_rows(src, NULL, NULL, a, n, 1, bits);
 }
 
 int rng_shuffle16_rows(rng_source *src, const uint16_t *fresh, size_t width, uint16_t *out,
@@ -352,5 +361,5 @@ int rng_shuffle16_rows(rng_source *src, const uint16_t *fresh, size_t width, uin
     if (rows == 0) {
         return rng_batch_limit(bits) ? RNG_OK : RNG_E_ARGUMENT;
     }
-    return shuffle_rows(src, fresh, out, width, rows, bits);
+    return shuffle_rows(src, fresh, out, NULL, width, rows, bits);
 }

@@ -71,6 +71,11 @@
  * n cannot be allocated; else the source's status (RNG_OK normally). */
 int rng_shuffle16(rng_source *src, uint16_t *a, size_t n, unsigned bits);
 
+/* The same shuffle over 32-bit items, a[0..n) for n < 2^32: the same plan,
+ * the same words and the same swaps as rng_shuffle16 (so for n <= 65536 a
+ * shuffled 0..n-1 is identical); for permutations of more than 65536 items. */
+int rng_shuffle32(rng_source *src, uint32_t *a, size_t n, unsigned bits);
+
 /* `rows` fresh shuffles: out[r*width ..] = a shuffled copy of fresh[0..width).
  * Row r is exactly what rng_shuffle16 would make of a copy of `fresh` after
  * rows 0..r-1 (one plan, computed once). */
