@@ -19,12 +19,6 @@ PACKAGES = ("rngcore", "stats", "harness")
 # must contain).  A circle that matches none of them fails the test; a known circle that is
 # gone fails test_known_circles_are_still_there, so the exception cannot outlive it.
 KNOWN_CIRCLES: dict[str, tuple[str, frozenset[str]]] = {
-    # The ChaCha20 engine's known-answer tests (imported inside ChaChaEngine.known_answers)
-    # build ChaChaEngine and Generator objects, and Generator imports ChaChaEngine as its
-    # default engine.  To break it, the KAT module would take the classes it tests as
-    # arguments instead of importing them.
-    "chacha20-known-answers": ("rngcore.", frozenset({"rngcore.engines.chacha20", "rngcore.engines._chacha20_kat",
-                                                     "rngcore.generator"})),
     # The device kinds' derived streams import the spectral test inside functions; the
     # spectral test declares its battery entry through stats.registry, which imports the
     # kinds (and discovers the package with `import stats`).  To break it, the kinds would
