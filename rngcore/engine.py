@@ -85,8 +85,8 @@ def warn_if_trivial(seed: bytes) -> None:
         return
     _warned_trivial = True
     warnings.warn(TrivialSeedWarning(
-        f"replay seed {seed_fingerprint(seed)} (fingerprint) has only {len(set(seed))} distinct byte "
-        f"value(s): fine for tests and examples, never a key for real outcomes"), stacklevel=3)
+        f"the replay seed with fingerprint {seed_fingerprint(seed)} has only {len(set(seed))} distinct "
+        f"byte value(s): fine for tests and examples, never a key for real outcomes"), stacklevel=3)
 
 
 def seed_fingerprint(seed: bytes) -> str:

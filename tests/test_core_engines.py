@@ -134,7 +134,7 @@ def test_the_cli_warns_on_one_line(fresh_warning):
                            "--seed", "00" * 32, "--bytes", "8"], capture_output=True, timeout=60)
     assert proc.returncode == 0 and len(proc.stdout) == 8
     [line] = proc.stderr.decode().splitlines()
-    assert line.startswith("rngcert: warning: replay seed ") and "distinct byte value" in line
+    assert line.startswith("rngcert: warning: the replay seed with fingerprint ") and "distinct byte value" in line
 
 
 # --- the registry -----------------------------------------------------------------------

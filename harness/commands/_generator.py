@@ -139,7 +139,7 @@ def generator_options(report: bool = True):
             click.option("--seed", metavar="HEX", default=None,
                          help="Replay mode: the engine's seed (chacha20: 64 hex digits, the 32-byte key). "
                               "Without it, production mode (OS entropy)."),
-            click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None,
+            click.option("--stream", "stream_id", type=click.IntRange(0, 2**64 - 1), default=None, metavar="N",
                          help="Replay stream id in [0, 2**64) (needs --seed). Default 0."),
         ]
         if report:
