@@ -16,7 +16,10 @@ import importlib
 import pathlib
 from importlib import metadata
 
+from rngcore._environment import check_environment
 from rngcore._layers import LAYERS, layer_sha256
+
+check_environment()  # before the C core reads it (at the first keystream call)
 
 _CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
 _REBUILD = "rebuild with `python csrc/build_cffi.py` (or reinstall)"

@@ -196,6 +196,21 @@ def test_bench_json_report_and_group_filter(fake_cases):
     [ratio] = group["ratios"]
     assert ratio["case"] == "rngcert" and ratio["baseline"] == "fake-base" and ratio["ratio"] > 0
     assert report["build"]["core_sha256"] and report["timing"]["repeats"] == FAST.repeats
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("pass", True, False)
+
+
+def test_bench_missed_target_fails_the_verdict_and_exits_1_only_when_asked(monkeypatch):
+    import harness.benchcases
+
+    cases = [_case("fake-m", "rngcert", target=">= 1000x fake-base"), _case("fake-m", "fake-base", baseline=True)]
+    monkeypatch.setattr(harness.benchcases, "discover_cases", lambda: cases)
+    monkeypatch.setattr(_base.Timing, "quick", classmethod(lambda cls: FAST))
+    result = CliRunner().invoke(main, ["bench", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["verdict"] == "fail"
+    result = CliRunner().invoke(main, ["bench", "--quick", "--fail-on-missed"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.rstrip().splitlines()[-1] == "verdict: FAIL (target missed: rngcert / fake-base)"
 
 
 def test_bench_unknown_group_is_a_usage_error(fake_cases):
@@ -218,6 +233,7 @@ def test_bench_interrupted_reports_completed_groups(monkeypatch):
     assert result.exit_code == 130
     report = json.loads(result.stdout)
     assert report["interrupted"] is True and [g["group"] for g in report["groups"]] == ["fake-a"]
+    assert report["verdict"] == "incomplete" and report["complete"] is False
     assert "interrupted: reporting the 1 group(s) completed" in result.stderr
 
 

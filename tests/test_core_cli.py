@@ -180,7 +180,7 @@ def test_selftest_with_the_portable_path_forced():
     proc = subprocess.run(RUN_CLI + ["selftest", "--json"], capture_output=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
-    assert report["passed"] is True and report["build"]["keystream_path"] == "portable"
+    assert report["verdict"] == "pass" and report["build"]["keystream_path"] == "portable"
 
 
 def test_stability_pin_names_a_path_that_drifts(monkeypatch):
@@ -237,18 +237,18 @@ def test_selftest_passes_and_names_the_build():
     result = _invoke("selftest")
     assert result.exit_code == 0, result.output
     assert rngcore.BUILD_INFO.sha256 in result.output and rngcore.__version__ in result.output
-    assert "FAIL" not in result.output and result.output.rstrip().endswith("selftest passed")
+    assert "FAIL" not in result.output and result.output.rstrip().endswith("verdict: PASS (every check passes)")
 
 
 def test_selftest_json():
     result = _invoke("selftest", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["passed"] is True
+    assert report["verdict"] == "pass" and report["complete"] is True and report["interrupted"] is False
     assert report["build"]["core_sha256"] == rngcore.BUILD_INFO.sha256
     names = [c["name"] for c in report["checks"]]
     assert "rfc8439-dispatch" in names and "stability-pin" in names and "continuous" in names
-    assert all(c["passed"] for c in report["checks"])
+    assert all(c["verdict"] == "pass" for c in report["checks"])
 
 
 def test_selftest_fails_with_exit_1_on_a_wrong_vector(monkeypatch):
@@ -260,7 +260,7 @@ def test_selftest_fails_with_exit_1_on_a_wrong_vector(monkeypatch):
     assert "FAIL  rfc8439-dispatch" in result.output and "failing COUNT [3]" in result.output
     assert "FAIL  rfc8439-portable" in result.output
     assert "embedded vectors differ from the RFC file: COUNT 3 ciphertext" in result.output
-    assert "SELFTEST FAILED" in result.output
+    assert result.output.rstrip().splitlines()[-1].startswith("verdict: FAIL")
 
 
 def test_selftest_fails_with_exit_1_on_a_changed_stream(monkeypatch):
@@ -268,8 +268,8 @@ def test_selftest_fails_with_exit_1_on_a_changed_stream(monkeypatch):
     result = _invoke("selftest", "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["passed"] is False
-    assert [c["name"] for c in report["checks"] if not c["passed"]] == ["stability-pin"]
+    assert report["verdict"] == "fail"
+    assert [c["name"] for c in report["checks"] if c["verdict"] == "fail"] == ["stability-pin"]
 
 
 def test_selftest_reports_a_missing_vector_file(monkeypatch):

@@ -64,7 +64,7 @@ def test_compliant_example_passes_jp():
     result = run(EXAMPLES / "slot_compliant.toml")
     assert result.exit_code == 0, result.output
     assert "PASS  jp-3-3" in result.output and "PASS  jp-4-3" in result.output
-    assert "Verdict: PASS" in result.output
+    assert "verdict: PASS" in result.output
 
 
 def test_below_90_example_fails_jp_rtp_but_passes_nv():
@@ -79,7 +79,7 @@ def test_rare_award_example_fails_the_one_in_100_million_rule():
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     by_rule = {c["rule"]: c for c in report["checks"]}
-    assert by_rule["jp-3-3"]["pass"] is False and by_rule["jp-4-3"]["pass"] is True
+    assert by_rule["jp-3-3"]["verdict"] == "fail" and by_rule["jp-4-3"]["verdict"] == "pass"
     assert report["min_win_outcome"] == "5 x DIAMOND"
     # one DIAMOND on each of five 128-stop reels, 10 lines: 10 / 128**5 exactly
     assert report["min_win_probability"] == "5/17179869184"
@@ -87,7 +87,7 @@ def test_rare_award_example_fails_the_one_in_100_million_rule():
         res = run(EXAMPLES / "slot_rare_award.toml", "--profile", profile, "--json")
         assert res.exit_code == 1
         checks = json.loads(res.stdout)["checks"]
-        assert any(not c["pass"] for c in checks)
+        assert any(c["verdict"] == "fail" for c in checks)
     gli = json.loads(run(EXAMPLES / "slot_rare_award.toml", "--profile", "gli11", "--json").stdout)
     assert gli["checks"][0]["failing"] == ["5 x DIAMOND"]
 
@@ -104,10 +104,11 @@ def test_json_schema(tmp_path):
     num, den = map(int, report["rtp"].split("/"))
     assert report["rtp_float"] == pytest.approx(num / den)
     for check in report["checks"]:
-        assert {"rule", "pass", "citation"} <= set(check)
-        assert isinstance(check["pass"], bool)
-    assert report["pass"] == all(c["pass"] for c in report["checks"])
-    assert (result.exit_code == 0) == report["pass"]
+        assert {"rule", "verdict", "citation"} <= set(check)
+        assert check["verdict"] in ("pass", "fail")
+    passed = all(c["verdict"] == "pass" for c in report["checks"])
+    assert report["verdict"] == ("pass" if passed else "fail")
+    assert (result.exit_code == 0) == passed
 
 
 def test_simulation_agrees_with_exact(tmp_path):
@@ -227,14 +228,12 @@ def test_largest_play_win_at_the_limit_is_accepted(tmp_path):
 
 
 def _interrupt_after_first_chunk(monkeypatch):
-    import harness.commands.slot as cmd
+    from harness.progress import Progress
 
-    def progress():
-        def stop(done, total):
-            raise KeyboardInterrupt
-        return stop
+    def stop(self, done, total=None):  # Ctrl-C at the first progress report (after the first chunk)
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(cmd, "_progress", progress)
+    monkeypatch.setattr(Progress, "__call__", stop)
 
 
 def test_interrupted_simulation_exits_130_and_says_the_report_is_not_final(tmp_path, monkeypatch):
@@ -244,11 +243,12 @@ def test_interrupted_simulation_exits_130_and_says_the_report_is_not_final(tmp_p
     assert result.exit_code == 130, result.output
     assert "Simulation (1,048,576 plays" in result.output  # the first chunk of 2**20 spins
     assert "INTERRUPTED: figures cover the plays completed before Ctrl-C" in result.output
-    assert "Verdict: INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final" in result.output
-    assert "Verdict: PASS" not in result.output
+    assert result.output.rstrip().splitlines()[-1].startswith(
+        "verdict: INCOMPLETE (the simulation was interrupted")
+    assert "verdict: PASS" not in result.output
     assert "interrupted after 1,048,576 of 5,000,000 spins" in result.stderr
     report = json.loads(run(path, "--simulate", 5_000_000, "--seed", SEED, "--json").stdout)
-    assert report["interrupted"] is True and report["complete"] is False
+    assert report["interrupted"] is True and report["complete"] is False and report["verdict"] == "incomplete"
     assert report["simulation"]["interrupted"] is True and report["simulation"]["plays"] == 1 << 20
     monkeypatch.undo()
     finished = json.loads(run(path, "--simulate", 1000, "--seed", SEED, "--json").stdout)
@@ -265,7 +265,7 @@ def test_simulation_interrupted_before_two_plays_still_exits_130(tmp_path, monke
     result = run(write(tmp_path, GAME), "--simulate", 100, "--seed", SEED)
     assert result.exit_code == 130, result.output
     assert "Simulation INTERRUPTED before two plays were complete" in result.output
-    assert "Verdict: INCOMPLETE" in result.output
+    assert "verdict: INCOMPLETE" in result.output
 
 
 def test_missing_file_and_bad_invocations(tmp_path):

@@ -244,12 +244,13 @@ def _time_calls(fn: Callable[[], object], calls: int) -> float:
 def run_group(
     cases: Sequence[BenchCase],
     timing: Timing,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[CaseResult]:
     """Time the cases of one group, interleaving their repeats.
 
     Each case is set up, run once and checked (``check``), then calibrated so
-    one repeat lasts at least ``timing.min_seconds``.
+    one repeat lasts at least ``timing.min_seconds``.  ``progress(done, total)``
+    is called after each repeat.
     """
     ready = []
     results: dict[int, CaseResult] = {}
@@ -270,7 +271,7 @@ def run_group(
         for index, case, fn, calls, samples in ready:
             samples.append(_time_calls(fn, calls))
         if progress is not None and ready:
-            progress(f"{cases[0].group}: repeat {repeat + 1}/{timing.repeats}")
+            progress(repeat + 1, timing.repeats)
     for index, case, fn, calls, samples in ready:
         results[index] = CaseResult.of(case, seconds_per_call=tuple(samples), calls_per_repeat=calls)
     return [results[i] for i in range(len(cases))]

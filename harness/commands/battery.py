@@ -19,6 +19,7 @@ import threading
 import click
 
 from harness.commands._generator import generator_options
+from harness.commands._options import InputPath, complete_test_device, quiet_option
 
 EXIT_INTERRUPTED = 130
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
@@ -196,9 +197,10 @@ def _sigterm_as_interrupt():
 
 
 @click.command("test", cls=_TestCommand)
-@click.argument("device")
-@click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Capture file of outcomes (CSV/text, .npy or raw binary). Without it, draw from our device.")
+@click.argument("device", shell_complete=complete_test_device)
+@click.option("--input", "input_path", type=InputPath(), default=None,
+              help="Capture file of outcomes (CSV/text, .npy or raw binary; '-': stdin). "
+                   "Without it, draw from our device.")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_VALUES), default=None, metavar="N",
               help="Outcomes to test (rolls for dice, shuffles for shoes), at most 2^53 values in all. "
                    "With --input: the first N (the report says so when the file holds fewer).")
@@ -212,8 +214,9 @@ def _sigterm_as_interrupt():
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
               help="Run only this battery test (repeatable; the choices are listed below).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@quiet_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a registry name: roulette-single, roulette-double, big-six,
@@ -226,10 +229,10 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_js
     says INCOMPLETE).
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet):
     from stats.kinds import kind_of
 
     spec = _spec(device)
@@ -254,19 +257,14 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json):
     except ValueError as exc:  # --test names that do not apply to this device
         raise click.UsageError(str(exc)) from None
 
-    show_progress = n * int(kind.width) > 4 * (1 << 20)
-
-    def progress(done, total):
-        if show_progress:
-            click.echo(f"\r  tested {done:,} / {total:,} {kind.unit}", err=True, nl=False)
+    from harness.progress import Progress
 
     try:
-        result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
-                             locate=locate)
+        with Progress(f"testing {spec.name}", n, unit=kind.unit, quiet=quiet) as progress:
+            result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
+                                 locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
-    if show_progress:
-        click.echo("", err=True)
     if as_json:
         report = result.to_json()
         report["source"] = {"description": what, "input": input_path,

@@ -1,7 +1,6 @@
 """Core commands: ``stream`` (raw bytes), ``selftest`` and ``bench``."""
 from __future__ import annotations
 
-import errno
 import json
 import os
 import sys
@@ -9,19 +8,12 @@ import sys
 import click
 
 from harness.commands._generator import generator_options
+from harness.commands._options import Count, emit, output_option, quiet_option
+from harness.verdict import Outcome, item_verdict
 
 CHUNK = 1 << 20  # bytes per write: large writes keep a pipe's consumer busy
-
-
-def _silence_stdout() -> None:
-    """After EPIPE, point fd 1 at /dev/null so the interpreter's final flush
-    cannot raise again (the recipe in Python's `signal` documentation)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError, NotImplementedError):
-        pass  # not a real file descriptor (e.g. under CliRunner)
+# A replay stream is 2**64 blocks of 64 bytes (the 64-bit block counter): 2**70 bytes.
+STREAM_BYTES = 64 << 64
 
 
 def _write_stream(out, generator, nbytes: int | None) -> None:
@@ -39,7 +31,10 @@ def _write_stream(out, generator, nbytes: int | None) -> None:
 
 @click.command("stream")
 @generator_options(report=False)
-@click.option("--bytes", "nbytes", type=int, default=None, metavar="N", help="Write exactly N bytes, then stop.")
+@click.option("--bytes", "nbytes", type=Count(0, STREAM_BYTES, "2**70 bytes, the length of one replay stream"),
+              default=None, metavar="N",
+              help="Write exactly N bytes, then stop; 0 <= N <= 2**70, the length of one replay stream "
+                   "(2**64 blocks of 64 bytes).")
 @click.option("--forever", is_flag=True, help="Write until the reader closes the pipe (exit 0).")
 def stream_command(rng, nbytes, forever):
     """Write raw random bytes to stdout, for external test batteries.
@@ -59,24 +54,21 @@ def stream_command(rng, nbytes, forever):
         raise click.UsageError("give either --bytes N or --forever, not both")
     if nbytes is None and not forever:
         raise click.UsageError("give --bytes N (how many bytes to write) or --forever")
-    if nbytes is not None and nbytes < 0:
-        raise click.BadParameter(f"must be >= 0, got {nbytes}", param_hint="'--bytes'")
     out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if out.isatty():
         raise click.UsageError("refusing to write binary data to a terminal; redirect or pipe it")
-    try:
-        _write_stream(out, rng.build(), nbytes)
-    except BrokenPipeError:
-        _silence_stdout()
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
-        _silence_stdout()
+    _write_stream(out, rng.build(), nbytes)  # a closed pipe ends quietly, exit 0: see harness.cli
+
+
+def _check_json(engine: str, check) -> dict:
+    fields = {k: v for k, v in check.as_dict().items() if k != "passed"}
+    return {"name": fields.pop("name"), "verdict": item_verdict(check.passed), **fields, "engine": engine}
 
 
 @click.command("selftest")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def selftest_command(as_json):
+@output_option
+def selftest_command(as_json, output):
     """Known-answer, stability and continuous tests of this build; exit 1 on any failure.
 
     Runs every registered engine's known-answer tests (ChaCha20: all ten RFC
@@ -88,50 +80,55 @@ def selftest_command(as_json):
     from rngcore.engines import engines
 
     by_engine = selftest.run_selftest()
-    passed = all(c.passed for checks in by_engine.values() for c in checks)
+    failed = [f"{name}/{c.name}" for name, checks in by_engine.items() for c in checks if not c.passed]
+    outcome = Outcome.judge(not failed, reason=f"failed: {', '.join(failed)}" if failed else "every check passes")
     info = selftest.build_info()
     if as_json:
-        click.echo(json.dumps({
-            "build": info, "passed": passed, "engines": list(by_engine),
-            "checks": [dict(c.as_dict(), engine=name) for name, checks in by_engine.items() for c in checks],
-        }, indent=2))
+        emit(json.dumps(outcome.report({
+            "build": info, "engines": list(by_engine),
+            "checks": [_check_json(name, c) for name, checks in by_engine.items() for c in checks],
+        }), indent=2), output)
     else:
-        click.echo(f"rngcert {info['version']}  core {info['core_sha256']}  kernels {info['kernels_sha256']}  "
-                   f"keystream path: {info['keystream_path']}  bulk shuffle kernel: {info['bulk_shuffle_kernel']}")
+        lines = [f"rngcert {info['version']}  core {info['core_sha256']}  kernels {info['kernels_sha256']}  "
+                 f"keystream path: {info['keystream_path']}  bulk shuffle kernel: {info['bulk_shuffle_kernel']}"]
         known = engines()
         for name, checks in by_engine.items():
-            click.echo(f"engine {name}: {known[name].summary}")
-            for check in checks:
-                click.echo(f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}")
-        click.echo("selftest passed" if passed else "SELFTEST FAILED")
-    if not passed:
-        sys.exit(1)
+            lines.append(f"engine {name}: {known[name].summary}")
+            lines += [f"  {'PASS' if check.passed else 'FAIL'}  {check.name:<26} {check.detail}" for check in checks]
+        emit("\n".join(lines + [outcome.line()]), output)
+    sys.exit(outcome.exit_code)
 
 
-def _print_group(results, group_ratios) -> None:
-    click.echo(f"\n[{results[0].group}]")
-    for r in results:
-        click.echo("  " + r.describe())
-    for q in group_ratios:
-        click.echo("  " + q.describe())
+def _group_text(results, group_ratios) -> str:
+    lines = [f"\n[{results[0].group}]"]
+    lines += ["  " + r.describe() for r in results]
+    lines += ["  " + q.describe() for q in group_ratios]
+    return "\n".join(lines)
 
 
 @click.command("bench")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--group", "groups", multiple=True, metavar="G", help="Run only group G (repeatable).")
 @click.option("--quick", is_flag=True, help="Fewer, shorter repeats (CI speed; rougher figures).")
-def bench_command(as_json, groups, quick):
+@click.option("--fail-on-missed", is_flag=True,
+              help="Exit 1 when a speed target is missed (without it a missed target makes the verdict "
+                   "FAIL but the exit status stays 0: timings on a shared machine are noisy).")
+@quiet_option
+@output_option
+def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
     """Throughput of rngcert against baselines measured in the same run.
 
     Each case is timed as the median of several repeats (interleaved within a
     group so machine noise hits all alike); each rngcert case is reported as
     a ratio to every baseline of its group, with its target where one is set.
-    Progress goes to stderr.
+    The verdict is FAIL when a target is missed.  Progress goes to stderr
+    (on a terminal).
     """
     import platform
 
     from harness.benchcases import discover_cases
     from harness.benchcases._base import Timing, group_cases, ratios, run_group
+    from harness.progress import Progress
     from harness.selftest import build_info
 
     by_group = group_cases(discover_cases())
@@ -147,28 +144,35 @@ def bench_command(as_json, groups, quick):
     interrupted = False
     try:
         for group, cases in selected.items():
-            results = run_group(cases, timing, progress=lambda msg: click.echo(msg, err=True))
+            with Progress(f"bench {group}", timing.repeats, unit="repeats", quiet=quiet) as progress:
+                results = run_group(cases, timing, progress=progress)
             group_ratios = ratios(results)
             report.append((results, group_ratios))
             if not as_json:
-                _print_group(results, group_ratios)
+                emit(_group_text(results, group_ratios), output)
     except KeyboardInterrupt:  # keep what was measured
         interrupted = True
         click.echo(f"interrupted: reporting the {len(report)} group(s) completed", err=True)
+    missed = [f"{q.case} / {q.baseline}" for _, group_ratios in report for q in group_ratios if q.met is False]
+    outcome = Outcome.judge(not missed, interrupted=interrupted,
+                            reason=(f"interrupted after {len(report)} of {len(selected)} groups" if interrupted
+                                    else f"target missed: {', '.join(missed)}" if missed
+                                    else "no target missed"))
     if as_json:
-        click.echo(json.dumps({
+        emit(json.dumps(outcome.report({
             "build": build_info(),
             "machine": {"platform": platform.platform(), "processor": platform.processor(),
                         "cpus": os.cpu_count(), "python": platform.python_version()},
             "timing": {"repeats": timing.repeats, "min_seconds_per_repeat": timing.min_seconds,
                        "statistic": "median seconds per call over repeats"},
-            "interrupted": interrupted,
             "groups": [{"group": results[0].group,
                         "cases": [r.as_dict() for r in results],
                         "ratios": [q.as_dict() for q in group_ratios]} for results, group_ratios in report],
-        }, indent=2))
-    if interrupted:
-        sys.exit(130)
+        }), indent=2), output)
+    else:
+        emit("\n" + outcome.line(), output)
+    if interrupted or (missed and fail_on_missed):
+        sys.exit(outcome.exit_code)
 
 
 COMMANDS = [stream_command, selftest_command, bench_command]

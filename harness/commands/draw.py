@@ -5,7 +5,6 @@ The devices and the help text's list of them come from the device registry
 """
 from __future__ import annotations
 
-import errno
 import io
 import sys
 
@@ -14,6 +13,7 @@ import numpy as np
 
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
+from harness.commands._options import complete_device, quiet_option
 
 CHUNK_VALUES = 1 << 20  # values drawn and written per chunk: bounded memory for any N
 
@@ -24,10 +24,7 @@ class DeviceName(click.ParamType):
     name = "DEVICE"
 
     def shell_complete(self, ctx, param, incomplete):
-        from click.shell_completion import CompletionItem
-        from rngcore.devices import device_names
-
-        return [CompletionItem(n.replace(":N", ":")) for n in device_names() if n.startswith(incomplete)]
+        return complete_device(ctx, param, incomplete)
 
     def convert(self, value, param, ctx):
         from rngcore.devices import device_spec
@@ -77,17 +74,6 @@ def _write(out, spec, generator, n: int, fmt: str, progress) -> int:
     return written
 
 
-def _progress_reporter(n: int, spec):
-    """Progress on stderr for long runs (only when stderr is a terminal)."""
-    if n * spec.width < 16 * CHUNK_VALUES or not sys.stderr.isatty():
-        return lambda written: None
-
-    def report(written: int) -> None:
-        click.echo(f"\rrngcert draw {spec.name}: {written:,}/{n:,} outcomes", err=True, nl=written == n)
-
-    return report
-
-
 def _help_text() -> str:
     from rngcore.devices.registry import help_rows
 
@@ -111,23 +97,24 @@ def _help_text() -> str:
 @click.option("--format", "fmt", type=click.Choice(["csv", "npy"]), default="csv", show_default=True,
               help="csv: labels as printed on the equipment, one outcome per line (a die roll or a "
                    "shoe comma-separated on one line); npy: a uint8 array of label indices.")
-def draw_command(device, count, rng, fmt):
+@quiet_option
+def draw_command(device, count, rng, fmt, quiet):
+    from harness.progress import Progress
+
     out = sys.stdout.buffer  # binary stdout (CliRunner swaps in its own)
     if fmt == "npy" and out.isatty():
         raise click.UsageError("refusing to write binary npy data to a terminal; redirect or pipe it")
     try:
         generator = rng.build()
-        _write(out, device, generator, count, fmt, _progress_reporter(count, device))
+        with Progress(f"drawing {device.name}", count, unit="outcomes", quiet=quiet) as progress:
+            _write(out, device, generator, count, fmt, progress)
     except KeyboardInterrupt:
         out.flush()
         note = f"; the npy header announces all {count}, so the file is truncated" if fmt == "npy" else ""
-        click.echo(f"\nrngcert draw: interrupted; the outcomes already written are whole lines{note}", err=True)
+        click.echo(f"\nrngcert draw: interrupted; the outcomes already written are whole lines{note}; "
+                   f"verdict: INCOMPLETE", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        pass
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
+    # A closed pipe (the reader has enough) ends quietly with exit 0: see harness.cli.
 
 
 COMMANDS = [draw_command]

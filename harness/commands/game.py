@@ -15,7 +15,12 @@ import click
 
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
+from harness.commands._options import Count, complete_variant, emit, output_option, quiet_option
+from harness.verdict import FAIL, Outcome
 
+# Every tally is a 64-bit counter and craps counts each roll (about 3.4 per
+# round), so 2**60 rounds keep every counter far from overflow.
+MAX_ROUNDS = 2**60
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
 
@@ -28,48 +33,60 @@ def _fraction(x, width: int = 24) -> str:
     return text if len(text) <= width else "(exact: --json)"
 
 
-def _print_analysis(analysis) -> None:
+def _analysis_lines(analysis) -> list[str]:
     params = ", ".join(f"{k} {v}" for k, v in analysis.parameters.items() if not isinstance(v, dict))
-    click.echo(f"{analysis.game}  variant {analysis.variant}" + (f"  ({params})" if params else ""))
+    lines = [f"{analysis.game}  variant {analysis.variant}" + (f"  ({params})" if params else "")]
     if analysis.note:
-        click.echo(f"  {analysis.note}")
-    click.echo(f"\n{'bet':<22} {'RTP':>10} {'exact RTP':>24} {'house edge':>11} {'per resolved':>12}  source")
+        lines.append(f"  {analysis.note}")
+    lines.append(f"\n{'bet':<22} {'RTP':>10} {'exact RTP':>24} {'house edge':>11} {'per resolved':>12}  source")
     for bet in analysis.bets:
         extra = f"  [{len(bet.instances)} instances]" if len(bet.instances) > 1 else ""
-        click.echo(f"{bet.name:<22} {float(bet.rtp):>10.6f} {_fraction(bet.rtp):>24} "
-                   f"{_percent(bet.house_edge):>11} {_percent(bet.house_edge_per_resolved):>12}  {bet.source}{extra}")
+        lines.append(f"{bet.name:<22} {float(bet.rtp):>10.6f} {_fraction(bet.rtp):>24} "
+                     f"{_percent(bet.house_edge):>11} {_percent(bet.house_edge_per_resolved):>12}  "
+                     f"{bet.source}{extra}")
+    return lines
 
 
-def _print_simulation(sim) -> None:
+def _simulation_lines(sim) -> list[str]:
     rate = sim.rounds / sim.seconds if sim.seconds > 0 else float("nan")
-    click.echo(f"\nsimulation: {sim.rounds:,} rounds of {sim.requested:,} on {sim.device} "
-               f"in {sim.seconds:.2f} s ({rate / 1e6:.1f} M rounds/s)" + ("  INTERRUPTED" if sim.interrupted else ""))
+    lines = [f"\nsimulation: {sim.rounds:,} rounds of {sim.requested:,} on {sim.device} "
+             f"in {sim.seconds:.2f} s ({rate / 1e6:.1f} M rounds/s)" + ("  INTERRUPTED" if sim.interrupted else "")]
     if sim.procedure:
-        click.echo(f"  procedure: {sim.procedure}")
+        lines.append(f"  procedure: {sim.procedure}")
     fit = sim.outcome_fit
     if fit.statistic is None:
-        click.echo(f"  outcome chi-square: not computed ({fit.note})")
+        lines.append(f"  outcome chi-square: not computed ({fit.note})")
     else:
-        click.echo(f"  outcome chi-square: X2 = {fit.statistic:.2f}, df = {fit.df}, p = {fit.pvalue:.4g} "
-                   f"({fit.cells} classes, {fit.pooled} pooled)")
+        lines.append(f"  outcome chi-square: X2 = {fit.statistic:.2f}, df = {fit.df}, p = {fit.pvalue:.4g} "
+                     f"({fit.cells} classes, {fit.pooled} pooled)")
     if fit.impossible:
-        click.echo(f"  IMPOSSIBLE OUTCOMES OBSERVED: {fit.impossible}")
-    click.echo(f"  {sim.note}")
-    click.echo(f"\n{'bet':<22} {'decisions':>12} {'simulated':>10} {'99.9% interval':>23} {'exact':>10} "
-               f"{'in':>3} {'chi2 p':>8}")
+        lines.append(f"  IMPOSSIBLE OUTCOMES OBSERVED: {fit.impossible}")
+    lines.append(f"  {sim.note}")
+    lines.append(f"\n{'bet':<22} {'decisions':>12} {'simulated':>10} {'99.9% interval':>23} {'exact':>10} "
+                 f"{'in':>3} {'chi2 p':>8}")
     for bet in sim.bets:
         mean, interval, p = bet.mean_return, bet.interval, bet.fit.pvalue
-        click.echo(
+        lines.append(
             f"{bet.name:<22} {bet.decisions:>12,} {'' if mean is None else f'{float(mean):.6f}':>10} "
             f"{'' if interval is None else f'[{interval[0]:.6f}, {interval[1]:.6f}]':>23} "
             f"{float(bet.exact.rtp):>10.6f} {'' if bet.inside is None else ('yes' if bet.inside else 'NO'):>3} "
             f"{'' if p is None else f'{p:.3g}':>8}")
-    click.echo("\nsimulation " + ("agrees with the exact probabilities" if sim.ok
-                                  else "INTERRUPTED" if sim.interrupted else "FAILED the outcome check"))
+    return lines
 
 
-def _progress(done: int, total: int) -> None:
-    click.echo(f"\r  {done:,} / {total:,} rounds ({100 * done / total:.1f}%)", err=True, nl=done >= total)
+def _outcome(sim) -> Outcome:
+    """The report's verdict: the analysis alone passes; a simulation must agree."""
+    if sim is None:
+        return Outcome.judge(True, reason="exact analysis; no simulation requested")
+    if sim.interrupted:
+        return Outcome.judge(True, interrupted=True,
+                             reason=f"simulation interrupted after {sim.rounds:,} of {sim.requested:,} rounds")
+    if sim.verdict == FAIL:
+        return Outcome.judge(False, reason="the simulation FAILED the outcome check")
+    if not sim.tested:
+        return Outcome.judge(True, complete=False,
+                             reason=f"{sim.rounds:,} rounds are too few for the outcome check: {sim.outcome_fit.note}")
+    return Outcome.judge(True, reason="the simulation agrees with the exact probabilities")
 
 
 class GameName(click.Choice):
@@ -123,26 +140,32 @@ def _help_text() -> str:
         "Exact return of every bet of GAME, from its rules (seed + section cited).",
         "GAME is one of the games below.  Probabilities are exact fractions (integer counts over the shoe, "
         "the dice outcomes, the wheel's sections, craps' Markov chains); RTP = 1 + expected net win per "
-        "unit staked.",
+        "unit staked.  With --simulate, the verdict is PASS when the simulated outcomes agree with the exact "
+        "probabilities, FAIL when they do not, INCOMPLETE when the run was interrupted (exit 130) or too "
+        "short for the check (exit 1).",
         rows_block("Games:", ((name, g.summary) for name, g in GAMES.items())),
         rows_block("Variants (first = default):", variants),
         "\b\nExamples:\n"
         "  rngcert game baccarat --decks 8\n"
         "  rngcert game money-wheel --variant alternative --json\n"
-        f"  rngcert game craps --simulate 10000000 --seed {EXAMPLE_SEED}",
+        f"  rngcert game craps --simulate 1000000 --seed {EXAMPLE_SEED}",
     ])
 
 
 @click.command("game", cls=GeneratedCommand, help_text=_help_text, extra_params=_game_options,
                short_help="Exact return of every bet of a table game; simulation through the devices.")
 @click.argument("game_name", metavar="GAME", type=GameName())
-@click.option("--variant", default=None, metavar="V",
+@click.option("--variant", default=None, metavar="V", shell_complete=complete_variant,
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
-@click.option("--simulate", "rounds", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Also play N rounds through the virtual devices and compare with the exact results.")
+@click.option("--simulate", "rounds", type=Count(1, MAX_ROUNDS, "2**60 rounds, what the 64-bit tallies hold"),
+              default=None, metavar="N",
+              help="Also play N rounds (1 <= N <= 2**60, what the 64-bit tallies hold) through the virtual "
+                   "devices and compare with the exact results.")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def game_command(game_name, variant, rounds, rng, as_json, **given):
+@quiet_option
+@output_option
+def game_command(game_name, variant, rounds, rng, as_json, quiet, output, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -158,26 +181,31 @@ def game_command(game_name, variant, rounds, rng, as_json, **given):
     if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
 
+    from harness.progress import Progress
+
     try:
         analysis = game.analyse(variant, **given)
         simulation = None
         if rounds is not None:
             generator = rng.build()
-            simulation = game.simulate(rounds, generator, variant, progress=_progress, **given)
+            with Progress(f"simulating {game_name}", rounds, unit="rounds", quiet=quiet) as progress:
+                simulation = game.simulate(rounds, generator, variant, progress=progress, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
+    outcome = _outcome(simulation)
     if as_json:
         report = analysis.as_dict()
         if simulation is not None:
             report["simulation"] = simulation.as_dict()
         report["provenance"] = rng.provenance()
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        emit(json.dumps(outcome.report(report), indent=2, ensure_ascii=False), output)
     else:
-        _print_analysis(analysis)
+        lines = _analysis_lines(analysis)
         if simulation is not None:
-            _print_simulation(simulation)
-    if simulation is not None and not simulation.ok:
-        sys.exit(130 if simulation.interrupted else 1)
+            lines += _simulation_lines(simulation)
+        emit("\n".join(lines + ["", outcome.line()]), output)
+    if outcome.exit_code:
+        sys.exit(outcome.exit_code)
 
 
 COMMANDS = [game_command]

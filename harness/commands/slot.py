@@ -4,31 +4,14 @@ from __future__ import annotations
 
 import json
 import pathlib
-import time
 
 import click
 
 from harness.commands._generator import generator_options
+from harness.commands._options import emit, output_option, quiet_option
 from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
-
-EXIT_INTERRUPTED = 130  # as `rngcert game`, `battery`, `bench`: Ctrl-C, partial report
-
-
-def _progress():
-    """Progress to stderr, at most about once a second."""
-    state = {"last": 0.0}
-
-    def show(done: int, total: int) -> None:
-        now = time.monotonic()
-        if done == total or now - state["last"] >= 1.0:
-            state["last"] = now
-            end = "\n" if done == total else "\r"
-            click.echo(f"simulating: {done:,} / {total:,} spins ({100 * done / total:.0f}%)", err=True, nl=False)
-            click.echo(end, err=True, nl=False)
-
-    return show
 
 
 @click.command("slot", epilog=f"Model format: {shipped('docs/slot_model.md') or 'docs/slot_model.md'}")
@@ -40,8 +23,10 @@ def _progress():
                    "(N at most 2**64 - 1, what the simulation's 64-bit play counter holds).")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@quiet_option
+@output_option
 @click.pass_context
-def slot_command(ctx, model, profile, spins, rng, as_json):
+def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
     """Exact analysis (PAR sheet) of the slot game in MODEL.toml (or on standard input when MODEL is -).
 
     Computes the RTP (lines, scatters, free spins, progressive) as exact
@@ -57,7 +42,8 @@ def slot_command(ctx, model, profile, spins, rng, as_json):
     from harness.slot.exact import analyse
     from harness.slot.model import load_model, read_model
     from harness.slot.profiles import check
-    from harness.slot.report import render, to_json
+    from harness.progress import Progress
+    from harness.slot.report import outcome, render, to_json
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
@@ -79,7 +65,8 @@ def slot_command(ctx, model, profile, spins, rng, as_json):
 
         try:
             generator = rng.build()
-            simulation = simulate(game, spins, generator, progress=_progress())
+            with Progress("simulating", spins, unit="spins", quiet=quiet) as progress:
+                simulation = simulate(game, spins, generator, progress=progress)
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
         except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature
@@ -93,13 +80,10 @@ def slot_command(ctx, model, profile, spins, rng, as_json):
     if as_json:
         report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
         report["provenance"] = rng.provenance()
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        emit(json.dumps(report, indent=2, ensure_ascii=False), output)
     else:
-        click.echo(render(analysis, checks, profile, simulation, interrupted=interrupted), nl=False)
-    if interrupted:
-        ctx.exit(EXIT_INTERRUPTED)
-    if not all(c.passed for c in checks):
-        ctx.exit(1)
+        emit(render(analysis, checks, profile, simulation, interrupted=interrupted).rstrip("\n"), output)
+    ctx.exit(outcome(checks, interrupted).exit_code)
 
 
 COMMANDS = [slot_command]

@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from harness import verdict
 from harness.games.core import BetResult
 from harness.intervals import Z_999
 ALPHA = 1e-3
@@ -147,7 +148,7 @@ class Simulation:
 
     ``outcome_fit`` tests the device's outcome classes (wheel sections,
     ordered dice, or baccarat round classes) against their exact
-    probabilities; it decides ``ok``.  The per-bet fits and intervals are
+    probabilities; it decides ``verdict``.  The per-bet fits and intervals are
     functions of the same outcomes and are reported for each bet.
     """
 
@@ -165,8 +166,22 @@ class Simulation:
     note: str = ""
 
     @property
+    def tested(self) -> bool:
+        """The outcome check was made: enough rounds for the chi-square, or an impossible outcome seen."""
+        return self.outcome_fit.statistic is not None or self.outcome_fit.impossible > 0
+
+    @property
+    def verdict(self) -> str:
+        """``"pass"``, ``"fail"``, or ``"incomplete"`` (interrupted, or too few rounds to test)."""
+        if self.interrupted:
+            return verdict.INCOMPLETE
+        if not self.outcome_fit.ok:
+            return verdict.FAIL
+        return verdict.PASS if self.tested else verdict.INCOMPLETE
+
+    @property
     def ok(self) -> bool:
-        return self.outcome_fit.ok and not self.interrupted
+        return self.verdict == verdict.PASS
 
     def as_dict(self) -> dict:
         return {
@@ -180,7 +195,7 @@ class Simulation:
             "replay": self.replay,
             "outcome_chisquare": self.outcome_fit.as_dict(),
             "alpha": ALPHA,
-            "ok": self.ok,
+            "verdict": self.verdict,
             "note": self.note,
             "bets": [b.as_dict() for b in self.bets],
         }

@@ -6,6 +6,7 @@ from fractions import Fraction
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
 from harness.slot.simulate import SimulationResult
+from harness.verdict import Outcome, item_verdict
 
 PROBABILITY_NOTE = (
     "probability per play: the outcome is paid at least once in one paid spin at the bet shown, "
@@ -28,11 +29,13 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     """The JSON report (keys of the issue first, then the details).
 
     ``interrupted``: the requested simulation was stopped by Ctrl-C, so the
-    report is incomplete (``"complete": false``) whatever ``"pass"`` says.
+    report is incomplete (``"verdict": "incomplete"``, ``"complete": false``)
+    whatever the exact checks say.
     """
     a, m = analysis, analysis.model
     rarest = a.rarest
     out = {
+        **outcome(checks, interrupted).fields(),
         **exact_and_float("rtp", a.rtp),
         "parts": {k: frac(a.parts[k]) for k in PARTS},
         "parts_float": {k: float(a.parts[k]) for k in PARTS},
@@ -41,9 +44,6 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         "min_win_probability_exact": rarest.exact,
         "min_win_outcome": rarest.name,
         "checks": [_check_json(c) for c in checks],
-        "pass": all(c.passed for c in checks),
-        "complete": not interrupted,
-        "interrupted": interrupted,
         "profile": profile,
         "model": {
             "name": m.name,
@@ -93,7 +93,7 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
 def _check_json(c: CheckResult) -> dict:
     out = {
         "rule": c.rule.id,
-        "pass": c.passed,
+        "verdict": item_verdict(c.passed),
         "text": c.rule.text,
         "citation": c.rule.citation,
         "verified": c.rule.verified,
@@ -193,13 +193,17 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add("Simulation INTERRUPTED before two plays were complete: nothing to report")
     add("")
     lines.extend(_check_lines(checks, profile))
-    verdict = "PASS: every check passes" if all(c.passed for c in checks) else "FAIL: at least one check fails"
-    if interrupted:
-        verdict = (f"INCOMPLETE: the simulation was interrupted (Ctrl-C), so this report is not final "
-                   f"(exact checks: {verdict})")
-    add(f"Verdict: {verdict}")
     add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
+    add(outcome(checks, interrupted).line())
     return "\n".join(lines) + "\n"
+
+
+def outcome(checks: list[CheckResult], interrupted: bool = False) -> Outcome:
+    """The report's verdict: every check passes, and the simulation (if asked for) finished."""
+    passed = all(c.passed for c in checks)
+    exact = "every check passes" if passed else "at least one check fails"
+    reason = f"the simulation was interrupted; exact checks: {exact}" if interrupted else exact
+    return Outcome.judge(passed, interrupted=interrupted, reason=reason)
 
 
 def _outcome_lines(a: Analysis) -> list[str]:

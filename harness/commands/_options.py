@@ -1,0 +1,129 @@
+"""Options and parameter types shared by the commands.
+
+* ``quiet_option``: ``--quiet`` on every long command (no progress bar);
+* ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
+* ``InputPath``: a file argument that also accepts ``-`` for stdin;
+* ``complete_device`` and friends: shell completion of registry names.
+"""
+from __future__ import annotations
+
+import atexit
+import pathlib
+import shutil
+import sys
+import tempfile
+
+import click
+from click.shell_completion import CompletionItem
+
+quiet_option = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress bar on stderr (it is shown only on a terminal anyway).")
+
+output_option = click.option(
+    "--output", "-o", "output", type=click.File("w", encoding="utf-8", lazy=True), default="-",
+    metavar="FILE", help="Write the report to FILE instead of stdout ('-': stdout). Exit status is unchanged.")
+
+
+def emit(text: str, output=None) -> None:
+    """Write a report (text or JSON) to ``output`` (None: stdout), ending with a newline."""
+    click.echo(text, file=output)
+    if output is not None and output is not sys.stdout:
+        output.flush()
+
+
+class Count(click.ParamType):
+    """A whole number in ``[low, high]``; the message names the bound and why it exists.
+
+    Parameters
+    ----------
+    low, high : int
+    why : str
+        What ``high`` is, e.g. ``"2**70, the length of one replay stream"``.
+    """
+
+    name = "N"
+
+    def __init__(self, low: int, high: int, why: str):
+        self.low, self.high, self.why = low, high, why
+
+    def convert(self, value, param, ctx):
+        try:
+            number = value if isinstance(value, int) else int(str(value).strip().replace("_", ""))
+        except ValueError:
+            self.fail(f"{str(value)[:40]!r} is not a valid integer", param, ctx)
+        if number < self.low:
+            self.fail(f"must be >= {self.low}, got {number}", param, ctx)
+        if number > self.high:
+            self.fail(f"must be at most {self.why} ({self.high:,}), got {number:.4g}", param, ctx)
+        return number
+
+
+NPY_MAGIC = b"\x93NUMPY"
+
+
+class InputPath(click.Path):
+    """An existing file, or ``-`` for stdin.
+
+    Stdin is copied to a temporary file first (removed at exit), because the
+    readers check a file's size and kind before they read it; the copy is
+    named ``stdin.npy`` when the data starts with the ``.npy`` magic and
+    ``stdin`` otherwise, so readers that decide by suffix see the right kind.
+    """
+
+    def __init__(self):
+        super().__init__(exists=True, dir_okay=False, allow_dash=True)
+
+    def convert(self, value, param, ctx):
+        if str(value) != "-":
+            return super().convert(value, param, ctx)
+        stdin = sys.stdin.buffer  # (CliRunner swaps in its own)
+        head = stdin.read(len(NPY_MAGIC))
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="rngcert-stdin-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        path = folder / ("stdin.npy" if head == NPY_MAGIC else "stdin")
+        with open(path, "wb") as out:
+            out.write(head)
+            shutil.copyfileobj(stdin, out, 1 << 20)
+        return str(path)
+
+
+def _matching(names, incomplete: str) -> list[CompletionItem]:
+    return [CompletionItem(name) for name in names if name.startswith(incomplete)]
+
+
+def device_names() -> list[str]:
+    """Every device name ``draw`` accepts (``dice:N``, ``shoe:N`` spelled out for small N)."""
+    from rngcore.devices import device_names as registry_names
+
+    names = []
+    for name in registry_names():
+        if name.endswith(":N"):
+            stem = name[:-1]
+            names.extend(f"{stem}{n}" for n in (range(1, 13) if "shoe" in stem or "pontoon" in stem
+                                                else range(1, 6)))
+        else:
+            names.append(name)
+    return names
+
+
+def complete_device(ctx, param, incomplete):
+    """Shell completion of a DEVICE argument."""
+    return _matching(device_names(), incomplete)
+
+
+def complete_test_device(ctx, param, incomplete):
+    """Shell completion of ``rngcert test``'s DEVICE: our devices or a kind's own (``bytes``, ...)."""
+    from stats.kinds import named_devices
+
+    return _matching(device_names() + [n for n in named_devices() if ":" not in n], incomplete)
+
+
+def complete_variant(ctx, param, incomplete):
+    """Shell completion of ``rngcert game``'s ``--variant``, for the GAME already typed."""
+    from harness.games.registry import GAMES
+
+    # While an option's value is being completed click leaves the positional
+    # arguments unparsed, in ctx.args.
+    typed = [ctx.params.get("game_name")] + list(ctx.args)
+    game_name = next((name for name in typed if name in GAMES), None)
+    return [] if game_name is None else _matching(GAMES[game_name].variants, incomplete)

@@ -1,0 +1,325 @@
+"""Conventions every ``rngcert`` command shares: the report vocabulary, closed
+pipes, interrupts (Ctrl-C and SIGTERM, also during start-up), one-line errors,
+bounded counts, the environment check, progress only on a terminal,
+``--output``, ``-`` for stdin, and shell completion."""
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from harness import verdict
+from harness.cli import main
+from harness.progress import Progress
+
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+SLOT = "examples/slot_compliant.toml"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_CLI = [sys.executable, "-c", "from harness.cli import main; main()"]
+
+
+def run(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], prog_name="rngcert", **kwargs)
+
+
+# --- the report vocabulary -------------------------------------------------------------
+
+def test_outcome_rules():
+    assert verdict.Outcome.judge(True).fields() == {"verdict": "pass", "complete": True, "interrupted": False}
+    assert verdict.Outcome.judge(False).verdict == "fail"
+    stopped = verdict.Outcome.judge(True, interrupted=True)
+    assert (stopped.verdict, stopped.complete, stopped.exit_code) == ("incomplete", False, 130)
+    short = verdict.Outcome.judge(True, complete=False, reason="too few")
+    assert (short.verdict, short.exit_code, short.line()) == ("incomplete", 1, "verdict: INCOMPLETE (too few)")
+    assert verdict.Outcome.judge(False).exit_code == 1 and verdict.Outcome.judge(True).exit_code == 0
+    with pytest.raises(ValueError):
+        verdict.Outcome("ok")
+    with pytest.raises(ValueError):
+        verdict.Outcome("pass", complete=False)
+
+
+REPORTS = [
+    ("selftest",),
+    ("game", "craps"),
+    ("game", "roulette-single", "--simulate", "100000", "--seed", SEED),
+    ("slot", SLOT),
+]
+
+
+@pytest.mark.parametrize("args", REPORTS, ids=" ".join)
+def test_every_report_speaks_one_vocabulary(args):
+    as_json = run(*args, "--json")
+    assert as_json.exit_code == 0, as_json.output
+    report = json.loads(as_json.stdout)
+    assert list(report)[:3] == ["verdict", "complete", "interrupted"]
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("pass", True, False)
+    for old in ("pass", "passed", "ok"):
+        assert old not in report
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert text.stdout.rstrip().splitlines()[-1].startswith("verdict: PASS")
+
+
+def test_simulation_verdict_replaces_ok():
+    report = json.loads(run("game", "big-six", "--simulate", "50000", "--seed", SEED, "--json").stdout)
+    assert report["simulation"]["verdict"] == "pass" and "ok" not in report["simulation"]
+
+
+def test_a_simulation_too_short_to_test_is_incomplete_not_agreeing():
+    result = run("game", "craps", "--simulate", "10", "--seed", SEED)
+    assert result.exit_code == 1, result.output
+    assert "agrees" not in result.output
+    assert result.stdout.rstrip().splitlines()[-1].startswith("verdict: INCOMPLETE (10 rounds are too few")
+    report = json.loads(run("game", "craps", "--simulate", "10", "--seed", SEED, "--json").stdout)
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, False)
+    assert report["simulation"]["verdict"] == "incomplete"
+
+
+# --- closed pipes ----------------------------------------------------------------------
+
+PIPED = [
+    ("game", "craps"),
+    ("game", "craps", "--json"),
+    ("selftest",),
+    ("slot", SLOT),
+    ("draw", "roulette-single", "-n", "100000"),
+    ("stream", "--bytes", "10000000"),
+]
+
+
+@pytest.mark.parametrize("args", PIPED, ids=" ".join)
+def test_a_closed_pipe_ends_quietly_with_exit_0(args):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: every write fails with EPIPE
+    try:
+        result = subprocess.run(RUN_CLI + list(args), stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT,
+                                timeout=120)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stderr == b""
+
+
+def test_head_reads_one_line_and_the_command_exits_0():
+    script = f"set -o pipefail; {' '.join(RUN_CLI[:2])} 'from harness.cli import main; main()' game craps | head -1"
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("craps") and result.stderr == ""
+
+
+def test_a_broken_pipe_under_clirunner_exits_0(monkeypatch):
+    import harness.commands.game as game_module
+
+    def closed(text, output=None):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(game_module, "emit", closed)
+    result = run("game", "craps")
+    assert result.exit_code == 0 and result.output == ""
+
+
+# --- interrupts --------------------------------------------------------------------------
+
+def test_sigterm_is_handled_like_ctrl_c(monkeypatch):
+    """A real SIGTERM in the middle of a simulation: partial report, INCOMPLETE, exit 130."""
+    def terminate(self, done, total=None):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(Progress, "__call__", terminate)
+    result = run("game", "roulette-single", "--simulate", "100000000", "--seed", SEED, "--json")
+    assert result.exit_code == 130, result.output
+    report = json.loads(result.stdout)
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
+    assert 0 < report["simulation"]["rounds"] < 100000000
+    assert signal.getsignal(signal.SIGTERM) is not signal.default_int_handler  # restored afterwards
+
+
+def test_sigterm_to_a_running_process_exits_130():
+    args = ["game", "roulette-single", "--simulate", "1000000000000", "--seed", SEED]
+    process = subprocess.Popen(RUN_CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    time.sleep(4)  # long enough to be simulating, even on a loaded machine
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert out.rstrip().splitlines()[-1].startswith("verdict: INCOMPLETE (simulation interrupted after")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupt_while_the_commands_load_exits_130(signum):
+    script = (
+        "import os, signal\n"
+        "from harness import cli\n"
+        "load = cli._RngcertGroup._register\n"
+        "def interrupted(self):\n"
+        f"    os.kill(os.getpid(), {int(signum)})\n"
+        "    load(self)\n"
+        "cli._RngcertGroup._register = interrupted\n"
+        "cli.main(['selftest'])\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip() == "rngcert selftest: interrupted; verdict: INCOMPLETE"
+
+
+def test_an_end_of_file_is_not_an_interrupt(monkeypatch):
+    import harness.games.registry as registry
+
+    def truncated(*args, **kwargs):
+        raise EOFError("No data left in file")
+
+    monkeypatch.setattr(registry.GAMES["craps"], "analyse", truncated, raising=False)
+    result = run("game", "craps")
+    assert result.exit_code == 2, result.output
+    assert "Aborted" not in result.output
+    assert result.stderr.strip().splitlines() == [
+        "Error: rngcert game: unexpected end of input data: No data left in file (see 'rngcert game --help')"]
+
+
+# --- usage errors ------------------------------------------------------------------------
+
+def test_an_option_without_its_value_names_the_command():
+    result = run("bench", "--group")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("Error: rngcert bench: Option '--group' requires an argument. "
+                                     "(see 'rngcert bench --help')")
+
+
+def test_a_missing_argument_is_one_line_plus_the_usage():
+    result = run("game")
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2, result.stderr
+    assert lines[0].startswith("Error: rngcert game: Missing argument 'GAME'. Choose from: baccarat, ")
+    assert lines[1] == "Usage: rngcert game [OPTIONS] GAME [--quiet] [--output FILE]" or lines[1].startswith(
+        "Usage: rngcert game [OPTIONS] GAME")
+
+
+def test_a_bad_device_is_rejected_before_the_battery_is_imported():
+    script = ("import sys\nfrom harness.cli import main\n"
+              "try:\n    main(['test', 'no-such-device'])\n"
+              "except SystemExit as e:\n    print(e.code, 'scipy' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.stdout.split() == ["2", "False"], result.stderr
+    assert "unknown device 'no-such-device'" in result.stderr
+
+
+# --- bounds ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["stream", "--bytes", str(10**23)], "must be at most 2**70 bytes, the length of one replay stream"),
+    (["stream", "--bytes", str(2**70 + 1)], "must be at most 2**70 bytes"),
+    (["game", "craps", "--simulate", str(10**23)], "must be at most 2**60 rounds, what the 64-bit tallies hold"),
+])
+def test_absurd_counts_are_refused(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+def test_the_bounds_are_in_the_help():
+    assert "2**70" in " ".join(run("stream", "--help").stdout.split())
+    assert "2**60" in " ".join(run("game", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("value", ["yes", "true", "2", " 1"])
+def test_an_undocumented_force_portable_value_is_refused(value):
+    env = {**os.environ, "RNGCERT_FORCE_PORTABLE": value}
+    result = subprocess.run(RUN_CLI + ["selftest"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert f"RNGCERT_FORCE_PORTABLE={value!r} is not accepted" in line and "use 1" in line
+    library = subprocess.run([sys.executable, "-c", "import rngcore"], capture_output=True, text=True, env=env)
+    assert library.returncode != 0 and "EnvironmentSettingError" in library.stderr
+
+
+@pytest.mark.parametrize("value, path", [("1", "portable"), ("", None), ("0", None)])
+def test_documented_force_portable_values_are_accepted(value, path):
+    env = {**os.environ, "RNGCERT_FORCE_PORTABLE": value}
+    result = subprocess.run(RUN_CLI + ["selftest", "--json"], capture_output=True, text=True, cwd=ROOT, env=env,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    if path is not None:
+        assert json.loads(result.stdout)["build"]["keystream_path"] == path
+
+
+# --- progress ---------------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_only_on_a_terminal(monkeypatch):
+    monkeypatch.setattr("harness.progress.DELAY_SECONDS", 0.0)
+    monkeypatch.setattr("harness.progress.REDRAW_SECONDS", 0.0)
+    terminal = _Terminal()
+    with Progress("simulating", 1000, unit="rounds", file=terminal) as report:
+        for done in range(0, 1001, 250):
+            report(done, 1000)
+    shown = terminal.getvalue()
+    assert "simulating (rounds)" in shown and "1000/1000" in shown and "100%" in shown
+    for quiet, file in ((True, _Terminal()), (False, io.StringIO())):
+        with Progress("simulating", 1000, quiet=quiet, file=file) as report:
+            report(1000)
+        assert file.getvalue() == ""
+
+
+def test_no_progress_reaches_a_log():
+    result = run("draw", "roulette-single", "-n", "2000000", "--seed", SEED)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "\r" not in result.output
+
+
+@pytest.mark.parametrize("command", ["test", "draw", "game", "slot", "bench"])
+def test_every_long_command_has_quiet(command):
+    assert "--quiet" in run(command, "--help").stdout
+
+
+# --- standard streams --------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [("selftest", "--json"), ("game", "craps"), ("slot", SLOT, "--json")],
+                         ids=" ".join)
+def test_output_writes_the_report_to_a_file(tmp_path, args):
+    target = tmp_path / "report.out"
+    result = run(*args, "--output", target)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    written = target.read_text()
+    assert written == run(*args).stdout or written.splitlines()[0] == run(*args).stdout.splitlines()[0]
+    assert "verdict" in written
+
+
+def test_test_reads_a_capture_from_stdin():
+    drawn = run("draw", "roulette-single", "-n", "50000", "--seed", SEED).stdout_bytes
+    piped = run("test", "roulette-single", "--input", "-", "--json", input=drawn)
+    assert piped.exit_code in (0, 1), piped.output
+    assert json.loads(piped.stdout)["n"] == 50000
+
+
+# --- shell completion --------------------------------------------------------------------
+
+def _complete(words: str) -> list[str]:
+    env = {**os.environ, "_RNGCERT_COMPLETE": "bash_complete", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    script = "from harness.cli import main; main(prog_name='rngcert')"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT,
+                            timeout=60)
+    return [line.split(",", 1)[1] for line in result.stdout.splitlines() if "," in line]
+
+
+@pytest.mark.parametrize("words, expected", [
+    ("rngcert draw roul", {"roulette-single", "roulette-double", "roulette-double-as-single"}),
+    ("rngcert draw shoe:", {f"shoe:{n}" for n in range(1, 13)}),
+    ("rngcert test by", {"bytes"}),
+    ("rngcert game money-wheel --variant ", {"standard", "alternative"}),
+    ("rngcert game cr", {"craps"}),
+    ("rngcert slot x.toml --profile ", {"jp", "nj", "nv", "gli11"}),
+])
+def test_shell_completion(words, expected):
+    assert set(_complete(words)) == expected
