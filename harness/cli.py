@@ -116,9 +116,9 @@ class _RngcertGroup(click.Group):
         """Run the command; return the exit status (never raises but SystemExit)."""
         where = _command_path(prog_name, args)
         try:
-            self._register()
             if os.environ.get(complete_var or f"_{prog_name.replace('-', '_').upper()}_COMPLETE") is None:
-                _check_environment()
+                _check_environment()  # before the commands load (they load the extension)
+            self._register()
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.stdout.flush()  # a closed pipe shows here, inside our handling
         except click.exceptions.NoArgsIsHelpError as error:

@@ -14,39 +14,53 @@ Device kinds are classes in :mod:`stats.kinds`; each test declares its own
 battery entry (:mod:`stats.registry`), and a registered test's public
 function is reachable here by name even when this list does not name it.
 """
-from stats._results import (
-    CheckResult,
-    ChiSquareResult,
-    CountResult,
-    NormalResult,
-    SerialCorrelationResult,
-    UniformityResult,
-)
-from stats._validate import InsufficientDataError
-from stats.battery import Battery, BatteryResult, holm, run_battery
-from stats.chisquare import chisquare, frequency_test, pool_cells
-from stats.correlation import serial_correlation_test
-from stats.coupon import coupon_collector_test
-from stats.gap import gap_test
-from stats.interplay import interplay_test
-from stats.order import maximum_test, permutation_test
-from stats.pit import randomized_pit
-from stats.poisson import poisson_test
-from stats.poker import poker_test
-from stats.runs import runs_median_test, runs_up_test, runs_updown_test
-from stats.second_level import anderson_darling_test, ks_uniform_test
-from stats.serial import independence_test, serial_test
-from stats.shuffle import (
-    adjacency_test,
-    card_position_test,
-    carryover_test,
-    composition_check,
-    permutation_frequency_test,
-    position_test,
-    relative_order_test,
-)
-from stats.spacings import birthday_spacings_test, collision_test
-from stats.spectral import bits_from_bytes, spectral_test
+import importlib
+
+# Public names and the module each lives in.  They are imported on first use
+# (PEP 562), so importing a light submodule such as stats.kinds does not load
+# scipy and every test: `rngcert test` can reject a bad device name at once.
+_MODULES = {
+    "stats._results": (
+        'CheckResult', 'ChiSquareResult', 'CountResult', 'NormalResult', 'SerialCorrelationResult',
+        'UniformityResult',
+    ),
+    "stats._validate": ('InsufficientDataError',),
+    "stats.battery": ('Battery', 'BatteryResult', 'holm', 'run_battery',),
+    "stats.chisquare": ('chisquare', 'frequency_test', 'pool_cells',),
+    "stats.correlation": ('serial_correlation_test',),
+    "stats.coupon": ('coupon_collector_test',),
+    "stats.gap": ('gap_test',),
+    "stats.interplay": ('interplay_test',),
+    "stats.order": ('maximum_test', 'permutation_test',),
+    "stats.pit": ('randomized_pit',),
+    "stats.poisson": ('poisson_test',),
+    "stats.poker": ('poker_test',),
+    "stats.runs": ('runs_median_test', 'runs_up_test', 'runs_updown_test',),
+    "stats.second_level": ('anderson_darling_test', 'ks_uniform_test',),
+    "stats.serial": ('independence_test', 'serial_test',),
+    "stats.shuffle": (
+        'adjacency_test', 'card_position_test', 'carryover_test', 'composition_check',
+        'permutation_frequency_test', 'position_test', 'relative_order_test',
+    ),
+    "stats.spacings": ('birthday_spacings_test', 'collision_test',),
+    "stats.spectral": ('bits_from_bytes', 'spectral_test',),
+}
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str):
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'stats' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "chisquare", "frequency_test", "pool_cells", "serial_test", "independence_test", "runs_up_test",
