@@ -15,6 +15,8 @@ battery entry (:mod:`stats.registry`), and a registered test's public
 function is reachable here by name even when this list does not name it.
 """
 import importlib
+import sys
+import types
 
 # Public names and the module each lives in.  They are imported on first use
 # (PEP 562), so importing a light submodule such as stats.kinds does not load
@@ -60,6 +62,19 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """``stats.chisquare`` is the function, as with eager imports: importing the
+    submodule of that name must not rebind the package attribute to the module."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in _EXPORTS:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
