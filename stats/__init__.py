@@ -15,6 +15,7 @@ battery entry (:mod:`stats.registry`), and a registered test's public
 function is reachable here by name even when this list does not name it.
 """
 import importlib
+import importlib.util
 import sys
 import types
 
@@ -51,13 +52,19 @@ _EXPORTS = {name: module for module, names in _MODULES.items() for name in names
 
 
 def __getattr__(name: str):
-    try:
-        module = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module 'stats' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    # A registered test's public function, by name; never for a submodule's
+    # name (``from stats import registry`` must import the submodule).
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is None:
+        from stats.registry import entries
+
+        for entry in entries():
+            if entry.function is not None and entry.function.__name__ == name:
+                return entry.function
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
@@ -88,12 +95,3 @@ __all__ = [
     "CheckResult",
 ]
 
-
-def __getattr__(name: str):
-    if not name.startswith("_"):
-        from stats.registry import entries
-
-        for entry in entries():
-            if entry.function is not None and entry.function.__name__ == name:
-                return entry.function
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

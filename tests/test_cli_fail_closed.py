@@ -76,8 +76,8 @@ def test_selftest_reports_an_entropy_failure_as_a_failed_check():
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     report = json.loads(result.stdout)
-    assert report["passed"] is False
-    failed = {c["name"]: c["detail"] for c in report["checks"] if not c["passed"]}
+    assert report["verdict"] == "fail"
+    failed = {c["name"]: c["detail"] for c in report["checks"] if c["verdict"] == "fail"}
     assert "continuous" in failed and "entropy" in failed["continuous"]
 
 
