@@ -61,16 +61,30 @@ class _RngcertGroup(click.Group):
 
     _registered = False
 
+    @property
+    def commands(self) -> dict:
+        """The commands, discovered on first use (so an early Ctrl-C is ours to report)."""
+        self._register()
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict) -> None:
+        self._commands = value
+
     def _register(self) -> None:
         if self._registered:
             return
-        for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
-            if info.name.startswith("_"):
-                continue
-            module = importlib.import_module(f"{_commands_pkg.__name__}.{info.name}")
-            for command in getattr(module, "COMMANDS", ()):
-                self.add_command(command)
-        self._registered = True
+        self._registered = True  # add_command reads self.commands
+        try:
+            for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
+                if info.name.startswith("_"):
+                    continue
+                module = importlib.import_module(f"{_commands_pkg.__name__}.{info.name}")
+                for command in getattr(module, "COMMANDS", ()):
+                    self.add_command(command)
+        except BaseException:
+            self._registered = False
+            raise
 
     def list_commands(self, ctx):
         self._register()

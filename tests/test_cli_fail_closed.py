@@ -88,4 +88,4 @@ def test_selftest_reports_a_failed_selftest_as_a_failed_check():
     assert "Traceback" not in result.output
     failed = [line for line in result.stdout.splitlines() if line.lstrip().startswith("FAIL")]
     assert failed and all("self-test" in line for line in failed), failed
-    assert result.stdout.rstrip().endswith("SELFTEST FAILED")
+    assert result.stdout.rstrip().splitlines()[-1].startswith("verdict: FAIL")
