@@ -1,6 +1,10 @@
 """The certification battery: per device kind, the tests regulators name, with a
 family-wise error rate of α.
 
+Which tests run is read from :mod:`stats.registry` (each test module
+declares its entries); what they read comes from the device's kind
+(:mod:`stats.kinds`).
+
 Regulations list the tests a laboratory may use: 25 CFR 547.14(b)(2) (99 %
 confidence: chi-square, runs, serial correlation, equi-distribution, gap,
 poker, coupon collector's, permutation, spectral, subsequences) and
@@ -222,9 +226,10 @@ class Battery:
 
     Parameters
     ----------
-    spec : DeviceSpec-like
-        Needs ``name``, ``kind``, ``labels``, ``probabilities``, ``width``,
-        ``multiset`` (see ``rngcore.devices``).
+    spec : DeviceKind or DeviceSpec-like
+        A :mod:`stats.kinds` instance, or a device spec that names its kind
+        (:func:`stats.kinds.kind_of`); the kind decides which registered
+        tests run (:mod:`stats.registry`) and which streams they read.
     n : int
         Outcomes that will be fed (rows for dice and permutation devices); it
         fixes which optional tests run and the block size of the subsequence
