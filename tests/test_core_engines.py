@@ -248,6 +248,7 @@ def test_reports_name_the_seed_by_fingerprint_unless_asked(args):
 
 
 @pytest.mark.parametrize("args", [
+    ["test", "roulette-single", "--samples", "20000"],
     ["game", "roulette-single", "--simulate", "20000"],
     ["slot", "examples/slot_compliant.toml", "--simulate", "20000"],
 ])

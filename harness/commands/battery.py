@@ -271,6 +271,7 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
                             "container": capture.container if capture else None,
                             "reading": capture.reading if capture else None,
                             "requested": samples, "available": capture.n if capture else None}
+        report["provenance"] = rng.provenance()  # None for a capture file: no generator of ours drew it
         click.echo(json.dumps(report, indent=2))
     else:
         click.echo(_text_report(result, what, DEFAULT_POWER))
