@@ -8,6 +8,8 @@ call and then checks the status here.
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from rngcore._native import lib
 
 __all__ = ["RNGError", "EntropyError", "SelfTestError", "ExhaustedError", "raise_for_status"]
@@ -40,8 +42,12 @@ _MESSAGES = {
 }
 
 
-def raise_for_status(status: int, what: str = "generator") -> None:
+def raise_for_status(status: int, what: str = "generator", *, details: Mapping[int, str] | None = None) -> None:
     """Raise the exception for a negative C status; return for ``RNG_OK``.
+
+    This is the one status -> exception map: every caller of C (core,
+    kernels, test layer) checks its status here, so a status means the same
+    exception everywhere.
 
     Parameters
     ----------
@@ -49,8 +55,13 @@ def raise_for_status(status: int, what: str = "generator") -> None:
         A status returned by a C function, or an ``rng_source``'s ``status``.
     what : str
         What failed, for the message (e.g. ``"random_bytes"``).
+    details : mapping of int to str, optional
+        What a status means for this call (e.g. for ``RNG_E_ARGUMENT``, which
+        limit the arguments broke); the exception class stays the map's.
     """
     if status >= 0:
         return
     cls, message = _MESSAGES.get(status, (RNGError, f"unknown C status {status}"))
+    if details and status in details:
+        message = details[status]
     raise cls(f"{what}: {message}")

@@ -113,3 +113,4 @@ def test_architecture_recipe_for_a_device_runs(tmp_path, monkeypatch):
         result = draw("blower-3-20", "-n", "3", "--seed", SEED)
         assert result.exit_code == 0 and len(result.stdout.splitlines()) == 3
         assert "blower-3-20" in draw("--help").output
+

@@ -36,11 +36,9 @@ class BaccaratTable:
         self._table = ffi.new("kern_bac_table *")
         c_rules = ffi.new("kern_bac_rules *", rules)
         status = lib.kern_bac_table_init(self._table, ffi.from_buffer("uint16_t[]", fresh), fresh.size, c_rules)
-        if status != lib.RNG_OK:
-            raise ValueError(
-                f"baccarat shoe rules {rules} do not fit a stack of {fresh.size} cards: the cut card must leave "
-                "room in front of it for the burn and a round, and behind it for the shoe's last round(s)"
-            )
+        raise_for_status(status, f"baccarat shoe rules {rules} on a stack of {fresh.size} cards", details={
+            lib.RNG_E_ARGUMENT: "they do not fit: the cut card must leave room in front of it for the burn and "
+                                "a round, and behind it for the shoe's last round(s)"})
 
     @property
     def shoes(self) -> int:

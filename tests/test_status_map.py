@@ -1,0 +1,15 @@
+"""One status -> exception map (rngcore.errors.raise_for_status), with per-call details."""
+import pytest
+
+
+def test_one_status_map_with_call_details():
+    from rngcore import lib
+    from rngcore.errors import EntropyError, raise_for_status
+
+    raise_for_status(lib.RNG_OK, "anything")
+    with pytest.raises(ValueError, match="^kernel: an argument was out of range$"):
+        raise_for_status(lib.RNG_E_ARGUMENT, "kernel")
+    with pytest.raises(ValueError, match="^kernel: the tables are inconsistent$"):
+        raise_for_status(lib.RNG_E_ARGUMENT, "kernel", details={lib.RNG_E_ARGUMENT: "the tables are inconsistent"})
+    with pytest.raises(EntropyError, match="could not supply entropy"):  # details of another status change nothing
+        raise_for_status(lib.RNG_E_ENTROPY, "kernel", details={lib.RNG_E_ARGUMENT: "x"})
