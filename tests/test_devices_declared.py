@@ -54,6 +54,12 @@ def test_toy_device_in_one_module_appears_in_the_cli(toy_devices):
     assert np.load(__import__("io").BytesIO(result.stdout_bytes)).shape == (5, 3)
 
 
+def test_toy_device_goes_through_the_battery(toy_devices):
+    result = CliRunner().invoke(main, ["test", "toy-blower", "--samples", "5000", "--seed", SEED])
+    assert result.exit_code == 0, result.output
+    assert "ball-frequency" in result.stdout and "verdict: PASS" in result.stdout
+
+
 def test_toy_device_spec_and_kind(toy_devices):
     spec = device_spec("toy-blower")
     assert spec.kind == "k-of-n" and spec.width == 3 and spec.labels == tuple(str(i) for i in range(1, 21))
