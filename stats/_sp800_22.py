@@ -1,0 +1,136 @@
+"""What the NIST SP 800-22 Rev. 1a tests of :mod:`stats` share: bit input, size rules, result records.
+
+Every SP 800-22 test takes the sequence first: a 1-D array of 0/1, a string
+of ``"0"``/``"1"`` characters (as the standard prints its examples), or
+``bytes`` (eight bits per byte, most significant first, as NIST's ``assess``
+reads binary files).  Each test applies the standard's input-size
+recommendations (its §2.x.7) and raises :class:`InsufficientDataError` for a
+sequence outside them; ``strict=False`` waives them explicitly (the
+standard's own worked examples use sequences of 10 to 128 bits), so no
+p-value outside the validity conditions is ever given quietly.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+from scipy import special as _special
+
+from stats._results import _frozen_array, _Unpackable
+from stats._validate import InsufficientDataError
+
+
+def sequence_bits(data) -> np.ndarray:
+    """The sequence as a read-only uint8 array of 0/1 (see the module doc for the accepted forms)."""
+    if isinstance(data, str):
+        text = "".join(data.split())
+        if text.strip("01"):
+            raise ValueError("a bit string holds only the characters 0 and 1 (and white space)")
+        bits = np.frombuffer(text.encode("ascii"), dtype=np.uint8) - ord("0")
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8))
+    else:
+        array = np.asarray(data)
+        if array.ndim != 1:
+            raise ValueError(f"expected a 1-D sequence of bits, got shape {array.shape}")
+        if array.size and (array.dtype.kind not in "iub" or array.min() < 0 or array.max() > 1):
+            raise ValueError("bits must be 0 or 1 (pass bytes for a packed byte stream)")
+        bits = array.astype(np.uint8, copy=False)
+    return bits
+
+
+def require(test: str, strict: bool, ok: bool, needed: int, got: int, unit: str, why: str) -> None:
+    """Raise InsufficientDataError when a recommendation of the standard fails and ``strict`` is set."""
+    if strict and not ok:
+        raise InsufficientDataError(test, needed, got, unit, why)
+
+
+def igamc(a: float, x: float) -> float:
+    """The upper regularized incomplete gamma function Q(a, x) of SP 800-22 §5.5.3."""
+    return float(_special.gammaincc(a, x))
+
+
+def erfc(x: float) -> float:
+    return float(math.erfc(x))
+
+
+def chi_square(counts, probabilities, blocks: int) -> float:
+    """χ² = Σ (ν_i - N π_i)² / (N π_i), the statistic most SP 800-22 tests refer to a χ² law."""
+    counts = np.asarray(counts, dtype=float)
+    expected = blocks * np.asarray(probabilities, dtype=float)
+    return float(np.sum((counts - expected) ** 2 / expected))
+
+
+def sliding_values(bits: np.ndarray, m: int, *, wrap: bool = False) -> np.ndarray:
+    """The m-bit pattern starting at each position, as an integer (first bit most significant).
+
+    ``wrap`` appends the first m - 1 bits, as the serial and approximate
+    entropy tests do; otherwise only windows inside the sequence are given.
+    """
+    x = np.concatenate([bits, bits[: m - 1]]) if wrap and m > 1 else bits
+    count = x.size - m + 1
+    values = np.zeros(max(count, 0), dtype=np.int64)
+    for j in range(m):
+        values = (values << 1) | x[j: j + count]
+    return values
+
+
+@dataclass(frozen=True)
+class SP800Result(_Unpackable):
+    """Result of one SP 800-22 test with one p-value.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic as the standard names it (s_obs, χ²(obs), V_n(obs), ...).
+    pvalue : float
+    n : int
+        Bits tested.
+    details : mapping
+        The intermediate values the standard's worked example prints
+        (counts, π, blocks, ...), read-only.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    details: MappingProxyType = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+
+@dataclass(frozen=True)
+class SP800MultiResult(_Unpackable):
+    """Result of an SP 800-22 test that gives several p-values (one per template, state or order).
+
+    ``statistic`` and ``pvalue`` are read-only arrays, one entry per label, so
+    ``stat, p = result`` unpacks them as for the single-valued records.
+
+    Attributes
+    ----------
+    statistic, pvalue : numpy.ndarray
+    labels : tuple of str
+        What each entry is (a template, a state such as ``"+1"``, ``"P-value1"``).
+    n : int
+    details : mapping
+    """
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    labels: tuple
+    n: int
+    details: MappingProxyType = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "statistic", _frozen_array(np.asarray(self.statistic, dtype=float)))
+        object.__setattr__(self, "pvalue", _frozen_array(np.asarray(self.pvalue, dtype=float)))
+        object.__setattr__(self, "labels", tuple(self.labels))
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def by_label(self, label: str) -> tuple[float, float]:
+        """``(statistic, pvalue)`` of the entry called ``label``."""
+        i = self.labels.index(label)
+        return float(self.statistic[i]), float(self.pvalue[i])

@@ -1,0 +1,55 @@
+"""Random excursions variant test of NIST SP 800-22 Rev. 1a §2.15 (18 states).
+
+ξ(x) counts every visit of the ±1 walk to state x (x in ±1..±9) over its J
+cycles; P = erfc(|ξ(x) - J| / sqrt(2J(4|x| - 2))).  Like the random
+excursions test it applies only when J >= 500 (§2.15.7).
+
+References
+----------
+.. [1] A. Rukhin et al., NIST SP 800-22 Rev. 1a (2010), §2.15 and §3.15.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from stats._sp800_22 import SP800MultiResult, erfc, require, sequence_bits
+from stats.nist_excursions import MIN_BITS, cycle_count, minimum_cycles
+
+STATES = tuple(range(-9, 0)) + tuple(range(1, 10))
+
+
+def random_excursions_variant_test(bits, *, strict: bool = True) -> SP800MultiResult:
+    """Random excursions variant test (SP 800-22 §2.15): one P-value per state -9..-1, +1..+9.
+
+    Null hypothesis: the walk visits each state as often as a walk of
+    independent fair steps does.
+
+    Parameters
+    ----------
+    bits : array_like of {0, 1}, str of "0"/"1", or bytes
+    strict : bool, optional
+        Refuse n < 10^6 or J below the minimum (§2.15.7).
+
+    Returns
+    -------
+    SP800MultiResult
+        Labels ``"-9"`` .. ``"+9"``, statistic ξ(x) per state; ``details["J"]``.
+    """
+    x = sequence_bits(bits)
+    n = x.size
+    require("random excursions variant test", strict, n >= MIN_BITS, MIN_BITS, n, "bits", "SP 800-22 §2.15.7")
+    walk = np.cumsum(2 * x.astype(np.int64) - 1)
+    j = cycle_count(walk)
+    require("random excursions variant test", strict, j >= minimum_cycles(n), minimum_cycles(n), j, "cycles",
+            "SP 800-22 §2.15.7: the walk returns to zero too rarely")
+    if j == 0:
+        raise ValueError("the walk has no cycle")
+    inside = walk[np.abs(walk) <= 9]
+    xi = np.bincount(inside + 9, minlength=19)[[s + 9 for s in STATES]]
+    pvalues = [erfc(abs(v - j) / math.sqrt(2 * j * (4 * abs(s) - 2))) for v, s in zip(xi, STATES)]
+    return SP800MultiResult(xi, pvalues, tuple(f"{s:+d}" for s in STATES), n, {"J": j})
+
+
+__all__ = ["random_excursions_variant_test", "STATES"]
