@@ -47,6 +47,15 @@ def require(test: str, strict: bool, ok: bool, needed: int, got: int, unit: str,
         raise InsufficientDataError(test, needed, got, unit, why)
 
 
+def require_pattern_length(test: str, strict: bool, m: int, n: int, margin: int, section: str) -> None:
+    """The serial and approximate entropy tests' rule m < floor(log2 n) - margin (and a non-empty sequence)."""
+    limit = int(math.floor(math.log2(n))) - margin if n else 0
+    require(test, strict, m < limit, 1 << (m + margin + 1), n, "bits",
+            f"SP 800-22 {section}: m = {m} must be < floor(log2 n) - {margin}")
+    if n == 0:
+        raise ValueError("the sequence is empty")
+
+
 def igamc(a: float, x: float) -> float:
     """The upper regularized incomplete gamma function Q(a, x) of SP 800-22 §5.5.3."""
     return float(_special.gammaincc(a, x))

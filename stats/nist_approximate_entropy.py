@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, igamc, require, sequence_bits, sliding_values
+from stats._sp800_22 import SP800Result, igamc, require_pattern_length, sequence_bits, sliding_values
 from stats._validate import check_int
 
 DEFAULT_M = 10  # NIST's reference code and Appendix B
@@ -55,11 +55,7 @@ def approximate_entropy_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -
     x = sequence_bits(bits)
     n = x.size
     m = check_int("m", m, 1, 24)
-    limit = int(math.floor(math.log2(n))) - 5 if n else 0
-    require("approximate entropy test", strict, m < limit, 1 << (m + 6), n, "bits",
-            f"SP 800-22 §2.12.7: m = {m} must be < floor(log2 n) - 5")
-    if n == 0:
-        raise ValueError("the sequence is empty")
+    require_pattern_length("approximate entropy test", strict, m, n, 5, "§2.12.7")
     phi_m, phi_m1 = _phi(x, m), _phi(x, m + 1)
     apen = phi_m - phi_m1
     chi2 = 2 * n * (math.log(2) - apen)

@@ -16,11 +16,9 @@ References
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from stats._sp800_22 import SP800MultiResult, igamc, require, sequence_bits
+from stats._sp800_22 import SP800MultiResult, igamc, require_pattern_length, sequence_bits
 from stats._validate import check_int
 from stats.nist_approximate_entropy import pattern_counts
 
@@ -57,11 +55,7 @@ def sp800_serial_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -> SP800
     x = sequence_bits(bits)
     n = x.size
     m = check_int("m", m, 2, 24)
-    limit = int(math.floor(math.log2(n))) - 2 if n else 0
-    require("serial test", strict, m < limit, 1 << (m + 3), n, "bits",
-            f"SP 800-22 §2.11.7: m = {m} must be < floor(log2 n) - 2")
-    if n == 0:
-        raise ValueError("the sequence is empty")
+    require_pattern_length("serial test", strict, m, n, 2, "§2.11.7")
     psi = [psi_squared(x, m - j) for j in range(3)]
     del1 = psi[0] - psi[1]
     del2 = psi[0] - 2 * psi[1] + psi[2]
