@@ -112,7 +112,8 @@ def test_architecture_recipe_for_a_device_runs(tmp_path, monkeypatch):
     from registry_support import ROOT
 
     text = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
-    section = text[text.index("## Adding a device"):text.index("## Adding a statistical test")]
+    start = text.index("## Adding a device\n")
+    section = text[start:text.index("\n## ", start + 1)]
     snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     for added in registered_package(tmp_path, monkeypatch, DEVICES, "doc_devices_pkg", {"recipe": snippet}):
         assert [d.name for d in added] == ["blower-3-20"]
