@@ -60,6 +60,11 @@ def include_dirs(name: str) -> list[pathlib.Path]:
     return [layer_dir(name)] + [layer_dir(dep) for dep in LAYERS[name].needs]
 
 
+def layer_sources(name: str) -> list[pathlib.Path]:
+    """The ``.c`` files compiled into layer ``name``'s extension: all of its folder's."""
+    return sorted(layer_dir(name).glob("*.c"))
+
+
 def headers_in_dependency_order(name: str) -> list[pathlib.Path]:
     """Layer ``name``'s headers, each after the headers of its own layer it includes.
 
@@ -159,7 +164,7 @@ def make_ffibuilders(absolute_paths: bool = False) -> dict[str, FFI]:
         builder.set_source(
             layer.module,
             headers + defs,
-            sources=[path(p) for p in sorted(layer_dir(name).glob("*.c"))],
+            sources=[path(p) for p in layer_sources(name)],
             include_dirs=[path(d) for d in include_dirs(name)],
             extra_compile_args=_compile_args(),
             extra_link_args=_SANITIZERS if sanitizing() else [],
@@ -184,26 +189,34 @@ def extension_path(name: str) -> pathlib.Path:
 def rebuild_in_place() -> list[pathlib.Path]:
     """Developer rebuild: recompile every layer's extension after editing ``csrc/``.
 
-    Faster than ``pip install -e .``.  Compiles in a private directory under
-    ``build/`` (so concurrent rebuilds cannot trample each other), then
-    atomically replaces each ``<module>.abi3.so``, leaving exactly one file
-    per extension so a stale copy can never shadow the new one.
+    Faster than ``pip install -e .``.  Compiles in a private temporary
+    directory outside the checkout, one rebuild of a checkout at a time (so
+    concurrent rebuilds cannot trample each other), then atomically replaces
+    each ``<module>.abi3.so``, leaving exactly one file per extension so a
+    stale copy can never shadow the new one.
     """
     import fcntl
+    import hashlib
+    import shutil
     import tempfile
 
-    (ROOT / "build").mkdir(exist_ok=True)
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:16]
+    lock_path = pathlib.Path(tempfile.gettempdir()) / f"rngcert-rebuild-{checkout}.lock"
     targets = []
-    with open(ROOT / "build" / ".rebuild.lock", "w") as lock:
+    with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for name, builder in make_ffibuilders(absolute_paths=True).items():
-            tmpdir = tempfile.mkdtemp(prefix="cffi-", dir=ROOT / "build")
-            built = pathlib.Path(builder.compile(tmpdir=tmpdir))
-            target = extension_path(name)
-            for old in target.parent.glob(target.name.split(".")[0] + "*.so"):
-                if old != target:
-                    old.unlink()
-            built.replace(target)
+            tmpdir = tempfile.mkdtemp(prefix="rngcert-cffi-")
+            try:
+                built = pathlib.Path(builder.compile(tmpdir=tmpdir))
+                target = extension_path(name)
+                for old in target.parent.glob(target.name.split(".")[0] + "*.so"):
+                    if old != target:
+                        old.unlink()
+                shutil.move(built, target.with_suffix(".so.new"))
+                target.with_suffix(".so.new").replace(target)
+            finally:
+                shutil.rmtree(tmpdir, ignore_errors=True)
             targets.append(target)
     return targets
 

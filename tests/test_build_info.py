@@ -142,3 +142,26 @@ def test_sanitizer_builds_are_asked_for_explicitly(monkeypatch):
     monkeypatch.setenv("RNGCERT_SANITIZE", "yes")
     with pytest.raises(RuntimeError, match="RNGCERT_SANITIZE must be 0 or 1"):
         script._compile_args()
+
+
+def test_a_c_module_is_one_pair_in_its_layer_folder(tmp_path):
+    """The recipe of docs/architecture.md: a toy .h/.c pair, nothing else edited."""
+    (tmp_path / "rngcore").mkdir()
+    shutil.copy(ROOT / "rngcore" / "_layers.py", tmp_path / "rngcore" / "_layers.py")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(ROOT / "csrc", tmp_path / "csrc", ignore=shutil.ignore_patterns("__pycache__"))
+    before = {name: layer_sha256(tmp_path / "csrc" / name) for name in LAYERS}
+    (tmp_path / "csrc" / "kernels" / "toy.h").write_text(
+        '#include "rng_source.h"\n/* cffi:begin */\nint kern_toy_answer(rng_source *src);\n/* cffi:end */\n')
+    (tmp_path / "csrc" / "kernels" / "toy.c").write_text(
+        '#include "toy.h"\nint kern_toy_answer(rng_source *src) { return src->status; }\n')
+    spec = importlib.util.spec_from_file_location("toy_build_cffi", tmp_path / "csrc" / "build_cffi.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert "int kern_toy_answer(rng_source *src);" in script.cdef_text("kernels")
+    assert "kern_toy_answer" not in script.cdef_text("core") + script.cdef_text("testing")
+    assert tmp_path / "csrc" / "kernels" / "toy.c" in script.layer_sources("kernels")
+    script.make_ffibuilders()  # the layer still builds its declarations
+    after = {name: layer_sha256(tmp_path / "csrc" / name) for name in LAYERS}
+    assert after["kernels"] != before["kernels"]
+    assert after["core"] == before["core"] and after["testing"] == before["testing"]

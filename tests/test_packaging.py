@@ -109,3 +109,24 @@ def test_shipped_files_are_found_from_a_checkout():
     assert example is not None and example.read_bytes() == (ROOT / "examples" / "slot_compliant.toml").read_bytes()
     assert shipped("docs/slot_model.md") is not None
     assert shipped("examples/no_such_model.toml") is None
+
+
+def _setup_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Set up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0].strip() for block in section.split("```sh\n")[1:]]
+
+
+def test_readme_set_up_commands_are_two_independent_regular_installs():
+    main_job, tests = _setup_commands()  # exactly two
+    venv = lambda command: command.split("python3 -m venv ", 1)[1].split()[0]  # noqa: E731
+    assert venv(main_job) != venv(tests), "the two commands must not share a venv"
+    for command in (main_job, tests):
+        assert " -e " not in command and "--editable" not in command, command
+        assert command.count("python3 -m venv ") == 1
+    assert "PYTHONSAFEPATH=1" in tests  # the checkout's rngcore/ must not shadow the installed one
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip()]
+    assert lines[-1] == _setup_commands()[1]
