@@ -142,15 +142,18 @@ class BatteryResult:
 
     @property
     def complete(self) -> bool:
-        """Not interrupted, and no test was left out for want of data."""
-        return not self.interrupted and not self.skipped
+        """Every test valid at n ran on all n outcomes (not interrupted).
+
+        Tests a sample is too small for are part of no run at that n: they
+        are listed as skipped, with the n they need, in a complete report.
+        """
+        return not self.interrupted
 
     def to_json(self) -> dict:
         """The report in the schema of the ``rngcert test --json`` output.
 
         ``verdict`` is over the tests that ran ("incomplete" when
-        interrupted); ``complete`` says whether every test ran on every
-        outcome; each test carries its df, Holm p, detectable effect δ and,
+        interrupted); ``complete`` is false exactly when it was; each test carries its df, Holm p, detectable effect δ and,
         when skipped, why (and the n it needs).
         """
         return {

@@ -21,7 +21,6 @@ import click
 from harness.commands._generator import generator_options
 from harness.commands._options import InputPath, complete_test_device, quiet_option
 
-EXIT_INTERRUPTED = 130
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
 MAX_VALUES = 1 << 53
@@ -141,16 +140,21 @@ def _fmt_number(value) -> str:
     return f"{value:.4g}"
 
 
-def _verdict_line(result) -> str:
+def _outcome(result):
+    """The report vocabulary (:mod:`harness.verdict`) of a battery result, with its reason in words."""
+    from harness.verdict import Outcome
+
     ran, skipped = result.ran, result.skipped
     failed = [t.name for t in ran if t.verdict == "fail"]
     if result.interrupted:
-        return (f"verdict: INCOMPLETE (interrupted after {result.n:,} {result.unit}; the figures above are "
-                f"exactly those of these {result.n:,}" + (f"; {', '.join(failed)} rejected so far)" if failed else ")"))
+        return Outcome.judge(not failed, interrupted=True, reason=(
+            f"interrupted after {result.n:,} {result.unit}; the figures above are exactly those of these "
+            f"{result.n:,}" + (f"; {', '.join(failed)} rejected so far" if failed else "")))
     over = f"; over the {len(ran)} tests that ran, {len(skipped)} skipped for want of data" if skipped else ""
-    if result.verdict == "fail":
-        return f"verdict: FAIL ({', '.join(failed)} rejected at family-wise alpha = {result.alpha:g}{over})"
-    return f"verdict: PASS (no test rejected at family-wise alpha = {result.alpha:g}{over})"
+    if failed:
+        return Outcome.judge(False, reason=f"{', '.join(failed)} rejected at family-wise alpha = {result.alpha:g}"
+                                           f"{over}")
+    return Outcome.judge(True, reason=f"no test rejected at family-wise alpha = {result.alpha:g}{over}")
 
 
 def _text_report(result, what: str, power: float) -> str:
@@ -175,7 +179,7 @@ def _text_report(result, what: str, power: float) -> str:
         lines.append(f"{t.name:<30} {_fmt_number(t.statistic):>11} {df:>6} {_fmt_number(t.pvalue):>10} "
                      f"{_fmt_number(t.adjusted_pvalue):>8}  {t.verdict.upper():<8} {detect}")
     lines.append("")
-    lines.append(_verdict_line(result))
+    lines.append(_outcome(result).line())
     return "\n".join(lines)
 
 
@@ -265,8 +269,9 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
                                  locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
+    outcome = _outcome(result)
     if as_json:
-        report = result.to_json()
+        report = outcome.report(result.to_json())
         report["source"] = {"description": what, "input": input_path,
                             "container": capture.container if capture else None,
                             "reading": capture.reading if capture else None,
@@ -277,9 +282,7 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
         click.echo(_text_report(result, what, DEFAULT_POWER))
     if result.interrupted:
         click.echo(f"interrupted after {result.n:,} {kind.unit}; partial results above (INCOMPLETE)", err=True)
-        ctx.exit(EXIT_INTERRUPTED)
-    if result.verdict == "fail":
-        ctx.exit(1)
+    ctx.exit(outcome.exit_code)
 
 
 COMMANDS = [test_command]
