@@ -163,3 +163,10 @@ def test_model_from_standard_input():
     assert strip.sub("", from_stdin.output) == strip.sub("", from_file.output)
     bad = CliRunner().invoke(main, ["slot", "-"], input="[window]\nrows = 0\n")
     assert bad.exit_code == 2 and "stdin: window.rows: must be at least 1" in bad.output
+
+
+def test_numbers_beyond_the_int_string_limit_from_python_are_shown_short():
+    from harness.slot.model import model_from_dict
+
+    with pytest.raises(ModelError, match=r"^window.rows: must be at most 8, got a whole number of about 5,000 digits$"):
+        model_from_dict({"window": {"rows": 10**5000, "reels": 5}})

@@ -560,9 +560,9 @@ def _int(table, key: str, where: str, *, low: int | None = None, high: int | Non
     if isinstance(value, bool) or not isinstance(value, int):
         raise ModelError(f"{where}.{key}", f"must be a whole number, got {shown(value)}")
     if low is not None and value < low:
-        raise ModelError(f"{where}.{key}", f"must be at least {low}, got {value}")
+        raise ModelError(f"{where}.{key}", f"must be at least {low}, got {shown(value)}")
     if high is not None and value > high:
-        raise ModelError(f"{where}.{key}", f"must be at most {_limit(high)}{', ' + why if why else ''}, got {value}")
+        raise ModelError(f"{where}.{key}", f"must be at most {_limit(high)}{', ' + why if why else ''}, got {shown(value)}")
     return value
 
 
@@ -584,9 +584,9 @@ def _count_table(value, where: str, max_count: int, what: str, noun: str, *, hig
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise ModelError(where, f"{noun} for count {count} must be a whole number, got {shown(amount)}")
         if amount < 1:
-            raise ModelError(where, f"{noun} for count {count} is {amount}; it must be a positive whole number (leave the count out for no award)")
+            raise ModelError(where, f"{noun} for count {count} is {shown(amount)}; it must be a positive whole number (leave the count out for no award)")
         if amount > high:
-            raise ModelError(where, f"{noun} for count {count} is {amount}; it must be at most {_limit(high)}, {why}")
+            raise ModelError(where, f"{noun} for count {count} is {shown(amount)}; it must be at most {_limit(high)}, {why}")
         out[count] = amount
     return dict(sorted(out.items()))
 
