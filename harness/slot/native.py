@@ -71,7 +71,37 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     fill_reelset(keep, keep.ptr, reels)
     lines = _Keep("kern_slot_lines *")
     fill_lines(lines, lines.ptr, automaton, paylines)
+    grp = _groups(reels, groups)
+    suf = _suffixes(reels, suffixes)
+    nclass = len(automaton.classes)
+    width = reels.max_scatter + 1
+    arrays = {
+        "count": np.zeros(2 * width, np.uint64),
+        "line_sum": np.zeros(2 * width, np.uint64),
+        "line_sq_lo": np.zeros(2 * width, np.uint64),
+        "line_sq_hi": np.zeros(2 * width, np.uint64),
+        "no_line_win": np.zeros(width, np.uint64),
+        "class_scatter": np.zeros(max(nclass, 1) * width, np.uint64),
+    }
+    out = ffi.new("kern_slot_moments *")
+    for name, arr in arrays.items():
+        setattr(out, name, ffi.cast("uint64_t *", arr.ctypes.data))
+    raise_for_status(lib.kern_slot_joint(keep.ptr, lines.ptr, grp.ptr, suf.ptr, nclass, out), "exact joint figures")
+    pairs = lambda a: [[int(a[2 * k]), int(a[2 * k + 1])] for k in range(width)]  # noqa: E731
+    lo, hi = arrays["line_sq_lo"].tolist(), arrays["line_sq_hi"].tolist()
+    sq = [int(h) << 64 | int(l) for l, h in zip(lo, hi)]
+    return {
+        "count": pairs(arrays["count"]),
+        "line_sum": pairs(arrays["line_sum"]),
+        "line_sq": [[sq[2 * k], sq[2 * k + 1]] for k in range(width)],
+        "no_line_win": [int(x) for x in arrays["no_line_win"]],
+        "class_scatter": arrays["class_scatter"][: nclass * width].reshape(nclass, width).tolist(),
+    }
 
+
+def _groups(reels: ReelSet, groups) -> _Keep:
+    """``kern_slot_groups``: every reel's stop groups per row mask, flattened, and the
+    scatter counts of each suffix of reels."""
     n_masks = 1 << reels.rows
     offsets, rep, scat, count = [0], [], [], []
     for r in range(reels.reels):
@@ -94,7 +124,11 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     g.count = grp.array(count, np.uint64, "uint64_t *")
     g.suffix = grp.array(suffix.ravel(), np.uint64, "uint64_t *")
     g.max_scatter = kmax
+    return grp
 
+
+def _suffixes(reels: ReelSet, suffixes) -> _Keep:
+    """``kern_slot_suffixes``: the paylines' row suffixes and the start configuration."""
     suf = _Keep("kern_slot_suffixes *")
     s = suf.ptr
     off = np.cumsum([0] + [len(row) for row in suffixes.row] + [0])[: reels.reels + 1]
@@ -107,31 +141,7 @@ def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, 
     s.n_start = len(start)
     s.start_sid = suf.array(list(start), np.uint32, "uint32_t *")
     s.start_mult = suf.array(list(start.values()), np.uint32, "uint32_t *")
-
-    nclass = len(automaton.classes)
-    width = kmax + 1
-    arrays = {
-        "count": np.zeros(2 * width, np.uint64),
-        "line_sum": np.zeros(2 * width, np.uint64),
-        "line_sq_lo": np.zeros(2 * width, np.uint64),
-        "line_sq_hi": np.zeros(2 * width, np.uint64),
-        "no_line_win": np.zeros(width, np.uint64),
-        "class_scatter": np.zeros(max(nclass, 1) * width, np.uint64),
-    }
-    out = ffi.new("kern_slot_moments *")
-    for name, arr in arrays.items():
-        setattr(out, name, ffi.cast("uint64_t *", arr.ctypes.data))
-    raise_for_status(lib.kern_slot_joint(keep.ptr, lines.ptr, g, s, nclass, out), "exact joint figures")
-    pairs = lambda a: [[int(a[2 * k]), int(a[2 * k + 1])] for k in range(width)]  # noqa: E731
-    lo, hi = arrays["line_sq_lo"].tolist(), arrays["line_sq_hi"].tolist()
-    sq = [int(h) << 64 | int(l) for l, h in zip(lo, hi)]
-    return {
-        "count": pairs(arrays["count"]),
-        "line_sum": pairs(arrays["line_sum"]),
-        "line_sq": [[sq[2 * k], sq[2 * k + 1]] for k in range(width)],
-        "no_line_win": [int(x) for x in arrays["no_line_win"]],
-        "class_scatter": arrays["class_scatter"][: nclass * width].reshape(nclass, width).tolist(),
-    }
+    return suf
 
 
 class SimGame(_Keep):
