@@ -170,3 +170,16 @@ def test_numbers_beyond_the_int_string_limit_from_python_are_shown_short():
 
     with pytest.raises(ModelError, match=r"^window.rows: must be at most 8, got a whole number of about 5,000 digits$"):
         model_from_dict({"window": {"rows": 10**5000, "reels": 5}})
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_exact_analysis_reports_progress_in_estimated_units(engine):
+    model = parse_model(GAME)
+    calls = []
+    analysis = analyse(model, engine=engine, progress=lambda done, total: calls.append((done, total)))
+    total = 2 * limits.estimate(model).table_entries
+    assert calls and all(t == total for _, t in calls)
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and done[-1] == total
+    assert len(calls) >= 2 * model.reels  # every reel's tables, for each stage
+    assert analysis.rtp == analyse(model, engine=engine).rtp

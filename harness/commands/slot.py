@@ -40,6 +40,7 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
     """
     from harness.slot.errors import ModelError
     from harness.slot.exact import analyse
+    from harness.slot.limits import estimate
     from harness.slot.model import load_model, read_model
     from harness.slot.profiles import check
     from harness.progress import Progress
@@ -49,7 +50,9 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
     try:
         game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
-        analysis = analyse(game)
+        work = 2 * estimate(game).table_entries  # the units analyse() reports (refused there if too large)
+        with Progress("exact analysis", work, quiet=quiet) as progress:
+            analysis = analyse(game, progress=progress)
     except ModelError as exc:
         raise click.BadParameter(str(exc), param_hint="MODEL") from None
     except ValueError as exc:  # a valid model this tool cannot analyse exactly (too large)

@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from typing import Callable
 
 from harness.slot import feature as fs
 from harness.slot import progressive as pj
@@ -92,13 +94,18 @@ class Analysis:
 # --- the analysis, stage by stage -----------------------------------------------
 
 
-def analyse(model: SlotModel, *, engine: str = "auto") -> Analysis:
+def analyse(model: SlotModel, *, engine: str = "auto",
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Exact analysis of ``model`` (see the module docstring for every figure).
 
     Parameters
     ----------
     engine : {"auto", "c", "python"}
         Who runs the joint enumeration (:func:`harness.slot.joint.joint_moments`).
+    progress : callable, optional
+        ``progress(done, total)`` as the work goes on; ``total`` is twice the
+        table entries of :func:`harness.slot.limits.estimate` (the tables,
+        then the joint programme of each stage), reached when the analysis ends.
 
     Raises
     ------
@@ -108,14 +115,14 @@ def analyse(model: SlotModel, *, engine: str = "auto") -> Analysis:
         or the progressive can never be won.
     """
     started = time.perf_counter()
-    check_cost(model)
+    work = _Work(progress, 2 * check_cost(model).table_entries)
     base = build_stage(model, base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
         feature_reels = feature_reelset(model)
         _check_retriggers_converge(model, feature_reels)  # before the expensive part
         free = build_stage(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
-    _run_joint(model, base, free, engine)
+    _run_joint(model, base, free, engine, work.add)
 
     tree = spin = None
     if free is not None:
@@ -134,6 +141,7 @@ def analyse(model: SlotModel, *, engine: str = "auto") -> Analysis:
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
+    work.finish()
     return Analysis(
         model=model,
         cycle=base.cycle,
@@ -164,15 +172,39 @@ def _check_retriggers_converge(model: SlotModel, feature_reels: ReelSet) -> None
         )
 
 
-def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str) -> None:
+class _Work:
+    """Work done, for ``progress(done, total)``; both stages' threads add to it."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, total: int):
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self._lock = threading.Lock()
+
+    def add(self, n: int) -> None:
+        if self.progress is None:
+            return
+        with self._lock:
+            self.done = min(self.done + n, self.total)
+            self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        if self.progress is not None and self.done < self.total:
+            self.add(self.total - self.done)
+
+
+def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
+               progress: Callable[[int], None]) -> None:
     """Joint figures of the base game and of a free spin (in two threads: the
     C kernel releases the GIL, so on two cores the stages overlap)."""
     if free is None:
-        base.joint = joint_moments(base.reels, base.automaton, model.paylines, engine=engine)
+        base.joint = joint_moments(base.reels, base.automaton, model.paylines, engine=engine, progress=progress)
     else:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            base_run = pool.submit(joint_moments, base.reels, base.automaton, model.paylines, engine=engine)
-            free_run = pool.submit(joint_moments, free.reels, free.automaton, model.paylines, engine=engine)
+            base_run = pool.submit(joint_moments, base.reels, base.automaton, model.paylines, engine=engine,
+                                   progress=progress)
+            free_run = pool.submit(joint_moments, free.reels, free.automaton, model.paylines, engine=engine,
+                                   progress=progress)
             base.joint, free.joint = base_run.result(), free_run.result()
     base.check_joint(len(model.paylines), "the line return")
     if free is not None:

@@ -47,6 +47,7 @@ extension is available, and the same algorithm in Python otherwise.
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
 import numpy as np
 
@@ -128,15 +129,19 @@ class LineSuffixes:
         return cls(ids=ids, row=row, next=nxt)
 
 
-def group_tables(reels: ReelSet) -> list[list[list[tuple[int, int, int]]]]:
+def group_tables(reels: ReelSet, progress: Callable[[int], None] | None = None) -> list[list[list[tuple[int, int, int]]]]:
     """``out[r][mask]``: the groups of reel r's stops for the rows in ``mask``.
 
     Each group is ``(representative stop, scatters in the column, stops)``;
     stops are grouped when they show the same symbols in the rows of
-    ``mask`` and the same number of scatters in the column.
+    ``mask`` and the same number of scatters in the column.  ``progress(n)``
+    is told of every ``n = stops x 2**rows`` table entries of a reel done
+    (the units of :func:`harness.slot.limits.estimate`).
     """
     out = []
     for window, scat in zip(reels.windows, reels.scatters):
+        if progress is not None:
+            progress(len(window) << reels.rows)
         per_mask: list[list[tuple[int, int, int]]] = [[]]
         for mask in range(1, 1 << reels.rows):
             cols = [h for h in range(reels.rows) if mask >> h & 1]
@@ -160,13 +165,18 @@ def check_size(reels: ReelSet, automaton: LineAutomaton, n_lines: int) -> None:
         raise ValueError(f"{len(automaton.classes)} line combinations exceed the supported {MAX_CLASSES}")
 
 
-def joint_moments(reels: ReelSet, automaton: LineAutomaton, paylines, *, engine: str = "auto") -> JointMoments:
+def joint_moments(reels: ReelSet, automaton: LineAutomaton, paylines, *, engine: str = "auto",
+                  progress: Callable[[int], None] | None = None) -> JointMoments:
     """Exact joint figures of one stage (see the module docstring).
 
     Parameters
     ----------
     engine : {"auto", "c", "python"}
         ``auto`` uses the C kernel when rngcore's extension can be imported.
+    progress : callable, optional
+        ``progress(n)`` for work done: the stage's table entries as the
+        tables are built (:func:`group_tables`), then as many again when the
+        programme has run.
     """
     if engine not in ("auto", "c", "python"):
         raise ValueError(f"engine must be one of 'auto', 'c', 'python', got {engine!r}")
@@ -174,13 +184,15 @@ def joint_moments(reels: ReelSet, automaton: LineAutomaton, paylines, *, engine:
         raise ImportError("rngcore's C extension cannot be loaded, so engine='c' is unavailable")
     if engine == "python" or native is None or automaton.done[0]:
         # (done[0]: no line can ever pay, so there is nothing for the C kernel to do)
-        result = joint_moments_python(reels, automaton, paylines)
+        result = joint_moments_python(reels, automaton, paylines, progress=progress)
     else:
         check_size(reels, automaton, len(paylines))
-        figures = native.joint_figures_c(reels, automaton, paylines, group_tables(reels),
+        figures = native.joint_figures_c(reels, automaton, paylines, group_tables(reels, progress),
                                          LineSuffixes.of(paylines, reels.reels))
         result = JointMoments(cycle=reels.cycle, engine="c", **figures)
     result.check()
+    if progress is not None:
+        progress(sum(reels.lengths) << reels.rows)
     return result
 
 
@@ -241,14 +253,14 @@ class _Summary:
 class _Programme:
     """The dynamic programme of the module docstring, in Python (reference and fallback)."""
 
-    def __init__(self, reels: ReelSet, automaton: LineAutomaton, paylines):
+    def __init__(self, reels: ReelSet, automaton: LineAutomaton, paylines, progress=None):
         self.R, self.H = reels.reels, reels.rows
         self.delta = automaton.delta.tolist()
         self.done = automaton.done.tolist()
         self.pay = automaton.pay.tolist()
         self.cls = automaton.cls.tolist()
         self.prog = automaton.prog.tolist()
-        self.groups = group_tables(reels)
+        self.groups = group_tables(reels, progress)
         self.windows = [w.tolist() for w in reels.windows]
         self.suf = LineSuffixes.of(paylines, self.R)
         self.n_lines = len(paylines)
@@ -312,9 +324,10 @@ class _Programme:
         return tuple(sorted((a, b, m) for (a, b), m in child.items())), d, dp, db
 
 
-def joint_moments_python(reels: ReelSet, automaton: LineAutomaton, paylines) -> JointMoments:
+def joint_moments_python(reels: ReelSet, automaton: LineAutomaton, paylines, *,
+                         progress: Callable[[int], None] | None = None) -> JointMoments:
     """The dynamic programme of the module docstring, in Python (reference and fallback)."""
-    root = _Programme(reels, automaton, paylines).root()
+    root = _Programme(reels, automaton, paylines, progress).root()
     K = reels.max_scatter
     nclass = len(automaton.classes)
     return JointMoments(
