@@ -8,6 +8,8 @@ spawn, fork and thread safety) is kept apart from what is drawn from it
 from rngcore._native import BUILD_INFO, ffi, lib
 from rngcore.engine import BitSource, Provenance, TrivialSeedWarning
 from rngcore.engines.chacha20 import ChaChaEngine
+from rngcore.engines.ctr_drbg import CtrDrbg, CtrDrbgNoDf
+from rngcore.engines.hmac_drbg import HmacDrbg
 from rngcore.errors import EntropyError, RNGError, SelfTestError, raise_for_status
 from rngcore.generator import Generator
 from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
@@ -19,8 +21,11 @@ __all__ = [
     "BitSource",
     "ChaChaBitGenerator",
     "ChaChaEngine",
+    "CtrDrbg",
+    "CtrDrbgNoDf",
     "EntropyError",
     "Generator",
+    "HmacDrbg",
     "RNGError",
     "Provenance",
     "SelfTestError",

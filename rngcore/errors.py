@@ -28,16 +28,18 @@ class SelfTestError(RNGError):
 
 
 class ExhaustedError(RNGError):
-    """A finite test source ran out of bytes."""
+    """A finite source ran out: a test source's bytes, or a replay DRBG's
+    reseed interval (SP 800-90A: a reseed is required, and replay has no entropy)."""
 
 
 _MESSAGES = {
     lib.RNG_E_ENTROPY: (EntropyError, "the operating system could not supply entropy; "
                                       "no output is produced without it"),
-    lib.RNG_E_SELFTEST: (SelfTestError, "the ChaCha20 power-on self-test (RFC 8439 vectors) "
+    lib.RNG_E_SELFTEST: (SelfTestError, "the engine's power-on self-test (its known-answer vectors) "
                                         "failed; output refused"),
     lib.RNG_E_ARGUMENT: (ValueError, "an argument was out of range"),
-    lib.RNG_E_EXHAUSTED: (ExhaustedError, "the test source ran out of bytes"),
+    lib.RNG_E_EXHAUSTED: (ExhaustedError, "the source ran out (a test source's bytes, or a replay "
+                                          "DRBG's reseed interval: a reseed is required)"),
     lib.RNG_E_MEMORY: (MemoryError, "out of memory"),
 }
 

@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* cffi:begin */
 #define RNG_OK 0
@@ -63,6 +64,23 @@ static inline void rng_source_bind(rng_source *src, void *state, uint32_t (*next
     src->fill = fill;
     src->words64 = words64;
     src->status = status;
+}
+
+/* words64 from a byte fill: `status` is what filling `out` with 8 * count
+ * bytes returned.  On failure the words are all ones (as next64's); on a
+ * big-endian host the little-endian bytes are turned into words. */
+static inline int rng_source_words_from_fill(int status, uint64_t *out, size_t count)
+{
+    if (status != RNG_OK) {
+        memset(out, 0xff, count * sizeof *out);
+        return status;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (size_t i = 0; i < count; i++) {
+        out[i] = __builtin_bswap64(out[i]);
+    }
+#endif
+    return RNG_OK;
 }
 
 #endif

@@ -1,0 +1,263 @@
+/* hmac_drbg.c -- SHA-256 (FIPS 180-4), HMAC (FIPS 198-1) and HMAC_DRBG
+ * (SP 800-90A Rev. 1, 10.1.2); see hmac_drbg.h. */
+#include "hmac_drbg.h"
+
+#include <string.h>
+
+#include "entropy.h"
+
+/* ---- SHA-256 ------------------------------------------------------------- */
+
+typedef struct sha256_ctx {
+    uint32_t h[8];
+    uint8_t block[64];
+    uint64_t total;  /* bytes hashed so far */
+    size_t used;     /* bytes waiting in block */
+} sha256_ctx;
+
+static const uint32_t K256[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u,
+};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static uint32_t load32_be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void store32_be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static void sha256_compress(uint32_t h[8], const uint8_t block[64])
+{
+    uint32_t w[64];
+    for (int t = 0; t < 16; t++) {
+        w[t] = load32_be(block + 4 * t);
+    }
+    for (int t = 16; t < 64; t++) {
+        uint32_t s0 = ROTR(w[t - 15], 7) ^ ROTR(w[t - 15], 18) ^ (w[t - 15] >> 3);
+        uint32_t s1 = ROTR(w[t - 2], 17) ^ ROTR(w[t - 2], 19) ^ (w[t - 2] >> 10);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (int t = 0; t < 64; t++) {
+        uint32_t t1 = k + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K256[t] + w[t];
+        uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        k = g; g = f; f = e; e = d + t1;
+        d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    rng_memzero(w, sizeof w); /* the schedule of a keyed block is key material */
+}
+
+static void sha256_init(sha256_ctx *c)
+{
+    static const uint32_t IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                   0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    memcpy(c->h, IV, sizeof IV);
+    c->total = 0;
+    c->used = 0;
+}
+
+static void sha256_update(sha256_ctx *c, const uint8_t *p, size_t n)
+{
+    if (n == 0) {
+        return; /* p may be NULL for an empty input */
+    }
+    c->total += n;
+    if (c->used) {
+        size_t take = 64 - c->used < n ? 64 - c->used : n;
+        memcpy(c->block + c->used, p, take);
+        c->used += take;
+        p += take;
+        n -= take;
+        if (c->used < 64) {
+            return;
+        }
+        sha256_compress(c->h, c->block);
+        c->used = 0;
+    }
+    for (; n >= 64; p += 64, n -= 64) {
+        sha256_compress(c->h, p);
+    }
+    memcpy(c->block, p, n);
+    c->used = n;
+}
+
+static void sha256_final(sha256_ctx *c, uint8_t out[32])
+{
+    uint64_t bits = c->total * 8;
+    uint8_t pad[72] = {0x80};
+    size_t padlen = (c->used < 56 ? 56 : 120) - c->used;
+    for (int i = 0; i < 8; i++) {
+        pad[padlen + i] = (uint8_t)(bits >> (56 - 8 * i));
+    }
+    sha256_update(c, pad, padlen + 8);
+    for (int i = 0; i < 8; i++) {
+        store32_be(out + 4 * i, c->h[i]);
+    }
+}
+
+void rng_sha256(const uint8_t *data, size_t n, uint8_t out[32])
+{
+    sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, data, n);
+    sha256_final(&c, out);
+    rng_memzero(&c, sizeof c);
+}
+
+/* ---- HMAC-SHA-256 ---------------------------------------------------------- */
+
+/* The inner and outer hashes after the padded key: one HMAC of a short
+   message is then two compressions (the generate loop's whole cost). */
+typedef struct hmac_key {
+    sha256_ctx inner, outer;
+} hmac_key;
+
+static void hmac_set_key(hmac_key *hk, const uint8_t *key, size_t key_len)
+{
+    uint8_t pad[64] = {0};
+    if (key_len > 64) {
+        rng_sha256(key, key_len, pad);
+    } else {
+        memcpy(pad, key, key_len);
+    }
+    for (int i = 0; i < 64; i++) {
+        pad[i] ^= 0x36;
+    }
+    sha256_init(&hk->inner);
+    sha256_update(&hk->inner, pad, 64);
+    for (int i = 0; i < 64; i++) {
+        pad[i] ^= 0x36 ^ 0x5c;
+    }
+    sha256_init(&hk->outer);
+    sha256_update(&hk->outer, pad, 64);
+    rng_memzero(pad, sizeof pad);
+}
+
+/* HMAC(key, a || b || c); any part may be empty. */
+static void hmac3(const hmac_key *hk, const uint8_t *a, size_t an, const uint8_t *b, size_t bn,
+                  const uint8_t *c, size_t cn, uint8_t out[32])
+{
+    sha256_ctx ctx = hk->inner;
+    uint8_t inner[32];
+    sha256_update(&ctx, a, an);
+    sha256_update(&ctx, b, bn);
+    sha256_update(&ctx, c, cn);
+    sha256_final(&ctx, inner);
+    ctx = hk->outer;
+    sha256_update(&ctx, inner, sizeof inner);
+    sha256_final(&ctx, out);
+    rng_memzero(&ctx, sizeof ctx);
+    rng_memzero(inner, sizeof inner);
+}
+
+void rng_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t n, uint8_t out[32])
+{
+    hmac_key hk;
+    hmac_set_key(&hk, key, key_len);
+    hmac3(&hk, data, n, NULL, 0, NULL, 0, out);
+    rng_memzero(&hk, sizeof hk);
+}
+
+/* ---- HMAC_DRBG (SP 800-90A 10.1.2) -------------------------------------------- */
+
+/* HMAC_DRBG_Update (10.1.2.2) with provided_data = p1 || p2 || p3. */
+static void drbg_update(rng_hmac_drbg *d, const uint8_t *p1, size_t n1, const uint8_t *p2, size_t n2,
+                        const uint8_t *p3, size_t n3)
+{
+    hmac_key hk;
+    int provided = n1 + n2 + n3 > 0;
+    for (uint8_t round = 0; round <= (provided ? 1 : 0); round++) {
+        uint8_t v_round[33];
+        memcpy(v_round, d->v, 32);
+        v_round[32] = round;
+        hmac_set_key(&hk, d->key, 32);
+        /* K = HMAC(K, V || round || provided_data) */
+        sha256_ctx ctx = hk.inner;
+        uint8_t inner[32];
+        sha256_update(&ctx, v_round, 33);
+        sha256_update(&ctx, p1, n1);
+        sha256_update(&ctx, p2, n2);
+        sha256_update(&ctx, p3, n3);
+        sha256_final(&ctx, inner);
+        ctx = hk.outer;
+        sha256_update(&ctx, inner, 32);
+        sha256_final(&ctx, d->key);
+        /* V = HMAC(K, V) */
+        hmac_set_key(&hk, d->key, 32);
+        hmac3(&hk, d->v, 32, NULL, 0, NULL, 0, d->v);
+        rng_memzero(&ctx, sizeof ctx);
+        rng_memzero(inner, sizeof inner);
+        rng_memzero(v_round, sizeof v_round);
+    }
+    rng_memzero(&hk, sizeof hk);
+}
+
+static int input_ok(size_t n) { return (uint64_t)n <= (uint64_t)RNG_DRBG_MAX_INPUT_BYTES; }
+
+int rng_hmac_drbg_instantiate(rng_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                              const uint8_t *nonce, size_t nonce_len,
+                              const uint8_t *personalization, size_t personalization_len)
+{
+    if (entropy_len < RNG_DRBG_SECURITY_BYTES || nonce_len < RNG_DRBG_SECURITY_BYTES / 2
+        || !input_ok(entropy_len) || !input_ok(nonce_len) || !input_ok(personalization_len)) {
+        return RNG_E_ARGUMENT;
+    }
+    memset(d->key, 0x00, sizeof d->key);
+    memset(d->v, 0x01, sizeof d->v);
+    drbg_update(d, entropy, entropy_len, nonce, nonce_len, personalization, personalization_len);
+    d->reseed_counter = 1;
+    d->reseed_interval = RNG_DRBG_MAX_RESEED_INTERVAL;
+    return RNG_OK;
+}
+
+int rng_hmac_drbg_reseed(rng_hmac_drbg *d, const uint8_t *entropy, size_t entropy_len,
+                         const uint8_t *additional, size_t additional_len)
+{
+    if (entropy_len < RNG_DRBG_SECURITY_BYTES || !input_ok(entropy_len) || !input_ok(additional_len)) {
+        return RNG_E_ARGUMENT;
+    }
+    drbg_update(d, entropy, entropy_len, additional, additional_len, NULL, 0);
+    d->reseed_counter = 1;
+    return RNG_OK;
+}
+
+int rng_hmac_drbg_generate(rng_hmac_drbg *d, uint8_t *out, size_t n,
+                           const uint8_t *additional, size_t additional_len)
+{
+    if (n > RNG_DRBG_MAX_REQUEST_BYTES || !input_ok(additional_len)) {
+        return RNG_E_ARGUMENT;
+    }
+    if (d->reseed_counter > d->reseed_interval) {
+        return RNG_E_EXHAUSTED; /* reseed required (10.1.2.5 step 1) */
+    }
+    if (additional_len) {
+        drbg_update(d, additional, additional_len, NULL, 0, NULL, 0);
+    }
+    hmac_key hk;
+    hmac_set_key(&hk, d->key, 32);
+    for (size_t done = 0; done < n; done += 32) {
+        hmac3(&hk, d->v, 32, NULL, 0, NULL, 0, d->v);
+        size_t take = n - done < 32 ? n - done : 32;
+        memcpy(out + done, d->v, take);
+    }
+    rng_memzero(&hk, sizeof hk);
+    drbg_update(d, additional, additional_len, NULL, 0, NULL, 0);
+    d->reseed_counter++;
+    return RNG_OK;
+}

@@ -1,0 +1,297 @@
+"""Known answers of the SP 800-90A engines (run by ``rngcert selftest``).
+
+1. NIST CAVP (CAVS 14.3) DRBG vectors: 720 HMAC_DRBG SHA-256 cases and
+   1,440 CTR_DRBG AES-256 cases (derivation function on and off), each in
+   three procedures (no reseed; prediction resistance false, with an
+   explicit reseed; prediction resistance true, a reseed with fresh entropy
+   before each generate), run on the C mechanism itself and, for CTR_DRBG,
+   on every AES code path the CPU has.
+2. SP 800-38A F.5.1/F.5.3/F.5.5 AES-CTR (AES-128/192/256) on every AES path.
+3. The engines' own power-on self-test, re-run.
+
+The vector files ship inside the package (``rngcore/data/``, copies of
+``tests/vectors/`` with their provenance headers), so an installed rngcert
+can test itself.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import os
+import pathlib
+from importlib import resources
+from typing import Iterator
+
+from rngcore._native import ffi, lib
+from rngcore.engine import Check
+
+__all__ = ["AesVector", "CavpCase", "EXPECTED_CASES", "aes_paths", "aes_path", "check_aes_ctr", "check_cavp",
+           "check_power_on", "known_answers", "load_aes_ctr", "load_cavp", "run_case"]
+
+PROCEDURES = ("no_reseed", "pr_false", "pr_true")
+FILES = {"hmac": "HMAC_DRBG_SHA256_{}.rsp", "ctr": "CTR_DRBG_AES256_{}.rsp"}
+SECTIONS = {"[SHA-256]": "hmac", "[AES-256 use df]": "ctr-df", "[AES-256 no df]": "ctr-nodf"}
+EXPECTED_CASES = {"hmac": 720, "ctr-df": 720, "ctr-nodf": 720}
+AES_VECTORS_FILE = "aes_ctr_sp800_38a.txt"
+EXPECTED_AES_VECTORS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class CavpCase:
+    """One CAVP record, with where it came from (file, section, COUNT)."""
+
+    mechanism: str          # "hmac", "ctr-df" or "ctr-nodf"
+    procedure: str          # "no_reseed", "pr_false" or "pr_true"
+    origin: str             # file and section header line number
+    count: int
+    entropy: bytes
+    nonce: bytes
+    personalization: bytes
+    additional: tuple[bytes, bytes]
+    entropy_reseed: bytes = b""
+    additional_reseed: bytes = b""
+    entropy_pr: tuple[bytes, ...] = ()
+    returned: bytes = b""
+
+
+def parse_cavp(text: str, origin: str, procedure: str) -> list[CavpCase]:
+    """The records of one CAVS ``.rsp`` file; ValueError naming the record."""
+    cases: list[CavpCase] = []
+    mechanism = None
+    section_line = 0
+    record: dict[str, list[str]] = {}
+    line_of_record = 0
+
+    def finish():
+        if not record:
+            return
+        where = f"{origin}:{line_of_record}"
+        try:
+            fields = {key: [bytes.fromhex(v) for v in values] for key, values in record.items() if key != "COUNT"}
+            pr = procedure == "pr_true"
+            case = CavpCase(
+                mechanism=mechanism, procedure=procedure, origin=f"{origin}:{section_line}",
+                count=int(record["COUNT"][0]),
+                entropy=fields["EntropyInput"][0], nonce=fields["Nonce"][0],
+                personalization=fields["PersonalizationString"][0],
+                additional=tuple(fields["AdditionalInput"]),
+                entropy_reseed=fields.get("EntropyInputReseed", [b""])[0],
+                additional_reseed=fields.get("AdditionalInputReseed", [b""])[0],
+                entropy_pr=tuple(fields["EntropyInputPR"]) if pr else (),
+                returned=fields["ReturnedBits"][0],
+            )
+        except (KeyError, ValueError, IndexError) as exc:
+            raise ValueError(f"{where}: malformed record ({type(exc).__name__}: {exc})") from None
+        if mechanism is None or len(case.additional) != 2 or (pr and len(case.entropy_pr) != 2):
+            raise ValueError(f"{where}: record outside a known section or with missing fields")
+        cases.append(case)
+        record.clear()
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            finish()
+            if line in SECTIONS:
+                mechanism, section_line = SECTIONS[line], number
+            elif "=" not in line:
+                mechanism = None  # a section of a mechanism we do not have
+            continue
+        if "=" not in line:
+            raise ValueError(f"{origin}:{number}: expected 'Name = value', got {line[:60]!r}")
+        name, value = (part.strip() for part in line.split("=", 1))
+        if name == "COUNT":
+            finish()
+            line_of_record = number
+        record.setdefault(name, []).append(value)
+    finish()
+    return cases
+
+
+def _resource(name: str, directory):
+    if directory is None:
+        return resources.files("rngcore") / "data" / name, "from the package"
+    return pathlib.Path(directory) / name, "at"
+
+
+def load_cavp(directory: str | os.PathLike | None = None) -> list[CavpCase]:
+    """Every CAVP case; raises if a file is missing or a count is short.
+
+    Parameters
+    ----------
+    directory : path-like, optional
+        Where the ``.rsp`` files are; default: the copies shipped in
+        ``rngcore/data`` (the tests read ``tests/vectors/`` through here).
+    """
+    cases: list[CavpCase] = []
+    for procedure in PROCEDURES:
+        for pattern in FILES.values():
+            resource, where = _resource(pattern.format(procedure), directory)
+            try:
+                text = resource.read_text(encoding="ascii")
+            except FileNotFoundError:
+                raise FileNotFoundError(f"CAVP DRBG vectors missing {where}: {resource}") from None
+            cases.extend(parse_cavp(text, str(resource), procedure))
+    counts = {m: sum(c.mechanism == m for c in cases) for m in EXPECTED_CASES}
+    if counts != EXPECTED_CASES:
+        raise ValueError(f"CAVP DRBG vectors: expected {EXPECTED_CASES} cases, found {counts}")
+    return cases
+
+
+# --- running a case on the C mechanism -----------------------------------------------
+
+
+def _buf(data: bytes):
+    return ffi.from_buffer(data) if data else ffi.NULL
+
+
+def _ok(status: int, step: str) -> None:
+    if status != lib.RNG_OK:
+        raise RuntimeError(f"{step} returned status {status}")
+
+
+def run_case(case: CavpCase) -> bytes:
+    """The second generate's output for ``case``, by the CAVP procedure."""
+    n = len(case.returned)
+    out = ffi.new("uint8_t[]", n)
+    if case.mechanism == "hmac":
+        state = ffi.new("rng_hmac_drbg *")
+        instantiate = functools.partial(lib.rng_hmac_drbg_instantiate, state)
+        reseed = functools.partial(lib.rng_hmac_drbg_reseed, state)
+        generate = functools.partial(lib.rng_hmac_drbg_generate, state)
+    else:
+        state = ffi.new("rng_ctr_drbg *")
+        instantiate = functools.partial(lib.rng_ctr_drbg_instantiate, state, int(case.mechanism == "ctr-df"))
+        reseed = functools.partial(lib.rng_ctr_drbg_reseed, state)
+        generate = functools.partial(lib.rng_ctr_drbg_generate, state)
+    _ok(instantiate(_buf(case.entropy), len(case.entropy), _buf(case.nonce), len(case.nonce),
+                    _buf(case.personalization), len(case.personalization)), "instantiate")
+    if case.procedure == "pr_false":
+        _ok(reseed(_buf(case.entropy_reseed), len(case.entropy_reseed),
+                   _buf(case.additional_reseed), len(case.additional_reseed)), "reseed")
+    for i in range(2):
+        if case.procedure == "pr_true":
+            # Prediction resistance: reseed with fresh entropy and the
+            # caller's additional input, then generate with none.
+            _ok(reseed(_buf(case.entropy_pr[i]), len(case.entropy_pr[i]),
+                       _buf(case.additional[i]), len(case.additional[i])), "reseed")
+            _ok(generate(out, n, ffi.NULL, 0), "generate")
+        else:
+            _ok(generate(out, n, _buf(case.additional[i]), len(case.additional[i])), "generate")
+    return bytes(ffi.buffer(out))
+
+
+# --- AES code paths ------------------------------------------------------------------
+
+
+def aes_paths() -> list[str]:
+    """Every AES path this build and CPU can run."""
+    return ["portable"] + (["aesni"] if lib.rng_cpu_has_aesni() else [])
+
+
+@contextlib.contextmanager
+def aes_path(path: str):
+    """Select AES path ``path`` ("portable" or "aesni") inside the block."""
+    impl = {"portable": lib.RNG_AES_IMPL_PORTABLE, "aesni": lib.RNG_AES_IMPL_AESNI}[path]
+    previous = lib.rng_aes_get_impl()
+    _ok(lib.rng_aes_set_impl(impl), f"selecting the {path} AES path")
+    try:
+        yield
+    finally:
+        lib.rng_aes_set_impl(previous)
+
+
+@dataclasses.dataclass(frozen=True)
+class AesVector:
+    """One SP 800-38A CTR record."""
+
+    count: int
+    key: bytes
+    counter: bytes
+    plaintext: bytes
+    keystream: bytes
+    ciphertext: bytes
+
+
+def load_aes_ctr(directory: str | os.PathLike | None = None) -> list[AesVector]:
+    """The SP 800-38A AES-CTR records; raises if missing or short."""
+    resource, where = _resource(AES_VECTORS_FILE, directory)
+    try:
+        text = resource.read_text(encoding="ascii")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"SP 800-38A vectors missing {where}: {resource}") from None
+    vectors = []
+    for block in text.split("\n\n"):
+        fields = dict((p.strip() for p in line.split("=", 1)) for line in block.splitlines()
+                      if "=" in line and not line.startswith("#"))
+        if not fields:
+            continue
+        try:
+            vectors.append(AesVector(int(fields["COUNT"]), bytes.fromhex(fields["KEY"]),
+                                     bytes.fromhex(fields["INITIAL_COUNTER"]), bytes.fromhex(fields["PLAINTEXT"]),
+                                     bytes.fromhex(fields["KEYSTREAM"]), bytes.fromhex(fields["CIPHERTEXT"])))
+        except (KeyError, ValueError) as exc:
+            raise ValueError(f"{resource}: malformed record ({exc})") from None
+    if len(vectors) != EXPECTED_AES_VECTORS:
+        raise ValueError(f"{resource}: expected {EXPECTED_AES_VECTORS} vectors, found {len(vectors)}")
+    return vectors
+
+
+def aes_ctr_keystream(key: bytes, counter: bytes, nbytes: int) -> bytes:
+    """AES-CTR keystream on the selected path (whole blocks, cut to ``nbytes``)."""
+    nblocks = -(-nbytes // 16)
+    out = ffi.new("uint8_t[]", 16 * nblocks)
+    _ok(lib.rng_aes_ctr(key, len(key), counter, out, nblocks), "rng_aes_ctr")
+    return bytes(ffi.buffer(out))[:nbytes]
+
+
+def check_aes_ctr(vectors: list[AesVector]) -> Iterator[Check]:
+    """Every SP 800-38A vector on every AES path."""
+    for path in aes_paths():
+        with aes_path(path):
+            failed = [v.count for v in vectors
+                      if aes_ctr_keystream(v.key, v.counter, len(v.keystream)) != v.keystream
+                      or bytes(a ^ b for a, b in zip(v.plaintext, v.keystream)) != v.ciphertext]
+        yield Check(f"sp800-38a-aes-ctr-{path}", not failed,
+                    f"{len(vectors) - len(failed)}/{len(vectors)} vectors pass"
+                    + (f"; failing COUNT {failed}" if failed else ""))
+
+
+def check_cavp(cases: list[CavpCase], mechanisms: tuple[str, ...]) -> Iterator[Check]:
+    """The cases of ``mechanisms``; CTR_DRBG on every AES path."""
+    chosen = [c for c in cases if c.mechanism in mechanisms]
+    paths = aes_paths() if any(m.startswith("ctr") for m in mechanisms) else [None]
+    for path in paths:
+        with aes_path(path) if path else contextlib.nullcontext():
+            failed = [f"{c.origin} COUNT {c.count}" for c in chosen if run_case(c) != c.returned]
+        name = "cavp-" + "+".join(mechanisms) + (f"-{path}" if path else "")
+        yield Check(name, bool(chosen) and not failed,
+                    f"{len(chosen) - len(failed)}/{len(chosen)} CAVP cases pass"
+                    + (f"; failing {failed[:5]}" if failed else ""))
+
+
+def check_power_on() -> Check:
+    """Re-run the DRBG engines' power-on self-test (one CAVP case per
+    mechanism and SP 800-38A AES-256 on every AES path)."""
+    passed = lib.rng_drbg_selftest_run() == lib.RNG_OK
+    return Check("power-on-selftest", passed,
+                 "embedded CAVP answers (one per DRBG mechanism) and SP 800-38A AES-256, on every AES path: "
+                 + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
+
+
+def known_answers(mechanisms: tuple[str, ...]) -> list[Check]:
+    """The checks for one engine's mechanisms; a check that raises counts as failed."""
+    checks: list[Check] = []
+    try:
+        checks.extend(check_cavp(load_cavp(), mechanisms))
+    except Exception as exc:  # a broken install must report, not crash
+        checks.append(Check("cavp", False, f"{type(exc).__name__}: {exc}"))
+    if any(m.startswith("ctr") for m in mechanisms):
+        try:
+            checks.extend(check_aes_ctr(load_aes_ctr()))
+        except Exception as exc:
+            checks.append(Check("sp800-38a-aes-ctr", False, f"{type(exc).__name__}: {exc}"))
+    checks.append(check_power_on())
+    return checks

@@ -1,0 +1,328 @@
+"""The SP 800-90A engines (HMAC_DRBG SHA-256, CTR_DRBG AES-256 with and
+without the df): CAVP and SP 800-38A known answers on every code path, the
+replay contract against independent Python references, reseed limits,
+production reseeding and prediction resistance, the self-test latch, and
+drawing every device and game through ``--engine``."""
+import filecmp
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import rngcore
+from harness.benchcases._drbg_reference import CtrDrbgReference, HmacDrbgReference, reference_stream
+from harness.cli import main
+from rngcore import ffi, lib
+from rngcore.engines import _drbg_kat as kat
+from rngcore.engines import engines
+from rngcore.engines.ctr_drbg import CtrDrbg, CtrDrbgNoDf
+from rngcore.engines.hmac_drbg import HmacDrbg
+from rngcore.errors import EntropyError, ExhaustedError, SelfTestError
+from rngcore.testing import entropy_failure, selftest_failure
+
+VECTORS = pathlib.Path(__file__).parent / "vectors"
+DRBGS = (HmacDrbg, CtrDrbg, CtrDrbgNoDf)
+SEED = bytes(range(0x40, 0x70))  # 48 bytes
+SEED_HEX = SEED.hex()
+CASES = kat.load_cavp(VECTORS)
+
+
+def _paths(mechanism):
+    return kat.aes_paths() if mechanism.startswith("ctr") else [None]
+
+
+# --- known answers ------------------------------------------------------------------------
+
+def test_the_vector_files_hold_every_case_and_the_package_copies_equal_them():
+    assert len(CASES) == 2160
+    assert {m: sum(c.mechanism == m for c in CASES) for m in kat.EXPECTED_CASES} == kat.EXPECTED_CASES
+    assert {(c.mechanism, c.procedure) for c in CASES} == {
+        (m, p) for m in kat.EXPECTED_CASES for p in kat.PROCEDURES}
+    data = pathlib.Path(rngcore.__file__).parent / "data"
+    for name in [f.format(p) for f in kat.FILES.values() for p in kat.PROCEDURES] + [kat.AES_VECTORS_FILE]:
+        assert filecmp.cmp(VECTORS / name, data / name, shallow=False), name
+        assert (VECTORS / name).read_text().startswith("#"), name  # the provenance header
+
+
+@pytest.mark.parametrize("mechanism, path", [(m, p) for m in kat.EXPECTED_CASES for p in _paths(m)])
+def test_every_cavp_case_passes_on_every_path(mechanism, path):
+    cases = [c for c in CASES if c.mechanism == mechanism]
+    assert len(cases) == 720
+    with kat.aes_path(path) if path else _nothing():
+        failed = [(c.origin, c.count) for c in cases if kat.run_case(c) != c.returned]
+    assert failed == []
+
+
+def test_a_wrong_answer_is_caught():
+    case = next(c for c in CASES if c.mechanism == "hmac")
+    wrong = kat.CavpCase(**{**case.__dict__, "returned": bytes(len(case.returned))})
+    [check] = kat.check_cavp([wrong], ("hmac",))
+    assert not check.passed and "0/1" in check.detail
+
+
+@pytest.mark.parametrize("path", kat.aes_paths())
+def test_sp800_38a_aes_ctr_on_every_path(path):
+    vectors = kat.load_aes_ctr(VECTORS)
+    assert [len(v.key) for v in vectors] == [16, 24, 32]
+    with kat.aes_path(path):
+        for v in vectors:
+            assert kat.aes_ctr_keystream(v.key, v.counter, 64) == v.keystream
+            # and a longer run, across the counter's 64-bit carry, equals OpenSSL's
+            assert kat.aes_ctr_keystream(v.key, b"\x00" * 8 + b"\xff" * 8, 16 * 37) == _openssl_ctr(
+                v.key, b"\x00" * 8 + b"\xff" * 8, 16 * 37)
+
+
+def test_the_aes_paths_agree_on_a_long_keystream():
+    key = bytes(range(32))
+    outputs = set()
+    for path in kat.aes_paths():
+        with kat.aes_path(path):
+            outputs.add(kat.aes_ctr_keystream(key, b"\xff" * 16, 16 * 1001))  # wraps 2**128
+    assert outputs == {_openssl_ctr(key, b"\xff" * 16, 16 * 1001)}
+
+
+def _openssl_ctr(key, counter, n):
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    return Cipher(algorithms.AES(key), modes.CTR(counter)).encryptor().update(bytes(n))
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_the_references_pass_cavp_too():
+    """The Python references are independent: they pass the same vectors."""
+    for case in CASES[::37]:
+        if case.mechanism == "hmac":
+            ref = HmacDrbgReference(case.entropy, case.nonce, case.personalization)
+        else:
+            ref = CtrDrbgReference(case.entropy, case.nonce, case.personalization, df=case.mechanism == "ctr-df")
+        if case.procedure == "pr_false":
+            ref.reseed(case.entropy_reseed, case.additional_reseed)
+        for i in range(2):
+            if case.procedure == "pr_true":
+                ref.reseed(case.entropy_pr[i], case.additional[i])
+                out = ref.generate(len(case.returned))
+            else:
+                out = ref.generate(len(case.returned), case.additional[i])
+        assert out == case.returned, (case.origin, case.count)
+
+
+# --- the replay contract ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", DRBGS)
+@pytest.mark.parametrize("stream", [None, 5])
+def test_replay_is_generate_requests_of_4096_bytes(cls, stream):
+    personalization = b"" if stream is None else stream.to_bytes(8, "big")
+    expected = reference_stream(cls.name, SEED, personalization, 3 * 4096 + 100)
+    assert rngcore.Generator(cls(SEED, stream)).random_bytes(len(expected)) == expected
+    # Any mix of reads reads the same stream.
+    g = rngcore.Generator(cls(SEED_HEX, stream))
+    first = g.random_bytes(3) + g.random_bytes(5000)
+    words = [int(g.integers(0, 2**32, dtype=np.uint64)) for _ in range(3)]
+    assert first == expected[:5003]
+    assert words == [int.from_bytes(expected[5003 + 4 * i:5007 + 4 * i], "little") for i in range(3)]
+    assert g.provenance().position == 5015
+
+
+@pytest.mark.parametrize("cls", DRBGS)
+def test_instantiate_takes_the_standards_inputs(cls):
+    entropy, nonce = (SEED, b"") if cls is CtrDrbgNoDf else (SEED[:32], SEED[32:])
+    engine = cls.instantiate(entropy, nonce, b"table 7")
+    expected = reference_stream(cls.name, SEED, b"table 7", 4096)
+    assert rngcore.Generator(engine).random_bytes(4096) == expected
+    if cls is not CtrDrbgNoDf:  # longer inputs are allowed with the df / HMAC
+        long = cls.instantiate(bytes(range(64)), bytes(range(32)), b"x" * 100)
+        assert len(rngcore.Generator(long).random_bytes(10)) == 10
+    with pytest.raises(ValueError, match=cls.name):
+        cls.instantiate(bytes(range(16)), b"")
+
+
+def test_replay_refuses_after_the_reseed_interval():
+    engine = HmacDrbg(SEED, reseed_interval=2)
+    g = rngcore.Generator(engine)
+    g.random_bytes(2 * 4096)
+    assert engine.reseed_counter == 3
+    with pytest.raises(ExhaustedError, match="reseed is required"):
+        g.random_bytes(1)
+    with pytest.raises(ExhaustedError):  # latched
+        g.random_bytes(1)
+    with pytest.raises(ValueError, match="2\\*\\*48"):
+        HmacDrbg(SEED, reseed_interval=2**48 + 1)
+    assert HmacDrbg(SEED).provenance().parameters["reseed_interval"] == 2**48
+
+
+@pytest.mark.parametrize("mechanism", ["hmac", "ctr"])
+def test_the_mechanism_enforces_its_reseed_counter(mechanism):
+    state = ffi.new(f"rng_{mechanism}_drbg *")
+    args = ((state,) if mechanism == "hmac" else (state, 1))
+    instantiate = getattr(lib, f"rng_{mechanism}_drbg_instantiate")
+    generate = getattr(lib, f"rng_{mechanism}_drbg_generate")
+    reseed = getattr(lib, f"rng_{mechanism}_drbg_reseed")
+    assert instantiate(*args, SEED[:32], 32, SEED[32:], 16, ffi.NULL, 0) == lib.RNG_OK
+    assert state.reseed_interval == 2**48
+    state.reseed_interval = 3
+    out = ffi.new("uint8_t[64]")
+    assert [generate(state, out, 64, ffi.NULL, 0) for _ in range(4)] == [0, 0, 0, lib.RNG_E_EXHAUSTED]
+    assert reseed(state, SEED[:32], 32, ffi.NULL, 0) == lib.RNG_OK
+    assert generate(state, out, 64, ffi.NULL, 0) == lib.RNG_OK
+    assert generate(state, out, 65537, ffi.NULL, 0) == lib.RNG_E_ARGUMENT  # max_number_of_bits_per_request
+
+
+def test_the_stream_is_a_personalization_string():
+    a, b = (rngcore.Generator(HmacDrbg(SEED, s)).random_bytes(64) for s in (1, 2))
+    assert a != b
+    assert rngcore.Generator(HmacDrbg(SEED, personalization=(1).to_bytes(8, "big"))).random_bytes(64) == a
+    with pytest.raises(ValueError, match="not both"):
+        HmacDrbg(SEED, 1, personalization=b"x")
+
+
+def test_provenance_names_the_engine_and_its_parameters():
+    prov = CtrDrbgNoDf(SEED, 3).provenance()
+    data = prov.as_dict()
+    assert data["engine"] == "ctr-drbg-aes256-nodf" and data["stream"] == 3 and "seed" not in data
+    assert data["parameters"]["derivation_function"] is False
+    assert data["parameters"]["cipher"] == "AES-256" and data["parameters"]["request_bytes"] == 4096
+    assert "derivation_function False" in prov.describe()
+
+
+# --- production -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", DRBGS)
+def test_production_reseeds_from_the_os(cls):
+    a, b = cls(), cls()
+    assert rngcore.Generator(a).random_bytes(64) != rngcore.Generator(b).random_bytes(64)
+    limited = cls(reseed_interval=2)
+    rngcore.Generator(limited).random_bytes(5 * 4096)
+    assert limited.seedings == 3  # instantiate, then a reseed after each 2 requests
+    pr = cls(prediction_resistance=True)
+    rngcore.Generator(pr).random_bytes(3 * 4096)
+    assert pr.seedings == 4 and pr.prediction_resistance
+    g = rngcore.Generator(a)
+    g.random_bytes(10)
+    a.reseed(b"game 42")
+    assert a.seedings == 2 and a.provenance().position == 74
+    with pytest.raises(ValueError, match="production mode only"):
+        cls(SEED).reseed()
+    with pytest.raises(ValueError, match="production mode only"):
+        cls(SEED, prediction_resistance=True)
+
+
+@pytest.mark.parametrize("cls", DRBGS)
+def test_production_fails_closed_without_entropy(cls):
+    with entropy_failure():
+        with pytest.raises(EntropyError):
+            cls()
+    engine = cls(prediction_resistance=True)
+    g = rngcore.Generator(engine)
+    with entropy_failure():
+        with pytest.raises(EntropyError):
+            g.random_bytes(1)
+    with pytest.raises(EntropyError):  # latched, never a fallback
+        g.random_bytes(1)
+
+
+def test_a_forked_child_reseeds():
+    g = rngcore.Generator(HmacDrbg())
+    g.random_bytes(5)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(write, g.random_bytes(32))
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child = os.read(read, 32)
+    assert child != g.random_bytes(32)
+
+
+def test_a_failed_selftest_run_stops_every_live_drbg():
+    live = rngcore.Generator(CtrDrbg(SEED))
+    live.random_bytes(5)  # a buffered request is waiting
+    with selftest_failure():
+        assert lib.rng_drbg_selftest_run() == lib.RNG_E_SELFTEST
+        with pytest.raises(SelfTestError):
+            CtrDrbg(SEED)
+    assert lib.rng_drbg_selftest_run() == lib.RNG_OK
+    with pytest.raises(SelfTestError, match="self-test"):
+        live.random_bytes(1)
+    with pytest.raises(SelfTestError):
+        live.integers(0, 10)
+    assert len(rngcore.Generator(CtrDrbg(SEED)).random_bytes(8)) == 8
+
+
+def test_the_environment_forces_the_portable_aes_path():
+    script = ("import rngcore; from rngcore import ffi, lib; from rngcore.engines.ctr_drbg import CtrDrbg; "
+              f"print(ffi.string(lib.rng_aes_impl_name()).decode(), "
+              f"rngcore.Generator(CtrDrbg(bytes(range(0x40, 0x70)))).random_bytes(9000).hex()[-16:])")
+    expected = reference_stream("ctr-drbg-aes256", SEED, b"", 9000).hex()[-16:]
+    for value, path in [("1", "portable"), ("0", "aesni" if lib.rng_cpu_has_aesni() else "portable"),
+                        ("yes", "aesni" if lib.rng_cpu_has_aesni() else "portable")]:
+        env = {**os.environ, "RNGCERT_FORCE_PORTABLE": value}
+        result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        assert result.stdout.split() == [path, expected], value
+
+
+# --- every engine through --engine ------------------------------------------------------------
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _devices():
+    from rngcore.devices import DEVICES
+
+    names = []
+    for device in DEVICES.values():
+        names.append(device.name if device.parameter is None else f"{device.name}:{device.low}")
+    return names
+
+
+def test_the_drbgs_are_registered_engines():
+    assert {"hmac-drbg-sha256", "ctr-drbg-aes256", "ctr-drbg-aes256-nodf"} <= set(engines())
+    assert list(engines())[0] == "chacha20"
+    assert rngcore.Generator(engines()["hmac-drbg-sha256"](SEED)).random_bytes(4) == \
+        reference_stream("hmac-drbg-sha256", SEED, b"", 4)
+
+
+@pytest.mark.parametrize("engine", [name for name in engines() if name != "chacha20"])
+def test_every_device_and_game_draws_through_every_drbg(engine):
+    stream = _invoke("stream", "--engine", engine, "--seed", SEED_HEX, "--stream", "5", "--bytes", "100")
+    assert stream.exit_code == 0, stream.output
+    assert stream.stdout_bytes == reference_stream(engine, SEED, (5).to_bytes(8, "big"), 100)
+    for device in _devices():
+        draw = _invoke("draw", device, "-n", "3", "--engine", engine, "--seed", SEED_HEX)
+        assert draw.exit_code == 0 and draw.output.strip(), (device, draw.output)
+        production = _invoke("draw", device, "-n", "2", "--engine", engine)
+        assert production.exit_code == 0, (device, production.output)
+    game = _invoke("game", "craps", "--simulate", "2000", "--engine", engine, "--seed", SEED_HEX, "--json")
+    assert game.exit_code == 0 and f'"engine": "{engine}"' in game.output, game.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--engine", "hmac-drbg-sha256", "--seed", SEED_HEX[:64]], "96 hex digits"),
+    (["--engine", "ctr-drbg", "--seed", SEED_HEX], "ctr-drbg"),
+])
+def test_bad_drbg_input_is_one_line_exit_2(args, message):
+    result = _invoke("stream", "--bytes", "8", *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_the_documented_worked_example():
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "drbg.md").read_text()
+    seed = bytes(range(48))
+    for engine in ("hmac-drbg-sha256", "ctr-drbg-aes256", "ctr-drbg-aes256-nodf"):
+        spaced = " ".join(f"{b:02x}" for b in reference_stream(engine, seed, (7).to_bytes(8, "big"), 16))
+        assert spaced in text, engine
+    assert f"--seed {seed.hex()} --stream 7 --bytes 16" in text
+    snippet = text.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(snippet, "docs/drbg.md", "exec"), {})
