@@ -277,8 +277,8 @@ def check_power_on() -> Check:
     mechanism and SP 800-38A AES-256 on every AES path)."""
     passed = lib.rng_drbg_selftest_run() == lib.RNG_OK
     return Check("power-on-selftest", passed,
-                 "embedded CAVP answers (one per DRBG mechanism) and SP 800-38A AES-256, on every AES path: "
-                 + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
+                 "power-on self-test, embedded CAVP answers (one per DRBG mechanism) and SP 800-38A AES-256 "
+                 "on every AES path: " + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
 
 
 def known_answers(mechanisms: tuple[str, ...]) -> list[Check]:
