@@ -32,7 +32,7 @@ CASES = kat.load_cavp(VECTORS)
 
 
 def _paths(mechanism):
-    return kat.aes_paths() if mechanism.startswith("ctr") else [None]
+    return kat.code_paths("sha" if mechanism == "hmac" else "aes")
 
 
 # --- known answers ------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def test_the_vector_files_hold_every_case_and_the_package_copies_equal_them():
 def test_every_cavp_case_passes_on_every_path(mechanism, path):
     cases = [c for c in CASES if c.mechanism == mechanism]
     assert len(cases) == 720
-    with kat.aes_path(path) if path else _nothing():
+    with kat.code_path("sha" if mechanism == "hmac" else "aes", path):
         failed = [(c.origin, c.count) for c in cases if kat.run_case(c) != c.returned]
     assert failed == []
 
@@ -60,8 +60,9 @@ def test_every_cavp_case_passes_on_every_path(mechanism, path):
 def test_a_wrong_answer_is_caught():
     case = next(c for c in CASES if c.mechanism == "hmac")
     wrong = kat.CavpCase(**{**case.__dict__, "returned": bytes(len(case.returned))})
-    [check] = kat.check_cavp([wrong], ("hmac",))
-    assert not check.passed and "0/1" in check.detail
+    checks = list(kat.check_cavp([wrong], ("hmac",)))
+    assert len(checks) == len(kat.code_paths("sha"))
+    assert all(not check.passed and "0/1" in check.detail for check in checks)
 
 
 @pytest.mark.parametrize("path", kat.aes_paths())
@@ -91,12 +92,16 @@ def _openssl_ctr(key, counter, n):
     return Cipher(algorithms.AES(key), modes.CTR(counter)).encryptor().update(bytes(n))
 
 
-class _nothing:
-    def __enter__(self):
-        return self
+@pytest.mark.parametrize("path", kat.code_paths("sha"))
+def test_sha256_on_every_path_equals_hashlib(path):
+    import hashlib
 
-    def __exit__(self, *exc):
-        return False
+    out = ffi.new("uint8_t[32]")
+    with kat.code_path("sha", path):
+        for n in (0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 65536 + 7):
+            data = bytes((7 * i + n) & 0xFF for i in range(n))
+            lib.rng_sha256(data, n, out)
+            assert bytes(out) == hashlib.sha256(data).digest(), n
 
 
 def test_the_references_pass_cavp_too():
@@ -259,16 +264,17 @@ def test_a_failed_selftest_run_stops_every_live_drbg():
     assert len(rngcore.Generator(CtrDrbg(SEED)).random_bytes(8)) == 8
 
 
-def test_the_environment_forces_the_portable_aes_path():
+def test_the_environment_forces_the_portable_aes_and_sha_paths():
     script = ("import rngcore; from rngcore import ffi, lib; from rngcore.engines.ctr_drbg import CtrDrbg; "
-              f"print(ffi.string(lib.rng_aes_impl_name()).decode(), "
+              f"print(ffi.string(lib.rng_aes_impl_name()).decode(), ffi.string(lib.rng_sha256_impl_name()).decode(), "
               f"rngcore.Generator(CtrDrbg(bytes(range(0x40, 0x70)))).random_bytes(9000).hex()[-16:])")
     expected = reference_stream("ctr-drbg-aes256", SEED, b"", 9000).hex()[-16:]
-    for value, path in [("1", "portable"), ("0", "aesni" if lib.rng_cpu_has_aesni() else "portable"),
-                        ("yes", "aesni" if lib.rng_cpu_has_aesni() else "portable")]:
+    fastest = ("vaes" if lib.rng_cpu_has_vaes() else "aesni" if lib.rng_cpu_has_aesni() else "portable",
+               "shani" if lib.rng_cpu_has_shani() else "portable")
+    for value, paths in [("1", ("portable", "portable")), ("0", fastest), ("yes", fastest)]:
         env = {**os.environ, "RNGCERT_FORCE_PORTABLE": value}
         result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-        assert result.stdout.split() == [path, expected], value
+        assert result.stdout.split() == [*paths, expected], value
 
 
 # --- every engine through --engine ------------------------------------------------------------

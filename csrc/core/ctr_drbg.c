@@ -238,8 +238,54 @@ AESNI static void ctr_aesni(const rng_aes_key *k, uint64_t *hi, uint64_t *lo, ui
     *lo = l;
     rng_memzero(rk, sizeof rk);
 }
+
+#define VAES __attribute__((target("vaes,avx2,aes,sse4.1")))
+
+int rng_cpu_has_vaes(void)
+{
+    __builtin_cpu_init();
+    return rng_cpu_has_aesni() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vaes") ? 1 : 0;
+}
+
+/* As ctr_aesni, sixteen blocks in flight, two per 256-bit register; the
+   tail (under 16 blocks) on ctr_aesni. */
+VAES static void ctr_vaes(const rng_aes_key *k, uint64_t *hi, uint64_t *lo, uint8_t *out, size_t n)
+{
+    const __m256i reverse = _mm256_broadcastsi128_si256(
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m256i rk[15];
+    rk[0] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)k->round_keys));
+    for (int i = 1; i <= k->rounds; i++) {
+        rk[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(k->round_keys + 16 * i)));
+    }
+    uint64_t h = *hi, l = *lo;
+    for (; n >= 16; n -= 16, out += 256) {
+        __m256i b[8];
+        for (int i = 0; i < 8; i++) {
+            uint64_t h1 = h += (++l == 0), l1 = l;
+            uint64_t h2 = h += (++l == 0), l2 = l;
+            __m256i c = _mm256_set_epi64x((long long)h2, (long long)l2, (long long)h1, (long long)l1);
+            b[i] = _mm256_xor_si256(_mm256_shuffle_epi8(c, reverse), rk[0]);
+        }
+        for (int r = 1; r < k->rounds; r++) {
+            for (int i = 0; i < 8; i++) {
+                b[i] = _mm256_aesenc_epi128(b[i], rk[r]);
+            }
+        }
+        for (int i = 0; i < 8; i++) {
+            _mm256_storeu_si256((__m256i *)(out + 32 * i), _mm256_aesenclast_epi128(b[i], rk[k->rounds]));
+        }
+    }
+    rng_memzero(rk, sizeof rk);
+    if (n) {
+        ctr_aesni(k, &h, &l, out, n);
+    }
+    *hi = h;
+    *lo = l;
+}
 #else
 int rng_cpu_has_aesni(void) { return 0; }
+int rng_cpu_has_vaes(void) { return 0; }
 #endif
 
 /* ---- path selection ------------------------------------------------------- */
@@ -252,7 +298,9 @@ int rng_aes_get_impl(void)
     if (impl < 0) {
         const char *force = getenv("RNGCERT_FORCE_PORTABLE");
         int portable = force != NULL && strcmp(force, "1") == 0;
-        impl = !portable && rng_cpu_has_aesni() ? RNG_AES_IMPL_AESNI : RNG_AES_IMPL_PORTABLE;
+        impl = portable ? RNG_AES_IMPL_PORTABLE
+               : rng_cpu_has_vaes() ? RNG_AES_IMPL_VAES
+               : rng_cpu_has_aesni() ? RNG_AES_IMPL_AESNI : RNG_AES_IMPL_PORTABLE;
         __atomic_store_n(&aes_impl, impl, __ATOMIC_RELAXED);
     }
     return impl;
@@ -260,7 +308,8 @@ int rng_aes_get_impl(void)
 
 int rng_aes_set_impl(int impl)
 {
-    if (impl != RNG_AES_IMPL_PORTABLE && !(impl == RNG_AES_IMPL_AESNI && rng_cpu_has_aesni())) {
+    if (impl != RNG_AES_IMPL_PORTABLE && !(impl == RNG_AES_IMPL_AESNI && rng_cpu_has_aesni())
+        && !(impl == RNG_AES_IMPL_VAES && rng_cpu_has_vaes())) {
         return RNG_E_ARGUMENT;
     }
     __atomic_store_n(&aes_impl, impl, __ATOMIC_RELAXED);
@@ -269,7 +318,8 @@ int rng_aes_set_impl(int impl)
 
 const char *rng_aes_impl_name(void)
 {
-    return rng_aes_get_impl() == RNG_AES_IMPL_AESNI ? "aesni" : "portable";
+    static const char *const NAMES[] = {"portable", "aesni", "vaes"};
+    return NAMES[rng_aes_get_impl()];
 }
 
 /* ---- AES on the selected path ----------------------------------------------- */
@@ -279,7 +329,7 @@ static void aes_expand(rng_aes_key *k, const uint8_t *key, size_t key_len)
 {
     static const uint8_t RCON[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
     int nk = (int)(key_len / 4), words = 4 * (nk + 7);
-    int aesni = rng_aes_get_impl() == RNG_AES_IMPL_AESNI;
+    int aesni = rng_aes_get_impl() != RNG_AES_IMPL_PORTABLE; /* VAES implies AES-NI */
     uint8_t *w = k->round_keys;
     k->rounds = nk + 6;
     memcpy(w, key, key_len);
@@ -315,7 +365,7 @@ static void aes_expand(rng_aes_key *k, const uint8_t *key, size_t key_len)
 static void aes_encrypt_blocks(const rng_aes_key *k, const uint8_t *in, uint8_t *out, size_t n)
 {
 #if RNG_HAVE_AESNI_PATH
-    if (rng_aes_get_impl() == RNG_AES_IMPL_AESNI) {
+    if (rng_aes_get_impl() != RNG_AES_IMPL_PORTABLE) {
         encrypt_blocks_aesni(k, in, out, n);
         return;
     }
@@ -355,8 +405,9 @@ static void ctr_blocks(const rng_aes_key *k, uint8_t v[16], uint8_t *out, size_t
 {
     uint64_t hi = load64_be(v), lo = load64_be(v + 8);
 #if RNG_HAVE_AESNI_PATH
-    if (rng_aes_get_impl() == RNG_AES_IMPL_AESNI) {
-        ctr_aesni(k, &hi, &lo, out, n);
+    int impl = rng_aes_get_impl();
+    if (impl != RNG_AES_IMPL_PORTABLE) {
+        (impl == RNG_AES_IMPL_VAES ? ctr_vaes : ctr_aesni)(k, &hi, &lo, out, n);
         store64_be(v, hi);
         store64_be(v + 8, lo);
         return;

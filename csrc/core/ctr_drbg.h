@@ -3,15 +3,17 @@
  * the AES block cipher it runs on (FIPS 197; CTR mode as SP 800-38A).
  *
  * AES has two paths giving identical bytes, chosen at run time:
+ *   vaes      VAES on 256-bit registers (sixteen counter blocks in flight,
+ *             two per instruction), when the CPU has VAES and AVX2;
  *   aesni     the AES-NI instructions (eight counter blocks in flight), when
- *             the CPU has them;
+ *             the CPU has them (VAES's key schedule and single blocks too);
  *   portable  a bitsliced C implementation: 64 bytes (four blocks) are
  *             transposed into eight bit planes and the S-box is computed as
  *             GF(2^8) inversion (x^254 by 4 multiplications and 7 squarings
  *             of planes) plus the affine map.  There is no table indexed by
  *             a secret and no secret-dependent branch, so it is
  *             constant-time (no cache-timing leak of the key or state).
- * The default is aesni when available, unless the environment has
+ * The default is the fastest available (vaes, aesni, portable), unless the environment has
  * RNGCERT_FORCE_PORTABLE=1 (the convention of chacha20.h: exactly "1";
  * any other value leaves the default).
  *
@@ -33,6 +35,7 @@
 /* cffi:begin */
 #define RNG_AES_IMPL_PORTABLE 0
 #define RNG_AES_IMPL_AESNI 1
+#define RNG_AES_IMPL_VAES 2
 #define RNG_CTR_DRBG_SEEDLEN 48
 
 typedef struct rng_aes_key {
@@ -50,10 +53,12 @@ typedef struct rng_ctr_drbg {
 
 /* 1 when this CPU has AES-NI (and SSE4.1) and the build has the path. */
 int rng_cpu_has_aesni(void);
+/* 1 when it also has VAES and AVX2 (AES rounds on two blocks per instruction). */
+int rng_cpu_has_vaes(void);
 /* Select the AES path (RNG_AES_IMPL_*); RNG_E_ARGUMENT if unknown or unavailable. */
 int rng_aes_set_impl(int impl);
 int rng_aes_get_impl(void);
-/* "portable" or "aesni": the path in use now. */
+/* "portable", "aesni" or "vaes": the path in use now. */
 const char *rng_aes_impl_name(void);
 
 /* AES-CTR keystream (SP 800-38A): nblocks blocks E(K, counter + i), the

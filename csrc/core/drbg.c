@@ -422,14 +422,17 @@ static int kats_pass(void)
 
 int rng_drbg_selftest_run(void)
 {
-    /* Every AES path this CPU has, then back to the one selected. */
-    int selected = rng_aes_get_impl(), ok = 1;
-    for (int impl = RNG_AES_IMPL_PORTABLE; impl <= RNG_AES_IMPL_AESNI; impl++) {
-        if (rng_aes_set_impl(impl) == RNG_OK) {
-            ok &= kats_pass();
+    /* Every AES and SHA-256 path this CPU has, then back to the selected ones. */
+    int aes = rng_aes_get_impl(), sha = rng_sha256_get_impl(), ok = 1;
+    for (int s = RNG_SHA_IMPL_PORTABLE; s <= RNG_SHA_IMPL_SHANI; s++) {
+        for (int a = RNG_AES_IMPL_PORTABLE; a <= RNG_AES_IMPL_VAES; a++) {
+            if (rng_sha256_set_impl(s) == RNG_OK && rng_aes_set_impl(a) == RNG_OK) {
+                ok &= kats_pass();
+            }
         }
     }
-    rng_aes_set_impl(selected);
+    rng_aes_set_impl(aes);
+    rng_sha256_set_impl(sha);
     if (!ok) {
         __atomic_add_fetch(&bad_runs, 1, __ATOMIC_SEQ_CST);
         __atomic_store_n(&selftest_state, -1, __ATOMIC_SEQ_CST);

@@ -87,8 +87,8 @@ uint64_t rng_drbg_reseed_counter(const rng_drbg *eng);
 void rng_drbg_source(rng_drbg *eng, rng_source *src);
 void rng_drbg_wipe(rng_drbg *eng);
 
-/* Power-on self-test: one CAVP case per mechanism (on every AES path) and
-   the SP 800-38A AES-256 CTR vector on every AES path. */
+/* Power-on self-test: one CAVP case per mechanism and the SP 800-38A
+   AES-256 CTR vector, on every AES and SHA-256 path this CPU has. */
 int rng_drbg_selftest(void);
 int rng_drbg_selftest_run(void);
 int rng_drbg_selftest_passed(void);

@@ -2,9 +2,19 @@
  * (SP 800-90A Rev. 1, 10.1.2); see hmac_drbg.h. */
 #include "hmac_drbg.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "entropy.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RNG_HAVE_SHANI_PATH 1
+#include <cpuid.h>
+#include <immintrin.h>
+#define SHANI __attribute__((target("sha,sse4.1")))
+#else
+#define RNG_HAVE_SHANI_PATH 0
+#endif
 
 /* ---- SHA-256 ------------------------------------------------------------- */
 
@@ -41,7 +51,7 @@ static void store32_be(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static void sha256_compress(uint32_t h[8], const uint8_t block[64])
+static void compress_portable(uint32_t h[8], const uint8_t block[64])
 {
     uint32_t w[64];
     for (int t = 0; t < 16; t++) {
@@ -61,6 +71,94 @@ static void sha256_compress(uint32_t h[8], const uint8_t block[64])
     }
     h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
     rng_memzero(w, sizeof w); /* the schedule of a keyed block is key material */
+}
+
+#if RNG_HAVE_SHANI_PATH
+int rng_cpu_has_shani(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+        return 0;
+    }
+    __builtin_cpu_init();
+    return (b >> 29 & 1) && __builtin_cpu_supports("sse4.1") ? 1 : 0; /* CPUID.7.0:EBX.SHA */
+}
+
+/* The SHA extensions keep the state as ABEF and CDGH; four message words
+   per group, two rounds per SHA256RNDS2. */
+SHANI static void compress_shani(uint32_t h[8], const uint8_t *block, size_t nblocks)
+{
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll); /* big-endian words */
+    __m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)h), 0xB1);        /* CDAB */
+    __m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(h + 4)), 0x1B); /* EFGH */
+    __m128i s0 = _mm_alignr_epi8(t, s1, 8);                                          /* ABEF */
+    s1 = _mm_blend_epi16(s1, t, 0xF0);                                               /* CDGH */
+    for (; nblocks > 0; nblocks--, block += 64) {
+        __m128i save0 = s0, save1 = s1, w[16];
+        for (int g = 0; g < 16; g++) {
+            if (g < 4) {
+                w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * g)), swap);
+            } else {
+                w[g] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w[g - 4], w[g - 3]),
+                                                          _mm_alignr_epi8(w[g - 1], w[g - 2], 4)), w[g - 1]);
+            }
+            __m128i msg = _mm_add_epi32(w[g], _mm_loadu_si128((const __m128i *)(K256 + 4 * g)));
+            s1 = _mm_sha256rnds2_epu32(s1, s0, msg);
+            s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(msg, 0x0E));
+        }
+        s0 = _mm_add_epi32(s0, save0);
+        s1 = _mm_add_epi32(s1, save1);
+        rng_memzero(w, sizeof w);
+    }
+    t = _mm_shuffle_epi32(s0, 0x1B);         /* FEBA */
+    s1 = _mm_shuffle_epi32(s1, 0xB1);        /* DCHG */
+    _mm_storeu_si128((__m128i *)h, _mm_blend_epi16(t, s1, 0xF0));     /* DCBA */
+    _mm_storeu_si128((__m128i *)(h + 4), _mm_alignr_epi8(s1, t, 8));  /* HGFE */
+}
+#else
+int rng_cpu_has_shani(void) { return 0; }
+#endif
+
+static int sha_impl = -1; /* -1 until first use */
+
+int rng_sha256_get_impl(void)
+{
+    int impl = __atomic_load_n(&sha_impl, __ATOMIC_RELAXED);
+    if (impl < 0) {
+        const char *force = getenv("RNGCERT_FORCE_PORTABLE"); /* exactly "1", as chacha20.h */
+        int portable = force != NULL && strcmp(force, "1") == 0;
+        impl = !portable && rng_cpu_has_shani() ? RNG_SHA_IMPL_SHANI : RNG_SHA_IMPL_PORTABLE;
+        __atomic_store_n(&sha_impl, impl, __ATOMIC_RELAXED);
+    }
+    return impl;
+}
+
+int rng_sha256_set_impl(int impl)
+{
+    if (impl != RNG_SHA_IMPL_PORTABLE && !(impl == RNG_SHA_IMPL_SHANI && rng_cpu_has_shani())) {
+        return RNG_E_ARGUMENT;
+    }
+    __atomic_store_n(&sha_impl, impl, __ATOMIC_RELAXED);
+    return RNG_OK;
+}
+
+const char *rng_sha256_impl_name(void)
+{
+    return rng_sha256_get_impl() == RNG_SHA_IMPL_SHANI ? "shani" : "portable";
+}
+
+/* nblocks 64-byte blocks on the selected path. */
+static void sha256_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+#if RNG_HAVE_SHANI_PATH
+    if (rng_sha256_get_impl() == RNG_SHA_IMPL_SHANI) {
+        compress_shani(h, p, nblocks);
+        return;
+    }
+#endif
+    for (; nblocks > 0; nblocks--, p += 64) {
+        compress_portable(h, p);
+    }
 }
 
 static void sha256_init(sha256_ctx *c)
@@ -87,12 +185,12 @@ static void sha256_update(sha256_ctx *c, const uint8_t *p, size_t n)
         if (c->used < 64) {
             return;
         }
-        sha256_compress(c->h, c->block);
+        sha256_blocks(c->h, c->block, 1);
         c->used = 0;
     }
-    for (; n >= 64; p += 64, n -= 64) {
-        sha256_compress(c->h, p);
-    }
+    sha256_blocks(c->h, p, n / 64);
+    p += n - n % 64;
+    n %= 64;
     memcpy(c->block, p, n);
     c->used = n;
 }
@@ -166,6 +264,29 @@ static void hmac3(const hmac_key *hk, const uint8_t *a, size_t an, const uint8_t
     rng_memzero(inner, sizeof inner);
 }
 
+/* HMAC(key, m) of a 32-byte m (HMAC_DRBG's V = HMAC(K, V)): the padded
+   blocks are written directly, so it is exactly two compressions. */
+static void hmac32(const hmac_key *hk, const uint8_t m[32], uint8_t out[32])
+{
+    uint8_t block[64] = {0};
+    uint32_t h[8];
+    memcpy(block, m, 32);
+    block[32] = 0x80;
+    block[62] = 0x03; /* 96 bytes hashed (the 64-byte padded key, then 32): 768 bits */
+    memcpy(h, hk->inner.h, sizeof h);
+    sha256_blocks(h, block, 1);
+    for (int i = 0; i < 8; i++) {
+        store32_be(block + 4 * i, h[i]); /* the outer message: the inner digest, same padding */
+    }
+    memcpy(h, hk->outer.h, sizeof h);
+    sha256_blocks(h, block, 1);
+    for (int i = 0; i < 8; i++) {
+        store32_be(out + 4 * i, h[i]);
+    }
+    rng_memzero(block, sizeof block);
+    rng_memzero(h, sizeof h);
+}
+
 void rng_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t n, uint8_t out[32])
 {
     hmac_key hk;
@@ -200,7 +321,7 @@ static void drbg_update(rng_hmac_drbg *d, const uint8_t *p1, size_t n1, const ui
         sha256_final(&ctx, d->key);
         /* V = HMAC(K, V) */
         hmac_set_key(&hk, d->key, 32);
-        hmac3(&hk, d->v, 32, NULL, 0, NULL, 0, d->v);
+        hmac32(&hk, d->v, d->v);
         rng_memzero(&ctx, sizeof ctx);
         rng_memzero(inner, sizeof inner);
         rng_memzero(v_round, sizeof v_round);
@@ -252,7 +373,7 @@ int rng_hmac_drbg_generate(rng_hmac_drbg *d, uint8_t *out, size_t n,
     hmac_key hk;
     hmac_set_key(&hk, d->key, 32);
     for (size_t done = 0; done < n; done += 32) {
-        hmac3(&hk, d->v, 32, NULL, 0, NULL, 0, d->v);
+        hmac32(&hk, d->v, d->v);
         size_t take = n - done < 32 ? n - done : 32;
         memcpy(out + done, d->v, take);
     }

@@ -5,8 +5,11 @@
  * (Key, V, reseed_counter), exactly as the standard's pseudocode, so the
  * CAVP known answers run against these functions directly.  The buffered
  * engine that draws from it (production and replay modes, the rng_source
- * binding) is drbg.h.  SHA-256 (FIPS 180-4) is written here: it has no
- * secret-dependent branch or table index, so HMAC_DRBG is constant-time.
+ * binding) is drbg.h.  SHA-256 (FIPS 180-4) is written here, on two paths
+ * giving identical digests: the SHA extensions (SHA-NI) when the CPU has
+ * them, else portable C; RNGCERT_FORCE_PORTABLE=1 selects the portable path
+ * (the convention of chacha20.h).  Neither has a secret-dependent branch or
+ * table index, so HMAC_DRBG is constant-time.
  *
  * Limits (SP 800-90A Table 2, security strength 256): entropy input at
  * least 32 bytes, a nonce of at least 16 bytes (instantiate), at most
@@ -27,6 +30,8 @@
 #define RNG_DRBG_MAX_REQUEST_BYTES 65536
 #define RNG_DRBG_MAX_INPUT_BYTES 4294967295
 #define RNG_DRBG_SECURITY_BYTES 32
+#define RNG_SHA_IMPL_PORTABLE 0
+#define RNG_SHA_IMPL_SHANI 1
 
 typedef struct rng_hmac_drbg {
     uint8_t key[32];
@@ -34,6 +39,14 @@ typedef struct rng_hmac_drbg {
     uint64_t reseed_counter;
     uint64_t reseed_interval;  /* generate refuses once reseed_counter exceeds this */
 } rng_hmac_drbg;
+
+/* 1 when this CPU has the SHA extensions (and SSE4.1) and the build has the path. */
+int rng_cpu_has_shani(void);
+/* Select the SHA-256 path (RNG_SHA_IMPL_*); RNG_E_ARGUMENT if unknown or unavailable. */
+int rng_sha256_set_impl(int impl);
+int rng_sha256_get_impl(void);
+/* "portable" or "shani": the path in use now. */
+const char *rng_sha256_impl_name(void);
 
 /* SHA-256 and HMAC-SHA-256 of a whole message (for tests and the engine). */
 void rng_sha256(const uint8_t *data, size_t n, uint8_t out[32]);

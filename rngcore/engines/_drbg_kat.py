@@ -4,8 +4,9 @@
    1,440 CTR_DRBG AES-256 cases (derivation function on and off), each in
    three procedures (no reseed; prediction resistance false, with an
    explicit reseed; prediction resistance true, a reseed with fresh entropy
-   before each generate), run on the C mechanism itself and, for CTR_DRBG,
-   on every AES code path the CPU has.
+   before each generate), run on the C mechanism itself on every code path
+   of its primitive the CPU has (SHA-256: portable, SHA-NI; AES: portable,
+   AES-NI, VAES).
 2. SP 800-38A F.5.1/F.5.3/F.5.5 AES-CTR (AES-128/192/256) on every AES path.
 3. The engines' own power-on self-test, re-run.
 
@@ -27,7 +28,7 @@ from rngcore._native import ffi, lib
 from rngcore.engine import Check
 
 __all__ = ["AesVector", "CavpCase", "EXPECTED_CASES", "aes_paths", "aes_path", "check_aes_ctr", "check_cavp",
-           "check_power_on", "known_answers", "load_aes_ctr", "load_cavp", "run_case"]
+           "check_power_on", "code_path", "code_paths", "known_answers", "load_aes_ctr", "load_cavp", "run_case"]
 
 PROCEDURES = ("no_reseed", "pr_false", "pr_true")
 FILES = {"hmac": "HMAC_DRBG_SHA256_{}.rsp", "ctr": "CTR_DRBG_AES256_{}.rsp"}
@@ -186,21 +187,46 @@ def run_case(case: CavpCase) -> bytes:
 # --- AES code paths ------------------------------------------------------------------
 
 
-def aes_paths() -> list[str]:
-    """Every AES path this build and CPU can run."""
-    return ["portable"] + (["aesni"] if lib.rng_cpu_has_aesni() else [])
+_PATHS = {
+    # kind: (get, set, {path name: impl, ...}, CPU test of each path)
+    "aes": (lambda: lib.rng_aes_get_impl(), lambda impl: lib.rng_aes_set_impl(impl),
+            {"portable": lib.RNG_AES_IMPL_PORTABLE, "aesni": lib.RNG_AES_IMPL_AESNI, "vaes": lib.RNG_AES_IMPL_VAES},
+            {"portable": lambda: True, "aesni": lambda: lib.rng_cpu_has_aesni(), "vaes": lambda: lib.rng_cpu_has_vaes()}),
+    "sha": (lambda: lib.rng_sha256_get_impl(), lambda impl: lib.rng_sha256_set_impl(impl),
+            {"portable": lib.RNG_SHA_IMPL_PORTABLE, "shani": lib.RNG_SHA_IMPL_SHANI},
+            {"portable": lambda: True, "shani": lambda: lib.rng_cpu_has_shani()}),
+}
+
+
+def code_paths(kind: str) -> list[str]:
+    """Every path of ``kind`` ("aes" or "sha") this build and CPU can run."""
+    return [name for name, available in _PATHS[kind][3].items() if available()]
 
 
 @contextlib.contextmanager
-def aes_path(path: str):
-    """Select AES path ``path`` ("portable" or "aesni") inside the block."""
-    impl = {"portable": lib.RNG_AES_IMPL_PORTABLE, "aesni": lib.RNG_AES_IMPL_AESNI}[path]
-    previous = lib.rng_aes_get_impl()
-    _ok(lib.rng_aes_set_impl(impl), f"selecting the {path} AES path")
+def code_path(kind: str, path: str):
+    """Select path ``path`` of ``kind`` (e.g. "aes", "vaes") inside the block."""
+    get, select, impls, _ = _PATHS[kind]
+    previous = get()
+    _ok(select(impls[path]), f"selecting the {path} {kind} path")
     try:
         yield
     finally:
-        lib.rng_aes_set_impl(previous)
+        select(previous)
+
+
+def aes_paths() -> list[str]:
+    """Every AES path this build and CPU can run ("portable", "aesni", "vaes")."""
+    return code_paths("aes")
+
+
+def aes_path(path: str):
+    """Select AES path ``path`` inside the block."""
+    return code_path("aes", path)
+
+
+def _kind(mechanism: str) -> str:
+    return "sha" if mechanism == "hmac" else "aes"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -260,14 +286,14 @@ def check_aes_ctr(vectors: list[AesVector]) -> Iterator[Check]:
 
 
 def check_cavp(cases: list[CavpCase], mechanisms: tuple[str, ...]) -> Iterator[Check]:
-    """The cases of ``mechanisms``; CTR_DRBG on every AES path."""
+    """The cases of ``mechanisms`` (all of one kind), on every path of their
+    primitive: SHA-256 for HMAC_DRBG, AES for CTR_DRBG."""
     chosen = [c for c in cases if c.mechanism in mechanisms]
-    paths = aes_paths() if any(m.startswith("ctr") for m in mechanisms) else [None]
-    for path in paths:
-        with aes_path(path) if path else contextlib.nullcontext():
+    kind = _kind(mechanisms[0])
+    for path in code_paths(kind):
+        with code_path(kind, path):
             failed = [f"{c.origin} COUNT {c.count}" for c in chosen if run_case(c) != c.returned]
-        name = "cavp-" + "+".join(mechanisms) + (f"-{path}" if path else "")
-        yield Check(name, bool(chosen) and not failed,
+        yield Check(f"cavp-{'+'.join(mechanisms)}-{path}", bool(chosen) and not failed,
                     f"{len(chosen) - len(failed)}/{len(chosen)} CAVP cases pass"
                     + (f"; failing {failed[:5]}" if failed else ""))
 
@@ -278,7 +304,7 @@ def check_power_on() -> Check:
     passed = lib.rng_drbg_selftest_run() == lib.RNG_OK
     return Check("power-on-selftest", passed,
                  "power-on self-test, embedded CAVP answers (one per DRBG mechanism) and SP 800-38A AES-256 "
-                 "on every AES path: " + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
+                 "on every AES and SHA-256 path: " + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
 
 
 def known_answers(mechanisms: tuple[str, ...]) -> list[Check]:
