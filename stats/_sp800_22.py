@@ -143,3 +143,25 @@ class SP800MultiResult(_Unpackable):
         """``(statistic, pvalue)`` of the entry called ``label``."""
         i = self.labels.index(label)
         return float(self.statistic[i]), float(self.pvalue[i])
+
+
+@dataclass(frozen=True)
+class SuiteTest:
+    """One test of the SP 800-22 suite, declared by its module as ``SP800_22 = [SuiteTest(...)]``.
+
+    Attributes
+    ----------
+    name : str
+        Its name in NIST's ``finalAnalysisReport.txt`` ("Frequency", "Rank", ...).
+    function : callable
+        The test, called as ``function(bits, **arguments(n))``.
+    arguments : callable, optional
+        ``arguments(n) -> dict``: the parameters the suite uses for sequences of n bits.
+    order : int
+        Its row in the report (NIST's order, 1..15).
+    """
+
+    name: str
+    function: object
+    arguments: object = field(default=lambda n: {})
+    order: int = 100

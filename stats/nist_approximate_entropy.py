@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, igamc, require_pattern_length, sequence_bits, sliding_values
+from stats._sp800_22 import SP800Result, SuiteTest, igamc, require_pattern_length, sequence_bits, sliding_values
 from stats._validate import check_int
 
 DEFAULT_M = 10  # NIST's reference code and Appendix B
@@ -60,6 +60,10 @@ def approximate_entropy_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -
     apen = phi_m - phi_m1
     chi2 = 2 * n * (math.log(2) - apen)
     return SP800Result(chi2, igamc(2 ** (m - 1), chi2 / 2), n, {"ApEn": apen, "phi_m": phi_m, "phi_m1": phi_m1})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("ApproximateEntropy", approximate_entropy_test, order=11)]
 
 
 __all__ = ["approximate_entropy_test", "pattern_counts", "DEFAULT_M"]

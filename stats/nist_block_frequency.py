@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, igamc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, igamc, require, sequence_bits
 from stats._validate import check_int
 
 #: §2.2.7: n >= 100, M >= 20, M > 0.01 n and N < 100.
@@ -54,6 +54,12 @@ def block_frequency_test(bits, block: int = DEFAULT_BLOCK, *, strict: bool = Tru
     pi = x[: blocks * m].reshape(blocks, m).sum(axis=1) / m
     chi2 = float(4 * m * np.sum((pi - 0.5) ** 2))
     return SP800Result(chi2, igamc(blocks / 2, chi2 / 2), n, {"N": blocks, "M": m, "pi": tuple(pi)})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+#: The suite uses the shortest M that §2.2.7 allows for n (M > 0.01 n, N < 100).
+SP800_22 = [SuiteTest("BlockFrequency", block_frequency_test, lambda n: {"block": max(MIN_BLOCK, n // MAX_BLOCKS + 1)},
+                      order=2)]
 
 
 __all__ = ["block_frequency_test", "DEFAULT_BLOCK"]

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from scipy.special import ndtr
 
-from stats._sp800_22 import SP800Result, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, require, sequence_bits
 from stats._validate import check_choice
 
 MIN_BITS = 100  # §2.13.7
@@ -63,6 +63,11 @@ def cumulative_sums_test(bits, mode: str = "forward", *, strict: bool = True) ->
     walk = np.cumsum(steps if mode == "forward" else steps[::-1])
     z = int(np.max(np.abs(walk)))
     return SP800Result(float(z), cusum_pvalue(z, n), n, {"mode": mode})
+
+
+#: The suite's entries (stats.sp800_22_suite): NIST reports both modes as CumulativeSums.
+SP800_22 = [SuiteTest("CumulativeSums", cumulative_sums_test, lambda n, mode=mode: {"mode": mode}, order=3)
+            for mode in MODES]
 
 
 __all__ = ["cumulative_sums_test", "cusum_pvalue", "MODES"]

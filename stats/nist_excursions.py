@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800MultiResult, chi_square, igamc, require, sequence_bits
+from stats._sp800_22 import SP800MultiResult, SuiteTest, chi_square, igamc, require, sequence_bits
 
 STATES = (-4, -3, -2, -1, 1, 2, 3, 4)
 MIN_BITS = 1_000_000  # §2.14.7
@@ -96,6 +96,10 @@ def random_excursions_test(bits, *, strict: bool = True) -> SP800MultiResult:
         pvalues.append(igamc(2.5, chi2 / 2))
         nus[f"{state:+d}"] = tuple(int(v) for v in nu)
     return SP800MultiResult(stats_, pvalues, tuple(f"{s:+d}" for s in STATES), n, {"J": j, "nu": nus})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("RandomExcursions", random_excursions_test, order=12)]
 
 
 __all__ = ["random_excursions_test", "state_probabilities", "walk_cycles", "cycle_count", "minimum_cycles", "STATES"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800MultiResult, erfc, require, sequence_bits
+from stats._sp800_22 import SP800MultiResult, SuiteTest, erfc, require, sequence_bits
 from stats.nist_excursions import MIN_BITS, cycle_count, minimum_cycles
 
 STATES = tuple(range(-9, 0)) + tuple(range(1, 10))
@@ -50,6 +50,10 @@ def random_excursions_variant_test(bits, *, strict: bool = True) -> SP800MultiRe
     xi = np.bincount(inside + 9, minlength=19)[[s + 9 for s in STATES]]
     pvalues = [erfc(abs(v - j) / math.sqrt(2 * j * (4 * abs(s) - 2))) for v, s in zip(xi, STATES)]
     return SP800MultiResult(xi, pvalues, tuple(f"{s:+d}" for s in STATES), n, {"J": j})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("RandomExcursionsVariant", random_excursions_variant_test, order=13)]
 
 
 __all__ = ["random_excursions_variant_test", "STATES"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, erfc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, erfc, require, sequence_bits
 
 #: §2.1.7: "It is recommended that each sequence to be tested consist of a minimum of 100 bits".
 MIN_BITS = 100
@@ -45,6 +45,10 @@ def monobit_test(bits, *, strict: bool = True) -> SP800Result:
     s_n = 2 * int(np.count_nonzero(x)) - n
     s_obs = abs(s_n) / math.sqrt(n)
     return SP800Result(s_obs, erfc(s_obs / math.sqrt(2.0)), n, {"S_n": s_n})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("Frequency", monobit_test, order=1)]
 
 
 __all__ = ["monobit_test", "MIN_BITS"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, chi_square, igamc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits
 from stats._validate import check_choice, check_int
 
 DEFAULT_BLOCK = 500  # NIST's reference code and Appendix B; §2.10.8 uses M = 1000
@@ -113,6 +113,10 @@ def linear_complexity_test(bits, block: int = DEFAULT_BLOCK, *, probabilities: s
     nu = np.bincount(np.digitize(t, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5], right=True), minlength=7)
     chi2 = chi_square(nu, PI if probabilities == "sp800-22" else STS_PI, blocks)
     return SP800Result(chi2, igamc(3.0, chi2 / 2), n, {"M": m, "N": blocks, "mu": mu, "nu": tuple(int(v) for v in nu)})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("LinearComplexity", linear_complexity_test, order=15)]
 
 
 __all__ = ["linear_complexity_test", "linear_complexities", "PI", "STS_PI", "DEFAULT_BLOCK"]

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, chi_square, igamc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits
 from stats._validate import check_choice
 
 #: M -> (smallest class, largest class, π as printed in SP 800-22 §3.4); §2.4.2 gives the smallest n for M.
@@ -118,6 +118,10 @@ def longest_run_test(bits, block: int | None = None, *, probabilities: str = "st
     chi2 = chi_square(nu, pi, blocks)
     return SP800Result(chi2, igamc(k / 2, chi2 / 2), n,
                        {"M": m, "N": blocks, "K": k, "nu": tuple(int(v) for v in nu), "pi": tuple(pi)})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("LongestRun", longest_run_test, order=5)]
 
 
 __all__ = ["longest_run_test", "longest_runs", "longest_run_cdf", "exact_probabilities", "default_block", "CLASSES"]

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, chi_square, igamc, require, sequence_bits, sliding_values
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits, sliding_values
 from stats._validate import check_choice, check_int
 
 DEFAULT_M, DEFAULT_BLOCK, DEFAULT_K = 9, 1032, 5
@@ -120,6 +120,10 @@ def overlapping_template_test(bits, m: int = DEFAULT_M, *, block: int = DEFAULT_
     nu = np.bincount(np.minimum(per_block, k), minlength=k + 1)
     chi2 = chi_square(nu, pi, blocks)
     return SP800Result(chi2, igamc(k / 2, chi2 / 2), n, {"N": blocks, "nu": tuple(int(v) for v in nu), "pi": tuple(pi)})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("OverlappingTemplate", overlapping_template_test, order=9)]
 
 
 __all__ = ["overlapping_template_test", "exact_probabilities", "poisson_probabilities", "PRINTED"]

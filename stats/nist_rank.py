@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, chi_square, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, require, sequence_bits
 from stats._validate import check_int
 
 DEFAULT_SHAPE = 32  # M = Q = 32 (§2.5.2)
@@ -100,6 +100,10 @@ def matrix_rank_test(bits, rows: int = DEFAULT_SHAPE, columns: int = DEFAULT_SHA
     chi2 = chi_square(counts, probs, count)
     return SP800Result(chi2, float(math.exp(-chi2 / 2)), n,
                        {"N": count, "F_M": counts[0], "F_M-1": counts[1], "rest": counts[2], "probabilities": probs})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("Rank", matrix_rank_test, order=6)]
 
 
 __all__ = ["matrix_rank_test", "gf2_ranks", "rank_probability"]

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, erfc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, erfc, require, sequence_bits
 
 MIN_BITS = 100  # §2.3.7
 
@@ -51,6 +51,10 @@ def sp800_runs_test(bits, *, strict: bool = True) -> SP800Result:
         return SP800Result(float(v_obs), 0.0, n, details)
     spread = 2 * math.sqrt(2 * n) * pi * (1 - pi)
     return SP800Result(float(v_obs), erfc(abs(v_obs - 2 * n * pi * (1 - pi)) / spread), n, details)
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("Runs", sp800_runs_test, order=4)]
 
 
 __all__ = ["sp800_runs_test"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._sp800_22 import SP800MultiResult, igamc, require_pattern_length, sequence_bits
+from stats._sp800_22 import SP800MultiResult, SuiteTest, igamc, require_pattern_length, sequence_bits
 from stats._validate import check_int
 from stats.nist_approximate_entropy import pattern_counts
 
@@ -61,6 +61,10 @@ def sp800_serial_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -> SP800
     del2 = psi[0] - 2 * psi[1] + psi[2]
     pvalues = [igamc(2 ** (m - 2), del1 / 2), igamc(2 ** (m - 3), del2 / 2)]
     return SP800MultiResult([del1, del2], pvalues, ("P-value1", "P-value2"), n, {"psi2": tuple(psi)})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("Serial", sp800_serial_test, order=14)]
 
 
 __all__ = ["sp800_serial_test", "psi_squared", "DEFAULT_M"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats._sp800_22 import SP800MultiResult, igamc, require, sequence_bits, sliding_values
+from stats._sp800_22 import SP800MultiResult, SuiteTest, igamc, require, sequence_bits, sliding_values
 from stats._validate import check_int
 
 DEFAULT_M, DEFAULT_BLOCKS, MAX_BLOCKS = 9, 8, 100  # §2.7.2 and §2.7.7: m = 9 or 10, N <= 100
@@ -121,6 +121,10 @@ def nonoverlapping_template_test(bits, templates=None, *, m: int = DEFAULT_M, bl
     details = {"M": size, "N": blocks, "mu": mu, "sigma2": sigma2,
                "W": {t: tuple(int(v) for v in row) for t, row in zip(templates, w)}}
     return SP800MultiResult(chi2, pvalues, templates, n, details)
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("NonOverlappingTemplate", nonoverlapping_template_test, order=8)]
 
 
 __all__ = ["nonoverlapping_template_test", "aperiodic_templates", "is_aperiodic", "template_counts"]

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, erfc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, erfc, require, sequence_bits
 from stats._validate import check_int
 
 #: L -> (expectedValue, variance), §2.9.4 step 5 (L = 1..16).
@@ -92,6 +92,10 @@ def universal_test(bits, block: int | None = None, init_blocks: int | None = Non
     sigma = c * math.sqrt(variance / k)
     return SP800Result(fn, erfc(abs(fn - expected) / (math.sqrt(2) * sigma)), n,
                        {"L": l, "Q": q, "K": k, "expected": expected, "sigma": sigma})
+
+
+#: The suite's entry (stats.sp800_22_suite).
+SP800_22 = [SuiteTest("Universal", universal_test, order=10)]
 
 
 __all__ = ["universal_test", "default_block", "MOMENTS"]

@@ -1,0 +1,218 @@
+"""The NIST SP 800-22 Rev. 1a suite over m sequences, and its §4.2 assessment.
+
+Every SP 800-22 module of :mod:`stats` declares its entry as
+``SP800_22 = [SuiteTest(...)]`` (:class:`stats._sp800_22.SuiteTest`); the
+suite discovers them, cuts the bits into m sequences of n bits, runs each
+test on each sequence, and assesses every P-value row (a test, or one
+template / state / P-value of it) as §4.2 does:
+
+* **proportion** (§4.2.1): the share of sequences with P >= α must lie in
+  p̂ ± 3 sqrt(p̂ (1 - p̂) / m), p̂ = 1 - α;
+* **uniformity** (§4.2.2): the P-values in 10 bins C1..C10 give
+  χ² = Σ (F_i - m/10)² / (m/10) and P-value_T = igamc(9/2, χ²/2); uniform
+  when P-value_T >= 0.0001.  It needs at least 55 sequences (NIST's
+  reference code leaves it out below that, and so does this).
+
+A test whose validity conditions fail on a sequence (the random excursion
+tests on a walk with too few cycles) does not test that sequence: m for its
+rows is the number of sequences it tested, as §4.2 prescribes.
+
+References
+----------
+.. [1] A. Rukhin et al., NIST SP 800-22 Rev. 1a (2010), §4.2 and Appendix B.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from stats._sp800_22 import SuiteTest, igamc, sequence_bits
+from stats._table import declaring_modules
+from stats._validate import InsufficientDataError, check_int
+from stats.spectral import spectral_test
+
+DEFAULT_BITS = 1_000_000
+ALPHA = 0.01
+UNIFORMITY_LEVEL = 0.0001
+MIN_UNIFORMITY_SEQUENCES = 55
+
+#: The DFT test (§2.6) lives in stats.spectral; the suite runs it with the standard's variance.
+FFT = SuiteTest("FFT", spectral_test, lambda n: {"variance": "sp800-22"}, order=7)
+
+
+def suite_tests() -> tuple:
+    """Every declared SP 800-22 entry, in NIST's report order."""
+    import stats
+
+    found = [FFT] + [e for module in declaring_modules(stats) for e in getattr(module, "SP800_22", ())]
+    return tuple(sorted(found, key=lambda e: e.order))
+
+
+@dataclass(frozen=True)
+class SuiteRow:
+    """The §4.2 assessment of one P-value row over the sequences.
+
+    Attributes
+    ----------
+    test, label : str
+        The test's report name and which of its P-values ("" for a single one).
+    pvalues : tuple of float
+        One per sequence the test applied to.
+    skipped : int
+        Sequences it did not apply to (validity conditions not met).
+    bins : tuple of int
+        C1..C10.
+    uniformity : float or None
+        P-value_T; None below 55 sequences.
+    passed : int
+        Sequences with P >= α.
+    interval : tuple of float
+        The proportion's confidence interval (low, high).
+    """
+
+    test: str
+    label: str
+    pvalues: tuple
+    skipped: int
+    bins: tuple
+    uniformity: float | None
+    passed: int
+    interval: tuple
+
+    @property
+    def tested(self) -> int:
+        return len(self.pvalues)
+
+    @property
+    def proportion_ok(self) -> bool:
+        return self.tested > 0 and self.interval[0] <= self.passed / self.tested <= self.interval[1]
+
+    @property
+    def uniformity_ok(self) -> bool:
+        return self.uniformity is None or self.uniformity >= UNIFORMITY_LEVEL
+
+    @property
+    def ok(self) -> bool:
+        return self.proportion_ok and self.uniformity_ok
+
+
+def proportion_interval(m: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """p̂ ± 3 sqrt(p̂ (1 - p̂)/m), p̂ = 1 - α (§4.2.1)."""
+    p = 1 - alpha
+    half = 3 * math.sqrt(p * alpha / m)
+    return p - half, p + half
+
+
+def uniformity(pvalues) -> tuple[tuple, float | None]:
+    """C1..C10 and P-value_T of §4.2.2 (None below 55 P-values)."""
+    p = np.asarray(pvalues, dtype=float)
+    bins = np.bincount(np.minimum((p * 10).astype(int), 9), minlength=10) if p.size else np.zeros(10, int)
+    if p.size < MIN_UNIFORMITY_SEQUENCES:
+        return tuple(int(b) for b in bins), None
+    expected = p.size / 10
+    chi2 = float(np.sum((bins - expected) ** 2) / expected)
+    return tuple(int(b) for b in bins), igamc(4.5, chi2 / 2)
+
+
+def assess_row(test: str, label: str, pvalues, skipped: int = 0, alpha: float = ALPHA) -> SuiteRow:
+    """The §4.2 assessment of one row of P-values."""
+    pvalues = tuple(float(v) for v in pvalues)
+    bins, value_t = uniformity(pvalues)
+    passed = sum(1 for v in pvalues if v >= alpha)
+    interval = proportion_interval(len(pvalues), alpha) if pvalues else (math.nan, math.nan)
+    return SuiteRow(test, label, pvalues, skipped, bins, value_t, passed, interval)
+
+
+@dataclass(frozen=True)
+class SuiteReport:
+    """The suite's result: one :class:`SuiteRow` per P-value row, and what was tested."""
+
+    rows: tuple
+    sequences: int
+    bits: int
+    alpha: float
+
+    @property
+    def verdict(self) -> str:
+        return "pass" if all(r.ok for r in self.rows) else "fail"
+
+    def as_dict(self) -> dict:
+        return {"suite": "sp800-22", "sequences": self.sequences, "bits": self.bits, "alpha": self.alpha,
+                "verdict": self.verdict, "complete": True, "interrupted": False,
+                "rows": [{"test": r.test, "label": r.label, "bins": list(r.bins), "uniformity": r.uniformity,
+                          "passed": r.passed, "tested": r.tested, "skipped": r.skipped,
+                          "interval": list(r.interval), "proportion_ok": r.proportion_ok,
+                          "uniformity_ok": r.uniformity_ok} for r in self.rows]}
+
+    def final_analysis_report(self) -> str:
+        """The layout of NIST's ``finalAnalysisReport.txt``: C1..C10, P-VALUE, PROPORTION, STATISTICAL TEST."""
+        head = "".join(f"{f'C{i}':>4}" for i in range(1, 11))
+        lines = [f"{head}  P-VALUE  PROPORTION  STATISTICAL TEST", "-" * 78]
+        for r in self.rows:
+            value = f"{r.uniformity:.6f}" if r.uniformity is not None else "    ----"
+            mark = " " if r.uniformity_ok else "*"
+            prop = f"{r.passed}/{r.tested}" + (" " if r.proportion_ok else "*")
+            name = r.test + (f" {r.label}" if r.label else "")
+            lines.append("".join(f"{b:>4}" for b in r.bins) + f"  {value}{mark} {prop:>10}   {name}")
+        lines.append("-" * 78)
+        lines.append(f"{self.sequences} sequences of {self.bits:,} bits; a * marks a proportion outside "
+                     f"p̂ ± 3 sqrt(p̂(1 - p̂)/m), p̂ = {1 - self.alpha:g}, or P-value_T < {UNIFORMITY_LEVEL:g}")
+        lines.append(f"verdict: {self.verdict.upper()}")
+        return "\n".join(lines) + "\n"
+
+
+def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS, alpha: float = ALPHA,
+              tests=None) -> SuiteReport:
+    """Run the SP 800-22 suite on ``sequences`` sequences of ``length`` bits and assess it (§4.2).
+
+    Parameters
+    ----------
+    bits : array_like of {0, 1}, str of "0"/"1", or bytes
+        The bits, read in order; trailing bits that do not fill a sequence are not tested.
+    sequences : int, optional
+        m (default: as many whole sequences as the bits hold).
+    length : int, optional
+        n, bits per sequence (default 10^6).
+    alpha : float, optional
+        Significance level of each test (default 0.01).
+    tests : iterable of str, optional
+        Report names of the tests to run (default all of :func:`suite_tests`).
+
+    Raises
+    ------
+    InsufficientDataError
+        Fewer bits than the m sequences need.
+    """
+    x = sequence_bits(bits)
+    length = check_int("length", length, 1)
+    available = x.size // length
+    m = available if sequences is None else check_int("sequences", sequences, 1)
+    if m == 0 or m > available:
+        raise InsufficientDataError("SP 800-22 suite", max(m, 1) * length, x.size, "bits",
+                                    f"{max(m, 1)} sequence(s) of {length:,} bits")
+    entries = [e for e in suite_tests() if tests is None or e.name in set(tests)]
+    rows = {}
+    skipped = {}
+    for e in entries:
+        for i in range(m):
+            sequence = x[i * length: (i + 1) * length]
+            try:
+                result = e.function(sequence, **e.arguments(length))
+            except InsufficientDataError:
+                skipped[e.name, e.order] = skipped.get((e.name, e.order), 0) + 1
+                continue
+            labels = getattr(result, "labels", ("",))
+            mode = getattr(result, "details", {}).get("mode", "")
+            for label, p in zip(labels, np.atleast_1d(result.pvalue)):
+                rows.setdefault((e.order, e.name, label or mode), []).append(float(p))
+    assessed = [assess_row(name, label, pvalues, skipped.get((name, order), 0), alpha)
+                for (order, name, label), pvalues in rows.items()]
+    for (name, order), count in skipped.items():
+        if not any(r.test == name for r in assessed):
+            assessed.append(assess_row(name, "", (), count, alpha))
+    return SuiteReport(tuple(assessed), m, length, alpha)
+
+
+__all__ = ["run_suite", "suite_tests", "assess_row", "proportion_interval", "uniformity", "SuiteReport", "SuiteRow"]

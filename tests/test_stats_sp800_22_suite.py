@@ -1,0 +1,71 @@
+"""The SP 800-22 suite and its §4.2 assessment (proportion interval, uniformity of P-values)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from stats._validate import InsufficientDataError
+from stats.nist_frequency import monobit_test
+from stats.sp800_22_suite import assess_row, proportion_interval, run_suite, suite_tests, uniformity
+
+
+def test_every_test_of_the_standard_is_declared():
+    names = [e.name for e in suite_tests()]
+    assert names == ["Frequency", "BlockFrequency", "CumulativeSums", "CumulativeSums", "Runs", "LongestRun", "Rank",
+                     "FFT", "NonOverlappingTemplate", "OverlappingTemplate", "Universal", "ApproximateEntropy",
+                     "RandomExcursions", "RandomExcursionsVariant", "Serial", "LinearComplexity"]
+    assert len(set(names)) == 15
+
+
+def test_proportion_interval_of_section_4_2_1():
+    low, high = proportion_interval(1000)  # §4.2.1: 0.99 ± 0.0094392 for m = 1000
+    half = (high - low) / 2
+    assert (low + half, int(half * 1e7)) == (pytest.approx(0.99, abs=1e-15), 94392)  # printed truncated to 7 places
+
+
+def test_uniformity_bins_and_pvalue_t():
+    p = np.repeat(np.arange(10) / 10 + 0.05, 10)  # 10 in each bin
+    assert uniformity(p) == ((10,) * 10, 1.0)
+    skewed = np.concatenate([np.full(55, 0.01), np.full(45, 0.95)])
+    bins, value = uniformity(skewed)
+    chi2 = ((55 - 10) ** 2 + (45 - 10) ** 2 + 8 * 100) / 10
+    from scipy.special import gammaincc
+    assert bins == (55,) + (0,) * 8 + (45,) and value == pytest.approx(gammaincc(4.5, chi2 / 2), rel=1e-12)
+    assert uniformity(np.full(54, 0.5))[1] is None  # below 55 sequences: not computed
+
+
+def test_row_flags_a_low_proportion():
+    row = assess_row("Frequency", "", [0.001] * 5 + [0.5] * 95)
+    assert row.passed == 95 and not row.proportion_ok and not row.ok
+
+
+def _bits(n, seed, p=0.5):
+    return (np.random.default_rng(seed).random(n) < p).astype(np.uint8)
+
+
+def test_suite_rows_are_the_tests_pvalues():
+    bits = _bits(60 * 1000, 7)
+    report = run_suite(bits, length=1000, tests=["Frequency", "CumulativeSums"])
+    assert report.sequences == 60 and [r.label for r in report.rows] == ["", "forward", "backward"]
+    expected = [monobit_test(bits[i * 1000:(i + 1) * 1000]).pvalue for i in range(60)]
+    assert list(report.rows[0].pvalues) == expected and report.rows[0].uniformity is not None
+    text = report.final_analysis_report()
+    assert text.splitlines()[0].split()[-5:] == ["C10", "P-VALUE", "PROPORTION", "STATISTICAL", "TEST"]
+    assert text.rstrip().endswith("verdict: " + report.verdict.upper())
+    assert report.as_dict()["rows"][0]["tested"] == 60
+
+
+def test_suite_fails_biased_bits():
+    report = run_suite(_bits(60 * 1000, 8, p=0.6), length=1000, tests=["Frequency"])
+    row = report.rows[0]
+    assert row.passed == 0 and row.uniformity < 1e-9 and report.verdict == "fail"
+
+
+def test_suite_counts_skipped_sequences():
+    report = run_suite(_bits(3 * 1000, 9), length=1000, tests=["RandomExcursions"])
+    assert report.rows[0].tested == 0 and report.rows[0].skipped == 3 and not report.rows[0].ok
+
+
+def test_suite_refuses_too_few_bits():
+    with pytest.raises(InsufficientDataError, match="SP 800-22 suite needs at least 2,000 bits"):
+        run_suite(_bits(1500, 1), sequences=2, length=1000)
