@@ -1,0 +1,107 @@
+"""``rngcert sp800-22``: the NIST SP 800-22 Rev. 1a suite and its §4.2 assessment on raw bits.
+
+The bits come from a capture file (``--input FILE``, ``-`` for stdin) of
+packed bytes (``--format binary``; ``--bit-order msb``, the default, reads
+each byte's most significant bit first, as NIST's ``assess`` reads binary
+files; ``lsb`` the other way) or of ASCII ``0``/``1`` characters
+(``--format ascii``, white space ignored, as NIST's data files), or are
+drawn from rngcert's own engine (``--engine/--seed/--stream``).  The report
+is the layout of NIST's ``finalAnalysisReport.txt``, or JSON with
+``--json``.  Exit 0 pass, 1 fail, 2 bad input.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import click
+
+from harness.commands._generator import generator_options
+from harness.commands._options import InputPath
+
+BIT_ORDERS = ("msb", "lsb")
+FORMATS = ("binary", "ascii")
+
+
+def _read_bits(path: str, fmt: str, bit_order: str, needed: int):
+    import numpy as np
+
+    data = pathlib.Path(path).read_bytes()
+    if fmt == "ascii":
+        text = np.frombuffer(data, dtype=np.uint8)
+        text = text[~np.isin(text, np.frombuffer(b" \t\r\n", dtype=np.uint8))]
+        bad = np.flatnonzero((text != ord("0")) & (text != ord("1")))
+        if bad.size:
+            raise click.UsageError(f"{path}: --format ascii holds only 0 and 1, found {chr(text[bad[0]])!r}")
+        return (text[:needed] - ord("0")).astype(np.uint8)
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="big" if bit_order == "msb" else "little")
+    return bits[:needed]
+
+
+@click.command("sp800-22")
+@click.option("--input", "input_path", type=InputPath(), default=None,
+              help="Capture file of the bits ('-': stdin). Without it, draw from our engine.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="binary", show_default=True,
+              help="binary: packed bytes; ascii: the characters 0 and 1.")
+@click.option("--bit-order", type=click.Choice(BIT_ORDERS), default="msb", show_default=True,
+              help="Bit order within a byte of a binary capture (msb: as NIST's assess reads it).")
+@click.option("--sequences", type=click.IntRange(min=1), default=None, metavar="M",
+              help="Sequences to test (default: 1 when drawing, all whole ones of a capture).")
+@click.option("--bits", "length", type=click.IntRange(min=100), default=1_000_000, show_default=True, metavar="N",
+              help="Bits per sequence.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
+              show_default=True, help="Significance level of each test.")
+@click.option("--test", "tests", multiple=True, metavar="NAME",
+              help="Run only this test (repeatable): a name of finalAnalysisReport.txt, e.g. Frequency.")
+@generator_options()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@click.pass_context
+def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json):
+    """Run the 15 tests of NIST SP 800-22 Rev. 1a on M sequences of N bits and assess them (§4.2).
+
+    Each row is one P-value of a test (a template, a state): its P-values'
+    counts in ten bins C1..C10, the uniformity P-value_T (from 55
+    sequences) and the proportion of sequences passing.  A test whose
+    validity conditions a sequence does not meet (too few cycles for the
+    random excursion tests) does not count that sequence.
+    """
+    from stats._validate import InsufficientDataError
+    from stats.sp800_22_suite import run_suite, suite_tests
+
+    known = {e.name for e in suite_tests()}
+    unknown = [t for t in tests if t not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown test {unknown[0]!r}; valid tests: {', '.join(sorted(known))}",
+                                 param_hint="--test")
+    if input_path is not None:
+        if rng.seed is not None:
+            raise click.UsageError("--seed applies only when drawing from our own engine (no --input)")
+        needed = None if sequences is None else sequences * length
+        bits = _read_bits(input_path, fmt, bit_order, needed)
+        what = f"{bits.size:,} bits read from {input_path} ({fmt}, {bit_order} first)" if fmt == "binary" \
+            else f"{bits.size:,} bits read from {input_path} (ASCII 0/1)"
+    else:
+        import numpy as np
+
+        m = 1 if sequences is None else sequences
+        generator = rng.build()
+        data = generator.random_bytes((m * length + 7) // 8)
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8))[: m * length]
+        what = f"{bits.size:,} bits drawn from rngcert's engine, {generator.provenance().describe()}"
+    try:
+        report = run_suite(bits, sequences=sequences, length=length, alpha=alpha, tests=tests or None)
+    except InsufficientDataError as exc:
+        raise click.UsageError(f"too few bits: {exc}") from None
+    if as_json:
+        out = report.as_dict()
+        out["source"] = {"description": what, "input": input_path}
+        out["provenance"] = rng.provenance()
+        click.echo(json.dumps(out, indent=2))
+    else:
+        click.echo(what)
+        click.echo(report.final_analysis_report(), nl=False)
+    if report.verdict == "fail":
+        ctx.exit(1)
+
+
+COMMANDS = [sp800_22_command]
