@@ -1,0 +1,16 @@
+"""SP 800-22 benchmarks (pytest-benchmark), reusing harness/benchcases/sp800_22.py CASES.
+
+Run: pytest benchmarks/bench_sp800_22.py --benchmark-only -p no:cacheprovider
+"""
+import pytest
+
+from harness.benchcases.sp800_22 import CASES
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
+def test_sp800_22_case(benchmark, case):
+    benchmark.group = case.group
+    fn = case.setup()
+    result = benchmark.pedantic(fn, rounds=3, iterations=1, warmup_rounds=0)
+    if case.check is not None:
+        case.check(result)
