@@ -23,6 +23,7 @@ COMMANDS = {
     "test": ["test", "roulette-single", "--samples", "2000"],
     "game": ["game", "roulette-single", "--simulate", "1000"],
     "slot": ["slot", str(ROOT / "examples" / "slot_compliant.toml"), "--simulate", "1000"],
+    "sp800-22": ["sp800-22", "--bits", "1000", "--test", "Frequency"],
 }
 ENTROPY_FAULTS = ["fail", "empty", "eintr"]
 
