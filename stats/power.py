@@ -23,6 +23,7 @@ from scipy import optimize as _opt
 from scipy import stats as _sps
 
 from stats._validate import as_float, check_int, exact_probabilities
+from stats.pooling import pool_cells
 
 DEFAULT_POWER = 0.99
 
@@ -169,7 +170,7 @@ def detectable_law_change(null_cells, alternative, items: int, alpha: float, df:
     alpha, df, power
         Level, degrees of freedom of the test, power.
     min_expected, rule
-        The test's pooling (:func:`stats.chisquare.pool_cells`), applied to
+        The test's pooling (:func:`stats.pooling.pool_cells`), applied to
         the null expected counts exactly as the test does.
     upper : float
         Largest meaningful δ; ``inf`` is returned when even it is not detected.
@@ -179,8 +180,6 @@ def detectable_law_change(null_cells, alternative, items: int, alpha: float, df:
     Noncentrality λ(δ) = N Σ_g (p1_g - p0_g)² / p0_g over the pooled cells
     (the noncentral chi-square approximation), solved for λ(δ) = λ_needed.
     """
-    from stats.chisquare import pool_cells
-
     null_cells = np.asarray(null_cells, dtype=np.float64)
     groups = pool_cells(items * null_cells, min_expected=min_expected, rule=rule)
     p0 = np.bincount(groups, weights=null_cells)

@@ -54,6 +54,13 @@ def test_toy_device_in_one_module_appears_in_the_cli(toy_devices):
     assert np.load(__import__("io").BytesIO(result.stdout_bytes)).shape == (5, 3)
 
 
+def test_toy_device_listed_in_the_battery_help(toy_devices):
+    help_text = CliRunner().invoke(main, ["test", "--help"]).output
+    assert "toy-blower" in help_text and "three distinct balls of twenty" in help_text
+    # the help names no device by hand: each one it lists comes from the registry
+    assert "..." not in help_text.split("Options:")[0]
+
+
 def test_toy_device_goes_through_the_battery(toy_devices):
     result = CliRunner().invoke(main, ["test", "toy-blower", "--samples", "5000", "--seed", SEED])
     assert result.exit_code == 0, result.output

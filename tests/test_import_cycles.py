@@ -18,13 +18,7 @@ PACKAGES = ("rngcore", "stats", "harness")
 # Known circles, each named, waiting to be broken: (package every member lies in, modules it
 # must contain).  A circle that matches none of them fails the test; a known circle that is
 # gone fails test_known_circles_are_still_there, so the exception cannot outlive it.
-KNOWN_CIRCLES: dict[str, tuple[str, frozenset[str]]] = {
-    # The device kinds' derived streams import the spectral test inside functions; the
-    # spectral test declares its battery entry through stats.registry, which imports the
-    # kinds (and discovers the package with `import stats`).  To break it, the kinds would
-    # take their bit deriver from a module that declares no battery entry.
-    "stats-kinds-registry": ("stats", frozenset({"stats.kinds", "stats.registry", "stats.spectral"})),
-}
+KNOWN_CIRCLES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
 def _known(circle: frozenset[str]) -> str | None:
@@ -51,7 +45,9 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     targets: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            candidates = [alias.name for alias in node.names]
+            # `import pkg` inside pkg.sub binds the parent, which is always loaded before its
+            # submodules, and imports no name from it: no edge (see the module docstring).
+            candidates = [alias.name for alias in node.names if not name.startswith(alias.name + ".")]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".")
@@ -91,6 +87,16 @@ def test_the_walk_sees_the_packages():
     assert "harness.games.base" in graph["harness.games.baccarat"]
     # function-level imports count: the draw command imports the registry inside a function
     assert "rngcore.devices.registry" in graph["harness.commands.draw"]
+
+
+def test_a_parent_package_is_an_edge_only_when_a_name_is_imported_from_it(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    sub = tmp_path / "pkg" / "sub.py"
+    modules = {"pkg": tmp_path / "pkg" / "__init__.py", "pkg.sub": sub, "pkg.other": sub}
+    sub.write_text("def f():\n    import pkg\n", encoding="utf-8")
+    assert _imports("pkg.sub", sub, modules) == set()
+    sub.write_text("from pkg import helper\nimport pkg.other\n", encoding="utf-8")
+    assert _imports("pkg.sub", sub, modules) == {"pkg", "pkg.other"}
 
 
 def test_circle_detection_finds_a_planted_circle():

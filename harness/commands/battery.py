@@ -70,12 +70,16 @@ class _TestNames(click.Choice):
 
 
 class _TestCommand(click.Command):
-    """``rngcert test`` with the kinds' own device names listed in its help, from the registry."""
+    """``rngcert test`` with its devices, the kinds' own device names and the tests listed in its
+    help, from the registries."""
 
     def format_epilog(self, ctx, formatter):
+        from rngcore.devices.registry import help_rows
         from stats.kinds import kind_class, kind_names
         from stats.registry import entries
 
+        with formatter.section("Devices (the device registry)"):
+            formatter.write_dl(help_rows())
         rows = [(cls.syntax, cls.summary) for cls in map(kind_class, kind_names()) if cls.syntax]
         with formatter.section("Devices the kinds name themselves"):
             formatter.write_dl(rows)
@@ -223,9 +227,8 @@ def _sigterm_as_interrupt():
 def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
-    DEVICE is a registry name: roulette-single, roulette-double, big-six,
-    money-wheel, dice:N, shoe:N, deck, tiles, ... or a device a kind names
-    itself (listed below), e.g. "bytes" for a raw byte stream (a capture of
+    DEVICE is a device of the registry or a device a kind names itself
+    (both listed below), e.g. "bytes" for a raw byte stream (a capture of
     `rngcert stream` output; its bits also get the spectral test).  Tests
     too data-hungry for N are reported as skipped with the N they need, and
     the verdict is over the tests that ran.  Exit 0 pass, 1 fail, 2 bad

@@ -4,7 +4,7 @@ An RNG's raw output (``rngcert stream``, a binary dump of a third-party
 RNG) is not an outcome of any physical equipment, but it is a categorical
 stream with an exact null: each byte uniform on 0..255, independently.  Its
 ``bits`` are the bytes' own bits, most significant first (for 2^8 equally
-likely values the PIT digits are exactly those, :class:`stats.spectral.OutcomeBits`).
+likely values the PIT digits are exactly those, :class:`stats.outcome_bits.OutcomeBits`).
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def _uniform(kind, seed):
 
 
 def _bits(kind, seed):
-    from stats.spectral import OutcomeBits
+    from stats.outcome_bits import OutcomeBits
 
     bits = OutcomeBits(kind.probabilities, seed=seed)
     # The PIT digits (one jitter draw shared with the "uniform" tests), or the raw bits.
@@ -32,7 +32,7 @@ def _bits(kind, seed):
 
 
 def _bits_per_value(kind) -> int:
-    from stats.spectral import bits_per_outcome
+    from stats.outcome_bits import bits_per_outcome
 
     return bits_per_outcome(len(kind.probabilities))
 
@@ -41,7 +41,7 @@ class Categorical(DeviceKind):
     """One symbol per outcome with a fixed exact law (wheels: roulette, Big Six, Money Wheel).
 
     Streams: ``values`` (label indices), ``uniform`` (their randomized PIT,
-    :mod:`stats.pit`), ``bits`` (PIT digits, :class:`stats.spectral.OutcomeBits`).
+    :mod:`stats.pit`), ``bits`` (PIT digits, :class:`stats.outcome_bits.OutcomeBits`).
     """
 
     kind = "categorical"

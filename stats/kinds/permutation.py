@@ -10,7 +10,7 @@ from stats.kinds._base import DeviceKind, Stream, one, stateless
 
 
 def _first_bits(kind, seed):
-    from stats.spectral import OutcomeBits
+    from stats.outcome_bits import OutcomeBits
 
     # Its own jitter stream: the first cards are a separate outcome sequence.
     bits = OutcomeBits(kind.probabilities, seed=seed + 1)
@@ -18,7 +18,7 @@ def _first_bits(kind, seed):
 
 
 def _first_bits_per_row(kind) -> int:
-    from stats.spectral import bits_per_outcome
+    from stats.outcome_bits import bits_per_outcome
 
     return bits_per_outcome(len(kind.probabilities))
 
