@@ -281,3 +281,19 @@ def test_missing_file_and_bad_invocations(tmp_path):
     assert result.exit_code == 2 and "--seed" in result.output and "--simulate" in result.output
     assert run(path, "--simulate", 0).exit_code == 2
     assert run(path, "--simulate", 10, "--seed", "abc").exit_code == 2
+
+
+def test_profile_choices_come_from_the_profiles_alone():
+    """--help lists the profiles from harness.slot.profiles; its sentence names none by hand."""
+    import re
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+    from harness.slot.profiles import PROFILE_NAMES
+
+    option = next(p for p in main.commands["slot"].params if p.name == "profile")
+    assert tuple(option.type.choices) == PROFILE_NAMES
+    words = set(re.findall(r"[a-z0-9]+", option.help))
+    assert not words & set(PROFILE_NAMES), option.help
+    assert "[" + "|".join(PROFILE_NAMES) + "]" in CliRunner().invoke(main, ["slot", "--help"]).output

@@ -17,7 +17,7 @@ from harness.slot.profiles import PROFILE_NAMES
 @click.command("slot", epilog=f"Model format: {shipped('docs/slot_model.md') or 'docs/slot_model.md'}")
 @click.argument("model", type=click.Path(dir_okay=False, allow_dash=True, path_type=pathlib.Path))
 @click.option("--profile", type=click.Choice(PROFILE_NAMES), default="jp", show_default=True,
-              help="Rules to check: jp (Japan 000 別表第1 第10), nj, nv, gli11.")
+              help="The regulator's rules to check; each rule in the report cites its source.")
 @click.option("--simulate", "spins", type=click.IntRange(min=1, max=MAX_SIMULATED_PLAYS), default=None, metavar="N",
               help="Also play N spins through rngcore and compare with the exact figures "
                    "(N at most 2**64 - 1, what the simulation's 64-bit play counter holds).")
