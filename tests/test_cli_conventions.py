@@ -282,7 +282,9 @@ def test_every_long_command_has_quiet(command):
 
 # --- standard streams --------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [("selftest", "--json"), ("game", "craps"), ("slot", SLOT, "--json")],
+@pytest.mark.parametrize("args", [("selftest", "--json"), ("game", "craps"), ("slot", SLOT, "--json"),
+                                  ("test", "roulette-single", "--samples", "100000", "--seed", SEED),
+                                  ("test", "roulette-single", "--samples", "100000", "--seed", SEED, "--json")],
                          ids=" ".join)
 def test_output_writes_the_report_to_a_file(tmp_path, args):
     target = tmp_path / "report.out"

@@ -19,7 +19,7 @@ import threading
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import InputPath, complete_test_device, quiet_option
+from harness.commands._options import InputPath, complete_test_device, emit, output_option, quiet_option
 
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
@@ -223,8 +223,9 @@ def _sigterm_as_interrupt():
               help="Run only this battery test (repeatable; the choices are listed below).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
+@output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -236,10 +237,10 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_js
     says INCOMPLETE).
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output):
     from stats.kinds import kind_of
 
     spec = _spec(device)
@@ -280,9 +281,9 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
                             "reading": capture.reading if capture else None,
                             "requested": samples, "available": capture.n if capture else None}
         report["provenance"] = rng.provenance()  # None for a capture file: no generator of ours drew it
-        click.echo(json.dumps(report, indent=2))
+        emit(json.dumps(report, indent=2), output)
     else:
-        click.echo(_text_report(result, what, DEFAULT_POWER))
+        emit(_text_report(result, what, DEFAULT_POWER), output)
     if result.interrupted:
         click.echo(f"interrupted after {result.n:,} {kind.unit}; partial results above (INCOMPLETE)", err=True)
     ctx.exit(outcome.exit_code)
