@@ -1,6 +1,6 @@
 """Environment variables the C core reads, checked before it reads them.
 
-``csrc/chacha20.c`` reads ``RNGCERT_FORCE_PORTABLE`` once, at the first
+``csrc/core/chacha20.c`` reads ``RNGCERT_FORCE_PORTABLE`` once, at the first
 keystream call, and acts only on ``"1"``; any other value would silently
 select the default path.  A misspelt setting in a lab's job (``yes``,
 ``true``) must not certify the wrong code path, so it is refused here, when

@@ -165,3 +165,14 @@ def test_a_c_module_is_one_pair_in_its_layer_folder(tmp_path):
     after = {name: layer_sha256(tmp_path / "csrc" / name) for name in LAYERS}
     assert after["kernels"] != before["kernels"]
     assert after["core"] == before["core"] and after["testing"] == before["testing"]
+
+
+def test_every_c_file_named_in_the_code_and_docs_exists():
+    """A comment or page that names a C file by path names one that exists (files get renamed)."""
+    named = re.compile(r"csrc/[A-Za-z0-9_/]+\.[ch]\b")
+    places = [p for folder in ("csrc", "rngcore", "harness", "stats", "docs")
+              for p in (ROOT / folder).rglob("*") if p.suffix in (".c", ".h", ".py", ".md")]
+    stale = [f"{p.relative_to(ROOT)}: {ref}" for p in places + [ROOT / "README.md"]
+             for ref in named.findall(p.read_text(encoding="utf-8")) if not (ROOT / ref).is_file()]
+    assert len(places) > 50
+    assert not stale, stale

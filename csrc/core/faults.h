@@ -2,7 +2,7 @@
  * faults.h -- the core's one inward seam: fault injection from the test layer.
  *
  * The core holds no fault logic and no test switch.  The test layer
- * (csrc/testing/faults.c, extension rngcore._testing) installs a table of
+ * (csrc/testing/fault_plans.c, extension rngcore._testing) installs a table of
  * fault functions here; production code never installs one, and the core
  * consults the table only on cold paths (an OS entropy read, a self-test
  * comparison).  A fault can only make the core fail or retry, never weaken
