@@ -191,3 +191,37 @@ class CheckResult(_Unpackable):
     detail: str = ""
     row: int | None = None
     problem: str = ""
+
+
+@dataclass(frozen=True)
+class RepeatResult(_Unpackable):
+    """Result of :func:`stats.repeat_test`: how often an outcome equals the one ``lag`` before it.
+
+    Attributes
+    ----------
+    statistic : float
+        The repeat count R (pairs ``(x_i, x_(i+lag))`` that match, summed over the lags).
+    pvalue : float
+        Two-sided: ``min(1, 2 min(P(R >= r), P(R <= r)))`` under the null law of R.
+    n : int
+        Outcomes tested.
+    lags : tuple of int
+    pairs : int
+        Pairs compared, Σ (n - lag).
+    expected, sd : float
+        Mean and standard deviation of R under the null hypothesis (exact).
+    z : float
+        ``(R - expected) / sd``.
+    method : str
+        ``"binomial"`` (exact law, equally likely outcomes and one lag) or ``"normal"``.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    lags: tuple
+    pairs: int
+    expected: float
+    sd: float
+    z: float
+    method: str

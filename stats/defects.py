@@ -237,7 +237,7 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("biased-pocket", "roulette-single", "one pocket at (1 + 0.1)/37", biased_pocket,
            1_000_000, ("frequency",)),
     Defect("sticky-wheel", "roulette-single", "repeats the previous pocket with probability 0.01", sticky_wheel,
-           300_000, ("serial-pairs", "independence")),
+           300_000, ("repeats", "serial-pairs", "independence")),
     Defect("lcg-low-bits-wheel", "roulette-single", "pocket from the low byte of a 32-bit LCG (period 256)",
            lcg_low_bits_wheel, 20_000, ("serial-pairs", "independence")),
     Defect("heavy-six-die", "dice:1", "P(6) = 1/6 + 0.01", heavy_six_die, 300_000, ("frequency",)),
