@@ -42,6 +42,18 @@ def all_sequences(k: int, n: int):
     return np.array(list(itertools.product(range(k), repeat=n)))
 
 
+def enumerated_law(p, t, statistic) -> dict:
+    """Exact law of ``statistic(seq)`` over every sequence of t i.i.d. outcomes with law ``p`` (Fractions)."""
+    out = {}
+    for seq in itertools.product(range(len(p)), repeat=t):
+        prob = Fraction(1)
+        for c in seq:
+            prob *= p[c]
+        key = statistic(seq)
+        out[key] = out.get(key, Fraction(0)) + prob
+    return out
+
+
 def exact_moments(values, weights=None):
     """Mean vector and covariance matrix of rows of ``values`` (exact, weighted)."""
     values = np.asarray(values, dtype=np.float64)

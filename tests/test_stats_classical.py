@@ -26,25 +26,14 @@ from stats._exact import (
     power_of_pmf,
 )
 from stats.second_level import anderson_darling_cdf
-from tests.stats_support import BIG_SIX, numpy_rng
+from tests.stats_support import BIG_SIX, enumerated_law, numpy_rng
 
 SKEWED = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))
 
 
-def _enumerate(p, t, statistic):
-    out = {}
-    for seq in itertools.product(range(len(p)), repeat=t):
-        prob = Fraction(1)
-        for c in seq:
-            prob *= p[c]
-        key = statistic(seq)
-        out[key] = out.get(key, Fraction(0)) + prob
-    return out
-
-
 def test_poker_probabilities_exact_by_enumeration():
     for p in (SKEWED, (Fraction(1, 4),) * 4):
-        brute = _enumerate(p, 4, lambda s: len(set(s)))
+        brute = enumerated_law(p, 4, lambda s: len(set(s)))
         ours = distinct_count_distribution(p, 4)
         assert ours == [brute.get(r, 0) for r in range(1, 5)]
     # Knuth 3.3.2 D, d = 10, k = 5
@@ -53,7 +42,7 @@ def test_poker_probabilities_exact_by_enumeration():
 
 
 def test_maximum_probabilities_exact_by_enumeration():
-    brute = _enumerate(SKEWED, 3, max)
+    brute = enumerated_law(SKEWED, 3, max)
     assert maximum_distribution(SKEWED, 3) == [brute[v] for v in range(3)]
 
 
@@ -74,7 +63,7 @@ def test_coupon_lengths_match_markov_enumeration():
 
 def test_collision_distribution_by_enumeration():
     pmf, offset = collision_distribution(5, 4)
-    brute = _enumerate((Fraction(1, 5),) * 5, 4, lambda s: 4 - len(set(s)))
+    brute = enumerated_law((Fraction(1, 5),) * 5, 4, lambda s: 4 - len(set(s)))
     for c, prob in brute.items():
         assert pmf[c - offset] == pytest.approx(float(prob), abs=1e-15)
     total, off = power_of_pmf(pmf, offset, 3)

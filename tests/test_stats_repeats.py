@@ -1,5 +1,4 @@
 """Repeat-count test: exact law against enumeration, a loop reference, the sticky fault, power and calibration."""
-import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -9,7 +8,7 @@ import scipy.stats as ss
 from stats import ks_uniform_test, repeat_test
 from stats.defects import sticky_wheel
 from stats.repeats import LAGGED, RepeatAccumulator, repeat_moments
-from tests.stats_support import BIG_SIX, FAR_TAIL, draw, numpy_rng
+from tests.stats_support import BIG_SIX, FAR_TAIL, draw, enumerated_law, numpy_rng
 
 
 def _loop_repeats(x, lags):
@@ -18,15 +17,8 @@ def _loop_repeats(x, lags):
 
 
 def _enumerated_law(probabilities, n, lags):
-    """Exact law of R over every sequence of length n (weights as Fractions)."""
-    law = {}
-    for seq in itertools.product(range(len(probabilities)), repeat=n):
-        weight = Fraction(1)
-        for v in seq:
-            weight *= probabilities[v]
-        r = _loop_repeats(seq, lags)
-        law[r] = law.get(r, 0) + weight
-    return law
+    """Exact law of R over every sequence of length n."""
+    return enumerated_law(probabilities, n, lambda seq: _loop_repeats(seq, lags))
 
 
 @pytest.mark.parametrize("lags", [(1,), (2,), (1, 2), (2, 3, 5)])
