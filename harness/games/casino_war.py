@@ -94,9 +94,12 @@ TIE_BET = BetRule(
          "only with a main bet (4-2)")
 
 ADDITIONAL_BET = BetRule(
-    "war_additional", f"{SOURCE} 8-1-ロ, 8-2, 8-3",
+    "additional", f"{SOURCE} 8-1-ロ, 8-2, 8-3",
     rows(("higher", Where(war="higher"), odds(1)), ("tie", Where(war="tie"), odds(2))),
     note="the additional stake alone, per war (placed only after a tie)")
+
+
+PLACED_IN_WAR_ONLY = frozenset({ADDITIONAL_BET.name})  # no stake on rounds without a war
 
 
 def bets(strategy: str, war_tie_pays: int = 2) -> tuple[BetRule, ...]:
@@ -293,7 +296,7 @@ def class_of_bet(rule: BetRule) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for label in CLASSES:
         features = class_features(label)
-        if rule.name == "war_additional" and features["war"] in (None, "surrendered"):
+        if rule.name in PLACED_IN_WAR_ONLY and features["war"] in (None, "surrendered"):
             out[label] = None
         else:
             out[label] = rule.classify(features).label
