@@ -35,6 +35,8 @@ ISSUE_NAMES = {
              + [f"place_lose_{n}" for n in (4, 5, 6, 8, 9, 10)] + ["hard_4", "hard_6", "hard_8", "hard_10", "field",
              "any_seven", "any_craps", "two", "three", "eleven", "twelve", "hop_1_3", "horn", "horn_high_12",
              "whirl", "c_and_e", "six_seven_eight", "fire_bet_a", "fire_bet_b", "pass_odds_4", "dont_pass_odds_10"],
+    "casino-war": ["main", "tie", "additional", "main_first_round", "tie_first_round"],
+    "pai-gow": ["bet"],
 }
 
 
