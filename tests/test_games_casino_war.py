@@ -226,9 +226,9 @@ def test_table_rejects_bad_arguments():
     with pytest.raises(ValueError, match="allows 4..8 decks"):
         cw.WarTable(2)
     with pytest.raises(ValueError, match="--burns"):
-        GAMES["casino-war"].analyse("war", burns=99)
+        GAMES["casino-war"].analyse(strategy="war", burns=99)
     with pytest.raises(ValueError, match="takes no option"):
-        GAMES["casino-war"].analyse("war", burns=1, hands=2)
+        GAMES["casino-war"].analyse(strategy="war", burns=1, hands=2)
 
 
 def test_docs_table_matches_the_analysis():
@@ -239,9 +239,41 @@ def test_docs_table_matches_the_analysis():
     rows = re.findall(r"^\| (\d) \| (.+) \|$", text, re.M)
     assert [int(d) for d, _ in rows] == list(range(1, 9))
     for d, rest in rows:
-        war = {b.name: b for b in GAMES["casino-war"].analyse("war", decks=int(d)).bets}
-        surrender = {b.name: b for b in GAMES["casino-war"].analyse("surrender", decks=int(d)).bets}
+        war = {b.name: b for b in GAMES["casino-war"].analyse(strategy="war", decks=int(d)).bets}
+        surrender = {b.name: b for b in GAMES["casino-war"].analyse(strategy="surrender", decks=int(d)).bets}
         figures = [war["main_first_round"], war["main"], surrender["main"], war["tie_first_round"], war["tie"]]
         cells = [c.strip() for c in rest.split("|")]
         assert cells[:5] == [f"{float(b.house_edge) * 100:.4f}%" for b in figures]
-        assert cells[5] == f"{GAMES['casino-war'].analyse('war', decks=int(d)).parameters['rounds_per_shoe_float']:.3f}"
+        assert cells[5] == f"{GAMES['casino-war'].analyse(strategy='war', decks=int(d)).parameters['rounds_per_shoe_float']:.3f}"
+
+
+# ------------------------------------------------------- command line: --strategy, --option --
+
+def _cli(*args):
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["game", "casino-war", *args])
+    return result, (json.loads(result.stdout) if result.exit_code == 0 and "--json" in args else None)
+
+
+def test_cli_strategies_and_operator_options():
+    _, default = _cli("--json")
+    assert default["strategy"] == "war" and default["parameters"]["surrender_offered"] == "yes"
+    _, surrender = _cli("--strategy", "surrender", "--option", "decks=6", "--json")
+    expected = GAMES["casino-war"].analyse(strategy="surrender", decks=6)
+    assert surrender["strategy"] == "surrender" and surrender["bets"] == [b.as_dict() for b in expected.bets]
+    # the seed's war-tie pay (8-3-ロ) and the war burns: --option and the flags are one option
+    _, by_option = _cli("--option", "bonus=1", "--option", "burns=3", "--json")
+    _, by_flag = _cli("--bonus", "1", "--burns", "3", "--json")
+    assert by_option["bets"] == by_flag["bets"] and by_option["parameters"]["war_tie_pays"] == "1 to 1"
+    assert by_option["bets"][0]["rtp"] != default["bets"][0]["rtp"]
+    _, no_surrender = _cli("--option", "surrender=no", "--json")
+    assert no_surrender["bets"] == default["bets"] and no_surrender["parameters"]["surrender_offered"] == "no"
+    result, _ = _cli("--strategy", "surrender", "--option", "surrender=no")
+    assert result.exit_code == 2 and "casino-war: --strategy surrender needs a house that offers it" in result.stderr
+    result, _ = _cli("--strategy", "fold")
+    assert result.exit_code == 2 and "strategy must be one of war, surrender, got 'fold'" in result.stderr

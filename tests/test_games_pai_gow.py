@@ -9,6 +9,8 @@ force written here, settlement and the simulation through the devices.
 * The house way is checked on hands worked by hand from 000 8-2 .. 8-10.
 """
 import itertools
+import json
+import pathlib
 from fractions import Fraction as F
 
 import numpy as np
@@ -115,7 +117,7 @@ def brute_force(tile_set, chosen):
     (1, 1, 2, 2, 12, 13, 20, 21, 6, 6, 4, 10),
     (3, 3, 5, 8, 8, 10, 14, 15, 16, 17, 18, 19),
 ])
-@pytest.mark.parametrize("strategy", ["house-way", "optimal"])
+@pytest.mark.parametrize("strategy", ["house-way", "best-vs-house-way"])
 def test_c_enumeration_equals_brute_force_on_reduced_sets(tile_set, strategy):
     chosen = pg.customer_settings(strategy)
     assert pg.enumerate_deals(chosen, tile_set=tile_set) == brute_force(sorted(tile_set), chosen)
@@ -142,15 +144,15 @@ def test_setting_counts_recounted_tile_by_tile():
 
 
 def test_full_enumeration_agrees_with_weighted_hands():
-    for strategy in ("house-way", "optimal"):
+    for strategy in ("house-way", "best-vs-house-way"):
         counts = pg.analyse(strategy)[3]
         assert sum(counts.values()) == pg.DEALS == 35960 * 20475
         assert counts == pg.weighted_counts(pg.customer_settings(strategy))
 
 
 def test_exact_returns():
-    house = GAMES["pai-gow"].analyse("house-way")
-    best = GAMES["pai-gow"].analyse("optimal")
+    house = GAMES["pai-gow"].analyse(strategy="house-way")
+    best = GAMES["pai-gow"].analyse(strategy="best-vs-house-way")
     assert house.bet("bet").rtp == F(89902607, 92035125)
     assert best.bet("bet").rtp > house.bet("bet").rtp
     assert F(best.parameters["house_ev"]) == -best.bet("bet").expected_net
@@ -185,7 +187,61 @@ def test_dealing_start_by_dice():
 
 
 def test_simulation_through_tiles_and_dice():
-    sim = GAMES["pai-gow"].simulate(300_000, rngcore.Generator(SEED, 9), "house-way", seat=5)
+    sim = GAMES["pai-gow"].simulate(300_000, rngcore.Generator(SEED, 9), strategy="house-way", seat=5)
     assert sim.rounds == 300_000 and sim.ok
     assert sim.bets[0].inside
     assert sim.outcome_fit.pvalue > 1e-9
+
+
+# ------------------------------------------------ command line: --strategy, the rule table --
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "pai_gow_rules.txt"
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    return CliRunner().invoke(main, ["game", "pai-gow", *args])
+
+
+def test_example_rule_table_parses_and_runs_from_the_cli():
+    table = pg.read_rule_table(EXAMPLE.read_text(encoding="utf-8"), str(EXAMPLE))
+    # the example's claim: every listed hand is set as best-vs-house-way sets it, and not as the house way
+    best, house = pg.customer_settings("best-vs-house-way"), pg.customer_settings("house-way")
+    hands = pg.all_hands()
+    assert len(table) == 4
+    for hand, setting in table.items():
+        assert setting == best[hands.index(hand)] != house[hands.index(hand)], hand
+    result = _cli("--strategy", "table", "--option", f"rules={EXAMPLE}", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    exact = pg.analyse(table)
+    assert report["strategy"] == "table" and report["parameters"]["rules"] == str(EXAMPLE)
+    assert report["bets"] == [b.as_dict() for b in exact[1]]
+    assert report["parameters"]["counts"] == pg.weighted_counts(pg.customer_settings(table))
+    house_rtp = GAMES["pai-gow"].analyse(strategy="house-way").bet("bet").rtp
+    assert house_rtp < F(report["bets"][0]["rtp"]) < GAMES["pai-gow"].analyse(strategy="best-vs-house-way").bet("bet").rtp
+
+
+@pytest.mark.parametrize("text,message", [
+    ("1 2 3 4 : 1 2\n\n1 2 4 3 : 3 4\n", "line 3: hand 1 2 3 4 is already set on line 1"),
+    ("# only a comment\n", "no rule lines"),
+    ("1 2 3 4 : 1 5\n", "line 1: expected 'A B C D : X Y'"),
+    ("1 2 3 : 1 2\n", "line 1: expected"),
+])
+def test_malformed_rule_table_exits_2_naming_file_and_line(tmp_path, text, message):
+    path = tmp_path / "rules.txt"
+    path.write_text(text, encoding="utf-8")
+    result = _cli("--strategy", "table", "--option", f"rules={path}")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and f"{path}" in result.stderr and message in result.stderr
+
+
+def test_strategy_table_and_rules_go_together():
+    for args in (("--strategy", "table"), ("--option", f"rules={EXAMPLE}")):
+        result = _cli(*args)
+        assert result.exit_code == 2 and "--strategy table and --option rules=FILE go together" in result.stderr
+    result = _cli("--strategy", "optimal")
+    assert result.exit_code == 2 and "house-way, best-vs-house-way, table, got 'optimal'" in result.stderr

@@ -35,7 +35,8 @@ def _fraction(x, width: int = 24) -> str:
 
 def _analysis_lines(analysis) -> list[str]:
     params = ", ".join(f"{k} {v}" for k, v in analysis.parameters.items() if not isinstance(v, dict))
-    lines = [f"{analysis.game}  variant {analysis.variant}" + (f"  ({params})" if params else "")]
+    strategy = "" if analysis.strategy is None else f"  strategy {analysis.strategy}"
+    lines = [f"{analysis.game}  variant {analysis.variant}{strategy}" + (f"  ({params})" if params else "")]
     if analysis.note:
         lines.append(f"  {analysis.note}")
     lines.append(f"\n{'bet':<22} {'RTP':>10} {'exact RTP':>24} {'house edge':>11} {'per resolved':>12}  source")
@@ -114,10 +115,10 @@ _OPTION_CACHE: dict = {}
 
 
 def _game_options() -> list[click.Option]:
-    """One click option per option name some registered game declares."""
-    from harness.games.registry import options
+    """One ``--<name>`` flag per whole-number option name some registered game declares."""
+    from harness.games.registry import flag_options
 
-    declared = options()
+    declared = flag_options()
     key = tuple((name, tuple((g.name, o) for g, o in pairs)) for name, pairs in declared.items())
     if key not in _OPTION_CACHE:
         _OPTION_CACHE.clear()
@@ -127,6 +128,37 @@ def _game_options() -> list[click.Option]:
             for name, pairs in declared.items()
         ]
     return _OPTION_CACHE[key]
+
+
+def _declared_blocks(games) -> list[str]:
+    """The ``--help`` blocks listing every game's options and strategies, from their declarations."""
+    options = [(f"{g.name} {o.name}", f"{o.describe()}: {o.help}") for g in games for o in g.options]
+    strategies = [(f"{g.name} {s.name}", ("(default) " if i == 0 else "") + s.help)
+                  for g in games for i, s in enumerate(g.strategies)]
+    blocks = []
+    if options:
+        blocks.append(rows_block("Options (--option NAME=VALUE; a whole number is also --NAME N):", options))
+    if strategies:
+        blocks.append(rows_block("Strategies (--strategy NAME; other games take none):", strategies))
+    return blocks
+
+
+def _option_pairs(game, pairs) -> dict:
+    """``--option NAME=VALUE`` texts as {name: value}; UsageError naming the game and its options."""
+    given: dict = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise click.UsageError(f"--option takes NAME=VALUE, got {pair!r}")
+        declared = game.option(name)
+        if declared is None:
+            names = ", ".join(o.name for o in game.options) or "none"
+            raise click.UsageError(f"{game.name} has no option {name!r} (its options: {names})")
+        if declared.name in given:
+            raise click.UsageError(f"{game.name}: option {declared.name} given twice")
+        given[declared.name] = value
+    return given
 
 
 def _help_text() -> str:
@@ -145,6 +177,7 @@ def _help_text() -> str:
         "short for the check (exit 1).",
         rows_block("Games:", ((name, g.summary) for name, g in GAMES.items())),
         rows_block("Variants (first = default):", variants),
+        *_declared_blocks(GAMES.values()),
         "\b\nExamples:\n"
         "  rngcert game baccarat --decks 8\n"
         "  rngcert game money-wheel --variant alternative --json\n"
@@ -157,6 +190,10 @@ def _help_text() -> str:
 @click.argument("game_name", metavar="GAME", type=GameName())
 @click.option("--variant", default=None, metavar="V", shell_complete=complete_variant,
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
+@click.option("--strategy", default=None, metavar="NAME",
+              help="The player's strategy, for a game that offers a choice (default: its first; see below).")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the game's declared options (repeatable; see the list below).")
 @click.option("--simulate", "rounds", type=Count(1, MAX_ROUNDS, "2**60 rounds, what the 64-bit tallies hold"),
               default=None, metavar="N",
               help="Also play N rounds (1 <= N <= 2**60, what the 64-bit tallies hold) through the virtual "
@@ -165,7 +202,7 @@ def _help_text() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
-def game_command(game_name, variant, rounds, rng, as_json, quiet, output, **given):
+def game_command(game_name, variant, strategy, option_pairs, rounds, rng, as_json, quiet, output, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -178,18 +215,22 @@ def game_command(game_name, variant, rounds, rng, as_json, quiet, output, **give
         if game.option(name) is None:
             takers = ", ".join(g.name for g, _ in declared_options()[name])
             raise click.UsageError(f"--{name} applies to {takers} only, not {game_name}")
+    for name, value in _option_pairs(game, option_pairs).items():
+        if name in given:
+            raise click.UsageError(f"{game_name}: option {name} given twice (--{name} and --option {name}=)")
+        given[name] = value
     if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
 
     from harness.progress import Progress
 
     try:
-        analysis = game.analyse(variant, **given)
+        analysis = game.analyse(variant, strategy, **given)
         simulation = None
         if rounds is not None:
             generator = rng.build()
             with Progress(f"simulating {game_name}", rounds, unit="rounds", quiet=quiet) as progress:
-                simulation = game.simulate(rounds, generator, variant, progress=progress, **given)
+                simulation = game.simulate(rounds, generator, variant, progress=progress, strategy=strategy, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
     outcome = _outcome(simulation)

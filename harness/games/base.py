@@ -4,8 +4,10 @@ A game module (``harness/games/<game>.py``) holds its rules table with
 citations and declares its game(s) in a module-level ``GAMES`` sequence of
 :class:`Game` instances; :mod:`harness.games.registry` discovers them.  A
 :class:`Game` states its name, its variants (the first is the default), the
-options it takes besides the variant (:class:`GameOption`, e.g. ``--decks``)
-and offers :meth:`Game.analyse` (exact results of every bet) and
+options it takes besides the variant (:class:`GameOption`: a whole number
+such as ``--decks``, a named choice, a file), the player strategies it
+offers (:class:`Strategy`, ``--strategy``; the first is the default), and
+offers :meth:`Game.analyse` (exact results of every bet) and
 :meth:`Game.simulate` (rounds played through the virtual devices, counted
 in C).  :class:`CategoricalGame` is the engine of games settled by one
 device outcome per round (wheels, sic bo).
@@ -36,6 +38,7 @@ class Analysis:
     parameters: dict
     bets: tuple[BetResult, ...]
     note: str = ""
+    strategy: str | None = None  # the player strategy, for a game that declares strategies
 
     def bet(self, name: str) -> BetResult:
         for b in self.bets:
@@ -44,9 +47,11 @@ class Analysis:
         raise ValueError(f"{self.game} has no bet {name!r}; bets: {', '.join(b.name for b in self.bets)}")
 
     def as_dict(self) -> dict:
+        strategy = {} if self.strategy is None else {"strategy": self.strategy}
         return {
             "game": self.game,
             "variant": self.variant,
+            **strategy,
             "parameters": self.parameters,
             "note": self.note,
             "bets": [b.as_dict() for b in self.bets],
@@ -54,45 +59,160 @@ class Analysis:
 
 
 @dataclasses.dataclass(frozen=True)
-class GameOption:
-    """A whole-number option a game takes besides its variant (``--decks N``).
+class OptionFile:
+    """The value of a file option: the path as given and the text read from it.
 
-    The command line offers ``--<name>`` for every option some game declares
-    and refuses it for the games that do not; the value reaches
-    :meth:`Game.analyse` and :meth:`Game.simulate` as the keyword ``name``.
+    The text, not the path, is the value: two runs over one file agree, and
+    an edited file is a different value (the analysis cache keys on it).
+    """
+
+    path: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.path
+
+
+@dataclasses.dataclass(frozen=True)
+class GameOption:
+    """An option a game takes besides its variant and strategy.
+
+    It is of one of three kinds: a whole number in an inclusive range
+    (``low``, ``high``), one of named ``choices`` (a rule that is on or off
+    is the choices ``("yes", "no")``), or a ``file`` the game reads (a
+    user's table).  ``rngcert game G --option NAME=VALUE`` sets any of them;
+    a whole-number option is also the flag ``--<name>``, shared by every
+    game declaring that name.  The value reaches :meth:`Game.analyse` and
+    :meth:`Game.simulate` as the keyword ``name`` (hyphens as underscores):
+    an int, the choice's name, or an :class:`OptionFile` (None when a file
+    option is not given).
 
     Attributes
     ----------
     name : str
-        Keyword and flag name (``"decks"``).
+        Option name (``"decks"``, ``"surrender"``).
     metavar : str
-        Placeholder in ``--help`` (``"N"``).
+        Placeholder in ``--help`` (``"N"``, ``"FILE"``).
     help : str
-        What it means for this game, with its range, default and citation.
-    low, high : int
-        Inclusive range.
-    default : int
-        Used when the option is not given.
+        What it means for this game, citing the rule it comes from.
+    low, high : int, optional
+        Inclusive range of a whole-number option.
+    default : int or str, optional
+        Used when the option is not given (a choice option: its first choice
+        unless given; a file option: none).
+    choices : tuple of str
+        The named values of a choice option.
+    file : bool
+        A file option.
+
+    Examples
+    --------
+    >>> GameOption("decks", "N", "decks in the shoe", 1, 8, 8).describe()
+    '1..8, default 8'
+    >>> GameOption.choice("dealer", "the dealer's soft 17", ("s17", "h17")).describe()
+    's17|h17, default s17'
     """
 
     name: str
     metavar: str
     help: str
-    low: int
-    high: int
-    default: int
+    low: int | None = None
+    high: int | None = None
+    default: int | str | None = None
+    choices: tuple[str, ...] = ()
+    file: bool = False
+
+    @classmethod
+    def choice(cls, name: str, help: str, choices: tuple[str, ...], default: str | None = None) -> "GameOption":
+        """A choice option (the default: the first choice)."""
+        return cls(name, "|".join(choices), help, default=choices[0] if default is None and choices else default,
+                   choices=tuple(choices))
+
+    @classmethod
+    def path(cls, name: str, help: str, metavar: str = "FILE") -> "GameOption":
+        """A file option (no default: the game says what its absence means)."""
+        return cls(name, metavar, help, file=True)
+
+    @property
+    def kind(self) -> str:
+        """``"whole"``, ``"choice"`` or ``"file"``."""
+        return "file" if self.file else "choice" if self.choices else "whole"
 
     def __post_init__(self):
-        if not self.low <= self.default <= self.high:
+        whole = self.low is not None or self.high is not None
+        if sum((whole, bool(self.choices), self.file)) != 1:
+            raise ValueError(f"option {self.name}: give exactly one of a range (low, high), choices or file")
+        if self.kind == "whole" and (self.low is None or self.high is None
+                                     or not isinstance(self.default, int) or not self.low <= self.default <= self.high):
             raise ValueError(f"option {self.name}: default {self.default} outside {self.low}..{self.high}")
+        if self.kind == "choice" and (len(set(self.choices)) != len(self.choices) or self.default not in self.choices):
+            raise ValueError(f"option {self.name}: choices must be distinct and hold the default {self.default!r}")
+        if self.kind == "file" and self.default is not None:
+            raise ValueError(f"option {self.name}: a file option has no default")
 
-    def check(self, game: str, value: Any) -> int:
-        """The value as an int; ValueError naming the game and option otherwise."""
+    def allowed(self) -> str:
+        """The allowed values, as an error message or ``--help`` states them."""
+        if self.kind == "whole":
+            return f"a whole number in {self.low}..{self.high}"
+        if self.kind == "choice":
+            return "one of " + "|".join(self.choices)
+        return "the path of a readable text file"
+
+    def describe(self) -> str:
+        """Values and default in a few words (``--help``, the docs)."""
+        if self.kind == "whole":
+            return f"{self.low}..{self.high}, default {self.default}"
+        if self.kind == "choice":
+            return f"{'|'.join(self.choices)}, default {self.default}"
+        return f"{self.metavar}, default none"
+
+    def check(self, game: str, value: Any):
+        """The value in its kind (see the class doc); ValueError naming the
+        game, the option and the allowed values otherwise.  Text (from
+        ``--option NAME=VALUE``) is parsed."""
         if value is None:
             return self.default
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not self.low <= value <= self.high:
-            raise ValueError(f"{game}: --{self.name} must be a whole number in {self.low}..{self.high}, got {value!r}")
-        return int(value)
+        if self.kind == "whole":
+            if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not self.low <= value <= self.high:
+                raise ValueError(f"{game}: --{self.name} must be {self.allowed()}, got {value!r}")
+            return int(value)
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"{game}: option {self.name} must be {self.allowed()}, got {value!r}")
+            return value
+        if isinstance(value, OptionFile):
+            return value
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{game}: option {self.name} must be {self.allowed()}, got {value!r}")
+        try:
+            with open(value, encoding="utf-8") as handle:
+                return OptionFile(value, handle.read())
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+            raise ValueError(f"{game}: option {self.name}: cannot read {value}: {reason}") from None
+
+    @property
+    def keyword(self) -> str:
+        """The keyword the value reaches ``analyse``/``simulate`` as."""
+        return self.name.replace("-", "_")
+
+
+@dataclasses.dataclass(frozen=True)
+class Strategy:
+    """A player strategy a game offers (``--strategy NAME``).
+
+    Attributes
+    ----------
+    name : str
+        The name on the command line (``"house-way"``).
+    help : str
+        What the player does, citing the rule it follows.
+    """
+
+    name: str
+    help: str
 
 
 def _run(rounds: int, chunk: int, step: Callable[[int], None], done_so_far: Callable[[], int],
@@ -137,11 +257,21 @@ class Game:
     variants_help : str
         What the variants are, in a few words (``--help``).
     options : tuple of GameOption
-        Options besides the variant.
+        Options besides the variant (whole numbers, named choices, files).
+    strategies : tuple of Strategy
+        The player strategies the game offers; the first is the default.  A
+        game whose player has no choice declares none (and refuses one).
     devices : str
         The virtual equipment a simulation draws from.
     chunk : int
         Rounds per C call of a simulation (an interrupt stops between calls).
+
+    Notes
+    -----
+    ``_analyse`` and ``_simulate`` receive every declared option as a
+    keyword (defaults filled in) and, when the game declares strategies,
+    the keyword ``strategy``; :meth:`check_together` refuses combinations
+    the game cannot play.
     """
 
     name: str = ""
@@ -150,6 +280,7 @@ class Game:
     variants: tuple[str, ...] = ("standard",)
     variants_help: str = ""
     options: tuple[GameOption, ...] = ()
+    strategies: tuple[Strategy, ...] = ()
     devices: str = ""
     chunk: int = 1 << 22
 
@@ -160,36 +291,62 @@ class Game:
             raise ValueError(f"{self.name}: variant must be one of {', '.join(self.variants)}, got {variant!r}")
         return variant
 
+    def check_strategy(self, strategy: str | None) -> str | None:
+        """The strategy's name (the first when None), or None for a game that declares none."""
+        names = [s.name for s in self.strategies]
+        if not names:
+            if strategy is not None:
+                raise ValueError(f"{self.name} offers no player strategies, so --strategy does not apply "
+                                 f"(got {strategy!r})")
+            return None
+        if strategy is None:
+            return names[0]
+        if strategy not in names:
+            raise ValueError(f"{self.name}: strategy must be one of {', '.join(names)}, got {strategy!r}")
+        return strategy
+
     def option(self, name: str) -> GameOption | None:
-        """The declared option called ``name``, or None."""
-        return next((o for o in self.options if o.name == name), None)
+        """The declared option called ``name`` (or with that keyword), or None."""
+        return next((o for o in self.options if name in (o.name, o.keyword)), None)
 
     def check_options(self, given: dict) -> dict:
-        """Every declared option's value (defaults filled in); ValueError for an undeclared one."""
+        """Every declared option's value by keyword (defaults filled in); ValueError for an undeclared one."""
         for name in given:
             if self.option(name) is None:
                 declared = ", ".join(f"--{o.name}" for o in self.options) or "none"
                 raise ValueError(f"{self.name} takes no option --{name} (its options: {declared})")
-        return {o.name: o.check(self.name, given.get(o.name)) for o in self.options}
+        values = {o.keyword: None for o in self.options}
+        for name, value in given.items():
+            values[self.option(name).keyword] = value
+        return {o.keyword: o.check(self.name, values[o.keyword]) for o in self.options}
 
-    def analyse(self, variant: str | None = None, **options) -> Analysis:
-        """Exact results of every bet (computed once per variant and option values)."""
-        variant = self.check_variant(variant)
-        options = self.check_options(options)
-        key = (variant, tuple(sorted(options.items())))
+    def check_together(self, strategy: str | None, options: dict) -> None:
+        """Refuse (ValueError) a strategy and option values the game cannot play together (default: any go)."""
+
+    def _checked(self, variant, strategy, options) -> tuple[str, dict]:
+        variant, strategy, options = self.check_variant(variant), self.check_strategy(strategy), self.check_options(options)
+        self.check_together(strategy, options)
+        return variant, ({"strategy": strategy} if self.strategies else {}) | options
+
+    def analyse(self, variant: str | None = None, strategy: str | None = None, **options) -> Analysis:
+        """Exact results of every bet (computed once per variant, strategy and option values)."""
+        variant, keywords = self._checked(variant, strategy, options)
+        key = (variant, tuple(sorted(keywords.items())))
         cache = self.__dict__.setdefault("_analyses", {})
         if key not in cache:
-            cache[key] = self._analyse(variant, **options)
+            analysis = self._analyse(variant, **keywords)
+            cache[key] = dataclasses.replace(analysis, strategy=keywords.get("strategy"))
         return cache[key]
 
     def _analyse(self, variant: str, **options) -> Analysis:
         raise NotImplementedError
 
     def simulate(self, rounds: int, generator, variant: str | None = None, progress: Progress | None = None,
-                 **options) -> Simulation:
+                 strategy: str | None = None, **options) -> Simulation:
         """Play ``rounds`` rounds through the devices and compare with the exact results."""
         rounds = self._check_rounds(rounds)
-        return self._simulate(rounds, generator, self.check_variant(variant), progress, **self.check_options(options))
+        variant, keywords = self._checked(variant, strategy, options)
+        return self._simulate(rounds, generator, variant, progress, **keywords)
 
     def _simulate(self, rounds: int, generator, variant: str, progress: Progress | None, **options) -> Simulation:
         raise NotImplementedError

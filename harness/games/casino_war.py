@@ -43,13 +43,18 @@ from rngcore.devices.rulesets import rule_set
 from rngcore.engine import locked_call
 from harness.kernels import ffi, lib
 from harness.games.baccarat import shoe_c_rules
-from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, BetRule, Where, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation, goodness_of_fit
 
 SOURCE = "000 別表第1 第4"
 CLASSES = ("win", "lose", "war_higher", "war_tie", "war_lower", "surrender")
-STRATEGIES = ("war", "surrender")
+# The customer's choice on a tie (8-1); the first is the default of ``rngcert game casino-war``.
+PLAYER_STRATEGIES = (
+    Strategy("war", "on a tie, go to war: an additional stake equal to the main stake (000 第4 8-1-ロ)"),
+    Strategy("surrender", "on a tie, end the bet: half the main stake lost (000 第4 8-1-イ)"),
+)
+STRATEGIES = tuple(s.name for s in PLAYER_STRATEGIES)
 MIN_DECKS, MAX_DECKS = 1, 8
 SHOE_RULES = "jp-casino-war"  # the devices' shoe procedure (rngcore.devices.rulesets)
 
@@ -437,24 +442,30 @@ class CasinoWarGame(Game):
     name = "casino-war"
     summary = "Casino War: main bet with war or surrender on a tie, tie bet; exact over a dealt-down shoe"
     rules = f"{SOURCE} (seed L1927-2073)"
-    variants = STRATEGIES
-    variants_help = "the customer's choice on a tie, 000 第4 8-1 (go to war / surrender)"
+    strategies = PLAYER_STRATEGIES
     options = (
         GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (default 8; 000 第4 1 and "
                                  "the simulation's shoe take 4..8)", MIN_DECKS, MAX_DECKS, 8),
         GameOption("burns", "N", "cards burned before the war cards (000 第4 8-2 burns none: default 0; "
                                  "3 is common elsewhere)", 0, 16, 0),
-        GameOption("bonus", "N", "a tie in the war pays the additional stake N to 1 (000 第4 8-3-ロ: 2; "
-                                 "1 is the 'no bonus' rule of other houses)", 1, 100, 2),
+        GameOption("bonus", "N", "the war-tie pay: a tie in the war pays the additional stake N to 1 "
+                                 "(000 第4 8-3-ロ: 2; 1 is the 'no bonus' rule of other houses)", 1, 100, 2),
+        GameOption.choice("surrender", "the house offers surrender on a tie (000 第4 8-1-イ: yes); with no, "
+                                       "every tie goes to war", ("yes", "no")),
     )
     devices = "shoe:N (jp-casino-war procedure)"
 
-    def _analyse(self, variant, *, decks, burns, bonus) -> Analysis:
-        parameters, results_, note, _ = analyse(decks, variant, burns, bonus)
-        return Analysis(self.name, variant, parameters, results_, note)
+    def check_together(self, strategy, options) -> None:
+        if strategy == "surrender" and options["surrender"] == "no":
+            raise ValueError("casino-war: --strategy surrender needs a house that offers it "
+                             "(--option surrender=yes, 000 第4 8-1-イ)")
 
-    def _simulate(self, rounds, generator, variant, progress, *, decks, burns, bonus):
-        return simulate(rounds, generator, decks, variant, burns, bonus, progress, self.chunk)
+    def _analyse(self, variant, *, strategy, decks, burns, bonus, surrender) -> Analysis:
+        parameters, results_, note, _ = analyse(decks, strategy, burns, bonus)
+        return Analysis(self.name, variant, parameters | {"surrender_offered": surrender}, results_, note)
+
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, decks, burns, bonus, surrender):
+        return simulate(rounds, generator, decks, strategy, burns, bonus, progress, self.chunk)
 
 
 GAMES = (CasinoWarGame(),)

@@ -28,7 +28,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from rngcore.devices.tiles import TILE_DESIGNS, TILE_SET
-from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetRule, PUSH, Where, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation, goodness_of_fit
 
@@ -303,8 +303,10 @@ def split_index(hand: Hand, split: Split) -> int:
 def read_rule_table(text: str, source: str = "rule table") -> dict[Hand, int]:
     """A user's hand-setting table: lines ``A B C D : X Y`` (rows of the four
     tiles, then the two tiles of one hand); ``#`` starts a comment.  Hands
-    not listed are set by the house way."""
+    not listed are set by the house way.  ValueError naming ``source`` and
+    the line for a malformed line, a hand listed twice, or no rule at all."""
     table: dict[Hand, int] = {}
+    line_of: dict[Hand, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -321,11 +323,25 @@ def read_rule_table(text: str, source: str = "rule table") -> dict[Hand, int]:
         except ValueError:
             raise ValueError(f"{source} line {number}: expected 'A B C D : X Y' with X Y two of the four tiles, "
                              f"got {line!r}") from None
-        table[hand] = split_index(hand, (pair, tuple(rest)))
+        if hand in table:
+            raise ValueError(f"{source} line {number}: hand {' '.join(map(str, hand))} is already set on line "
+                             f"{line_of[hand]}")
+        table[hand], line_of[hand] = split_index(hand, (pair, tuple(rest))), number
+    if not table:
+        raise ValueError(f"{source}: no rule lines ('A B C D : X Y'); an empty table is the house way "
+                         f"(--strategy house-way)")
     return table
 
 
-STRATEGIES = ("house-way", "optimal")
+# The customer's hand setting (7); the first is the default of ``rngcert game pai-gow``.
+PLAYER_STRATEGIES = (
+    Strategy("house-way", "the dealer sets the customer's tiles by the house way on request (7 ただし書, 8)"),
+    Strategy("best-vs-house-way", "each hand set for the best exact EV against the dealer's house way, over every "
+                                  "dealer hand of the 28 other tiles (ties: the house way's setting)"),
+    Strategy("table", "the customer's own rule table (--option rules=FILE); unlisted hands by the house way"),
+)
+STRATEGIES = tuple(s.name for s in PLAYER_STRATEGIES)
+NAMED_STRATEGIES = STRATEGIES[:2]  # those customer_settings takes by name (a table is given as a mapping)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -419,7 +435,7 @@ def _edge_order(counts: np.ndarray) -> np.ndarray:
 def customer_settings(strategy: str | Mapping[Hand, int], table: tuple[HouseRule, ...] = HOUSE_WAY) -> np.ndarray:
     """The customer's setting index (0..2 of :func:`splits`) for every hand.
 
-    ``"house-way"`` (7 ただし書), ``"optimal"`` (the best EV against the
+    ``"house-way"`` (7 ただし書), ``"best-vs-house-way"`` (the best EV against the
     dealer's house way, by exact enumeration over the dealer's possible
     hands; ties keep the house way's setting), or a user's table from
     :func:`read_rule_table` (hands not in it: the house way).
@@ -428,7 +444,7 @@ def customer_settings(strategy: str | Mapping[Hand, int], table: tuple[HouseRule
     chosen = t.house_setting.astype(np.intp).copy()
     if strategy == "house-way":
         return chosen
-    if strategy == "optimal":
+    if strategy == "best-vs-house-way":
         value = _edge_order(setting_counts(table))
         best = value.max(axis=1)
         house_value = value[np.arange(len(chosen)), chosen]
@@ -440,7 +456,8 @@ def customer_settings(strategy: str | Mapping[Hand, int], table: tuple[HouseRule
         for hand, s in strategy.items():
             chosen[position[tuple(sorted(hand))]] = s
         return chosen
-    raise ValueError(f"pai-gow strategy must be one of {', '.join(STRATEGIES)} or a rule table, got {strategy!r}")
+    raise ValueError(f"pai-gow strategy must be one of {', '.join(NAMED_STRATEGIES)} or a rule table, "
+                     f"got {strategy!r}")
 
 
 @functools.lru_cache(maxsize=1)
@@ -574,19 +591,31 @@ class PaiGowGame(Game):
     name = "pai-gow"
     summary = "Pai Gow tiles: high and low hands against the dealer's house way, 19 to 20; every deal enumerated"
     rules = f"{SOURCE} (seed L3037-3283)"
-    variants = STRATEGIES
-    variants_help = "the customer's hand setting: the dealer's house way (7) or the best against it"
+    strategies = PLAYER_STRATEGIES
     options = (GameOption("seat", "P", "the customer's position for the simulation's deal, 2..8 counter-clockwise "
-                                       "from the dealer (1) (default 2)", 2, POSITIONS, 2),)
+                                       "from the dealer (1) (5-1; default 2)", 2, POSITIONS, 2),
+               GameOption.path("rules", "the customer's rule table of strategy table: lines 'A B C D : X Y' "
+                                        "(examples/pai_gow_rules.txt); unlisted hands by the house way (7)"))
     devices = "tiles, dice:3"
     chunk = 1 << 17
 
-    def _analyse(self, variant, *, seat) -> Analysis:
-        parameters, results, note, _ = analyse(variant)
+    def check_together(self, strategy, options) -> None:
+        if (strategy == "table") != (options["rules"] is not None):
+            raise ValueError("pai-gow: --strategy table and --option rules=FILE go together "
+                             f"(got strategy {strategy} with{'' if options['rules'] else 'out'} a rules file)")
+
+    @staticmethod
+    def _strategy(strategy: str, rules) -> str | dict:
+        return read_rule_table(rules.text, rules.path) if strategy == "table" else strategy
+
+    def _analyse(self, variant, *, strategy, seat, rules) -> Analysis:
+        parameters, results, note, _ = analyse(self._strategy(strategy, rules))
+        if rules is not None:
+            parameters = parameters | {"strategy": strategy, "rules": rules.path}
         return Analysis(self.name, variant, parameters, results, note)
 
-    def _simulate(self, rounds, generator, variant, progress, *, seat):
-        return simulate(rounds, generator, variant, seat, progress, self.chunk)
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, seat, rules):
+        return simulate(rounds, generator, self._strategy(strategy, rules), seat, progress, self.chunk)
 
 
 GAMES = (PaiGowGame(),)

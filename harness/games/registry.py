@@ -16,10 +16,10 @@ tests' parametrization are all read from :data:`GAMES`.
 from __future__ import annotations
 
 from rngcore.plugins import Registry
-from harness.games.base import Analysis, Game, GameOption
+from harness.games.base import Analysis, Game, GameOption, Strategy
 
-__all__ = ["GAMES", "Analysis", "Game", "GameOption", "game", "register", "register_module", "register_package",
-           "options", "markdown_table"]
+__all__ = ["GAMES", "Analysis", "Game", "GameOption", "Strategy", "game", "register", "register_module",
+           "register_package", "options", "flag_options", "markdown_table", "options_table"]
 
 
 def _check(item) -> None:
@@ -28,8 +28,16 @@ def _check(item) -> None:
     if not item.variants:
         raise ValueError(f"game {item.name!r} declares no variants")
     names = [o.name for o in item.options]
-    if len(names) != len(set(names)) or "variant" in names:
-        raise ValueError(f"game {item.name!r}: option names must be unique and not 'variant', got {names}")
+    keywords = {o.keyword for o in item.options}
+    if len(keywords) != len(names) or keywords & _RESERVED:
+        raise ValueError(f"game {item.name!r}: option names must be unique and none of "
+                         f"{', '.join(sorted(_RESERVED))}, got {names}")
+    strategies = [s.name for s in item.strategies]
+    if len(strategies) != len(set(strategies)) or not all(isinstance(s, Strategy) for s in item.strategies):
+        raise ValueError(f"game {item.name!r}: strategies must be distinct Strategy declarations, got {strategies}")
+
+
+_RESERVED = frozenset({"variant", "strategy", "option"})  # the command's own words
 
 
 #: Every game, by name (a read-only mapping, discovered on first use).
@@ -54,11 +62,37 @@ def options() -> dict[str, list[tuple[Game, GameOption]]]:
     return found
 
 
+def flag_options() -> dict[str, list[tuple[Game, GameOption]]]:
+    """The option names that are also a ``--<name>`` flag: those every declaring game makes a whole number
+    (a flag is shared by the games declaring it, so its type must be one range)."""
+    return {name: pairs for name, pairs in options().items() if all(o.kind == "whole" for _, o in pairs)}
+
+
+def _cell(text: str) -> str:
+    """Text for a markdown table cell (a choice list's ``|`` escaped)."""
+    return text.replace("|", "\\|")
+
+
 def markdown_table() -> str:
     """The table of games in the docs (checked against the registry by the tests)."""
-    lines = ["| game | what | variants (first = default) | options | rules |", "|---|---|---|---|---|"]
+    lines = ["| game | what | variants (first = default) | strategies (first = default) | options | rules |",
+             "|---|---|---|---|---|---|"]
+    flags = flag_options()
     for g in GAMES.values():
-        opts = ", ".join(f"`--{o.name} {o.metavar}` ({o.low}..{o.high}, default {o.default})" for o in g.options)
+        opts = ", ".join((f"`--{o.name} {o.metavar}`" if o.name in flags else f"`{o.name}`")
+                         + f" ({_cell(o.describe())})" for o in g.options)
         variants = ", ".join(f"`{v}`" for v in g.variants)
-        lines.append(f"| `{g.name}` | {g.summary} | {variants} | {opts or '—'} | {g.rules} |")
+        strategies = ", ".join(f"`{s.name}`" for s in g.strategies)
+        lines.append(f"| `{g.name}` | {g.summary} | {variants} | {strategies or '—'} | {opts or '—'} | {g.rules} |")
+    return "\n".join(lines) + "\n"
+
+
+def options_table() -> str:
+    """The docs' table of every game's options and strategies, with what each means and its rule."""
+    lines = ["| game | `--option NAME=VALUE` / `--strategy NAME` | values | meaning (rule) |", "|---|---|---|---|"]
+    for g in GAMES.values():
+        for o in g.options:
+            lines.append(f"| `{g.name}` | `{o.name}` | {_cell(o.describe())} | {_cell(o.help)} |")
+        for i, s in enumerate(g.strategies):
+            lines.append(f"| `{g.name}` | strategy `{s.name}` | {'default' if i == 0 else '—'} | {_cell(s.help)} |")
     return "\n".join(lines) + "\n"
