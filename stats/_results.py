@@ -225,3 +225,48 @@ class RepeatResult(_Unpackable):
     sd: float
     z: float
     method: str
+
+
+@dataclass(frozen=True)
+class RisingSequenceResult(_Unpackable):
+    """Result of :func:`stats.rising_sequence_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Total rising sequences T = Σ R_s over the shuffles compared.
+    pvalue : float
+        Two-sided: ``min(1, 2 min(P(T >= t), P(T <= t)))`` under the exact law of T.
+    n : int
+        Shuffles fed.
+    shuffles : int
+        Shuffles compared with their reference (n, or n - 1 against the previous shuffle).
+    labels : int
+        Labels L whose order of first appearance is compared (all of a deck or shoe).
+    reference : str
+        ``"fresh"`` (the fresh stack's order) or ``"previous"`` (the previous shuffle's).
+    expected, sd : float
+        Mean and standard deviation of T under the null hypothesis, (L + 1)/2 and
+        √((L + 1)/12) per shuffle.
+    z : float
+        ``(T - expected) / sd``.
+    counts : numpy.ndarray
+        Shuffles with 1, 2, ..., L rising sequences, read-only.
+    method : str
+        ``"exact"`` (Eulerian law convolved) or ``"normal"``.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    shuffles: int
+    labels: int
+    reference: str
+    expected: float
+    sd: float
+    z: float
+    counts: np.ndarray = field(repr=False)
+    method: str = "exact"
+
+    def __post_init__(self):
+        object.__setattr__(self, "counts", _frozen_array(self.counts))

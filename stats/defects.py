@@ -16,6 +16,7 @@ own pipeline: a battery that passes these is not a battery.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -226,6 +227,37 @@ def reused_shuffle(n: int, seed: int = 1, reuse: float = 0.05) -> np.ndarray:
     return rows[source]
 
 
+def riffled(rows: np.ndarray, riffles: int, rng: np.random.Generator) -> np.ndarray:
+    """Each row after ``riffles`` Gilbert–Shannon–Reeds riffle shuffles.
+
+    k riffles are one a-shuffle, a = 2^k (Bayer & Diaconis): every position
+    draws a packet in [0, a) independently, and the packets' cards, each
+    packet a contiguous run of the row in its order, fill the positions of
+    their packet from left to right.
+    """
+    packets = rng.integers(0, 1 << riffles, rows.shape, dtype=np.uint64)
+    order = np.argsort(packets, axis=1, kind="stable")  # positions of packet 0, then 1, ...
+    out = np.empty_like(rows)
+    np.put_along_axis(out, order, rows, axis=1)
+    return out
+
+
+def riffle_shuffle(n: int, seed: int = 1, riffles: int = 7, decks: int = 1, start: str = "fresh") -> np.ndarray:
+    """A machine shuffler doing ``riffles`` GSR riffles of a ``decks``-deck stack: of the fresh
+    (factory-order) stack for every shuffle (``start="fresh"``), or of the previous shuffle's
+    order (``"previous"``: a continuous shuffler fed the discards)."""
+    rng = _rng(seed)
+    fresh = np.array(_shoe_multiset(decks), dtype=np.uint8)
+    if start == "fresh":
+        return riffled(np.tile(fresh, (n, 1)), riffles, rng)
+    rows = np.empty((n, fresh.size), dtype=np.uint8)
+    last = rng.permuted(fresh)
+    for s in range(n):
+        last = riffled(last[None, :], riffles, rng)[0]
+        rows[s] = last
+    return rows
+
+
 def naive_shuffle_small(n: int, seed: int = 1) -> np.ndarray:
     """The naive shuffle of a 3-card deck: 27 paths onto 6 orders (some orders 5/27, some 4/27)."""
     return naive_shuffle(n, seed, multiset=(0, 1, 2))
@@ -258,10 +290,18 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("missing-card-shoe", "shoe:8", "one AS lost, a second KD in its place", missing_card_shoe, 1_000, ("composition",)),
     Defect("reused-shuffle", "deck", "previous round's order dealt again with probability 0.05", reused_shuffle,
            2_000, ("carry-over",)),
+    Defect("riffle-shoe-3", "shoe:8", "3 GSR riffles of the fresh 8-deck shoe", partial(riffle_shuffle, riffles=3, decks=8),
+           20, ("rising-sequences",)),
+    Defect("riffle-shoe-5", "shoe:8", "5 GSR riffles of the fresh 8-deck shoe", partial(riffle_shuffle, riffles=5, decks=8),
+           40, ("rising-sequences",)),
+    Defect("riffle-deck-4", "deck", "4 GSR riffles of the fresh deck", partial(riffle_shuffle, riffles=4),
+           200, ("rising-sequences",)),
+    Defect("riffle-deck-carried-4", "deck", "4 GSR riffles of the previous shuffle's order",
+           partial(riffle_shuffle, riffles=4, start="previous"), 200, ("rising-from-previous",)),
 )}
 
 
 __all__ = ["Defect", "DEFECTS", "modulo_roulette", "biased_pocket", "sticky_wheel", "drifting_pocket", "sticky_bits",
            "lcg_low_bits_wheel",
            "heavy_six_die", "lcg_die", "correlated_dice", "naive_shuffle", "sattolo_shuffle", "modulo_shuffle",
-           "missing_card_shoe", "reused_shuffle", "naive_shuffle_small"]
+           "missing_card_shoe", "reused_shuffle", "naive_shuffle_small", "riffled", "riffle_shuffle"]
