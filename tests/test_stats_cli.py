@@ -159,8 +159,10 @@ def test_small_shoe_capture_runs_the_valid_tests(tmp_path):
     assert r.exit_code == 0, r.output
     line = next(l for l in r.output.splitlines() if l.startswith("relative-order"))
     assert "SKIPPED" in line and "needs at least 600 shuffles, got 200" in line
-    assert "verdict: PASS (no test rejected at family-wise alpha = 0.01; over the 4 tests that ran, " \
+    # composition, adjacency, carry-over, first-card serial correlation and both rising-sequence tests run.
+    assert "verdict: PASS (no test rejected at family-wise alpha = 0.01; over the 6 tests that ran, " \
            "4 skipped for want of data)" in r.output
+    assert all("PASS" in l for l in r.output.splitlines() if l.startswith("rising-"))
     report = json.loads(_run("shoe:8", "--input", str(path), "--json").stdout)
     assert report["complete"] is True and report["verdict"] == "pass"
     skipped = {t["name"]: t["needed"] for t in report["tests"] if t["verdict"] == "skipped"}
