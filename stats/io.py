@@ -29,13 +29,26 @@ Raw binary (``.bin``, ``.raw``, ``.dat``, or any other non-text file)
 
 Labels or indices
 -----------------
-``format="auto"`` reads a text file as labels when every value is a label of
-the device (so a roulette file of printed numbers is read as pocket numbers),
-otherwise as indices when every value is an index; otherwise it stops at the
-first value that is neither.  An integer ``.npy`` of a device whose labels
-are numbers other than their indices (roulette, dice, k-of-n balls) could be
-either, so it needs ``format="indices"`` or ``format="labels"``.  How the
-file was read is :attr:`Capture.reading`, shown in every report.
+The reader never guesses.  For a device whose labels are numbers other than
+their indices (roulette pocket numbers in wheel order, die faces 1..6,
+k-of-n balls 1..N) a value such as ``32`` is a pocket number *and* a
+wheel-order index, and the two readings give different verdicts.  So the
+reading comes from, in this order:
+
+1. ``format="labels"`` or ``format="indices"`` (``rngcert test --format``);
+2. a declaration among a text file's comment lines before its first outcome:
+   ``# format: labels`` or ``# format: indices`` (it must agree with an
+   explicit ``format``);
+3. with ``format="auto"``, the values themselves, only where they prove it:
+   a text file is read as labels when some value is a label and no index
+   (``00``, ``$20``, ``AS``, a die's ``6``), as indices when some value is an
+   index and no label (a die's ``0``); a file whose every value reads both
+   ways is refused (:class:`CaptureError` naming the two readings), and so is
+   an integer ``.npy`` of such a device.
+
+Label strings (``.npy`` of strings, card labels) and raw binary (indices)
+leave no choice.  How the file was read is :attr:`Capture.reading`, and why
+:attr:`Capture.basis`; every report shows both.
 """
 from __future__ import annotations
 
@@ -55,6 +68,8 @@ FORMATS = ("auto", "labels", "indices")
 _SEPARATORS = re.compile(r"[,;\s]+")
 _TEXT_SUFFIXES = {".csv", ".txt", ".tsv", ".text"}
 _BINARY_SUFFIXES = {".bin", ".raw", ".dat"}
+#: A text capture's declaration of its reading: ``# format: labels`` (before the first outcome).
+_DECLARATION = re.compile(r"#\s*format\s*[:=]\s*(\S*)\s*", re.IGNORECASE)
 #: Longest value in a text capture: far beyond any label, so a longer one is a malformed file.
 MAX_TOKEN = 64
 #: Longest line of a text capture (a 12-deck shoe is about 2,500 characters).
@@ -81,6 +96,9 @@ class Capture:
         How values were read: ``"labels"`` or ``"indices"``.
     container : str
         ``"text"``, ``"npy"`` or ``"binary"``.
+    basis : str
+        Why it was read that way, for the report (``"as asked"``, ``"as line 1
+        declares"``, ``"line 3's '00' is a label only"``, ...).
     """
 
     spec: object
@@ -90,6 +108,7 @@ class Capture:
     container: str
     _get: Callable[[int, int], np.ndarray]
     _locate: Callable[[int], str]
+    basis: str = ""
 
     def chunks(self, size: int = 1 << 20) -> Iterator[np.ndarray]:
         """Validated outcome arrays of at most ``size`` rows, in file order."""
@@ -129,7 +148,7 @@ def _numeric_labels(kind) -> bool:
 # -- text ---------------------------------------------------------------------------------------
 
 def _read_lines(path: Path):
-    """(line number, text) of every non-blank, non-comment line; CaptureError for overlong lines."""
+    """(line number, text) of every non-blank line, comments included; CaptureError for overlong lines."""
     with open(path, "r", encoding="utf-8-sig", errors="strict", newline=None) as handle:
         number = 0
         while True:
@@ -140,8 +159,22 @@ def _read_lines(path: Path):
             if len(line) > MAX_LINE:
                 raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
             text = line.strip()
-            if text and not text.startswith("#"):
+            if text:
                 yield number, text
+
+
+def _declared_reading(path: Path, number: int, text: str, fmt: str):
+    """The reading a ``# format: ...`` comment declares (None for any other comment)."""
+    match = _DECLARATION.fullmatch(text)
+    if match is None:
+        return None
+    declared = match.group(1).lower()
+    if declared not in ("labels", "indices"):
+        raise _fail(path, f"line {number}: {text[:MAX_TOKEN]!r} declares no reading; write '# format: labels' "
+                          "or '# format: indices'")
+    if fmt not in ("auto", declared):
+        raise _fail(path, f"line {number} declares format {declared}, but format {fmt} was asked for")
+    return declared
 
 
 def _open_text(path: Path, kind, fmt: str) -> Capture:
@@ -151,12 +184,18 @@ def _open_text(path: Path, kind, fmt: str) -> Capture:
     values = array.array("H")         # token id of every value, in file order
     rows_line = array.array("q")      # file line of every outcome row
     seen_label_only = seen_index_only = None  # first (line, token) readable one way only
+    basis = "as asked" if fmt != "auto" else ""
 
     def reject(number, token, reason):
         shown = token if len(token) <= MAX_TOKEN else f"{token[:20]}... ({len(token):,} characters)"
         raise _fail(path, f"line {number}: {shown!r} is {reason}")
 
     for number, text in _read_lines(path):
+        if text.startswith("#"):
+            declared = None if rows_line else _declared_reading(path, number, text, fmt)
+            if declared is not None:
+                fmt, basis = declared, f"as line {number} declares"
+            continue
         row = [v.strip().strip('"').strip("'") for v in _SEPARATORS.split(text) if v.strip()]
         if len(row) != width:
             what = "1 value per line" if width == 1 else \
@@ -187,19 +226,37 @@ def _open_text(path: Path, kind, fmt: str) -> Capture:
     if not rows_line:
         raise _fail(path, "no outcomes found")
     if fmt == "auto":
-        if seen_index_only is None:
-            fmt = "labels"
-        elif seen_label_only is None:
-            fmt = "indices"
-        else:
-            (l1, t1), (l2, t2) = seen_label_only, seen_index_only
-            raise _fail(path, f"values mix labels (line {l1}: {t1!r}) and indices (line {l2}: {t2!r}); "
-                              "pass format='labels' or 'indices'")
+        fmt, basis = _proven_reading(path, kind, meaning, seen_label_only, seen_index_only)
     column = 0 if fmt == "labels" else 1
     table = np.array([m[column] for m in meaning], dtype=np.uint16 if labels > 255 else np.uint8)
     data = kind.rows_from_values(table[np.frombuffer(values, dtype=np.uint16)])
     lines = np.frombuffer(rows_line, dtype=np.int64)
-    return Capture(kind, path, len(data), fmt, "text", lambda a, b: data[a:b], lambda row: f"line {lines[row]}")
+    return Capture(kind, path, len(data), fmt, "text", lambda a, b: data[a:b], lambda row: f"line {lines[row]}",
+                   basis)
+
+
+def _proven_reading(path: Path, kind, meaning, label_only, index_only) -> tuple[str, str]:
+    """(reading, basis) that a text file's own values prove; CaptureError when they prove none."""
+    if label_only is not None and index_only is not None:
+        (l1, t1), (l2, t2) = label_only, index_only
+        raise _fail(path, f"values mix labels (line {l1}: {t1!r}) and indices (line {l2}: {t2!r}); "
+                          "pass format 'labels' or 'indices'")
+    if label_only is not None:
+        return "labels", f"line {label_only[0]}'s {label_only[1]!r} is a label only"
+    if index_only is not None:
+        return "indices", f"line {index_only[0]}'s {index_only[1]!r} is an index only"
+    if all(as_label == as_index for as_label, as_index in meaning):
+        return "labels", "every value is a label and the index of that label"
+    raise _fail(path, f"every value is both a label of {kind.name} and a label index 0..{len(kind.labels) - 1}, "
+                      f"and the two readings differ ({_differing(kind, meaning)}); pass format 'labels' "
+                      "(values as printed on the equipment) or 'indices', or declare it in a comment before "
+                      "the first outcome: '# format: labels' or '# format: indices'")
+
+
+def _differing(kind, meaning) -> str:
+    """A value the two readings take apart, in words (the first one found)."""
+    as_label, as_index = next(m for m in meaning if m[0] != m[1])
+    return f"{kind.labels[as_label]!r} as a label is {kind.labels[as_label]}, as an index it is {kind.labels[as_index]}"
 
 
 # -- .npy ----------------------------------------------------------------------------------------
@@ -271,11 +328,12 @@ def _open_npy(path: Path, kind, fmt: str) -> Capture:
         return lambda i: f"{path.name}: {unit} {a + i // width}"
 
     if dtype.kind in "US":
-        reading, convert = "labels", _string_labels(path, kind)
+        reading, convert, basis = "labels", _string_labels(path, kind), "the values are label strings"
     elif fmt == "labels":
-        reading, convert = "labels", _numbered_labels(path, kind)
+        reading, convert, basis = "labels", _numbered_labels(path, kind), "as asked"
     elif fmt == "indices" or not _numeric_labels(kind):
         reading, convert = "indices", lambda part, a: _check_range(kind, part, where(a))
+        basis = "as asked" if fmt == "indices" else f"integers, and {kind.name}'s labels are not numbers"
     else:
         raise _fail(path, f"holds integers, and {kind.name}'s labels are numbers too: pass format 'indices' "
                           f"(values are label indices 0..{len(kind.labels) - 1}, as rngcert draw writes) or "
@@ -284,7 +342,7 @@ def _open_npy(path: Path, kind, fmt: str) -> Capture:
     def get(a, b):
         return convert(np.asarray(data[a:b]), a)
 
-    return Capture(kind, path, int(shape[0]), reading, "npy", get, lambda row: f"{unit} {row}")
+    return Capture(kind, path, int(shape[0]), reading, "npy", get, lambda row: f"{unit} {row}", basis)
 
 
 def _string_labels(path: Path, kind):
@@ -363,7 +421,7 @@ def _open_binary(path: Path, kind) -> Capture:
         return kind.rows_from_values(part)
 
     return Capture(kind, path, size // per_row, "indices", "binary", get,
-                   lambda row: f"{unit} {row} (byte offset {row * per_row})")
+                   lambda row: f"{unit} {row} (byte offset {row * per_row})", "raw binary holds label indices")
 
 
 def _is_text(path: Path) -> bool:

@@ -298,7 +298,7 @@ def test_output_writes_the_report_to_a_file(tmp_path, args):
 
 def test_test_reads_a_capture_from_stdin():
     drawn = run("draw", "roulette-single", "-n", "50000", "--seed", SEED).stdout_bytes
-    piped = run("test", "roulette-single", "--input", "-", "--json", input=drawn)
+    piped = run("test", "roulette-single", "--input", "-", "--format", "labels", "--json", input=drawn)
     assert piped.exit_code in (0, 1), piped.output
     assert json.loads(piped.stdout)["n"] == 50000
 

@@ -4,6 +4,7 @@ Each case here failed before the reader checked it (AttributeError, MemoryError,
 BadZipFile, IndexError, TokenError, EOFError read as Ctrl-C, raw numpy text).
 """
 import io
+import json
 import tracemalloc
 
 import numpy as np
@@ -15,6 +16,12 @@ from stats.io import CaptureError, open_capture, read_capture
 from tests.stats_support import device_spec
 
 ROULETTE = device_spec("roulette-single")
+
+
+def _text(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
 
 
 def _npy_bytes(array) -> bytes:
@@ -131,7 +138,7 @@ def test_cli_shows_the_reading_and_says_when_samples_exceed_the_file(tmp_path):
                                   "--samples", "50000"])
     assert r.exit_code == 0, r.output
     assert "--samples 50,000 is more than the 20,000 outcomes in spins.npy; testing all 20,000" in r.stderr
-    assert "20,000 outcomes read from" in r.stdout and "(npy, read as indices)" in r.stdout
+    assert "20,000 outcomes read from" in r.stdout and "(npy, read as indices: --format indices)" in r.stdout
     assert "--samples 50,000 asked for more than the file's 20,000" in r.stdout
 
 
@@ -150,3 +157,53 @@ def test_bad_shoe_is_named_by_its_line_and_cards(tmp_path):
     assert r.exit_code == 1, r.output
     line = next(l for l in r.output.splitlines() if l.startswith("composition"))
     assert "shoes.csv, line 500: AS appears 9 times, KS appears 7 times (a fresh stack has 8 of each)" in line
+
+
+def test_text_of_numbers_that_read_both_ways_is_refused_until_declared(tmp_path):
+    """Pocket numbers 0..36 are also wheel-order indices 0..36: once silently read as labels (a lab's file
+    of indices got another device's verdict); now the reading is asked for, declared, or proven."""
+    values = "\n".join(str(i % 37) for i in range(370)) + "\n"
+    path = _text(tmp_path, "spins.csv", values)
+    with pytest.raises(CaptureError, match=r"spins.csv: every value is both a label of roulette-single and a "
+                                           r"label index 0..36, and the two readings differ \('1' as a label "
+                                           r"is 1, as an index it is 32\); pass format 'labels'"):
+        open_capture(path, ROULETTE)
+    as_labels = open_capture(path, ROULETTE, format="labels")
+    as_indices = open_capture(path, ROULETTE, format="indices")
+    assert (as_labels.reading, as_labels.basis, as_indices.reading) == ("labels", "as asked", "indices")
+    assert as_indices.array()[:3].tolist() == [0, 1, 2]
+    assert [ROULETTE.labels[i] for i in as_labels.array()[:3]] == ["0", "1", "2"]
+    declared = open_capture(_text(tmp_path, "d.csv", "# table 3\n# Format: indices\n" + values), ROULETTE)
+    assert (declared.reading, declared.basis) == ("indices", "as line 2 declares")
+    assert np.array_equal(declared.array(), as_indices.array())
+    assert open_capture(_text(tmp_path, "l.csv", "# format = labels\n" + values), ROULETTE).reading == "labels"
+    with pytest.raises(CaptureError, match="line 1 declares format indices, but format labels was asked for"):
+        open_capture(_text(tmp_path, "c.csv", "# format: indices\n" + values), ROULETTE, format="labels")
+    with pytest.raises(CaptureError, match=r"line 1: '# format: pockets' declares no reading"):
+        open_capture(_text(tmp_path, "u.csv", "# format: pockets\n" + values), ROULETTE)
+    with pytest.raises(CaptureError, match="every value is both"):  # a declaration after the outcomes is a comment
+        open_capture(_text(tmp_path, "late.csv", values + "# format: labels\n"), ROULETTE)
+
+
+def test_values_that_prove_their_reading_say_so(tmp_path):
+    dice = device_spec("dice:2")
+    faces = open_capture(_text(tmp_path, "faces.csv", "1,6\n4,3\n"), dice)
+    assert (faces.reading, faces.basis) == ("labels", "line 1's '6' is a label only")
+    indices = open_capture(_text(tmp_path, "idx.csv", "1,0\n4,3\n"), dice)
+    assert (indices.reading, indices.basis) == ("indices", "line 1's '0' is an index only")
+    zeros = open_capture(_text(tmp_path, "zeros.csv", "0\n0\n"), ROULETTE)  # pocket 0 is at index 0
+    assert zeros.reading == "labels" and zeros.array().tolist() == [0, 0]
+
+
+def test_cli_reports_how_and_why_a_capture_was_read(tmp_path):
+    path = _text(tmp_path, "spins.csv", "\n".join(str(i % 37) for i in range(3700)) + "\n")
+    refused = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path)])
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "every value is both a label of roulette-single" in refused.stderr
+    text = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path), "--format", "indices"])
+    assert text.exit_code in (0, 1), text.output
+    assert "3,700 outcomes read from" in text.stdout and "(text, read as indices: --format indices)" in text.stdout
+    path.write_text("# format: labels\n" + path.read_text())
+    report = json.loads(CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path),
+                                                  "--json"]).stdout)
+    assert (report["source"]["reading"], report["source"]["reading_basis"]) == ("labels", "as line 1 declares")

@@ -115,7 +115,8 @@ def _source(spec, input_path, fmt, samples, rng):
                 yield part[:take]
                 done += take
 
-        what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading})"
+        basis = f"--format {fmt}" if capture.basis == "as asked" else capture.basis
+        what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading}: {basis})"
         if samples is not None and samples > capture.n:
             what += f"; --samples {samples:,} asked for more than the file's {capture.n:,}"
         return n, chunks(), what, capture
@@ -279,6 +280,7 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
         report["source"] = {"description": what, "input": input_path,
                             "container": capture.container if capture else None,
                             "reading": capture.reading if capture else None,
+                            "reading_basis": capture.basis if capture else None,
                             "requested": samples, "available": capture.n if capture else None}
         report["provenance"] = rng.provenance()  # None for a capture file: no generator of ours drew it
         emit(json.dumps(report, indent=2), output)
