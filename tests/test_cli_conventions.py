@@ -150,6 +150,66 @@ def test_sigterm_to_a_running_process_exits_130():
     assert out.rstrip().splitlines()[-1].startswith("verdict: INCOMPLETE (simulation interrupted after")
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_an_interrupted_exact_slot_analysis_reports_incomplete(monkeypatch, as_json):
+    """Ctrl-C in a stage of the exact analysis (here: after the base game's tables, in its thread):
+    a report of the model and of how far the work got, INCOMPLETE, exit 130; no figure, no check."""
+    import harness.slot.exact as exact
+
+    real = exact.joint_moments
+
+    def interrupted(reels, *args, progress, **kwargs):
+        progress(sum(reels.lengths) << reels.rows)  # this stage's tables are built ...
+        raise KeyboardInterrupt  # ... and then Ctrl-C
+
+    monkeypatch.setattr(exact, "joint_moments", interrupted)
+    result = run("slot", SLOT, *(["--json"] if as_json else []))
+    monkeypatch.setattr(exact, "joint_moments", real)
+    assert result.exit_code == 130, result.output
+    assert "units of the exact analysis; verdict: INCOMPLETE" in result.stderr
+    if as_json:
+        report = json.loads(result.stdout)
+        assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
+        assert report["checks"] == [] and "rtp" not in report and report["model"]["name"] == "Golden Meadow 50"
+        assert 0 < report["analysis"]["done"] < report["analysis"]["total"]
+    else:
+        lines = result.stdout.rstrip().splitlines()
+        assert lines[0].startswith("PAR sheet: Golden Meadow 50") and "Return to player" not in result.stdout
+        assert "Exact analysis INTERRUPTED after " in result.stdout
+        assert lines[-1].startswith("verdict: INCOMPLETE (the exact analysis was interrupted after ")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_during_an_exact_slot_analysis_gives_an_incomplete_report(signum, tmp_path):
+    """A real signal to a running `rngcert slot` whose exact analysis takes seconds: it stops at once
+    (the stages' threads do not keep it alive) with the INCOMPLETE report and exit 130."""
+    from tests.slot_support import five_reel_text
+
+    model = tmp_path / "big.toml"
+    model.write_text(five_reel_text((20000, 20000, 10, 10, 4), 20))
+    script = (  # says on stderr when the joint programme starts, so the signal lands inside the analysis
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
+        "import harness.slot.exact as exact\n"
+        "real = exact.joint_moments\n"
+        "def announced(*args, **kwargs):\n"
+        "    sys.stderr.write('started\\n'); sys.stderr.flush()\n"
+        "    return real(*args, **kwargs)\n"
+        "exact.joint_moments = announced\n"
+        "from harness.cli import main\n"
+        f"main(['slot', {str(model)!r}, '--json'])\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=ROOT, text=True)
+    assert process.stderr.readline() == "started\n"
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    report = json.loads(out)
+    assert (report["verdict"], report["interrupted"]) == ("incomplete", True)
+    assert report["analysis"]["done"] < report["analysis"]["total"] == 2 * (2 * 40024 << 3)  # 2 stages x 40,024 stops x 2**3 rows, twice
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupt_while_the_commands_load_exits_130(signum):
     script = (

@@ -33,8 +33,9 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
     fractions, the hit frequency, the standard deviation per play and the
     probability of every winning outcome, then applies the rules of
     --profile.  Exit status: 0 every check passes, 1 a check fails, 2 the
-    model is malformed or impossible, 130 the --simulate run was interrupted
-    (Ctrl-C; the report covers the spins done and says it is incomplete).
+    model is malformed or impossible, 130 interrupted (Ctrl-C or SIGTERM:
+    during the exact analysis the report says how far it got; during
+    --simulate it covers the spins done; either way it says INCOMPLETE).
     The model format and its size limits are described in docs/slot_model.md;
     a model beyond them is refused (exit 2) before the analysis starts.
     """
@@ -44,15 +45,28 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
     from harness.slot.model import load_model, read_model
     from harness.slot.profiles import check
     from harness.progress import Progress
-    from harness.slot.report import outcome, render, to_json
+    from harness.slot.report import interrupted_json, outcome, render, render_interrupted, to_json
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
+    progress = None
     try:
         game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
-        work = 2 * estimate(game).table_entries  # the units analyse() reports (refused there if too large)
-        with Progress("exact analysis", work, quiet=quiet) as progress:
+        progress = Progress("exact analysis", 2 * estimate(game).table_entries, quiet=quiet)  # analyse()'s units
+        with progress:
             analysis = analyse(game, progress=progress)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (see harness.cli)
+        if progress is None:
+            raise  # still reading the model: nothing to report but the interrupt
+        click.echo(f"\ninterrupted after {progress.done:,} of {progress.total:,} units of the exact analysis; "
+                   "verdict: INCOMPLETE", err=True)
+        if as_json:
+            report = interrupted_json(game, profile, progress.done, progress.total)
+            report["provenance"] = rng.provenance()
+            emit(json.dumps(report, indent=2, ensure_ascii=False), output)
+        else:
+            emit(render_interrupted(game, profile, progress.done, progress.total).rstrip("\n"), output)
+        ctx.exit(130)
     except ModelError as exc:
         raise click.BadParameter(str(exc), param_hint="MODEL") from None
     except ValueError as exc:  # a valid model this tool cannot analyse exactly (too large)

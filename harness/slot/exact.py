@@ -36,7 +36,6 @@ import dataclasses
 import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Callable
 
@@ -122,7 +121,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         feature_reels = feature_reelset(model)
         _check_retriggers_converge(model, feature_reels)  # before the expensive part
         free = build_stage(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
-    _run_joint(model, base, free, engine, work.add)
+    try:
+        _run_joint(model, base, free, engine, work.add)
+    except KeyboardInterrupt:
+        work.cancel()  # the stages' threads stop at their next step, and report no more progress
+        raise
 
     tree = spin = None
     if free is not None:
@@ -172,21 +175,35 @@ def _check_retriggers_converge(model: SlotModel, feature_reels: ReelSet) -> None
         )
 
 
+class _Cancelled(Exception):
+    """Raised in a stage's thread once the analysis was interrupted (it ends the thread)."""
+
+
 class _Work:
-    """Work done, for ``progress(done, total)``; both stages' threads add to it."""
+    """Work done, for ``progress(done, total)``; both stages' threads add to it.
+
+    After :meth:`cancel` (Ctrl-C in the main thread) a thread that reports
+    work raises :class:`_Cancelled` instead, so it stops at its next step.
+    """
 
     def __init__(self, progress: Callable[[int, int], None] | None, total: int):
         self.progress = progress
         self.total = total
         self.done = 0
+        self.cancelled = False
         self._lock = threading.Lock()
 
     def add(self, n: int) -> None:
+        if self.cancelled:
+            raise _Cancelled
         if self.progress is None:
             return
         with self._lock:
             self.done = min(self.done + n, self.total)
             self.progress(self.done, self.total)
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
     def finish(self) -> None:
         if self.progress is not None and self.done < self.total:
@@ -195,17 +212,33 @@ class _Work:
 
 def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
                progress: Callable[[int], None]) -> None:
-    """Joint figures of the base game and of a free spin (in two threads: the
-    C kernel releases the GIL, so on two cores the stages overlap)."""
-    if free is None:
-        base.joint = joint_moments(base.reels, base.automaton, model.paylines, engine=engine, progress=progress)
-    else:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            base_run = pool.submit(joint_moments, base.reels, base.automaton, model.paylines, engine=engine,
-                                   progress=progress)
-            free_run = pool.submit(joint_moments, free.reels, free.automaton, model.paylines, engine=engine,
-                                   progress=progress)
-            base.joint, free.joint = base_run.result(), free_run.result()
+    """Joint figures of the base game and of a free spin, each stage in its own
+    thread (the C kernel releases the GIL, so on two cores the stages overlap).
+
+    The threads are daemons and the main thread only waits for them, so Ctrl-C
+    or SIGTERM ends the analysis at once: :func:`analyse` cancels the work and
+    no thread keeps the process alive.
+    """
+    stages = [base] if free is None else [base, free]
+    outcomes: list = [None] * len(stages)
+
+    def run(i: int, stage: Stage) -> None:
+        try:
+            outcomes[i] = joint_moments(stage.reels, stage.automaton, model.paylines, engine=engine,
+                                        progress=progress)
+        except BaseException as exc:  # handed to the main thread, raised there
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, stage), name=f"slot-stage-{i}", daemon=True)
+               for i, stage in enumerate(stages)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for stage, result in zip(stages, outcomes):
+        if isinstance(result, BaseException):
+            raise result
+        stage.joint = result
     base.check_joint(len(model.paylines), "the line return")
     if free is not None:
         free.check_joint(len(model.paylines), "the free spins")

@@ -1,6 +1,7 @@
 """The PAR sheet: a readable text report and its JSON form."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
@@ -45,16 +46,7 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         "min_win_outcome": rarest.name,
         "checks": [_check_json(c) for c in checks],
         "profile": profile,
-        "model": {
-            "name": m.name,
-            "source": m.source,
-            "reels": m.reels,
-            "rows": m.rows,
-            "paylines": len(m.paylines),
-            "bet_per_line": m.bet_per_line,
-            "total_bet": m.total_bet,
-            "cycle": a.cycle,
-        },
+        "model": _model_json(m),
         "probability_refers_to": PROBABILITY_NOTE,
         "variance_per_play": frac(a.variance),
         "sd_per_play_credits": a.sd,
@@ -154,13 +146,8 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
            simulation: SimulationResult | None = None, *, interrupted: bool = False) -> str:
     """The PAR sheet as text (``interrupted``: see :func:`to_json`)."""
     a, m = analysis, analysis.model
-    lines = []
+    lines = _model_lines(m)
     add = lines.append
-    add(f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""))
-    add(f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} paylines, {m.bet_per_line} credit(s) per line, "
-        f"total bet {m.total_bet} credits")
-    lengths = " x ".join(str(len(s)) for s in m.base_strips)
-    add(f"  base game cycle: {lengths} = {a.cycle:,} stop combinations (each equally likely)")
     add("")
     add("Return to player (exact; expected credits returned per play / total bet)")
     for k in PARTS:
@@ -251,3 +238,51 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
         if c.rule.verified.startswith("UNVERIFIED"):
             add(f"        citation {c.rule.verified}")
     return lines
+
+
+def _cycle(m) -> int:
+    """Stop combinations of the base game (each equally likely)."""
+    return math.prod(len(strip) for strip in m.base_strips)
+
+
+def _model_json(m) -> dict:
+    return {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
+            "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": _cycle(m)}
+
+
+def _model_lines(m) -> list[str]:
+    """The PAR sheet's heading: the game and its base cycle."""
+    lengths = " x ".join(str(len(s)) for s in m.base_strips)
+    return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
+            f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} paylines, {m.bet_per_line} credit(s) per line, "
+            f"total bet {m.total_bet} credits",
+            f"  base game cycle: {lengths} = {_cycle(m):,} stop combinations (each equally likely)"]
+
+
+# --- an exact analysis stopped by Ctrl-C or SIGTERM --------------------------------
+
+def analysis_interrupted(done: int, total: int) -> Outcome:
+    """The verdict of a report whose exact analysis was interrupted: incomplete, nothing checked."""
+    share = f"{100 * done / total:.0f}%" if total else "0%"
+    return Outcome.judge(True, interrupted=True,
+                         reason=f"the exact analysis was interrupted after {share} of its work; no check was made")
+
+
+def interrupted_json(model, profile: str, done: int, total: int) -> dict:
+    """The JSON report of an interrupted exact analysis: the model, how far the work got, no figures."""
+    return analysis_interrupted(done, total).report({
+        "checks": [], "profile": profile, "model": _model_json(model),
+        "analysis": {"done": done, "total": total,
+                     "unit": "table entries of the cost estimate, each built and then enumerated"},
+    })
+
+
+def render_interrupted(model, profile: str, done: int, total: int) -> str:
+    """The text report of an interrupted exact analysis (see :func:`interrupted_json`)."""
+    return "\n".join(_model_lines(model) + [
+        "",
+        f"Exact analysis INTERRUPTED after {done:,} of {total:,} work units (each table entry built, then "
+        "enumerated): no exact figure exists yet,",
+        f"so no rule of profile {profile} was checked.",
+        analysis_interrupted(done, total).line(),
+    ]) + "\n"
