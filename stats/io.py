@@ -74,6 +74,8 @@ _DECLARATION = re.compile(r"#\s*format\s*[:=]\s*(\S*)\s*", re.IGNORECASE)
 MAX_TOKEN = 64
 #: Longest line of a text capture (a 12-deck shoe is about 2,500 characters).
 MAX_LINE = 1 << 20
+#: Progress is reported after every this many characters of a text capture (about 1 MiB).
+PROGRESS_CHUNK = 1 << 20
 #: Longest .npy header read (numpy's own default limit).
 MAX_NPY_HEADER = 10_000
 
@@ -147,14 +149,27 @@ def _numeric_labels(kind) -> bool:
 
 # -- text ---------------------------------------------------------------------------------------
 
-def _read_lines(path: Path):
-    """(line number, text) of every non-blank line, comments included; CaptureError for overlong lines."""
+def _read_lines(path: Path, progress: Callable[[int, int], None] | None = None):
+    """(line number, text) of every non-blank line, comments included; CaptureError for overlong lines.
+
+    ``progress(done, total)``, if given, is told the characters read so far
+    (of the file's size in bytes: equal for ASCII) once per
+    :data:`PROGRESS_CHUNK`, and the whole size at the end.
+    """
+    total = path.stat().st_size
+    read = reported = 0
     with open(path, "r", encoding="utf-8-sig", errors="strict", newline=None) as handle:
         number = 0
         while True:
             line = handle.readline(MAX_LINE + 1)
             if not line:
+                if progress is not None:
+                    progress(total, total)
                 return
+            read += len(line)
+            if progress is not None and read - reported >= PROGRESS_CHUNK:
+                reported = read
+                progress(min(read, total), total)
             number += 1
             if len(line) > MAX_LINE:
                 raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
@@ -177,7 +192,7 @@ def _declared_reading(path: Path, number: int, text: str, fmt: str):
     return declared
 
 
-def _open_text(path: Path, kind, fmt: str) -> Capture:
+def _open_text(path: Path, kind, fmt: str, progress=None) -> Capture:
     codec, labels, width = kind.codec, len(kind.labels), int(kind.width)
     ids: dict[str, int] = {}          # distinct tokens (bounded: each one is a label or an index)
     meaning: list[tuple] = []         # (as label, as index) of each distinct token
@@ -190,7 +205,7 @@ def _open_text(path: Path, kind, fmt: str) -> Capture:
         shown = token if len(token) <= MAX_TOKEN else f"{token[:20]}... ({len(token):,} characters)"
         raise _fail(path, f"line {number}: {shown!r} is {reason}")
 
-    for number, text in _read_lines(path):
+    for number, text in _read_lines(path, progress):
         if text.startswith("#"):
             declared = None if rows_line else _declared_reading(path, number, text, fmt)
             if declared is not None:
@@ -438,7 +453,8 @@ def _is_text(path: Path) -> bool:
     return all(ch.isprintable() or ch in "\r\n\t" for ch in text)
 
 
-def open_capture(path, spec, *, format: str = "auto") -> Capture:
+def open_capture(path, spec, *, format: str = "auto",
+                 progress: Callable[[int, int], None] | None = None) -> Capture:
     """Open a capture file for a declared device.
 
     Parameters
@@ -449,6 +465,11 @@ def open_capture(path, spec, *, format: str = "auto") -> Capture:
         from :mod:`stats.kinds`).
     format : {"auto", "labels", "indices"}, optional
         How values are read (see module doc); binary files always hold indices.
+    progress : callable, optional
+        ``progress(done, total)``: bytes of the file read so far, called chunk
+        by chunk while a text file is read (here, at open).  A ``.npy`` or
+        binary file is only looked at here (its header, its size); its values
+        are read later, chunk by chunk, by :meth:`Capture.chunks`.
 
     Returns
     -------
@@ -473,7 +494,7 @@ def open_capture(path, spec, *, format: str = "auto") -> Capture:
             return _open_npy(path, kind, format)
         if suffix in _TEXT_SUFFIXES or (suffix not in _BINARY_SUFFIXES and _is_text(path)):
             try:
-                return _open_text(path, kind, format)
+                return _open_text(path, kind, format, progress)
             except UnicodeDecodeError as exc:
                 raise _fail(path, f"not valid UTF-8 text (byte {exc.start}); use .bin for raw binary captures") \
                     from None

@@ -329,6 +329,30 @@ def test_progress_only_on_a_terminal(monkeypatch):
         assert file.getvalue() == ""
 
 
+def test_reading_a_capture_shows_progress_chunk_by_chunk(monkeypatch, tmp_path):
+    import stats.io
+    from rngcore.devices import device_spec
+
+    monkeypatch.setattr(stats.io, "PROGRESS_CHUNK", 4096)
+    path = tmp_path / "spins.csv"
+    path.write_text("# format: labels\n" + "\n".join(str(i % 37) for i in range(20_000)) + "\n")
+    size = path.stat().st_size
+    calls = []
+    capture = stats.io.open_capture(path, device_spec("roulette-single"),
+                                    progress=lambda done, total: calls.append((done, total)))
+    assert capture.n == 20_000
+    assert len(calls) >= size // 4096 and calls[-1] == (size, size) and {t for _, t in calls} == {size}
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    # on a terminal, rngcert test shows it as the one progress bar; --quiet and a log see nothing
+    monkeypatch.setattr("harness.progress.DELAY_SECONDS", 0.0)
+    monkeypatch.setattr("harness.progress._is_terminal", lambda file: True)
+    shown = run("test", "roulette-single", "--input", path, "--test", "frequency")
+    assert shown.exit_code == 0, shown.output
+    assert "reading spins.csv (bytes)" in shown.stderr  # (click draws the bar itself only on a real terminal)
+    quiet = run("test", "roulette-single", "--input", path, "--test", "frequency", "--quiet")
+    assert quiet.exit_code == 0 and "reading" not in quiet.stderr
+
+
 def test_no_progress_reaches_a_log():
     result = run("draw", "roulette-single", "-n", "2000000", "--seed", SEED)
     assert result.exit_code == 0 and result.stderr == ""

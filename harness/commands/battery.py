@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import pathlib
 import signal
 import threading
 
@@ -88,7 +89,7 @@ class _TestCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-def _source(spec, input_path, fmt, samples, rng):
+def _source(spec, input_path, fmt, samples, rng, quiet):
     """(n, chunks, description, capture or None) for the outcomes to test."""
     from stats.kinds import kind_of
 
@@ -100,8 +101,12 @@ def _source(spec, input_path, fmt, samples, rng):
 
         if rng.seed is not None:
             raise click.UsageError("--seed applies only when drawing from our own device (no --input)")
+        from harness.progress import Progress
+
         try:
-            capture = open_capture(input_path, spec, format=fmt)
+            with Progress(f"reading {pathlib.Path(input_path).name}", pathlib.Path(input_path).stat().st_size,
+                          unit="bytes", quiet=quiet) as progress:
+                capture = open_capture(input_path, spec, format=fmt, progress=progress)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         n = capture.n if samples is None else min(samples, capture.n)
@@ -254,7 +259,7 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
     from stats.power import DEFAULT_POWER
     from stats._validate import InsufficientDataError
 
-    n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng)
+    n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng, quiet)
     if capture is not None and samples is not None and samples > capture.n:
         click.echo(f"rngcert test: --samples {samples:,} is more than the {capture.n:,} {kind.unit} in "
                    f"{capture.path.name}; testing all {capture.n:,}", err=True)
