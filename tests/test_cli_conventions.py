@@ -380,6 +380,19 @@ def test_output_writes_the_report_to_a_file(tmp_path, args):
     assert "verdict" in written
 
 
+@pytest.mark.parametrize("command", [("selftest",), ("game", "craps"), ("slot", SLOT), ("bench", "--quick"),
+                                     ("test", "roulette-single", "--samples", "1000", "--seed", SEED)],
+                         ids=lambda c: c[0])
+def test_an_unwritable_output_is_bad_input_before_any_work(tmp_path, command):
+    """Once the report was computed and then lost with exit 1 ('Could not open file')."""
+    for target, message in ((tmp_path / "no-such-dir" / "r.txt", "no such directory"),
+                            (tmp_path, "is a directory")):
+        result = run(*command, "--output", target)
+        assert result.exit_code == 2, result.output
+        assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
+        assert "Invalid value for '--output'" in result.stderr and message in result.stderr
+
+
 def test_test_reads_a_capture_from_stdin():
     drawn = run("draw", "roulette-single", "-n", "50000", "--seed", SEED).stdout_bytes
     piped = run("test", "roulette-single", "--input", "-", "--format", "labels", "--json", input=drawn)

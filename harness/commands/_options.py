@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import atexit
+import os
 import pathlib
 import shutil
 import sys
@@ -19,8 +20,29 @@ from click.shell_completion import CompletionItem
 quiet_option = click.option("--quiet", "-q", is_flag=True,
                             help="No progress bar on stderr (it is shown only on a terminal anyway).")
 
+class ReportFile(click.File):
+    """A report's destination, opened when the report is written (so a run that fails on bad input
+    leaves no empty file), but checked at once: a file that could not be written is bad input
+    (exit 2, one line), not a failure after all the work is done."""
+
+    def __init__(self):
+        super().__init__("w", encoding="utf-8", lazy=True)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value != "-":
+            path = pathlib.Path(value)
+            folder = path.parent if str(path.parent) else pathlib.Path(".")
+            if path.is_dir():
+                self.fail(f"{value!r} is a directory", param, ctx)
+            if not folder.is_dir():
+                self.fail(f"{value!r}: no such directory {str(folder)!r}", param, ctx)
+            if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+                self.fail(f"{value!r} is not writable", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 output_option = click.option(
-    "--output", "-o", "output", type=click.File("w", encoding="utf-8", lazy=True), default="-",
+    "--output", "-o", "output", type=ReportFile(), default="-",
     metavar="FILE", help="Write the report to FILE instead of stdout ('-': stdout). Exit status is unchanged.")
 
 
