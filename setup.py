@@ -52,6 +52,7 @@ setup(
         "csrc/build_cffi.py:core_ffibuilder",
         "csrc/build_cffi.py:kernels_ffibuilder",
         "csrc/build_cffi.py:testing_ffibuilder",
+        "csrc/build_cffi.py:stats_ffibuilder",
     ],
     cmdclass={"build_py": build_py_with_shipped},
     options={

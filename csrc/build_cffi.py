@@ -2,7 +2,8 @@
 
 ``csrc/`` has one folder per layer (the table is ``rngcore/_layers.py``):
 ``core/`` builds ``rngcore._rngcore``, ``kernels/`` builds
-``harness._kernels`` and ``testing/`` builds ``rngcore._testing``.  A layer's
+``harness._kernels``, ``testing/`` builds ``rngcore._testing`` and ``stats/``
+builds ``stats._kernels``.  A layer's
 extension compiles every ``.c`` of its folder and declares, to Python, the
 regions between ``/* cffi:begin */`` and ``/* cffi:end */`` of every ``.h``
 of its folder; the types of the layers it needs (``rng_source`` above all)
@@ -178,6 +179,7 @@ _builders = make_ffibuilders()
 core_ffibuilder = _builders["core"]
 kernels_ffibuilder = _builders["kernels"]
 testing_ffibuilder = _builders["testing"]
+stats_ffibuilder = _builders["stats"]
 
 
 def extension_path(name: str) -> pathlib.Path:

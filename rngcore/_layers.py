@@ -13,6 +13,10 @@ Each layer is one folder of ``csrc/`` built into one cffi extension:
 - ``kernels``: the game and slot kernels, which draw only through the core.
 - ``testing``: the test engine and the fault plans; never imported by
   production code.
+- ``stats``: counting kernels of :mod:`stats` (the SP 800-22 hot loops);
+  pure functions of arrays that need no other layer, so :mod:`stats`
+  stays independent of the core (it checks this layer's build with
+  :func:`stale_build`, loading this file by path).
 
 A layer may include the headers of the layers it ``needs``; its extension
 records the hash of each of them it was compiled against, and the loader
@@ -54,6 +58,7 @@ LAYERS: dict[str, Layer] = {
         Layer("core", "rngcore._rngcore", "rng"),
         Layer("kernels", "harness._kernels", "kern", needs=("core",)),
         Layer("testing", "rngcore._testing", "rngtest", needs=("core",)),
+        Layer("stats", "stats._kernels", "stat"),
     )
 }
 
@@ -70,3 +75,25 @@ def layer_sha256(folder: pathlib.Path) -> str:
         digest.update(path.name.encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+REBUILD = "rebuild with `python csrc/build_cffi.py` (or reinstall)"
+
+
+def stale_build(name: str, version: str, sha256: str, installed: str | None, csrc: pathlib.Path) -> str | None:
+    """Why layer ``name``'s extension (stamped ``version`` and ``sha256``) must be refused, or None.
+
+    It must match the installed package's version (when one is installed),
+    and, in a checkout (``csrc`` exists), the hash of ``csrc/<name>/``.
+    """
+    module = LAYERS[name].module
+    rebuild = REBUILD
+    if installed is not None and installed != version:
+        return f"{module} was built for version {version} but rngcert {installed} is installed; {rebuild}"
+    folder = csrc / name
+    if folder.is_dir():
+        current = layer_sha256(folder)
+        if current != sha256:
+            return (f"{module} is stale: csrc/{name}/ has changed since it was built "
+                    f"(built from {sha256[:16]}, sources now {current[:16]}); {rebuild}")
+    return None

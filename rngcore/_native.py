@@ -17,12 +17,11 @@ import pathlib
 from importlib import metadata
 
 from rngcore._environment import check_environment
-from rngcore._layers import LAYERS, layer_sha256
+from rngcore._layers import LAYERS, REBUILD as _REBUILD, stale_build
 
 check_environment()  # before the C core reads it (at the first keystream call)
 
 _CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
-_REBUILD = "rebuild with `python csrc/build_cffi.py` (or reinstall)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,19 +66,9 @@ def _check(name: str, ext) -> BuildInfo:
         installed = metadata.version("rngcert")
     except metadata.PackageNotFoundError:
         installed = None
-    if installed is not None and installed != info.version:
-        raise ImportError(
-            f"{layer.module} was built for version {info.version} but rngcert "
-            f"{installed} is installed; {_REBUILD}"
-        )
-    folder = _CSRC / name
-    if folder.is_dir():
-        current = layer_sha256(folder)
-        if current != info.sha256:
-            raise ImportError(
-                f"{layer.module} is stale: csrc/{name}/ has changed since it was built "
-                f"(built from {info.sha256[:16]}, sources now {current[:16]}); {_REBUILD}"
-            )
+    problem = stale_build(name, info.version, info.sha256, installed, _CSRC)
+    if problem is not None:
+        raise ImportError(problem)
     for dep, built_against in info.needs.items():
         if _loaded[dep].sha256 != built_against:
             raise ImportError(

@@ -72,18 +72,29 @@ def chi_square(counts, probabilities, blocks: int) -> float:
     return float(np.sum((counts - expected) ** 2 / expected))
 
 
-def sliding_values(bits: np.ndarray, m: int, *, wrap: bool = False) -> np.ndarray:
-    """The m-bit pattern starting at each position, as an integer (first bit most significant).
-
-    ``wrap`` appends the first m - 1 bits, as the serial and approximate
-    entropy tests do; otherwise only windows inside the sequence are given.
-    """
-    x = np.concatenate([bits, bits[: m - 1]]) if wrap and m > 1 else bits
-    count = x.size - m + 1
+def sliding_values(bits: np.ndarray, m: int) -> np.ndarray:
+    """The m-bit pattern starting at each position inside the sequence, as an integer (first bit most significant)."""
+    count = bits.size - m + 1
     values = np.zeros(max(count, 0), dtype=np.int64)
     for j in range(m):
-        values = (values << 1) | x[j: j + count]
+        values = (values << 1) | bits[j: j + count]
     return values
+
+
+def runs_of_ones(blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every maximal run of ones of each row of a 2-D 0/1 array: ``(row, length)``, one entry per run.
+
+    Every row is framed by zeros, so in the flattened frame each run is a
+    rise (0 -> 1) followed by a fall (1 -> 0) inside one row, and its length
+    is the distance between them: a few passes over the bits, whatever the
+    block length.
+    """
+    rows, m = blocks.shape
+    framed = np.zeros((rows, m + 2), dtype=np.int8)
+    framed[:, 1:-1] = blocks
+    steps = np.diff(framed.ravel())
+    rises, falls = np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)
+    return rises // (m + 2), falls - rises
 
 
 @dataclass(frozen=True)

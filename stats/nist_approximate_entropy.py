@@ -14,22 +14,20 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, SuiteTest, igamc, require_pattern_length, sequence_bits, sliding_values
+from stats import _sp800_22_native as _native
+from stats._sp800_22 import SP800Result, SuiteTest, igamc, require_pattern_length, sequence_bits
 from stats._validate import check_int
 
 DEFAULT_M = 10  # NIST's reference code and Appendix B
 
 
 def pattern_counts(bits: np.ndarray, m: int) -> np.ndarray:
-    """Counts of the 2^m overlapping m-bit patterns of the sequence wrapped by m - 1 bits."""
-    if m == 0:
-        return np.array([bits.size])
-    return np.bincount(sliding_values(bits, m, wrap=True), minlength=1 << m)
+    """Counts of the 2^m overlapping m-bit patterns of the sequence wrapped by m - 1 bits (one C pass)."""
+    return _native.pattern_counts(bits, m)
 
 
-def _phi(bits: np.ndarray, m: int) -> float:
-    counts = pattern_counts(bits, m)
-    pi = counts[counts > 0] / bits.size
+def _phi(counts: np.ndarray, n: int) -> float:
+    pi = counts[counts > 0] / n
     return float(np.sum(pi * np.log(pi)))
 
 
@@ -56,7 +54,8 @@ def approximate_entropy_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -
     n = x.size
     m = check_int("m", m, 1, 24)
     require_pattern_length("approximate entropy test", strict, m, n, 5, "§2.12.7")
-    phi_m, phi_m1 = _phi(x, m), _phi(x, m + 1)
+    longer = pattern_counts(x, m + 1)  # one pass; the m-bit counts follow from the (m+1)-bit ones
+    phi_m, phi_m1 = _phi(_native.shorter_counts(longer), n), _phi(longer, n)
     apen = phi_m - phi_m1
     chi2 = 2 * n * (math.log(2) - apen)
     return SP800Result(chi2, igamc(2 ** (m - 1), chi2 / 2), n, {"ApEn": apen, "phi_m": phi_m, "phi_m1": phi_m1})

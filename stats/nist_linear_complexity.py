@@ -10,12 +10,9 @@ by χ² on 6 degrees of freedom.  ``probabilities="sts"`` uses π_0 = 0.01047
 instead, as NIST's reference code does (and the standard's example and
 Appendix B with it).
 
-Speed: Berlekamp–Massey runs on all N blocks at once, bit-sliced into
-64-bit words: the connection polynomials C, the shifted B and the reversed
-window of the sequence are word arrays, and each of the M steps is a few
-word operations on an (N, ceil((M+1)/64)) array with one parity (popcount)
-per block.  Every shift is the same for all blocks (B is kept already
-multiplied by x^(k-m)), which is what makes the lock-step possible.
+Speed: Berlekamp–Massey runs in C on 64-bit words (the connection
+polynomials and the reversed window of the sequence packed, the discrepancy
+one XOR-folded parity per step; ``csrc/stats/sp800_22.h``).
 
 References
 ----------
@@ -27,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits
 from stats._validate import check_choice, check_int
 
@@ -38,38 +36,9 @@ STS_PI = (0.01047,) + PI[1:]
 PROBABILITIES = ("sp800-22", "sts")
 MIN_BITS, MIN_BLOCKS, BLOCK_RANGE = 1_000_000, 200, (500, 5000)  # §2.10.7
 
-_ONE = np.uint64(1)
-_TOP = np.uint64(63)
-
-
-def _shift_up(words: np.ndarray) -> np.ndarray:
-    """Multiply each row's polynomial by x (bit i -> bit i + 1 across the words of a row)."""
-    carry = np.zeros_like(words)
-    carry[:, 1:] = words[:, :-1] >> _TOP
-    return (words << _ONE) | carry
-
-
-def linear_complexities(blocks: np.ndarray) -> np.ndarray:
-    """Linear complexity of each row of a 2-D 0/1 array (Berlekamp–Massey, all rows in lock-step)."""
-    count, m = blocks.shape
-    width = (m + 1 + 63) // 64
-    c = np.zeros((count, width), dtype=np.uint64)
-    c[:, 0] = 1
-    shifted_b = np.zeros_like(c)
-    shifted_b[:, 0] = 2  # x^(k - m) B(x) with B = 1, m = -1, k = 0
-    window = np.zeros_like(c)  # bit i holds s_(k - i)
-    length = np.zeros(count, dtype=np.int64)
-    columns = blocks.astype(np.uint64)
-    for k in range(m):
-        window = _shift_up(window)
-        window[:, 0] |= columns[:, k]
-        discrepancy = (np.bitwise_count(c & window).sum(axis=1) & 1).astype(bool)
-        previous = c
-        c = np.where(discrepancy[:, None], c ^ shifted_b, c)
-        grow = discrepancy & (2 * length <= k)
-        length = np.where(grow, k + 1 - length, length)
-        shifted_b = _shift_up(np.where(grow[:, None], previous, shifted_b))
-    return length
+def linear_complexities(blocks) -> np.ndarray:
+    """Linear complexity of each row of a 2-D 0/1 array (Berlekamp–Massey, in C)."""
+    return _native.linear_complexities(blocks)
 
 
 def linear_complexity_test(bits, block: int = DEFAULT_BLOCK, *, probabilities: str = "sp800-22",

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, runs_of_ones, sequence_bits
 from stats._validate import check_choice
 
 #: M -> (smallest class, largest class, π as printed in SP 800-22 §3.4); §2.4.2 gives the smallest n for M.
@@ -65,14 +65,10 @@ def exact_probabilities(m: int) -> tuple:
 
 
 def longest_runs(blocks: np.ndarray) -> np.ndarray:
-    """Longest run of ones in each row of a 2-D 0/1 array (vectorised over rows)."""
-    rows, m = blocks.shape
-    best = np.zeros(rows, dtype=np.int64)
-    current = np.zeros(rows, dtype=np.int64)
-    for j in range(m):  # M steps over all rows at once; M <= 10^4 with N <= ~100 rows, or M small
-        column = blocks[:, j].astype(bool)
-        current = np.where(column, current + 1, 0)
-        np.maximum(best, current, out=best)
+    """Longest run of ones in each row of a 2-D 0/1 array."""
+    row, length = runs_of_ones(blocks)
+    best = np.zeros(blocks.shape[0], dtype=np.int64)
+    np.maximum.at(best, row, length)
     return best
 
 

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits, sliding_values
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, runs_of_ones, sequence_bits
 from stats._validate import check_choice, check_int
 
 DEFAULT_M, DEFAULT_BLOCK, DEFAULT_K = 9, 1032, 5
@@ -111,12 +111,9 @@ def overlapping_template_test(bits, m: int = DEFAULT_M, *, block: int = DEFAULT_
         pi = PRINTED
     else:
         pi = poisson_probabilities(m, block, k)
-    ones = (1 << m) - 1
-    windows = sliding_values(x[: blocks * block], m)
-    starts = np.arange(windows.size) % block
-    inside = starts <= block - m  # the window lies within its block
-    hits = (windows == ones) & inside
-    per_block = np.add.reduceat(hits, np.arange(0, windows.size, block))[:blocks]
+    # a run of r >= m ones inside a block holds r - m + 1 overlapping windows of m ones
+    row, length = runs_of_ones(x[: blocks * block].reshape(blocks, block))
+    per_block = np.bincount(row, weights=np.maximum(length - m + 1, 0), minlength=blocks).astype(np.int64)
     nu = np.bincount(np.minimum(per_block, k), minlength=k + 1)
     chi2 = chi_square(nu, pi, blocks)
     return SP800Result(chi2, igamc(k / 2, chi2 / 2), n, {"N": blocks, "nu": tuple(int(v) for v in nu), "pi": tuple(pi)})

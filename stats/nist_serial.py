@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800MultiResult, SuiteTest, igamc, require_pattern_length, sequence_bits
 from stats._validate import check_int
 from stats.nist_approximate_entropy import pattern_counts
@@ -25,12 +26,17 @@ from stats.nist_approximate_entropy import pattern_counts
 DEFAULT_M = 16  # NIST's reference code and Appendix B
 
 
+def _psi(counts: np.ndarray, n: int) -> float:
+    """ψ²_m = (2^m / n) Σ ν_i² - n from the 2^m counts (ψ²_0 = 0)."""
+    if counts.size == 1:
+        return 0.0
+    counts = counts.astype(np.float64)
+    return float(counts.size / n * np.sum(counts * counts) - n)
+
+
 def psi_squared(bits: np.ndarray, m: int) -> float:
     """ψ²_m of §2.11.4 step 3 (0 for m <= 0)."""
-    if m <= 0:
-        return 0.0
-    counts = pattern_counts(bits, m).astype(np.float64)
-    return float((1 << m) / bits.size * np.sum(counts * counts) - bits.size)
+    return _psi(pattern_counts(bits, m), bits.size) if m > 0 else 0.0
 
 
 def sp800_serial_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -> SP800MultiResult:
@@ -56,7 +62,10 @@ def sp800_serial_test(bits, m: int = DEFAULT_M, *, strict: bool = True) -> SP800
     n = x.size
     m = check_int("m", m, 2, 24)
     require_pattern_length("serial test", strict, m, n, 2, "§2.11.7")
-    psi = [psi_squared(x, m - j) for j in range(3)]
+    counts = [pattern_counts(x, m)]  # one pass; the (m-1)- and (m-2)-bit counts follow from it
+    for _ in range(2):
+        counts.append(_native.shorter_counts(counts[-1]))
+    psi = [_psi(c, n) for c in counts]
     del1 = psi[0] - psi[1]
     del2 = psi[0] - 2 * psi[1] + psi[2]
     pvalues = [igamc(2 ** (m - 2), del1 / 2), igamc(2 ** (m - 3), del2 / 2)]

@@ -23,7 +23,8 @@ from harness import kernels
 from rngcore import testing
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BUILDS = {"core": rngcore.BUILD_INFO, "kernels": kernels.BUILD_INFO, "testing": testing.TEST_BUILD_INFO}
+BUILDS = {"core": rngcore.BUILD_INFO, "kernels": kernels.BUILD_INFO, "testing": testing.TEST_BUILD_INFO,
+          "stats": _native._check("stats", importlib.import_module("stats._kernels"))}
 
 
 def _build_script():

@@ -257,29 +257,6 @@ def _rng_bits(n, seed):
     return np.random.default_rng(seed).integers(0, 2, n).astype(np.uint8)
 
 
-def _berlekamp_massey(s):
-    c, b, length, m = [1] + [0] * len(s), [1] + [0] * len(s), 0, -1
-    for k in range(len(s)):
-        d = s[k]
-        for i in range(1, length + 1):
-            d ^= c[i] & s[k - i]
-        if d:
-            t = c[:]
-            for i in range(len(s) + 1 - (k - m)):
-                c[i + k - m] ^= b[i]
-            if 2 * length <= k:
-                length, m, b = k + 1 - length, k, t
-    return length
-
-
-def test_linear_complexities_match_plain_berlekamp_massey():
-    blocks = _rng_bits(40 * 130, 1).reshape(40, 130)
-    blocks[0] = np.tile([1, 0, 0, 1, 1], 26)  # a short LFSR
-    blocks[1] = 0
-    expected = [_berlekamp_massey([int(v) for v in row]) for row in blocks]
-    assert linear_complexities(blocks).tolist() == expected
-
-
 def _gf2_rank(rows):
     rows, rank = list(rows), 0
     for bit in range(64):
@@ -302,8 +279,10 @@ def test_gf2_ranks_match_plain_elimination():
 
 def test_longest_runs_match_plain_scan():
     blocks = _rng_bits(50 * 64, 3).reshape(50, 64)
+    blocks[0], blocks[1], blocks[2, -5:], blocks[3, :7], blocks[4] = 1, 0, 1, 1, np.arange(64) % 2  # edges
     expected = [max(len(run) for run in "".join(map(str, row)).split("0")) for row in blocks]
     assert longest_runs(blocks).tolist() == expected
+    assert longest_runs(np.array([[1], [0]], dtype=np.uint8)).tolist() == [1, 0]
 
 
 def _skip_scan(bits, template):

@@ -1,19 +1,28 @@
-"""The SP 800-22 bench cases check themselves: the bit-sliced kernel against the per-block recursion."""
+"""The SP 800-22 bench cases check themselves: the C kernels against their numpy baselines."""
 import numpy as np
 
 from harness.benchcases import discover_cases
-from harness.benchcases.sp800_22 import CASES, _one_block
+from harness.benchcases.sp800_22 import CASES, COUNTS_GROUP, LC_GROUP, numpy_kernels, numpy_linear_complexities
+from stats import _sp800_22_native
 
 
 def test_cases_are_discovered():
     assert set(CASES) <= set(discover_cases())
 
 
-def test_per_block_baseline_is_berlekamp_massey():
-    assert _one_block(np.array([1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1], dtype=np.uint8)) == 4  # SP 800-22 §2.10.4
-    assert _one_block(np.zeros(20, dtype=np.uint8)) == 0
+def test_numpy_baseline_is_berlekamp_massey():
+    block = np.array([[1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0, 1], [0] * 13], dtype=np.uint8)
+    assert numpy_linear_complexities(block).tolist() == [4, 0]  # SP 800-22 §2.10.4
 
 
-def test_linear_complexity_case_agrees_with_its_baseline():
-    sliced = next(c for c in CASES if c.name == "rngcert-bit-sliced")
-    sliced.check(sliced.setup()())
+def test_kernel_cases_agree_with_their_baselines():
+    for group in (LC_GROUP, COUNTS_GROUP):
+        ours = next(c for c in CASES if c.group == group and not c.baseline)
+        ours.check(ours.setup()())
+
+
+def test_numpy_kernels_are_put_back():
+    before = _sp800_22_native.pattern_counts
+    with numpy_kernels():
+        assert _sp800_22_native.pattern_counts is not before
+    assert _sp800_22_native.pattern_counts is before
