@@ -118,6 +118,22 @@ def test_aperiodic_templates_are_generated():
     assert aperiodic_templates(9)[0] == "000000001" and aperiodic_templates(9)[-1] == "111111110"
 
 
+def test_overlapping_small_example_prints_wrong_counts_and_drops_a_half():
+    # §2.8.4: ε of 50 bits, B = 11 (m = 2), M = 10, N = 5, K = 5, λ = 2.25, η = 1.125
+    result = overlapping_template_test("10111011110010110100011100101110111110000101101001", 2, block=10, k=5,
+                                       probabilities="poisson", strict=False)
+    pi = (0.324652, 0.182617, 0.142670, 0.106645, 0.077147, 0.166269)  # as printed
+    assert tuple(round(p, 6) for p in result.details["pi"][:5]) == pi[:5]
+    # the blocks hold 5, 1, 3, 4 and 1 overlapping 11s: ν = (0, 2, 0, 1, 1, 1); the standard prints
+    # ν = (0, 1, 1, 1, 1, 1), and its χ² = 3.167729 follows from those counts and the printed π ...
+    assert result.details["nu"] == (0, 2, 0, 1, 1, 1)
+    printed = chi_square((0, 1, 1, 1, 1, 1), pi, 5)
+    assert r6(printed) == 3.167729
+    # ... and its P = 0.274932 is igamc(K/2, χ²), without the halving of χ² its own step 6 writes
+    assert r6(igamc(2.5, printed)) == 0.274932 and r6(igamc(2.5, printed / 2)) == 0.674145
+    assert (r6(result.statistic), r6(result.pvalue)) == (5.051441, 0.409635)  # from the sequence's counts
+
+
 def test_universal_example_uses_the_variance_without_c():
     result = universal_test("01011010011101010111", 2, 4, strict=False)  # §2.9.4
     assert r6(result.statistic) == r6(1.1949875) and result.details["K"] == 6
