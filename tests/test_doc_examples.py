@@ -1,4 +1,4 @@
-"""Every example in README.md, docs/*.md and every ``--help`` text runs verbatim.
+r"""Every example in README.md, docs/*.md and every ``--help`` text runs verbatim.
 
 The conventions (also in docs/cli.md, "Examples that run"):
 
