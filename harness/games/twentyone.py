@@ -1,0 +1,909 @@
+"""The twenty-one family's shared math: hands, the dealer, and the exact EV of every decision.
+
+Every twenty-one game (``blackjack``, ``deluxe-blackjack``, ``pa-blackjack``)
+states its rules as a :class:`Rules` table and hands it to this module; nothing
+here is specific to one game.
+
+Cards are point values 1..10 (1 = ace, 10 = any ten-value card); suits never
+matter to the main bet.  A shoe is a :class:`FiniteShoe` (cards of each value
+left) or an :class:`InfiniteShoe` (fixed draw probabilities).  A hand is a
+multiset of values, a 10-tuple of counts, so every probability is a function
+of exactly which cards have left the shoe.
+
+Exact method.  For the first round of a full shoe, the unseen cards are a
+uniform random ordering, so the order in which they are dealt does not
+matter (exchangeability): the dealer's hole card can be treated as drawn after
+the player's cards.  So the value of a decision is computed *jointly with*
+"the dealer has no blackjack": a terminal hand contributes
+``P(path) * sum over dealer outcomes o != blackjack of P(o | cards left) * pay``,
+which is exact and keeps every decision's comparison at a node the same as
+with the conditional values (the conditioning factor is common to the node).
+A hit or a double draws each value with probability count / cards left;
+the dealer plays out from the cards left after the player's (composition
+dependent at every step).  Everything is ``fractions.Fraction``.
+
+Splits.  Two hands of one round share the shoe, so their values are not
+independent.  Like the published analysers, a split hand is evaluated on the
+shoe less the upcard and the pair cards dealt so far (how many hands have
+been split), not less the other hands' drawn cards; with an infinite shoe
+this is exact (the hands are independent).  The approximation's size on a
+finite shoe is bounded in the tests by the exhaustive round-by-round check on
+small shoes (``tests/test_games_twentyone.py``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from fractions import Fraction
+from typing import Callable, Mapping
+
+VALUES = tuple(range(1, 11))
+ACE, TEN = 1, 10
+STAND, HIT, DOUBLE, SPLIT, SURRENDER = "S", "H", "D", "P", "R"
+ACTIONS = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
+ACTION_NAMES = {STAND: "stand", HIT: "hit", DOUBLE: "double", SPLIT: "split", SURRENDER: "surrender"}
+# Dealer outcome indices: final totals 17..21, bust, blackjack, 22 (a push in Switch, else a bust).
+D17, D21, DBUST, DBJ, D22 = 0, 4, 5, 6, 7
+OUTCOMES = 8
+EMPTY = (0,) * 10
+
+
+def add(hand: tuple, value: int, count: int = 1) -> tuple:
+    """The multiset ``hand`` with ``count`` more cards of ``value``."""
+    out = list(hand)
+    out[value - 1] += count
+    return tuple(out)
+
+
+def of(*values: int) -> tuple:
+    """The multiset of the given card values."""
+    hand = EMPTY
+    for v in values:
+        hand = add(hand, v)
+    return hand
+
+
+def hard_total(hand: tuple) -> int:
+    return sum(v * n for v, n in zip(VALUES, hand))
+
+
+def total(hand: tuple) -> tuple[int, bool]:
+    """(best total, soft): an ace counts 11 while that does not exceed 21 (000 第2 1-5-ロ; 002 § 549.3(b))."""
+    hard = hard_total(hand)
+    if hand[0] and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def cards(hand: tuple) -> int:
+    return sum(hand)
+
+
+def is_natural(hand: tuple) -> bool:
+    """Two cards totalling 21: an ace and a ten-value card."""
+    return cards(hand) == 2 and hand[0] == 1 and hand[9] == 1
+
+
+def pair_value(hand: tuple) -> int | None:
+    """The value of a two-card pair of equal point value (000 1-9-ニ-(1)), else None."""
+    if cards(hand) == 2:
+        for v, n in zip(VALUES, hand):
+            if n == 2:
+                return v
+    return None
+
+
+# ------------------------------------------------------------------- rules --
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """A twenty-one rule set, as the analysis and the engine read it.
+
+    Every field is one rule of a seed; the game modules build this from
+    their cited tables.
+
+    Attributes
+    ----------
+    hit_soft_17 : bool
+        The dealer draws to a soft 17 (000 1-10-ロ-(2)); else stands on all 17s.
+    blackjack_pays : Fraction
+        Net win of a player blackjack (3/2, 6/5, or 1 in Switch).
+    hole_card : bool
+        The dealer takes a hole card and peeks with an ace or ten-value card up
+        (000 1-5-イ-(2), 1-8); False: the no-hole-card rule, the dealer's second
+        card comes after the players act.
+    original_bet_only : bool
+        Against a dealer blackjack only the original stake is lost (000 1-12-ロ);
+        matters under the no-hole-card rule.
+    double_totals : frozenset of int or None
+        Hard or soft totals a two-card hand may double on (None: any, 000 1-9-ニ-(2)).
+    double_after_split : bool
+    surrender : bool
+        Surrender of the initial two cards (half the stake), allowed against the
+        upcards in ``surrender_upcards``.
+    surrender_upcards : frozenset of int
+    max_hands : int
+        Hands one seat may hold after splitting (2 = no re-split).
+    resplit_aces : bool
+    hit_split_aces : bool
+        Split aces may draw (and double) like other split hands; else one card each.
+    dealer_22_push : bool
+        A dealer 22 pushes every hand but a player blackjack (000 第2 2-10).
+    """
+
+    hit_soft_17: bool = False
+    blackjack_pays: Fraction = Fraction(3, 2)
+    hole_card: bool = True
+    original_bet_only: bool = True
+    double_totals: frozenset | None = None
+    double_after_split: bool = True
+    surrender: bool = False
+    surrender_upcards: frozenset = frozenset(VALUES)
+    max_hands: int = 4
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    dealer_22_push: bool = False
+
+    def may_double(self, hand: tuple, split: bool) -> bool:
+        if cards(hand) != 2 or (split and not self.double_after_split):
+            return False
+        return self.double_totals is None or total(hand)[0] in self.double_totals
+
+    def may_surrender(self, up: int) -> bool:
+        return self.surrender and up in self.surrender_upcards
+
+    def peeks(self, up: int) -> bool:
+        """Whether a dealer blackjack is known before the players act."""
+        return self.hole_card and up in (ACE, TEN)
+
+
+# ------------------------------------------------------------------- shoes --
+
+class FiniteShoe:
+    """A shoe of known composition: ``counts[v - 1]`` cards of value v."""
+
+    def __init__(self, counts):
+        self.counts = tuple(int(c) for c in counts)
+        if len(self.counts) != 10 or min(self.counts) < 0:
+            raise ValueError(f"a shoe is 10 non-negative counts (A, 2..9, ten-value), got {counts!r}")
+        self.size = sum(self.counts)
+
+    @classmethod
+    def decks(cls, decks: int, tens_per_deck: int = 16) -> "FiniteShoe":
+        """``decks`` standard decks (``tens_per_deck=12``: Pontoon's, the 10s removed)."""
+        return cls([4 * decks] * 9 + [tens_per_deck * decks])
+
+    def left(self, removed: tuple) -> tuple:
+        return tuple(c - r for c, r in zip(self.counts, removed))
+
+    def key(self, removed: tuple):
+        return removed
+
+    def draws(self, removed: tuple) -> list[tuple[int, Fraction]]:
+        """(value, probability) of the next card with ``removed`` gone; empty if none is left."""
+        left = self.left(removed)
+        n = sum(left)
+        return [(v, Fraction(c, n)) for v, c in zip(VALUES, left) if c > 0] if n > 0 else []
+
+    def probability(self, removed: tuple, value: int) -> Fraction:
+        left = self.left(removed)
+        n = sum(left)
+        return Fraction(left[value - 1], n) if n else Fraction(0)
+
+    def __repr__(self):
+        return f"FiniteShoe({self.counts})"
+
+
+class InfiniteShoe:
+    """Every card drawn with fixed probabilities (removal changes nothing)."""
+
+    def __init__(self, weights=(1,) * 9 + (4,)):
+        n = sum(weights)
+        self.probabilities = tuple(Fraction(w, n) for w in weights)
+
+    def key(self, removed: tuple):
+        return None
+
+    def draws(self, removed: tuple) -> list[tuple[int, Fraction]]:
+        return [(v, p) for v, p in zip(VALUES, self.probabilities) if p > 0]
+
+    def probability(self, removed: tuple, value: int) -> Fraction:
+        return self.probabilities[value - 1]
+
+
+# ------------------------------------------------------------------ dealer --
+
+def dealer_stands(hand: tuple, hit_soft_17: bool) -> bool:
+    t, soft = total(hand)
+    return t > 17 or (t == 17 and not (soft and hit_soft_17))
+
+
+def dealer_outcome(hand: tuple, dealer_22_push: bool = False) -> int:
+    """Outcome index of a finished dealer hand."""
+    if is_natural(hand):
+        return DBJ
+    t, _ = total(hand)
+    if t <= 21:
+        return t - 17
+    return D22 if (t == 22 and dealer_22_push) else DBUST
+
+
+class Dealer:
+    """The dealer's final-outcome distribution for every composition left (memoised)."""
+
+    def __init__(self, rules: Rules, shoe):
+        self.rules, self.shoe = rules, shoe
+        self._cache: dict = {}
+
+    def distribution(self, removed: tuple, up: int) -> tuple[Fraction, ...]:
+        """P(outcome) for the dealer with ``up`` showing, the cards in ``removed`` (incl. ``up``) gone."""
+        key = (self.shoe.key(removed), up)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._play(removed, of(up))
+        return found
+
+    def _play(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
+        rules, shoe = self.rules, self.shoe
+        memo: dict = {}
+
+        def play(drawn: tuple, hand: tuple) -> list[Fraction]:
+            found = memo.get(hand)
+            if found is not None:
+                return found
+            out = [Fraction(0)] * OUTCOMES
+            gone = tuple(a + b for a, b in zip(removed, drawn))
+            for v, p in shoe.draws(gone):
+                nxt = add(hand, v)
+                if dealer_stands(nxt, rules.hit_soft_17):
+                    out[dealer_outcome(nxt, rules.dealer_22_push)] += p
+                else:
+                    for i, q in enumerate(play(add(drawn, v), nxt)):
+                        if q:
+                            out[i] += p * q
+            memo[hand] = out
+            return out
+
+        return tuple(play(EMPTY, hand))
+
+
+# ------------------------------------------------------------- evaluation --
+
+Settle = Callable[[tuple, int, bool], Fraction]
+
+
+def standard_settle(hand: tuple, outcome: int, split: bool) -> Fraction:
+    """Net per unit staked of a finished, unbusted, non-blackjack hand (000 1-11):
+    higher total wins, equal pushes, dealer bust wins, dealer blackjack wins for the dealer;
+    a dealer 22 (Switch) pushes."""
+    if outcome == DBUST:
+        return Fraction(1)
+    if outcome in (DBJ,):
+        return Fraction(-1)
+    if outcome == D22:
+        return Fraction(0)
+    t, _ = total(hand)
+    d = 17 + outcome
+    return Fraction((t > d) - (t < d))
+
+
+@dataclasses.dataclass(frozen=True)
+class Context:
+    """Where a hand stands: two cards dealt (``first``), after a split, a split ace."""
+
+    split: bool = False
+    split_aces: bool = False
+
+
+class Evaluator:
+    """Exact values of every decision for one upcard, on one shoe, under ``rules``.
+
+    Values are *joint with no dealer blackjack* where the dealer peeks (see the
+    module doc); under the no-hole-card rule a dealer blackjack is an outcome
+    like any other (and costs only the original stake, ``original_bet_only``).
+
+    Parameters
+    ----------
+    strategy : callable or None
+        ``strategy(hand, up, context, allowed) -> action`` for a fixed strategy;
+        None plays every decision for the best value (composition dependent).
+    """
+
+    def __init__(self, rules: Rules, shoe, up: int, dealer: Dealer, strategy=None, settle: Settle = standard_settle,
+                 hand_key: Callable[[tuple], object] | None = None):
+        self.rules, self.shoe, self.up, self.dealer = rules, shoe, up, dealer
+        self.strategy, self.settle = strategy, settle
+        # What a hand's future depends on besides the cards left: with an infinite
+        # shoe, for the standard settlement, only its total and whether it has two cards.
+        self.hand_key = hand_key or (lambda hand: (total(hand), min(cards(hand), 3)))
+        self.peek = rules.peeks(up)
+        self._memo: dict = {}
+        self._stands: dict = {}
+        self._dists: dict = {}
+
+    # -- terminal values -------------------------------------------------------
+
+    def _no_bj(self, removed: tuple) -> Fraction:
+        """P(the dealer does not complete a blackjack | cards removed), for the joint values."""
+        if not self.peek:
+            return Fraction(1)
+        other = TEN if self.up == ACE else ACE
+        return 1 - self.shoe.probability(removed, other)
+
+    def stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
+        """Joint value of standing on ``hand`` (its cards and the upcard in ``removed``)."""
+        key = (self.shoe.key(removed), self.hand_key(hand), stake, ctx.split)
+        found = self._stands.get(key)
+        if found is None:
+            found = self._stands[key] = self._stand(hand, removed, stake, ctx)
+        return found
+
+    def _stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
+        dist = self.dealer.distribution(removed, self.up)
+        value = Fraction(0)
+        for outcome, p in enumerate(dist):
+            if not p:
+                continue
+            if outcome == DBJ:
+                if self.peek:
+                    continue  # joint with "no dealer blackjack"
+                value += p * (-1 if self.rules.original_bet_only else -stake)
+                continue
+            value += p * stake * self.settle(hand, outcome, ctx.split)
+        return value
+
+    def bust(self, removed: tuple, stake: int) -> Fraction:
+        return -stake * self._no_bj(removed)
+
+    # -- decisions --------------------------------------------------------------
+
+    def allowed(self, hand: tuple, ctx: Context) -> tuple[str, ...]:
+        """Actions open to ``hand`` (splits are decided by :meth:`pair_split`)."""
+        t, _ = total(hand)
+        if ctx.split_aces and cards(hand) == 2 and not self.rules.hit_split_aces:
+            return (STAND,)
+        acts = [STAND]
+        if t < 21:
+            acts.append(HIT)
+            if self.rules.may_double(hand, ctx.split):
+                acts.append(DOUBLE)
+        if cards(hand) == 2 and not ctx.split and self.rules.may_surrender(self.up):
+            acts.append(SURRENDER)
+        return tuple(acts)
+
+    def action_value(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> Fraction:
+        if action == STAND:
+            return self.stand(hand, removed, 1, ctx)
+        if action == SURRENDER:
+            # Half the stake, with or without a dealer blackjack to come (no-hole-card);
+            # under the peek the surrender happens only after "no blackjack".
+            return Fraction(-1, 2) * (self._no_bj(removed) if self.peek else 1)
+        if action == DOUBLE:
+            value = Fraction(0)
+            for v, p in self.shoe.draws(removed):
+                nxt, gone = add(hand, v), add(removed, v)
+                value += p * (self.bust(gone, 2) if total(nxt)[0] > 21 else self.stand(nxt, gone, 2, ctx))
+            return value
+        if action == HIT:
+            value = Fraction(0)
+            after = Context(ctx.split, False)
+            for v, p in self.shoe.draws(removed):
+                nxt, gone = add(hand, v), add(removed, v)
+                value += p * (self.bust(gone, 1) if total(nxt)[0] > 21 else self.best(nxt, gone, after)[1])
+            return value
+        raise ValueError(f"unknown action {action!r}")
+
+    def best(self, hand: tuple, removed: tuple, ctx: Context) -> tuple[str, Fraction]:
+        """(action, joint value) of the strategy's (or the best) play of ``hand``."""
+        key = (self.shoe.key(removed), self.hand_key(hand), ctx)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        acts = self.allowed(hand, ctx)
+        if self.strategy is not None:
+            act = self.strategy(hand, self.up, ctx, acts)
+            found = (act, self.action_value(act, hand, removed, ctx))
+        else:
+            found = max(((a, self.action_value(a, hand, removed, ctx)) for a in acts), key=lambda av: av[1])
+        self._memo[key] = found
+        return found
+
+    def values(self, hand: tuple, removed: tuple, ctx: Context = Context()) -> dict[str, Fraction]:
+        """Joint value of every allowed action of a hand (a split included for a pair)."""
+        out = {a: self.action_value(a, hand, removed, ctx) for a in self.allowed(hand, ctx)}
+        x = pair_value(hand)
+        if x is not None and not ctx.split and self.rules.max_hands >= 2:
+            if self.peek or self.up not in (ACE, TEN):
+                out[SPLIT] = self.pair_split(x, removed)
+            else:
+                # No hole card: a dealer blackjack takes only the original stake from the
+                # whole split (000 1-12-ロ), so the hands are valued jointly with "no
+                # blackjack" and the one stake lost to a blackjack is added once.
+                other = TEN if self.up == ACE else ACE
+                out[SPLIT] = self._peeking().pair_split(x, removed) - self.shoe.probability(removed, other)
+        return out
+
+    def _peeking(self) -> "Evaluator":
+        twin = self.__dict__.get("_twin")
+        if twin is None:
+            twin = self._twin = Evaluator(self.rules, self.shoe, self.up, self.dealer, self.strategy, self.settle,
+                                          self.hand_key)
+            twin.peek = True
+        return twin
+
+    # -- splits -----------------------------------------------------------------
+
+    def _split_setup(self, x: int, removed: tuple) -> tuple[bool, Context, tuple]:
+        """(may the pair be split again, the split hands' context, the removed cards less the pair)."""
+        aces = x == ACE
+        can_resplit = self.rules.max_hands > 2 and (not aces or self.rules.resplit_aces)
+        return can_resplit, Context(split=True, split_aces=aces), add(removed, x, -2)
+
+    def pair_split(self, x: int, removed: tuple) -> Fraction:
+        """Joint value of splitting a pair of ``x`` (both pair cards in ``removed``).
+
+        Hands are completed one at a time; a hand whose second card is another
+        ``x`` is split again while the seat holds fewer than ``max_hands`` hands
+        (aces only with ``resplit_aces``).  A hand is valued on the shoe less the
+        upcard and the pair cards dealt so far (module doc).
+        """
+        rules = self.rules
+        can_resplit, ctx, base = self._split_setup(x, removed)
+
+        @functools.lru_cache(maxsize=None)
+        def level(k: int) -> tuple[Fraction, Fraction, Fraction]:
+            """(P(next card is x), value of [x, y != x], value of a stuck [x, x]) with k x's gone."""
+            gone = add(base, x, k)
+            q = Fraction(0)
+            a = b = Fraction(0)
+            for v, p in self.shoe.draws(gone):
+                hand, after = of(x, v), add(gone, v)
+                val = self._split_hand(hand, after, ctx)
+                if v == x:
+                    q, b = p, p * val
+                else:
+                    a += p * val
+            return q, a, b
+
+        @functools.lru_cache(maxsize=None)
+        def pending(hands: int, waiting: int, k: int) -> Fraction:
+            """Value of the ``waiting`` hands still to get their second card."""
+            if waiting == 0:
+                return Fraction(0)
+            q, a, b = level(k)
+            rest = a + (1 - q) * pending(hands, waiting - 1, k)
+            if can_resplit and hands < rules.max_hands:
+                return rest + q * pending(hands + 1, waiting + 1, k + 1)
+            return rest + b + q * pending(hands, waiting - 1, k + 1)
+
+        return pending(2, 2, 2)
+
+    def _split_hand(self, hand: tuple, removed: tuple, ctx: Context) -> Fraction:
+        return self.best(hand, removed, ctx)[1]
+
+    # -- outcome distributions: the play's net result -> joint probability ---------
+
+    def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
+        out: dict = {}
+        for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
+            if not p or (outcome == DBJ and self.peek):
+                continue
+            if outcome == DBJ:
+                net = Fraction(-1 if self.rules.original_bet_only else -stake)
+            else:
+                net = stake * self.settle(hand, outcome, ctx.split)
+            out[net] = out.get(net, 0) + p
+        return out
+
+    def play_dist(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """Distribution of the net of ``hand`` played by :meth:`best` (joint, as the values)."""
+        key = (self.shoe.key(removed), self.hand_key(hand), ctx)
+        found = self._dists.get(key)
+        if found is None:
+            found = self._dists[key] = self.action_dist(self.best(hand, removed, ctx)[0], hand, removed, ctx)
+        return found
+
+    def action_dist(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        if action == STAND:
+            return self.stand_dist(hand, removed, 1, ctx)
+        if action == SURRENDER:
+            return {Fraction(-1, 2): self._no_bj(removed) if self.peek else Fraction(1)}
+        stake = 2 if action == DOUBLE else 1
+        after = Context(ctx.split, False)
+        out: dict = {}
+        for v, p in self.shoe.draws(removed):
+            nxt, gone = add(hand, v), add(removed, v)
+            if total(nxt)[0] > 21:
+                sub = {Fraction(-stake): self._no_bj(gone)}
+            elif action == DOUBLE:
+                sub = self.stand_dist(nxt, gone, 2, ctx)
+            else:
+                sub = self.play_dist(nxt, gone, after)
+            for net, q in sub.items():
+                out[net] = out.get(net, 0) + p * q
+        return out
+
+    def split_dist(self, x: int, removed: tuple) -> dict:
+        """Distribution of the total net of a split of ``x`` (the hands as in :meth:`pair_split`,
+        combined as independent given "no dealer blackjack": exact with an infinite shoe)."""
+        rules = self.rules
+        can_resplit, ctx, base = self._split_setup(x, removed)
+
+        @functools.lru_cache(maxsize=None)
+        def level(k: int):
+            gone = add(base, x, k)
+            c = self._no_bj(gone)
+            q, a, b = Fraction(0), {}, {}
+            for v, p in self.shoe.draws(gone):
+                target = b if v == x else a
+                if v == x:
+                    q = p
+                for net, m in self.play_dist(of(x, v), add(gone, v), ctx).items():
+                    target[net] = target.get(net, 0) + p * m / c
+            return q, a, b
+
+        @functools.lru_cache(maxsize=None)
+        def pending(hands: int, waiting: int, k: int) -> dict:
+            if waiting == 0:
+                return {Fraction(0): Fraction(1)}
+            q, a, b = level(k)
+            out = convolve(a, pending(hands, waiting - 1, k))
+            if can_resplit and hands < rules.max_hands:
+                more = {net: q * m for net, m in pending(hands + 1, waiting + 1, k + 1).items()}
+            else:
+                more = convolve(b, pending(hands, waiting - 1, k + 1))
+            for net, m in more.items():
+                out[net] = out.get(net, 0) + m
+            return out
+
+        c0 = self._no_bj(removed)
+        return {net: m * c0 for net, m in pending(2, 2, 2).items()}
+
+    def initial_dist(self, action: str, hand: tuple, removed: tuple) -> dict:
+        """Distribution of the net of an initial hand's chosen action, joint as :meth:`values`."""
+        if action != SPLIT:
+            return self.action_dist(action, hand, removed, Context())
+        x = pair_value(hand)
+        if self.peek or self.up not in (ACE, TEN):
+            return self.split_dist(x, removed)
+        other = TEN if self.up == ACE else ACE
+        out = self._peeking().split_dist(x, removed)
+        lose = Fraction(-1)
+        out[lose] = out.get(lose, 0) + self.shoe.probability(removed, other)
+        return out
+
+
+def convolve(a: Mapping, b: Mapping) -> dict:
+    """Distribution of the sum of two independent nets."""
+    out: dict = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, 0) + p * q
+    return out
+
+
+# --------------------------------------------------------------- the round --
+
+@dataclasses.dataclass(frozen=True)
+class HandValue:
+    """One initial hand (two cards against an upcard): its probability and every action's value."""
+
+    up: int
+    hand: tuple
+    probability: Fraction
+    dealer_blackjack: Fraction           # P(dealer blackjack | these three cards)
+    values: Mapping[str, Fraction]       # per action: E[net | these cards], dealer blackjack included
+    action: str                          # the action played
+    distribution: Mapping[Fraction, Fraction] | None = None   # net -> P(net | these cards), if asked for
+
+    @property
+    def value(self) -> Fraction:
+        return self.values[self.action]
+
+
+def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_settle,
+                distributions: bool = False, evaluators: dict | None = None) -> list[HandValue]:
+    """Every initial (upcard, two cards) of a full shoe, with each action's exact value.
+
+    A player blackjack is settled before any decision: it wins ``blackjack_pays``
+    unless the dealer also has one (a push).  With the peek, a dealer blackjack
+    ends the round before any decision (every other hand loses its stake).
+    """
+    dealer = Dealer(rules, shoe)
+    out = []
+    for up, p_up in shoe.draws(EMPTY):
+        ev = Evaluator(rules, shoe, up, dealer, strategy, settle)
+        if evaluators is not None:
+            evaluators[up] = ev
+        r0 = of(up)
+        for c1, p1 in shoe.draws(r0):
+            r1 = add(r0, c1)
+            for c2, p2 in shoe.draws(r1):
+                if c2 < c1:
+                    continue
+                prob = p_up * p1 * p2 * (1 if c1 == c2 else 2)
+                hand = of(c1, c2)
+                removed = add(r1, c2)
+                p_bj = Fraction(0)
+                if up in (ACE, TEN):
+                    p_bj = shoe.probability(removed, TEN if up == ACE else ACE)
+                if is_natural(hand):
+                    values = {STAND: (1 - p_bj) * rules.blackjack_pays}
+                    dist = {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj} if distributions else None
+                    out.append(HandValue(up, hand, prob, p_bj, values, STAND, dist))
+                    continue
+                joint = ev.values(hand, removed)
+                if ev.peek:
+                    values = {a: v - p_bj for a, v in joint.items()}
+                else:
+                    values = joint
+                if strategy is not None:
+                    acts = tuple(joint)
+                    act = strategy(hand, up, Context(), acts)
+                else:
+                    act = max(values, key=values.get)
+                dist = None
+                if distributions:
+                    dist = ev.initial_dist(act, hand, removed)
+                    if ev.peek:
+                        dist[Fraction(-1)] = dist.get(Fraction(-1), 0) + p_bj
+                    dist = {net: m for net, m in dist.items() if m}
+                out.append(HandValue(up, hand, prob, p_bj, values, act, dist))
+    return out
+
+
+def net_distribution(hands: list[HandValue]) -> dict:
+    """P(net per initial unit) of the round over the initial hands (needs ``distributions=True``)."""
+    out: dict = {}
+    for h in hands:
+        for net, m in h.distribution.items():
+            out[net] = out.get(net, 0) + h.probability * m
+    return out
+
+
+def expected_return(hands: list[HandValue]) -> Fraction:
+    """E[net per initial unit] over the initial hands."""
+    return sum((h.probability * h.value for h in hands), Fraction(0))
+
+
+# ------------------------------------------------------------ rule tables --
+
+@dataclasses.dataclass(frozen=True)
+class RuleEntry:
+    """One rule of a game's table: a :class:`Rules` field (or a side-bet price) and its citation."""
+
+    name: str
+    value: object
+    source: str
+    note: str = ""
+
+
+def rules_from(table, **changes) -> Rules:
+    """The :class:`Rules` a table states (entries naming no field are side-bet data), with changes."""
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    given = {e.name: e.value for e in table if e.name in fields}
+    given.update(changes)
+    return Rules(**given)
+
+
+# --------------------------------------------------------------- strategy --
+
+CONTEXTS = (Context(), Context(split=True), Context(split=True, split_aces=True))
+
+
+class TableStrategy:
+    """A total-dependent strategy: an action per (upcard, total, soft, two cards?, context), and
+    per (upcard, pair value) whether to split.  Callable as an :class:`Evaluator` strategy."""
+
+    def __init__(self, cells: Mapping, splits: Mapping):
+        self.cells, self.splits = dict(cells), dict(splits)
+
+    def key(self, hand: tuple, up: int, ctx: Context):
+        t, soft = total(hand)
+        return (up, t, soft, cards(hand) == 2, ctx)
+
+    def __call__(self, hand: tuple, up: int, ctx: Context, allowed: tuple[str, ...]) -> str:
+        x = pair_value(hand)
+        if SPLIT in allowed and self.splits.get((up, x)):
+            return SPLIT
+        try:
+            act = self.cells[self.key(hand, up, ctx)]
+        except KeyError:
+            raise ValueError(f"the strategy has no cell for {describe(hand)} against {up}") from None
+        if act not in allowed:
+            raise ValueError(f"the strategy plays {ACTION_NAMES[act]} on {describe(hand)} against {up}, "
+                             f"which the rules do not allow")
+        return act
+
+
+def describe(hand: tuple) -> str:
+    t, soft = total(hand)
+    return f"{'soft' if soft else 'hard'} {t} ({cards(hand)} cards)"
+
+
+def infinite_deck_analysis(rules: Rules, weights=(1,) * 9 + (4,), settle: Settle = standard_settle,
+                           distributions: bool = True) -> tuple[list[HandValue], TableStrategy]:
+    """The first round of an infinite shoe played for the best value, and that play as a table.
+
+    With an infinite shoe a hand's future depends only on its total, softness and
+    whether it still has two cards, so the optimum *is* total dependent: the
+    basic strategy of ``rules``, every cell decided by comparing exact fractions.
+    """
+    shoe = InfiniteShoe(weights)
+    evaluators: dict = {}
+    hands = first_round(rules, shoe, None, settle, distributions, evaluators)
+    cells, splits = {}, {}
+    for h in hands:
+        if is_natural(h.hand):
+            continue
+        x = pair_value(h.hand)
+        if x is not None:
+            splits[(h.up, x)] = h.action == SPLIT
+        rest = {a: v for a, v in h.values.items() if a != SPLIT}
+        act = h.action if h.action != SPLIT else max(rest, key=rest.get)
+        cells.setdefault((h.up, *total(h.hand), True, Context()), act)
+    for up, ev in evaluators.items():
+        for (_, hand_key, ctx), (act, _) in ev._memo.items():
+            (t, soft), n = hand_key
+            cells.setdefault((up, t, soft, n == 2, ctx), act)
+    return hands, TableStrategy(cells, splits)
+
+
+# ------------------------------------------------------------ round engine --
+
+def card_value(rank: int) -> int:
+    """Point value of a card rank 1..13 (000 1-5-ロ: J, Q, K count 10)."""
+    return 10 if rank >= 10 else rank
+
+
+def dealer_finish(hand: tuple, deal: Callable[[], int], rules: Rules) -> tuple:
+    while not dealer_stands(hand, rules.hit_soft_17):
+        hand = add(hand, deal())
+    return hand
+
+
+def play_round(rules: Rules, deal: Callable[[], int], strategy, settle: Settle = standard_settle) -> Fraction:
+    """Play one round for one seat, drawing values from ``deal``; return its net per unit staked.
+
+    Dealing order (000 1-5-イ): the seat's first card, the upcard, the seat's
+    second card, then the hole card (hole-card rule) or, under the no-hole-card
+    rule, the dealer's second card after the seat has played (1-10-イ).  The
+    strategy is asked every decision, as in :class:`Evaluator`.
+    """
+    c1 = deal()
+    up = deal()
+    c2 = deal()
+    dealer = of(up)
+    if rules.hole_card:
+        dealer = add(dealer, deal())
+    player = of(c1, c2)
+    if rules.peeks(up) and is_natural(dealer):
+        return Fraction(0) if is_natural(player) else Fraction(-1)
+    if is_natural(player):
+        if not rules.hole_card:
+            dealer = add(dealer, deal())
+        return Fraction(0) if is_natural(dealer) else rules.blackjack_pays
+    # Hands are played in order; a split gives each of the two cards one more card at
+    # once (000 1-9-ニ-(1)) and the first is completed before the second.
+    hands: list[tuple[tuple, int, Context]] = []
+    surrendered = False
+    waiting = [(player, Context())]
+    n_hands = 1
+    while waiting and not surrendered:
+        hand, ctx = waiting.pop(0)
+        stake = 1
+        while True:
+            allowed = _allowed(rules, up, hand, ctx, n_hands)
+            act = strategy(hand, up, ctx, allowed)
+            if act not in allowed:
+                raise ValueError(f"the strategy plays {act!r} on {describe(hand)} against {up}; allowed {allowed}")
+            if act == STAND:
+                break
+            if act == SURRENDER:
+                surrendered = True
+                break
+            if act == SPLIT:
+                x = pair_value(hand)
+                ctx = Context(split=True, split_aces=x == ACE)
+                n_hands += 1
+                hand = add(of(x), deal())
+                waiting.insert(0, (add(of(x), deal()), ctx))
+                continue
+            hand = add(hand, deal())
+            if act == DOUBLE:
+                stake = 2
+                break
+            ctx = Context(ctx.split, False)
+            if total(hand)[0] >= 21:
+                break
+        hands.append((hand, stake, ctx))
+    return _settle_round(rules, up, dealer, deal, hands, surrendered, settle)
+
+
+def _allowed(rules: Rules, up: int, hand: tuple, ctx: Context, n_hands: int) -> tuple[str, ...]:
+    t, _ = total(hand)
+    if ctx.split_aces and cards(hand) == 2 and not rules.hit_split_aces:
+        acts = [STAND]
+    else:
+        acts = [STAND]
+        if t < 21:
+            acts.append(HIT)
+            if rules.may_double(hand, ctx.split):
+                acts.append(DOUBLE)
+    if cards(hand) == 2 and not ctx.split and rules.may_surrender(up):
+        acts.append(SURRENDER)
+    x = pair_value(hand)
+    if x is not None and n_hands < rules.max_hands and (not ctx.split or rules.max_hands > 2) \
+            and (not ctx.split_aces or rules.resplit_aces):
+        acts.append(SPLIT)
+    return tuple(acts)
+
+
+def _settle_round(rules, up, dealer, deal, hands, surrendered, settle) -> Fraction:
+    if surrendered:
+        if not rules.hole_card:
+            dealer = add(dealer, deal())  # the dealer's card is still dealt (cards used)
+        return Fraction(-1, 2)
+    net = Fraction(0)
+    live = []
+    for hand, stake, ctx in hands:
+        if total(hand)[0] > 21:
+            net -= stake      # a bust is settled at once (000 1-9-ホ)
+        else:
+            live.append((hand, stake, ctx))
+    if not rules.hole_card:
+        dealer = add(dealer, deal())
+    if not live:
+        return net           # every hand busted: settled without the dealer drawing (1-10-ハ)
+    if is_natural(dealer):
+        # no-hole-card rule: only the original stake is collected (1-12-ロ)
+        return net - (1 if rules.original_bet_only else sum(stake for _, stake, _ in live))
+    dealer = dealer_finish(dealer, deal, rules)
+    outcome = dealer_outcome(dealer, rules.dealer_22_push)
+    for hand, stake, ctx in live:
+        net += stake * settle(hand, outcome, ctx.split)
+    return net
+
+
+# ------------------------------------------------------------------ chart --
+
+CHART_UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, ACE)
+
+
+def chart(strategy: TableStrategy) -> dict:
+    """The strategy's two-card decisions as the familiar chart.
+
+    Rows ``hard 5`` .. ``hard 19`` (two different cards), ``soft 13`` .. ``soft 20``
+    (A,2 .. A,9) and ``pair 2`` .. ``pair 10``, ``pair A``; columns the upcards
+    2..10, A; codes H (hit), S (stand), D (double), P (split), R (surrender).
+    """
+    def cell(hand: tuple, up: int) -> str:
+        x = pair_value(hand)
+        if x is not None and strategy.splits.get((up, x)):
+            return SPLIT
+        return strategy.cells[strategy.key(hand, up, Context())]
+
+    rows: dict[str, list[str]] = {}
+    for t in range(5, 20):
+        a = max(2, t - 10)
+        rows[f"hard {t}"] = [cell(of(a, t - a) if t - a != a else of(a - 1, t - a + 1), up) for up in CHART_UPCARDS]
+    for other in range(2, 10):
+        rows[f"soft {11 + other}"] = [cell(of(ACE, other), up) for up in CHART_UPCARDS]
+    for x in list(range(2, 11)) + [ACE]:
+        rows[f"pair {'A' if x == ACE else x}"] = [cell(of(x, x), up) for up in CHART_UPCARDS]
+    return {"upcards": ["A" if u == ACE else str(u) for u in CHART_UPCARDS], "rows": rows}
+
+
+def chart_text(table: dict) -> str:
+    """The chart as aligned text."""
+    lines = ["          " + " ".join(f"{u:>2}" for u in table["upcards"])]
+    for name, codes in table["rows"].items():
+        lines.append(f"{name:<9} " + " ".join(f"{c:>2}" for c in codes))
+    return "\n".join(lines)
+
+
+def chart_csv(table: dict) -> str:
+    """The chart as CSV (a header of upcards, one row per hand)."""
+    lines = ["hand," + ",".join(table["upcards"])]
+    lines += [f"{name}," + ",".join(codes) for name, codes in table["rows"].items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,169 @@
+"""The twenty-one family's shared math (harness.games.twentyone) and Blackjack (000 別表第1 第2 1).
+
+Published figures: Wizard of Odds, "Blackjack Appendix 9" (expected returns of each initial
+hand, from "a recursive combinatorial program that considered the exact hand composition at
+every step"), checked to the six decimals it prints:
+
+* 1 deck, dealer stands on soft 17, values given no dealer blackjack:
+  https://wizardofodds.com/games/blackjack/appendix/9/1ds17r4/
+* 6 decks, dealer hits soft 17, no hole card, the player loses doubles to a dealer blackjack:
+  https://wizardofodds.com/games/blackjack/appendix/9/euro-6dh17r4/
+"""
+from fractions import Fraction as F
+
+import pytest
+
+import rngcore
+from harness.games import blackjack as bj
+from harness.games import twentyone as tw
+from harness.games.registry import GAMES
+
+SEED = bytes(range(32)).hex()
+
+
+def conditional_values(rules, shoe, up, c1, c2):
+    """Stand and double of one initial hand, given no dealer blackjack where the dealer peeks."""
+    ev = tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe))
+    removed, hand = tw.of(up, c1, c2), tw.of(c1, c2)
+    scale = ev._no_bj(removed)
+    return tuple(round(float(ev.action_value(a, hand, removed, tw.Context()) / scale), 6) for a in "SD")
+
+
+@pytest.mark.parametrize("up, c1, c2, stand, double", [
+    (tw.ACE, 2, tw.ACE, -0.661732, -0.593281),   # "A 2,A -0.661732 -0.067808 -0.593281"
+    (tw.ACE, 6, 5, -0.634013, 0.240259),         # "A 6,5 -0.634013 0.172946 0.240259"
+])
+def test_single_deck_s17_hands_match_wizard_appendix_9(up, c1, c2, stand, double):
+    assert conditional_values(tw.Rules(), tw.FiniteShoe.decks(1), up, c1, c2) == (stand, double)
+
+
+def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
+    # "A 2,A -0.722356 -0.379910 -1.024099": the dealer's blackjack takes doubles too there.
+    rules = tw.Rules(hit_soft_17=True, hole_card=False, original_bet_only=False)
+    assert conditional_values(rules, tw.FiniteShoe.decks(6), tw.ACE, 2, tw.ACE) == (-0.722356, -1.024099)
+
+
+def test_infinite_shoe_return_and_distribution_agree():
+    hands, strategy = bj._infinite(bj.game_rules("s17"))
+    dist = tw.net_distribution(hands)
+    assert sum(dist.values()) == 1
+    assert sum(n * p for n, p in dist.items()) == tw.expected_return(hands)
+    main = GAMES["blackjack"].analyse("s17").bet("main")
+    assert main.expected_net == tw.expected_return(hands)
+    # A split can win or lose at most 4 hands, each doubled.
+    assert max(dist) <= 8 and min(dist) >= -8 and dist[F(3, 2)] > 0 and dist[F(-1, 2)] > 0
+
+
+@pytest.mark.slow
+def test_h17_chart_changes():
+    h17 = GAMES["blackjack"].analyse("h17").parameters["chart"]["rows"]
+    assert h17["hard 11"][-1] == "D" and h17["soft 18"][0] == "D"   # the H17 changes vs A and 2
+
+
+@pytest.mark.slow
+def test_rule_effects_have_the_known_signs_and_sizes():
+    base = tw.Rules(surrender=False)
+    e = {name: float(tw.expected_return(tw.first_round(r, tw.InfiniteShoe())))
+         for name, r in {"base": base, "h17": tw.Rules(surrender=False, hit_soft_17=True),
+                         "no_das": tw.Rules(surrender=False, double_after_split=False),
+                         "six_five": tw.Rules(surrender=False, blackjack_pays=F(6, 5))}.items()}
+    assert e["h17"] - e["base"] == pytest.approx(-0.0022, abs=0.0005)
+    assert e["no_das"] - e["base"] == pytest.approx(-0.0014, abs=0.0005)
+    assert e["six_five"] - e["base"] == pytest.approx(-0.0136, abs=0.001)
+
+
+def test_basic_strategy_chart_is_the_familiar_one():
+    chart = GAMES["blackjack"].analyse("s17").parameters["chart"]
+    rows = chart["rows"]
+    assert chart["upcards"] == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+    assert "".join(rows["hard 11"]) == "DDDDDDDDDH"
+    assert "".join(rows["hard 12"]) == "HHSSSHHHHH"
+    assert "".join(rows["hard 16"]) == "SSSSSHHRRR"
+    assert "".join(rows["soft 18"]) == "SDDDDSSHHH"
+    assert "".join(rows["pair 9"]) == "PPPPPSPPSS"
+    assert "".join(rows["pair 4"]) == "HHHPPHHHHH"
+    text = tw.chart_text(chart)
+    assert text.splitlines()[1].split() == ["hard", "5"] + ["H"] * 10
+    assert tw.chart_csv(chart).splitlines()[0] == "hand,2,3,4,5,6,7,8,9,10,A"
+
+
+# ---------------------------------------------------------- exhaustive --
+
+class _Path(Exception):
+    pass
+
+
+def engine_expectation(rules, counts, strategy):
+    """E[net] of the round engine over every ordering of a tiny shoe (exact, path by path)."""
+    total = F(0)
+    stack = [((), F(1))]
+    while stack:
+        path, prob = stack.pop()
+        left = list(counts)
+        for v in path:
+            left[v - 1] -= 1
+        i = [0]
+
+        def deal():
+            if i[0] < len(path):
+                i[0] += 1
+                return path[i[0] - 1]
+            raise _Path
+
+        try:
+            net = tw.play_round(rules, deal, strategy)
+        except _Path:
+            n = sum(left)
+            for v in tw.VALUES:
+                if left[v - 1]:
+                    stack.append((path + (v,), prob * F(left[v - 1], n)))
+            continue
+        total += prob * net
+    return total
+
+
+def composition_strategy(rules, shoe):
+    """The DP's composition-dependent play as a round-engine strategy (no splits)."""
+    dealer = tw.Dealer(rules, shoe)
+    evs = {up: tw.Evaluator(rules, shoe, up, dealer) for up in tw.VALUES}
+
+    def play(hand, up, ctx, allowed):
+        ev = evs[up]
+        removed = tw.add(hand, up)
+        if tw.cards(hand) == 2:
+            values = ev.values(hand, removed)
+            return max(values, key=values.get)
+        return ev.best(hand, removed, ctx)[0]
+    return play
+
+
+@pytest.mark.parametrize("rules, counts", [
+    (tw.Rules(max_hands=1, surrender=True), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3)),       # A 2 5 6 7 T T T
+    pytest.param(tw.Rules(max_hands=1, hit_soft_17=True, hole_card=False), (1, 1, 1, 0, 1, 1, 1, 0, 0, 3),
+                 marks=pytest.mark.slow),
+])
+def test_engine_over_every_deal_of_a_tiny_shoe_equals_the_dp(rules, counts):
+    shoe = tw.FiniteShoe(counts)
+    exact = tw.expected_return(tw.first_round(rules, shoe))
+    assert engine_expectation(rules, counts, composition_strategy(rules, shoe)) == exact
+
+
+# ---------------------------------------------------------- simulation --
+
+def test_simulation_through_the_shoe_contains_the_exact_return():
+    sim = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), "s17", decks=8)
+    assert sim.rounds == 1500 and not sim.interrupted
+    main = sim.bets[0]
+    low, high = main.interval
+    assert low <= float(main.exact.rtp) <= high
+    assert main.decisions == 1500 and sim.bets[1].decisions == 1500
+    assert sim.outcome_fit.impossible == 0
+    again = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), "s17", decks=8)
+    assert again.bets[0].counts == main.counts
+
+
+def test_side_bets_exact():
+    a = GAMES["blackjack"].analyse("s17", decks=8)
+    assert a.bet("pair").outcome("pair").probability == F(31, 415)
+    assert a.bet("insurance").outcome("win").probability == F(128, 415)
+    assert a.bet("pair_tiered").rtp == 1 + (F(7 * 25 + 8 * 12 + 16 * 6) - (415 - 31)) / 415
