@@ -44,11 +44,11 @@ def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
 
 
 def test_infinite_shoe_return_and_distribution_agree():
-    hands, strategy = bj._infinite(bj.game_rules("s17"))
+    hands, strategy = bj._infinite(bj.game_rules())
     dist = tw.net_distribution(hands)
     assert sum(dist.values()) == 1
     assert sum(n * p for n, p in dist.items()) == tw.expected_return(hands)
-    main = GAMES["blackjack"].analyse("s17").bet("main")
+    main = GAMES["blackjack"].analyse().bet("main")
     assert main.expected_net == tw.expected_return(hands)
     # A split can win or lose at most 4 hands, each doubled.
     assert max(dist) <= 8 and min(dist) >= -8 and dist[F(3, 2)] > 0 and dist[F(-1, 2)] > 0
@@ -56,7 +56,7 @@ def test_infinite_shoe_return_and_distribution_agree():
 
 @pytest.mark.slow
 def test_h17_chart_changes():
-    h17 = GAMES["blackjack"].analyse("h17").parameters["chart"]["rows"]
+    h17 = GAMES["blackjack"].analyse(dealer="h17").parameters["chart"]["rows"]
     assert h17["hard 11"][-1] == "D" and h17["soft 18"][0] == "D"   # the H17 changes vs A and 2
 
 
@@ -73,7 +73,7 @@ def test_rule_effects_have_the_known_signs_and_sizes():
 
 
 def test_basic_strategy_chart_is_the_familiar_one():
-    chart = GAMES["blackjack"].analyse("s17").parameters["chart"]
+    chart = GAMES["blackjack"].analyse().parameters["chart"]
     rows = chart["rows"]
     assert chart["upcards"] == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
     assert "".join(rows["hard 11"]) == "DDDDDDDDDH"
@@ -151,19 +151,37 @@ def test_engine_over_every_deal_of_a_tiny_shoe_equals_the_dp(rules, counts):
 # ---------------------------------------------------------- simulation --
 
 def test_simulation_through_the_shoe_contains_the_exact_return():
-    sim = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), "s17", decks=8)
+    sim = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), decks=8)
     assert sim.rounds == 1500 and not sim.interrupted
     main = sim.bets[0]
     low, high = main.interval
     assert low <= float(main.exact.rtp) <= high
     assert main.decisions == 1500 and sim.bets[1].decisions == 1500
     assert sim.outcome_fit.impossible == 0
-    again = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), "s17", decks=8)
+    again = GAMES["blackjack"].simulate(1500, rngcore.Generator(SEED, 11), decks=8)
     assert again.bets[0].counts == main.counts
 
 
 def test_side_bets_exact():
-    a = GAMES["blackjack"].analyse("s17", decks=8)
+    a = GAMES["blackjack"].analyse(decks=8)
     assert a.bet("pair").outcome("pair").probability == F(31, 415)
     assert a.bet("insurance").outcome("win").probability == F(128, 415)
     assert a.bet("pair_tiered").rtp == 1 + (F(7 * 25 + 8 * 12 + 16 * 6) - (415 - 31)) / 415
+
+
+def test_cli_refuses_an_option_blackjack_does_not_have():
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["game", "blackjack", "--option", "switch=yes"])
+    assert result.exit_code == 2 and "switch" in result.output
+    result = CliRunner().invoke(main, ["game", "blackjack", "--option", "dealer=h18"])
+    assert result.exit_code == 2 and "s17|h17" in result.output
+
+
+def test_options_reach_the_rules():
+    rules = bj.game_rules(dealer="h17", deal="no-hole-card", das="no", double="10-11", max_hands=2,
+                          blackjack_pays="6to5")
+    assert rules.hit_soft_17 and not rules.hole_card and not rules.double_after_split
+    assert rules.double_totals == {10, 11} and rules.max_hands == 2 and rules.blackjack_pays == F(6, 5)
+    assert tw.ACE not in rules.surrender_upcards        # 000 1-9-ハ under the no-hole-card rule

@@ -27,7 +27,7 @@ import numpy as np
 from rngcore.devices import cards as device_cards
 from rngcore.devices.shoe import Shoe
 from harness.games import twentyone as tw
-from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, OutcomeClass, odds
 from harness.games.simulate import BetSimulation, Simulation
 
@@ -35,37 +35,66 @@ SOURCE = "000 別表第1 第2 1"
 SHOE_RULES = "jp-blackjack"  # the devices' shoe procedure (rngcore.devices.rulesets)
 MIN_DECKS, MAX_DECKS = 4, 8
 
-# Every rule the analysis and the engine read, with its citation (the operator's
-# choices of 1-14 carry the default used here, marked "operator choice").
+# Every rule the analysis and the engine read, with its citation.  The operator's
+# choices (1-14) are options; the value here is the default used when none is given.
 RULES = (
-    tw.RuleEntry("decks", (4, 8), "000 第2 1-1 (L381)", "default 8"),
+    tw.RuleEntry("decks", 8, "000 第2 1-1 (L381)", "4..8 decks; default 8 (the most permitted)"),
     tw.RuleEntry("hole_card", True, "000 第2 1-5-イ (L403-407)",
-                 "operator choice of the hole-card or no-hole-card rule; default hole-card (not in sources)"),
-    tw.RuleEntry("hit_soft_17", False, "000 第2 1-10-ロ (L485-491)",
-                 "operator choice S17 or H17 (variant s17 / h17)"),
+                 "operator's choice of the hole-card or no-hole-card rule; default hole-card (not in sources)"),
+    tw.RuleEntry("hit_soft_17", False, "000 第2 1-10-ロ (L485-491)", "operator's choice S17 or H17; default S17"),
     tw.RuleEntry("blackjack_pays", Fraction(3, 2), "000 第2 1-12-ハ-(1) (L525)", "6 to 5 is the 1-12-ニ option"),
     tw.RuleEntry("original_bet_only", True, "000 第2 1-12-ロ",
-                 "a dealer blackjack collects only the original stake (no-hole-card rule)"),
-    tw.RuleEntry("double_totals", None, "000 第2 1-9-ニ-(2)", "any two cards; 1-9-ヘ-(3-一) lets the operator restrict"),
+                 "a dealer blackjack collects only the original stake (matters under the no-hole-card rule)"),
+    tw.RuleEntry("double_totals", None, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-一)",
+                 "any two cards; the operator may restrict the totals"),
     tw.RuleEntry("double_after_split", True, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-二)", "allowed unless the operator bars it"),
     tw.RuleEntry("surrender", True, "000 第2 1-9-ハ, 1-9-ヘ-(1)",
                  "half the stake, before any other action; the operator may disable it"),
+    tw.RuleEntry("surrender_upcards", frozenset(range(2, 11)) | {1}, "000 第2 1-9-ハ",
+                 "any upcard; not an ace under the no-hole-card rule"),
     tw.RuleEntry("max_hands", 4, "000 第2 1-9-ヘ-(2)",
-                 "the operator caps the hands per main area; 4 is not in sources"),
+                 "the operator caps the hands per main area; default 4 (not in sources)"),
     tw.RuleEntry("resplit_aces", False, "000 第2 1-9-ニ-(1)", "aces formed by a split are not split again"),
     tw.RuleEntry("hit_split_aces", False, "000 第2 1-9-ニ-(3)", "no hit on a split-ace hand (one card each)"),
     tw.RuleEntry("insurance_pays", odds(2), "000 第2 1-6-ハ (L419-425)", "up to half the stake, upcard ace"),
+    tw.RuleEntry("even_money", True, "000 第2 1-7 (L427-431)",
+                 "a blackjack against an ace may take 1 to 1 at once; not with 6 to 5 (1-12-ニ)"),
     tw.RuleEntry("pair_pays", odds(11), "000 第2 1-13-ハ (L531-545)", "first two cards of one rank"),
     tw.RuleEntry("pair_tiered", (odds(25), odds(12), odds(6)), "000 第2 1-13-ニ",
                  "same suit 25, same colour 12, other pair 6 (operator option)"),
 )
 _TABLE = {e.name: e for e in RULES}
-VARIANTS = ("s17", "h17")
+DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}
+OPTIONS = (
+    GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 1-1; default 8): the side "
+                             "bets' exact figures and the simulation's shoe", MIN_DECKS, MAX_DECKS, 8),
+    GameOption.choice("dealer", "the dealer stands on all 17s or hits soft 17 (000 第2 1-10-ロ, operator's choice)",
+                      ("s17", "h17")),
+    GameOption.choice("deal", "the hole-card rule (peek on A/10, 1-8) or the no-hole-card rule (000 第2 1-5-イ, "
+                              "operator's choice)", ("hole-card", "no-hole-card")),
+    GameOption.choice("surrender", "surrender offered (000 第2 1-9-ハ; 1-9-ヘ-(1) lets the operator disable it)",
+                      ("yes", "no")),
+    GameOption.choice("das", "double after split (000 第2 1-9-ニ-(2); 1-9-ヘ-(3-二) lets the operator bar it)",
+                      ("yes", "no")),
+    GameOption.choice("double", "two-card totals that may double (000 第2 1-9-ニ-(2): any; 1-9-ヘ-(3-一) lets the "
+                                "operator restrict them)", tuple(DOUBLE_TOTALS)),
+    GameOption("max-hands", "N", "hands a main area may hold after splitting, 2 = no re-split "
+                                 "(000 第2 1-9-ヘ-(2), operator's cap; default 4, not in sources)", 2, 4, 4),
+    GameOption.choice("blackjack-pays", "3to2 (000 第2 1-12-ハ-(1)) or the 6to5 option (1-12-ニ)", ("3to2", "6to5")),
+)
+STRATEGIES = (Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe "
+                                "optimum, every cell by exact EV comparison)"),)
 
 
-def game_rules(variant: str) -> tw.Rules:
-    """The :class:`~harness.games.twentyone.Rules` of a variant (the dealer's soft-17 rule, 1-10-ロ)."""
-    return tw.rules_from(RULES, hit_soft_17=variant == "h17")
+def game_rules(dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
+               double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2") -> tw.Rules:
+    """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14)."""
+    hole = deal == "hole-card"
+    ups = _TABLE["surrender_upcards"].value
+    return tw.rules_from(RULES, hit_soft_17=dealer == "h17", hole_card=hole, surrender=surrender == "yes",
+                         surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ: not against an ace
+                         double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double], max_hands=max_hands,
+                         blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2))
 
 
 def main_result(rules: tw.Rules, source: str, note: str) -> tuple[BetResult, tw.TableStrategy, Fraction]:
@@ -119,27 +148,25 @@ class BlackjackGame(Game):
     name = "blackjack"
     summary = "Blackjack: main bet (exact, infinite shoe, computed basic strategy), insurance, pair side bets"
     rules = f"{SOURCE} (seed L377-645)"
-    variants = VARIANTS
-    variants_help = "the dealer stands on all 17s or hits soft 17, 000 第2 1-10-ロ (operator's choice)"
-    options = (GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 1-1; default 8): "
-                                        "the side bets' exact figures and the simulation's shoe",
-                          MIN_DECKS, MAX_DECKS, 8),)
+    options = OPTIONS
+    strategies = STRATEGIES
     devices = f"shoe:N ({SHOE_RULES} procedure)"
     chunk = 1 << 12
 
-    def _analyse(self, variant, *, decks) -> Analysis:
-        rules = game_rules(variant)
-        main, strategy, _ = main_result(rules, _sources("hit_soft_17", "blackjack_pays", "surrender", "max_hands",
-                                                          "double_after_split"), MAIN_NOTE)
+    def _analyse(self, variant, *, strategy, decks, **choices) -> Analysis:
+        rules = game_rules(**choices)
+        main, strategy_table, _ = main_result(rules, _sources("hit_soft_17", "blackjack_pays", "surrender",
+                                                                "max_hands", "double_after_split"), MAIN_NOTE)
         bets = (main, insurance_result(decks, _TABLE["insurance_pays"].value, _TABLE["insurance_pays"].source),
                 *pair_results(decks, _TABLE["pair_pays"].value, _TABLE["pair_tiered"].value,
                               (_TABLE["pair_pays"].source, _TABLE["pair_tiered"].source)))
-        parameters = {"decks": decks, "main_bet_shoe": "infinite", "strategy": "basic (infinite-shoe optimum)",
-                      "rules": {e.name: _show(e.value) for e in RULES}, "chart": tw.chart(strategy)}
+        parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
+                      "rules": {e.name: {"value": _show(e.value), "source": e.source, "note": e.note} for e in RULES},
+                      "chart": tw.chart(strategy_table)}
         return Analysis(self.name, variant, parameters, bets, MAIN_NOTE)
 
-    def _simulate(self, rounds, generator, variant, progress, *, decks) -> Simulation:
-        return simulate(self, rounds, generator, variant, decks, progress)
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, decks, **choices) -> Simulation:
+        return simulate(self, rounds, generator, decks, choices, progress)
 
 
 MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
@@ -153,20 +180,22 @@ def _sources(*names: str) -> str:
 def _show(value):
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, frozenset):
+        return sorted(value)
     if isinstance(value, tuple):
         return [_show(v) for v in value]
     return value
 
 
-def simulate(game: Game, rounds: int, generator, variant: str, decks: int, progress) -> Simulation:
+def simulate(game: Game, rounds: int, generator, decks: int, choices: dict, progress) -> Simulation:
     """Deal ``rounds`` rounds for one seat through the production shoe (cut card, burn).
 
     The seat plays the analysed basic strategy on the main bet and places the pair
     bets every round.  Counts are exact integers; the report compares them with the
     exact figures (the main bet's are an infinite shoe's: see the note).
     """
-    analysis = game.analyse(variant, decks=decks)
-    rules = game_rules(variant)
+    analysis = game.analyse(decks=decks, **choices)
+    rules = game_rules(**choices)
     strategy = _strategy(rules)
     shoe = Shoe(generator, SHOE_RULES, decks)
     main_counts: dict[str, int] = {}
@@ -197,7 +226,7 @@ def simulate(game: Game, rounds: int, generator, variant: str, decks: int, progr
     played, interrupted, seconds = _run(rounds, game.chunk, step, lambda: done[0], progress)
     sims = (BetSimulation(analysis.bet("main"), main_counts), BetSimulation(analysis.bet("pair"), pair_counts),
             BetSimulation(analysis.bet("pair_tiered"), tier_counts))
-    return Simulation(game.name, variant, f"shoe:{decks}", played, rounds, seconds, sims[0].fit, sims,
+    return Simulation(game.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, sims[0].fit, sims,
                       procedure=f"{SHOE_RULES}: shuffle, cut, burn, cut card 1/4 from the end, finish the round "
                                 "(000 第2 1-15); one seat, basic strategy",
                       interrupted=interrupted, replay=_replay(generator),
