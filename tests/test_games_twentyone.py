@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 
 import rngcore
-from harness.games import blackjack as bj
+from harness.games import twentyone_game as tg
 from harness.games import twentyone as tw
 from harness.games.registry import GAMES
 
@@ -44,7 +44,7 @@ def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
 
 
 def test_infinite_shoe_return_and_distribution_agree():
-    hands, strategy = bj._infinite(bj.game_rules())
+    hands, strategy = tg.infinite(GAMES["blackjack"].game_rules())
     dist = tw.net_distribution(hands)
     assert sum(dist.values()) == 1
     assert sum(n * p for n, p in dist.items()) == tw.expected_return(hands)
@@ -180,8 +180,31 @@ def test_cli_refuses_an_option_blackjack_does_not_have():
 
 
 def test_options_reach_the_rules():
-    rules = bj.game_rules(dealer="h17", deal="no-hole-card", das="no", double="10-11", max_hands=2,
+    rules = GAMES["blackjack"].game_rules(dealer="h17", deal="no-hole-card", das="no", double="10-11", max_hands=2,
                           blackjack_pays="6to5")
     assert rules.hit_soft_17 and not rules.hole_card and not rules.double_after_split
     assert rules.double_totals == {10, 11} and rules.max_hands == 2 and rules.blackjack_pays == F(6, 5)
     assert tw.ACE not in rules.surrender_upcards        # 000 1-9-ハ under the no-hole-card rule
+
+
+def test_deluxe_blackjack_rules_and_pairs():
+    game = GAMES["deluxe-blackjack"]
+    rules = game.game_rules()
+    assert rules.max_hands == 2 and not rules.hit_soft_17 and rules.surrender_upcards == frozenset(range(2, 10))
+    pairs = game.side_bets(8)[0]
+    assert pairs.outcome("three_card").probability == F(7, 415) * F(6, 414)
+    assert pairs.outcome("mixed_pair").probability == F(16, 415)
+    assert pairs.outcome("coloured_pair").probability == F(8, 415)
+
+
+@pytest.mark.slow
+def test_deluxe_main_bet_against_the_sheet_claim():
+    # 001 補足説明 claims a maximum RTP of 99.53 % (8 decks); the infinite shoe gives less.
+    main = GAMES["deluxe-blackjack"].analyse().bet("main")
+    assert round(float(main.rtp) * 100, 4) == 99.4339
+    assert main.rtp < F(9953, 10000)
+
+
+def test_pa_blackjack_rules():
+    rules = GAMES["pa-blackjack"].game_rules()
+    assert rules.max_hands == 3 and not rules.resplit_aces and rules.surrender and not rules.hit_soft_17

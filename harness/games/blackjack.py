@@ -3,7 +3,9 @@ insurance and the pair side bet, and rounds dealt through the virtual shoe.
 
 Source: ``000_d4cd2a3cb5c95429.txt`` L377-645 (digest ``rules/blackjack.md`` § 1).
 The shared twenty-one math (hands, dealer, decision values, strategy, the
-round engine) is :mod:`harness.games.twentyone`; this module is the table.
+round engine) is :mod:`harness.games.twentyone`, the shared game plumbing
+(analysis, simulation through the shoe) :mod:`harness.games.twentyone_game`;
+this module is the table.
 
 What is exact, precisely:
 
@@ -19,17 +21,12 @@ What is exact, precisely:
 """
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 
-import numpy as np
-
-from rngcore.devices import cards as device_cards
-from rngcore.devices.shoe import Shoe
 from harness.games import twentyone as tw
-from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
+from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.twentyone_game import TwentyOneGame, pair_counts, pair_kind
 
 SOURCE = "000 別表第1 第2 1"
 SHOE_RULES = "jp-blackjack"  # the devices' shoe procedure (rngcore.devices.rulesets)
@@ -63,7 +60,6 @@ RULES = (
     tw.RuleEntry("pair_tiered", (odds(25), odds(12), odds(6)), "000 第2 1-13-ニ",
                  "same suit 25, same colour 12, other pair 6 (operator option)"),
 )
-_TABLE = {e.name: e for e in RULES}
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}
 OPTIONS = (
     GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 1-1; default 8): the side "
@@ -82,167 +78,51 @@ OPTIONS = (
                                  "(000 第2 1-9-ヘ-(2), operator's cap; default 4, not in sources)", 2, 4, 4),
     GameOption.choice("blackjack-pays", "3to2 (000 第2 1-12-ハ-(1)) or the 6to5 option (1-12-ニ)", ("3to2", "6to5")),
 )
-STRATEGIES = (Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe "
-                                "optimum, every cell by exact EV comparison)"),)
 
 
-def game_rules(dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
-               double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2") -> tw.Rules:
-    """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14)."""
-    hole = deal == "hole-card"
-    ups = _TABLE["surrender_upcards"].value
-    return tw.rules_from(RULES, hit_soft_17=dealer == "h17", hole_card=hole, surrender=surrender == "yes",
-                         surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ: not against an ace
-                         double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double], max_hands=max_hands,
-                         blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2))
-
-
-def main_result(rules: tw.Rules, source: str, note: str) -> tuple[BetResult, tw.TableStrategy, Fraction]:
-    """The main bet's exact outcome distribution (infinite shoe, its basic strategy)."""
-    hands, strategy = _infinite(rules)
-    dist = tw.net_distribution(hands)
-    outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in sorted(dist.items()) if p)
-    return BetResult("main", source, outcomes, note=note), strategy, tw.expected_return(hands)
-
-
-@functools.lru_cache(maxsize=None)
-def _infinite(rules: tw.Rules):
-    return tw.infinite_deck_analysis(rules)
-
-
-def _strategy(rules: tw.Rules) -> tw.TableStrategy:
-    return _infinite(rules)[1]
-
-
-def net_label(net: Fraction) -> str:
-    """Outcome class of a round's net per initial unit: ``"net +3/2"``, ``"net 0"``, ``"net -1"``."""
-    return f"net {'+' if net > 0 else ''}{net}"
-
-
-def insurance_result(decks: int, pays: Fraction, source: str) -> BetResult:
-    """Insurance on every hand with an ace up (000 1-6): wins if the hole card is ten-valued."""
-    n = 52 * decks - 1
-    tens = 16 * decks
-    return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
-                                           OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))),
-                     note="exact for the first round of a full shoe; insurance taken whatever the player holds")
-
-
-def pair_results(decks: int, single: Fraction, tiered: tuple, sources: tuple[str, str]) -> tuple[BetResult, ...]:
-    """The pair side bet on the first two cards (same rank), flat and tiered (000 1-13)."""
-    n = 52 * decks - 1
-    suited, colour, other = decks - 1, decks, 2 * decks
-    pair = suited + colour + other
-    flat = BetResult("pair", sources[0], (OutcomeClass("pair", Fraction(pair, n), single),
-                                          OutcomeClass("lose", Fraction(n - pair, n), Fraction(-1))),
-                     note="'pair' read as the same rank (000 does not define it; 001/003/004 use rank)")
-    s, c, o = tiered
-    tier = BetResult("pair_tiered", sources[1], (
-        OutcomeClass("suited_pair", Fraction(suited, n), s), OutcomeClass("coloured_pair", Fraction(colour, n), c),
-        OutcomeClass("other_pair", Fraction(other, n), o), OutcomeClass("lose", Fraction(n - pair, n), Fraction(-1))),
-        note="same suit / same colour other suit (♦♥, ♠♣) / any other pair")
-    return flat, tier
-
-
-class BlackjackGame(Game):
+class BlackjackGame(TwentyOneGame):
     name = "blackjack"
     summary = "Blackjack: main bet (exact, infinite shoe, computed basic strategy), insurance, pair side bets"
     rules = f"{SOURCE} (seed L377-645)"
     options = OPTIONS
-    strategies = STRATEGIES
     devices = f"shoe:N ({SHOE_RULES} procedure)"
-    chunk = 1 << 12
+    table = RULES
+    shoe_rules = SHOE_RULES
+    main_rules = ("hit_soft_17", "blackjack_pays", "surrender", "max_hands", "double_after_split")
 
-    def _analyse(self, variant, *, strategy, decks, **choices) -> Analysis:
-        rules = game_rules(**choices)
-        main, strategy_table, _ = main_result(rules, _sources("hit_soft_17", "blackjack_pays", "surrender",
-                                                                "max_hands", "double_after_split"), MAIN_NOTE)
-        bets = (main, insurance_result(decks, _TABLE["insurance_pays"].value, _TABLE["insurance_pays"].source),
-                *pair_results(decks, _TABLE["pair_pays"].value, _TABLE["pair_tiered"].value,
-                              (_TABLE["pair_pays"].source, _TABLE["pair_tiered"].source)))
-        parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
-                      "rules": {e.name: {"value": _show(e.value), "source": e.source, "note": e.note} for e in RULES},
-                      "chart": tw.chart(strategy_table)}
-        return Analysis(self.name, variant, parameters, bets, MAIN_NOTE)
+    def game_rules(self, dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
+                   double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2") -> tw.Rules:
+        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14)."""
+        hole = deal == "hole-card"
+        ups = self.entry("surrender_upcards").value
+        return tw.rules_from(RULES, hit_soft_17=dealer == "h17", hole_card=hole, surrender=surrender == "yes",
+                             surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ: not against an ace
+                             double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
+                             max_hands=max_hands,
+                             blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2))
 
-    def _simulate(self, rounds, generator, variant, progress, *, strategy, decks, **choices) -> Simulation:
-        return simulate(self, rounds, generator, decks, choices, progress)
+    def side_bets(self, decks: int) -> tuple[BetResult, ...]:
+        """The pair bet on the seat's first two cards (same rank), flat 11 to 1 (1-13-ハ) and
+        tiered 25/12/6 (1-13-ニ)."""
+        ways = pair_counts(decks)
+        n = ways["none"][1]
+        pair = n - ways["none"][0]
+        flat_entry, tier_entry = self.entry("pair_pays"), self.entry("pair_tiered")
+        flat = BetResult("pair", flat_entry.source, (
+            OutcomeClass("pair", Fraction(pair, n), flat_entry.value),
+            OutcomeClass("lose", Fraction(n - pair, n), Fraction(-1))),
+            note="'pair' read as the same rank (000 does not define it; 001/003/004 use rank)")
+        tier = BetResult("pair_tiered", tier_entry.source, tuple(
+            OutcomeClass(f"{kind}_pair", Fraction(ways[kind][0], n), pays)
+            for kind, pays in zip(("suited", "coloured", "mixed"), tier_entry.value))
+            + (OutcomeClass("lose", Fraction(ways["none"][0], n), Fraction(-1)),),
+            note="same suit / same colour, other suit (♦♥, ♠♣) / any other pair")
+        return flat, tier
 
-
-MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
-             "side bets and insurance exact for a full shoe of the given decks")
-
-
-def _sources(*names: str) -> str:
-    return "; ".join(dict.fromkeys(_TABLE[n].source for n in names))
-
-
-def _show(value):
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, frozenset):
-        return sorted(value)
-    if isinstance(value, tuple):
-        return [_show(v) for v in value]
-    return value
-
-
-def simulate(game: Game, rounds: int, generator, decks: int, choices: dict, progress) -> Simulation:
-    """Deal ``rounds`` rounds for one seat through the production shoe (cut card, burn).
-
-    The seat plays the analysed basic strategy on the main bet and places the pair
-    bets every round.  Counts are exact integers; the report compares them with the
-    exact figures (the main bet's are an infinite shoe's: see the note).
-    """
-    analysis = game.analyse(decks=decks, **choices)
-    rules = game_rules(**choices)
-    strategy = _strategy(rules)
-    shoe = Shoe(generator, SHOE_RULES, decks)
-    main_counts: dict[str, int] = {}
-    pair_counts: dict[str, int] = {}
-    tier_counts: dict[str, int] = {}
-    done = [0]
-    values = np.array([0] + [tw.card_value(r) for r in range(1, 14)])
-
-    def step(n: int) -> None:
-        for _ in range(n):
-            shoe.start_round()
-            dealt: list[int] = []
-
-            def deal() -> int:
-                code = shoe.deal()
-                dealt.append(code)
-                return int(values[code & 0x0F])
-
-            label = net_label(tw.play_round(rules, deal, strategy))
-            main_counts[label] = main_counts.get(label, 0) + 1
-            a, b = dealt[0], dealt[2]  # the seat's first two cards (1-5-イ order)
-            flat, tier = _pair_class(a, b)
-            pair_counts[flat] = pair_counts.get(flat, 0) + 1
-            tier_counts[tier] = tier_counts.get(tier, 0) + 1
-            shoe.end_round()
-            done[0] += 1
-
-    played, interrupted, seconds = _run(rounds, game.chunk, step, lambda: done[0], progress)
-    sims = (BetSimulation(analysis.bet("main"), main_counts), BetSimulation(analysis.bet("pair"), pair_counts),
-            BetSimulation(analysis.bet("pair_tiered"), tier_counts))
-    return Simulation(game.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, sims[0].fit, sims,
-                      procedure=f"{SHOE_RULES}: shuffle, cut, burn, cut card 1/4 from the end, finish the round "
-                                "(000 第2 1-15); one seat, basic strategy",
-                      interrupted=interrupted, replay=_replay(generator),
-                      note="outcome chi-square: the main bet's net per round against the infinite-shoe exact "
-                           "probabilities; a finite shoe dealt to its cut card differs from them by far less "
-                           "than the test resolves below about 10^6 rounds")
-
-
-def _pair_class(a: int, b: int) -> tuple[str, str]:
-    if device_cards.rank_of(a) != device_cards.rank_of(b):
-        return "lose", "lose"
-    sa, sb = device_cards.suit_of(a), device_cards.suit_of(b)
-    if sa == sb:
-        return "pair", "suited_pair"
-    red = {1, 2}  # H, D (rngcore.devices.cards: S, H, D, C)
-    return "pair", "coloured_pair" if (sa in red) == (sb in red) else "other_pair"
+    def side_labels(self, c1: int, up: int, c2: int) -> dict[str, str]:
+        kind = pair_kind(c1, c2)
+        return {"pair": "lose" if kind == "none" else "pair",
+                "pair_tiered": "lose" if kind == "none" else f"{kind}_pair"}
 
 
 GAMES = (BlackjackGame(),)

@@ -1,0 +1,185 @@
+"""The twenty-one family's game plumbing: one :class:`TwentyOneGame` every variant subclasses.
+
+A variant module (``blackjack.py``, ``deluxe_blackjack.py``, ``pa_blackjack.py``)
+holds its cited rules table, its options, how the options become
+:class:`~harness.games.twentyone.Rules`, and its side bets; this module turns
+that into the exact analysis (:mod:`harness.games.twentyone`) and the
+simulation through the virtual shoe.
+
+What is exact, precisely:
+
+* ``main``: the exact return per initial unit for an **infinite shoe** (the
+  many-deck limit) played by the infinite-shoe optimum, which is the
+  total-dependent basic strategy of the rules (every cell decided by
+  comparing exact fractions).  With an infinite shoe split hands are
+  independent, so re-splits are exact too.  The finite shoe's whole first
+  round is not computed here (single decisions are: ``twentyone.Evaluator``).
+* ``insurance`` and the side bets: exact for the first round of a full shoe.
+"""
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+from rngcore.devices import cards as device_cards
+from rngcore.devices.shoe import Shoe
+from harness.games import twentyone as tw
+from harness.games.base import Analysis, Game, Strategy, _replay, _run
+from harness.games.core import BetResult, OutcomeClass
+from harness.games.simulate import BetSimulation, Simulation
+
+BASIC = Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe optimum, "
+                          "every cell by exact EV comparison)")
+MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
+             "side bets and insurance exact for the first round of a full shoe")
+RED = frozenset({1, 2})  # hearts, diamonds (rngcore.devices.cards suits S, H, D, C)
+
+
+def net_label(net: Fraction) -> str:
+    """Outcome class of a round's net per initial unit: ``"net +3/2"``, ``"net 0"``, ``"net -1"``."""
+    return f"net {'+' if net > 0 else ''}{net}"
+
+
+@functools.lru_cache(maxsize=None)
+def infinite(rules: tw.Rules):
+    """(initial hands, basic strategy) of an infinite shoe under ``rules`` (cached per rule set)."""
+    return tw.infinite_deck_analysis(rules)
+
+
+def main_result(rules: tw.Rules, source: str) -> BetResult:
+    """The main bet's exact outcome distribution: the round's net per initial unit."""
+    dist = tw.net_distribution(infinite(rules)[0])
+    outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in sorted(dist.items()) if p)
+    return BetResult("main", source, outcomes, note=MAIN_NOTE)
+
+
+def insurance_result(decks: int, pays: Fraction, source: str) -> BetResult:
+    """Insurance on every hand with an ace up: wins if the hole card is ten-valued."""
+    n = 52 * decks - 1
+    tens = 16 * decks
+    return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
+                                           OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))),
+                     note="exact for the first round of a full shoe; insurance taken whatever the player holds")
+
+
+def pair_kind(a: int, b: int) -> str:
+    """How two card codes pair: ``"suited"`` (same rank and suit), ``"coloured"`` (same rank, the
+    other suit of the same colour), ``"mixed"`` (same rank, other colour), or ``"none"``."""
+    if device_cards.rank_of(a) != device_cards.rank_of(b):
+        return "none"
+    sa, sb = device_cards.suit_of(a), device_cards.suit_of(b)
+    if sa == sb:
+        return "suited"
+    return "coloured" if (sa in RED) == (sb in RED) else "mixed"
+
+
+def pair_counts(decks: int) -> dict[str, tuple[int, int]]:
+    """Ways (out of 52 decks - 1) the second card pairs the first, by :func:`pair_kind`."""
+    n = 52 * decks - 1
+    kinds = {"suited": decks - 1, "coloured": decks, "mixed": 2 * decks}
+    kinds["none"] = n - sum(kinds.values())
+    return {k: (w, n) for k, w in kinds.items()}
+
+
+def show(value):
+    """A rule value for the JSON report."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [show(v) for v in value]
+    return value
+
+
+class TwentyOneGame(Game):
+    """A game of the family: a subclass states its table, options, rules and side bets.
+
+    Attributes
+    ----------
+    table : tuple of RuleEntry
+        Every rule with its citation.
+    shoe_rules : str
+        The devices' shoe procedure (``rngcore.devices.rulesets``).
+    main_rules : tuple of str
+        The table entries the main bet's source cites.
+    """
+
+    table: tuple = ()
+    shoe_rules: str = ""
+    main_rules: tuple[str, ...] = ()
+    strategies = (BASIC,)
+    chunk = 1 << 12
+    fixed_decks: int | None = None
+
+    def entry(self, name: str) -> tw.RuleEntry:
+        return next(e for e in self.table if e.name == name)
+
+    def game_rules(self, **choices) -> tw.Rules:
+        return tw.rules_from(self.table)
+
+    def side_bets(self, decks: int) -> tuple[BetResult, ...]:
+        return ()
+
+    def side_labels(self, c1: int, up: int, c2: int) -> dict[str, str]:
+        """Each side bet's outcome class for a seat's first cards and the upcard (card codes)."""
+        return {}
+
+    def _decks(self, choices: dict) -> tuple[int, dict]:
+        choices = dict(choices)
+        decks = choices.pop("decks", None) or self.fixed_decks
+        return decks, choices
+
+    def _analyse(self, variant, *, strategy, **choices) -> Analysis:
+        decks, choices = self._decks(choices)
+        rules = self.game_rules(**choices)
+        source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
+        insurance = self.entry("insurance_pays")
+        bets = (main_result(rules, source), insurance_result(decks, insurance.value, insurance.source),
+                *self.side_bets(decks))
+        parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
+                      "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
+                                for e in self.table},
+                      "chart": tw.chart(infinite(rules)[1])}
+        return Analysis(self.name, variant, parameters, bets, self.note(rules))
+
+    def note(self, rules: tw.Rules) -> str:
+        return MAIN_NOTE
+
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, **choices) -> Simulation:
+        """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy,
+        every side bet placed every round; counts are exact integers."""
+        analysis = self.analyse(**choices)
+        decks, choices = self._decks(choices)
+        rules = self.game_rules(**choices)
+        basic = infinite(rules)[1]
+        shoe = Shoe(generator, self.shoe_rules, decks)
+        counts: dict[str, dict[str, int]] = {b.name: {} for b in analysis.bets if b.name != "insurance"}
+        done = [0]
+
+        def step(n: int) -> None:
+            for _ in range(n):
+                shoe.start_round()
+                dealt: list[int] = []
+
+                def deal() -> int:
+                    code = shoe.deal()
+                    dealt.append(code)
+                    return tw.card_value(code & 0x0F)
+
+                labels = {"main": net_label(tw.play_round(rules, deal, basic))}
+                labels.update(self.side_labels(dealt[0], dealt[1], dealt[2]))  # c1, up, c2 (dealing order)
+                for name, label in labels.items():
+                    counts[name][label] = counts[name].get(label, 0) + 1
+                shoe.end_round()
+                done[0] += 1
+
+        played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: done[0], progress)
+        sims = tuple(BetSimulation(analysis.bet(name), c) for name, c in counts.items())
+        return Simulation(self.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, sims[0].fit, sims,
+                          procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
+                                    "comes out is the last; one seat, basic strategy, side bets every round",
+                          interrupted=interrupted, replay=_replay(generator),
+                          note="outcome chi-square: the main bet's net per round against the infinite-shoe exact "
+                               "probabilities; a finite shoe dealt to its cut card differs from them by far less "
+                               "than the test resolves below about 10^6 rounds")
