@@ -1,4 +1,4 @@
-"""A straightforward poker hand evaluator, independent of csrc/kernels/poker_eval.
+"""A straightforward poker hand evaluator, independent of csrc/kernels/poker_eval.h.
 
 Written from 000 別表第1 第3 3-1/3-2 (five cards), 5-4 (three cards), 9-8
 (Omaha, exactly 2 + 3) and 9-11 (eight-or-better low) by counting ranks and
