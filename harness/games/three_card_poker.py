@@ -34,7 +34,8 @@ from typing import Sequence
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games.base import Analysis, Game, _replay, _run
+from harness.games._deck_game import DeckGame
+from harness.games.base import Analysis, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation
 from harness.kernels import ffi, lib
@@ -286,20 +287,14 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
 
 # ---------------------------------------------------------------- the game --
 
-class ThreeCardPokerGame(Game):
+class ThreeCardPokerGame(DeckGame):
     name = "three-card-poker"
     summary = "Three Card Poker: ante and Play with the ante bonus, and Pair Plus; every deal enumerated"
     rules = f"{SOURCE} (seed L1201-1337)"
     variants = STRATEGIES
     variants_help = STRATEGY_HELP
-    devices = "deck"
-    chunk = 1 << 16
-
-    def _analyse(self, variant) -> Analysis:
-        return analyse(variant)
-
-    def _simulate(self, rounds, generator, variant, progress):
-        return simulate(rounds, generator, variant, progress, self.chunk)
+    analysis = staticmethod(analyse)
+    simulation = staticmethod(simulate)
 
 
 GAMES = (ThreeCardPokerGame(),)

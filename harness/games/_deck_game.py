@@ -1,0 +1,27 @@
+"""The game class shared by the poker games dealt from one fresh deck per round.
+
+Such a game's module holds its rules tables and two functions,
+``analyse(strategy)`` and ``simulate(rounds, generator, strategy, progress,
+chunk)``; its :class:`DeckGame` names them, and its variants are the
+customer's strategies.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from harness.games.base import Analysis, Game
+
+
+class DeckGame(Game):
+    """A game whose variants are strategies, settled by its module's functions."""
+
+    devices = "deck"
+    chunk = 1 << 15
+    analysis: Callable[..., Analysis]
+    simulation: Callable
+
+    def _analyse(self, variant) -> Analysis:
+        return type(self).analysis(variant)
+
+    def _simulate(self, rounds, generator, variant, progress):
+        return type(self).simulation(rounds, generator, variant, progress, self.chunk)
