@@ -123,7 +123,7 @@ def test_cli_analysis_and_simulation():
     data = json.loads(result.output)
     bets = {b["name"]: b for b in data["bets"]}
     assert bets["ante_play"]["house_edge"] == "686689/20358520"
-    result = CliRunner().invoke(main, ["game", "three-card-poker", "--variant", "q64", "--simulate", "3000",
+    result = CliRunner().invoke(main, ["game", "three-card-poker", "--strategy", "q64", "--simulate", "3000",
                                        "--seed", SEED])
     assert result.exit_code in (0, 1) and "pair_plus" in result.output, result.output
 

@@ -13,15 +13,15 @@ from harness.games.base import Analysis, Game
 
 
 class DeckGame(Game):
-    """A game whose variants are strategies, settled by its module's functions."""
+    """A game with one variant, settled for a declared strategy by its module's functions."""
 
     devices = "deck"
     chunk = 1 << 15
     analysis: Callable[..., Analysis]
     simulation: Callable
 
-    def _analyse(self, variant) -> Analysis:
-        return type(self).analysis(variant)
+    def _analyse(self, variant, *, strategy) -> Analysis:
+        return type(self).analysis(strategy)
 
-    def _simulate(self, rounds, generator, variant, progress):
-        return type(self).simulation(rounds, generator, variant, progress, self.chunk)
+    def _simulate(self, rounds, generator, variant, progress, *, strategy):
+        return type(self).simulation(rounds, generator, strategy, progress, self.chunk)

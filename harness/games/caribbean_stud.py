@@ -29,7 +29,7 @@ import numpy as np
 
 from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, _replay, _run
+from harness.games.base import Analysis, Strategy, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation
 from harness.kernels import ffi, lib
@@ -68,9 +68,12 @@ OUTCOMES = (
     ("lose", Fraction(-1 - BET_STAKE[0]), f"{SOURCE} 4-6-イ", "ante and bet collected"),
 )
 
-STRATEGIES = ("optimal", "ak")
-STRATEGY_HELP = ("the customer's fold-or-bet decision: optimal (the larger exact expectation for every hand and "
-                 "dealer up card; a tie bets) or ak (bet with A-K or better, the dealer's qualifying hands)")
+PLAYER_STRATEGIES = (
+    Strategy("optimal", "fold or bet (4-4) by the larger exact expectation, computed for every hand and dealer "
+                        "up card (a tie bets)"),
+    Strategy("ak", "bet with A-K or better (the hands a dealer qualifies with, 4-5-イ), fold the rest (4-4)"),
+)
+STRATEGIES = tuple(s.name for s in PLAYER_STRATEGIES)
 
 # --------------------------------------------------------- exact counting --
 
@@ -160,7 +163,7 @@ def analyse(strategy: str = "optimal", deck: tuple[int, ...] = DECK,
     }
     note = (f"ante_bet is per unit of ante (the bet is 2 antes); per total wagered {float(per_total) * 100:.4f} %; "
             "every deal of 5 + 5 cards (one dealer card up) enumerated")
-    return Analysis("caribbean-stud", strategy, parameters, (result,), note)
+    return Analysis("caribbean-stud", "standard", parameters, (result,), note, strategy)
 
 
 # ------------------------------------------------------------ simulation --
@@ -225,7 +228,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
 
     played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
     sim = BetSimulation(exact.bets[0], tally)
-    return Simulation("caribbean-stud", strategy, "deck", played, rounds, seconds, sim.fit, (sim,),
+    return Simulation("caribbean-stud", "standard", "deck", played, rounds, seconds, sim.fit, (sim,),
                       procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-5, dealer: 6-10, "
                                 "card 6 face up (4-3)",
                       interrupted=interrupted, replay=_replay(generator),
@@ -238,8 +241,7 @@ class CaribbeanStudGame(DeckGame):
     name = "caribbean-stud"
     summary = "Caribbean Stud Poker: ante and bet against a dealer qualifying with A-K; every deal enumerated"
     rules = f"{SOURCE} (seed L1043-1199)"
-    variants = STRATEGIES
-    variants_help = STRATEGY_HELP
+    strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)
 

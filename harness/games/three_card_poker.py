@@ -35,7 +35,7 @@ import numpy as np
 
 from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, _replay, _run
+from harness.games.base import Analysis, Strategy, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation
 from harness.kernels import ffi, lib
@@ -79,9 +79,12 @@ PAIR_PLUS = BetRule(
 
 # ------------------------------------------------------------- strategies --
 
-STRATEGIES = ("optimal", "q64")
-STRATEGY_HELP = ("the customer's play-or-fold decision: optimal (the larger exact expectation for each of the "
-                 "22,100 hands; a tie plays) or q64 (play Q-6-4 or better)")
+PLAYER_STRATEGIES = (
+    Strategy("optimal", "play or fold (5-5-イ) by the larger exact expectation, computed for each of the 22,100 "
+                        "hands (a tie plays); it is exactly Q-6-4"),
+    Strategy("q64", "play Q-6-4 or better, fold the rest (5-5-イ)"),
+)
+STRATEGIES = tuple(s.name for s in PLAYER_STRATEGIES)
 Q64 = "QS 6D 4C"
 
 
@@ -218,7 +221,7 @@ def analyse(strategy: str = "optimal", deck: tuple[int, ...] = DECK) -> Analysis
     }
     note = ("ante_play is per unit of ante (Play = ante); per total wagered: "
             f"{float(per_total) * 100:.4f} %; every deal of 3 + 3 cards enumerated")
-    return Analysis("three-card-poker", strategy, parameters, (ante, pair_plus), note)
+    return Analysis("three-card-poker", "standard", parameters, (ante, pair_plus), note, strategy)
 
 
 def _text(x: Fraction) -> str:
@@ -278,7 +281,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
 
     played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
     sims = (BetSimulation(exact.bet("ante_play"), ante_counts), BetSimulation(exact.bet("pair_plus"), pair_counts))
-    return Simulation("three-card-poker", strategy, "deck", played, rounds, seconds, sims[0].fit, sims,
+    return Simulation("three-card-poker", "standard", "deck", played, rounds, seconds, sims[0].fit, sims,
                       procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-3, dealer: 4-6",
                       interrupted=interrupted, replay=_replay(generator),
                       note=f"outcome chi-square: the ante_play classes ({len(ante_labels)} possible) vs their exact "
@@ -291,8 +294,7 @@ class ThreeCardPokerGame(DeckGame):
     name = "three-card-poker"
     summary = "Three Card Poker: ante and Play with the ante bonus, and Pair Plus; every deal enumerated"
     rules = f"{SOURCE} (seed L1201-1337)"
-    variants = STRATEGIES
-    variants_help = STRATEGY_HELP
+    strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)
 
