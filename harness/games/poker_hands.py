@@ -149,3 +149,43 @@ def category_counts(size: int) -> dict[str, int]:
                          "counting hands")
         table = FIVE_CARD_RANKS
     return {r.name: int(counts[r.code]) for r in table}
+
+
+# ---------------------------------------------------------- completions --
+
+STUD_CLASSES = lib.KERN_STUD_CLASSES
+STUD_PAIR_CLASS = lib.KERN_STUD_PAIR_CLASS
+
+
+def completion_class(hands) -> np.ndarray:
+    """The class of five-card hands as ``csrc/kernels/stud_classes.h`` counts them:
+    the category, one pair split by its rank (``STUD_PAIR_CLASS`` + 0 for 2s .. 12 for As)."""
+    values = rank(hands).astype(np.int64)
+    cat = values >> CATEGORY_SHIFT
+    pair = np.maximum((values >> 13) & 0x1FFF, 1)
+    pair_rank = np.floor(np.log2(pair)).astype(np.int64)  # one bit set: exact
+    return np.where(cat == lib.KERN_PK_PAIR, STUD_PAIR_CLASS + pair_rank, cat)
+
+
+@functools.lru_cache(maxsize=None)
+def completion_classes(known: int) -> np.ndarray:
+    """For every set of ``known`` cards (2..5; lexicographic order), the classes of
+    all its completions to five cards (``(C(52, known), STUD_CLASSES)`` counts), counted in C."""
+    if known not in (2, 3, 4, 5):
+        raise ValueError(f"completion_classes takes 2..5 known cards, got {known}")
+    out = np.zeros((math.comb(52, known), STUD_CLASSES), dtype=np.uint32)
+    raise_for_status(lib.kern_stud_classes(known, ffi.from_buffer("uint32_t[]", out)), "counting completions")
+    out.flags.writeable = False
+    return out
+
+
+_BINOMIAL = np.array([[math.comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
+
+
+def lex_index(sets) -> np.ndarray:
+    """Position of each set of k distinct cards (rows, any order) in the lexicographic
+    order of sorted k-sets of the 52 cards (the order of :func:`all_values`)."""
+    cards = np.sort(np.atleast_2d(np.asarray(sets, dtype=np.int64)), axis=1)
+    k = cards.shape[1]
+    steps = _BINOMIAL[51 - cards, k - np.arange(k)]
+    return math.comb(52, k) - 1 - steps.sum(axis=1)

@@ -230,15 +230,6 @@ def _text(x: Fraction) -> str:
 
 # ------------------------------------------------------------ simulation --
 
-@functools.lru_cache(maxsize=1)
-def _hand_index() -> np.ndarray:
-    """Sorted (a, b, c) -> the hand's position in :func:`deals` of the full deck."""
-    index = np.full(52 ** 3, -1, dtype=np.int32)
-    for i, (a, b, c) in enumerate(itertools.combinations(range(52), 3)):
-        index[(a * 52 + b) * 52 + c] = i
-    return index
-
-
 def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, chunk: int = 1 << 16) -> Simulation:
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round, the customer's hand its first three cards and the dealer's the next three."""
@@ -259,8 +250,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
         cards = device_spec("deck").draw(generator, n)
         mine, theirs = cards[:, :3], cards[:, 3:6]
         v, w = ph.rank(mine, "three"), ph.rank(theirs, "three")
-        s = np.sort(mine.astype(np.int64), axis=1)
-        plays = play[_hand_index()[(s[:, 0] * 52 + s[:, 1]) * 52 + s[:, 2]]]
+        plays = play[ph.lex_index(mine)]
         outcome = np.where(w < qualify, 0, np.where(v > w, 1, np.where(v == w, 2, 3)))
         cat = ph.category(v)
         for code, name in category_of.items():
