@@ -393,6 +393,28 @@ def test_an_unwritable_output_is_bad_input_before_any_work(tmp_path, command):
         assert "Invalid value for '--output'" in result.stderr and message in result.stderr
 
 
+def test_every_command_with_a_json_report_takes_output():
+    import click
+
+    ctx = click.Context(main, info_name="rngcert")
+    reporting = []
+    for name in main.list_commands(ctx):
+        options = {opt for p in main.get_command(ctx, name).params for opt in p.opts}
+        if "--json" in options:
+            reporting.append(name)
+            assert "--output" in options, f"rngcert {name} has --json but no --output"
+    assert {"selftest", "test", "game", "slot", "bench", "sp800-22"} <= set(reporting)
+
+
+@pytest.mark.parametrize("command", [("test", "roulette-single"), ("sp800-22", "--bits", "1000")],
+                         ids=lambda c: c[0])
+@pytest.mark.parametrize("alpha", ["nan", "inf", "-0.1", "1", "x"])
+def test_a_significance_level_is_a_number_strictly_between_0_and_1(command, alpha):
+    result = run(*command, "--alpha", alpha, "--seed", SEED)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "Invalid value for '--alpha'" in result.stderr
+
+
 def test_test_reads_a_capture_from_stdin():
     drawn = run("draw", "roulette-single", "-n", "50000", "--seed", SEED).stdout_bytes
     piped = run("test", "roulette-single", "--input", "-", "--format", "labels", "--json", input=drawn)

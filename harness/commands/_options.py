@@ -2,12 +2,14 @@
 
 * ``quiet_option``: ``--quiet`` on every long command (no progress bar);
 * ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
+* ``Alpha``: a significance level (NaN and infinities refused);
 * ``InputPath``: a file argument that also accepts ``-`` for stdin;
 * ``complete_device`` and friends: shell completion of registry names.
 """
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import pathlib
 import shutil
@@ -78,6 +80,21 @@ class Count(click.ParamType):
         if number > self.high:
             self.fail(f"must be at most {self.why} ({self.high:,}), got {number:.4g}", param, ctx)
         return number
+
+
+class Alpha(click.ParamType):
+    """A significance level strictly between 0 and 1 (NaN and infinities refused)."""
+
+    name = "A"
+
+    def convert(self, value, param, ctx):
+        try:
+            alpha = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not (math.isfinite(alpha) and 0 < alpha < 1):
+            self.fail(f"{value!r} is not strictly between 0 and 1", param, ctx)
+        return alpha
 
 
 NPY_MAGIC = b"\x93NUMPY"

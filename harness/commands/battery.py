@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import pathlib
 import signal
 import threading
@@ -20,7 +19,7 @@ import threading
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import InputPath, complete_test_device, emit, output_option, quiet_option
+from harness.commands._options import Alpha, InputPath, complete_test_device, emit, output_option, quiet_option
 
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
@@ -40,21 +39,6 @@ def _spec(name: str):
         return device_spec(name)
     except ValueError as exc:
         raise click.UsageError(f"{exc} (or {', '.join(named_devices())})") from None
-
-
-class _Alpha(click.ParamType):
-    """A family-wise level strictly between 0 and 1 (NaN and infinities refused)."""
-
-    name = "A"
-
-    def convert(self, value, param, ctx):
-        try:
-            alpha = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        if not (math.isfinite(alpha) and 0 < alpha < 1):
-            self.fail(f"{value!r} is not strictly between 0 and 1", param, ctx)
-        return alpha
 
 
 class _TestNames(click.Choice):
@@ -219,7 +203,7 @@ def _sigterm_as_interrupt():
               help="Outcomes to test (rolls for dice, shuffles for shoes), at most 2^53 values in all. "
                    "With --input: the first N (the report says so when the file holds fewer).")
 @generator_options()
-@click.option("--alpha", type=_Alpha(), default=0.01, show_default=True,
+@click.option("--alpha", type=Alpha(), default=0.01, show_default=True,
               help="Family-wise significance level, strictly between 0 and 1 (Pennsylvania: 0.05).")
 @click.option("--format", "fmt", type=click.Choice(["auto", "labels", "indices"]), default="auto",
               show_default=True,

@@ -17,7 +17,7 @@ import pathlib
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import InputPath
+from harness.commands._options import Alpha, InputPath, emit, output_option
 
 BIT_ORDERS = ("msb", "lsb")
 FORMATS = ("binary", "ascii")
@@ -49,14 +49,15 @@ def _read_bits(path: str, fmt: str, bit_order: str, needed: int):
               help="Sequences to test (default: 1 when drawing, all whole ones of a capture).")
 @click.option("--bits", "length", type=click.IntRange(min=100), default=1_000_000, show_default=True, metavar="N",
               help="Bits per sequence.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
+@click.option("--alpha", type=Alpha(), default=0.01,
               show_default=True, help="Significance level of each test.")
 @click.option("--test", "tests", multiple=True, metavar="NAME",
               help="Run only this test (repeatable): a name of finalAnalysisReport.txt, e.g. Frequency.")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@output_option
 @click.pass_context
-def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json):
+def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json, output):
     """Run the 15 tests of NIST SP 800-22 Rev. 1a on M sequences of N bits and assess them (§4.2).
 
     Each row is one P-value of a test (a template, a state): its P-values'
@@ -96,10 +97,9 @@ def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, 
         out = report.as_dict()
         out["source"] = {"description": what, "input": input_path}
         out["provenance"] = rng.provenance()
-        click.echo(json.dumps(out, indent=2))
+        emit(json.dumps(out, indent=2), output)
     else:
-        click.echo(what)
-        click.echo(report.final_analysis_report(), nl=False)
+        emit(what + "\n" + report.final_analysis_report().rstrip("\n"), output)
     if report.verdict == "fail":
         ctx.exit(1)
 
