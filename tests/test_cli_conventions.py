@@ -404,6 +404,8 @@ def test_every_command_with_a_json_report_takes_output():
             reporting.append(name)
             assert "--output" in options, f"rngcert {name} has --json but no --output"
     assert {"selftest", "test", "game", "slot", "bench", "sp800-22"} <= set(reporting)
+    nist = json.loads(run("sp800-22", "--bits", "1000", "--seed", SEED, "--json").stdout)
+    assert list(nist)[:3] == ["verdict", "complete", "interrupted"] and nist["verdict"] in ("pass", "fail")
 
 
 @pytest.mark.parametrize("command", [("test", "roulette-single"), ("sp800-22", "--bits", "1000")],

@@ -94,7 +94,10 @@ def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, 
     except InsufficientDataError as exc:
         raise click.UsageError(f"too few bits: {exc}") from None
     if as_json:
+        from harness.verdict import Outcome
+
         out = report.as_dict()
+        out = Outcome(out["verdict"]).report(out)  # the shared vocabulary keys first, as every report
         out["source"] = {"description": what, "input": input_path}
         out["provenance"] = rng.provenance()
         emit(json.dumps(out, indent=2), output)
