@@ -34,7 +34,8 @@ from stats._validate import InsufficientDataError
 from stats._signals import deferred_signals
 from stats.kinds import kind_of
 from stats.pit import DEFAULT_JITTER_SEED
-from stats.power import DEFAULT_POWER, Detectable
+from stats.cells import TEXT_CELLS, CellTable, cell_table
+from stats.power import DEFAULT_POWER, LOW_POWER_DELTA, Detectable
 from stats.registry import PlanContext
 
 PA_ALPHA = 0.05  # 58 Pa. Code § 810a.5(c): 95 % confidence
@@ -64,6 +65,9 @@ class BatteryEntry:
         The test's remark, or why it was skipped.
     needed : int or None
         Skipped for want of data: the n (battery units) it needs.
+    labels : tuple of str or None
+        The device's labels, when the test's cells are the device's outcomes
+        (they name the cells of :attr:`cells`).
     """
 
     name: str
@@ -76,6 +80,17 @@ class BatteryEntry:
     note: str = ""
     detect: Callable[[], Detectable | None] | None = field(default=None, repr=False, compare=False)
     needed: int | None = None
+    labels: tuple | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def cells(self) -> CellTable | None:
+        """Observed against expected counts per cell, with residuals (tests ending in a chi-square)."""
+        return None if self.result is None else cell_table(self.result, self.labels)
+
+    def low_power(self, threshold: float = LOW_POWER_DELTA) -> bool | None:
+        """The test ran but cannot see a deviation below ``threshold`` (None: it states no δ)."""
+        d = self.detectable
+        return None if d is None else d.low(threshold)
 
     @functools.cached_property
     def detectable(self) -> Detectable | None:
@@ -93,7 +108,8 @@ class BatteryEntry:
                 "holm_pvalue": _num(self.adjusted_pvalue), "verdict": self.verdict,
                 "detectable": None if d is None else {"delta": _num(d.delta), "deviation": d.description,
                                                       "alpha": float(d.alpha), "power": float(d.power)},
-                "note": self.note or None, "needed": self.needed}
+                "note": self.note or None, "needed": self.needed, "low_power": self.low_power(),
+                "cells": None if self.cells is None else self.cells.to_json()}
 
 
 def _num(v):
@@ -149,6 +165,37 @@ class BatteryResult:
         """
         return not self.interrupted
 
+    def low_power(self, threshold: float = LOW_POWER_DELTA) -> tuple:
+        """The tests that ran with δ >= ``threshold`` at the report's power (see :data:`LOW_POWER_DELTA`)."""
+        return tuple(t for t in self.ran if t.low_power(threshold))
+
+    def power_warning(self, threshold: float = LOW_POWER_DELTA) -> str:
+        """One line warning of the tests with low power ("" when there are none): their δ, and roughly
+        the n at which δ would fall to ``threshold``."""
+        weak = self.low_power(threshold)
+        if not weak:
+            return ""
+        parts = []
+        for t in weak:
+            d = t.detectable
+            wanted = d.samples_for(self.n, threshold)
+            parts.append(f"{t.name} (δ = {d.delta:.3g}" + (f"; about {wanted:,} {self.unit} for δ = {threshold:g})"
+                                                           if wanted else ")"))
+        power = weak[0].detectable.power
+        return (f"warning: low power: {len(weak)} of {len(self.ran)} tests would miss a deviation of δ = "
+                f"{threshold:g} with probability above {1 - power:.2g}: " + ", ".join(parts))
+
+    def cell_lines(self, count: int = TEXT_CELLS) -> list[str]:
+        """Per-cell tables (observed, expected, residual) of the failed tests that have cells."""
+        lines = []
+        for t in self.ran:
+            if t.verdict == "fail" and t.cells is not None:
+                lines += [""] if lines else []
+                lines.append(f"{t.name}: the cells farthest from expectation "
+                             f"(residual = (O - E)/sqrt(E); {t.cells.observed.size:,} cells)")
+                lines.extend(t.cells.lines(count))
+        return lines
+
     def to_json(self) -> dict:
         """The report in the schema of the ``rngcert test --json`` output.
 
@@ -195,6 +242,7 @@ class _Planned:
     scale: int = 1  # derived-stream items per battery unit (dice: faces per roll)
     detect: Callable | None = None  # (result, alpha, power) -> Detectable | None
     required: bool = True
+    labelled: bool = False
 
 
 def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED, tests=None) -> list:
@@ -220,7 +268,7 @@ def plan_tests(spec, n: int, *, seed: int = DEFAULT_JITTER_SEED, tests=None) -> 
             continue
         detect = None if entry.power is None else functools.partial(entry.power, ctx, acc)
         plan.append(_Planned(entry.name, entry.stream, acc, ctx.scale(entry.stream), detect,
-                             entry.is_required(ctx)))
+                             entry.is_required(ctx), entry.labelled))
     return plan
 
 
@@ -332,6 +380,10 @@ class Battery:
             raise ValueError(f"device kind {self.kind.kind!r} offers no stream {name!r}")
         return derive(array, stream)
 
+    def _labels(self, test) -> tuple | None:
+        """The device's labels, for a test whose entry says its cells are labels."""
+        return tuple(self.kind.labels) if test.labelled else None
+
     def _note(self, result) -> str:
         row = getattr(result, "row", None)
         if row is not None and getattr(result, "problem", ""):
@@ -370,7 +422,7 @@ class Battery:
                 detect = functools.partial(test.detect, result, self.alpha / m, self.power)
             entries.append(BatteryEntry(test.name, float(result.statistic), float(result.pvalue), adj,
                                         "fail" if adj <= self.alpha else "pass", getattr(result, "df", None),
-                                        result, self._note(result), detect))
+                                        result, self._note(result), detect, labels=self._labels(test)))
         verdict = "incomplete" if interrupted else "fail" if any(e.verdict == "fail" for e in entries) else "pass"
         return BatteryResult(self.kind.name, self.n, self.alpha, verdict, tuple(entries), interrupted,
                              self.unit, self.kind.kind)

@@ -260,7 +260,8 @@ def _combinations(ctx):
 
 BATTERY = [
     BatteryTest("frequency", ("categorical",), "values", FrequencyAccumulator,
-                lambda ctx: (ctx.probabilities,), _detect.frequency(), order=100, function=frequency_test),
+                lambda ctx: (ctx.probabilities,), _detect.frequency(), order=100, function=frequency_test,
+                labelled=True),
     BatteryTest("combination", ("dice",), "combos", FrequencyAccumulator, _combinations,
                 _detect.cells("one ordered combination"), order=300),
 ]

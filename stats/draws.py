@@ -143,7 +143,7 @@ BATTERY = [
                 lambda ctx: dict(balls=ctx.kind.balls, k=ctx.kind.width, labels=ctx.labels), order=600),
     BatteryTest("ball-frequency", ("k-of-n",), "rows", BallFrequencyAccumulator,
                 lambda ctx: (ctx.kind.balls, ctx.kind.width) if ctx.kind.width < ctx.kind.balls else None,
-                _ball_power, order=610, function=ball_frequency_test),
+                _ball_power, order=610, function=ball_frequency_test, labelled=True),
     BatteryTest("set-frequency", ("k-of-n",), "sets", FrequencyAccumulator, _sets, _detect.cells("one set of balls"),
                 required=False, order=620),
     BatteryTest("first-ball-independence", ("k-of-n",), "first", IndependenceAccumulator,

@@ -26,6 +26,10 @@ from stats._validate import as_float, check_int, exact_probabilities
 from stats.pooling import pool_cells
 
 DEFAULT_POWER = 0.99
+#: A test whose detectable δ (at the requested power) is at least this is reported as having low power:
+#: for the relative deviations most tests state ("(1 + δ)·p"), δ = 1 means that even a cell seen twice
+#: as often as it should be would likely pass unnoticed.
+LOW_POWER_DELTA = 1.0
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,20 @@ class Detectable:
 
     def __str__(self) -> str:
         return f"{self.description}, δ = {self.delta:.3g}"
+
+    def low(self, threshold: float = LOW_POWER_DELTA) -> bool:
+        """The test cannot see a deviation smaller than ``threshold`` (δ >= threshold, or none at all)."""
+        return not self.delta < threshold  # NaN and inf count as low
+
+    def samples_for(self, n: int, threshold: float = LOW_POWER_DELTA) -> int | None:
+        """Roughly the sample size at which δ would fall to ``threshold``.
+
+        Every δ here shrinks like 1/sqrt(n) (the noncentrality grows like
+        n), so n (δ/threshold)² is the estimate; None when δ is not finite.
+        """
+        if not np.isfinite(self.delta):
+            return None
+        return int(np.ceil(n * (self.delta / threshold) ** 2))
 
 
 def _check_levels(alpha, power):
@@ -217,7 +235,7 @@ def detectable_mean_shift(expected: float, sd: float, alpha: float, *, power: fl
 
 
 __all__ = [
-    "Detectable", "DEFAULT_POWER", "noncentrality_for_power", "normal_shift", "chisquare_power",
+    "Detectable", "DEFAULT_POWER", "LOW_POWER_DELTA", "noncentrality_for_power", "normal_shift", "chisquare_power",
     "detectable_shift", "sample_size_for_shift", "detectable_repeat", "sample_size_for_repeat",
     "detectable_cell_shift", "detectable_correlation", "detectable_mean_shift", "detectable_law_change",
 ]

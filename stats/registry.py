@@ -95,6 +95,10 @@ class BatteryTest:
         Position in the report (shipped tests use 100..700).
     function : callable, optional
         The public one-shot test; exported as ``stats.<its name>``.
+    labelled : bool, optional
+        Its result's cells are the device's labels along every axis as long
+        as the list of labels (a frequency table, a position × card table),
+        so reports name the cells by label (:mod:`stats.cells`).
     """
 
     name: str
@@ -106,6 +110,7 @@ class BatteryTest:
     required: bool | Callable = True
     order: float = LAST
     function: Callable | None = None
+    labelled: bool = False
 
     def applies_to(self, kind) -> bool:
         return any(kind.is_a(k) for k in self.kinds)

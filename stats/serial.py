@@ -283,11 +283,12 @@ BATTERY = [
                                                                     overlapping=True),
                 required=False, order=120),
     BatteryTest("independence", ("categorical",), "values", IndependenceAccumulator,
-                lambda ctx: (ctx.probabilities,), _detect.repeat(), order=130, function=independence_test),
+                lambda ctx: (ctx.probabilities,), _detect.repeat(), order=130, function=independence_test,
+                labelled=True),
     BatteryTest("totals-independence", ("dice",), "totals", IndependenceAccumulator, _dice_totals,
                 _detect.repeat(lambda ctx: ctx.kind.totals_law()), required=False, order=320),
     BatteryTest("first-card-independence", ("permutation",), "first", IndependenceAccumulator,
-                lambda ctx: (ctx.probabilities,), _detect.repeat(), required=False, order=480),
+                lambda ctx: (ctx.probabilities,), _detect.repeat(), required=False, order=480, labelled=True),
 ]
 
 

@@ -37,7 +37,7 @@ def test_json_schema_exactly():
     assert {t["name"] for t in report["tests"]} >= {"position-card", "adjacency", "first-card", "carry-over"}
     for t in report["tests"]:
         assert set(t) == {"name", "statistic", "df", "pvalue", "holm_pvalue", "verdict", "detectable", "note",
-                          "needed"}
+                          "needed", "low_power", "cells"}
         assert t["verdict"] in ("pass", "fail")
         assert 0 <= t["pvalue"] <= t["holm_pvalue"] <= 1
     adjacency = next(t for t in report["tests"] if t["name"] == "adjacency")

@@ -172,6 +172,12 @@ def _text_report(result, what: str, power: float) -> str:
             detect += f"; {t.note}"
         lines.append(f"{t.name:<30} {_fmt_number(t.statistic):>11} {df:>6} {_fmt_number(t.pvalue):>10} "
                      f"{_fmt_number(t.adjusted_pvalue):>8}  {t.verdict.upper():<8} {detect}")
+    cells = result.cell_lines()  # where a failed categorical test is off, and by how much
+    if cells:
+        lines += [""] + cells
+    warning = result.power_warning()
+    if warning:
+        lines += ["", warning]
     lines.append("")
     lines.append(_outcome(result).line())
     return "\n".join(lines)
