@@ -28,15 +28,11 @@ MAX_VALUES = 1 << 53
 
 def _spec(name: str):
     """The device to test: one a kind names itself (``bytes``, ``k-of-n:K:N``) or a registry device."""
-    from stats.kinds import named_devices, parse_device
+    from harness.sources import device_to_test
+    from stats.kinds import named_devices
 
     try:
-        kind = parse_device(name)
-        if kind is not None:
-            return kind
-        from rngcore.devices import device_spec
-
-        return device_spec(name)
+        return device_to_test(name)
     except ValueError as exc:
         raise click.UsageError(f"{exc} (or {', '.join(named_devices())})") from None
 
@@ -77,9 +73,11 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
     """(n, chunks, description, capture or None) for the outcomes to test."""
     from stats.kinds import kind_of
 
+    from harness.sources import drawn, first, rows_per_chunk
+
     kind = kind_of(spec)
     unit = kind.unit
-    rows_per_chunk = max(1, (1 << 20) // int(kind.width))
+    rows = rows_per_chunk(kind)
     if input_path is not None:
         from stats.io import open_capture
 
@@ -94,36 +92,18 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
         n = capture.n if samples is None else min(samples, capture.n)
-
-        def chunks():
-            done = 0
-            for part in capture.chunks(rows_per_chunk):
-                take = min(len(part), n - done)
-                if take <= 0:
-                    return
-                yield part[:take]
-                done += take
-
         basis = f"--format {fmt}" if capture.basis == "as asked" else capture.basis
         what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading}: {basis})"
         if samples is not None and samples > capture.n:
             what += f"; --samples {samples:,} asked for more than the file's {capture.n:,}"
-        return n, chunks(), what, capture
+        return n, first(capture.chunks(rows), n), what, capture
     if not hasattr(spec, "draw"):
         raise click.UsageError(f"{kind.name} is a device kind, not one of our devices: test a capture of it "
                                "with --input FILE")
     n = kind.default_samples if samples is None else samples
     generator = rng.build()
     mode = generator.provenance().describe()
-
-    def draws():
-        left = n
-        while left > 0:
-            take = min(left, rows_per_chunk)
-            yield spec.draw(generator, take)
-            left -= take
-
-    return n, draws(), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None
+    return n, drawn(spec, generator, n, rows), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None
 
 
 def _fmt_number(value) -> str:

@@ -1,0 +1,227 @@
+"""`rngcert certify`: the example plan end to end, the bundle, the schema, the clause table, bad plans."""
+import hashlib
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from harness.certify.bundle import schema
+from harness.certify.clauses import CLAUSES, NOT_COVERED
+from harness.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "plan.toml"
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+
+def certify(*args):
+    return CliRunner().invoke(main, ["certify", *map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """The annotated example plan, run once for every test of its bundle."""
+    out = tmp_path_factory.mktemp("example") / "report"
+    result = certify(EXAMPLE, "--out", out, "--quiet")
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return result, out, report
+
+
+def test_example_plan_certifies_every_kind_of_section(example):
+    result, out, report = example
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("verdict: PASS (every one of the 7 sections passes)")
+    assert [s["key"] for s in report["sections"]] == [
+        "selftest", "device:roulette-single", "device:shoe:8", "device:dice:2", "device:roulette-double",
+        "game:baccarat", "slot:slot_compliant"]
+    assert all(s["verdict"] == "pass" and s["complete"] for s in report["sections"])
+    assert report["verdict"] == "pass" and report["complete"] and not report["interrupted"]
+    sections = {s["key"]: s for s in report["sections"]}
+    # our devices name the generator that drew them, each on its own stream; the capture names its file
+    streams = [sections[k]["provenance"]["stream"] for k in ("device:roulette-single", "device:shoe:8",
+                                                               "device:dice:2")]
+    assert streams == [100, 101, 102]
+    capture = sections["device:roulette-double"]
+    assert capture["provenance"] is None and capture["result"]["n"] == 20_000
+    wheel = hashlib.sha256((ROOT / "examples" / "wheel7.csv").read_bytes()).hexdigest()
+    assert capture["inputs"] == [{"role": "capture", "path": "wheel7.csv", "sha256": wheel}]
+    # exact game and slot figures as fractions
+    banker = next(b for b in sections["game:baccarat"]["result"]["bets"] if b["name"] == "banker")
+    assert banker["rtp"] == "10732465128097/10847218479825"
+    slot = sections["slot:slot_compliant"]["result"]
+    assert re.fullmatch(r"\d+/\d+", slot["rtp"]) and {c["rule"] for c in slot["checks"]} >= {"jp-3-3", "jp-4-3"}
+
+
+def test_target_power_gives_the_n_that_reaches_it(example):
+    _, _, report = example
+    dice = next(s for s in report["sections"] if s["key"] == "device:dice:2")["result"]
+    assert dice["source"]["target_delta"] == 0.25
+    frequency = next(t for t in dice["tests"] if t["name"] == "frequency")
+    assert 0.24 < frequency["detectable"]["delta"] <= 0.25  # the smallest n that reaches δ = 0.25
+
+
+def test_provenance_names_build_platform_command_and_every_input(example):
+    from harness import selftest
+
+    _, out, report = example
+    p = report["provenance"]
+    info = selftest.build_info()
+    assert p["build"] == {"core_sha256": info["core_sha256"], "kernels_sha256": info["kernels_sha256"]}
+    assert p["cpu_path"]["keystream"] == info["keystream_path"] and p["rngcert_version"] == info["version"]
+    assert p["command"] == ["rngcert", "certify", str(EXAMPLE), "--out", str(out)]
+    assert len(p["runs"]) == 1 and p["runs"][0]["finished_utc"].endswith("Z")
+    hashes = {i["path"]: i["sha256"] for i in p["inputs"]}
+    for name in ("plan.toml", "wheel7.csv", "slot_compliant.toml"):
+        assert hashes[name] == hashlib.sha256((ROOT / "examples" / name).read_bytes()).hexdigest()
+    assert report["plan"]["engine"] == {"name": "chacha20", "mode": "replay", "seed_fingerprint":
+                                        hashlib.sha256(bytes.fromhex(SEED)).hexdigest()[:16], "stream": 100}
+    drawn = [s for s in report["sections"] if s["kind"] != "selftest"]  # (the self-test's pin uses this seed too)
+    assert SEED not in json.dumps([report["plan"], drawn])  # the seed by fingerprint only
+
+
+def test_report_validates_against_the_shipped_schema(example):
+    _, _, report = example
+    validator = jsonschema.Draft202012Validator(schema())
+    validator.check_schema(schema())
+    assert not list(validator.iter_errors(report))
+    broken = json.loads(json.dumps(report))
+    broken["sections"][1]["verdict"] = "ok"
+    del broken["provenance"]["build"]
+    assert len(list(validator.iter_errors(broken))) == 2
+
+
+def test_clause_table_lists_every_clause_with_its_evidence(example):
+    _, _, report = example
+    rows = {r["id"]: r for r in report["clauses"]}
+    assert list(rows) == [c.id for c in CLAUSES]
+    assert all(r["citation"] for r in rows.values())
+    assert rows["000-10-3-3"]["status"] == "checked" and rows["000-10-3-3"]["evidence"] == [
+        {"section": "slot:slot_compliant", "what": "check jp-3-3", "verdict": "pass"}]
+    baccarat = {e["section"] for e in rows["000-1-13-2"]["evidence"]}
+    assert baccarat == {"device:shoe:8", "game:baccarat"}
+    assert rows["000-7-2-8"]["evidence"][0]["section"] == "device:roulette-double"  # the lab's capture
+    assert rows["000-9-13-2"]["status"] == "not in plan"  # rngcert checks it; this plan has no tiles
+    not_covered = [r for r in rows.values() if r["status"] == NOT_COVERED]
+    assert {"000-10-5", "000-etable-fault", "gli11-seeding"} <= {r["id"] for r in not_covered}
+    assert all(r["note"] and r["verdict"] is None for r in not_covered)
+
+
+def test_manifest_and_digest_hash_every_file(example):
+    _, out, _ = example
+    listed = {}
+    for line in (out / "MANIFEST.sha256").read_text().splitlines():
+        digest, name = line.split("  ", 1)
+        listed[name] = digest
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} - {"MANIFEST.sha256"}
+    assert set(listed) == files and "checkpoints/run.json" in files
+    for name, digest in listed.items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest, name
+    digest, name = (out / "report.json.sha256").read_text().split()
+    assert name == "report.json" and digest == listed["report.json"]
+
+
+def test_html_is_one_self_contained_page(example):
+    _, out, report = example
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "<link" not in page
+    assert not re.search(r"""(?:src|href)\s*=\s*(?!["']?#)""", page)  # only links within the page
+    assert not re.search(r"url\(", page)
+    for record in report["sections"]:
+        assert f'id="s-{re.sub(r"[^A-Za-z0-9]", "-", record["key"])}"' in page
+    assert page.count("<svg") >= 8  # frequency and residual plots, heat maps, p-value histograms, RTP parts
+    assert "observed count per cell against expected, 99% interval" in page
+    assert "position-card: residual per position × label" in page and "adjacency: residual per label × label" in page
+    assert "RTP parts" in page and "KS D = " in page
+
+
+def test_low_power_is_warned_in_the_bundle(example):
+    _, out, report = example
+    shoe = next(s for s in report["sections"] if s["key"] == "device:shoe:8")["result"]
+    assert shoe["power_warning"].startswith("warning: low power:")
+    assert any(t["low_power"] for t in shoe["tests"])
+    assert "low power" in (out / "report.html").read_text(encoding="utf-8")
+
+
+# Debian's chromium as root on a machine without network or display (docs/certify.md, "Checking the page").
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+def _chromium(tmp_path, *args):
+    browser = next((shutil.which(name) for name in ("chromium", "chromium-browser") if shutil.which(name)), None)
+    if browser is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but no chromium on PATH: .ci/run installs Debian's chromium")
+        pytest.skip("no chromium on PATH (Debian: apt-get install chromium); CI runs this test")
+    return subprocess.run([browser, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+                           "--enable-logging=stderr", "--v=0", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_html_renders_in_headless_chromium(example, tmp_path):
+    _, out, _ = example
+    page = out / "report.html"
+    dom = _chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line or "Failed to load" in line]
+    assert not console, console  # no console errors, nothing that failed to load
+    text = page.read_text(encoding="utf-8")
+    assert dom.stdout.count("<svg") == text.count("<svg") > 0  # every figure parsed into the page
+    assert "parsererror" not in dom.stdout and "Summary: verdict per clause" in dom.stdout
+    png = tmp_path / "page.png"
+    shot = _chromium(tmp_path, f"--screenshot={png}", "--window-size=1200,1600", page.as_uri())
+    assert shot.returncode == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+
+
+PLAN_HEAD = f'''format = 1
+selftest = false
+[engine]
+seed = "{SEED}"
+'''
+
+
+@pytest.mark.parametrize("body,message", [
+    ("[[devices]]\ndevice = 'roulette-triple'\n", "devices[0].device: "),
+    ("[[devices]]\ndevice = 'dice:2'\nsamples = 0\n", "devices[0].samples: must be a whole number in [1, 9,007,199,254,740,992], got 0"),
+    ("[[devices]]\ndevice = 'dice:2'\nsamples = 10\ntarget = {delta = 0.1}\n", "give either samples or a target"),
+    ("[[devices]]\ndevice = 'k-of-n:3:20'\n", "a device kind, not one of our devices"),
+    ("[[devices]]\ndevice = 'dice:2'\ninput = 'missing.csv'\n", "devices[0].input: no such file: missing.csv"),
+    ("[[devices]]\ndevice = 'dice:2'\ntests = ['nope']\n", "devices[0].tests: 'nope' is not a battery test"),
+    ("[[devices]]\ndevice = 'dice:2'\nsampels = 5\n", "devices[0]: unknown key 'sampels'"),
+    ("[[games]]\ngame = 'baccarat'\noptions = {decks = 99}\n", "games[0].options.decks: "),
+    ("[[games]]\ngame = 'craps'\noptions = {decks = 8}\n", "craps takes no option 'decks'"),
+    ("[[games]]\ngame = 'baccarat'\nvariant = 'xx'\n", "'xx' is not a variant of baccarat"),
+    ("[[slots]]\nmodel = 'nope.toml'\n", "slots[0].model: no such file"),
+    ("[statistics]\nalpha = 1.5\n", "statistics.alpha: must be strictly between 0 and 1"),
+    ("[statistics]\nprocedure = 'bonferroni'\n", "statistics.procedure: 'bonferroni' is not one of holm"),
+    ("[jurisdiction]\nprofiles = ['mars']\n", "'mars' is not a profile"),
+    ("[[devices]\n", "not valid TOML"),
+])
+def test_bad_plan_is_one_line_and_exit_2(tmp_path, body, message):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN_HEAD + body)
+    result = certify(plan, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_bad_engine_seed_and_plan_without_sections(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text("format = 1\n[engine]\nseed = 'abc'\n")
+    r = certify(plan, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and "engine.seed: chacha20:" in r.stderr
+    plan.write_text("selftest = false\n")
+    r = certify(plan, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and "the plan certifies nothing" in r.stderr
+    plan.write_text("selftest = 1\n")
+    r = certify(plan, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and "plan.toml: selftest: must be true or false, got 1" in r.stderr
+    plan.write_text("format = 2\n")
+    r = certify(plan, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and "this rngcert reads plan format 1, got 2" in r.stderr
