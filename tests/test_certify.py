@@ -225,3 +225,20 @@ def test_bad_engine_seed_and_plan_without_sections(tmp_path):
     plan.write_text("format = 2\n")
     r = certify(plan, "--out", tmp_path / "out")
     assert r.exit_code == 2 and "this rngcert reads plan format 1, got 2" in r.stderr
+
+
+def test_game_strategy_and_file_option_are_checked_and_hashed(tmp_path):
+    import shutil as sh
+
+    from harness.certify.plan import PlanError, load_plan
+
+    sh.copy(ROOT / "examples" / "pai_gow_rules.txt", tmp_path / "rules.txt")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN_HEAD + "[[games]]\ngame = 'pai-gow'\nstrategy = 'table'\noptions = { rules = 'rules.txt' }\n")
+    [game] = load_plan(plan).games
+    assert game.strategy == "table" and game.files() == [tmp_path / "rules.txt"]
+    assert load_plan(plan).inputs() == [tmp_path / "rules.txt"]
+    plan.write_text(PLAN_HEAD + "[[games]]\ngame = 'pai-gow'\nstrategy = 'lucky'\n")
+    with pytest.raises(PlanError, match=r"games\[0\]\.strategy: pai-gow: strategy must be one of"):
+        load_plan(plan)
+

@@ -33,8 +33,10 @@ def build_provenance(plan, state: dict) -> dict:
 
     info = selftest.build_info()
     inputs = [{"role": "plan", "path": plan.path.name, "sha256": plan.sha256}]
+    roles = {**{d.input: "capture" for d in plan.devices if d.input is not None},
+             **{f: "option file" for g in plan.games for f in g.files()}}
     for path in plan.inputs():
-        inputs.append({"role": "capture" if path.suffix != ".toml" else "slot model",
+        inputs.append({"role": roles.get(path, "slot model"),
                        "path": str(path.relative_to(plan.path.parent)) if path.is_relative_to(plan.path.parent)
                        else str(path), "sha256": sha256_file(path)})
     return {

@@ -72,9 +72,16 @@ class GameSection:
     game: str
     title: str
     variant: str | None = None
-    options: tuple = ()  # (name, value) pairs, as the game declares them
+    options: tuple = ()  # (name, value) pairs, as the game declares them (a file option: its resolved path)
     simulate: int | None = None
     stream: int | None = None
+    strategy: str | None = None
+
+    def files(self) -> list[pathlib.Path]:
+        """The files the game's file options name."""
+        from harness.games.registry import game
+
+        return [pathlib.Path(value) for name, value in self.options if game(self.game).option(name).kind == "file"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +133,8 @@ class Plan:
 
     def inputs(self) -> list[pathlib.Path]:
         """Every file the plan reads besides itself: captures and slot models."""
-        return [d.input for d in self.devices if d.input is not None] + [s.model for s in self.slots]
+        return ([d.input for d in self.devices if d.input is not None] + [f for g in self.games for f in g.files()]
+                + [s.model for s in self.slots])
 
 
 class _Reader:
@@ -286,7 +294,7 @@ def _devices(plan: _Reader, seen: dict) -> tuple:
     return tuple(out)
 
 
-def _games(plan: _Reader, seen: dict) -> tuple:
+def _games(plan: _Reader, seen: dict, path: pathlib.Path) -> tuple:
     from harness.games.registry import GAMES
 
     out = []
@@ -296,23 +304,36 @@ def _games(plan: _Reader, seen: dict) -> tuple:
         variant = r.get("variant", str)
         if variant is not None and variant not in game.variants:
             r.fail("variant", f"{variant!r} is not a variant of {name}; valid: {', '.join(game.variants)}")
+        strategy = r.get("strategy", str)
+        try:
+            chosen = game.check_strategy(strategy)
+        except ValueError as exc:
+            r.fail("strategy", str(exc))
         options = r.table_of("options")
         given = {}
         for option in options.table:
-            if game.option(option) is None:
+            declared = game.option(option)
+            if declared is None:
                 taken = ", ".join(o.name for o in game.options) or "none"
                 options.fail(option, f"{name} takes no option {option!r} (its options: {taken})")
             value = options.table[option]
+            if declared.kind == "file" and isinstance(value, str):  # relative to the plan, like every path
+                value = str(path.parent / value) if not pathlib.Path(value).is_absolute() else value
             try:
-                given[option] = game.option(option).check(name, value)
+                declared.check(name, value)
             except (ValueError, TypeError) as exc:
                 options.fail(option, str(exc))
+            given[option] = value
+        try:
+            game.check_together(chosen, game.check_options(given))
+        except ValueError as exc:
+            options.fail(None, str(exc))
         simulate = r.integer("simulate", 1, 2**60)
         stream = r.integer("stream", 0, 2**64 - 1)
         title = r.get("title", str, name)
         r.done()
         out.append(GameSection(_key("game", name, seen), name, title, variant, tuple(sorted(given.items())),
-                               simulate, stream))
+                               simulate, stream, strategy))
     return tuple(out)
 
 
@@ -366,7 +387,7 @@ def load_plan(path) -> Plan:
     statistics = _statistics(r)
     selftest = r.get("selftest", bool, True)
     seen: dict = {}
-    devices, games, slots = _devices(r, seen), _games(r, seen), _slots(r, seen)
+    devices, games, slots = _devices(r, seen), _games(r, seen, path), _slots(r, seen)
     r.done()
     if not (devices or games or slots or selftest):
         raise PlanError(f"{path.name}: the plan certifies nothing (no devices, games, slots or selftest)")

@@ -193,18 +193,20 @@ def run_game(plan: Plan, section: GameSection, quiet: bool) -> dict:
 
     game = get_game(section.game)
     options = dict(section.options)
-    analysis = game.analyse(section.variant, **options)
+    analysis = game.analyse(section.variant, strategy=section.strategy, **options)
     body = analysis.as_dict()
-    body["options"] = options
+    body["options"] = {name: value for name, value in options.items() if game.option(name).kind != "file"}
     body["rules_sha256"] = sha256_file(pathlib.Path(inspect.getsourcefile(type(game))))
     simulation, provenance = None, None
     if section.simulate is not None:
         generator = generator_for(plan, section)
         with Progress(section.key, section.simulate, unit="rounds", quiet=quiet) as progress:
-            simulation = game.simulate(section.simulate, generator, section.variant, progress=progress, **options)
+            simulation = game.simulate(section.simulate, generator, section.variant, progress=progress,
+                                       strategy=section.strategy, **options)
         body["simulation"] = simulation.as_dict()
         provenance = generator.provenance().as_dict()
-    return _record(section, "game", _outcome(simulation), body, provenance=provenance)
+    inputs = [_input(path, "option file", plan) for path in section.files()]
+    return _record(section, "game", _outcome(simulation), body, inputs=inputs, provenance=provenance)
 
 
 # -- slots ------------------------------------------------------------------------------------
