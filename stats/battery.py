@@ -24,6 +24,7 @@ References
 from __future__ import annotations
 
 import functools
+import pickle
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -360,6 +361,14 @@ class Battery:
         self.kind.check_rows(array)
         if len(array) == 0:
             return
+        streams = self._derived(array)
+        with deferred_signals():
+            for test in self.tests:
+                test.acc.update(streams[test.stream])
+            self.n += len(array)
+
+    def _derived(self, array) -> dict:
+        """Every derived stream the tests read, for one chunk (each derived once)."""
         streams = {}
 
         def stream(name):
@@ -369,10 +378,40 @@ class Battery:
 
         for name in self._streams:
             stream(name)
-        with deferred_signals():
-            for test in self.tests:
-                test.acc.update(streams[test.stream])
-            self.n += len(array)
+        return streams
+
+    def state(self) -> bytes:
+        """A checkpoint of the run so far: the tests' accumulators and n (a pickle).
+
+        With :meth:`restore` a long run stopped after this checkpoint goes
+        on from it instead of from its start.  Load only checkpoints you
+        wrote: unpickling runs code.
+        """
+        return pickle.dumps({"n": self.n, "accumulators": [t.acc for t in self.tests]})
+
+    def restore(self, state: bytes, replayed: Iterable) -> None:
+        """Go on from a checkpoint of :meth:`state`, on a battery planned alike (same device, n, tests).
+
+        ``replayed`` must be the checkpoint's first n outcomes in the same
+        chunks as they were first fed: the derived streams that keep state
+        across chunks (the PIT jitter stream) are derived over them again, but
+        no test takes them twice.
+        """
+        saved = pickle.loads(state)
+        if len(saved["accumulators"]) != len(self.tests):
+            raise ValueError("the checkpoint is of another battery plan")
+        seen = 0
+        for chunk in replayed:
+            array = np.asarray(chunk)
+            self.kind.check_rows(array)
+            if len(array):
+                self._derived(array)
+                seen += len(array)
+        if seen != saved["n"]:
+            raise ValueError(f"the checkpoint holds {saved['n']:,} {self.unit} but {seen:,} were replayed")
+        for test, acc in zip(self.tests, saved["accumulators"]):
+            test.acc = acc
+        self.n = saved["n"]
 
     def _derive(self, name, array, stream):
         derive = self._derivers.get(name)

@@ -1,6 +1,8 @@
 """Second-level tests: are the p-values of repeated runs uniform on [0, 1]?"""
 from __future__ import annotations
 
+import functools
+
 import math
 
 import numpy as np
@@ -168,7 +170,7 @@ class SubsequenceAccumulator:
         check_choice("method", method, ("ks", "ad"))
         self.method = method
         self.name = ("Kolmogorov–Smirnov" if method == "ks" else "Anderson–Darling") + " on block p-values"
-        self._make = lambda: FrequencyAccumulator(probabilities)
+        self._make = functools.partial(FrequencyAccumulator, probabilities)  # picklable: a checkpoint holds it
         self.block = int(block)
         self.min_blocks = int(min_blocks)
         self._current = self._make()

@@ -242,3 +242,29 @@ def test_game_strategy_and_file_option_are_checked_and_hashed(tmp_path):
     with pytest.raises(PlanError, match=r"games\[0\]\.strategy: pai-gow: strategy must be one of"):
         load_plan(plan)
 
+
+def test_signed_bundle_verifies_with_the_labs_key(tmp_path):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import (Encoding, NoEncryption, PrivateFormat, PublicFormat,
+                                                              load_pem_public_key)
+
+    key = Ed25519PrivateKey.generate()
+    pem = tmp_path / "lab.pem"
+    pem.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN_HEAD + "[[devices]]\ndevice = 'dice:2'\nsamples = 2000\ntests = ['frequency']\n")
+    out = tmp_path / "out"
+    result = certify(plan, "--out", out, "--sign-key", pem, "--quiet")
+    assert result.exit_code == 0, result.output
+    signature = (out / "report.json.sig").read_bytes()
+    public = load_pem_public_key((out / "report.json.pub.pem").read_bytes())
+    public.verify(signature, (out / "report.json").read_bytes())  # raises if it does not verify
+    raw = (Encoding.Raw, PublicFormat.Raw)
+    assert public.public_bytes(*raw) == key.public_key().public_bytes(*raw)
+    manifest = (out / "MANIFEST.sha256").read_text()
+    assert "  report.json.sig\n" in manifest and "  report.json.pub.pem\n" in manifest
+    pem.write_text("not a key")
+    bad = certify(plan, "--out", tmp_path / "other", "--sign-key", pem)
+    assert bad.exit_code == 2 and "lab.pem: not an unencrypted PEM private key" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "other").exists()
+

@@ -127,6 +127,24 @@ def test_resumed_run_reproduces_the_uninterrupted_report(reference, tmp_path, mo
     assert calls["n"] == sum(-(-s["result"]["n"] // ROWS_PER_CHUNK[s["key"]]) for s in rest)
 
 
+def test_a_long_section_resumes_from_its_saved_accumulators(reference, tmp_path, monkeypatch):
+    plan, whole, total = reference
+    monkeypatch.setattr(sections, "CHECKPOINT_VALUES", 500)  # the deck saves its state every 2 chunks of 4
+    out = tmp_path / "stopped"
+    before_deck = 3000 // 250 + 2500 // 125  # roulette's and the dice's chunks come first
+    _count_updates(monkeypatch, stop_at=before_deck + 57)  # stop while the deck takes its 57th chunk
+    assert certify(plan, "--out", out).exit_code == 130
+    state = json.loads((out / "checkpoints" / "device_deck.state.json").read_text())
+    assert state["rows"] == 56 * 4  # the last state saved: after chunk 56
+    monkeypatch.undo()
+    monkeypatch.setattr(sections, "CHUNK_VALUES", 250)
+    calls = _count_updates(monkeypatch)
+    assert certify(plan, "--out", out, "--resume").exit_code == 0
+    assert calls["n"] == 100 - 56  # only the deck's outcomes after its saved state reach the tests
+    assert timeless(json.loads((out / "report.json").read_text())) == timeless(whole)
+    assert not list((out / "checkpoints").glob("*.state*"))  # a finished section keeps no partial state
+
+
 def test_resume_refuses_another_plan_and_a_used_folder(reference, tmp_path):
     plan, _, _ = reference
     out = tmp_path / "out"

@@ -57,10 +57,15 @@ def sha256_line(path: pathlib.Path, name: str) -> str:
     return f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {name}\n"
 
 
-def write_bundle(out: pathlib.Path, report: dict, html: str) -> None:
-    """Write the report, its digest, the HTML page and the manifest (in that order) into ``out``."""
+def write_bundle(out: pathlib.Path, report: dict, html: str, key=None) -> None:
+    """Write the report, its digest, its signature (with ``key``, :mod:`harness.certify.sign`), the HTML
+    page and the manifest (in that order) into ``out``."""
     write_json(out / REPORT, report)
     (out / DIGEST).write_text(sha256_line(out / REPORT, REPORT), encoding="utf-8")
+    if key is not None:
+        from harness.certify.sign import sign_report
+
+        sign_report(out, key)
     (out / HTML).write_text(html, encoding="utf-8")
     lines = [sha256_line(path, path.relative_to(out).as_posix())
              for path in sorted(p for p in out.rglob("*") if p.is_file())

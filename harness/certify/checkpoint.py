@@ -3,12 +3,16 @@
 ``DIR/checkpoints/run.json`` names the plan (its SHA-256: a resumed run
 must be given the same plan bytes) and every invocation (command line, UTC
 start and end); ``DIR/checkpoints/<section>.json`` holds one finished
-section's record exactly as the report shows it.  Every file is written to
+section's record exactly as the report shows it, and
+``<section>.state``/``.state.json`` the accumulated state of a long section
+still running (:class:`Partial`).  The state is a pickle: resume only a
+folder you wrote, as you would run only a plan you trust.  Every file is written to
 a temporary name and renamed into place, so a kill at any moment leaves
 either the old file or the new one, never half of one.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
@@ -101,8 +105,50 @@ class Checkpoints:
         return saved["record"]
 
     def save(self, record: dict) -> None:
-        """Checkpoint a finished section's record."""
+        """Checkpoint a finished section's record (its partial state, if any, is then dropped)."""
         write_json(self.folder / _file_name(record["key"]), {"plan_sha256": self.plan_sha256, "record": record})
+        self.partial(record["key"]).drop()
+
+    def partial(self, key: str) -> "Partial":
+        """The mid-section state of section ``key`` (a long battery's accumulators)."""
+        return Partial(self.folder, key, self.plan_sha256)
 
 
-__all__ = ["Checkpoints", "CheckpointError", "write_json", "FOLDER"]
+class Partial:
+    """The state of one unfinished section: ``<section>.state`` (bytes the section wrote, e.g.
+    :meth:`stats.battery.Battery.state`) and ``<section>.state.json`` (the plan and how many
+    outcomes the state covers).  Written state first, then its description, each atomically: a
+    description always names a state that is whole."""
+
+    def __init__(self, folder: pathlib.Path, key: str, plan_sha256: str):
+        stem = _file_name(key)[:-len(".json")]
+        self.data, self.meta = folder / f"{stem}.state", folder / f"{stem}.state.json"
+        self.plan_sha256 = plan_sha256
+
+    def save(self, rows: int, state: bytes) -> None:
+        temporary = self.data.with_name(self.data.name + ".partial")
+        with open(temporary, "wb") as handle:
+            handle.write(state)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, self.data)
+        write_json(self.meta, {"plan_sha256": self.plan_sha256, "rows": int(rows),
+                               "sha256": hashlib.sha256(state).hexdigest()})
+
+    def load(self) -> tuple[int, bytes] | None:
+        """(outcomes covered, state) of the last save, or None (none, another plan's, or damaged)."""
+        try:
+            meta = json.loads(self.meta.read_text(encoding="utf-8"))
+            state = self.data.read_bytes()
+        except (OSError, ValueError):
+            return None
+        if meta.get("plan_sha256") != self.plan_sha256 or hashlib.sha256(state).hexdigest() != meta.get("sha256"):
+            return None
+        return int(meta["rows"]), state
+
+    def drop(self) -> None:
+        for path in (self.meta, self.data):
+            path.unlink(missing_ok=True)
+
+
+__all__ = ["Checkpoints", "CheckpointError", "Partial", "write_json", "FOLDER"]

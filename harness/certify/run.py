@@ -88,7 +88,7 @@ def build_report(plan: Plan, records: list[dict], state: dict, interrupted: bool
 
 
 def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = False, quiet: bool = False,
-            render=None) -> Certification:
+            render=None, signing_key=None) -> Certification:
     """Run ``plan`` into the folder ``out`` and write the bundle.
 
     Parameters
@@ -104,6 +104,8 @@ def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = Fa
         No progress bars.
     render : callable, optional
         ``render(report) -> str``, the HTML page (default :func:`harness.certify.html.render`).
+    signing_key : optional
+        An Ed25519 private key (:func:`harness.certify.sign.load_key`): sign ``report.json``.
 
     Raises
     ------
@@ -123,7 +125,8 @@ def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = Fa
         record = None if interrupted else checkpoints.load(key)
         if record is None and not interrupted:
             try:
-                record = run_selftest(plan, quiet) if section is None else run_section(plan, section, quiet)
+                record = (run_selftest(plan, quiet) if section is None
+                          else run_section(plan, section, quiet, checkpoints.partial(key)))
             except KeyboardInterrupt:
                 interrupted, record = True, None
             if record is not None and record["interrupted"]:
@@ -135,7 +138,7 @@ def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = Fa
     state["runs"][-1]["interrupted"] = interrupted
     checkpoints.save_state(state)
     report, outcome = build_report(plan, records, state, interrupted)
-    write_bundle(out, report, render(report))
+    write_bundle(out, report, render(report), signing_key)
     return Certification(report, outcome, out)
 
 

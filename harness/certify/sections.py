@@ -10,9 +10,10 @@ SHA-256), ``provenance`` (the generator's, None when nothing was drawn) and
 differ in those keys and nowhere else.
 
 A runner interrupted by Ctrl-C or SIGTERM returns its partial record with
-``interrupted`` true; the run stops there and the section runs again, from
-its start, on ``--resume`` (its generator is rebuilt on the same stream, so
-nothing is counted twice).
+``interrupted`` true; the run stops there and ``--resume`` runs the section
+again on its own stream (its generator rebuilt from the seed, so nothing is
+counted twice): a device from its last saved accumulator state (its first
+outcomes replayed to the derived streams only), a game or slot from its start.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from harness.progress import Progress
 from harness.verdict import FAIL, Outcome
 
 CHUNK_VALUES = sources.CHUNK_VALUES  # values per chunk fed to the battery (tests lower it)
+CHECKPOINT_VALUES = 1 << 26  # a long device section saves its accumulators about every 64 M values
 
 
 def sha256_file(path: pathlib.Path) -> str:
@@ -133,9 +135,39 @@ def _pvalue_uniformity(result) -> dict | None:
             "pvalues": [float(p) for p in pvalues]}
 
 
-def run_device(plan: Plan, section: DeviceSection, quiet: bool) -> dict:
+def _feed(battery, chunks, n: int, progress, partial, rows: int):
+    """Feed ``chunks`` to ``battery``: from the partial checkpoint on, when there is one (its
+    outcomes are replayed to the derived streams only), saving the state every
+    :data:`CHECKPOINT_VALUES` values; Ctrl-C ends with the interrupted result of what was fed."""
+    chunks = iter(chunks)
+    saved = None if partial is None else partial.load()
+    if saved is not None:
+        done, state = saved
+
+        def replayed():
+            seen = 0
+            while seen < done:
+                part = next(chunks)
+                seen += len(part)
+                yield part
+
+        battery.restore(state, replayed())
+        progress(battery.n, n)
+    every = max(1, CHECKPOINT_VALUES // max(1, rows * int(battery.kind.width)))
+    try:
+        for count, part in enumerate(chunks, 1):
+            battery.update(part)
+            progress(battery.n, n)
+            if partial is not None and count % every == 0 and battery.n < n:
+                partial.save(battery.n, battery.state())
+    except KeyboardInterrupt:
+        return battery.result(interrupted=True)
+    return battery.result()
+
+
+def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None) -> dict:
     """The battery on one device: drawn from the plan's engine, or read from a capture file."""
-    from stats.battery import run_battery
+    from stats.battery import Battery
     from stats.kinds import kind_of
 
     spec = sources.device_to_test(section.device)
@@ -162,9 +194,10 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool) -> dict:
         chunks = sources.drawn(spec, generator, n, rows)
     source["n"] = n
     stats_ = plan.statistics
+    battery = Battery(spec, n, alpha=stats_.alpha, power=stats_.power, tests=list(section.tests) or None,
+                      locate=locate)
     with Progress(f"{section.key}", n, unit=kind.unit, quiet=quiet) as progress:
-        result = run_battery(spec, chunks, n=n, alpha=stats_.alpha, power=stats_.power, progress=progress,
-                             tests=list(section.tests) or None, locate=locate)
+        result = _feed(battery, chunks, n, progress, partial, rows)
     if section.input is None:
         provenance = generator.provenance().as_dict()
     body = result.to_json()
@@ -186,7 +219,7 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool) -> dict:
 
 # -- games ------------------------------------------------------------------------------------
 
-def run_game(plan: Plan, section: GameSection, quiet: bool) -> dict:
+def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None) -> dict:
     """A table game's exact analysis with the plan's options, and its simulation if asked for."""
     from harness.commands.game import _outcome
     from harness.games.registry import game as get_game
@@ -211,7 +244,7 @@ def run_game(plan: Plan, section: GameSection, quiet: bool) -> dict:
 
 # -- slots ------------------------------------------------------------------------------------
 
-def run_slot(plan: Plan, section: SlotSection, quiet: bool) -> dict:
+def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None) -> dict:
     """A slot model's exact PAR sheet, checked against every profile of the plan."""
     from harness.slot.exact import analyse
     from harness.slot.limits import estimate
@@ -243,9 +276,11 @@ def run_slot(plan: Plan, section: SlotSection, quiet: bool) -> dict:
 RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_slot}
 
 
-def run_section(plan: Plan, section, quiet: bool = False) -> dict:
-    """Run one section of the plan (any kind in :data:`RUNNERS`)."""
-    return RUNNERS[type(section)](plan, section, quiet)
+def run_section(plan: Plan, section, quiet: bool = False, partial=None) -> dict:
+    """Run one section of the plan (any kind in :data:`RUNNERS`); ``partial``
+    (:class:`harness.certify.checkpoint.Partial`) keeps a long section's state between runs
+    (devices use it; games and slots run whole)."""
+    return RUNNERS[type(section)](plan, section, quiet, partial)
 
 
 __all__ = ["run_section", "run_selftest", "RUNNERS", "sha256_file", "stream_of", "samples_for_target"]

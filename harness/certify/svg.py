@@ -143,7 +143,7 @@ def heatmap(title: str, rows: int, cols: int, values: list[float | None], row_na
     body.append(f'<text x="{width - RIGHT}" y="{height - 6}" text-anchor="end" class="tick">'
                 f'{escape(col_name)} →  colour: residual, ±{bound:g} saturates</text>')
     if col_labels:
-        every = max(1, math.ceil(cols * 9 / (width - LEFT - RIGHT)))
+        every = max(1, math.ceil(cols * 16 / (width - LEFT - RIGHT)))  # about 16 px per label
         body += [f'<text x="{_num(LEFT + (c + 0.5) * cell_w)}" y="{_num(TOP + rows * cell_h + 11)}" '
                  f'text-anchor="middle" class="tick">{escape(label)}</text>'
                  for c, label in enumerate(col_labels) if c % every == 0]

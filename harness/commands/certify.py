@@ -25,9 +25,13 @@ EXAMPLE = "rngcert certify examples/plan.toml --out report/"
               help="Folder for the bundle (new or empty; with --resume, the stopped run's folder).")
 @click.option("--resume", is_flag=True,
               help="Finish a stopped run in DIR: finished sections are kept, the rest run (same plan file).")
+@click.option("--sign-key", "sign_key", metavar="KEY.pem", default=None,
+              type=click.Path(dir_okay=False, path_type=pathlib.Path),
+              help="Sign report.json with this Ed25519 private key (PEM, PKCS#8, unencrypted): "
+                   "report.json.sig and report.json.pub.pem (needs rngcert[sign]).")
 @quiet_option
 @click.pass_context
-def certify_command(ctx, plan_path, out, resume, quiet):
+def certify_command(ctx, plan_path, out, resume, sign_key, quiet):
     """Run the certification plan PLAN.toml and write the evidence bundle into DIR.
 
     The plan names the jurisdiction profiles, the engine (replay seed or
@@ -35,7 +39,7 @@ def certify_command(ctx, plan_path, out, resume, quiet):
     options and the slot models.  DIR receives report.json (JSON Schema in
     the package: harness/certify/report.schema.json), report.json.sha256,
     report.html (one self-contained page) and MANIFEST.sha256 (every file,
-    for `sha256sum -c`).  Each finished section is checkpointed in
+    for `sha256sum -c`); with --sign-key, report.json.sig (Ed25519).  Each finished section is checkpointed in
     DIR/checkpoints: after Ctrl-C (exit 130, report INCOMPLETE) the same
     command with --resume finishes the run.  Exit 0 every section passes, 1
     one fails, 2 bad plan or folder, 130 interrupted.
@@ -48,9 +52,17 @@ def certify_command(ctx, plan_path, out, resume, quiet):
         plan = load_plan(plan_path)
     except PlanError as exc:
         raise click.BadParameter(str(exc), param_hint="PLAN.toml") from None
+    key = None
+    if sign_key is not None:
+        from harness.certify.sign import SigningError, load_key
+
+        try:
+            key = load_key(sign_key)
+        except SigningError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--sign-key'") from None
     argv = ["rngcert", "certify", str(plan_path), "--out", str(out)] + (["--resume"] if resume else [])
     try:
-        done = certify(plan, out, argv=argv, resume=resume, quiet=quiet)
+        done = certify(plan, out, argv=argv, resume=resume, quiet=quiet, signing_key=key)
     except CheckpointError as exc:
         raise click.BadParameter(str(exc), param_hint="'--out'") from None
     except ValueError as exc:  # a capture or model that turns out malformed while its section runs
