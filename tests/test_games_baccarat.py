@@ -320,7 +320,7 @@ def test_fresh_round_sampler_is_exactly_uniform():
     for w1 in range(256):
         for w2 in range(256):
             engine = TestEngine.from_words([w1, w2], 8)
-            ffi.memmove(table._table.cards, ffi.from_buffer(stack), stack.nbytes)  # the same stack every run
+            ffi.memmove(table._table.shoe.cards, ffi.from_buffer(stack), stack.nbytes)  # the same stack every run
             status = lib.kern_bac_play(engine.source, table._table, 1, ffi.from_buffer("uint64_t[]", counts), 8)
             if status == 0 and engine.consumed == 2:
                 seen[tuple(table.cards()[::-1])] += 1

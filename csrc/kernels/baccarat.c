@@ -243,12 +243,6 @@ int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, co
     if (n < 6 || n > KERN_BAC_MAX_SHOE) {
         return RNG_E_ARGUMENT;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t rank = fresh[i] & 15;
-        if (rank < 1 || rank > 13 || (fresh[i] & 0xC0)) {
-            return RNG_E_ARGUMENT;
-        }
-    }
     if (!rules->fresh_each_round) {
         uint32_t per_round = 6 + rules->burn_each_round;
         uint32_t behind = rules->one_more_round ? 2 * per_round - 1 : per_round;
@@ -259,74 +253,11 @@ int kern_bac_table_init(kern_bac_table *t, const uint16_t *fresh, uint32_t n, co
         }
     }
     memset(t, 0, sizeof *t);
-    memcpy(t->fresh, fresh, n * sizeof *fresh);
-    memcpy(t->cards, fresh, n * sizeof *fresh);
-    t->n = n;
-    t->rules = *rules;
-    t->cut_at = n;
-    t->need_shuffle = 1;
+    int status = kern_shoe_init(&t->shoe, fresh, n, rules);
+    if (status != RNG_OK) {
+        return status;
+    }
     fill_tableau(t->tableau);
-    return RNG_OK;
-}
-
-/* Initialise a shoe as rngcore.devices.shoe.Shoe.shuffle() does, drawing the
- * same words in the same order: Fisher-Yates of the fresh stack
- * (rng_shuffle16), the cut (rotation), the cut card's depth, then the burn.
- * Shared by every kernel that deals a shoe (declared in baccarat.h). */
-int kern_bac_shoe_init(rng_source *src, const kern_bac_rules *rules, const uint16_t *fresh, uint16_t *cards,
-                       uint32_t n, unsigned bits, uint32_t *cut_at, uint32_t *pos)
-{
-    memcpy(cards, fresh, n * sizeof *cards);
-    int status = kern_core->shuffle16(src, cards, n, bits);
-    if (status != RNG_OK) {
-        return status;
-    }
-    uint32_t m = rules->cut_min_from_end;
-    if (m && n > 2 * m) { /* cards above the cutting card go to the bottom */
-        int64_t v = kern_core->draw_bounded32(src, n - 2 * m);
-        if (v < 0) {
-            return (int)v;
-        }
-        uint32_t at = m + (uint32_t)v;
-        uint16_t top[KERN_BAC_MAX_SHOE];
-        memcpy(top, cards, at * sizeof *top);
-        memmove(cards, cards + at, (n - at) * sizeof *cards);
-        memcpy(cards + (n - at), top, at * sizeof *top);
-    }
-    uint32_t behind = rules->cut_behind_lo;
-    if (rules->cut_behind_hi > rules->cut_behind_lo) {
-        int64_t v = kern_core->draw_bounded32(src, rules->cut_behind_hi - rules->cut_behind_lo);
-        if (v < 0) {
-            return (int)v;
-        }
-        behind += (uint32_t)v;
-    }
-    *cut_at = n - behind;
-    switch (rules->burn_mode) {
-    case 1:
-        *pos = rules->burn_count;
-        break;
-    case 2: {
-        uint32_t rank = cards[0] & 15;
-        uint32_t value = rank == 1 ? rules->burn_ace : rank >= 10 ? rules->burn_ten : rank;
-        *pos = 1 + (rules->burn_indicator_counts ? (value ? value - 1 : 0) : value);
-        break;
-    }
-    default:
-        *pos = 0;
-    }
-    return RNG_OK;
-}
-
-static int new_shoe(rng_source *src, kern_bac_table *t, unsigned bits)
-{
-    int status = kern_bac_shoe_init(src, &t->rules, t->fresh, t->cards, t->n, bits, &t->cut_at, &t->pos);
-    if (status != RNG_OK) {
-        return status;
-    }
-    t->last_round = 0;
-    t->need_shuffle = 0;
-    t->shoes++;
     return RNG_OK;
 }
 
@@ -361,7 +292,8 @@ static void plan_six(uint32_t n, uint64_t limit, fresh_plan *plan)
 static inline int fresh_six(rng_source *src, kern_bac_table *t, const fresh_plan *plan, unsigned bits,
                             uint16_t hand[6])
 {
-    uint32_t i = t->n, drawn = 0;
+    uint16_t *cards = t->shoe.cards;
+    uint32_t i = t->shoe.n, drawn = 0;
     for (unsigned run = 0; run < plan->runs; run++) {
         uint64_t word;
         int status = rng_batch_word(src, plan->product[run], plan->product[run] << (64 - bits), &word);
@@ -370,10 +302,10 @@ static inline int fresh_six(rng_source *src, kern_bac_table *t, const fresh_plan
         }
         for (unsigned j = 0; j < plan->k[run]; j++) {
             uint32_t pos = i - 1 - j, pick = rng_batch_next(&word, i - j);
-            uint16_t tmp = t->cards[pos];
-            t->cards[pos] = t->cards[pick];
-            t->cards[pick] = tmp;
-            hand[drawn + j] = t->cards[pos];
+            uint16_t tmp = cards[pos];
+            cards[pos] = cards[pick];
+            cards[pick] = tmp;
+            hand[drawn + j] = cards[pos];
         }
         i -= plan->k[run];
         drawn += plan->k[run];
@@ -384,14 +316,15 @@ static inline int fresh_six(rng_source *src, kern_bac_table *t, const fresh_plan
 int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t *out, unsigned bits)
 {
     uint64_t limit = kern_core->batch_limit(bits);
-    if (limit == 0 || t->n < 6 || t->n > KERN_BAC_MAX_SHOE || t->n > limit) {
+    kern_shoe *s = &t->shoe;
+    if (limit == 0 || s->n < 6 || s->n > KERN_BAC_MAX_SHOE || s->n > limit) {
         return RNG_E_ARGUMENT;
     }
     uint32_t used;
-    if (t->rules.fresh_each_round) {
+    if (s->rules.fresh_each_round) {
         uint16_t hand[6];
         fresh_plan plan;
-        plan_six(t->n, limit, &plan);
+        plan_six(s->n, limit, &plan);
         for (uint64_t r = 0; r < rounds; r++) {
             int status = fresh_six(src, t, &plan, bits, hand);
             if (status != RNG_OK) {
@@ -403,26 +336,16 @@ int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t 
         return src->status;
     }
     for (uint64_t r = 0; r < rounds; r++) {
-        if (t->need_shuffle) {
-            int status = new_shoe(src, t, bits);
-            if (status != RNG_OK) {
-                return status;
-            }
+        int status = kern_shoe_ready(src, s, bits);
+        if (status != RNG_OK) {
+            return status;
         }
-        uint32_t start = t->pos;
-        t->pos += t->rules.burn_each_round;
-        uint32_t first = t->pos;
-        out[play_round(t->tableau, t->cards + t->pos, &used)]++;
-        t->pos += used;
-        /* The cut card comes out just before the card at cut_at: before any
-         * card of the round (this round is the last either way) or during it. */
-        int at_start = start <= t->cut_at && t->cut_at <= first;
-        int during = first < t->cut_at && t->cut_at < t->pos;
-        if (t->last_round || at_start || (during && !t->rules.one_more_round)) {
-            t->need_shuffle = 1;
-        } else if (during) {
-            t->last_round = 1; /* 000 第1 10: the next round is the last */
-        }
+        uint32_t start = s->pos;
+        s->pos += s->rules.burn_each_round;
+        uint32_t first = s->pos;
+        out[play_round(t->tableau, s->cards + s->pos, &used)]++;
+        s->pos += used;
+        kern_shoe_round_end(s, start, first);
     }
     t->rounds += rounds;
     return src->status;

@@ -39,13 +39,13 @@
 #include <stdint.h>
 #include "rng_source.h"
 #include "draws.h"
+#include "shoe.h"
 
 /* cffi:begin */
 #define KERN_BAC_CLASSES 7200
 #define KERN_BAC_PAIR_STATES 18
 #define KERN_BAC_FACES 52        /* face index = suit * 13 + rank - 1 (rngcore.devices.cards labels) */
 #define KERN_BAC_MAX_CARDS 1024  /* exact counts stay below 2^63 */
-#define KERN_BAC_MAX_SHOE 624    /* 12 decks */
 
 /* Exact counts of every outcome class of the next round from a shoe holding
  * faces[f] cards of face f.  out[c] receives the number of ordered six-card
@@ -53,39 +53,9 @@
  * RNG_E_ARGUMENT if N < 6 or N > KERN_BAC_MAX_CARDS. */
 int kern_bac_exact(const uint32_t *faces, uint64_t *out, uint64_t *total);
 
-/* How a shoe is run: the fields of rngcore.devices.rulesets.RuleSet (the
- * devices' shoe procedures), so a table deals exactly the shoes that
- * rngcore.devices.shoe.Shoe deals from the same generator. */
-typedef struct kern_bac_rules {
-    uint32_t fresh_each_round;   /* 1: every round from a freshly shuffled stack
-                                    (partial Fisher-Yates of the 6 cards a round
-                                    may use); the fields below are then unused */
-    uint32_t cut_min_from_end;   /* 0: no cut; else the stack is rotated at a
-                                    position m + U[0, n - 2m] (rng_draw_bounded32) */
-    uint32_t cut_behind_lo;      /* cards behind the cut card: lo + U[0, hi - lo] */
-    uint32_t cut_behind_hi;      /*   (no draw when lo == hi) */
-    uint32_t one_more_round;     /* 1: after the cut card comes out during a round,
-                                    play one more round; 0: finish this round */
-    uint32_t burn_mode;          /* 0 none; 1 burn_count cards; 2 by value: turn one
-                                    card and burn as many more as its value */
-    uint32_t burn_count;
-    uint32_t burn_ace;           /* by value: cards for an ace ... */
-    uint32_t burn_ten;           /* ... and for 10/J/Q/K (2-9 at face value) */
-    uint32_t burn_indicator_counts; /* by value: the turned card is one of them */
-    uint32_t burn_each_round;    /* cards burned at the start of every round */
-} kern_bac_rules;
-
 typedef struct kern_bac_table {
-    uint16_t cards[624];        /* the shoe (rngcore.devices.cards codes) */
-    uint16_t fresh[624];        /* the unshuffled stack */
-    uint32_t n;                 /* cards in the shoe */
-    uint32_t pos;               /* next card to deal */
-    uint32_t cut_at;            /* index of the first card behind the cut card */
-    uint32_t last_round;        /* the next round is the shoe's last */
-    uint32_t need_shuffle;      /* reshuffle before the next round */
-    uint64_t shoes;             /* shoes shuffled so far */
+    kern_shoe shoe;             /* the shoe in play (shoe.h) */
     uint64_t rounds;            /* rounds played so far */
-    kern_bac_rules rules;
     uint16_t tableau[10000];    /* filled by kern_bac_table_init (see baccarat.c) */
 } kern_bac_table;
 
@@ -107,16 +77,7 @@ int kern_bac_play(rng_source *src, kern_bac_table *t, uint64_t rounds, uint64_t 
 int kern_bac_round(const kern_bac_table *t, const uint16_t *cards, uint32_t *cls, uint32_t *used);
 /* cffi:end */
 
-/* Shuffle, cut, place the cut card and burn (rngcore.devices.shoe.Shoe.shuffle,
- * the same draws in the same order): cards receives the shoe, *cut_at the
- * index of the first card behind the cut card, *pos the first card to deal.
- * Arguments as checked by kern_bac_table_init; returns the source's status.
- * Shared by every kernel that deals a shoe. */
-int kern_bac_shoe_init(rng_source *src, const kern_bac_rules *rules, const uint16_t *fresh, uint16_t *cards,
-                       uint32_t n, unsigned bits, uint32_t *cut_at, uint32_t *pos);
-
 _Static_assert(KERN_BAC_CLASSES == 10 * 10 * 2 * 2 * KERN_BAC_PAIR_STATES, "class layout");
-_Static_assert(KERN_BAC_MAX_SHOE == 12 * 52, "shoe size");
 
 /* Point value of a rank 1..13 (A = 1, 10/J/Q/K = 0). */
 static inline uint32_t kern_bac_point(uint32_t rank)

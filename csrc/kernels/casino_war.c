@@ -14,12 +14,6 @@ int kern_war_table_init(kern_war_table *t, const uint16_t *fresh, uint32_t n, co
         rules->burn_mode > 1 || !rules->one_more_round) {
         return RNG_E_ARGUMENT;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t rank = fresh[i] & 15;
-        if (rank < 1 || rank > 13 || (fresh[i] & 0xC0)) {
-            return RNG_E_ARGUMENT;
-        }
-    }
     uint32_t longest = surrender ? 2 : 4 + war_burns;
     uint32_t burn = rules->burn_mode ? rules->burn_count : 0;
     if (rules->cut_behind_lo > rules->cut_behind_hi || rules->cut_behind_lo < 2 * longest - 1 ||
@@ -27,37 +21,29 @@ int kern_war_table_init(kern_war_table *t, const uint16_t *fresh, uint32_t n, co
         return RNG_E_ARGUMENT;
     }
     memset(t, 0, sizeof *t);
-    memcpy(t->fresh, fresh, n * sizeof *fresh);
-    memcpy(t->cards, fresh, n * sizeof *fresh);
-    t->n = n;
-    t->rules = *rules;
+    int status = kern_shoe_init(&t->shoe, fresh, n, rules);
+    if (status != RNG_OK) {
+        return status;
+    }
     t->surrender = surrender != 0;
     t->war_burns = war_burns;
-    t->cut_at = n;
-    t->need_shuffle = 1;
     return RNG_OK;
 }
 
 int kern_war_play(rng_source *src, kern_war_table *t, uint64_t rounds, uint64_t *out, unsigned bits)
 {
-    if (t->n < 4 || t->n > KERN_BAC_MAX_SHOE) {
+    kern_shoe *s = &t->shoe;
+    if (s->n < 4 || s->n > KERN_BAC_MAX_SHOE) {
         return RNG_E_ARGUMENT;
     }
-    const uint16_t *c = t->cards;
-    uint32_t pos = t->pos, cut_at = t->cut_at, last_round = t->last_round;
+    const uint16_t *c = s->cards;
     uint64_t tally[KERN_WAR_CLASSES] = {0};
     for (uint64_t r = 0; r < rounds; r++) {
-        if (t->need_shuffle) {
-            int status = kern_bac_shoe_init(src, &t->rules, t->fresh, t->cards, t->n, bits, &cut_at, &pos);
-            if (status != RNG_OK) {
-                t->pos = pos;
-                return status;
-            }
-            last_round = 0;
-            t->need_shuffle = 0;
-            t->shoes++;
+        int status = kern_shoe_ready(src, s, bits);
+        if (status != RNG_OK) {
+            return status;
         }
-        uint32_t start = pos;
+        uint32_t start = s->pos, pos = start;
         uint32_t a = STRENGTH[c[pos] & 15], b = STRENGTH[c[pos + 1] & 15];
         pos += 2;
         if (a != b) {
@@ -70,20 +56,12 @@ int kern_war_play(rng_source *src, kern_war_table *t, uint64_t rounds, uint64_t 
             pos += 2;
             tally[x > y ? 2 : x == y ? 3 : 4]++;
         }
-        /* 000 第4 9 applying 第1 10: the cut card out at the start of this
-         * round ends the shoe with it; out during it, one more round. */
-        if (last_round || start == cut_at) {
-            t->need_shuffle = 1;
-        } else if (start < cut_at && cut_at < pos) {
-            last_round = 1;
-        }
+        s->pos = pos;
+        kern_shoe_round_end(s, start, start); /* 000 第4 9 applying 第1 10 */
     }
     for (unsigned i = 0; i < KERN_WAR_CLASSES; i++) {
         out[i] += tally[i];
     }
-    t->pos = pos;
-    t->cut_at = cut_at;
-    t->last_round = last_round;
     t->rounds += rounds;
     return src->status;
 }

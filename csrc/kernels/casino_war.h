@@ -10,33 +10,24 @@
  *   0 win, 1 lose, 2 war_higher, 3 war_tie, 4 war_lower, 5 surrender
  *
  * (harness.games.casino_war.CLASSES); every bet is a function of the class.
- * The shoe is initialised by kern_bac_shoe_init (the devices' procedure) and
- * ends by the rule of kern_bac_rules.one_more_round, exactly as the baccarat
- * table: the cut card comes out just before the card at cut_at.
+ * The shoe is the one every shoe table deals (shoe.h): shuffled by the
+ * devices' procedure, ended by the same cut-card rule as baccarat.
  */
 #ifndef KERN_CASINO_WAR_H
 #define KERN_CASINO_WAR_H
 
 #include <stdint.h>
 #include "rng_source.h"
-#include "baccarat.h"
+#include "shoe.h"
 
 /* cffi:begin */
 #define KERN_WAR_CLASSES 6
 
 typedef struct kern_war_table {
-    uint16_t cards[624];      /* the shoe (rngcore.devices.cards codes) */
-    uint16_t fresh[624];      /* the unshuffled stack */
-    uint32_t n;               /* cards in the shoe */
-    uint32_t pos;             /* next card to deal */
-    uint32_t cut_at;          /* index of the first card behind the cut card */
-    uint32_t last_round;      /* the next round is the shoe's last */
-    uint32_t need_shuffle;    /* reshuffle before the next round */
+    kern_shoe shoe;           /* the shoe in play (shoe.h) */
     uint32_t surrender;       /* 1: surrender every tie; 0: go to war */
     uint32_t war_burns;       /* cards burned before the war cards */
-    uint64_t shoes;           /* shoes shuffled so far */
     uint64_t rounds;          /* rounds played so far */
-    kern_bac_rules rules;
 } kern_war_table;
 
 /* Set up a table for a stack of n cards.  RNG_E_ARGUMENT if n is outside

@@ -42,21 +42,21 @@ class BaccaratTable:
 
     @property
     def shoes(self) -> int:
-        return int(self._table.shoes)
+        return int(self._table.shoe.shoes)
 
     @property
     def position(self) -> int:
-        return int(self._table.pos)
+        return int(self._table.shoe.pos)
 
     @property
     def cut_card_index(self) -> int:
         """Cards in front of the cut card in the current shoe."""
-        return int(self._table.cut_at)
+        return int(self._table.shoe.cut_at)
 
     def cards(self) -> np.ndarray:
         """The current shoe order (card codes)."""
-        n = int(self._table.n)
-        return np.frombuffer(ffi.buffer(self._table.cards, 2 * n), dtype=np.uint16).copy()
+        n = int(self._table.shoe.n)
+        return np.frombuffer(ffi.buffer(self._table.shoe.cards, 2 * n), dtype=np.uint16).copy()
 
     def round(self, cards: np.ndarray) -> tuple[int, int]:
         """(class, cards used) of the round this table deals from ``cards`` (six codes, all read)."""

@@ -395,7 +395,7 @@ class WarTable:
 
     @property
     def shoes(self) -> int:
-        return int(self._table.shoes)
+        return int(self._table.shoe.shoes)
 
     def play(self, generator, rounds: int, counts, bits: int = WORD_BITS) -> None:
         """Play ``rounds`` rounds, adding to ``counts`` (uint64[6], :data:`CLASSES` order)."""
