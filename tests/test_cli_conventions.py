@@ -441,6 +441,9 @@ def _complete(words: str) -> list[str]:
     ("rngcert test by", {"bytes"}),
     ("rngcert game money-wheel --variant ", {"standard", "alternative"}),
     ("rngcert game cr", {"craps"}),
+    ("rngcert game pai-gow --strategy ", {"house-way", "best-vs-house-way", "table"}),
+    ("rngcert game casino-war --option su", {"surrender=yes", "surrender=no"}),
+    ("rngcert game pai-gow --option ", {"seat=", "rules="}),
     ("rngcert slot x.toml --profile ", {"jp", "nj", "nv", "gli11"}),
 ])
 def test_shell_completion(words, expected):

@@ -157,12 +157,32 @@ def complete_test_device(ctx, param, incomplete):
     return _matching(device_names() + [n for n in named_devices() if ":" not in n], incomplete)
 
 
-def complete_variant(ctx, param, incomplete):
-    """Shell completion of ``rngcert game``'s ``--variant``, for the GAME already typed."""
+def _typed_game(ctx):
+    """The game ``rngcert game`` names on the command line being completed, or None."""
     from harness.games.registry import GAMES
 
     # While an option's value is being completed click leaves the positional
     # arguments unparsed, in ctx.args.
     typed = [ctx.params.get("game_name")] + list(ctx.args)
-    game_name = next((name for name in typed if name in GAMES), None)
-    return [] if game_name is None else _matching(GAMES[game_name].variants, incomplete)
+    return next((GAMES[name] for name in typed if name in GAMES), None)
+
+
+def complete_variant(ctx, param, incomplete):
+    """Shell completion of ``rngcert game``'s ``--variant``, for the GAME already typed."""
+    game = _typed_game(ctx)
+    return [] if game is None else _matching(game.variants, incomplete)
+
+
+def complete_strategy(ctx, param, incomplete):
+    """Shell completion of ``rngcert game``'s ``--strategy``: the typed GAME's declared strategies."""
+    game = _typed_game(ctx)
+    return [] if game is None else _matching([s.name for s in game.strategies], incomplete)
+
+
+def complete_option(ctx, param, incomplete):
+    """Shell completion of ``rngcert game``'s ``--option NAME=VALUE``: names, then a choice option's values."""
+    game = _typed_game(ctx)
+    if game is None:
+        return []
+    pairs = [f"{o.name}={c}" for o in game.options for c in o.choices]
+    return _matching([f"{o.name}=" for o in game.options if not o.choices] + pairs, incomplete)

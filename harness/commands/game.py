@@ -15,7 +15,8 @@ import click
 
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
-from harness.commands._options import Count, complete_variant, emit, output_option, quiet_option
+from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
+                                      output_option, quiet_option)
 from harness.verdict import FAIL, Outcome
 
 # Every tally is a 64-bit counter and craps counts each roll (about 3.4 per
@@ -190,9 +191,9 @@ def _help_text() -> str:
 @click.argument("game_name", metavar="GAME", type=GameName())
 @click.option("--variant", default=None, metavar="V", shell_complete=complete_variant,
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
-@click.option("--strategy", default=None, metavar="NAME",
+@click.option("--strategy", default=None, metavar="NAME", shell_complete=complete_strategy,
               help="The player's strategy, for a game that offers a choice (default: its first; see below).")
-@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", shell_complete=complete_option,
               help="Set one of the game's declared options (repeatable; see the list below).")
 @click.option("--simulate", "rounds", type=Count(1, MAX_ROUNDS, "2**60 rounds, what the 64-bit tallies hold"),
               default=None, metavar="N",
