@@ -6,7 +6,8 @@ result with ``statistic`` and ``pvalue``.  Nothing here lives inside the RNG.
 
 Layout: one module per family of tests (``chisquare``, ``serial``, ``runs``,
 ``gap``, ``poker``, ``coupon``, ``order``, ``correlation``, ``spacings``,
-``spectral``, ``poisson``, ``interplay``, ``shuffle``, ``second_level``),
+``spectral``, ``poisson``, ``interplay``, ``shuffle``, ``second_level``; the device-fault
+tests ``repeats``, ``sectors`` and ``rising``),
 ``power`` for power analysis, ``battery`` for the per-device certification
 battery, ``io`` for capture files, ``bytestream`` for raw byte streams as a
 device, and ``defects`` for a zoo of broken devices used to demonstrate power.

@@ -228,6 +228,37 @@ class RepeatResult(_Unpackable):
 
 
 @dataclass(frozen=True)
+class SectorResult(_Unpackable):
+    """Result of :func:`stats.sector_test`: the most deviant arc of the wheel.
+
+    Attributes
+    ----------
+    statistic : float
+        max |z_A| over the arcs A scanned.
+    pvalue : float
+        P(max >= statistic) under the null hypothesis (see ``method``).
+    n : int
+        Outcomes tested.
+    start, length : int
+        The favoured arc: its first section clockwise (index into the wheel's
+        sections) and its number of sections.
+    arcs : int
+        Arcs scanned.
+    method : str
+        ``"simulated"`` (the Gaussian maximum's law) or ``"hunter-worsley"`` (its
+        upper bound over the arcs, in the far tail).
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    start: int
+    length: int
+    arcs: int
+    method: str
+
+
+@dataclass(frozen=True)
 class RisingSequenceResult(_Unpackable):
     """Result of :func:`stats.rising_sequence_test`.
 

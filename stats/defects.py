@@ -91,6 +91,22 @@ def drifting_pocket(n: int, seed: int = 1, drift: float = 0.3, period: int = 500
     return np.where(zero, 0, rng.integers(1, ROULETTE, n)).astype(np.uint8)
 
 
+def tilted_wheel(n: int, seed: int = 1, tilt: float = 0.05) -> np.ndarray:
+    """A tilted roulette wheel: the pocket at angle θ (clockwise from 0, in the registry's
+    wheel order, which is also its label order) at (1 + tilt·cos θ)/37."""
+    angle = 2 * np.pi * np.arange(ROULETTE) / ROULETTE
+    p = (1 + tilt * np.cos(angle)) / ROULETTE
+    return _rng(seed).choice(ROULETTE, size=n, p=p / p.sum()).astype(np.uint8)
+
+
+def worn_sector(n: int, seed: int = 1, excess: float = 0.05, start: int = 30, length: int = 9) -> np.ndarray:
+    """A worn roulette wheel: ``length`` neighbouring pockets from wheel position ``start``
+    (clockwise, wrapping past 0) at (1 + excess) times the others' probability."""
+    weight = np.ones(ROULETTE)
+    weight[(start + np.arange(length)) % ROULETTE] += excess
+    return _rng(seed).choice(ROULETTE, size=n, p=weight / weight.sum()).astype(np.uint8)
+
+
 def _lcg(n: int, seed: int, a: int = 1664525, c: int = 1013904223) -> np.ndarray:
     """x_(i+1) = (a x_i + c) mod 2^32 (Numerical Recipes' constants), vectorized by block jumps."""
     mask = np.uint64(0xFFFFFFFF)
@@ -290,6 +306,10 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("missing-card-shoe", "shoe:8", "one AS lost, a second KD in its place", missing_card_shoe, 1_000, ("composition",)),
     Defect("reused-shuffle", "deck", "previous round's order dealt again with probability 0.05", reused_shuffle,
            2_000, ("carry-over",)),
+    Defect("tilted-wheel", "roulette-single", "pocket at angle θ at (1 + 0.05 cos θ)/37", tilted_wheel,
+           200_000, ("wheel-harmonics", "wheel-sectors")),
+    Defect("worn-sector", "roulette-single", "9 neighbouring pockets at 1.05× the others", worn_sector,
+           200_000, ("wheel-sectors",)),
     Defect("riffle-shoe-3", "shoe:8", "3 GSR riffles of the fresh 8-deck shoe", partial(riffle_shuffle, riffles=3, decks=8),
            20, ("rising-sequences",)),
     Defect("riffle-shoe-5", "shoe:8", "5 GSR riffles of the fresh 8-deck shoe", partial(riffle_shuffle, riffles=5, decks=8),
@@ -304,4 +324,5 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
 __all__ = ["Defect", "DEFECTS", "modulo_roulette", "biased_pocket", "sticky_wheel", "drifting_pocket", "sticky_bits",
            "lcg_low_bits_wheel",
            "heavy_six_die", "lcg_die", "correlated_dice", "naive_shuffle", "sattolo_shuffle", "modulo_shuffle",
-           "missing_card_shoe", "reused_shuffle", "naive_shuffle_small", "riffled", "riffle_shuffle"]
+           "missing_card_shoe", "reused_shuffle", "naive_shuffle_small", "riffled", "riffle_shuffle",
+           "tilted_wheel", "worn_sector"]

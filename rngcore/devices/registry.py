@@ -56,6 +56,8 @@ class DeviceSpec:
         stack, in fresh order (``len == width``).
     citation : str
         Where the equipment is defined.
+    sections : tuple of int or None
+        Wheels: the label index of every (non-void) section, clockwise.
     """
 
     name: str
@@ -66,6 +68,7 @@ class DeviceSpec:
     multiset: tuple[int, ...] | None
     citation: str
     _draw: Callable[[object, int], np.ndarray] = field(repr=False, compare=False)
+    sections: tuple[int, ...] | None = None
 
     @functools.cached_property
     def _kind(self):
@@ -157,7 +160,8 @@ class Device:
         drawing = self.build(name, *args)
         return DeviceSpec(name=name, kind=drawing.kind, labels=tuple(drawing.labels),
                           probabilities=tuple(drawing.probabilities), width=int(drawing.width),
-                          multiset=drawing.multiset, citation=self.citation, _draw=drawing.draw)
+                          multiset=drawing.multiset, citation=self.citation, _draw=drawing.draw,
+                          sections=drawing.sections)
 
 
 def _check(item) -> None:

@@ -57,6 +57,8 @@ class Drawing:
         Stacks: the label index of every item of the fresh stack.
     draw : callable
         ``draw(generator, n)``: n outcomes as uint8 label indices.
+    sections : tuple of int or None
+        Wheels: the label index of every (non-void) section, clockwise.
     """
 
     kind: str
@@ -65,6 +67,7 @@ class Drawing:
     width: int
     multiset: tuple[int, ...] | None
     draw: Draw
+    sections: tuple[int, ...] | None = None
 
 
 def wheel(table, name: str) -> Drawing:
@@ -76,7 +79,10 @@ def wheel(table, name: str) -> Drawing:
         sections = uniform8(generator, len(table.sections), n, void=table.void_section)
         return sections if identity else symbol_of[sections]
 
-    return Drawing("categorical", table.symbols, table.probabilities, 1, None, draw)
+    # The wheel's physical order for the wheel-position tests; a void section is no outcome, so
+    # its neighbours count as adjacent.
+    order = tuple(s for s in table.symbol_of_section if s >= 0)
+    return Drawing("categorical", table.symbols, table.probabilities, 1, None, draw, order)
 
 
 def dice(faces: tuple[str, ...], name: str, count: int) -> Drawing:

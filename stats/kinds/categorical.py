@@ -54,6 +54,33 @@ class Categorical(DeviceKind):
         Stream("uniform", lambda kind: kind.width, _uniform),
         Stream("bits", lambda kind: kind.width * _bits_per_value(kind), _bits),
     )
+    #: A wheel's physical order: the label index of every section, clockwise (None: not a wheel,
+    #: or the order is not known).  The wheel-position tests (:mod:`stats.sectors`) read it.
+    sections: tuple | None = None
+
+    def __init__(self, labels, probabilities, *, width: int = 1, name: str | None = None, multiset=None,
+                 sections=None):
+        super().__init__(labels, probabilities, width=width, name=name, multiset=multiset)
+        if sections is not None:
+            self.sections = self._check_sections(sections)
+
+    @classmethod
+    def from_spec(cls, spec):
+        kind = super().from_spec(spec)
+        sections = getattr(spec, "sections", None)
+        if sections is not None:
+            kind.sections = kind._check_sections(sections)
+        return kind
+
+    def _check_sections(self, sections) -> tuple:
+        """``sections`` as label indices whose shares are the kind's law; ValueError otherwise."""
+        sections = tuple(int(s) for s in sections)
+        counts = [sections.count(i) for i in range(len(self.labels))]
+        if any(s < 0 or s >= len(self.labels) for s in sections) or any(
+                Fraction(c, len(sections)) != p for c, p in zip(counts, self.probabilities)):
+            raise ValueError(f"{self.name}: the sections' labels ({len(sections)} sections) do not give "
+                             f"the law of its labels")
+        return sections
 
 
 def _combos(kind, rows, get):
