@@ -79,7 +79,7 @@ def test_basic_strategy_chart_is_the_familiar_one():
     assert "".join(rows["hard 11"]) == "DDDDDDDDDH"
     assert "".join(rows["hard 12"]) == "HHSSSHHHHH"
     assert "".join(rows["hard 16"]) == "SSSSSHHRRR"
-    assert "".join(rows["soft 18"]) == "SDDDDSSHHH"
+    assert rows["soft 18"] == ["S", "Ds", "Ds", "Ds", "Ds", "S", "S", "H", "H", "H"]
     assert "".join(rows["pair 9"]) == "PPPPPSPPSS"
     assert "".join(rows["pair 4"]) == "HHHPPHHHHH"
     text = tw.chart_text(chart)
@@ -208,3 +208,34 @@ def test_deluxe_main_bet_against_the_sheet_claim():
 def test_pa_blackjack_rules():
     rules = GAMES["pa-blackjack"].game_rules()
     assert rules.max_hands == 3 and not rules.resplit_aces and rules.surrender and not rules.hit_soft_17
+
+
+def test_a_chart_file_of_the_computed_chart_returns_exactly_the_basic_strategy(tmp_path):
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    game = GAMES["blackjack"]
+    path = tmp_path / "chart.csv"
+    path.write_text(tw.chart_csv(game.analyse().parameters["chart"]))
+    chart = tw.read_chart(path.read_text(), "chart.csv")
+    hands = tw.first_round(game.game_rules(), tw.InfiniteShoe(), chart)
+    assert tw.expected_return(hands) == game.analyse().bet("main").expected_net
+    result = CliRunner().invoke(main, ["game", "blackjack", "--strategy", "table", "--option", f"chart={path}"])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("hard 12,H,H,S", "hard 12,H,H"), "hard 12' has 9 cells"),
+    (lambda t: t.replace("hard 12,H,H,S", "hard 12,H,X,S"), "unknown code 'X'"),
+    (lambda t: t.replace("hard 12,H,H,S", "hard 12,H,P,S"), "split (P) on 'hard 12'"),
+    (lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("soft 15")), "missing row(s) soft 15"),
+])
+def test_a_bad_chart_file_exits_2_naming_it(tmp_path, edit, message):
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    path = tmp_path / "bad.csv"
+    path.write_text(edit(tw.chart_csv(GAMES["blackjack"].analyse().parameters["chart"])))
+    result = CliRunner().invoke(main, ["game", "blackjack", "--strategy", "table", "--option", f"chart={path}"])
+    assert result.exit_code == 2 and message in result.output and "bad.csv" in result.output, result.output
+    assert "Traceback" not in result.output

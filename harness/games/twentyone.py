@@ -875,13 +875,20 @@ def chart(strategy: TableStrategy) -> dict:
 
     Rows ``hard 5`` .. ``hard 19`` (two different cards), ``soft 13`` .. ``soft 20``
     (A,2 .. A,9) and ``pair 2`` .. ``pair 10``, ``pair A``; columns the upcards
-    2..10, A; codes H (hit), S (stand), D (double), P (split), R (surrender).
+    2..10, A; codes H (hit), S (stand), D (double, else hit), Ds (double, else
+    stand), P (split), R (surrender, else hit), Rs (surrender, else stand).
     """
     def cell(hand: tuple, up: int) -> str:
         x = pair_value(hand)
         if x is not None and strategy.splits.get((up, x)):
             return SPLIT
-        return strategy.cells[strategy.key(hand, up, Context())]
+        act = strategy.cells[strategy.key(hand, up, Context())]
+        if act in (DOUBLE, SURRENDER):
+            # What to do when it is not allowed: the same total's play with more cards.
+            t, soft = total(hand)
+            if strategy.cells.get((up, t, soft, False, Context())) == STAND:
+                return act + "s"
+        return act
 
     rows: dict[str, list[str]] = {}
     for t in range(5, 20):
@@ -907,3 +914,87 @@ def chart_csv(table: dict) -> str:
     lines = ["hand," + ",".join(table["upcards"])]
     lines += [f"{name}," + ",".join(codes) for name, codes in table["rows"].items()]
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------- a user's chart --
+
+CODES = {"H": (HIT, HIT), "S": (STAND, STAND), "D": (DOUBLE, HIT), "Ds": (DOUBLE, STAND),
+         "R": (SURRENDER, HIT), "Rs": (SURRENDER, STAND), "P": (SPLIT, None)}
+
+
+class ChartStrategy:
+    """A strategy read from a chart (the layout of :func:`chart_csv`): two-card decisions by
+    row and upcard, D/R falling back to their second letter (H if none) where not allowed, a
+    hand of more cards played by its total's row (without D/R), totals without a row by the
+    obvious play (hard 20+, soft 21: stand; hard 4, soft 12: hit)."""
+
+    def __init__(self, rows: Mapping[str, Mapping[int, str]]):
+        self.rows = rows
+
+    def _code(self, hand: tuple, up: int) -> str:
+        x = pair_value(hand)
+        if x is not None:
+            return self.rows[f"pair {'A' if x == ACE else x}"][up]
+        t, soft = total(hand)
+        row = self.rows.get(f"{'soft' if soft else 'hard'} {t}")
+        if row is None:
+            return STAND if t >= 20 else HIT
+        return row[up]
+
+    def _total_code(self, hand: tuple, up: int) -> str:
+        t, soft = total(hand)
+        row = self.rows.get(f"{'soft' if soft else 'hard'} {t}")
+        return (STAND if t >= 20 else HIT) if row is None else row[up]
+
+    def __call__(self, hand: tuple, up: int, ctx: Context, allowed: tuple[str, ...]) -> str:
+        code = self._code(hand, up) if cards(hand) == 2 else self._total_code(hand, up)
+        act, fallback = CODES[code]
+        if act == SPLIT and SPLIT not in allowed:
+            act, fallback = CODES[self._total_code(hand, up)]
+            if act == SPLIT:
+                act, fallback = HIT, HIT
+        if act in allowed:
+            return act
+        return fallback if fallback in allowed else STAND
+
+
+def read_chart(text: str, where: str) -> ChartStrategy:
+    """A :class:`ChartStrategy` from CSV text (``hand,2,...,10,A`` then one row per hand).
+
+    Raises ValueError naming ``where`` and the line for a missing row or cell, an
+    unknown row, upcard or code, or a split on a row that is not a pair.
+    """
+    lines = [line.strip() for line in text.splitlines()]
+    numbered = [(i + 1, line) for i, line in enumerate(lines) if line and not line.startswith("#")]
+    if not numbered:
+        raise ValueError(f"{where}: empty chart")
+    head_no, head = numbered[0]
+    ups = [u.strip() for u in head.split(",")]
+    wanted = ["hand"] + ["A" if u == ACE else str(u) for u in CHART_UPCARDS]
+    if ups != wanted:
+        raise ValueError(f"{where} line {head_no}: the header must be {','.join(wanted)}, got {head!r}")
+    names = ([f"hard {t}" for t in range(5, 20)] + [f"soft {t}" for t in range(13, 21)]
+             + [f"pair {x}" for x in list(range(2, 11)) + ["A"]])
+    rows: dict[str, dict[int, str]] = {}
+    for no, line in numbered[1:]:
+        cells = [c.strip() for c in line.split(",")]
+        name = cells[0]
+        if name not in names:
+            raise ValueError(f"{where} line {no}: unknown row {name!r} (rows: hard 5..19, soft 13..20, pair 2..10, A)")
+        if name in rows:
+            raise ValueError(f"{where} line {no}: row {name!r} given twice")
+        if len(cells) != len(wanted):
+            raise ValueError(f"{where} line {no}: row {name!r} has {len(cells) - 1} cells, not {len(wanted) - 1}")
+        row = {}
+        for up, code in zip(CHART_UPCARDS, cells[1:]):
+            if code not in CODES:
+                raise ValueError(f"{where} line {no}: unknown code {code!r} in row {name!r} "
+                                 f"(codes: {', '.join(CODES)})")
+            if code == "P" and not name.startswith("pair"):
+                raise ValueError(f"{where} line {no}: split (P) on {name!r}, which is not a pair")
+            row[up] = code
+        rows[name] = row
+    missing = [n for n in names if n not in rows]
+    if missing:
+        raise ValueError(f"{where}: missing row(s) {', '.join(missing)}")
+    return ChartStrategy(rows)

@@ -24,12 +24,16 @@ from fractions import Fraction
 from rngcore.devices import cards as device_cards
 from rngcore.devices.shoe import Shoe
 from harness.games import twentyone as tw
-from harness.games.base import Analysis, Game, Strategy, _replay, _run
+from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, OutcomeClass
 from harness.games.simulate import BetSimulation, Simulation
 
 BASIC = Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe optimum, "
                           "every cell by exact EV comparison)")
+TABLE = Strategy("table", "the player's own chart, read from --option chart=FILE (the layout of the computed "
+                          "chart in CSV: hand,2,...,10,A; codes H S D Ds P R Rs); its return is computed exactly")
+CHART = GameOption.path("chart", "a strategy chart for --strategy table (CSV: hand,2,...,10,A; rows hard 5..19, "
+                                 "soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
 MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
              "side bets and insurance exact for the first round of a full shoe")
 RED = frozenset({1, 2})  # hearts, diamonds (rngcore.devices.cards suits S, H, D, C)
@@ -46,9 +50,16 @@ def infinite(rules: tw.Rules):
     return tw.infinite_deck_analysis(rules)
 
 
-def main_result(rules: tw.Rules, source: str) -> BetResult:
+def played_hands(rules: tw.Rules, chart) -> list:
+    """The infinite shoe's initial hands played by the basic strategy (``chart`` None) or a chart."""
+    if chart is None:
+        return infinite(rules)[0]
+    return tw.first_round(rules, tw.InfiniteShoe(), chart, distributions=True)
+
+
+def main_result(rules: tw.Rules, source: str, chart=None) -> BetResult:
     """The main bet's exact outcome distribution: the round's net per initial unit."""
-    dist = tw.net_distribution(infinite(rules)[0])
+    dist = tw.net_distribution(played_hands(rules, chart))
     outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in sorted(dist.items()) if p)
     return BetResult("main", source, outcomes, note=MAIN_NOTE)
 
@@ -108,7 +119,7 @@ class TwentyOneGame(Game):
     table: tuple = ()
     shoe_rules: str = ""
     main_rules: tuple[str, ...] = ()
-    strategies = (BASIC,)
+    strategies = (BASIC, TABLE)
     chunk = 1 << 12
     fixed_decks: int | None = None
 
@@ -125,22 +136,34 @@ class TwentyOneGame(Game):
         """Each side bet's outcome class for a seat's first cards and the upcard (card codes)."""
         return {}
 
-    def _decks(self, choices: dict) -> tuple[int, dict]:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.options = tuple(cls.options) + (CHART,)
+
+    def check_together(self, strategy, options) -> None:
+        if (strategy == "table") != (options.get("chart") is not None):
+            raise ValueError(f"{self.name}: --strategy table and --option chart=FILE go together")
+
+    def _decks(self, choices: dict) -> tuple[int, dict, object]:
         choices = dict(choices)
         decks = choices.pop("decks", None) or self.fixed_decks
-        return decks, choices
+        given = choices.pop("chart", None)
+        chart = None if given is None else tw.read_chart(given.text, f"{self.name}: option chart: {given.path}")
+        return decks, choices, chart
 
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
-        decks, choices = self._decks(choices)
+        decks, choices, chart = self._decks(choices)
         rules = self.game_rules(**choices)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
-        bets = (main_result(rules, source), insurance_result(decks, insurance.value, insurance.source),
+        bets = (main_result(rules, source, chart), insurance_result(decks, insurance.value, insurance.source),
                 *self.side_bets(decks))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
                                 for e in self.table},
-                      "chart": tw.chart(infinite(rules)[1])}
+                      "chart": tw.chart(infinite(rules)[1]) if chart is None else
+                      {"upcards": [str(u) if u != tw.ACE else "A" for u in tw.CHART_UPCARDS],
+                       "rows": {n: [r[u] for u in tw.CHART_UPCARDS] for n, r in chart.rows.items()}}}
         return Analysis(self.name, variant, parameters, bets, self.note(rules))
 
     def note(self, rules: tw.Rules) -> str:
@@ -149,10 +172,10 @@ class TwentyOneGame(Game):
     def _simulate(self, rounds, generator, variant, progress, *, strategy, **choices) -> Simulation:
         """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy,
         every side bet placed every round; counts are exact integers."""
-        analysis = self.analyse(**choices)
-        decks, choices = self._decks(choices)
+        analysis = self.analyse(strategy=strategy, **choices)
+        decks, choices, chart = self._decks(choices)
         rules = self.game_rules(**choices)
-        basic = infinite(rules)[1]
+        basic = infinite(rules)[1] if chart is None else chart
         shoe = Shoe(generator, self.shoe_rules, decks)
         counts: dict[str, dict[str, int]] = {b.name: {} for b in analysis.bets if b.name != "insurance"}
         done = [0]
