@@ -481,7 +481,10 @@ class Evaluator:
     def _split_hand(self, hand: tuple, removed: tuple, ctx: Context) -> Fraction:
         return self.best(hand, removed, ctx)[1]
 
-    # -- outcome distributions: the play's net result -> joint probability ---------
+    # -- outcome distributions: (dealer outcome, net) -> joint probability -------------
+    #
+    # Split hands face one dealer: they are independent only given the dealer's final
+    # outcome, so distributions are kept per dealer outcome and summed over it at the end.
 
     def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
         out: dict = {}
@@ -492,11 +495,16 @@ class Evaluator:
                 net = Fraction(-1 if self.rules.original_bet_only else -stake)
             else:
                 net = stake * self.settle(hand, outcome, ctx.split)
-            out[net] = out.get(net, 0) + p
+            out[(outcome, net)] = out.get((outcome, net), 0) + p
         return out
 
+    def _lost(self, removed: tuple, net: Fraction) -> dict:
+        """A settled hand (bust, surrender) against every dealer outcome still possible."""
+        return {(o, net): p for o, p in enumerate(self.dealer.distribution(removed, self.up))
+                if p and not (o == DBJ and self.peek)}
+
     def play_dist(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
-        """Distribution of the net of ``hand`` played by :meth:`best` (joint, as the values)."""
+        """Distribution of (dealer outcome, net of ``hand`` played by :meth:`best`), joint as the values."""
         key = (self.shoe.key(removed), self.hand_key(hand), ctx)
         found = self._dists.get(key)
         if found is None:
@@ -507,69 +515,74 @@ class Evaluator:
         if action == STAND:
             return self.stand_dist(hand, removed, 1, ctx)
         if action == SURRENDER:
-            return {Fraction(-1, 2): self._no_bj(removed) if self.peek else Fraction(1)}
+            return self._lost(removed, Fraction(-1, 2))
         stake = 2 if action == DOUBLE else 1
         after = Context(ctx.split, False)
         out: dict = {}
         for v, p in self.shoe.draws(removed):
             nxt, gone = add(hand, v), add(removed, v)
             if total(nxt)[0] > 21:
-                sub = {Fraction(-stake): self._no_bj(gone)}
+                sub = self._lost(gone, Fraction(-stake))
             elif action == DOUBLE:
                 sub = self.stand_dist(nxt, gone, 2, ctx)
             else:
                 sub = self.play_dist(nxt, gone, after)
-            for net, q in sub.items():
-                out[net] = out.get(net, 0) + p * q
+            for key, q in sub.items():
+                out[key] = out.get(key, 0) + p * q
         return out
 
     def split_dist(self, x: int, removed: tuple) -> dict:
-        """Distribution of the total net of a split of ``x`` (the hands as in :meth:`pair_split`,
-        combined as independent given "no dealer blackjack": exact with an infinite shoe)."""
+        """Distribution of (dealer outcome, total net) of a split of ``x``: the hands as in
+        :meth:`pair_split`, independent given the dealer's outcome (exact with an infinite shoe)."""
         rules = self.rules
         can_resplit, ctx, base = self._split_setup(x, removed)
+        dealer = self.dealer.distribution(removed, self.up)
 
         @functools.lru_cache(maxsize=None)
-        def level(k: int):
+        def level(k: int, o: int):
+            """(P(next card is x), [x, y != x] and stuck [x, x] net distributions given outcome o)."""
             gone = add(base, x, k)
-            c = self._no_bj(gone)
+            po = self.dealer.distribution(gone, self.up)[o]
             q, a, b = Fraction(0), {}, {}
             for v, p in self.shoe.draws(gone):
                 target = b if v == x else a
                 if v == x:
                     q = p
-                for net, m in self.play_dist(of(x, v), add(gone, v), ctx).items():
-                    target[net] = target.get(net, 0) + p * m / c
+                for (oo, net), m in self.play_dist(of(x, v), add(gone, v), ctx).items():
+                    if oo == o:
+                        target[net] = target.get(net, 0) + p * m / po
             return q, a, b
 
         @functools.lru_cache(maxsize=None)
-        def pending(hands: int, waiting: int, k: int) -> dict:
+        def pending(hands: int, waiting: int, k: int, o: int) -> dict:
             if waiting == 0:
                 return {Fraction(0): Fraction(1)}
-            q, a, b = level(k)
-            out = convolve(a, pending(hands, waiting - 1, k))
+            q, a, b = level(k, o)
+            out = convolve(a, pending(hands, waiting - 1, k, o))
             if can_resplit and hands < rules.max_hands:
-                more = {net: q * m for net, m in pending(hands + 1, waiting + 1, k + 1).items()}
+                more = {net: q * m for net, m in pending(hands + 1, waiting + 1, k + 1, o).items()}
             else:
-                more = convolve(b, pending(hands, waiting - 1, k + 1))
+                more = convolve(b, pending(hands, waiting - 1, k + 1, o))
             for net, m in more.items():
                 out[net] = out.get(net, 0) + m
             return out
 
-        c0 = self._no_bj(removed)
-        return {net: m * c0 for net, m in pending(2, 2, 2).items()}
+        return {(o, net): po * m for o, po in enumerate(dealer) if po and not (o == DBJ and self.peek)
+                for net, m in pending(2, 2, 2, o).items()}
 
     def initial_dist(self, action: str, hand: tuple, removed: tuple) -> dict:
         """Distribution of the net of an initial hand's chosen action, joint as :meth:`values`."""
         if action != SPLIT:
-            return self.action_dist(action, hand, removed, Context())
-        x = pair_value(hand)
-        if self.peek or self.up not in (ACE, TEN):
-            return self.split_dist(x, removed)
-        other = TEN if self.up == ACE else ACE
-        out = self._peeking().split_dist(x, removed)
-        lose = Fraction(-1)
-        out[lose] = out.get(lose, 0) + self.shoe.probability(removed, other)
+            joint = self.action_dist(action, hand, removed, Context())
+        elif self.peek or self.up not in (ACE, TEN):
+            joint = self.split_dist(pair_value(hand), removed)
+        else:
+            other = TEN if self.up == ACE else ACE
+            joint = self._peeking().split_dist(pair_value(hand), removed)
+            joint[(DBJ, Fraction(-1))] = self.shoe.probability(removed, other)
+        out: dict = {}
+        for (_, net), m in joint.items():
+            out[net] = out.get(net, 0) + m
         return out
 
 
