@@ -10,7 +10,7 @@ from rngcore.engine import BitSource, Provenance, TrivialSeedWarning
 from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.engines.ctr_drbg import CtrDrbg, CtrDrbgNoDf
 from rngcore.engines.hmac_drbg import HmacDrbg
-from rngcore.errors import EntropyError, RNGError, SelfTestError, raise_for_status
+from rngcore.errors import EntropyError, EntropyHealthError, RNGError, SelfTestError, raise_for_status
 from rngcore.generator import Generator
 from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
 
@@ -24,6 +24,7 @@ __all__ = [
     "CtrDrbg",
     "CtrDrbgNoDf",
     "EntropyError",
+    "EntropyHealthError",
     "Generator",
     "HmacDrbg",
     "RNGError",

@@ -12,7 +12,8 @@ from typing import Mapping
 
 from rngcore._native import lib
 
-__all__ = ["RNGError", "EntropyError", "SelfTestError", "ExhaustedError", "raise_for_status"]
+__all__ = ["RNGError", "EntropyError", "EntropyHealthError", "SelfTestError", "ExhaustedError",
+           "raise_for_status"]
 
 
 class RNGError(RuntimeError):
@@ -21,6 +22,13 @@ class RNGError(RuntimeError):
 
 class EntropyError(RNGError):
     """The operating system could not supply entropy (the generator fails closed)."""
+
+
+class EntropyHealthError(EntropyError):
+    """The operating system's entropy failed an SP 800-90B health test
+    (Repetition Count or Adaptive Proportion, ``csrc/core/health.h``): the
+    generator that took it is closed for good; a new one runs the start-up
+    test again."""
 
 
 class SelfTestError(RNGError):
@@ -41,6 +49,12 @@ _MESSAGES = {
     lib.RNG_E_EXHAUSTED: (ExhaustedError, "the source ran out (a test source's bytes, or a replay "
                                           "DRBG's reseed interval: a reseed is required)"),
     lib.RNG_E_MEMORY: (MemoryError, "out of memory"),
+    lib.RNG_E_HEALTH_RCT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Repetition "
+                                               "Count Test (a sample repeated too often in a row); this generator "
+                                               "is closed, create a new one"),
+    lib.RNG_E_HEALTH_APT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Adaptive "
+                                               "Proportion Test (a sample too common in a 512-sample window); this "
+                                               "generator is closed, create a new one"),
 }
 
 

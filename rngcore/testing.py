@@ -36,7 +36,8 @@ which passes every read through until a plan is set); :data:`test_lib`
 sets plans, e.g. ``test_lib.rngtest_entropy_fail(1)`` or
 ``test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_ZERO, 0, 0)``, and
 :func:`entropy_fault` (any read fault), :func:`entropy_failure` (every read
-fails) and :func:`selftest_failure` hold one for a block;
+fails), :func:`entropy_tamper` (stuck, repeating or biased OS bytes, for
+the SP 800-90B health tests) and :func:`selftest_failure` hold one for a block;
 :func:`failed_selftest` holds a self-test run that has failed.
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ from rngcore._native import ffi, lib, load_layer
 from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
-__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "failed_selftest",
+__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "entropy_tamper", "failed_selftest",
            "keystream_impl", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
 
 test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
@@ -218,6 +219,46 @@ def entropy_fault(kind: str, *, after: int = 0, count: int = 0, limit: int = 1):
         yield test_lib.rngtest_entropy_reads
     finally:
         test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_PASS, 0, 0)
+
+
+_TAMPERS = {
+    "stuck": test_lib.RNGTEST_TAMPER_STUCK,
+    "repeat": test_lib.RNGTEST_TAMPER_REPEAT,
+    "biased": test_lib.RNGTEST_TAMPER_BIASED,
+}
+
+
+@contextlib.contextmanager
+def entropy_tamper(kind: str, *, value: int = 0, run: int = 4, after: int = 0):
+    """The bytes the OS delivers are rewritten inside the block (process-wide):
+    a broken noise source, for the SP 800-90B health tests (``csrc/core/health.h``).
+
+    Parameters
+    ----------
+    kind : {"stuck", "repeat", "biased"}
+        Every byte is ``value``; each delivered byte is repeated to ``run``
+        bytes; or two of every three bytes are ``value`` and the third never
+        is (one value in two thirds of the samples, never three in a row).
+    value, run : int
+        The stuck / biased byte, and the length of a repeat.
+    after : int
+        Delivered bytes that pass unchanged first (counted across reads).
+
+    Yields
+    ------
+    callable
+        Returns the bytes rewritten since the block began.
+    """
+    mode = _TAMPERS.get(kind)
+    if mode is None:
+        raise ValueError(f"entropy tamper must be one of {', '.join(_TAMPERS)}, got {kind!r}")
+    if not 0 <= operator.index(value) <= 255 or operator.index(run) < 1 or operator.index(after) < 0:
+        raise ValueError(f"need 0 <= value <= 255, run >= 1 and after >= 0, got {value}, {run}, {after}")
+    test_lib.rngtest_entropy_tamper(mode, value, run, after)
+    try:
+        yield test_lib.rngtest_entropy_tampered
+    finally:
+        test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)
 
 
 def entropy_failure():

@@ -194,9 +194,10 @@ static int fail(rng_chacha *eng, int status)
 static int reseed(rng_chacha *eng)
 {
     uint8_t fresh[32];
-    if (rng_entropy_fill(fresh, sizeof fresh) != RNG_OK) {
+    int status = rng_entropy_fill(fresh, sizeof fresh);
+    if (status != RNG_OK) {
         rng_memzero(fresh, sizeof fresh);
-        return fail(eng, RNG_E_ENTROPY);
+        return fail(eng, status); /* no entropy, or entropy that failed a health test */
     }
     for (int i = 0; i < 8; i++) {
         eng->key[i] ^= rng_load32_le(fresh + 4 * i);

@@ -21,7 +21,8 @@
  *               erasure).  After `reseed_interval` bytes of output, and in a
  *               forked child before its first output, the key is XORed
  *               with 32 fresh bytes from the OS.  If the OS refuses, the
- *               engine latches RNG_E_ENTROPY and outputs nothing more.
+ *               engine latches RNG_E_ENTROPY (RNG_E_HEALTH_* if the OS bytes fail
+ *               a health test, health.h) and outputs nothing more.
  *               A batch of n blocks outputs 64 * n - 32 bytes (n <= 32 to
  *               refill the buffer, <= 1024 written straight into a bulk
  *               request) and is sized so as not to pass the interval by a
@@ -116,7 +117,7 @@ const char *rng_chacha20_impl_name(void);
    Runs the power-on self-test on first use; RNG_E_SELFTEST if it failed. */
 int rng_chacha_init_replay(rng_chacha *eng, const uint8_t seed[32], uint64_t stream);
 /* Production mode: key from the OS; reseed after reseed_interval (>= 1)
-   bytes of output (at most reseed_interval + 63 bytes per OS key).  RNG_E_ENTROPY, RNG_E_SELFTEST, RNG_E_MEMORY or RNG_OK. */
+   bytes of output (at most reseed_interval + 63 bytes per OS key).  RNG_E_ENTROPY, RNG_E_HEALTH_*, RNG_E_SELFTEST, RNG_E_MEMORY or RNG_OK. */
 int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval);
 
 /* Copy the next nbytes of output into out.  Returns the engine status; on

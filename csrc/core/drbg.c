@@ -103,11 +103,12 @@ static int reseed_from_os(rng_drbg *eng, const uint8_t *additional, size_t addit
 {
     uint8_t fresh[RNG_CTR_DRBG_SEEDLEN];
     size_t n = entropy_bytes(eng->mechanism);
-    if (rng_entropy_fill(fresh, n) != RNG_OK) {
+    int status = rng_entropy_fill(fresh, n);
+    if (status != RNG_OK) {
         rng_memzero(fresh, sizeof fresh);
-        return fail(eng, RNG_E_ENTROPY);
+        return fail(eng, status); /* no entropy, or entropy that failed a health test */
     }
-    int status = mech_reseed(&eng->w, eng->mechanism, fresh, n, additional, additional_len);
+    status = mech_reseed(&eng->w, eng->mechanism, fresh, n, additional, additional_len);
     rng_memzero(fresh, sizeof fresh);
     if (status != RNG_OK) {
         return status; /* a bad additional input: the engine stays as it was */
@@ -258,9 +259,10 @@ int rng_drbg_init_production(rng_drbg *eng, int mechanism, const uint8_t *person
     eng->prediction_resistance = prediction_resistance ? 1 : 0;
     uint8_t fresh[RNG_CTR_DRBG_SEEDLEN + 16];
     size_t en = entropy_bytes(mechanism), nn = nonce_bytes(mechanism);
-    if (rng_entropy_fill(fresh, en + nn) != RNG_OK) {
+    status = rng_entropy_fill(fresh, en + nn);
+    if (status != RNG_OK) {
         rng_memzero(fresh, sizeof fresh);
-        return fail(eng, RNG_E_ENTROPY);
+        return fail(eng, status);
     }
     status = mech_instantiate(&eng->w, mechanism, fresh, en, fresh + en, nn, personalization, personalization_len);
     rng_memzero(fresh, sizeof fresh);

@@ -20,7 +20,8 @@
  *               passes reseed_interval requests, before every request under
  *               prediction resistance, on rng_drbg_reseed, and in a forked
  *               child before its first output.  An OS failure latches
- *               RNG_E_ENTROPY; there is no fallback.
+ *               RNG_E_ENTROPY (RNG_E_HEALTH_* when its bytes fail an SP 800-90B
+ *               health test, health.h); there is no fallback.
  *
  * Failures latch in the engine and its source (all-one words, zeroed fill
  * output, as chacha20.h).  The power-on self-test (below) runs at the first

@@ -1,8 +1,9 @@
-/* entropy.c -- OS entropy that fails closed with bounded retries, and a
-   memzero that sticks.  The OS calls themselves are in faults.c (the test
+/* entropy.c -- OS entropy that fails closed with bounded retries and
+   passes the SP 800-90B health tests (health.h), and a memzero that sticks.  The OS calls themselves are in faults.c (the test
    layer's seam). */
 #include "entropy.h"
 #include "faults.h"
+#include "health.h"
 
 #include <errno.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static ssize_t os_read(uint8_t *out, size_t n)
 #endif
 }
 
-int rng_entropy_fill(uint8_t *out, size_t n)
+/* n bytes from the OS, before the health tests. */
+static int os_fill(uint8_t *out, size_t n)
 {
     /* A read may deliver fewer bytes than asked (continue: it made
        progress), be interrupted, or deliver none; the last two are retried
@@ -49,6 +51,22 @@ int rng_entropy_fill(uint8_t *out, size_t n)
         n -= (size_t)got;
     }
     return RNG_OK;
+}
+
+int rng_entropy_fill(uint8_t *out, size_t n)
+{
+    /* Read and test under one lock, so the tests see the OS's bytes in the
+       order it delivered them (one continuous sample stream). */
+    rng_health_lock();
+    int status = os_fill(out, n);
+    if (status == RNG_OK) {
+        status = rng_health_check(out, n, os_fill);
+    }
+    rng_health_unlock();
+    if (status != RNG_OK) {
+        rng_memzero(out, n); /* nothing of a failed read is used */
+    }
+    return status;
 }
 
 void rng_memzero(void *p, size_t n)

@@ -14,6 +14,10 @@
  * produces) is retried at most RNG_ENTROPY_MAX_EMPTY times per request; any
  * other error fails at once.
  *
+ * Every byte read passes the SP 800-90B health tests (health.h) first: a
+ * read whose bytes (or whose start-up samples) fail one returns
+ * RNG_E_HEALTH_RCT or RNG_E_HEALTH_APT instead, with out wiped.
+ *
  * The OS calls go through faults.h, the seam the test layer uses to make
  * them fail; the core itself has no test switch.
  */
@@ -28,7 +32,8 @@
 #define RNG_ENTROPY_MAX_INTERRUPTS 100
 #define RNG_ENTROPY_MAX_EMPTY 4
 
-/* Fill out with n bytes from the OS.  RNG_OK or RNG_E_ENTROPY. */
+/* Fill out with n bytes from the OS.  RNG_OK, RNG_E_ENTROPY,
+   RNG_E_HEALTH_RCT or RNG_E_HEALTH_APT (out is then all zero). */
 int rng_entropy_fill(uint8_t *out, size_t n);
 
 /* Overwrite n bytes at p with zeros in a way the compiler cannot drop. */

@@ -33,6 +33,15 @@ static long fault_verdict(size_t n)
     return verdict >= 0 && (size_t)verdict > n ? (long)n : verdict;
 }
 
+/* The delivered bytes, as the tamper fault rewrites them (if installed). */
+static void tamper(void *out, ssize_t got)
+{
+    const rng_faults *faults = __atomic_load_n(&installed, __ATOMIC_SEQ_CST);
+    if (got > 0 && faults != NULL && faults->entropy_tamper != NULL) {
+        faults->entropy_tamper(out, (size_t)got);
+    }
+}
+
 #if defined(__linux__)
 ssize_t rng_fault_getrandom(void *out, size_t n)
 {
@@ -44,7 +53,9 @@ ssize_t rng_fault_getrandom(void *out, size_t n)
     if (verdict == 0) {
         return 0;
     }
-    return getrandom(out, (size_t)verdict, 0);
+    ssize_t got = getrandom(out, (size_t)verdict, 0);
+    tamper(out, got);
+    return got;
 }
 #else
 int rng_fault_getentropy(void *out, size_t n)
@@ -54,7 +65,9 @@ int rng_fault_getentropy(void *out, size_t n)
         errno = verdict < 0 ? (int)-verdict : EIO;
         return -1; /* getentropy has no short reads: anything less fails */
     }
-    return getentropy(out, n);
+    int status = getentropy(out, n);
+    tamper(out, status == 0 ? (ssize_t)n : 0);
+    return status;
 }
 #endif
 

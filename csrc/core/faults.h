@@ -5,9 +5,12 @@
  * (csrc/testing/fault_plans.c, extension rngcore._testing) installs a table of
  * fault functions here; production code never installs one, and the core
  * consults the table only on cold paths (an OS entropy read, a self-test
- * comparison).  A fault can only make the core fail or retry, never weaken
- * it: the entropy fault decides how much of a read the operating system
- * "delivers", but every byte delivered still comes from the OS.
+ * comparison).  The entropy read fault decides how much of a read the
+ * operating system "delivers"; the entropy tamper fault rewrites the bytes
+ * delivered (stuck, repeating, biased: a broken noise source), which is how
+ * the tests show that the SP 800-90B health tests (health.h), which every
+ * delivered byte goes through, catch such a source.  No fault can make the
+ * core skip the health tests or output anything but what passed them.
  */
 #ifndef RNG_FAULTS_H
 #define RNG_FAULTS_H
@@ -21,6 +24,9 @@ typedef struct rng_faults {
        min(result, n) bytes (0 is a zero-byte read); < 0: the read fails
        with errno = -result (EINTR: an interrupted read).  NULL: no fault. */
     long (*entropy_read)(size_t n);
+    /* After each OS entropy read, on the n bytes it delivered (before the
+       health tests see them).  NULL: no fault. */
+    void (*entropy_tamper)(unsigned char *bytes, size_t n);
     /* Non-zero: the self-test sees one corrupted keystream bit.  NULL: none. */
     int (*selftest_corrupt)(void);
 } rng_faults;

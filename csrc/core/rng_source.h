@@ -39,6 +39,8 @@
 #define RNG_E_ARGUMENT -3    /* an argument was out of range */
 #define RNG_E_EXHAUSTED -4   /* a finite source (test engine) ran out */
 #define RNG_E_MEMORY -5      /* allocation failed */
+#define RNG_E_HEALTH_RCT -6  /* OS entropy failed the SP 800-90B Repetition Count Test (health.h) */
+#define RNG_E_HEALTH_APT -7  /* OS entropy failed the SP 800-90B Adaptive Proportion Test */
 
 typedef struct rng_source {
     void *state;

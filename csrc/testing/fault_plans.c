@@ -63,7 +63,61 @@ static int selftest_corrupt_now(void)
     return __atomic_load_n(&selftest_corrupt, __ATOMIC_SEQ_CST);
 }
 
-static const rng_faults FAULTS = {entropy_read, selftest_corrupt_now};
+/* Tamper plans.  The core calls the tamper fault under its health lock,
+   so these need no atomics of their own beyond the plan switch. */
+static int tamper_mode = RNGTEST_TAMPER_NONE;
+static int tamper_value = 0;
+static long tamper_run = 1;
+static long tamper_after = 0;
+static long tamper_pos = 0;  /* bytes delivered since the plan was set */
+static long tampered = 0;
+static unsigned char last_byte = 0;
+
+void rngtest_entropy_tamper(int mode, int value, long run, long after)
+{
+    __atomic_store_n(&tamper_mode, RNGTEST_TAMPER_NONE, __ATOMIC_SEQ_CST);
+    tamper_value = value & 0xff;
+    tamper_run = run > 0 ? run : 1;
+    tamper_after = after;
+    tamper_pos = 0;
+    tampered = 0;
+    __atomic_store_n(&tamper_mode, mode, __ATOMIC_SEQ_CST);
+}
+
+long rngtest_entropy_tampered(void)
+{
+    return __atomic_load_n(&tampered, __ATOMIC_SEQ_CST);
+}
+
+static void entropy_tamper(unsigned char *bytes, size_t n)
+{
+    int mode = __atomic_load_n(&tamper_mode, __ATOMIC_SEQ_CST);
+    for (size_t i = 0; i < n && mode != RNGTEST_TAMPER_NONE; i++, tamper_pos++) {
+        if (tamper_pos < tamper_after) {
+            continue;
+        }
+        long k = tamper_pos - tamper_after;
+        unsigned char value = (unsigned char)tamper_value;
+        switch (mode) {
+        case RNGTEST_TAMPER_STUCK: bytes[i] = value; break;
+        case RNGTEST_TAMPER_REPEAT:
+            if (k % tamper_run != 0) {
+                bytes[i] = last_byte;
+            }
+            break;
+        case RNGTEST_TAMPER_BIASED:
+            /* value, value, other: never three in a row (the RCT stays quiet), and
+               since 3 does not divide the window every other window starts on value. */
+            bytes[i] = k % 3 != 2 ? value : bytes[i] == value ? (unsigned char)(value ^ 1) : bytes[i];
+            break;
+        default: break;
+        }
+        last_byte = bytes[i];
+        __atomic_add_fetch(&tampered, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now};
 
 const rng_faults *rngtest_faults(void)
 {

@@ -29,6 +29,17 @@ void rngtest_entropy_plan_count(long count);
 long rngtest_entropy_reads(void);
 /* Shorthand: fail != 0 makes every read fail from now on; 0 passes all. */
 void rngtest_entropy_fail(int fail);
+#define RNGTEST_TAMPER_NONE 0    /* delivered bytes as the OS gave them */
+#define RNGTEST_TAMPER_STUCK 1   /* every byte is `value` (a stuck source) */
+#define RNGTEST_TAMPER_REPEAT 2  /* each byte is repeated to `run` bytes (a source repeating its samples) */
+#define RNGTEST_TAMPER_BIASED 3  /* two of every three bytes are `value`, the third never is (one value far too common, no run of 3) */
+
+/* From the next `after` delivered bytes on (they pass), rewrite delivered
+   entropy as `mode` (RNGTEST_TAMPER_*).  Positions count the bytes
+   delivered since this call, across reads.  RNGTEST_TAMPER_NONE ends it. */
+void rngtest_entropy_tamper(int mode, int value, long run, long after);
+/* Bytes rewritten since the last rngtest_entropy_tamper. */
+long rngtest_entropy_tampered(void);
 /* While non-zero, every self-test run sees a corrupted keystream bit. */
 void rngtest_selftest_fail(int fail);
 /* The fault table rngcore.testing installs with rng_faults_install. */
