@@ -417,3 +417,8 @@ class BitSource:
     def spawn(self, n: int) -> list["BitSource"]:
         """``n`` independent child engines."""
         raise ValueError(f"the {self.name or type(self).__name__} engine cannot spawn children")
+
+    def reseed(self, additional_input=b"") -> None:
+        """Production mode: fresh OS entropy into the state now, buffered
+        output dropped (a per-game reseed; :mod:`rngcore.controls`)."""
+        raise ValueError(f"the {self.name or type(self).__name__} engine cannot reseed")

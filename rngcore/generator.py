@@ -26,6 +26,7 @@ from collections.abc import MutableSequence
 import numpy as np
 
 from rngcore._native import ffi, lib
+from rngcore.controls import check_policy
 from rngcore.engine import BitSource, Provenance, count_arg, locked_call
 from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.errors import raise_for_status
@@ -138,6 +139,10 @@ class Generator:
         of one seed never overlap; give each parallel worker its own.
     reseed_interval : int, optional
         Production mode: bytes of output between OS reseeds (default 1 GiB).
+    reseed_before : {"never", "shuffle", "round"}, optional
+        Production mode: reseed from the OS before every shoe shuffle or
+        every round of the round-level device API
+        (:mod:`rngcore.controls`); default ``"never"``.
 
     Raises
     ------
@@ -165,7 +170,7 @@ class Generator:
     both processes.
     """
 
-    def __init__(self, seed=None, stream=None, *, reseed_interval=None):
+    def __init__(self, seed=None, stream=None, *, reseed_interval=None, reseed_before=None):
         if isinstance(seed, BitSource):
             if stream is not None or reseed_interval is not None:
                 raise TypeError("Generator(bit_source) takes no stream or reseed_interval: "
@@ -177,6 +182,8 @@ class Generator:
         self._bits = bits
         self._source = bits.source
         self._lock = bits.lock
+        self.reseed_before = check_policy(reseed_before, bits)
+        """The per-game reseed policy (:data:`rngcore.controls.RESEED_POLICIES`)."""
 
     # -- the bit source -------------------------------------------------------
 
@@ -231,6 +238,13 @@ class Generator:
     def seek(self, position: int) -> None:
         """Replay mode: continue from byte ``position`` of the keystream."""
         self._bits.seek(position)
+
+    def reseed(self, additional_input=b"") -> None:
+        """Production mode: fresh OS entropy into the engine now, buffered
+        output dropped, so nothing generated before is handed out after (a
+        per-game reseed; SP 800-90A Reseed with ``additional_input`` for the
+        DRBGs).  ValueError in replay mode."""
+        self._bits.reseed(additional_input)
 
     def provenance(self, *, show_seed: bool | None = None) -> Provenance:
         """Engine, mode, seed fingerprint, stream and position, for reports

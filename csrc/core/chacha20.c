@@ -442,6 +442,15 @@ int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval)
     return reseed(eng); /* key = 0 ^ 32 OS bytes */
 }
 
+int rng_chacha_reseed(rng_chacha *eng)
+{
+    if (eng->mode != RNG_CHACHA_PRODUCTION) {
+        return RNG_E_ARGUMENT;
+    }
+    int status = ready(eng);
+    return status != RNG_OK ? status : reseed(eng);
+}
+
 int rng_chacha_seek(rng_chacha *eng, uint64_t position)
 {
     if (eng->mode != RNG_CHACHA_REPLAY) {

@@ -124,6 +124,9 @@ int rng_chacha_init_production(rng_chacha *eng, uint64_t reseed_interval);
    failure all nbytes of out are zero (nothing of the request is left). */
 int rng_chacha_fill(rng_chacha *eng, void *out, size_t nbytes);
 
+/* Production mode: key ^= 32 fresh OS bytes now, dropping buffered output
+   (a per-game reseed).  RNG_E_ARGUMENT in replay mode. */
+int rng_chacha_reseed(rng_chacha *eng);
 /* Replay mode: continue from byte `position` of the keystream. */
 int rng_chacha_seek(rng_chacha *eng, uint64_t position);
 /* Bytes of output consumed so far (mod 2^64): replay, the keystream

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rngcore.controls import each_round
 from rngcore.devices import tiles
 from rngcore.devices._native import shuffled_rows, uniform8
 from rngcore.devices.dice import FACES
@@ -44,7 +45,7 @@ def spin_sections(generator, wheel: WheelTable | str, n: int) -> np.ndarray:
 def spin(generator, wheel: WheelTable | str) -> Spin:
     """One valid spin of ``wheel`` (a table or a name such as ``"big-six"``)."""
     table = _wheel(wheel)
-    section = int(spin_sections(generator, table, 1)[0])
+    section = int(each_round(generator, 1, lambda k: spin_sections(generator, table, k))[0])
     return Spin(section, table.sections[section])
 
 
@@ -54,7 +55,9 @@ def roll(generator, dice: int = 2, n: int = 1) -> np.ndarray:
         raise ValueError(f"dice must be >= 1, got {dice}")
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
-    return (uniform8(generator, len(FACES), n * dice) + int(FACES[0])).reshape(n, dice)
+    def draw(k):
+        return (uniform8(generator, len(FACES), k * dice) + int(FACES[0])).reshape(k, dice)
+    return each_round(generator, n, draw)
 
 
 def tile_stacks(generator, n: int = 1) -> np.ndarray:
@@ -66,6 +69,8 @@ def tile_stacks(generator, n: int = 1) -> np.ndarray:
     """
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
-    washed = shuffled_rows(generator, np.array(tiles.TILE_SET, dtype=np.uint16), n)
-    return washed.astype(np.uint8).reshape(n, len(tiles.TILE_SET) // tiles.TILES_PER_STACK,
-                                           tiles.TILES_PER_STACK)
+    def draw(k):
+        washed = shuffled_rows(generator, np.array(tiles.TILE_SET, dtype=np.uint16), k)
+        return washed.astype(np.uint8).reshape(k, len(tiles.TILE_SET) // tiles.TILES_PER_STACK,
+                                               tiles.TILES_PER_STACK)
+    return each_round(generator, n, draw)

@@ -27,6 +27,7 @@ import operator
 
 import numpy as np
 
+from rngcore import controls
 from rngcore.devices import cards
 from rngcore.devices._native import engine_position, shuffle_in_place, shuffled_rows
 from rngcore.devices.rulesets import FINISH_ROUND, RuleSet, cards_behind, rule_set
@@ -141,6 +142,7 @@ class Shoe:
         """Collect every card and initialise: shuffle, cut, place the cut card, burn."""
         if self.generator is None:
             raise ValueError("a replayed shoe has no generator: it ends where its recording ends")
+        controls.before(self.generator, "shuffle")
         self.shuffle_position = engine_position(self.generator)
         stack = self._fresh.copy()
         shuffle_in_place(self.generator, stack)
@@ -188,6 +190,8 @@ class Shoe:
         """Begin a round, shuffling first if the previous round was the shoe's last."""
         if self._round_open:
             raise ValueError("a round is already in progress; call end_round() first")
+        if self.generator is not None:
+            controls.before(self.generator, "round")
         if self._reshuffle_due or self.rules.continuous:
             self.shuffle()
         self._round_open = True

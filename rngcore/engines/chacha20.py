@@ -125,6 +125,18 @@ class ChaChaEngine(BitSource):
             status = lib.rng_chacha_seek(self._state, position)
         raise_for_status(status, "seek")
 
+    def reseed(self, additional_input=b"") -> None:
+        """Production mode: key ^= 32 fresh OS bytes now; buffered output is
+        dropped, so nothing generated before the reseed is handed out after
+        it (a per-game reseed).  ChaCha20 takes no additional input."""
+        if self._seed is not None:
+            raise ValueError("reseed applies to production mode only (replay has no entropy to reseed with)")
+        if additional_input:
+            raise ValueError("the chacha20 engine takes no additional input (SP 800-90A engines do)")
+        with self._lock:
+            status = lib.rng_chacha_reseed(self._state)
+        raise_for_status(status, "reseed")
+
     def spawn(self, n: int) -> list["ChaChaEngine"]:
         """``n`` independent child engines.
 
