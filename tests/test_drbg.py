@@ -332,3 +332,13 @@ def test_the_documented_worked_example():
     assert f"--seed {seed.hex()} --stream 7 --bytes 16" in text
     snippet = text.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(snippet, "docs/drbg.md", "exec"), {})
+
+
+@pytest.mark.parametrize("engine", DRBGS)
+def test_seek_and_spawn_are_refused_with_the_reason(engine):
+    g = rngcore.Generator(engine(SEED))
+    with pytest.raises(ValueError, match="cannot seek: an SP 800-90A DRBG's state moves one way"):
+        g.seek(4096)
+    with pytest.raises(ValueError, match="cannot spawn children: give each instance its own"):
+        g.spawn(2)
+    assert g.position == 0  # nothing was consumed

@@ -228,6 +228,16 @@ class DrbgEngine(BitSource):
             raise ValueError(f"{self.name}: additional_input too long")
         raise_for_status(status, "reseed")
 
+    def seek(self, position: int) -> None:
+        """Refused: SP 800-90A defines no seek (docs/drbg.md, "No seek, no spawn")."""
+        raise ValueError(f"the {self.name} engine cannot seek: an SP 800-90A DRBG's state moves one way, "
+                         "request by request; replay a position by instantiating again and generating up to it")
+
+    def spawn(self, n: int) -> list["DrbgEngine"]:
+        """Refused: SP 800-90A defines no children (docs/drbg.md, "No seek, no spawn")."""
+        raise ValueError(f"the {self.name} engine cannot spawn children: give each instance its own "
+                         "instantiate inputs (a replay seed, or a stream id as its personalization string)")
+
     def __repr__(self) -> str:
         if self._seed is None:
             return f"{type(self).__name__}(mode='production', seedings={self.seedings})"
