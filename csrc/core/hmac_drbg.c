@@ -51,12 +51,11 @@ static void store32_be(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static void compress_portable(uint32_t h[8], const uint8_t block[64])
+/* One block of message words m[0..15] (already big-endian-loaded). */
+static void compress_portable_words(uint32_t h[8], const uint32_t m[16])
 {
     uint32_t w[64];
-    for (int t = 0; t < 16; t++) {
-        w[t] = load32_be(block + 4 * t);
-    }
+    memcpy(w, m, 16 * sizeof w[0]);
     for (int t = 16; t < 64; t++) {
         uint32_t s0 = ROTR(w[t - 15], 7) ^ ROTR(w[t - 15], 18) ^ (w[t - 15] >> 3);
         uint32_t s1 = ROTR(w[t - 2], 17) ^ ROTR(w[t - 2], 19) ^ (w[t - 2] >> 10);
@@ -73,6 +72,16 @@ static void compress_portable(uint32_t h[8], const uint8_t block[64])
     rng_memzero(w, sizeof w); /* the schedule of a keyed block is key material */
 }
 
+static void compress_portable(uint32_t h[8], const uint8_t block[64])
+{
+    uint32_t m[16];
+    for (int t = 0; t < 16; t++) {
+        m[t] = load32_be(block + 4 * t);
+    }
+    compress_portable_words(h, m);
+    rng_memzero(m, sizeof m);
+}
+
 #if RNG_HAVE_SHANI_PATH
 int rng_cpu_has_shani(void)
 {
@@ -84,36 +93,68 @@ int rng_cpu_has_shani(void)
     return (b >> 29 & 1) && __builtin_cpu_supports("sse4.1") ? 1 : 0; /* CPUID.7.0:EBX.SHA */
 }
 
-/* The SHA extensions keep the state as ABEF and CDGH; four message words
-   per group, two rounds per SHA256RNDS2. */
+/* The SHA extensions keep the state as ABEF and CDGH (lane 3 first). */
+SHANI static inline void shani_load(const uint32_t h[8], __m128i *abef, __m128i *cdgh)
+{
+    __m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)h), 0xB1);        /* CDAB */
+    __m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(h + 4)), 0x1B); /* EFGH */
+    *abef = _mm_alignr_epi8(t, s1, 8);
+    *cdgh = _mm_blend_epi16(s1, t, 0xF0);
+}
+
+/* The state as words h[0..3] and h[4..7] (lane i = word i): a digest's
+   words are the message words of a block that starts with it. */
+SHANI static inline void shani_words(__m128i abef, __m128i cdgh, __m128i *lo, __m128i *hi)
+{
+    __m128i t = _mm_shuffle_epi32(abef, 0x1B);  /* FEBA */
+    __m128i s1 = _mm_shuffle_epi32(cdgh, 0xB1); /* DCHG */
+    *lo = _mm_blend_epi16(t, s1, 0xF0);         /* DCBA */
+    *hi = _mm_alignr_epi8(s1, t, 8);            /* HGFE */
+}
+
+/* Four rounds (two per SHA256RNDS2) on message group g. */
+SHANI static inline void shani_rounds(__m128i *s0, __m128i *s1, __m128i w, int g)
+{
+    __m128i msg = _mm_add_epi32(w, _mm_loadu_si128((const __m128i *)(K256 + 4 * g)));
+    *s1 = _mm_sha256rnds2_epu32(*s1, *s0, msg);
+    *s0 = _mm_sha256rnds2_epu32(*s0, *s1, _mm_shuffle_epi32(msg, 0x0E));
+}
+
+/* One block of message words (m0: words 0-3, ..., m3: words 12-15) into the
+   state, the schedule in a window of the last four groups (registers). */
+SHANI static inline void shani_block(__m128i *abef, __m128i *cdgh, __m128i m0, __m128i m1, __m128i m2, __m128i m3)
+{
+    __m128i s0 = *abef, s1 = *cdgh;
+    shani_rounds(&s0, &s1, m0, 0);
+    shani_rounds(&s0, &s1, m1, 1);
+    shani_rounds(&s0, &s1, m2, 2);
+    shani_rounds(&s0, &s1, m3, 3);
+    for (int g = 4; g < 16; g++) {
+        __m128i w = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(m0, m1), _mm_alignr_epi8(m3, m2, 4)), m3);
+        m0 = m1;
+        m1 = m2;
+        m2 = m3;
+        m3 = w;
+        shani_rounds(&s0, &s1, w, g);
+    }
+    *abef = _mm_add_epi32(s0, *abef);
+    *cdgh = _mm_add_epi32(s1, *cdgh);
+}
+
 SHANI static void compress_shani(uint32_t h[8], const uint8_t *block, size_t nblocks)
 {
     const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll); /* big-endian words */
-    __m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)h), 0xB1);        /* CDAB */
-    __m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(h + 4)), 0x1B); /* EFGH */
-    __m128i s0 = _mm_alignr_epi8(t, s1, 8);                                          /* ABEF */
-    s1 = _mm_blend_epi16(s1, t, 0xF0);                                               /* CDGH */
+    __m128i abef, cdgh, lo, hi;
+    shani_load(h, &abef, &cdgh);
     for (; nblocks > 0; nblocks--, block += 64) {
-        __m128i save0 = s0, save1 = s1, w[16];
-        for (int g = 0; g < 16; g++) {
-            if (g < 4) {
-                w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * g)), swap);
-            } else {
-                w[g] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w[g - 4], w[g - 3]),
-                                                          _mm_alignr_epi8(w[g - 1], w[g - 2], 4)), w[g - 1]);
-            }
-            __m128i msg = _mm_add_epi32(w[g], _mm_loadu_si128((const __m128i *)(K256 + 4 * g)));
-            s1 = _mm_sha256rnds2_epu32(s1, s0, msg);
-            s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(msg, 0x0E));
-        }
-        s0 = _mm_add_epi32(s0, save0);
-        s1 = _mm_add_epi32(s1, save1);
-        rng_memzero(w, sizeof w);
+        shani_block(&abef, &cdgh, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)block), swap),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16)), swap),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 32)), swap),
+                    _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 48)), swap));
     }
-    t = _mm_shuffle_epi32(s0, 0x1B);         /* FEBA */
-    s1 = _mm_shuffle_epi32(s1, 0xB1);        /* DCHG */
-    _mm_storeu_si128((__m128i *)h, _mm_blend_epi16(t, s1, 0xF0));     /* DCBA */
-    _mm_storeu_si128((__m128i *)(h + 4), _mm_alignr_epi8(s1, t, 8));  /* HGFE */
+    shani_words(abef, cdgh, &lo, &hi);
+    _mm_storeu_si128((__m128i *)h, lo);
+    _mm_storeu_si128((__m128i *)(h + 4), hi);
 }
 #else
 int rng_cpu_has_shani(void) { return 0; }
@@ -264,27 +305,87 @@ static void hmac3(const hmac_key *hk, const uint8_t *a, size_t an, const uint8_t
     rng_memzero(inner, sizeof inner);
 }
 
-/* HMAC(key, m) of a 32-byte m (HMAC_DRBG's V = HMAC(K, V)): the padded
-   blocks are written directly, so it is exactly two compressions. */
-static void hmac32(const hmac_key *hk, const uint8_t m[32], uint8_t out[32])
+/* V = HMAC(K, V), ceil(n / 32) times, each new V's bytes appended to out
+   (when out is not NULL): HMAC_DRBG's generate loop, and its Update's
+   V = HMAC(K, V) with n = 32.  A 32-byte message makes each HMAC exactly
+   two compressions of one padded block each (the inner hash continues from
+   the padded key: 64 + 32 bytes = 768 bits), and a digest's words are the
+   next block's message words, so V stays in words (SHA-NI: in registers)
+   from the first HMAC to the last, and only the output is byte-swapped. */
+#define HMAC32_PAD 0x80000000u  /* message word 8: the 0x80 after 32 bytes */
+#define HMAC32_BITS 768u        /* message word 15: 96 bytes hashed */
+
+#if RNG_HAVE_SHANI_PATH
+SHANI static void hmac_chain_shani(const hmac_key *hk, uint8_t v[32], uint8_t *out, size_t n)
 {
-    uint8_t block[64] = {0};
-    uint32_t h[8];
-    memcpy(block, m, 32);
-    block[32] = 0x80;
-    block[62] = 0x03; /* 96 bytes hashed (the 64-byte padded key, then 32): 768 bits */
-    memcpy(h, hk->inner.h, sizeof h);
-    sha256_blocks(h, block, 1);
-    for (int i = 0; i < 8; i++) {
-        store32_be(block + 4 * i, h[i]); /* the outer message: the inner digest, same padding */
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
+    const __m128i pad = _mm_set_epi32(0, 0, 0, (int)HMAC32_PAD), bits = _mm_set_epi32((int)HMAC32_BITS, 0, 0, 0);
+    __m128i in_abef, in_cdgh, out_abef, out_cdgh, a, c;
+    shani_load(hk->inner.h, &in_abef, &in_cdgh);
+    shani_load(hk->outer.h, &out_abef, &out_cdgh);
+    __m128i lo = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)v), swap);
+    __m128i hi = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(v + 16)), swap);
+    for (size_t done = 0; done < n; done += 32) {
+        a = in_abef, c = in_cdgh;
+        shani_block(&a, &c, lo, hi, pad, bits);
+        shani_words(a, c, &lo, &hi);
+        a = out_abef, c = out_cdgh;
+        shani_block(&a, &c, lo, hi, pad, bits);
+        shani_words(a, c, &lo, &hi);
+        if (out != NULL) {
+            uint8_t block[32];
+            uint8_t *to = n - done >= 32 ? out + done : block;
+            _mm_storeu_si128((__m128i *)to, _mm_shuffle_epi8(lo, swap));
+            _mm_storeu_si128((__m128i *)(to + 16), _mm_shuffle_epi8(hi, swap));
+            if (to == block) {
+                memcpy(out + done, block, n - done);
+                rng_memzero(block, sizeof block);
+            }
+        }
     }
-    memcpy(h, hk->outer.h, sizeof h);
-    sha256_blocks(h, block, 1);
+    _mm_storeu_si128((__m128i *)v, _mm_shuffle_epi8(lo, swap));
+    _mm_storeu_si128((__m128i *)(v + 16), _mm_shuffle_epi8(hi, swap));
+}
+#endif
+
+static void hmac_chain_portable(const hmac_key *hk, uint8_t v[32], uint8_t *out, size_t n)
+{
+    uint32_t m[16] = {0}, h[8];
     for (int i = 0; i < 8; i++) {
-        store32_be(out + 4 * i, h[i]);
+        m[i] = load32_be(v + 4 * i);
     }
-    rng_memzero(block, sizeof block);
+    m[8] = HMAC32_PAD;
+    m[15] = HMAC32_BITS;
+    for (size_t done = 0; done < n; done += 32) {
+        memcpy(h, hk->inner.h, sizeof h);
+        compress_portable_words(h, m);
+        memcpy(m, h, sizeof h); /* the inner digest is the outer message */
+        memcpy(h, hk->outer.h, sizeof h);
+        compress_portable_words(h, m);
+        memcpy(m, h, sizeof h); /* the new V is the next message */
+        for (size_t i = 0; out != NULL && i < 8 && 4 * i < n - done; i++) {
+            uint8_t word[4];
+            store32_be(word, h[i]);
+            size_t take = n - done - 4 * i < 4 ? n - done - 4 * i : 4;
+            memcpy(out + done + 4 * i, word, take);
+        }
+    }
+    for (int i = 0; i < 8; i++) {
+        store32_be(v + 4 * i, m[i]);
+    }
+    rng_memzero(m, sizeof m);
     rng_memzero(h, sizeof h);
+}
+
+static void hmac_chain(const hmac_key *hk, uint8_t v[32], uint8_t *out, size_t n)
+{
+#if RNG_HAVE_SHANI_PATH
+    if (rng_sha256_get_impl() == RNG_SHA_IMPL_SHANI) {
+        hmac_chain_shani(hk, v, out, n);
+        return;
+    }
+#endif
+    hmac_chain_portable(hk, v, out, n);
 }
 
 void rng_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t n, uint8_t out[32])
@@ -321,7 +422,7 @@ static void drbg_update(rng_hmac_drbg *d, const uint8_t *p1, size_t n1, const ui
         sha256_final(&ctx, d->key);
         /* V = HMAC(K, V) */
         hmac_set_key(&hk, d->key, 32);
-        hmac32(&hk, d->v, d->v);
+        hmac_chain(&hk, d->v, NULL, 32);
         rng_memzero(&ctx, sizeof ctx);
         rng_memzero(inner, sizeof inner);
         rng_memzero(v_round, sizeof v_round);
@@ -372,11 +473,7 @@ int rng_hmac_drbg_generate(rng_hmac_drbg *d, uint8_t *out, size_t n,
     }
     hmac_key hk;
     hmac_set_key(&hk, d->key, 32);
-    for (size_t done = 0; done < n; done += 32) {
-        hmac32(&hk, d->v, d->v);
-        size_t take = n - done < 32 ? n - done : 32;
-        memcpy(out + done, d->v, take);
-    }
+    hmac_chain(&hk, d->v, out, n);
     rng_memzero(&hk, sizeof hk);
     drbg_update(d, additional, additional_len, NULL, 0, NULL, 0);
     d->reseed_counter++;
