@@ -13,7 +13,11 @@
 
 #include "chacha20_avx2.h"
 #include "chacha20_selftest.h"
+#include "dispatch.h"
 #include "entropy.h"
+#include "outbuf.h"
+
+_Static_assert(RNG_CHACHA_IMPL_PORTABLE == 0, "the forced portable path is path 0 (dispatch.h)");
 
 /* ---- portable block function ------------------------------------------ */
 
@@ -87,23 +91,14 @@ int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t s
 
 static int chacha_impl = -1; /* -1 until first use, then RNG_CHACHA_IMPL_* */
 
-static int default_impl(void)
+static int best_impl(void)
 {
-    const char *force = getenv("RNGCERT_FORCE_PORTABLE");
-    if (force != NULL && strcmp(force, "1") == 0) {
-        return RNG_CHACHA_IMPL_PORTABLE;
-    }
     return rng_cpu_has_avx2() ? RNG_CHACHA_IMPL_AVX2 : RNG_CHACHA_IMPL_PORTABLE;
 }
 
 int rng_chacha_get_impl(void)
 {
-    int impl = __atomic_load_n(&chacha_impl, __ATOMIC_RELAXED);
-    if (impl < 0) {
-        impl = default_impl();
-        __atomic_store_n(&chacha_impl, impl, __ATOMIC_RELAXED);
-    }
-    return impl;
+    return rng_dispatch_get(&chacha_impl, best_impl);
 }
 
 int rng_chacha_set_impl(int impl)
@@ -307,18 +302,6 @@ static int refill(rng_chacha *eng)
 /* Blocks per key in a bulk production request (64 KiB). */
 #define BULK_BLOCKS 1024
 
-/* Copy up to n buffered bytes to dst, zeroing them in the buffer (no
-   returned output stays in the state); the count copied. */
-static size_t take_buffered(rng_chacha *eng, uint8_t *dst, size_t n)
-{
-    size_t have = RNG_CHACHA_BUF_BYTES - eng->pos;
-    size_t take = have < n ? have : n;
-    memcpy(dst, eng->buf + eng->pos, take);
-    memset(eng->buf + eng->pos, 0, take);
-    eng->pos += (uint32_t)take;
-    return take;
-}
-
 /* rng_chacha_fill without the wipe on failure. */
 static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
 {
@@ -327,9 +310,7 @@ static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
         return status;
     }
     /* Buffered bytes first, so the output order is the keystream order. */
-    size_t take = take_buffered(eng, dst, nbytes);
-    dst += take;
-    nbytes -= take;
+    rng_outbuf_drain(eng->buf, RNG_CHACHA_BUF_BYTES, &eng->pos, &dst, &nbytes);
 
     /* Then whole blocks straight into dst, without a copy. */
     if (eng->mode == RNG_CHACHA_REPLAY) {
@@ -360,9 +341,7 @@ static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
                 return status;
             }
         }
-        take = take_buffered(eng, dst, nbytes);
-        dst += take;
-        nbytes -= take;
+        rng_outbuf_drain(eng->buf, RNG_CHACHA_BUF_BYTES, &eng->pos, &dst, &nbytes);
     }
     return eng->status;
 }

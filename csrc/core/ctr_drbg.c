@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "byteorder.h"
+#include "dispatch.h"
 #include "entropy.h"
+
+_Static_assert(RNG_AES_IMPL_PORTABLE == 0, "the forced portable path is path 0 (dispatch.h)");
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RNG_HAVE_AESNI_PATH 1
@@ -292,18 +295,14 @@ int rng_cpu_has_vaes(void) { return 0; }
 
 static int aes_impl = -1; /* -1 until first use */
 
+static int best_aes_impl(void)
+{
+    return rng_cpu_has_vaes() ? RNG_AES_IMPL_VAES : rng_cpu_has_aesni() ? RNG_AES_IMPL_AESNI : RNG_AES_IMPL_PORTABLE;
+}
+
 int rng_aes_get_impl(void)
 {
-    int impl = __atomic_load_n(&aes_impl, __ATOMIC_RELAXED);
-    if (impl < 0) {
-        const char *force = getenv("RNGCERT_FORCE_PORTABLE");
-        int portable = force != NULL && strcmp(force, "1") == 0;
-        impl = portable ? RNG_AES_IMPL_PORTABLE
-               : rng_cpu_has_vaes() ? RNG_AES_IMPL_VAES
-               : rng_cpu_has_aesni() ? RNG_AES_IMPL_AESNI : RNG_AES_IMPL_PORTABLE;
-        __atomic_store_n(&aes_impl, impl, __ATOMIC_RELAXED);
-    }
-    return impl;
+    return rng_dispatch_get(&aes_impl, best_aes_impl);
 }
 
 int rng_aes_set_impl(int impl)

@@ -9,6 +9,7 @@
 #include "byteorder.h"
 #include "entropy.h"
 #include "faults.h"
+#include "outbuf.h"
 
 #define REQUEST RNG_DRBG_REQUEST_BYTES
 
@@ -166,24 +167,13 @@ static int request(rng_drbg *eng, uint8_t *out)
     return RNG_OK;
 }
 
-static size_t take_buffered(rng_drbg *eng, uint8_t *dst, size_t n)
-{
-    size_t have = REQUEST - eng->pos, take = have < n ? have : n;
-    memcpy(dst, eng->buf + eng->pos, take);
-    memset(eng->buf + eng->pos, 0, take);
-    eng->pos += (uint32_t)take;
-    return take;
-}
-
 static int fill_output(rng_drbg *eng, uint8_t *dst, size_t nbytes)
 {
     int status = ready(eng);
     if (status != RNG_OK) {
         return status;
     }
-    size_t take = take_buffered(eng, dst, nbytes);
-    dst += take;
-    nbytes -= take;
+    rng_outbuf_drain(eng->buf, REQUEST, &eng->pos, &dst, &nbytes);
     for (; nbytes >= REQUEST; dst += REQUEST, nbytes -= REQUEST) {
         status = request(eng, dst); /* whole requests straight into dst */
         if (status != RNG_OK) {
@@ -196,7 +186,7 @@ static int fill_output(rng_drbg *eng, uint8_t *dst, size_t nbytes)
             return status;
         }
         eng->pos = 0;
-        take_buffered(eng, dst, nbytes);
+        rng_outbuf_take(eng->buf, REQUEST, &eng->pos, dst, nbytes);
     }
     return RNG_OK;
 }
@@ -305,9 +295,7 @@ uint64_t rng_drbg_reseed_counter(const rng_drbg *eng)
 static int take_word(rng_drbg *eng, uint8_t *b, uint32_t n)
 {
     if (eng->pos <= REQUEST - n && eng->epoch == __atomic_load_n(&drbg_epoch, __ATOMIC_RELAXED)) {
-        memcpy(b, eng->buf + eng->pos, n);
-        memset(eng->buf + eng->pos, 0, n);
-        eng->pos += n;
+        rng_outbuf_take(eng->buf, REQUEST, &eng->pos, b, n);
         return RNG_OK;
     }
     return rng_drbg_fill(eng, b, n);

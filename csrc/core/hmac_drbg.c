@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "entropy.h"
+
+_Static_assert(RNG_SHA_IMPL_PORTABLE == 0, "the forced portable path is path 0 (dispatch.h)");
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RNG_HAVE_SHANI_PATH 1
@@ -162,16 +165,14 @@ int rng_cpu_has_shani(void) { return 0; }
 
 static int sha_impl = -1; /* -1 until first use */
 
+static int best_sha_impl(void)
+{
+    return rng_cpu_has_shani() ? RNG_SHA_IMPL_SHANI : RNG_SHA_IMPL_PORTABLE;
+}
+
 int rng_sha256_get_impl(void)
 {
-    int impl = __atomic_load_n(&sha_impl, __ATOMIC_RELAXED);
-    if (impl < 0) {
-        const char *force = getenv("RNGCERT_FORCE_PORTABLE"); /* exactly "1", as chacha20.h */
-        int portable = force != NULL && strcmp(force, "1") == 0;
-        impl = !portable && rng_cpu_has_shani() ? RNG_SHA_IMPL_SHANI : RNG_SHA_IMPL_PORTABLE;
-        __atomic_store_n(&sha_impl, impl, __ATOMIC_RELAXED);
-    }
-    return impl;
+    return rng_dispatch_get(&sha_impl, best_sha_impl);
 }
 
 int rng_sha256_set_impl(int impl)

@@ -38,7 +38,8 @@ import weakref
 from typing import ClassVar
 
 from rngcore._native import ffi, lib
-from rngcore.engine import BitSource, Check, Provenance, check_u64, warn_if_trivial
+from rngcore.engine import Check, Provenance, check_u64, warn_if_trivial
+from rngcore.engines._c_engine import CEngine
 from rngcore.errors import raise_for_status
 
 __all__ = ["DrbgEngine", "DrbgProvenance", "MAX_RESEED_INTERVAL", "REQUEST_BYTES"]
@@ -73,7 +74,7 @@ def _bytes(name: str, value) -> bytes:
         raise TypeError(f"{name} must be bytes-like or hex, got {type(value).__name__}") from None
 
 
-class DrbgEngine(BitSource):
+class DrbgEngine(CEngine):
     """An SP 800-90A DRBG bit source (see the module docstring).
 
     Parameters
@@ -91,6 +92,8 @@ class DrbgEngine(BitSource):
         Production mode: reseed from the OS before every request.
     """
 
+    _c_fill = lib.rng_drbg_fill
+    _c_position = lib.rng_drbg_position
     mechanism: ClassVar[int]
     entropy_bytes: ClassVar[int] = 32
     nonce_bytes: ClassVar[int] = 16
@@ -175,19 +178,6 @@ class DrbgEngine(BitSource):
 
     # -- readouts -----------------------------------------------------------------
 
-    def _position_unlocked(self) -> int:
-        return int(lib.rng_drbg_position(self._state))
-
-    @property
-    def status(self) -> int:
-        """0 (``RNG_OK``) or the latched negative ``RNG_E_*`` status."""
-        return int(self._state.status)
-
-    @property
-    def seedings(self) -> int:
-        """Production mode: instantiations and reseeds from the OS so far."""
-        return int(self._state.seedings)
-
     @property
     def reseed_counter(self) -> int:
         """SP 800-90A's reseed counter: requests since the last (re)seeding, plus 1."""
@@ -208,12 +198,6 @@ class DrbgEngine(BitSource):
         return DrbgProvenance(**dataclasses.asdict(base), parameters=parameters)
 
     # -- state changes --------------------------------------------------------------
-
-    def fill_pointer(self, pointer, nbytes: int, what: str = "fill") -> None:
-        """Write the next ``nbytes`` of output to a cffi pointer (lock held inside)."""
-        with self._lock:
-            status = lib.rng_drbg_fill(self._state, pointer, nbytes)
-        raise_for_status(status, what)
 
     def reseed(self, additional_input=b"") -> None:
         """Production mode: reseed from the OS now (SP 800-90A Reseed with

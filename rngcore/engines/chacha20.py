@@ -27,7 +27,8 @@ from __future__ import annotations
 import weakref
 
 from rngcore._native import ffi, lib
-from rngcore.engine import BitSource, Check, check_u64, count_arg, parse_seed, warn_if_trivial
+from rngcore.engine import Check, check_u64, count_arg, parse_seed, warn_if_trivial
+from rngcore.engines._c_engine import CEngine
 from rngcore.errors import raise_for_status
 
 __all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "ENGINES"]
@@ -35,7 +36,7 @@ __all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "ENGINES"]
 DEFAULT_RESEED_INTERVAL = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL  # 1 GiB
 
 
-class ChaChaEngine(BitSource):
+class ChaChaEngine(CEngine):
     """The ChaCha20 bit source (see the module docstring for the modes).
 
     Parameters
@@ -49,6 +50,8 @@ class ChaChaEngine(BitSource):
         Production mode: bytes of output between OS reseeds (default 1 GiB).
     """
 
+    _c_fill = lib.rng_chacha_fill
+    _c_position = lib.rng_chacha_position
     name = "chacha20"
     summary = "ChaCha20 (20 rounds), key = seed, 64-bit counter and 64-bit stream id (RFC 8439 block function)"
     seed_help = "64 hex digits: the 32-byte ChaCha20 key"
@@ -90,31 +93,12 @@ class ChaChaEngine(BitSource):
 
     # -- readouts -----------------------------------------------------------------
 
-    def _position_unlocked(self) -> int:
-        return int(lib.rng_chacha_position(self._state))
-
-    @property
-    def status(self) -> int:
-        """0 (``RNG_OK``) or the latched negative ``RNG_E_*`` status."""
-        return int(self._state.status)
-
-    @property
-    def seedings(self) -> int:
-        """Production mode: how many times the key was drawn from the OS."""
-        return int(self._state.seedings)
-
     @property
     def reseed_interval(self) -> int | None:
         """Production mode: bytes of output between OS reseeds."""
         return int(self._state.reseed_interval) if self._seed is None else None
 
     # -- state changes --------------------------------------------------------------
-
-    def fill_pointer(self, pointer, nbytes: int, what: str = "fill") -> None:
-        """Write the next ``nbytes`` of output to a cffi pointer (lock held inside)."""
-        with self._lock:
-            status = lib.rng_chacha_fill(self._state, pointer, nbytes)
-        raise_for_status(status, what)
 
     def seek(self, position: int) -> None:
         """Replay mode: continue from byte ``position`` of the keystream."""
