@@ -7,7 +7,9 @@ For every engine in the registry (:mod:`rngcore.engines`):
    vectors on every keystream path, the power-on self-test and the stability
    pin, :mod:`rngcore.engines._chacha20_kat`);
 2. a continuous test: no two consecutive 64-byte blocks equal over a
-   production-mode run (FIPS 140-style repetition test).
+   production-mode run (FIPS 140-style repetition test);
+3. for an engine with a production mode, the SP 800-90B health tests on
+   the OS entropy it takes (:func:`rngcore.health.known_answers`).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import os
 import numpy as np
 
 import rngcore
-from rngcore import lib
+from rngcore import health, lib
 from rngcore.engine import Check
 from rngcore.engines import engines
 # The ChaCha20 checks, under the names callers have always used.
@@ -67,6 +69,7 @@ def engine_checks(engine) -> list[Check]:
             checks.append(check_continuous(generator=rngcore.Generator(engine())))
         except Exception as exc:
             checks.append(Check("continuous", False, f"{type(exc).__name__}: {exc}"))
+        checks.extend(health.known_answers())  # the health tests on the OS entropy it took
     return checks
 
 

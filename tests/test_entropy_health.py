@@ -24,6 +24,16 @@ TABLE2_BINARY = {0.2: 941, 0.4: 840, 0.6: 748, 0.8: 664, 1: 589}   # W = 1024
 TABLE2_NON_BINARY = {0.5: 410, 1: 311, 2: 177, 4: 62, 8: 13}       # W = 512
 
 
+def test_the_selftest_table_is_the_standards_and_its_checks_pass():
+    from rngcore import health
+
+    assert health.TABLE2 == {1024: TABLE2_BINARY, 512: TABLE2_NON_BINARY}
+    rngcore.Generator().random_bytes(1)
+    checks = health.known_answers()
+    assert [c.name for c in checks] == ["sp800-90b-cutoffs", "sp800-90b-tests", "sp800-90b-os-entropy"]
+    assert all(c.passed for c in checks), checks
+
+
 # --- cutoffs ----------------------------------------------------------------------------
 
 def test_the_rct_cutoff_is_the_standards_formula():
