@@ -31,6 +31,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_compliant.toml": ("RTP 93.28%", "1 in 657,694", True),
         "slot_below_90.toml": ("RTP 85.47%", None, False),
         "slot_rare_award.toml": (None, "1 in 3,435,973,837", False),
+        "slot_ways243.toml": ("RTP 93.14%", "1 in 10,374", True),
     }
     for name, (rtp_text, odds_text, passes) in expect.items():
         a = analyse(load_model(ROOT / "examples" / name))

@@ -1,7 +1,8 @@
 """Read and validate a slot game model (TOML, see ``docs/slot_model.md``).
 
-The model is data: window, bet, paylines, symbols with their pays, reel
-strips, an optional free-spins feature and an optional progressive jackpot.
+The model is data: window, bet, paylines (or ways: every row path of the
+window, each paid as a payline), symbols with their pays, reel strips, an
+optional free-spins feature and an optional progressive jackpot.
 Everything a player can be paid is an integer number of credits; the only
 non-integer quantity, the progressive's contribution rate, is an exact
 :class:`fractions.Fraction`.  Every problem is reported as a
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import pathlib
 import re
 import tomllib
@@ -114,11 +116,17 @@ class SlotModel:
     free_spins: FreeSpins | None
     progressive: Progressive | None
     source: str | None = None
+    ways: bool = False  # a ways game: ``paylines`` are every row path, each paid as a line
 
     @property
     def total_bet(self) -> int:
-        """Credits staked per play: bet per line × paylines played."""
+        """Credits staked per play: bet per line (per way) × paylines (ways) played."""
         return self.bet_per_line * len(self.paylines)
+
+    @property
+    def line_word(self) -> str:
+        """What one evaluated path is called in messages: "payline" or "way"."""
+        return "way" if self.ways else "payline"
 
     @property
     def symbol_names(self) -> tuple[str, ...]:
@@ -280,11 +288,17 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines"})
-    bet_per_line = _int(bet, "per_line", "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
-    paylines = _paylines(bet, rows, reels)
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way"})
+    ways = "ways" in bet
+    if ways:
+        bet_key, unit = "per_way", "ways"
+        paylines = _ways(bet, rows, reels)
+    else:
+        bet_key, unit = "per_line", "paylines"
+        paylines = _paylines(bet, rows, reels)
+    bet_per_line = _int(bet, bet_key, "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
     if bet_per_line * len(paylines) > MAX_PLAY_WIN:
-        raise ModelError("bet", f"total bet = per_line {bet_per_line:,} x {len(paylines)} paylines = "
+        raise ModelError("bet", f"total bet = {bet_key} {bet_per_line:,} x {len(paylines)} {unit} = "
                          f"{bet_per_line * len(paylines):,} credits exceeds the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     symbols = _symbols(data, reels, rows)
     names = [s.name for s in symbols]
@@ -311,6 +325,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         free_spins=free_spins,
         progressive=progressive,
         source=source,
+        ways=ways,
     )
     _check_largest_win(model)
     return model
@@ -331,7 +346,8 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
     spin = n_lines * top_line * bpl + top_scatter * tb
     terms = []
     if top_line:
-        terms.append(f"{n_lines} paylines x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.per_line)")
+        bet_key = "per_way" if model.ways else "per_line"
+        terms.append(f"{n_lines} {model.line_word}s x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.{bet_key})")
     if top_scatter:
         name = model.symbols[model.scatter].name
         terms.append(f"{top_scatter:,} (symbols.{name}.pays) x {tb:,} (total bet)")
@@ -360,7 +376,30 @@ def _check_largest_win(model: SlotModel) -> None:
 # --- sections -----------------------------------------------------------------
 
 
+def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
+    """Every row path of the window, reel 1 first: a ways game pays each path as a payline."""
+    if "paylines" in bet:
+        raise ModelError("bet", "a ways game pays every path through the window, so it has no paylines: "
+                         "give 'ways' or 'paylines', not both")
+    if "per_line" in bet:
+        raise ModelError("bet.per_line", "a ways game is bet per way: write per_way instead")
+    value = bet["ways"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelError("bet.ways", f"must be a whole number (rows^reels, e.g. 243 = 3^5), got {shown(value)}")
+    if value != rows ** reels:
+        raise ModelError("bet.ways", f"{value:,} ways, but a window of {rows} rows x {reels} reels has "
+                         f"{rows}^{reels} = {rows ** reels:,} paths; ways = {rows ** reels:,}")
+    if value > MAX_PAYLINES:
+        raise ModelError("bet.ways", f"{value:,} ways; at most {MAX_PAYLINES:,} are supported "
+                         "(docs/slot_model.md, Limits)")
+    if "per_way" not in bet:
+        raise ModelError("bet", "missing 'per_way': the credits bet on each way")
+    return tuple(itertools.product(range(rows), repeat=reels))
+
+
 def _paylines(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
+    if "per_way" in bet:
+        raise ModelError("bet.per_way", "only a ways game (bet.ways) is bet per way; a payline game has per_line")
     if "paylines" not in bet:
         raise ModelError("bet", "missing 'paylines': list the paylines played, one row number per reel, e.g. [[2, 2, 2, 2, 2]]")
     lines = bet["paylines"]

@@ -106,7 +106,7 @@ def line_classes(play: Play) -> list[OutcomeClass]:
         out.append(OutcomeClass(
             name=f"{combination.count} x {names[combination.symbol]}",
             kind="line",
-            award=f"{combination.pay} x line bet",
+            award=f"{combination.pay} x {'way' if model.ways else 'line'} bet",
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),

@@ -246,16 +246,19 @@ def _cycle(m) -> int:
 
 
 def _model_json(m) -> dict:
-    return {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
-            "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": _cycle(m)}
+    out = {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
+           "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": _cycle(m)}
+    if m.ways:  # "paylines" then counts the ways, each paid as a line; "bet_per_line" is the bet per way
+        out["ways"] = len(m.paylines)
+    return out
 
 
 def _model_lines(m) -> list[str]:
     """The PAR sheet's heading: the game and its base cycle."""
     lengths = " x ".join(str(len(s)) for s in m.base_strips)
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
-            f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} paylines, {m.bet_per_line} credit(s) per line, "
-            f"total bet {m.total_bet} credits",
+            f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} {m.line_word}s, "
+            f"{m.bet_per_line} credit(s) per {'way' if m.ways else 'line'}, total bet {m.total_bet} credits",
             f"  base game cycle: {lengths} = {_cycle(m):,} stop combinations (each equally likely)"]
 
 
