@@ -9,6 +9,8 @@ a wrap allows.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -118,11 +120,13 @@ def test_the_stats_layer_speaks_the_cores_statuses_and_needs_nothing_of_it():
 def test_a_stale_stats_layer_is_refused(tmp_path):
     import shutil
 
-    from stats._sp800_22_native import _ROOT, _layers
+    from stats._sp800_22_native import _layers
 
     layers = _layers()
     csrc = tmp_path / "csrc"
-    shutil.copytree(_ROOT / "csrc" / "stats", csrc / "stats")
+    # The checkout's sources: an installed package carries no csrc/stats to copy.
+    checkout = Path(__file__).resolve().parents[1]
+    shutil.copytree(checkout / "csrc" / "stats", csrc / "stats")
     built = layers.layer_sha256(csrc / "stats")
     assert layers.stale_build("stats", "1.0", built, "1.0", csrc) is None
     (csrc / "stats" / "sp800_22.c").write_text("/* an edit */\n")
