@@ -192,9 +192,7 @@ class BatteryResult:
         for t in self.ran:
             if t.verdict == "fail" and t.cells is not None:
                 lines += [""] if lines else []
-                lines.append(f"{t.name}: the cells farthest from expectation "
-                             f"(residual = (O - E)/sqrt(E); {t.cells.observed.size:,} cells)")
-                lines.extend(t.cells.lines(count))
+                lines.extend(t.cells.report(t.name, count))
         return lines
 
     def to_json(self) -> dict:

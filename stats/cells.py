@@ -76,6 +76,12 @@ class CellTable:
             "residual": [None if not np.isfinite(v) else round(float(v), 6) for v in self.residual],
         }
 
+    def report(self, name: str, count: int = TEXT_CELLS) -> list[str]:
+        """:meth:`lines` under a heading naming the test ``name``: the one form of the table in every
+        text report (``rngcert test`` for a failed test, ``rngcert game --simulate``)."""
+        return [f"{name}: the cells farthest from expectation (residual = (O - E)/sqrt(E); "
+                f"{self.observed.size:,} cells)"] + self.lines(count)
+
     def lines(self, count: int = TEXT_CELLS) -> list[str]:
         """A text table of the cells farthest from expectation: observed, expected, relative
         deviation, residual."""

@@ -64,6 +64,9 @@ def _simulation_lines(sim) -> list[str]:
     if fit.impossible:
         lines.append(f"  IMPOSSIBLE OUTCOMES OBSERVED: {fit.impossible}")
     lines.append(f"  {sim.note}")
+    cells = fit.cell_lines("outcome chi-square")
+    if cells:
+        lines += [""] + cells
     lines.append(f"\n{'bet':<22} {'decisions':>12} {'simulated':>10} {'99.9% interval':>23} {'exact':>10} "
                  f"{'in':>3} {'chi2 p':>8}")
     for bet in sim.bets:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -39,6 +39,9 @@ class FitResult:
     pooled: int
     impossible: int = 0
     note: str = ""
+    # The cells tested, observed against expected (a stats.cells.CellTable; JSON key "cell_table",
+    # since "cells" has long counted the classes).
+    table: Any = dataclasses.field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -46,15 +49,25 @@ class FitResult:
         return self.impossible == 0 and (self.pvalue is None or self.pvalue >= ALPHA)
 
     def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "table"}
+        out["cell_table"] = None if self.table is None else self.table.to_json()
+        return out
+
+    def cell_lines(self, name: str) -> list[str]:
+        """The text table of the cells farthest from expectation (as ``rngcert test`` prints it)."""
+        return [] if self.table is None else self.table.report(name)
 
 
-def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction]) -> FitResult:
+def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction],
+                    labels: Sequence[str] | None = None) -> FitResult:
     """Chi-square of ``observed`` counts against exact ``probabilities``.
 
     Classes of probability 0 are left out of the test; any count in one is
     reported in ``impossible``.  With too few items for two valid pooled
-    cells the statistic is None and the note says why.
+    cells the statistic is None and the note says why.  The result carries
+    the cells tested, observed against expected with Pearson's residuals
+    (:func:`stats.cells.cell_table`), named by ``labels`` (one per class)
+    when no cell was pooled.
     """
     observed = np.asarray(observed, dtype=np.int64)
     probs = list(probabilities)
@@ -65,13 +78,15 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction]) 
     if len(possible) < 2:
         return FitResult(None, None, None, len(possible), 0, impossible, "a single possible class: nothing to test")
     from stats import chisquare  # the battery's goodness-of-fit test (imported late: scipy is slow to load)
+    from stats.cells import cell_table
 
     try:
         result = chisquare(observed[possible], [probs[i] for i in possible])
     except ValueError as exc:  # too few items (stats' InsufficientDataError is a ValueError)
         return FitResult(None, None, None, len(possible), 0, impossible, str(exc))
+    names = None if labels is None else [str(labels[i]) for i in possible]
     return FitResult(float(result.statistic), float(result.pvalue), int(result.df), len(possible),
-                     int(result.pooled), impossible)
+                     int(result.pooled), impossible, table=cell_table(result, names))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,7 +139,7 @@ class BetSimulation:
         unknown = set(self.counts) - set(labels)
         observed = [self.counts.get(label, 0) for label in labels] + [sum(self.counts[u] for u in unknown)]
         probabilities = [o.probability for o in self.exact.outcomes] + [Fraction(0)]
-        return goodness_of_fit(observed, probabilities)
+        return goodness_of_fit(observed, probabilities, labels + ["(other)"])
 
     def as_dict(self) -> dict:
         mean = self.mean_return
