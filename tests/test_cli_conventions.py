@@ -359,7 +359,7 @@ def test_no_progress_reaches_a_log():
     assert "\r" not in result.output
 
 
-@pytest.mark.parametrize("command", ["test", "draw", "game", "slot", "bench"])
+@pytest.mark.parametrize("command", ["test", "draw", "game", "slot", "bench", "sp800-22"])
 def test_every_long_command_has_quiet(command):
     assert "--quiet" in run(command, "--help").stdout
 
