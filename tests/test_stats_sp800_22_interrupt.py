@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,9 +13,9 @@ from click.testing import CliRunner
 import stats.sp800_22_suite as suite
 from harness.cli import main
 from harness.progress import Progress
+from tests.signal_support import signal_when_entered
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LENGTH = 20_000
 M = 3
 TESTS = ("Frequency", "CumulativeSums", "Runs", "Rank")  # 5 declared entries: CumulativeSums twice
@@ -123,28 +121,11 @@ def test_the_command_reports_a_partial_suite_in_text(monkeypatch):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_real_signal_stops_the_suite_at_once_with_a_partial_report(signum):
-    """A signal to a running `rngcert sp800-22` (it says when its first run is done): it stops
+    """A signal to a running `rngcert sp800-22` (once its first run is done): it stops
     within the run in progress, with the partial report and exit 130."""
-    script = (
-        "import signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
-        "import stats.sp800_22_suite as suite\n"
-        "real = suite._run_one\n"
-        "said = []\n"
-        "def announced(*args):\n"
-        "    pairs = real(*args)\n"
-        "    if not said:\n"
-        "        said.append(1); sys.stderr.write('started\\n'); sys.stderr.flush()\n"
-        "    return pairs\n"
-        "suite._run_one = announced\n"
-        "from harness.cli import main\n"
-        f"main(['sp800-22', '--seed', {SEED!r}, '--sequences', '300', '--bits', '{LENGTH}', '--json'])\n")
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=ROOT, text=True)
-    assert process.stderr.readline() == "started\n"
-    process.send_signal(signum)
-    out, err = process.communicate(timeout=120)
-    assert process.returncode == 130, err
+    code, out, err = signal_when_entered("stats.sp800_22_suite:_run_one", [
+        "sp800-22", "--seed", SEED, "--sequences", "300", "--bits", str(LENGTH), "--json"], signum, call=2)
+    assert code == 130, err
     assert "Traceback" not in err and "partial report above (INCOMPLETE)" in err
     report = json.loads(out)
     assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
