@@ -17,6 +17,11 @@ A test whose validity conditions fail on a sequence (the random excursion
 tests on a walk with too few cycles) does not test that sequence: m for its
 rows is the number of sequences it tested, as §4.2 prescribes.
 
+The work is one *run* per test and sequence.  An interrupted suite
+(Ctrl-C, or SIGTERM raised as KeyboardInterrupt) returns what finished:
+every row over the runs that completed, each test's count of sequences
+run, ``interrupted=True`` and the verdict "incomplete".
+
 References
 ----------
 .. [1] A. Rukhin et al., NIST SP 800-22 Rev. 1a (2010), §4.2 and Appendix B.
@@ -127,29 +132,72 @@ def assess_row(test: str, label: str, pvalues, skipped: int = 0, alpha: float = 
 
 @dataclass(frozen=True)
 class SuiteReport:
-    """The suite's result: one :class:`SuiteRow` per P-value row, and what was tested."""
+    """The suite's result: one :class:`SuiteRow` per P-value row, and what was tested.
+
+    Attributes
+    ----------
+    rows : tuple of SuiteRow
+    sequences, bits : int
+        m and n as asked for.
+    alpha : float
+    interrupted : bool
+        The run was stopped before every test had run on every sequence; the
+        rows then cover the runs that finished.
+    coverage : tuple of (str, int)
+        Each test's name and the number of sequences it ran on (all of its
+        runs finished), in report order; m for every test of a complete run.
+    """
 
     rows: tuple
     sequences: int
     bits: int
     alpha: float
+    interrupted: bool = False
+    coverage: tuple = ()
+
+    @property
+    def passed(self) -> bool:
+        """Every row assessed so far is within §4.2's limits."""
+        return all(r.ok for r in self.rows)
 
     @property
     def verdict(self) -> str:
-        return "pass" if all(r.ok for r in self.rows) else "fail"
+        if self.interrupted:
+            return "incomplete"
+        return "pass" if self.passed else "fail"
+
+    @property
+    def not_run(self) -> tuple:
+        """Tests that ran on no sequence (only an interrupted run has any)."""
+        return tuple(name for name, done in self.coverage if done == 0)
+
+    @property
+    def partial(self) -> tuple:
+        """``(test, sequences run)`` of the tests that ran on some sequences but not all."""
+        return tuple((name, done) for name, done in self.coverage if 0 < done < self.sequences)
 
     def as_dict(self) -> dict:
-        return {"suite": "sp800-22", "sequences": self.sequences, "bits": self.bits, "alpha": self.alpha,
-                "verdict": self.verdict, "complete": True, "interrupted": False,
-                "rows": [{"test": r.test, "label": r.label, "bins": list(r.bins), "uniformity": r.uniformity,
-                          "passed": r.passed, "tested": r.tested, "skipped": r.skipped,
-                          "interval": list(r.interval), "proportion_ok": r.proportion_ok,
-                          "uniformity_ok": r.uniformity_ok} for r in self.rows]}
+        out = {"suite": "sp800-22", "sequences": self.sequences, "bits": self.bits, "alpha": self.alpha,
+               "verdict": self.verdict, "complete": not self.interrupted, "interrupted": self.interrupted,
+               "rows": [{"test": r.test, "label": r.label, "bins": list(r.bins), "uniformity": r.uniformity,
+                         "passed": r.passed, "tested": r.tested, "skipped": r.skipped,
+                         "interval": list(r.interval), "proportion_ok": r.proportion_ok,
+                         "uniformity_ok": r.uniformity_ok} for r in self.rows]}
+        if self.interrupted:
+            out["sequences_run"] = dict(self.coverage)
+            out["not_run"] = list(self.not_run)
+        return out
 
     def final_analysis_report(self) -> str:
         """The layout of NIST's ``finalAnalysisReport.txt``: C1..C10, P-VALUE, PROPORTION, STATISTICAL TEST."""
+        return self.table() + f"verdict: {self.verdict.upper()}\n"
+
+    def table(self) -> str:
+        """:meth:`final_analysis_report` without its verdict line (a caller gives its own)."""
         head = "".join(f"{f'C{i}':>4}" for i in range(1, 11))
         lines = [f"{head}  P-VALUE  PROPORTION  STATISTICAL TEST", "-" * 78]
+        if self.interrupted:
+            lines.insert(0, "INTERRUPTED: the rows cover only the test runs that finished (see below)")
         for r in self.rows:
             value = f"{r.uniformity:.6f}" if r.uniformity is not None else "    ----"
             mark = " " if r.uniformity_ok else "*"
@@ -159,12 +207,18 @@ class SuiteReport:
         lines.append("-" * 78)
         lines.append(f"{self.sequences} sequences of {self.bits:,} bits; a * marks a proportion outside "
                      f"p̂ ± 3 sqrt(p̂(1 - p̂)/m), p̂ = {1 - self.alpha:g}, or P-value_T < {UNIFORMITY_LEVEL:g}")
-        lines.append(f"verdict: {self.verdict.upper()}")
+        if self.interrupted:
+            done = [name for name, count in self.coverage if count == self.sequences]
+            lines.append("finished on every sequence: " + (", ".join(done) or "none"))
+            if self.partial:
+                lines.append("finished on some sequences: " + ", ".join(
+                    f"{name} ({count} of {self.sequences})" for name, count in self.partial))
+            lines.append("not run: " + (", ".join(self.not_run) or "none"))
         return "\n".join(lines) + "\n"
 
 
 def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS, alpha: float = ALPHA,
-              tests=None) -> SuiteReport:
+              tests=None, progress=None) -> SuiteReport:
     """Run the SP 800-22 suite on ``sequences`` sequences of ``length`` bits and assess it (§4.2).
 
     Parameters
@@ -179,6 +233,16 @@ def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS,
         Significance level of each test (default 0.01).
     tests : iterable of str, optional
         Report names of the tests to run (default all of :func:`suite_tests`).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each run of one test on one
+        sequence (``total`` runs in all).
+
+    Returns
+    -------
+    SuiteReport
+        If the run is interrupted (KeyboardInterrupt), the report covers
+        exactly the runs that finished, with ``interrupted=True`` and verdict
+        "incomplete".
 
     Raises
     ------
@@ -193,26 +257,62 @@ def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS,
         raise InsufficientDataError("SP 800-22 suite", max(m, 1) * length, x.size, "bits",
                                     f"{max(m, 1)} sequence(s) of {length:,} bits")
     entries = [e for e in suite_tests() if tests is None or e.name in set(tests)]
+    runs = [(t, i) for t in range(len(entries)) for i in range(m)]
+    finished = {}  # (entry index, sequence index) -> that run's (label, P) pairs, None if not applicable
+    try:
+        for run, pairs in _runs(entries, x, length, runs):
+            finished[run] = pairs
+            if progress is not None:
+                progress(len(finished), len(runs))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: report the runs that finished
+        return _assess(entries, finished, m, length, alpha, interrupted=True)
+    return _assess(entries, finished, m, length, alpha)
+
+
+def _runs(entries, x, length, runs):
+    """Yield ``((entry, sequence), pairs)`` for each run as it finishes.
+
+    This is the one place the runs are executed; the caller only collects
+    what comes back, so runs may finish in any order (a pool of workers
+    would yield them here as they arrive, with the workers ignoring SIGINT
+    and the pool ended when the caller is interrupted).
+    """
+    for t, i in runs:
+        yield (t, i), _run_one(entries[t], x[i * length: (i + 1) * length], length)
+
+
+def _run_one(entry, sequence, length):
+    """One test on one sequence: its ``(label, P)`` pairs, or None when its validity conditions fail."""
+    try:
+        result = entry.function(sequence, **entry.arguments(length))
+    except InsufficientDataError:
+        return None
+    labels = getattr(result, "labels", ("",))
+    mode = getattr(result, "details", {}).get("mode", "")
+    return tuple((label or mode, float(p)) for label, p in zip(labels, np.atleast_1d(result.pvalue)))
+
+
+def _assess(entries, finished: dict, m: int, length: int, alpha: float, interrupted: bool = False) -> SuiteReport:
+    """The §4.2 report over the finished runs, taken in (test, sequence) order whatever order they came in."""
     rows = {}
     skipped = {}
-    for e in entries:
-        for i in range(m):
-            sequence = x[i * length: (i + 1) * length]
-            try:
-                result = e.function(sequence, **e.arguments(length))
-            except InsufficientDataError:
-                skipped[e.name, e.order] = skipped.get((e.name, e.order), 0) + 1
-                continue
-            labels = getattr(result, "labels", ("",))
-            mode = getattr(result, "details", {}).get("mode", "")
-            for label, p in zip(labels, np.atleast_1d(result.pvalue)):
-                rows.setdefault((e.order, e.name, label or mode), []).append(float(p))
+    for t, i in sorted(finished):
+        e, pairs = entries[t], finished[t, i]
+        if pairs is None:
+            skipped[e.name, e.order] = skipped.get((e.name, e.order), 0) + 1
+            continue
+        for label, p in pairs:
+            rows.setdefault((e.order, e.name, label), []).append(p)
     assessed = [assess_row(name, label, pvalues, skipped.get((name, order), 0), alpha)
                 for (order, name, label), pvalues in rows.items()]
     for (name, order), count in skipped.items():
         if not any(r.test == name for r in assessed):
             assessed.append(assess_row(name, "", (), count, alpha))
-    return SuiteReport(tuple(assessed), m, length, alpha)
+    coverage = {}  # a test declared twice (CumulativeSums, both modes) ran on a sequence when both did
+    for t, e in enumerate(entries):
+        done = sum(1 for i in range(m) if (t, i) in finished)
+        coverage[e.name] = min(coverage.get(e.name, m), done)
+    return SuiteReport(tuple(assessed), m, length, alpha, interrupted, tuple(coverage.items()))
 
 
 __all__ = ["run_suite", "suite_tests", "assess_row", "proportion_interval", "uniformity", "SuiteReport", "SuiteRow"]

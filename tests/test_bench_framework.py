@@ -158,6 +158,46 @@ def test_openssl_baseline_is_skipped_with_a_note_without_cryptography(monkeypatc
         assert "cryptography" in result.skipped
 
 
+def _without_cryptography(monkeypatch):
+    """As on a plain install (no extras): every ``cryptography`` import fails."""
+    for name in [m for m in sys.modules if m == "cryptography" or m.startswith("cryptography.")] + ["cryptography"]:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_a_check_that_needs_a_missing_package_skips_its_case(monkeypatch):
+    """A case whose check needs an optional package (the DRBG replay references) is skipped with
+    why on a plain install, and the rest of the group still runs, instead of a traceback."""
+    def check(value):
+        from cryptography.hazmat.primitives import hashes  # noqa: F401
+
+    _without_cryptography(monkeypatch)
+    ours, base = _base.run_group([_case("g", "ours", check=check), _case("g", "theirs", baseline=True)], FAST)
+    assert ours.skipped.startswith("needs the `cryptography` package, which is not installed")
+    assert base.skipped is None and len(base.seconds_per_call) == FAST.repeats
+
+
+def test_a_missing_module_of_ours_is_not_skipped():
+    def setup():
+        import harness.no_such_module  # noqa: F401
+
+    with pytest.raises(ModuleNotFoundError, match="harness.no_such_module"):
+        _base.run_group([_case("g", "ours", setup=setup)], FAST)
+
+
+def test_bench_runs_every_case_on_a_plain_install(monkeypatch):
+    """`rngcert bench` with no `cryptography` (a plain `pip install .`): every case of the groups
+    whose baselines or checks use it either runs and passes its check or is skipped with a note."""
+    _without_cryptography(monkeypatch)
+    needing = {"bytes-1MiB", "fill-1MiB", "ctr-drbg-1MiB", "hmac-drbg-1MiB"}
+    cases = [c for c in discover_cases() if c.group in needing]
+    assert {c.group for c in cases} == needing
+    results = _base.run_group(cases, _base.Timing(repeats=1, min_seconds=0.0))
+    skipped = {r.name for r in results if r.skipped}
+    assert "openssl-chacha20" in skipped and "openssl-aes256-ctr" in skipped
+    assert all("cryptography" in r.skipped for r in results if r.skipped)
+    assert any(r.name == "rngcert" and r.skipped is None for r in results)
+
+
 # --- the command --------------------------------------------------------------------
 
 FAKE = [
@@ -247,3 +287,21 @@ def test_descriptions():
     assert "500.0 MiB/s" in in_bytes.describe()
     skipped = _result("theirs", 0, baseline=True, skipped="no library").describe()
     assert "baseline" in skipped and "skipped: no library" in skipped
+
+
+def test_no_bench_case_draws_from_a_trivial_seed():
+    """A bench run prints only its report: no case's replay seed earns the trivial-seed warning."""
+    import importlib
+    import pkgutil
+
+    import harness.benchcases
+    from rngcore.engine import MIN_DISTINCT_SEED_BYTES
+
+    seeds = {}
+    for info in pkgutil.iter_modules(harness.benchcases.__path__):
+        module = importlib.import_module(f"harness.benchcases.{info.name}")
+        if hasattr(module, "SEED"):
+            seed = module.SEED
+            seeds[info.name] = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
+    assert {"stats", "sp800_22", "slot"} <= set(seeds)
+    assert {name: len(set(s)) for name, s in seeds.items() if len(set(s)) < MIN_DISTINCT_SEED_BYTES} == {}

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from harness import verdict
 from harness.cli import main
 from harness.progress import Progress
+from tests.signal_support import signal_when_entered
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 SLOT = "examples/slot_compliant.toml"
@@ -187,23 +188,8 @@ def test_a_signal_during_an_exact_slot_analysis_gives_an_incomplete_report(signu
 
     model = tmp_path / "big.toml"
     model.write_text(five_reel_text((20000, 20000, 10, 10, 4), 20))
-    script = (  # says on stderr when the joint programme starts, so the signal lands inside the analysis
-        "import signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
-        "import harness.slot.exact as exact\n"
-        "real = exact.joint_moments\n"
-        "def announced(*args, **kwargs):\n"
-        "    sys.stderr.write('started\\n'); sys.stderr.flush()\n"
-        "    return real(*args, **kwargs)\n"
-        "exact.joint_moments = announced\n"
-        "from harness.cli import main\n"
-        f"main(['slot', {str(model)!r}, '--json'])\n")
-    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=ROOT, text=True)
-    assert process.stderr.readline() == "started\n"
-    process.send_signal(signum)
-    out, err = process.communicate(timeout=120)
-    assert process.returncode == 130, err
+    code, out, err = signal_when_entered("harness.slot.exact:joint_moments", ["slot", str(model), "--json"], signum)
+    assert code == 130, err
     assert "Traceback" not in err
     report = json.loads(out)
     assert (report["verdict"], report["interrupted"]) == ("incomplete", True)
@@ -359,7 +345,7 @@ def test_no_progress_reaches_a_log():
     assert "\r" not in result.output
 
 
-@pytest.mark.parametrize("command", ["test", "draw", "game", "slot", "bench"])
+@pytest.mark.parametrize("command", ["test", "draw", "game", "slot", "bench", "sp800-22"])
 def test_every_long_command_has_quiet(command):
     assert "--quiet" in run(command, "--help").stdout
 

@@ -22,8 +22,22 @@ from typing import Callable, Iterable, Sequence
 
 
 class SkipCase(Exception):
-    """Raised by a case's ``setup`` when it cannot run here (e.g. an optional
-    baseline library is not installed).  The message is shown in the report."""
+    """Raised by a case's ``setup`` (or its first call or ``check``) when it
+    cannot run here (e.g. an optional baseline library is not installed).
+    The message is shown in the report."""
+
+
+#: Our own packages: a missing module of these is a broken install, never a reason to skip.
+_OUR_PACKAGES = frozenset({"rngcore", "harness", "stats"})
+
+
+def _missing_optional(exc: ModuleNotFoundError) -> SkipCase | None:
+    """The skip for a case that needs a package a plain install lacks (``cryptography``
+    for the OpenSSL baselines and references), or None for one of ours."""
+    top = (exc.name or "").partition(".")[0]
+    if not top or top in _OUR_PACKAGES:
+        return None
+    return SkipCase(f"needs the `{top}` package, which is not installed (it comes with the `test` extra)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,6 +255,25 @@ def _time_calls(fn: Callable[[], object], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
+def _prepare(case: BenchCase) -> tuple[Callable[[], object], float]:
+    """Set ``case`` up, call it once and check the answer: the timed function and
+    that call's seconds.  Raises :class:`SkipCase` when the case (or its check)
+    needs what this install lacks; a wrong answer still stops the run."""
+    try:
+        fn = case.setup()
+        first = time.perf_counter()
+        value = fn()
+        once = max(time.perf_counter() - first, 1e-9)
+        if case.check is not None:
+            case.check(value)
+    except ModuleNotFoundError as exc:
+        skip = _missing_optional(exc)
+        if skip is None:
+            raise
+        raise skip from None
+    return fn, once
+
+
 def run_group(
     cases: Sequence[BenchCase],
     timing: Timing,
@@ -249,22 +282,19 @@ def run_group(
     """Time the cases of one group, interleaving their repeats.
 
     Each case is set up, run once and checked (``check``), then calibrated so
-    one repeat lasts at least ``timing.min_seconds``.  ``progress(done, total)``
+    one repeat lasts at least ``timing.min_seconds``.  A case that cannot run
+    here (:class:`SkipCase`, or an optional package missing from a plain
+    install, even one only its check needs) is reported as skipped with why.  ``progress(done, total)``
     is called after each repeat.
     """
     ready = []
     results: dict[int, CaseResult] = {}
     for index, case in enumerate(cases):
         try:
-            fn = case.setup()
+            fn, once = _prepare(case)
         except SkipCase as exc:
             results[index] = CaseResult.of(case, skipped=str(exc))
             continue
-        first = time.perf_counter()
-        value = fn()
-        once = max(time.perf_counter() - first, 1e-9)
-        if case.check is not None:
-            case.check(value)
         calls = max(1, math.ceil(timing.min_seconds / once))
         ready.append((index, case, fn, calls, []))
     for repeat in range(timing.repeats):

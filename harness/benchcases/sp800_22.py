@@ -29,7 +29,7 @@ import numpy as np
 
 from harness.benchcases._base import BenchCase
 
-SEED = "5eed" * 16
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"  # varied bytes: no trivial-seed warning in a bench run
 SUITE_BITS = 1_000_000
 LC_BLOCK = 500
 PATTERN_M = 17

@@ -7,7 +7,9 @@ files; ``lsb`` the other way) or of ASCII ``0``/``1`` characters
 (``--format ascii``, white space ignored, as NIST's data files), or are
 drawn from rngcert's own engine (``--engine/--seed/--stream``).  The report
 is the layout of NIST's ``finalAnalysisReport.txt``, or JSON with
-``--json``.  Exit 0 pass, 1 fail, 2 bad input.
+``--json``.  Exit 0 pass, 1 fail, 2 bad input, 130 interrupted (Ctrl-C or
+SIGTERM: the report covers the test runs that finished and says
+INCOMPLETE).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import pathlib
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import Alpha, InputPath, emit, output_option
+from harness.commands._options import Alpha, InputPath, emit, output_option, quiet_option
 
 BIT_ORDERS = ("msb", "lsb")
 FORMATS = ("binary", "ascii")
@@ -55,16 +57,21 @@ def _read_bits(path: str, fmt: str, bit_order: str, needed: int):
               help="Run only this test (repeatable): a name of finalAnalysisReport.txt, e.g. Frequency.")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@quiet_option
 @output_option
 @click.pass_context
-def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json, output):
+def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json, quiet,
+                     output):
     """Run the 15 tests of NIST SP 800-22 Rev. 1a on M sequences of N bits and assess them (§4.2).
 
     Each row is one P-value of a test (a template, a state): its P-values'
     counts in ten bins C1..C10, the uniformity P-value_T (from 55
     sequences) and the proportion of sequences passing.  A test whose
     validity conditions a sequence does not meet (too few cycles for the
-    random excursion tests) does not count that sequence.
+    random excursion tests) does not count that sequence.  Exit 0 pass,
+    1 fail, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the report
+    covers every test run that finished, says which tests did not run on
+    every sequence, and says INCOMPLETE).
     """
     from stats._validate import InsufficientDataError
     from stats.sp800_22_suite import run_suite, suite_tests
@@ -89,22 +96,42 @@ def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, 
         data = generator.random_bytes((m * length + 7) // 8)
         bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8))[: m * length]
         what = f"{bits.size:,} bits drawn from rngcert's engine, {generator.provenance().describe()}"
+    from harness.progress import Progress
+
+    m = sequences if sequences is not None else bits.size // length
+    runs = m * sum(1 for e in suite_tests() if not tests or e.name in tests)
     try:
-        report = run_suite(bits, sequences=sequences, length=length, alpha=alpha, tests=tests or None)
+        with Progress("SP 800-22", runs, unit="test runs", quiet=quiet) as progress:
+            report = run_suite(bits, sequences=sequences, length=length, alpha=alpha, tests=tests or None,
+                               progress=progress)
     except InsufficientDataError as exc:
         raise click.UsageError(f"too few bits: {exc}") from None
+    outcome = _outcome(report, progress.done, runs)
     if as_json:
-        from harness.verdict import Outcome
-
-        out = report.as_dict()
-        out = Outcome(out["verdict"]).report(out)  # the shared vocabulary keys first, as every report
+        out = outcome.report(report.as_dict())  # the shared vocabulary keys first, as every report
         out["source"] = {"description": what, "input": input_path}
         out["provenance"] = rng.provenance()
         emit(json.dumps(out, indent=2), output)
     else:
-        emit(what + "\n" + report.final_analysis_report().rstrip("\n"), output)
-    if report.verdict == "fail":
-        ctx.exit(1)
+        emit(what + "\n" + report.table() + outcome.line(), output)
+    if report.interrupted:
+        click.echo(f"\ninterrupted after {progress.done:,} of {runs:,} test runs; partial report above "
+                   "(INCOMPLETE)", err=True)
+    ctx.exit(outcome.exit_code)
+
+
+def _outcome(report, done: int, runs: int):
+    """The report vocabulary (:mod:`harness.verdict`) of a suite report; an interrupted one says how far it
+    got (``done`` of ``runs`` runs of one test on one sequence)."""
+    from harness.verdict import Outcome
+
+    if not report.interrupted:
+        return Outcome.judge(report.passed)
+    failed = sorted({r.test for r in report.rows if not r.ok})
+    return Outcome.judge(report.passed, interrupted=True, reason=(
+        f"interrupted after {done:,} of {runs:,} test runs; {len(report.not_run)} of {len(report.coverage)} "
+        "tests not run"
+        + (f"; {', '.join(failed)} outside §4.2's limits so far" if failed else "")))
 
 
 COMMANDS = [sp800_22_command]
