@@ -11,6 +11,10 @@ max(0.005 sqrt(n), 500)).  With fewer cycles it raises
 InsufficientDataError, and the §4 assessment counts such a sequence as not
 tested, not as failing.
 
+The walk, its cycles and the visit counts come from one pass in C
+(``stats._sp800_22_native.excursion_counts``), which serves the variant
+test too.
+
 References
 ----------
 .. [1] A. Rukhin et al., NIST SP 800-22 Rev. 1a (2010), §2.14 and §3.14.
@@ -23,6 +27,7 @@ import math
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800MultiResult, SuiteTest, chi_square, igamc, require, sequence_bits
 
 STATES = (-4, -3, -2, -1, 1, 2, 3, 4)
@@ -32,20 +37,6 @@ MIN_BITS = 1_000_000  # §2.14.7
 def minimum_cycles(n: int) -> int:
     """J needed for n bits: max(0.005 sqrt(n), 500), as NIST's reference code tests it."""
     return max(500, int(math.ceil(0.005 * math.sqrt(n))))
-
-
-def walk_cycles(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The walk S_1..S_n and the cycle index of each step (cycle j ends at the j-th zero, or at n)."""
-    walk = np.cumsum(2 * bits.astype(np.int64) - 1)
-    # a step belongs to the cycle numbered by the zeros before it
-    cycle = np.concatenate([[0], np.cumsum(walk[:-1] == 0)]) if walk.size else np.zeros(0, dtype=np.int64)
-    return walk, cycle
-
-
-def cycle_count(walk: np.ndarray) -> int:
-    """J: the number of cycles of the padded walk (zeros of S, plus one when S_n != 0)."""
-    zeros = int(np.count_nonzero(walk == 0))
-    return zeros + (1 if walk.size and walk[-1] != 0 else 0)
 
 
 def state_probabilities(x: int) -> np.ndarray:
@@ -81,16 +72,13 @@ def random_excursions_test(bits, *, strict: bool = True) -> SP800MultiResult:
     x = sequence_bits(bits)
     n = x.size
     require("random excursions test", strict, n >= MIN_BITS, MIN_BITS, n, "bits", "SP 800-22 §2.14.7")
-    walk, cycle = walk_cycles(x)
-    j = cycle_count(walk)
+    if n == 0:
+        raise ValueError("the walk has no cycle")
+    j, nu_all, _ = _native.excursion_counts(x)
     require("random excursions test", strict, j >= minimum_cycles(n), minimum_cycles(n), j, "cycles",
             "SP 800-22 §2.14.7: the walk returns to zero too rarely")
-    if j == 0:
-        raise ValueError("the walk has no cycle")
     stats_, pvalues, nus = [], [], {}
-    for state in STATES:
-        visits = np.bincount(cycle[walk == state], minlength=j)[:j]
-        nu = np.bincount(np.minimum(visits, 5), minlength=6)
+    for state, nu in zip(STATES, nu_all):
         chi2 = chi_square(nu, state_probabilities(state), j)
         stats_.append(chi2)
         pvalues.append(igamc(2.5, chi2 / 2))
@@ -102,4 +90,4 @@ def random_excursions_test(bits, *, strict: bool = True) -> SP800MultiResult:
 SP800_22 = [SuiteTest("RandomExcursions", random_excursions_test, order=12)]
 
 
-__all__ = ["random_excursions_test", "state_probabilities", "walk_cycles", "cycle_count", "minimum_cycles", "STATES"]
+__all__ = ["random_excursions_test", "state_probabilities", "minimum_cycles", "STATES"]

@@ -2,7 +2,8 @@
 
 ξ(x) counts every visit of the ±1 walk to state x (x in ±1..±9) over its J
 cycles; P = erfc(|ξ(x) - J| / sqrt(2J(4|x| - 2))).  Like the random
-excursions test it applies only when J >= 500 (§2.15.7).
+excursions test it applies only when J >= 500 (§2.15.7), and its counts come
+from the same pass of the walk in C.
 
 References
 ----------
@@ -12,10 +13,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800MultiResult, SuiteTest, erfc, require, sequence_bits
-from stats.nist_excursions import MIN_BITS, cycle_count, minimum_cycles
+from stats.nist_excursions import MIN_BITS, minimum_cycles
 
 STATES = tuple(range(-9, 0)) + tuple(range(1, 10))
 
@@ -40,14 +40,11 @@ def random_excursions_variant_test(bits, *, strict: bool = True) -> SP800MultiRe
     x = sequence_bits(bits)
     n = x.size
     require("random excursions variant test", strict, n >= MIN_BITS, MIN_BITS, n, "bits", "SP 800-22 §2.15.7")
-    walk = np.cumsum(2 * x.astype(np.int64) - 1)
-    j = cycle_count(walk)
+    if n == 0:
+        raise ValueError("the walk has no cycle")
+    j, _, xi = _native.excursion_counts(x)
     require("random excursions variant test", strict, j >= minimum_cycles(n), minimum_cycles(n), j, "cycles",
             "SP 800-22 §2.15.7: the walk returns to zero too rarely")
-    if j == 0:
-        raise ValueError("the walk has no cycle")
-    inside = walk[np.abs(walk) <= 9]
-    xi = np.bincount(inside + 9, minlength=19)[[s + 9 for s in STATES]]
     pvalues = [erfc(abs(v - j) / math.sqrt(2 * j * (4 * abs(s) - 2))) for v, s in zip(xi, STATES)]
     return SP800MultiResult(xi, pvalues, tuple(f"{s:+d}" for s in STATES), n, {"J": j})
 

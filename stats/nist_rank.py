@@ -3,8 +3,8 @@
 The sequence fills N = floor(n/(MQ)) disjoint M × Q matrices over GF(2), row
 by row; their ranks are classed as M (full), M - 1 and lower, and compared
 with the exact rank law of a random matrix by χ² on 2 degrees of freedom:
-P = exp(-χ²/2).  Ranks come from Gaussian elimination on Q-bit row words,
-all N matrices at once.
+P = exp(-χ²/2).  Ranks come from Gaussian elimination over GF(2) with
+each matrix's rows one 64-bit word, in C (``stats._sp800_22_native.gf2_ranks``).
 
 The rank probabilities are exact (§3.5:
 p_r = 2^(r(Q+M-r)-MQ) Π_{i<r} (1-2^(i-Q))(1-2^(i-M))/(1-2^(i-r))), as NIST's
@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800Result, SuiteTest, chi_square, require, sequence_bits
 from stats._validate import check_int
 
@@ -36,28 +37,6 @@ def rank_probability(r: int, m: int, q: int) -> float:
     for i in range(r):
         product *= (1 - 2.0 ** (i - q)) * (1 - 2.0 ** (i - m)) / (1 - 2.0 ** (i - r))
     return 2.0 ** (r * (q + m - r) - m * q) * product
-
-
-def gf2_ranks(rows: np.ndarray) -> np.ndarray:
-    """Rank over GF(2) of each matrix in ``rows`` (shape (N, M), each row a Q-bit word, Q <= 64)."""
-    rows = rows.astype(np.uint64, copy=True)
-    count, m = rows.shape
-    used = np.zeros((count, m), dtype=bool)
-    every = np.arange(count)
-    for bit in range(64):
-        mask = np.uint64(1) << np.uint64(bit)
-        has = (rows & mask) != 0
-        candidates = has & ~used
-        found = candidates.any(axis=1)
-        if not found.any():
-            continue
-        pivot = np.argmax(candidates, axis=1)
-        pivot_rows = rows[every, pivot]
-        used[every[found], pivot[found]] = True
-        clear = has & found[:, None]
-        clear[every, pivot] = False  # the pivot row keeps its bit
-        rows ^= np.where(clear, pivot_rows[:, None], np.uint64(0))
-    return used.sum(axis=1)
 
 
 def matrix_rank_test(bits, rows: int = DEFAULT_SHAPE, columns: int = DEFAULT_SHAPE, *,
@@ -89,9 +68,7 @@ def matrix_rank_test(bits, rows: int = DEFAULT_SHAPE, columns: int = DEFAULT_SHA
     count = n // (m * q)
     if count == 0:
         raise ValueError(f"the sequence ({n} bits) is shorter than one {m} x {q} matrix")
-    weights = np.uint64(1) << np.arange(q - 1, -1, -1, dtype=np.uint64)
-    words = (x[: count * m * q].reshape(count, m, q).astype(np.uint64) * weights).sum(axis=2, dtype=np.uint64)
-    ranks = gf2_ranks(words)
+    ranks = _native.gf2_ranks(x, count, m, q)
     full = min(m, q)
     p_full, p_less = rank_probability(full, m, q), rank_probability(full - 1, m, q)
     probs = (p_full, p_less, 1 - p_full - p_less)
@@ -106,4 +83,4 @@ def matrix_rank_test(bits, rows: int = DEFAULT_SHAPE, columns: int = DEFAULT_SHA
 SP800_22 = [SuiteTest("Rank", matrix_rank_test, order=6)]
 
 
-__all__ = ["matrix_rank_test", "gf2_ranks", "rank_probability"]
+__all__ = ["matrix_rank_test", "rank_probability"]

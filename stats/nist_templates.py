@@ -9,9 +9,10 @@ length m (148 of them for m = 9), one P-value each.
 
 All templates at once: an aperiodic template cannot overlap itself, so its
 non-overlapping count is its plain count, and one sliding window of m bits
-over the sequence, binned by (block, window value), counts every template in
-every block in one pass.  A periodic template given by the user is counted
-by the standard's skip rule.
+over each block, binned by window value, counts every template in every
+block in one pass (in C: ``stats._sp800_22_native.block_pattern_counts``).
+A periodic template given by the user is counted by the standard's skip
+rule.
 
 The aperiodic templates are generated, not typed: B is aperiodic when no
 proper shift of it matches itself (B[k:] != B[:m-k] for 0 < k < m).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800MultiResult, SuiteTest, igamc, require, sequence_bits, sliding_values
 from stats._validate import check_int
 
@@ -58,15 +60,17 @@ def _skip_count(windows: np.ndarray, value: int, m: int) -> int:
 def template_counts(bits: np.ndarray, templates, m: int, blocks: int) -> np.ndarray:
     """W: shape (templates, N), the non-overlapping count of each template in each block."""
     size = bits.size // blocks
-    table = np.stack([sliding_values(bits[j * size: (j + 1) * size], m) for j in range(blocks)])
     values = [int(t, 2) for t in templates]
     counts = np.zeros((len(values), blocks), dtype=np.int64)
-    every = np.apply_along_axis(np.bincount, 1, table, minlength=1 << m)  # (N, 2^m) counts of every pattern
+    every = _native.block_pattern_counts(bits[: blocks * size], blocks, m)  # (N, 2^m) counts of every pattern
+    table = None
     for i, (template, value) in enumerate(zip(templates, values)):
         if is_aperiodic(template):
             counts[i] = every[:, value]
-        else:
-            counts[i] = [_skip_count(table[j], value, m) for j in range(blocks)]
+            continue
+        if table is None:  # the window values, only for the skip rule of a periodic template
+            table = np.stack([sliding_values(bits[j * size: (j + 1) * size], m) for j in range(blocks)])
+        counts[i] = [_skip_count(table[j], value, m) for j in range(blocks)]
     return counts
 
 

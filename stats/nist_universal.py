@@ -5,7 +5,9 @@ last position of each pattern, and over the K following blocks
 f_n = (1/K) Σ log2(i - last[pattern_i]).  Compared with its expected value
 and variance for L (the table of §2.9.4 step 5, as NIST's reference code has
 it), with σ = c sqrt(variance/K), c = 0.7 - 0.8/L + (4 + 32/L) K^(-3/L)/15:
-P = erfc(|f_n - E| / (sqrt 2 σ)).
+P = erfc(|f_n - E| / (sqrt 2 σ)).  The distances come from one pass with
+the standard's table in C (``stats._sp800_22_native.universal_distances``);
+their logarithms and sum are numpy's.
 
 References
 ----------
@@ -21,6 +23,7 @@ import math
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._sp800_22 import SP800Result, SuiteTest, erfc, require, sequence_bits
 from stats._validate import check_int
 
@@ -74,18 +77,7 @@ def universal_test(bits, block: int | None = None, init_blocks: int | None = Non
     k = total - q
     if k <= 0:
         raise ValueError(f"{n} bits give {total} blocks of L = {l}, not more than Q = {q}")
-    weights = 1 << np.arange(l - 1, -1, -1)
-    values = (x[: total * l].reshape(total, l).astype(np.int64) * weights).sum(axis=1)
-    # last[v]: 1-based index of the previous block with value v; one pass of the standard's table,
-    # vectorised as "the previous occurrence of the same value" by a stable sort on the values.
-    order = np.argsort(values, kind="stable")
-    sorted_values = values[order]
-    previous = np.zeros(total, dtype=np.int64)
-    same = sorted_values[1:] == sorted_values[:-1]
-    previous[order[1:][same]] = order[:-1][same] + 1
-    index = np.arange(1, total + 1)
-    tested = slice(q, total)
-    distance = index[tested] - previous[tested]  # previous = 0 means never seen: distance = i, as the standard's table
+    distance = _native.universal_distances(x, l, q, k)  # a block never seen before: distance = i, as the table
     fn = float(np.sum(np.log2(distance)) / k)
     expected, variance = MOMENTS[l]
     c = 0.7 - 0.8 / l + (4 + 32 / l) * k ** (-3 / l) / 15

@@ -26,7 +26,7 @@ from stats.nist_frequency import monobit_test
 from stats.nist_linear_complexity import linear_complexities, linear_complexity_test
 from stats.nist_longest_run import exact_probabilities, longest_run_test, longest_runs
 from stats.nist_overlapping import PRINTED, exact_probabilities as overlap_exact, overlapping_template_test
-from stats.nist_rank import gf2_ranks, matrix_rank_test
+from stats.nist_rank import matrix_rank_test
 from stats.nist_runs import sp800_runs_test
 from stats.nist_serial import sp800_serial_test
 from stats.nist_templates import aperiodic_templates, nonoverlapping_template_test, template_counts
@@ -271,26 +271,6 @@ def test_bad_bits_are_refused():
 
 def _rng_bits(n, seed):
     return np.random.default_rng(seed).integers(0, 2, n).astype(np.uint8)
-
-
-def _gf2_rank(rows):
-    rows, rank = list(rows), 0
-    for bit in range(64):
-        pivot = next((r for r in rows if r >> bit & 1), None)
-        if pivot is None:
-            continue
-        rows.remove(pivot)
-        rows = [r ^ pivot if r >> bit & 1 else r for r in rows]
-        rank += 1
-    return rank
-
-
-def test_gf2_ranks_match_plain_elimination():
-    rng = np.random.default_rng(2)
-    words = rng.integers(0, 1 << 12, size=(300, 12), dtype=np.uint64)
-    words[:, 5] = words[:, 1] ^ words[:, 2]  # force some dependence
-    words[:3] = 0
-    assert gf2_ranks(words).tolist() == [_gf2_rank([int(w) for w in row]) for row in words]
 
 
 def test_longest_runs_match_plain_scan():

@@ -26,3 +26,26 @@ def test_numpy_kernels_are_put_back():
     with numpy_kernels():
         assert _sp800_22_native.pattern_counts is not before
     assert _sp800_22_native.pattern_counts is before
+
+
+def test_every_kernel_gives_the_numpy_versions_p_values_to_the_last_bit():
+    # a walk that returns to zero 2,482 times, so the excursion tests apply, and a planted template
+    from harness.benchcases.sp800_22 import NUMPY_KERNELS
+    from stats.nist_defects import BIT_DEFECTS
+    from stats.sp800_22_suite import run_suite
+
+    assert set(NUMPY_KERNELS) <= set(_sp800_22_native.__all__)
+    bits = np.concatenate([np.random.default_rng(0).integers(0, 2, 1_000_000).astype(np.uint8),
+                           BIT_DEFECTS["planted-template"].draw(1_000_000, 4)])
+    tests = ("Rank", "NonOverlappingTemplate", "CumulativeSums", "RandomExcursions", "RandomExcursionsVariant",
+             "Universal")
+
+    def rows(report):
+        return [(r.test, r.label, r.pvalues, r.skipped) for r in report.rows]
+
+    ours = run_suite(bits, tests=tests)
+    with numpy_kernels():
+        theirs = run_suite(bits, tests=tests)
+    assert rows(ours) == rows(theirs)
+    assert {r.test for r in ours.rows} == set(tests)
+    assert [r.tested for r in ours.rows if r.test == "RandomExcursions"][0] >= 1

@@ -1,4 +1,4 @@
-/* sp800_22.c -- Berlekamp-Massey and overlapping pattern counts (see sp800_22.h). */
+/* sp800_22.c -- Berlekamp-Massey, overlapping and block pattern counts (see sp800_22.h). */
 #include "sp800_22.h"
 
 #include <stdlib.h>
@@ -104,6 +104,29 @@ int stat_sp800_pattern_counts(const uint8_t *bits, size_t n, unsigned m, uint64_
     for (unsigned i = 0; i + 1 < m; i++) { /* the m - 1 windows that wrap to the start */
         v = ((v << 1) | (bits[i] & 1u)) & mask;
         counts[v]++;
+    }
+    return STAT_OK;
+}
+
+int stat_sp800_block_pattern_counts(const uint8_t *bits, size_t blocks, size_t size, unsigned m, uint64_t *counts)
+{
+    if (m < 1 || m > STAT_SP800_MAX_PATTERN || size < m || (blocks > 0 && (bits == NULL || counts == NULL))) {
+        return STAT_E_ARGUMENT;
+    }
+    const uint32_t mask = (uint32_t)((1ull << m) - 1);
+    const size_t values = (size_t)1 << m;
+    memset(counts, 0, blocks * values * sizeof *counts);
+    for (size_t j = 0; j < blocks; j++) {
+        const uint8_t *s = bits + j * size;
+        uint64_t *row = counts + j * values;
+        uint32_t v = 0;
+        for (unsigned i = 0; i + 1 < m; i++) {
+            v = (v << 1) | (s[i] & 1u);
+        }
+        for (size_t i = m - 1; i < size; i++) {
+            v = ((v << 1) | (s[i] & 1u)) & mask;
+            row[v]++;
+        }
     }
     return STAT_OK;
 }

@@ -1,11 +1,11 @@
 /*
- * sp800_22.h -- the hot loops of three NIST SP 800-22 Rev. 1a tests (stats/nist_*.py).
+ * sp800_22.h -- the counting loops of four NIST SP 800-22 Rev. 1a tests (stats/nist_*.py).
  *
  * The stats layer (-> stats._kernels, prefix stat_) holds counting kernels for
  * stats/ only: pure functions of arrays, with no link to the core or its
  * generators.
  *
- * Both kernels read the sequence as one byte per bit (0 or 1), the layout
+ * The kernels read the sequence as one byte per bit (0 or 1), the layout
  * numpy's unpackbits gives, and only count: every statistic and P-value is
  * computed in Python from what they return.
  *
@@ -23,6 +23,13 @@
  * shorter length follow by summing pairs (a (m-1)-pattern v is the prefix of
  * exactly the m-patterns 2v and 2v + 1), so one pass serves ψ²_m, ψ²_(m-1),
  * ψ²_(m-2) and φ(m), φ(m+1) alike.
+ *
+ * Block pattern counts (§2.7 non-overlapping templates,
+ * stat_sp800_block_pattern_counts): the counts of the m-bit windows lying
+ * inside each of N disjoint blocks, not wrapped, with the same sliding
+ * register.  An aperiodic template cannot overlap itself, so its
+ * non-overlapping count in a block is its plain count there, and one pass
+ * counts all 148 templates of m = 9 (every other value too) at once.
  */
 #ifndef STAT_SP800_22_H
 #define STAT_SP800_22_H
@@ -49,6 +56,12 @@ int stat_sp800_linear_complexity(const uint8_t *bits, size_t blocks, size_t m, i
  * overwritten).  STAT_E_ARGUMENT on m outside 1..STAT_SP800_MAX_PATTERN,
  * n < m - 1 windows to wrap, or NULL pointers; else STAT_OK. */
 int stat_sp800_pattern_counts(const uint8_t *bits, size_t n, unsigned m, uint64_t *counts);
+
+/* counts[j * 2^m + v] = how many windows bits[j * size + i .. j * size + i + m - 1],
+ * i = 0..size - m, of block j read v, for j < blocks (counts is overwritten).
+ * STAT_E_ARGUMENT on m outside 1..STAT_SP800_MAX_PATTERN, size < m, or NULL
+ * pointers with blocks > 0; else STAT_OK. */
+int stat_sp800_block_pattern_counts(const uint8_t *bits, size_t blocks, size_t size, unsigned m, uint64_t *counts);
 /* cffi:end */
 
 #endif

@@ -14,7 +14,9 @@ baseline's:
   against sliding values and ``numpy.bincount``;
 * ``sp800-22-suite-1Mbit``: the 15 tests with the suite's default
   parameters on one sequence of 10^6 bits, with the C kernels, and with
-  the two numpy versions above put in their place for the run.
+  the numpy versions of every kernel (:data:`NUMPY_KERNELS`: the two above,
+  the rank, block pattern, walk and universal counting) put in their place
+  for the run.
 
 Issue 15's target is absolute, not a ratio: 10^9 bits (1,000 sequences)
 in <= 120 s on one core, i.e. 0.12 s per 10^6-bit sequence; the suite
@@ -86,17 +88,89 @@ def numpy_pattern_counts(bits: np.ndarray, m: int) -> np.ndarray:
     return np.bincount(values, minlength=1 << m).astype(np.int64)
 
 
+def numpy_block_pattern_counts(bits: np.ndarray, blocks: int, m: int) -> np.ndarray:
+    """Per-block m-bit window counts by sliding values and bincount (the package's version before C)."""
+    from stats._sp800_22 import sliding_values
+
+    size = bits.size // blocks
+    table = np.stack([sliding_values(bits[j * size: (j + 1) * size], m) for j in range(blocks)])
+    return np.apply_along_axis(np.bincount, 1, table, minlength=1 << m)
+
+
+def numpy_gf2_ranks(bits: np.ndarray, matrices: int, rows: int, columns: int) -> np.ndarray:
+    """GF(2) ranks of all matrices at once, one numpy elimination step per column (before C)."""
+    weights = np.uint64(1) << np.arange(columns - 1, -1, -1, dtype=np.uint64)
+    words = (bits[: matrices * rows * columns].reshape(matrices, rows, columns).astype(np.uint64)
+             * weights).sum(axis=2, dtype=np.uint64)
+    used = np.zeros((matrices, rows), dtype=bool)
+    every = np.arange(matrices)
+    for bit in range(64):
+        mask = np.uint64(1) << np.uint64(bit)
+        has = (words & mask) != 0
+        candidates = has & ~used
+        found = candidates.any(axis=1)
+        if not found.any():
+            continue
+        pivot = np.argmax(candidates, axis=1)
+        pivot_rows = words[every, pivot]
+        used[every[found], pivot[found]] = True
+        clear = has & found[:, None]
+        clear[every, pivot] = False  # the pivot row keeps its bit
+        words ^= np.where(clear, pivot_rows[:, None], np.uint64(0))
+    return used.sum(axis=1)
+
+
+def numpy_cusum_excursions(bits: np.ndarray) -> tuple[int, int]:
+    """Both cusum excursions from two numpy walks (before C)."""
+    steps = 2 * bits.astype(np.int64) - 1
+    return int(np.max(np.abs(np.cumsum(steps)))), int(np.max(np.abs(np.cumsum(steps[::-1]))))
+
+
+def numpy_excursion_counts(bits: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """J, nu and xi from the numpy walk and a cycle index per step (before C)."""
+    walk = np.cumsum(2 * bits.astype(np.int64) - 1)
+    cycle = np.concatenate([[0], np.cumsum(walk[:-1] == 0)])  # a step's cycle: the zeros before it
+    j = int(np.count_nonzero(walk == 0)) + (1 if walk[-1] != 0 else 0)
+    nu = np.stack([np.bincount(np.minimum(np.bincount(cycle[walk == s], minlength=j)[:j], 5), minlength=6)
+                   for s in (-4, -3, -2, -1, 1, 2, 3, 4)])
+    inside = walk[np.abs(walk) <= 9]
+    xi = np.bincount(inside + 9, minlength=19)[[s + 9 for s in range(-9, 10) if s]]
+    return j, nu, xi
+
+
+def numpy_universal_distances(bits: np.ndarray, block: int, init_blocks: int, tested: int) -> np.ndarray:
+    """Maurer's distances by a stable sort on the block values (before C)."""
+    total = init_blocks + tested
+    weights = 1 << np.arange(block - 1, -1, -1)
+    values = (bits[: total * block].reshape(total, block).astype(np.int64) * weights).sum(axis=1)
+    order = np.argsort(values, kind="stable")
+    sorted_values = values[order]
+    previous = np.zeros(total, dtype=np.int64)
+    same = sorted_values[1:] == sorted_values[:-1]
+    previous[order[1:][same]] = order[:-1][same] + 1
+    return np.arange(1, total + 1)[init_blocks:] - previous[init_blocks:]
+
+
+#: The C kernel each numpy version above stands in for (``stats._sp800_22_native`` names).
+NUMPY_KERNELS = {"linear_complexities": numpy_linear_complexities, "pattern_counts": numpy_pattern_counts,
+                 "block_pattern_counts": numpy_block_pattern_counts, "gf2_ranks": numpy_gf2_ranks,
+                 "cusum_excursions": numpy_cusum_excursions, "excursion_counts": numpy_excursion_counts,
+                 "universal_distances": numpy_universal_distances}
+
+
 @contextlib.contextmanager
 def numpy_kernels():
     """Run the SP 800-22 tests with the numpy counting in place of the C kernels (restored after)."""
     from stats import _sp800_22_native as native
 
-    saved = native.linear_complexities, native.pattern_counts
-    native.linear_complexities, native.pattern_counts = numpy_linear_complexities, numpy_pattern_counts
+    saved = {name: getattr(native, name) for name in NUMPY_KERNELS}
+    for name, function in NUMPY_KERNELS.items():
+        setattr(native, name, function)
     try:
         yield
     finally:
-        native.linear_complexities, native.pattern_counts = saved
+        for name, function in saved.items():
+            setattr(native, name, function)
 
 
 def _blocks() -> np.ndarray:
