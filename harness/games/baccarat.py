@@ -31,6 +31,7 @@ from rngcore.devices.rulesets import rule_set as device_rule_set
 from rngcore.devices.shoe import Shoe
 from harness.games import _native
 from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.etable import Dealt, ETable
 from harness.games.core import PUSH, BetResult, BetRule, Where, assert_unique_names, odds, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 
@@ -353,6 +354,11 @@ class BaccaratGame(Game):
                                         "takes the counts its shoe procedure allows)", MIN_DECKS, MAX_DECKS, 8),)
     devices = "shoe:N"
     chunk = 1 << 21
+    etable = ETable(f"{JP} 13", ("etable",), ("player", "banker", "tie", "player_pair", "banker_pair"),
+                    f"{JP} 13 (L363): the bets of 4-3-イ-ハ and, as additional bets, only 9-1-イ and ロ",
+                    "item 6 (third-card processing) is finished", f"{JP} 14-1", f"{JP} 8-1 (L269)",
+                    note="banker_no_commission (8-3) is another payout method for the 4-3-ロ bet, not a bet of its "
+                         "own; it is left out until the operator's choice of method is a round option")
 
     def _analyse(self, variant, *, decks) -> Analysis:
         assert_unique_names(BETS, self.name)
@@ -361,6 +367,28 @@ class BaccaratGame(Game):
                         {"decks": decks, "procedure": "etable" if rules is None else rules.name},
                         analyse(shoe_faces(decks)),
                         "exact for the first round of a full shoe; simulation: " + procedure_note(variant))
+
+    def round_bets(self, variant):
+        return BETS
+
+    def round_outcome(self, generator, variant, *, decks=8) -> Dealt:
+        """One e-table round: six cards of a freshly shuffled stack (13-2: each card as likely as from a
+        shuffled stack), dealt P1 B1 P2 B2 and third cards by the tableau of items 5-6."""
+        stack = device_cards.fresh_stack(decks)
+        cards = stack[generator.choice(stack.size, size=6, replace=False)]
+        cls, used = _native.BaccaratTable(device_cards.fresh_stack(1), c_rules("etable", 1)).round(cards)
+        features = class_features(cls)
+        player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+        third = 4
+        if features["player_cards"] == 3:
+            player.append(cards[4])
+            third = 5
+        if features["banker_cards"] == 3:
+            banker.append(cards[third])
+        show = lambda hand: " ".join(device_cards.card_label(int(c)) for c in hand)  # noqa: E731
+        return Dealt(features, f"player {show(player)} ({features['player_total']}), "
+                               f"banker {show(banker)} ({features['banker_total']})",
+                     {"cards": [int(c) for c in cards[:used]], "class": cls})
 
     def _simulate(self, rounds, generator, variant, progress, *, decks) -> Simulation:
         table = _native.BaccaratTable(device_cards.fresh_stack(decks), c_rules(variant, decks))

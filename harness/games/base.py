@@ -24,6 +24,7 @@ import numpy as np
 from harness.games import _native
 from harness.games.categorical import classify_outcomes, evaluate_all
 from harness.games.core import BetResult, BetRule, assert_unique_names
+from harness.games.etable import Dealt, ETable
 from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 
 Progress = Callable[[int, int], None]
@@ -265,6 +266,10 @@ class Game:
         The virtual equipment a simulation draws from.
     chunk : int
         Rounds per C call of a simulation (an interrupt stops between calls).
+    etable : ETable or None
+        The game's electronic table-game mode (000's mode B): permitted bets,
+        determination point, fault rule (:mod:`harness.games.etable`); None
+        for a game 000 gives no such mode.
 
     Notes
     -----
@@ -283,6 +288,7 @@ class Game:
     strategies: tuple[Strategy, ...] = ()
     devices: str = ""
     chunk: int = 1 << 22
+    etable: ETable | None = None
 
     def check_variant(self, variant: str | None) -> str:
         if variant is None:
@@ -351,6 +357,16 @@ class Game:
     def _simulate(self, rounds: int, generator, variant: str, progress: Progress | None, **options) -> Simulation:
         raise NotImplementedError
 
+    def round_bets(self, variant: str) -> tuple:
+        """The bets a single round settles (rules, splits, families), for :mod:`harness.rounds`;
+        NotImplementedError for a game with no round engine yet."""
+        raise NotImplementedError(f"{self.name} has no round engine yet")
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        """Deal one round through the devices: its features (what :meth:`round_bets` classify),
+        what is shown and a record that re-deriving the round must reproduce."""
+        raise NotImplementedError(f"{self.name} has no round engine yet")
+
     @staticmethod
     def _check_rounds(rounds: int) -> int:
         if not isinstance(rounds, (int, np.integer)) or rounds < 1:
@@ -385,6 +401,21 @@ class CategoricalGame(Game):
 
     def note(self, variant: str) -> str:
         return ""
+
+    def outcome_label(self, variant: str, index: int) -> str:
+        """How round index ``index`` is shown (a pocket, a symbol, the dice)."""
+        return str(index)
+
+    def round_bets(self, variant: str) -> tuple:
+        return self.bets(variant)
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        """One device outcome, drawn by the kernel the simulation uses (void sections re-spun)."""
+        device, sections, per_round, void = self.device(variant)
+        counts = np.zeros(sections ** per_round, dtype=np.uint64)
+        _native.tally(generator, sections, 1, counts, per_round=per_round, void=void)
+        index = int(np.flatnonzero(counts)[0])
+        return Dealt(self.outcome_features(variant)[index], self.outcome_label(variant, index), {"index": index})
 
     def _analyse(self, variant, **options) -> Analysis:
         bets = self.bets(variant)

@@ -26,6 +26,7 @@ from fractions import Fraction
 from harness.games import twentyone as tw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
+from harness.games.etable import ETable
 from harness.games.twentyone_game import TwentyOneGame, pair_counts, pair_kind
 
 SOURCE = "000 別表第1 第2 1"
@@ -89,6 +90,12 @@ class BlackjackGame(TwentyOneGame):
     table = RULES
     shoe_rules = SHOE_RULES
     main_rules = ("hit_soft_17", "blackjack_pays", "surrender", "max_hands", "double_after_split")
+    etable = ETable("000 別表第1 第2 1-18", ("standard",), ("main", "insurance", "pair", "pair_tiered"),
+                    "000 別表第1 第2 1-18 (L633): the bet of 4-ハ and, as an additional bet, only 13-イ",
+                    "item 10 (the dealer's drawing) is finished", "000 別表第1 第2 1-19-イ",
+                    "000 別表第1 第2 1-12-イ (L519)",
+                    note="insurance (6-ハ) is read as part of the main bet's procedure, not an additional bet; "
+                         "pair and pair_tiered are the one 13-イ bet under its two pay tables (13-ハ, 13-ニ)")
 
     def game_rules(self, dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
                    double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2") -> tw.Rules:

@@ -31,6 +31,7 @@ from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame
 from harness.games.base import Analysis, Strategy, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import BetSimulation, Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
@@ -241,6 +242,10 @@ class CaribbeanStudGame(DeckGame):
     name = "caribbean-stud"
     summary = "Caribbean Stud Poker: ante and bet against a dealer qualifying with A-K; every deal enumerated"
     rules = f"{SOURCE} (seed L1043-1199)"
+    etable = ETable("000 別表第1 第3 4-9", ("standard",), ("ante_bet",),
+                    "000 別表第1 第3 4-9 (L1187): the bets of 4-2-ハ-(1) and (2) (ante, progressive) only",
+                    "the dealer's hand has been turned face up (5-イ)", "000 別表第1 第3 4-10-イ",
+                    note="the progressive bet of 4-2-ハ-(2) is not modelled")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)

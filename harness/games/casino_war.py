@@ -45,6 +45,7 @@ from harness.kernels import ffi, lib
 from harness.games.baccarat import shoe_c_rules
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, BetRule, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import BetSimulation, Simulation, goodness_of_fit
 
 SOURCE = "000 別表第1 第4"
@@ -454,6 +455,10 @@ class CasinoWarGame(Game):
                                        "every tie goes to war", ("yes", "no")),
     )
     devices = "shoe:N (jp-casino-war procedure)"
+    etable = ETable("000 別表第1 第4 12", ("standard",), ("main", "tie", "additional"),
+                    "000 別表第1 第4 12 (L2063): the bets of 4-3-イ and ロ and of 8 only",
+                    "item 6 (the comparison); in a war, 8-1-イ (surrender) or the first part of 8-2 (the war deal)",
+                    "000 別表第1 第4 13-1")
 
     def check_together(self, strategy, options) -> None:
         if strategy == "surrender" and options["surrender"] == "no":

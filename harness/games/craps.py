@@ -40,6 +40,7 @@ from harness.games.base import Analysis, Game, _replay, _run
 from harness.games.categorical import classify_outcomes, evaluate_all
 from harness.games.core import LOSE, PUSH, BetResult, BetRule, OutcomeClass, PayRow, Split, Where, odds, rows
 from harness.games.core import assert_unique_names
+from harness.games.etable import ETable
 from harness.games.dice import SIDES, dice_features, dice_space, ordered_features
 from harness.games.simulate import BetSimulation, Simulation, class_counts, goodness_of_fit
 
@@ -396,6 +397,9 @@ class CrapsGame(Game):
     variants_help = "every bet, 002's only, 000's only"
     devices = "dice:2"
     chunk = 1 << 22
+    etable = ETable(f"{JP} 11-3", ("jp",), None,
+                    f"{JP} 11 (L2387): the bets of 3-3-イ-ネ and, as additional bets, only 8-1-イ and ロ (horn, horn high)",
+                    "the roll of 4-1 (come-out) or 5-1 (a sequence roll) is finished", f"{JP} 12-2", f"{JP} 7-1 (L2211)")
 
     def _analyse(self, variant, **options) -> Analysis:
         one_roll = one_roll_for(variant)

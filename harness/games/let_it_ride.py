@@ -28,6 +28,7 @@ from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame
 from harness.games.base import Analysis, Strategy, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import BetSimulation, Simulation
 
 SOURCE = "000 別表第1 第3 8"
@@ -164,6 +165,9 @@ class LetItRideGame(DeckGame):
     name = "let-it-ride"
     summary = "Let It Ride: three equal spots, two taken back or kept by the exact optimal decision"
     rules = f"{SOURCE} (seed L1583-1637)"
+    etable = ETable("000 別表第1 第3 8-10 (applying 4-9)", ("standard",), ("spot_1", "spot_2", "spot_3"),
+                    "000 別表第1 第3 8-10: the three-spot bet only", "8-6-イ processing is finished",
+                    "000 別表第1 第3 8-11")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)

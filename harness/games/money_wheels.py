@@ -13,6 +13,7 @@ from typing import Callable
 from rngcore.devices import WHEELS
 from harness.games.base import CategoricalGame
 from harness.games.core import BetRule, Where, odds, rows
+from harness.games.etable import ETable
 
 # 002 § 533.3(a) (minimum odds): bet name, device symbol, "N to 1".
 BIG_SIX_TABLE = (
@@ -54,8 +55,9 @@ class SymbolWheelGame(CategoricalGame):
     """Big Six / Money Wheel: a bet names a symbol; the wheel is a device table."""
 
     def __init__(self, name: str, summary: str, variants: dict[str, Callable[[], tuple]], rules: str,
-                 variants_help: str = ""):
+                 variants_help: str = "", etable: ETable | None = None):
         self.name = name
+        self.etable = etable
         self.summary = summary
         self._bets = variants
         self.variants = tuple(variants)
@@ -79,6 +81,9 @@ class SymbolWheelGame(CategoricalGame):
     def note(self, variant):
         return self.rules
 
+    def outcome_label(self, variant, index):
+        return f"{self.wheel.sections[index]} (section {index})"
+
 
 GAMES = (
     SymbolWheelGame("big-six", "Big Six wheel: one bet per symbol", {"standard": big_six_bets}, "002 ch. 533"),
@@ -86,5 +91,8 @@ GAMES = (
         "money-wheel", "Japan's money wheel: one bet per symbol",
         {v: functools.partial(money_wheel_bets, v) for v in MONEY_WHEEL_TABLES},
         "000 別表第1 第8 (the operator uses the 6-2 table or elects 6-3)",
-        "the pay table: 000 第8 6-2 / 6-3"),
+        "the pay table: 000 第8 6-2 / 6-3",
+        etable=ETable("000 別表第1 第8 9-3", ("standard", "alternative"), None,
+                      "000 別表第1 第8 9 (L3023): the bets of 3-3 only",
+                      "item 4 (the disc spun) is finished", "000 別表第1 第8 10-1")),
 )

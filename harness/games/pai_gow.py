@@ -30,6 +30,7 @@ import numpy as np
 from rngcore.devices.tiles import TILE_DESIGNS, TILE_SET
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetRule, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import BetSimulation, Simulation, goodness_of_fit
 
 SOURCE = "000 別表第1 第9"
@@ -591,6 +592,10 @@ class PaiGowGame(Game):
     name = "pai-gow"
     summary = "Pai Gow tiles: high and low hands against the dealer's house way, 19 to 20; every deal enumerated"
     rules = f"{SOURCE} (seed L3037-3283)"
+    etable = ETable("000 別表第1 第9 13", ("standard",), ("bet",), "000 別表第1 第9 13 (L3271): the bet of 4-3 only",
+                    "item 8 (the dealer set his hands) is finished", "000 別表第1 第9 14-1",
+                    "000 別表第1 第9 10-1 (L3201)",
+                    note="14-1 says the outcome of the dealt 'cards' (トランプ): read as the tiles, a drafting slip")
     strategies = PLAYER_STRATEGIES
     options = (GameOption("seat", "P", "the customer's position for the simulation's deal, 2..8 counter-clockwise "
                                        "from the dealer (1) (5-1; default 2)", 2, POSITIONS, 2),

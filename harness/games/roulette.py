@@ -20,6 +20,7 @@ import dataclasses
 from rngcore.devices import WHEELS
 from rngcore.devices import wheels as device_wheels
 from harness.games.base import CategoricalGame
+from harness.games.etable import ETable
 from harness.games.categorical import Family
 from harness.games.core import BetRule, Where, odds, rows
 
@@ -185,8 +186,9 @@ class RouletteGame(CategoricalGame):
 
     devices = "the wheel of each layout"
 
-    def __init__(self, name: str, summary: str, rules: str, variants_help: str = ""):
+    def __init__(self, name: str, summary: str, rules: str, variants_help: str = "", etable: ETable | None = None):
         self.name = name
+        self.etable = etable
         self.summary = summary
         self.rules = rules
         self.variants_help = variants_help
@@ -213,10 +215,20 @@ class RouletteGame(CategoricalGame):
     def note(self, variant):
         return self.layouts[variant].note
 
+    def outcome_label(self, variant, index):
+        pocket = self.layouts[variant].wheel.sections[index]
+        return f"{pocket} {pocket_features(self.layouts[variant])[pocket]['colour']}"
+
 
 GAMES = (
-    RouletteGame("roulette-single", "single-zero roulette: inside and outside bets, first four", f"{JP1}; {PA}"),
+    RouletteGame("roulette-single", "single-zero roulette: inside and outside bets, first four", f"{JP1}; {PA}",
+                 etable=ETable("000 別表第1 第7 1-8-ハ", ("standard",), None,
+                               "000 別表第1 第7 1-8 (L2791): the bets of 1-3-ハ-(1)-(13) only",
+                               "1-3-ニ is finished (the ball spun, betting closed)", "000 別表第1 第7 1-9-イ")),
     RouletteGame("roulette-double", "double-zero roulette: inside and outside bets, five-number bet", f"{JP2}; {PA}",
                  "the layout: American colours, 000's colours read literally, 000's layout B, "
-                 "00 voids the spin"),
+                 "00 voids the spin",
+                 etable=ETable("000 別表第1 第7 2-8 (applying 1-8)", ("jp-literal", "jp-layout-b"), None,
+                               "000 別表第1 第7 2-8: the bets of 2-3-ハ-(1)-(6) only",
+                               "2-3-ニ is finished (the ball spun, betting closed)", "000 別表第1 第7 2-9")),
 )

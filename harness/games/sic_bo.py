@@ -13,6 +13,7 @@ import itertools
 
 from harness.games.base import CategoricalGame
 from harness.games.core import BetRule, Where, odds, rows
+from harness.games.etable import ETable
 from harness.games.dice import SIDES, dice_space, ordered_features
 
 SOURCE = "000 別表第1 第6"
@@ -91,6 +92,9 @@ class SicBoGame(CategoricalGame):
     summary = "three dice: small/big, totals, doubles, triples, combinations, optional bets"
     rules = SOURCE
     devices = "dice:3"
+    etable = ETable("000 別表第1 第6 10-3", ("standard",), None,
+                    "000 別表第1 第6 10 (L2605): the bets of 3-3-イ-チ and, as additional bets, only 7-1-イ-ニ",
+                    "item 4 (the shaker roll) is finished", "000 別表第1 第6 11-1")
 
     def bets(self, variant):
         return BETS
@@ -106,6 +110,9 @@ class SicBoGame(CategoricalGame):
 
     def parameters(self, variant):
         return {"dice": 3, "outcomes": SIDES**3}
+
+    def outcome_label(self, variant, index):
+        return "-".join(str(d) for d in self.outcome_features(variant)[index]["dice"])
 
     def note(self, variant):
         return "000 別表第1 第6: base bets 3-3 and the optional bets of 7-1 (odd/even, four-number, three-dice)"

@@ -37,6 +37,7 @@ from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame
 from harness.games.base import Analysis, Strategy, _replay, _run
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import BetSimulation, Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
@@ -284,6 +285,10 @@ class ThreeCardPokerGame(DeckGame):
     name = "three-card-poker"
     summary = "Three Card Poker: ante and Play with the ante bonus, and Pair Plus; every deal enumerated"
     rules = f"{SOURCE} (seed L1201-1337)"
+    etable = ETable("000 別表第1 第3 5-11 (applying 4-9)", ("standard",), ("ante_play", "pair_plus"),
+                    "000 別表第1 第3 5-11: the ante, Pair Plus and progressive bets only",
+                    "6-イ (the dealer's hand revealed)", "000 別表第1 第3 5-12",
+                    note="the progressive bet is not modelled")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)
