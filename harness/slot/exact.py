@@ -256,9 +256,9 @@ def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
         if isinstance(result, BaseException):
             raise result
         stage.joint = result
-    base.check_joint(len(model.paylines), "the line return")
+    base.check_joint("the line return")
     if free is not None:
-        free.check_joint(len(model.paylines), "the free spins")
+        free.check_joint("the free spins")
 
 
 def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
@@ -365,7 +365,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
 def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,
                progressive: pj.ProgressiveSummary | None) -> dict[str, Fraction]:
     total_bet, pay = model.total_bet, model.scatter_awards.pay
-    line_credits = model.bet_per_line * len(model.paylines) * base.line_pay_weight
+    line_credits = model.bet_per_line * base.line_pay_weight
     return {
         "lines": Fraction(line_credits, base.cycle * total_bet),
         "scatters": base.share(sum(w * pay[k] for k, w in enumerate(base.scatter_counts))),
