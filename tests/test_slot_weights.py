@@ -1,13 +1,12 @@
 """Weighted reel stops (virtual reels) against an independent brute force.
 
-The brute force enumerates every combination of PHYSICAL stops, weights it
-by the product of its stop weights, pays each payline by the rule read
-straight from docs/slot_model.md (``slot_support.reference_line``) and
-aggregates what the analysis reports; it never builds a virtual reel.
+The brute force (``slot_support.brute_stage``) enumerates every combination
+of PHYSICAL stops, weights it by the product of its stop weights, pays each
+payline by the rule read straight from docs/slot_model.md and aggregates
+what the analysis reports; it never builds a virtual reel.
 """
 from __future__ import annotations
 
-import itertools
 import pathlib
 from fractions import Fraction
 
@@ -23,7 +22,7 @@ from harness.slot.model import load_model
 from harness.slot.profiles import check
 from harness.slot.reelset import feature_reelset
 from harness.slot.simulate import simulate
-from slot_support import award, model, reference_line
+from slot_support import award, brute_stage, model
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENGINES = ["python", "c"]
@@ -36,7 +35,7 @@ name = "weighted"
 rows = 3
 reels = 3
 [bet]
-per_line = 2
+per_line = 3
 paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3], [1, 2, 3], [3, 2, 1]]
 [symbols]
 A = { pays = { 2 = 1, 3 = 8 } }
@@ -54,44 +53,17 @@ multiplier = 2
 """
 
 
-def brute_stage(m, strips, weights):
-    """Joint figures of one stage over every physical stop combination, weighted."""
-    kmax = m.rows * m.reels
-    classes = {(c.symbol, c.count): i for i, c in enumerate(line_classes(m))}
-    count = [[0, 0] for _ in range(kmax + 1)]
-    line_sum = [[0, 0] for _ in range(kmax + 1)]
-    line_sq = [[0, 0] for _ in range(kmax + 1)]
-    no_win = [0] * (kmax + 1)
-    class_scatter = [[0] * (kmax + 1) for _ in classes]
-    records = []
-    for stops in itertools.product(*(range(len(s)) for s in strips)):
-        weight = 1
-        for r, p in enumerate(stops):
-            weight *= weights[r][p]
-        if not weight:
-            continue
-        cols = [[s[(p + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
-        k = sum(col.count(m.scatter) for col in cols)
-        total, seen = 0, set()
-        for line in m.paylines:
-            pay, cls, _ = reference_line(m, [cols[r][line[r]] for r in range(m.reels)])
-            total += pay
-            if cls is not None:
-                seen.add(classes[cls])
-        count[k][0] += weight
-        line_sum[k][0] += weight * total
-        line_sq[k][0] += weight * total * total
-        no_win[k] += weight * (total == 0)
-        for c in seen:
-            class_scatter[c][k] += weight
-        records.append((weight, total, k, seen))
-    return (count, line_sum, line_sq, no_win, class_scatter), records
+def weighted(m, strips, weights):
+    """The brute force of one stage, every physical stop combination weighted."""
+    brute = brute_stage(m, strips, with_progressive=False, weights=weights)
+    figures = (brute.count, brute.line_sum, brute.line_sq, brute.no_line_win, brute.class_scatter)
+    return figures, [(w, t, k, seen) for w, (t, k, _, seen) in zip(brute.weights, brute.records)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_joint_figures_equal_weighted_brute_force(engine):
     m = model(WEIGHTED)
-    figures, _ = brute_stage(m, m.feature_strips, m.feature_weights)
+    figures, _ = weighted(m, m.feature_strips, m.feature_weights)
     got = joint_moments(feature_reelset(m), build_line_automaton(m, with_progressive=False), m.paylines,
                         engine=engine)
     assert (got.count, got.line_sum, got.line_sq, got.no_line_win, got.class_scatter) == figures
@@ -102,8 +74,8 @@ def test_joint_figures_equal_weighted_brute_force(engine):
 def test_analysis_equals_weighted_brute_force(engine):
     m = model(WEIGHTED)
     a = analyse(m, engine=engine)
-    _, base = brute_stage(m, m.base_strips, m.base_weights)
-    _, free = brute_stage(m, m.feature_strips, m.feature_weights)
+    _, base = weighted(m, m.base_strips, m.base_weights)
+    _, free = weighted(m, m.feature_strips, m.feature_weights)
     cycle, free_cycle = sum(r[0] for r in base), sum(r[0] for r in free)
     assert a.cycle == cycle == 14 * 8 * 13
     scat = m.symbols[m.scatter].pays
