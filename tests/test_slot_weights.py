@@ -31,12 +31,8 @@ ENGINES = ["python", "c"]
 # column; uneven weights, a weight of 0, and free spins on other weights.
 WEIGHTED = """
 name = "weighted"
-[window]
-rows = 3
-reels = 3
-[bet]
-per_line = 3
-paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3], [1, 2, 3], [3, 2, 1]]
+window = { rows = 3, reels = 3 }
+bet = { per_line = 3, paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3], [1, 2, 3], [3, 2, 1]] }
 [symbols]
 A = { pays = { 2 = 1, 3 = 8 } }
 K = { pays = { 3 = 4 } }
