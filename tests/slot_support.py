@@ -169,9 +169,11 @@ class BruteStage:
     class_scatter: list  # [c][k]
     # per-combination records for further sums: (line pay multiple, k, progressive, classes)
     records: list
+    weights: list  # each record's weight (1 without stop weights)
 
 
-def brute_stage(m: SlotModel, strips, *, with_progressive: bool) -> BruteStage:
+def brute_stage(m: SlotModel, strips, *, with_progressive: bool, weights=None) -> BruteStage:
+    """Every combination of (physical) stops; with ``weights``, each counts the product of its stop weights."""
     rows, reels = m.rows, m.reels
     kmax = rows * reels
     classes = {(c.symbol, c.count): i for i, c in enumerate(line_classes(m))}
@@ -181,8 +183,13 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool) -> BruteStage:
     line_sq = [[0, 0] for _ in range(kmax + 1)]
     no_win = [0] * (kmax + 1)
     class_scatter = [[0] * (kmax + 1) for _ in classes]
-    records = []
+    records, record_weights = [], []
     for stops in itertools.product(*(range(len(s)) for s in strips)):
+        weight = 1
+        for r, p in enumerate(stops):
+            weight *= weights[r][p] if weights is not None else 1
+        if not weight:
+            continue
         cols = [[strips[r][(stops[r] + h) % len(strips[r])] for h in range(rows)] for r in range(reels)]
         k = sum(col.count(scatter) for col in cols) if scatter is not None else 0
         total, prog, seen = 0, False, set()
@@ -193,15 +200,16 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool) -> BruteStage:
             if cls is not None:
                 seen.add(classes[cls])
         p = int(prog)
-        count[k][p] += 1
-        line_sum[k][p] += total
-        line_sq[k][p] += total * total
+        count[k][p] += weight
+        line_sum[k][p] += weight * total
+        line_sq[k][p] += weight * total * total
         if total == 0 and not prog:
-            no_win[k] += 1
+            no_win[k] += weight
         for c in seen:
-            class_scatter[c][k] += 1
+            class_scatter[c][k] += weight
         records.append((total, k, p, frozenset(seen)))
-    return BruteStage(len(records), count, line_sum, line_sq, no_win, class_scatter, records)
+        record_weights.append(weight)
+    return BruteStage(sum(record_weights), count, line_sum, line_sq, no_win, class_scatter, records, record_weights)
 
 
 def award(table, k: int) -> int:

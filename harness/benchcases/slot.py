@@ -129,7 +129,7 @@ def _slice_tables():
 def _slice_line_return() -> int:
     """Exact total line pay over the slice, per payline as a product over reels 3..5."""
     model, reels, auto, rows, start = _slice_tables()
-    counts = reels.symbol_counts(len(model.symbols))
+    counts = [rows[0] for rows in reels.row_counts(len(model.symbols))]  # unweighted: every row alike
     total = 0
     for s0 in start.tolist():
         dist = {s0: 1}

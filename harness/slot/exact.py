@@ -144,6 +144,10 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
+    rarest = rarest_class(classes)
+    if rarest is None:
+        raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
+                         "no winning outcome", model.source)
     work.finish()
     return Analysis(
         model=model,
@@ -153,12 +157,25 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         hit_frequency=_hit_frequency(model, base),
         variance=variance,
         classes=tuple(classes),
-        rarest=min(classes, key=lambda c: c.probability),
+        rarest=rarest,
         feature=_feature_summary(model, base, spin, tree) if spin is not None else None,
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
     )
+
+
+def rarest_class(classes) -> OutcomeClass | None:
+    """The least likely winning outcome among the classes that can occur (None if none can).
+
+    A listed award that is never paid (probability 0, e.g. a wild
+    combination that always ties with, and loses to, another symbol's) is
+    not a winning outcome: the rarest-outcome rules are about outcomes that
+    happen.  It stays in the table with probability 0, where the
+    every-award rule (``gli11``) flags it.
+    """
+    possible = [c for c in classes if c.probability_upper > 0]
+    return min(possible, key=lambda c: c.probability) if possible else None
 
 
 def _check_retriggers_converge(model: SlotModel, feature_reels: ReelSet) -> None:
@@ -239,9 +256,9 @@ def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
         if isinstance(result, BaseException):
             raise result
         stage.joint = result
-    base.check_joint(len(model.paylines), "the line return")
+    base.check_joint("the line return")
     if free is not None:
-        free.check_joint(len(model.paylines), "the free spins")
+        free.check_joint("the free spins")
 
 
 def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
@@ -348,7 +365,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
 def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,
                progressive: pj.ProgressiveSummary | None) -> dict[str, Fraction]:
     total_bet, pay = model.total_bet, model.scatter_awards.pay
-    line_credits = model.bet_per_line * len(model.paylines) * base.line_pay_weight
+    line_credits = model.bet_per_line * base.line_pay_weight
     return {
         "lines": Fraction(line_credits, base.cycle * total_bet),
         "scatters": base.share(sum(w * pay[k] for k, w in enumerate(base.scatter_counts))),

@@ -56,10 +56,10 @@ class Cost:
 
 def estimate(model) -> Cost:
     """The cost of analysing ``model`` exactly (see the module docstring)."""
-    strips = list(model.base_strips)
+    stops = list(model.stop_totals())  # a weighted reel is analysed as its virtual reel
     if model.free_spins is not None:
-        strips += model.feature_strips
-    entries = sum(len(s) for s in strips) << model.rows
+        stops += model.stop_totals(feature=True)
+    entries = sum(stops) << model.rows
     return Cost(table_entries=entries, memory_bytes=entries * BYTES_PER_ENTRY)
 
 

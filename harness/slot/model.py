@@ -117,6 +117,16 @@ class SlotModel:
     progressive: Progressive | None
     source: str | None = None
     ways: bool = False  # a ways game: ``paylines`` are every row path, each paid as a line
+    # Stop weights (virtual reels): ``base_weights[r][p]`` is how many of reel r's
+    # equally likely virtual stops land on physical stop p; None: every stop weighs 1.
+    base_weights: tuple[tuple[int, ...], ...] | None = None
+    feature_weights: tuple[tuple[int, ...], ...] | None = None
+
+    def stop_totals(self, feature: bool = False) -> tuple[int, ...]:
+        """Equally likely (virtual) stops of each reel: the strip length, or its total weight."""
+        strips, weights = ((self.feature_strips, self.feature_weights) if feature
+                           else (self.base_strips, self.base_weights))
+        return tuple(len(s) for s in strips) if weights is None else tuple(sum(w) for w in weights)
 
     @property
     def total_bet(self) -> int:
@@ -304,13 +314,18 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     names = [s.name for s in symbols]
 
     reels_table = _table(data, "reels", "top level")
-    _known(reels_table, "reels", {"base", "feature"})
+    _known(reels_table, "reels", {"base", "feature", "base_weights", "feature_weights"})
     base = _strips(reels_table, "base", names, reels)
     feature = _strips(reels_table, "feature", names, reels) if "feature" in reels_table else base
+    base_weights = _weights(reels_table, "base_weights", base)
+    feature_weights = (_weights(reels_table, "feature_weights", feature) if "feature_weights" in reels_table
+                       else None if "feature" in reels_table else base_weights)
 
     free_spins = _free_spins(data, symbols, rows, reels) if "free_spins" in data else None
-    if "feature" in reels_table and free_spins is None:
-        raise ModelError("reels.feature", "feature strips are given but there is no [free_spins] section to use them")
+    for key in ("feature", "feature_weights"):
+        if key in reels_table and free_spins is None:
+            raise ModelError(f"reels.{key}", f"{key.replace('_', ' ')} are given but there is no [free_spins] "
+                             "section to use them")
     progressive = _progressive(data, symbols, reels) if "progressive" in data else None
 
     model = SlotModel(
@@ -326,6 +341,8 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         progressive=progressive,
         source=source,
         ways=ways,
+        base_weights=base_weights,
+        feature_weights=feature_weights,
     )
     _check_largest_win(model)
     return model
@@ -507,6 +524,39 @@ def _strips(table, key: str, names: list[str], reels: int) -> tuple[tuple[int, .
                 )
             row.append(index[sym])
         out.append(tuple(row))
+    return tuple(out)
+
+
+def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
+    """Stop weights: one list of whole numbers >= 0 per reel, one per stop of its strip.
+
+    A reel's weights are its virtual reel: a total of ``sum(weights)``
+    equally likely virtual stops, ``weights[p]`` of them landing on physical
+    stop ``p``; the total is limited like a strip's length.
+    """
+    if key not in table:
+        return None
+    where = f"reels.{key}"
+    value = table[key]
+    if not isinstance(value, list) or len(value) != len(strips):
+        count = len(value) if isinstance(value, list) else type(value).__name__
+        raise ModelError(where, f"must list exactly {len(strips)} lists of stop weights (one per reel), got {count}")
+    out = []
+    for r, (weights, strip) in enumerate(zip(value, strips), start=1):
+        if not isinstance(weights, list) or len(weights) != len(strip):
+            size = len(weights) if isinstance(weights, list) else shown(weights)
+            raise ModelError(f"{where}: reel {r}", f"must give one weight for each of the reel's {len(strip)} stops, "
+                             f"got {size}")
+        for p, w in enumerate(weights, start=1):
+            if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+                raise ModelError(f"{where}: reel {r}, position {p}", f"a stop weight is a whole number >= 0, got {shown(w)}")
+        total = sum(weights)
+        if total == 0:
+            raise ModelError(f"{where}: reel {r}", "the weights sum to 0, so the reel can never stop")
+        if total > MAX_REEL_STOPS:
+            raise ModelError(f"{where}: reel {r}", f"the weights sum to {total:,}, more than the {MAX_REEL_STOPS:,} "
+                             "virtual stops a reel may have (docs/slot_model.md, Limits)")
+        out.append(tuple(weights))
     return tuple(out)
 
 

@@ -166,8 +166,7 @@ class SimGame(_Keep):
         g.multiplier = fsp.multiplier if fsp else 1
         g.progressive_reset = model.progressive.reset if model.progressive else 0
         g.max_free_spins = max_free_spins
-        strips = model.base_strips + (model.feature_strips if fsp else ())
-        lengths = {len(s) for s in strips}
+        lengths = set(model.stop_totals() + (model.stop_totals(feature=True) if fsp else ()))
         if len(lengths) == 1:
             # Every stop has the same bound: pre-draw in bulk (same values as one call per stop).
             self.draws = ffi.new("kern_slot_draws *")

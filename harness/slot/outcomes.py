@@ -90,19 +90,20 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
 def line_classes(play: Play) -> list[OutcomeClass]:
     """One class per line combination with a listed pay."""
     model, base, free = play.model, play.base, play.free
-    line_total = model.bet_per_line * len(model.paylines)  # credits per unit of line pay, all lines
+    n_lines = len(model.paylines)
     names = model.symbol_names
     out = []
     for c, combination in enumerate(base.automaton.classes):
         base_with = list(base.joint.class_scatter[c])
         free_with = list(free.joint.class_scatter[c]) if free is not None else None
         lo, hi = play.probability(base_with, free_with)
-        rtp = Fraction(base.class_line_weights[c] * combination.pay * line_total, base.cycle * model.total_bet)
+        # class_line_weights sum over the played lines; each line pays pay x the bet per line
+        rtp = Fraction(base.class_line_weights[c] * combination.pay * model.bet_per_line, base.cycle * model.total_bet)
         free_p = None
         if free is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * Fraction(
-                free.class_line_weights[c] * combination.pay * line_total, free.cycle * model.total_bet)
+                free.class_line_weights[c] * combination.pay * model.bet_per_line, free.cycle * model.total_bet)
         out.append(OutcomeClass(
             name=f"{combination.count} x {names[combination.symbol]}",
             kind="line",
@@ -110,7 +111,7 @@ def line_classes(play: Play) -> list[OutcomeClass]:
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),
-            per_line_probability=base.share(base.class_line_weights[c]),
+            per_line_probability=Fraction(base.class_line_weights[c], n_lines * base.cycle),  # mean over lines
             free_spin_probability=free_p,
             rtp=rtp,
         ))

@@ -5,6 +5,13 @@ A reel with strip ``s[0..L)`` stopped at position ``p`` shows
 bottom: the stop position names the top row.  Each of the ``L`` stops is
 equally likely and the reels are independent, so a play is one of
 ``L_1 × ... × L_R`` equally likely stop combinations.
+
+A weighted reel (stop weights ``w[0..L)``) is its *virtual reel*:
+``W = sum(w)`` equally likely virtual stops, ``w[p]`` of them (in order)
+showing physical stop ``p``'s column.  Every array here describes the
+virtual stops, so the analysis and both players treat a weighted reel as
+an ordinary one of ``W`` stops; only the rows of a virtual reel no longer
+show each symbol equally often (:meth:`ReelSet.row_counts`).
 """
 from __future__ import annotations
 
@@ -33,32 +40,34 @@ class ReelSet:
     """
 
     rows: int
-    strips: tuple[np.ndarray, ...]
     windows: tuple[np.ndarray, ...]
     scatters: tuple[np.ndarray, ...]
 
     @classmethod
-    def from_strips(cls, strips, rows: int, scatter: int | None) -> "ReelSet":
-        arrays, windows, scatters = [], [], []
-        for strip in strips:
+    def from_strips(cls, strips, rows: int, scatter: int | None, weights=None) -> "ReelSet":
+        """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels."""
+        windows, scatters = [], []
+        for r, strip in enumerate(strips):
             s = np.asarray(strip, dtype=np.uint8)
             offsets = (np.arange(len(s))[:, None] + np.arange(rows)[None, :]) % len(s)
             w = s[offsets]
-            arrays.append(s)
+            if weights is not None:
+                w = np.repeat(w, np.asarray(weights[r], dtype=np.int64), axis=0)
             windows.append(np.ascontiguousarray(w))
             if scatter is None:
-                scatters.append(np.zeros(len(s), dtype=np.uint8))
+                scatters.append(np.zeros(len(w), dtype=np.uint8))
             else:
                 scatters.append((w == scatter).sum(axis=1).astype(np.uint8))
-        return cls(rows=rows, strips=tuple(arrays), windows=tuple(windows), scatters=tuple(scatters))
+        return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters))
 
     @property
     def reels(self) -> int:
-        return len(self.strips)
+        return len(self.windows)
 
     @property
     def lengths(self) -> tuple[int, ...]:
-        return tuple(len(s) for s in self.strips)
+        """Equally likely (virtual) stops of each reel."""
+        return tuple(len(w) for w in self.windows)
 
     @property
     def cycle(self) -> int:
@@ -69,9 +78,13 @@ class ReelSet:
     def max_scatter(self) -> int:
         return self.rows * self.reels
 
-    def symbol_counts(self, nsym: int) -> list[list[int]]:
-        """``counts[r][x]``: stops of reel r showing symbol x in any one row."""
-        return [np.bincount(s, minlength=nsym).tolist() for s in self.strips]
+    def row_counts(self, nsym: int) -> list[list[list[int]]]:
+        """``counts[r][h][x]``: stops of reel r showing symbol x in row h.
+
+        On an unweighted (cyclic) strip every row shows each symbol exactly as
+        often as the strip holds it, so the rows' counts are equal.
+        """
+        return [[np.bincount(w[:, h], minlength=nsym).tolist() for h in range(self.rows)] for w in self.windows]
 
     @cached_property
     def scatter_counts(self) -> list[int]:
@@ -94,11 +107,11 @@ class ReelSet:
 
 
 def base_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter)
+    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter, model.base_weights)
 
 
 def feature_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter)
+    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter, model.feature_weights)
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:

@@ -242,7 +242,7 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
 
 def _cycle(m) -> int:
     """Stop combinations of the base game (each equally likely)."""
-    return math.prod(len(strip) for strip in m.base_strips)
+    return math.prod(m.stop_totals())
 
 
 def _model_json(m) -> dict:
@@ -255,11 +255,12 @@ def _model_json(m) -> dict:
 
 def _model_lines(m) -> list[str]:
     """The PAR sheet's heading: the game and its base cycle."""
-    lengths = " x ".join(str(len(s)) for s in m.base_strips)
+    lengths = " x ".join(str(n) for n in m.stop_totals())
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
             f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} {m.line_word}s, "
             f"{m.bet_per_line} credit(s) per {'way' if m.ways else 'line'}, total bet {m.total_bet} credits",
-            f"  base game cycle: {lengths} = {_cycle(m):,} stop combinations (each equally likely)"]
+            f"  base game cycle: {lengths} = {_cycle(m):,} "
+            f"{'virtual ' if m.base_weights else ''}stop combinations (each equally likely)"]
 
 
 # --- an exact analysis stopped by Ctrl-C or SIGTERM --------------------------------

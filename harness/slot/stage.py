@@ -1,9 +1,9 @@
 """One kind of spin (the paid base-game spin, or a free spin) and its exact figures.
 
 A *stage* is a set of reel strips read through one payline automaton, with
-a multiplier on every win.  Its figures come in two layers: those of ONE
-payline (:func:`single_line`, products over reels) and those of all
-paylines together (the :class:`~harness.slot.joint.JointMoments` of the
+a multiplier on every win.  Its figures come in two layers: those of each
+payline on its own, summed over the played lines (:func:`single_line`,
+products over reels) and those of all paylines together (the :class:`~harness.slot.joint.JointMoments` of the
 joint dynamic programme).  The analysis (:mod:`harness.slot.exact`) and the
 outcome classes (:mod:`harness.slot.outcomes`) both read stages.
 """
@@ -27,11 +27,12 @@ class Stage:
     reels : ReelSet
     automaton : LineAutomaton
     final_weights : dict[int, int]
-        Weight of each final automaton state of ONE payline.
+        Weight of each final automaton state, summed over the played paylines.
     line_pay_weight : int
-        Sum over the cycle of one payline's pay (multiples of the bet per line).
+        Sum over the cycle and the played paylines of each line's pay
+        (multiples of the bet per line).
     class_line_weights : list[int]
-        Per line class: stop combinations in which one payline pays it.
+        Per line class: (stop combination, payline) pairs in which the line pays it.
     multiplier : int
         Every win of the stage is multiplied by it.
     joint : JointMoments or None
@@ -54,9 +55,9 @@ class Stage:
     def scatter_counts(self) -> list[int]:
         return self.reels.scatter_counts
 
-    def check_joint(self, n_lines: int, what: str) -> None:
-        """The joint programme's line return must equal ``n_lines`` single paylines'."""
-        if sum(a + b for a, b in self.joint.line_sum) != n_lines * self.line_pay_weight:
+    def check_joint(self, what: str) -> None:
+        """The joint programme's line return must equal the sum of the single paylines'."""
+        if sum(a + b for a, b in self.joint.line_sum) != self.line_pay_weight:
             raise AssertionError(f"joint enumeration disagrees with the per-line product on {what}")
 
     def cell_sums(self, model: SlotModel, k: int, p: int) -> tuple[int, int, int]:
@@ -77,7 +78,7 @@ class Stage:
 def build_stage(model: SlotModel, reels: ReelSet, *, with_progressive: bool, multiplier: int = 1) -> Stage:
     """The single-payline figures of one stage (the joint ones come later)."""
     automaton = build_line_automaton(model, with_progressive=with_progressive)
-    weights, pay_weight = single_line(automaton, reels, len(model.symbols))
+    weights, pay_weight = single_line(automaton, reels, len(model.symbols), model.paylines)
     return Stage(
         reels=reels,
         automaton=automaton,
@@ -88,27 +89,39 @@ def build_stage(model: SlotModel, reels: ReelSet, *, with_progressive: bool, mul
     )
 
 
-def single_line(automaton: LineAutomaton, reels: ReelSet, nsym: int) -> tuple[dict[int, int], int]:
-    """Weights of each final state of ONE payline over the cycle, and the total line pay weight.
+def single_line(automaton: LineAutomaton, reels: ReelSet, nsym: int, paylines) -> tuple[dict[int, int], int]:
+    """Weights of each final state over the cycle, summed over ``paylines``, and the total line pay weight.
 
-    Any row of a cyclic strip shows symbol x at exactly ``count(x)`` of the
-    stops, so a payline's symbols are independent across reels with those
-    frequencies, whatever its rows: a product over reels.
+    Row ``h`` of reel ``r`` shows symbol x at ``counts[r][h][x]`` of the
+    stops, independently across reels, so a payline's symbols are a product
+    over reels.  On a cyclic strip every row has the same counts, so the
+    rows of such a reel do not matter: lines are grouped by the rows they
+    read on the reels whose rows differ (all lines are one group when no
+    reel is weighted).
     """
-    counts = reels.symbol_counts(nsym)
+    counts = reels.row_counts(nsym)
+    uniform = [all(c == rows[0] for c in rows) for rows in counts]
+    groups: dict[tuple[int, ...], int] = {}
+    for line in paylines:
+        key = tuple(0 if uniform[r] else h for r, h in enumerate(line))
+        groups[key] = groups.get(key, 0) + 1
     delta = automaton.delta.tolist()
-    dist = {0: 1}
-    for r in range(reels.reels):
-        nxt: dict[int, int] = {}
+    total: dict[int, int] = {}
+    for key, lines in groups.items():
+        dist = {0: 1}
+        for r, h in enumerate(key):
+            nxt: dict[int, int] = {}
+            for state, w in dist.items():
+                row = delta[state]
+                for x, c in enumerate(counts[r][h]):
+                    if c:
+                        s2 = row[x]
+                        nxt[s2] = nxt.get(s2, 0) + w * c
+            dist = nxt
         for state, w in dist.items():
-            row = delta[state]
-            for x, c in enumerate(counts[r]):
-                if c:
-                    s2 = row[x]
-                    nxt[s2] = nxt.get(s2, 0) + w * c
-        dist = nxt
-    pay_weight = sum(w * int(automaton.pay[s]) for s, w in dist.items())
-    return dist, pay_weight
+            total[state] = total.get(state, 0) + lines * w
+    pay_weight = sum(w * int(automaton.pay[s]) for s, w in total.items())
+    return total, pay_weight
 
 
 def class_line_weights(automaton: LineAutomaton, dist: dict[int, int]) -> list[int]:
