@@ -305,3 +305,30 @@ def test_no_bench_case_draws_from_a_trivial_seed():
             seeds[info.name] = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
     assert {"stats", "sp800_22", "slot"} <= set(seeds)
     assert {name: len(set(s)) for name, s in seeds.items() if len(set(s)) < MIN_DISTINCT_SEED_BYTES} == {}
+
+
+def test_smoke_runs_and_checks_every_case_exactly_once(monkeypatch):
+    import harness.benchcases
+
+    calls = []
+
+    def counting(name):
+        return lambda: (lambda: calls.append(name) or b"x")
+
+    def failing(value):
+        raise AssertionError("wrong result")
+
+    cases = [_case("fake-a", "ours", setup=counting("ours"), target=">= 0.01x base"),
+             _case("fake-a", "base", baseline=True, setup=counting("base"))]
+    monkeypatch.setattr(harness.benchcases, "discover_cases", lambda: cases)
+    result = CliRunner().invoke(main, ["bench", "--smoke", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert calls == ["ours", "base"] and report["timing"]["first_call_only"] is True
+    assert [c["calls_per_repeat"] for c in report["groups"][0]["cases"]] == [1, 1]
+    cases[0] = _case("fake-a", "ours", setup=counting("ours"), check=failing)
+    wrong = CliRunner().invoke(main, ["bench", "--smoke"])
+    assert wrong.exit_code == 1 and wrong.exception.__class__ is SystemExit
+    assert "error: fake-a/ours returned a wrong result: wrong result" in wrong.stderr
+    both = CliRunner().invoke(main, ["bench", "--smoke", "--quick"])
+    assert both.exit_code == 2 and "exclude each other" in both.output

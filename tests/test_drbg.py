@@ -3,6 +3,7 @@ without the df): CAVP and SP 800-38A known answers on every code path, the
 replay contract against independent Python references, reseed limits,
 production reseeding and prediction resistance, the self-test latch, and
 drawing every device and game through ``--engine``."""
+import hashlib
 import filecmp
 import os
 import pathlib
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import rngcore
+from harness.benchcases import drbg as drbg_bench
 from harness.benchcases._drbg_reference import CtrDrbgReference, HmacDrbgReference, reference_stream
 from harness.cli import main
 from rngcore import ffi, lib
@@ -342,3 +344,22 @@ def test_seek_and_spawn_are_refused_with_the_reason(engine):
     with pytest.raises(ValueError, match="cannot spawn children: give each instance its own"):
         g.spawn(2)
     assert g.position == 0  # nothing was consumed
+
+
+@pytest.mark.parametrize("engine", sorted(drbg_bench.REPLAY_SHA256))
+def test_bench_replay_pins_are_the_reference_streams_digests(engine):
+    stream = reference_stream(engine, drbg_bench.SEED, b"", drbg_bench.MIB)
+    assert hashlib.sha256(stream).hexdigest() == drbg_bench.REPLAY_SHA256[engine]
+
+
+def test_bench_replay_cases_run_and_check_without_cryptography(monkeypatch):
+    # A plain install has no `cryptography`: the replay checks must not need it.
+    for name in [m for m in sys.modules if m == "cryptography" or m.startswith("cryptography.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    replays = [c for c in drbg_bench.CASES if c.name.endswith("-replay")]
+    assert {c.name for c in replays} == {"rngcert-ctr-drbg-replay", "rngcert-hmac-drbg-replay"}
+    for case in replays:
+        case.check(case.setup()())
+        with pytest.raises(AssertionError, match="replay differs"):
+            case.check(bytes(drbg_bench.MIB))

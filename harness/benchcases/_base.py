@@ -121,10 +121,13 @@ def parse_target(target: str | None) -> tuple[TargetClause, ...]:
 @dataclasses.dataclass(frozen=True)
 class Timing:
     """Settings of the runner: ``repeats`` timed repeats per case, each at
-    least ``min_seconds`` long (several calls are averaged within one)."""
+    least ``min_seconds`` long (several calls are averaged within one).
+    With ``first_call_only`` each case runs exactly once: the checked first
+    call is its only sample."""
 
     repeats: int
     min_seconds: float
+    first_call_only: bool = False
 
     @classmethod
     def default(cls) -> "Timing":
@@ -134,6 +137,16 @@ class Timing:
     def quick(cls) -> "Timing":
         """CI speed: fewer, shorter repeats; figures are rougher."""
         return cls(repeats=3, min_seconds=0.03)
+
+    @classmethod
+    def smoke(cls) -> "Timing":
+        """Each case once, checked, with one rough timing: proves every case
+        runs on this installation (CI), at the cost of one call per case."""
+        return cls(repeats=1, min_seconds=0.0, first_call_only=True)
+
+
+class CheckFailed(AssertionError):
+    """A case's result failed its own check: the run stops, naming the case."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -265,7 +278,10 @@ def _prepare(case: BenchCase) -> tuple[Callable[[], object], float]:
         value = fn()
         once = max(time.perf_counter() - first, 1e-9)
         if case.check is not None:
-            case.check(value)
+            try:
+                case.check(value)
+            except AssertionError as exc:
+                raise CheckFailed(f"{case.group}/{case.name} returned a wrong result: {exc}") from exc
     except ModuleNotFoundError as exc:
         skip = _missing_optional(exc)
         if skip is None:
@@ -295,12 +311,15 @@ def run_group(
         except SkipCase as exc:
             results[index] = CaseResult.of(case, skipped=str(exc))
             continue
+        if timing.first_call_only:
+            results[index] = CaseResult.of(case, seconds_per_call=(once,), calls_per_repeat=1)
+            continue
         calls = max(1, math.ceil(timing.min_seconds / once))
         ready.append((index, case, fn, calls, []))
-    for repeat in range(timing.repeats):
+    for repeat in range(timing.repeats if ready else 0):
         for index, case, fn, calls, samples in ready:
             samples.append(_time_calls(fn, calls))
-        if progress is not None and ready:
+        if progress is not None:
             progress(repeat + 1, timing.repeats)
     for index, case, fn, calls, samples in ready:
         results[index] = CaseResult.of(case, seconds_per_call=tuple(samples), calls_per_repeat=calls)

@@ -110,12 +110,15 @@ def _group_text(results, group_ratios) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--group", "groups", multiple=True, metavar="G", help="Run only group G (repeatable).")
 @click.option("--quick", is_flag=True, help="Fewer, shorter repeats (CI speed; rougher figures).")
+@click.option("--smoke", is_flag=True,
+              help="Run and check every case exactly once, with one rough timing each: proves the "
+                   "benchmarks work on this installation; the figures are not meaningful.")
 @click.option("--fail-on-missed", is_flag=True,
               help="Exit 1 when a speed target is missed (without it a missed target makes the verdict "
                    "FAIL but the exit status stays 0: timings on a shared machine are noisy).")
 @quiet_option
 @output_option
-def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
+def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
     """Throughput of rngcert against baselines measured in the same run.
 
     Each case is timed as the median of several repeats (interleaved within a
@@ -127,7 +130,7 @@ def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
     import platform
 
     from harness.benchcases import discover_cases
-    from harness.benchcases._base import Timing, group_cases, ratios, run_group
+    from harness.benchcases._base import CheckFailed, Timing, group_cases, ratios, run_group
     from harness.progress import Progress
     from harness.selftest import build_info
 
@@ -139,7 +142,9 @@ def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
             param_hint="'--group'",
         )
     selected = {g: by_group[g] for g in (groups or by_group)}
-    timing = Timing.quick() if quick else Timing.default()
+    if quick and smoke:
+        raise click.UsageError("--quick and --smoke exclude each other: choose one")
+    timing = Timing.smoke() if smoke else Timing.quick() if quick else Timing.default()
     report = []
     interrupted = False
     try:
@@ -153,6 +158,9 @@ def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
     except KeyboardInterrupt:  # keep what was measured
         interrupted = True
         click.echo(f"interrupted: reporting the {len(report)} group(s) completed", err=True)
+    except CheckFailed as exc:  # a wrong answer voids every figure: no report
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
     missed = [f"{q.case} / {q.baseline}" for _, group_ratios in report for q in group_ratios if q.met is False]
     outcome = Outcome.judge(not missed, interrupted=interrupted,
                             reason=(f"interrupted after {len(report)} of {len(selected)} groups" if interrupted
@@ -164,6 +172,7 @@ def bench_command(as_json, groups, quick, fail_on_missed, quiet, output):
             "machine": {"platform": platform.platform(), "processor": platform.processor(),
                         "cpus": os.cpu_count(), "python": platform.python_version()},
             "timing": {"repeats": timing.repeats, "min_seconds_per_repeat": timing.min_seconds,
+                       "first_call_only": timing.first_call_only,
                        "statistic": "median seconds per call over repeats"},
             "groups": [{"group": results[0].group,
                         "cases": [r.as_dict() for r in results],
