@@ -2,10 +2,11 @@
 insurance and the pair side bet, and rounds dealt through the virtual shoe.
 
 Source: ``000_d4cd2a3cb5c95429.txt`` L377-645 (digest ``rules/blackjack.md`` § 1).
-The shared twenty-one math (hands, dealer, decision values, strategy, the
-round engine) is :mod:`harness.games.twentyone`, the shared game plumbing
-(analysis, simulation through the shoe) :mod:`harness.games.twentyone_game`;
-this module is the table.
+The shared twenty-one math (hands, dealer, decision values, strategy) is
+:mod:`harness.games.twentyone`, the round engine in C
+:mod:`harness.games.twentyone_table`, the shared game plumbing (analysis,
+simulation through the shoe) :mod:`harness.games.twentyone_game`; this module
+is the table.
 
 What is exact, precisely:
 

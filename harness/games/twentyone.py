@@ -756,126 +756,32 @@ def infinite_deck_analysis(rules: Rules, weights=(1,) * 9 + (4,), settle: Settle
         act = h.action if h.action != SPLIT else max(rest, key=rest.get)
         cells.setdefault((h.up, *total(h.hand), True, Context()), act)
     for up, ev in evaluators.items():
-        for (_, hand_key, ctx), (act, _) in ev._memo.items():
-            (t, soft), n = hand_key
-            cells.setdefault((up, t, soft, n == 2, ctx), act)
+        # Under the no-hole-card rule a split against an A or 10 is valued by the peeking
+        # twin (Evaluator.values): its split hands' plays are in the twin's memo.
+        for each in (ev, ev.__dict__.get("_twin")):
+            for (_, hand_key, ctx), (act, _) in ({} if each is None else each._memo).items():
+                (t, soft), n = hand_key
+                cells.setdefault((up, t, soft, n == 2, ctx), act)
     return hands, TableStrategy(cells, splits)
 
 
-# ------------------------------------------------------------ round engine --
+# --------------------------------------------------------------- the round --
 
-def card_value(rank: int) -> int:
-    """Point value of a card rank 1..13 (000 1-5-ロ: J, Q, K count 10)."""
-    return 10 if rank >= 10 else rank
-
-
-def dealer_finish(hand: tuple, deal: Callable[[], int], rules: Rules) -> tuple:
-    while not dealer_stands(hand, rules.hit_soft_17):
-        hand = add(hand, deal())
-    return hand
-
-
-def play_round(rules: Rules, deal: Callable[[], int], strategy, settle: Settle = standard_settle) -> Fraction:
-    """Play one round for one seat, drawing values from ``deal``; return its net per unit staked.
-
-    Dealing order (000 1-5-イ): the seat's first card, the upcard, the seat's
-    second card, then the hole card (hole-card rule) or, under the no-hole-card
-    rule, the dealer's second card after the seat has played (1-10-イ).  The
-    strategy is asked every decision, as in :class:`Evaluator`.
-    """
-    c1 = deal()
-    up = deal()
-    c2 = deal()
-    dealer = of(up)
-    if rules.hole_card:
-        dealer = add(dealer, deal())
-    player = of(c1, c2)
-    if rules.peeks(up) and is_natural(dealer):
-        return Fraction(0) if is_natural(player) else Fraction(-1)
-    if is_natural(player):
-        if not rules.hole_card:
-            dealer = add(dealer, deal())
-        return Fraction(0) if is_natural(dealer) else rules.blackjack_pays
-    # Hands are played in order; a split gives each of the two cards one more card at
-    # once (000 1-9-ニ-(1)) and the first is completed before the second.
-    hands: list[tuple[tuple, int, Context]] = []
-    surrendered = False
-    waiting = [(player, Context())]
-    n_hands = 1
-    while waiting and not surrendered:
-        hand, ctx = waiting.pop(0)
-        stake = 1
-        while True:
-            allowed = _allowed(rules, up, hand, ctx, n_hands)
-            act = strategy(hand, up, ctx, allowed)
-            if act not in allowed:
-                raise ValueError(f"the strategy plays {act!r} on {describe(hand)} against {up}; allowed {allowed}")
-            if act == STAND:
-                break
-            if act == SURRENDER:
-                surrendered = True
-                break
-            if act == SPLIT:
-                x = pair_value(hand)
-                ctx = Context(split=True, split_aces=x == ACE)
-                n_hands += 1
-                hand = add(of(x), deal())
-                waiting.insert(0, (add(of(x), deal()), ctx))
-                continue
-            hand = add(hand, deal())
-            if act == DOUBLE:
-                stake = 2
-                break
-            ctx = Context(ctx.split, False)
-            if total(hand)[0] >= 21:
-                break
-        hands.append((hand, stake, ctx))
-    return _settle_round(rules, up, dealer, deal, hands, surrendered, settle)
-
-
-def _allowed(rules: Rules, up: int, hand: tuple, ctx: Context, n_hands: int) -> tuple[str, ...]:
+def allowed_actions(rules: Rules, up: int, hand: tuple, ctx: Context, can_split: bool) -> tuple[str, ...]:
+    """Actions open to ``hand`` in a round against ``up``; ``can_split``: the seat may hold
+    another hand (fewer than ``max_hands``).  The round engine in C asks its strategy table,
+    which :mod:`harness.games.twentyone_table` fills by asking the strategy with these."""
     t, _ = total(hand)
-    if ctx.split_aces and cards(hand) == 2 and not rules.hit_split_aces:
-        acts = [STAND]
-    else:
-        acts = [STAND]
-        if t < 21:
-            acts.append(HIT)
-            if rules.may_double(hand, ctx.split):
-                acts.append(DOUBLE)
+    acts = [STAND]
+    if not (ctx.split_aces and cards(hand) == 2 and not rules.hit_split_aces) and t < 21:
+        acts.append(HIT)
+        if rules.may_double(hand, ctx.split):
+            acts.append(DOUBLE)
     if cards(hand) == 2 and not ctx.split and rules.may_surrender(up):
         acts.append(SURRENDER)
-    x = pair_value(hand)
-    if x is not None and n_hands < rules.max_hands and (not ctx.split or rules.max_hands > 2) \
-            and (not ctx.split_aces or rules.resplit_aces):
+    if pair_value(hand) is not None and can_split and (not ctx.split_aces or rules.resplit_aces):
         acts.append(SPLIT)
     return tuple(acts)
-
-
-def _settle_round(rules, up, dealer, deal, hands, surrendered, settle) -> Fraction:
-    if surrendered:
-        if not rules.hole_card:
-            dealer = add(dealer, deal())  # the dealer's card is still dealt (cards used)
-        return Fraction(-1, 2)
-    net = Fraction(0)
-    live = []
-    for hand, stake, ctx in hands:
-        if total(hand)[0] > 21:
-            net -= stake      # a bust is settled at once (000 1-9-ホ)
-        else:
-            live.append((hand, stake, ctx))
-    if not rules.hole_card:
-        dealer = add(dealer, deal())
-    if not live:
-        return net           # every hand busted: settled without the dealer drawing (1-10-ハ)
-    if is_natural(dealer):
-        # no-hole-card rule: only the original stake is collected (1-12-ロ)
-        return net - (1 if rules.original_bet_only else sum(stake for _, stake, _ in live))
-    dealer = dealer_finish(dealer, deal, rules)
-    outcome = dealer_outcome(dealer, rules.dealer_22_push)
-    for hand, stake, ctx in live:
-        net += stake * settle(hand, outcome, ctx.split)
-    return net
 
 
 # ------------------------------------------------------------------ chart --

@@ -21,9 +21,12 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
+import numpy as np
+
 from rngcore.devices import cards as device_cards
-from rngcore.devices.shoe import Shoe
 from harness.games import twentyone as tw
+from harness.games.twentyone_table import TwentyOneTable, net_of, side_cards
+from harness.kernels import lib
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, OutcomeClass
 from harness.games.simulate import BetSimulation, Simulation
@@ -120,7 +123,7 @@ class TwentyOneGame(Game):
     shoe_rules: str = ""
     main_rules: tuple[str, ...] = ()
     strategies = (BASIC, TABLE)
-    chunk = 1 << 12
+    chunk = 1 << 20
     fixed_decks: int | None = None
 
     def entry(self, name: str) -> tw.RuleEntry:
@@ -170,35 +173,24 @@ class TwentyOneGame(Game):
         return MAIN_NOTE
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, **choices) -> Simulation:
-        """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy,
-        every side bet placed every round; counts are exact integers."""
+        """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy or the
+        player's chart, every side bet placed every round; rounds played in C, counts exact integers."""
         analysis = self.analyse(strategy=strategy, **choices)
         decks, choices, chart = self._decks(choices)
         rules = self.game_rules(**choices)
-        basic = infinite(rules)[1] if chart is None else chart
-        shoe = Shoe(generator, self.shoe_rules, decks)
+        table = TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks)
+        nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
+        sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
+        played, interrupted, seconds = _run(rounds, self.chunk, lambda n: table.play(generator, n, nets, sides),
+                                            lambda: int(sides.sum(dtype=np.uint64)), progress)
         counts: dict[str, dict[str, int]] = {b.name: {} for b in analysis.bets if b.name != "insurance"}
-        done = [0]
-
-        def step(n: int) -> None:
-            for _ in range(n):
-                shoe.start_round()
-                dealt: list[int] = []
-
-                def deal() -> int:
-                    code = shoe.deal()
-                    dealt.append(code)
-                    return tw.card_value(code & 0x0F)
-
-                labels = {"main": net_label(tw.play_round(rules, deal, basic))}
-                labels.update(self.side_labels(dealt[0], dealt[1], dealt[2]))  # c1, up, c2 (dealing order)
-                for name, label in labels.items():
-                    counts[name][label] = counts[name].get(label, 0) + 1
-                shoe.end_round()
-                done[0] += 1
-
-        played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: done[0], progress)
-        sims = tuple(BetSimulation(analysis.bet(name), c) for name, c in counts.items())
+        for i in np.flatnonzero(nets):
+            counts["main"][net_label(net_of(int(i)))] = int(nets[i])
+        for side in np.flatnonzero(sides):
+            for name, label in self.side_labels(*side_cards(int(side))).items():
+                counts[name][label] = counts[name].get(label, 0) + int(sides[side])
+        sims = tuple(BetSimulation(analysis.bet(name), in_outcome_order(analysis.bet(name), c))
+                     for name, c in counts.items())
         return Simulation(self.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, sims[0].fit, sims,
                           procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
                                     "comes out is the last; one seat, basic strategy, side bets every round",
@@ -206,3 +198,9 @@ class TwentyOneGame(Game):
                           note="outcome chi-square: the main bet's net per round against the infinite-shoe exact "
                                "probabilities; a finite shoe dealt to its cut card differs from them by far less "
                                "than the test resolves below about 10^6 rounds")
+
+
+def in_outcome_order(bet: BetResult, counts: dict[str, int]) -> dict[str, int]:
+    """``counts`` keyed in the order of the bet's outcome classes (then any other label)."""
+    order = {o.label: i for i, o in enumerate(bet.outcomes)}
+    return dict(sorted(counts.items(), key=lambda kv: order.get(kv[0], len(order))))

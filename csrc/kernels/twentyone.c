@@ -1,0 +1,321 @@
+/*
+ * twentyone.c -- twenty-one rounds for one seat from a dealt-down shoe
+ * (twentyone.h; the Python statement of the round is
+ * harness.games.twentyone, its independent reference tests/twentyone_reference.py).
+ */
+#include <string.h>
+#include "twentyone.h"
+
+/* Point value of a rank code (000 第2 1-5-ロ: J, Q, K count 10; A = 1); 0 for no card. */
+static const uint8_t VALUE[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 0, 0};
+
+typedef struct hand {
+    uint32_t hard;     /* total with aces as 1 */
+    uint32_t aces;     /* aces held */
+    uint32_t cards;
+    uint32_t first, second;  /* the first two values (the two-card key) */
+    uint32_t context;  /* 0 initial, 1 split, 2 split ace with its two cards */
+    int32_t stake;     /* 1, or 2 doubled */
+} hand;
+
+/* KERN_TW_MAX_HANDS hands, each doubled at most: every net fits the nets' range. */
+_Static_assert(2 * KERN_TW_MAX_HANDS <= KERN_TW_MAX_STAKES, "net range");
+
+static inline uint32_t best_total(uint32_t hard, uint32_t aces)
+{
+    return aces && hard + 10 <= 21 ? hard + 10 : hard;
+}
+
+static inline int soft(uint32_t hard, uint32_t aces)
+{
+    return aces && hard + 10 <= 21;
+}
+
+uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_t key)
+{
+    return kern_tw_cell_index(context, up, can_split, key);
+}
+
+static inline uint32_t hand_key(const hand *h)
+{
+    if (h->cards == 2) {
+        uint32_t a = h->first < h->second ? h->first : h->second;
+        uint32_t b = h->first ^ h->second ^ a;
+        return kern_tw_pair_key(a, b);
+    }
+    return KERN_TW_PAIRS + (uint32_t)soft(h->hard, h->aces) * 32 + best_total(h->hard, h->aces);
+}
+
+static inline void take(hand *h, uint32_t v)
+{
+    h->hard += v;
+    h->aces += v == 1;
+    h->cards++;
+    if (h->cards == 2) {
+        h->second = v;
+    }
+}
+
+static inline void start(hand *h, uint32_t v, uint32_t context)
+{
+    h->hard = v;
+    h->aces = v == 1;
+    h->cards = 1;
+    h->first = v;
+    h->second = 0;
+    h->context = context;
+    h->stake = 1;
+}
+
+/* The side-bet class of the seat's first two cards c1, c2 and the upcard (twentyone.h). */
+static inline uint32_t side_class(uint32_t c1, uint32_t up, uint32_t c2)
+{
+    uint32_t kind = 0;
+    if ((c1 & 15) == (c2 & 15)) {
+        uint32_t s1 = (c1 >> 4) & 3, s2 = (c2 >> 4) & 3;
+        int red1 = s1 == 1 || s1 == 2, red2 = s2 == 1 || s2 == 2; /* hearts, diamonds */
+        kind = s1 == s2 ? 3 : red1 == red2 ? 2 : 1;
+    }
+    return kind | (uint32_t)((c1 & 0x3F) == (up & 0x3F)) << 2;
+}
+
+#define DEAL(var)                                   \
+    do {                                            \
+        if (pos >= n) {                             \
+            return KERN_TW_OUT_OF_CARDS;            \
+        }                                           \
+        (var) = VALUE[c[pos++] & 15];               \
+        if (!(var)) {                               \
+            return RNG_E_ARGUMENT;                  \
+        }                                           \
+    } while (0)
+
+/* One round from c[*at..n): the statement in twentyone.h, step for step as
+ * harness.games.twentyone's reference engine plays it. */
+static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uint32_t *at, int32_t *net_out,
+                      uint32_t *side_out)
+{
+    const kern_tw_rules *r = &t->rules;
+    uint32_t pos = *at, v1, up, v2, hole = 0, v;
+    if (pos + 3 > n) {
+        return KERN_TW_OUT_OF_CARDS;
+    }
+    *side_out = side_class(c[pos], c[pos + 1], c[pos + 2]);
+    DEAL(v1);
+    DEAL(up);
+    DEAL(v2);
+    hand dealer;
+    start(&dealer, up, 0);
+    if (r->hole_card) {
+        DEAL(hole);
+        take(&dealer, hole);
+    }
+    int player_bj = v1 + v2 == 11 && (v1 == 1 || v2 == 1);
+    int peeks = r->hole_card && (up == 1 || up == 10);
+    int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
+    int32_t net = 0;
+    if (peeks && dealer_bj) {
+        net = player_bj ? 0 : -KERN_TW_DEN;
+        goto done;
+    }
+    if (player_bj) {
+        if (!r->hole_card) {
+            DEAL(v);
+            take(&dealer, v);
+            dealer_bj = dealer.hard == 11 && dealer.aces;
+        }
+        net = dealer_bj ? 0 : r->blackjack_units;
+        goto done;
+    }
+
+    hand done_hands[KERN_TW_MAX_HANDS], waiting[KERN_TW_MAX_HANDS];
+    uint32_t n_done = 0, n_waiting = 0, n_hands = 1;
+    int surrendered = 0;
+    start(&waiting[0], v1, 0);
+    take(&waiting[0], v2);
+    n_waiting = 1;
+    while (n_waiting && !surrendered) {
+        hand h = waiting[--n_waiting];
+        for (;;) {
+            uint8_t act = t->cells[kern_tw_cell_index(h.context, up, n_hands < r->max_hands, hand_key(&h))];
+            if (act == KERN_TW_STAND) {
+                break;
+            }
+            if (act == KERN_TW_SURRENDER) {
+                surrendered = 1;
+                break;
+            }
+            if (act == KERN_TW_SPLIT) {
+                /* 000 1-9-ニ-(1): each card of the pair gets one more at once; this hand first */
+                uint32_t x = h.first, context = x == 1 ? 2 : 1;
+                n_hands++;
+                start(&h, x, context);
+                DEAL(v);
+                take(&h, v);
+                hand *other = &waiting[n_waiting++];
+                start(other, x, context);
+                DEAL(v);
+                take(other, v);
+                continue;
+            }
+            if (act > KERN_TW_SURRENDER) {
+                return KERN_TW_NO_PLAY;
+            }
+            DEAL(v);
+            take(&h, v);
+            if (act == KERN_TW_DOUBLE) {
+                h.stake = 2;
+                break;
+            }
+            if (h.context == 2) {
+                h.context = 1;
+            }
+            if (best_total(h.hard, h.aces) >= 21) {
+                break;
+            }
+        }
+        done_hands[n_done++] = h;
+    }
+
+    if (surrendered) {
+        if (!r->hole_card) {
+            DEAL(v); /* the dealer's card is still dealt */
+        }
+        net = r->surrender_units;
+        goto done;
+    }
+    int32_t live_stakes = 0;
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < n_done; i++) {
+        if (best_total(done_hands[i].hard, done_hands[i].aces) > 21) {
+            net -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
+        } else {
+            done_hands[live++] = done_hands[i];
+            live_stakes += done_hands[i].stake;
+        }
+    }
+    if (!r->hole_card) {
+        DEAL(v);
+        take(&dealer, v);
+    }
+    if (!live) {
+        goto done; /* every hand busted: the dealer does not draw (1-10-ハ) */
+    }
+    if (dealer.cards == 2 && dealer.hard == 11 && dealer.aces) {
+        /* no hole card: a dealer blackjack takes the original stake only (1-12-ロ) */
+        net -= (r->original_bet_only ? 1 : live_stakes) * KERN_TW_DEN;
+        goto done;
+    }
+    for (;;) {
+        uint32_t total = best_total(dealer.hard, dealer.aces);
+        if (total > 17 || (total == 17 && !(r->hit_soft_17 && soft(dealer.hard, dealer.aces)))) {
+            break;
+        }
+        DEAL(v);
+        take(&dealer, v);
+    }
+    uint32_t dealer_total = best_total(dealer.hard, dealer.aces);
+    for (uint32_t i = 0; i < live; i++) {
+        int32_t stake = done_hands[i].stake * KERN_TW_DEN;
+        uint32_t total = best_total(done_hands[i].hard, done_hands[i].aces);
+        if (dealer_total > 21) {
+            net += dealer_total == 22 && r->dealer_22_push ? 0 : stake;
+        } else {
+            net += total > dealer_total ? stake : total < dealer_total ? -stake : 0;
+        }
+    }
+done:
+    *net_out = net;
+    *at = pos;
+    return RNG_OK;
+}
+
+int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *shoe,
+                       const kern_tw_rules *rules, const uint8_t *cells)
+{
+    if (n < 20 || n > KERN_BAC_MAX_SHOE || shoe->fresh_each_round || shoe->burn_each_round || shoe->burn_mode > 2 ||
+        shoe->cut_behind_lo > shoe->cut_behind_hi || shoe->cut_behind_lo < 10 || shoe->cut_behind_hi >= n ||
+        2 * shoe->cut_min_from_end > n) {
+        return RNG_E_ARGUMENT;
+    }
+    if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS ||
+        rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||
+        rules->surrender_units < -KERN_TW_DEN || rules->surrender_units > 0) {
+        return RNG_E_ARGUMENT;
+    }
+    for (uint32_t context = 0; context < KERN_TW_CONTEXTS; context++) {
+        for (uint32_t up = 1; up <= 10; up++) {
+            for (uint32_t can = 0; can < 2; can++) {
+                for (uint32_t a = 1; a <= 10; a++) {
+                    for (uint32_t b = a; b <= 10; b++) {
+                        uint8_t act = cells[kern_tw_cell_index(context, up, can, kern_tw_pair_key(a, b))];
+                        if (act == KERN_TW_SPLIT && (a != b || !can)) {
+                            return RNG_E_ARGUMENT;
+                        }
+                    }
+                }
+                for (uint32_t key = KERN_TW_PAIRS; key < KERN_TW_HAND_KEYS; key++) {
+                    uint8_t act = cells[kern_tw_cell_index(context, up, can, key)];
+                    if (act == KERN_TW_SPLIT) {
+                        return RNG_E_ARGUMENT;
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < KERN_TW_CELLS; i++) {
+        if (cells[i] > KERN_TW_SURRENDER && cells[i] != KERN_TW_NO_CELL) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    memset(t, 0, sizeof *t);
+    int status = kern_shoe_init(&t->shoe, fresh, n, shoe);
+    if (status != RNG_OK) {
+        return status;
+    }
+    t->rules = *rules;
+    memcpy(t->cells, cells, KERN_TW_CELLS);
+    return RNG_OK;
+}
+
+int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
+                 int32_t *net_log, uint8_t *side_log, unsigned bits)
+{
+    kern_shoe *s = &t->shoe;
+    if (s->n < 20 || s->n > KERN_BAC_MAX_SHOE) {
+        return RNG_E_ARGUMENT;
+    }
+    for (uint64_t i = 0; i < rounds; i++) {
+        int status = kern_shoe_ready(src, s, bits);
+        if (status != RNG_OK) {
+            return status;
+        }
+        uint32_t begin = s->pos, pos = begin, side;
+        int32_t net;
+        status = play_round(t, s->cards, s->n, &pos, &net, &side);
+        if (status != RNG_OK) {
+            return status;
+        }
+        nets[net + KERN_TW_NET_OFFSET]++;
+        sides[side]++;
+        if (net_log) {
+            net_log[i] = net;
+        }
+        if (side_log) {
+            side_log[i] = (uint8_t)side;
+        }
+        s->pos = pos;
+        kern_shoe_round_end(s, begin, begin); /* 000 第2 1-15: the round the cut card comes out in is the last */
+        t->rounds++;
+    }
+    return src->status;
+}
+
+int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
+                  uint32_t *used)
+{
+    uint32_t pos = 0;
+    int status = play_round(t, cards, n, &pos, net, side);
+    *used = pos;
+    return status;
+}

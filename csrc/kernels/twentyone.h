@@ -1,0 +1,135 @@
+/*
+ * twentyone.h -- twenty-one rounds for one seat, dealt from a virtual shoe.
+ *
+ * The round is harness.games.twentyone's (the rules there, each cited to
+ * its seed): the seat's first card, the upcard, the seat's second card,
+ * then the hole card (hole-card rule) or, under the no-hole-card rule, the
+ * dealer's second card after the seat has played.  With the hole card and
+ * an ace or ten-value card up the dealer peeks: a dealer blackjack ends the
+ * round at once.  A player blackjack is paid `blackjack_pays` (a push
+ * against a dealer blackjack).  A split gives both new hands their second
+ * card at once, and hands are completed last-split first.  Busted hands
+ * lose at once; if every hand busted the dealer does not draw.
+ *
+ * The strategy is a table the caller fills (harness.games.twentyone_table):
+ * an action per (context, upcard, may the seat hold another hand, hand).
+ * A hand of two cards is looked up by its two values (so a chart's pair
+ * rows and a split hand's own cards count), a hand of more cards by
+ * (soft, total).  So the kernel plays exactly the strategy a Python
+ * callable would, for every strategy that depends on no more than that
+ * (the computed basic strategy and a player's chart).
+ *
+ * A round's result is its net per initial unit staked, in units of
+ * 1 / KERN_TW_DEN, counted in nets[net + KERN_TW_NET_OFFSET]; and the
+ * first cards' side-bet class (the seat's two cards and the upcard by rank
+ * and suit), counted in sides[]:
+ *
+ *   side = kind | up_twin << 2,  kind 0 no pair, 1 same rank other colour,
+ *          2 same colour other suit, 3 same suit; up_twin: the upcard has
+ *          the first card's rank and suit.
+ *
+ * Money is integers: every pay the rules state is a whole number of
+ * 1 / KERN_TW_DEN units (harness checks it before filling the rules).
+ */
+#ifndef KERN_TWENTYONE_H
+#define KERN_TWENTYONE_H
+
+#include <stdint.h>
+#include "rng_source.h"
+#include "shoe.h"
+
+/* cffi:begin */
+#define KERN_TW_DEN 10            /* net units per initial stake */
+#define KERN_TW_MAX_STAKES 16     /* |net| <= 16 stakes */
+#define KERN_TW_NET_OFFSET 160    /* KERN_TW_MAX_STAKES * KERN_TW_DEN */
+#define KERN_TW_NETS 321          /* 2 * KERN_TW_NET_OFFSET + 1 */
+#define KERN_TW_SIDES 8
+#define KERN_TW_MAX_HANDS 8
+#define KERN_TW_CONTEXTS 3        /* 0 the initial hand, 1 a split hand, 2 a split ace's two cards */
+#define KERN_TW_PAIRS 55          /* two-card hands by their values a <= b */
+#define KERN_TW_HAND_KEYS 119     /* 55 two-card hands, then 64 (soft * 32 + total) */
+#define KERN_TW_CELLS 7140        /* 3 contexts x 10 upcards x 2 x 119 */
+
+/* Actions of the strategy table (0xFF: no cell; reaching one fails the round). */
+#define KERN_TW_STAND 0
+#define KERN_TW_HIT 1
+#define KERN_TW_DOUBLE 2
+#define KERN_TW_SPLIT 3
+#define KERN_TW_SURRENDER 4
+#define KERN_TW_NO_CELL 255
+
+/* What stops a round that is no failure of the source (positive: a source's
+ * failures are negative RNG_E_* statuses). */
+#define KERN_TW_OUT_OF_CARDS 1    /* the round needs more cards than are left (a shoe never wraps around) */
+#define KERN_TW_NO_PLAY 2         /* the strategy has no action for a hand the round reached */
+
+/* The rules the kernel reads (harness.games.twentyone.Rules; the strategy
+ * table holds the rest: which totals double, surrender, DAS). */
+typedef struct kern_tw_rules {
+    uint32_t hit_soft_17;        /* the dealer draws to a soft 17 */
+    uint32_t hole_card;          /* 1 hole-card rule (peek with A/10 up); 0 no hole card */
+    uint32_t original_bet_only;  /* a dealer blackjack takes only the original stake */
+    uint32_t dealer_22_push;     /* a dealer 22 pushes every live hand */
+    uint32_t max_hands;          /* hands the seat may hold after splitting (1..KERN_TW_MAX_HANDS) */
+    uint32_t resplit_aces;       /* split aces may be split again */
+    int32_t blackjack_units;     /* a player blackjack's net, 1 / KERN_TW_DEN units */
+    int32_t surrender_units;     /* a surrender's net (-KERN_TW_DEN / 2) */
+} kern_tw_rules;
+
+typedef struct kern_tw_table {
+    kern_shoe shoe;              /* the shoe in play (shoe.h) */
+    kern_tw_rules rules;
+    uint8_t cells[7140];         /* the strategy: kern_tw_cell() */
+    uint64_t rounds;             /* rounds played so far */
+} kern_tw_table;
+
+/* Index of a strategy cell: context 0..2, upcard value 1..10, may the seat
+ * hold another hand (0/1), hand key 0..118 (kern_tw_pair_key for two cards
+ * a <= b, else 55 + soft * 32 + total). */
+uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_t key);
+
+/* Set up a table for a stack of n cards (codes in fresh) dealt by `shoe`
+ * rules, playing `rules` by `cells` (KERN_TW_CELLS actions).  RNG_E_ARGUMENT
+ * if the stack or shoe rules do not fit (n < 20, a per-round burn, a fresh
+ * stack every round, a cut card leaving fewer than 10 cards behind it),
+ * max_hands is outside 1..KERN_TW_MAX_HANDS, a pay is not a whole number of
+ * units within the nets' range, or a cell is not an action (or splits a hand
+ * that is not a pair, or where no other hand is allowed). */
+int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *shoe,
+                       const kern_tw_rules *rules, const uint8_t *cells);
+
+/* Play `rounds` rounds, adding one to nets[] (KERN_TW_NETS) and sides[]
+ * (KERN_TW_SIDES) per round; net_log / side_log (NULL for none) receive each
+ * round's net in units and side class.  Returns RNG_OK, the source's failure
+ * status, KERN_TW_OUT_OF_CARDS or KERN_TW_NO_PLAY (the round in progress is
+ * not counted).  On a failure the counts of the call must be discarded. */
+int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
+                 int32_t *net_log, uint8_t *side_log, unsigned bits);
+
+/* The round the table deals from cards[0..n) (codes): *net its net in
+ * units, *side its side class, *used the cards it took.  KERN_TW_OUT_OF_CARDS
+ * if it needs more than n cards, KERN_TW_NO_PLAY for a cell without an
+ * action, RNG_E_ARGUMENT for a code that is not a card. */
+int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
+                  uint32_t *used);
+/* cffi:end */
+
+_Static_assert(KERN_TW_NET_OFFSET == KERN_TW_MAX_STAKES * KERN_TW_DEN, "net offset");
+_Static_assert(KERN_TW_NETS == 2 * KERN_TW_NET_OFFSET + 1, "net classes");
+_Static_assert(KERN_TW_HAND_KEYS == KERN_TW_PAIRS + 64, "hand keys");
+_Static_assert(KERN_TW_CELLS == KERN_TW_CONTEXTS * 10 * 2 * KERN_TW_HAND_KEYS, "cells");
+
+/* kern_tw_cell, inline for the round's hot loop. */
+static inline uint32_t kern_tw_cell_index(uint32_t context, uint32_t up, uint32_t can_split, uint32_t key)
+{
+    return ((context * 10 + (up - 1)) * 2 + can_split) * KERN_TW_HAND_KEYS + key;
+}
+
+/* Key of a two-card hand of values a <= b (1..10): 0..54. */
+static inline uint32_t kern_tw_pair_key(uint32_t a, uint32_t b)
+{
+    /* rows a = 1..10 hold 11 - a hands each */
+    return (a - 1) * (22 - a) / 2 + (b - a);
+}
+
+#endif

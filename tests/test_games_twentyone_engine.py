@@ -1,0 +1,218 @@
+"""The twenty-one round engine in C (csrc/kernels/twentyone.c, harness.games.twentyone_table)
+against the independent Python round (tests/twentyone_reference.py) and the exact analysis.
+
+* Seeded shoes: the C table and the reference deal the same shoes (the devices' Shoe from
+  the same generator) and must give the same net and side-bet class in every round.
+* Every ordering of a tiny shoe: the C round averaged over all of them is the dynamic
+  programme's exact value of the same fixed strategy (fractions), and equals the
+  reference round by round (splits included).
+"""
+import functools
+from fractions import Fraction as F
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+import rngcore
+from harness.games import twentyone as tw
+from harness.games import twentyone_game as tg
+from harness.games import twentyone_table as tt
+from harness.games.registry import GAMES
+from harness.kernels import lib
+from rngcore.devices import cards
+from tests import twentyone_reference as reference
+
+SEED = bytes(range(32)).hex()
+
+CASES = {
+    "blackjack": ("blackjack", {}),
+    "pa-1deck": ("pa-blackjack", {"decks": 1}),
+}
+SLOW_CASES = {
+    **CASES,
+    "blackjack-nhc-h17-6to5-4d": ("blackjack", {"deal": "no-hole-card", "dealer": "h17", "blackjack_pays": "6to5",
+                                                "decks": 4}),
+    "blackjack-nodas-10-11-2hands": ("blackjack", {"das": "no", "double": "10-11", "max-hands": 2,
+                                                   "surrender": "no"}),
+    "deluxe": ("deluxe-blackjack", {}),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def basic(rules):
+    """The basic strategy of ``rules`` (the same cells as the game's analysis, without its distributions)."""
+    return tw.infinite_deck_analysis(rules, distributions=False)[1]
+
+
+def table_and_rules(name, options, chart=None):
+    game = GAMES[name]
+    options = {k.replace("-", "_"): v for k, v in options.items()}
+    decks = options.pop("decks", None) or game.fixed_decks or 8
+    rules = game.game_rules(**options)
+    strategy = basic(rules) if chart is None else chart
+    return game, rules, strategy, decks
+
+
+def c_rounds(rules, strategy, shoe_rules, decks, generator, n):
+    table = tt.TwentyOneTable(rules, strategy, shoe_rules, decks)
+    nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
+    sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
+    net_log, side_log = table.play(generator, n, nets, sides, log=True)
+    assert int(nets.sum()) == n and int(sides.sum()) == n
+    return [(F(int(a), tt.DEN), int(b)) for a, b in zip(net_log, side_log)], table.shoes
+
+
+def assert_same_rounds(name, options, rounds, stream, chart=None):
+    game, rules, strategy, decks = table_and_rules(name, options, chart)
+    ours, shoes = c_rounds(rules, strategy, game.shoe_rules, decks, rngcore.Generator(SEED, stream), rounds)
+    theirs, their_shoes = reference.rounds(rules, strategy, game.shoe_rules, decks, rngcore.Generator(SEED, stream),
+                                           rounds)
+    first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
+    assert first is None, f"round {first}: C {ours[first]}, reference {theirs[first]}"
+    assert shoes == their_shoes
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_c_engine_equals_the_reference_round_by_round(case):
+    name, options = CASES[case]
+    assert_same_rounds(name, options, 2000, 5)
+
+
+def test_c_engine_plays_a_players_chart_as_the_reference_does():
+    # The computed chart with some cells changed: D and R where they fall back, P on a pair.
+    text = tw.chart_csv(tw.chart(basic(GAMES["blackjack"].game_rules())))
+    text = text.replace("hard 16,S,S,S,S,S,H,H,R,R,R", "hard 16,Rs,S,S,S,S,R,H,R,Rs,R")
+    text = text.replace("pair 5,D,D,D,D,D,D,D,D,H,H", "pair 5,P,P,D,D,D,D,D,D,H,H")
+    chart = tw.read_chart(text, "chart.csv")
+    assert_same_rounds("blackjack", {}, 2000, 6, chart)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW_CASES)
+def test_c_engine_equals_the_reference_over_a_million_rounds(case):
+    name, options = SLOW_CASES[case]
+    assert_same_rounds(name, options, 1_000_000, 7)
+
+
+# ---------------------------------------------------------- every ordering --
+
+def orderings(counts):
+    values = [v for v, c in zip(tw.VALUES, counts) for _ in range(c)]
+    return sorted(set(permutations(values)))
+
+
+def codes(values):
+    return np.array([cards.encode(v, 0) for v in values], dtype=np.uint16)
+
+
+@pytest.mark.parametrize("rules, counts", [
+    (tw.Rules(max_hands=1, surrender=True), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3)),           # A 2 5 6 7 T T T
+    (tw.Rules(max_hands=1, hit_soft_17=True, hole_card=False, original_bet_only=False),
+     (1, 1, 1, 0, 1, 0, 1, 0, 0, 3)),                                                   # A 2 3 5 7 T T T
+])
+def test_c_round_over_every_ordering_is_the_exact_value_of_its_strategy(rules, counts):
+    strategy = basic(rules)
+    exact = tw.expected_return(tw.first_round(rules, tw.FiniteShoe(counts), strategy))
+    table = tt.TwentyOneTable(rules, strategy, "jp-blackjack", 4)
+    deals = orderings(counts)
+    mean = sum((table.round(codes(d))[0] for d in deals), F(0)) / len(deals)
+    assert mean == exact
+
+
+def test_c_round_over_every_ordering_equals_the_reference_with_splits():
+    rules = tw.Rules(max_hands=4, surrender=True, resplit_aces=True, hit_split_aces=True)
+    strategy = basic(rules)
+    # A pair of 8s against a 6 splits (and re-splits) under the basic strategy.
+    splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (6, 8): True, (7, 2): True})
+    table = tt.TwentyOneTable(rules, splits, "jp-blackjack", 4)
+    played = 0
+    for d in orderings((0, 2, 0, 0, 0, 1, 1, 3, 0, 1)):           # 2 2 6 7 8 8 8 T
+        it = iter(d)
+        try:
+            theirs = reference.play(rules, lambda: next(it), splits)
+        except (StopIteration, RuntimeError):
+            theirs = "out of cards"
+        try:
+            ours = table.round(codes(d))[0]
+        except tt.OutOfCards:
+            ours = "out of cards"
+        assert ours == theirs, d
+        played += ours != "out of cards"
+    assert played > 1000
+
+
+# ---------------------------------------------------------- the plumbing --
+
+def test_side_classes_of_the_kernel_and_their_representative_cards():
+    for side in range(lib.KERN_TW_SIDES):
+        assert reference.side_class(*tt.side_cards(side)) == side
+
+
+def test_no_hole_card_splits_against_an_ace_or_ten_have_their_cells():
+    # The peeking twin that values a split against A/10 without a hole card holds those split
+    # hands' plays; without them the basic strategy had no cell for a split ace's soft 12 vs A.
+    rules = GAMES["blackjack"].game_rules(deal="no-hole-card")
+    strategy = basic(rules)
+    assert strategy(tw.of(1, 1), tw.ACE, tw.Context(split=True, split_aces=True), (tw.STAND,)) == tw.STAND
+    rounds, _ = c_rounds(rules, strategy, "jp-blackjack", 4, rngcore.Generator(SEED, 2), 20000)
+    assert len(rounds) == 20000
+
+
+def test_a_strategy_without_a_play_for_a_reached_hand_stops_the_round():
+    rules = GAMES["blackjack"].game_rules()
+
+    def gap(hand, up, ctx, allowed):
+        if tw.total(hand) == (16, False) and tw.cards(hand) == 2:
+            raise ValueError("no cell")
+        return basic(rules)(hand, up, ctx, allowed)
+
+    table = tt.TwentyOneTable(rules, gap, "jp-blackjack", 8)
+    nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
+    sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
+    with pytest.raises(ValueError, match="no play for a hand"):
+        table.play(rngcore.Generator(SEED, 1), 10_000, nets, sides)
+    with pytest.raises(tt.OutOfCards):
+        table.round(codes([2, 3]))
+
+
+def test_the_kernel_refuses_a_split_of_a_non_pair_and_a_pay_it_cannot_count():
+    rules = GAMES["blackjack"].game_rules()
+    cells = tt.strategy_cells(rules, basic(rules))
+    cells[lib.kern_tw_cell(0, 6, 1, 1)] = lib.KERN_TW_SPLIT                    # A,2 is no pair
+    fresh = cards.fresh_stack(8)
+    table = tt.ffi.new("kern_tw_table *")
+    shoe = tt.ffi.new("kern_bac_rules *", tt.rule_set("jp-blackjack").c_rules(8))
+    c = tt.ffi.new("kern_tw_rules *", tt.c_rules(rules))
+    status = lib.kern_tw_table_init(table, tt.ffi.from_buffer("uint16_t[]", fresh), fresh.size, shoe, c,
+                                    tt.ffi.from_buffer("uint8_t[]", cells))
+    assert status == lib.RNG_E_ARGUMENT
+    with pytest.raises(ValueError, match="whole number of 1/10"):
+        tt.c_rules(tw.Rules(blackjack_pays=F(7, 4)))
+
+
+def test_simulation_counts_come_from_the_c_engine():
+    game = GAMES["blackjack"]
+    sim = game.simulate(30000, rngcore.Generator(SEED, 4), decks=6)
+    rules = game.game_rules()
+    rounds, _ = c_rounds(rules, basic(rules), game.shoe_rules, 6, rngcore.Generator(SEED, 4), 30000)
+    main = {}
+    for net, _ in rounds:
+        main[tg.net_label(net)] = main.get(tg.net_label(net), 0) + 1
+    assert dict(sim.bets[0].counts) == main
+    pair = {b.name: b for b in sim.bets}["pair"]
+    assert sum(pair.counts.values()) == 30000 and 0 < pair.counts["pair"] < 30000 * 0.1
+
+
+def test_the_bench_checks_accept_the_exact_mean_and_reject_another():
+    from harness.benchcases import twentyone as bench
+
+    for mimic, rounds in ((False, bench.ROUNDS), (True, bench.NUMPY_ROUNDS)):
+        check = bench._check(rounds, mimic)
+        exact = F(bench._exact(mimic)) * rounds
+        check((rounds, exact))
+        with pytest.raises(AssertionError):
+            check((rounds, exact + F(rounds, 100)))
+        with pytest.raises(AssertionError):
+            check((rounds - 1, exact))
+    assert -0.07 < bench._exact(True) < -0.04      # mimicking the dealer: about -5.5 %
