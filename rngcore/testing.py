@@ -37,7 +37,8 @@ sets plans, e.g. ``test_lib.rngtest_entropy_fail(1)`` or
 ``test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_ZERO, 0, 0)``, and
 :func:`entropy_fault` (any read fault), :func:`entropy_failure` (every read
 fails), :func:`entropy_tamper` (stuck, repeating or biased OS bytes, for
-the SP 800-90B health tests) and :func:`selftest_failure` hold one for a block;
+the SP 800-90B health tests), :func:`output_tamper` (an engine repeating an
+output block, for the continuous test) and :func:`selftest_failure` hold one for a block;
 :func:`failed_selftest` holds a self-test run that has failed.
 """
 from __future__ import annotations
@@ -52,7 +53,7 @@ from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
 __all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "entropy_tamper", "failed_selftest",
-           "keystream_impl", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
+           "keystream_impl", "output_tamper", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
 
 test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
 lib.rng_faults_install(test_lib.rngtest_faults())
@@ -249,16 +250,64 @@ def entropy_tamper(kind: str, *, value: int = 0, run: int = 4, after: int = 0):
     callable
         Returns the bytes rewritten since the block began.
     """
-    mode = _TAMPERS.get(kind)
-    if mode is None:
-        raise ValueError(f"entropy tamper must be one of {', '.join(_TAMPERS)}, got {kind!r}")
+    mode = _mode("entropy tamper", _TAMPERS, kind)
     if not 0 <= operator.index(value) <= 255 or operator.index(run) < 1 or operator.index(after) < 0:
         raise ValueError(f"need 0 <= value <= 255, run >= 1 and after >= 0, got {value}, {run}, {after}")
-    test_lib.rngtest_entropy_tamper(mode, value, run, after)
-    try:
+    with _held(lambda: test_lib.rngtest_entropy_tamper(mode, value, run, after),
+               lambda: test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)):
         yield test_lib.rngtest_entropy_tampered
+
+
+def _mode(what: str, modes: dict, kind: str) -> int:
+    """The C plan mode of ``kind``; ValueError naming the valid ones."""
+    if kind not in modes:
+        raise ValueError(f"{what} must be one of {', '.join(modes)}, got {kind!r}")
+    return modes[kind]
+
+
+@contextlib.contextmanager
+def _held(start, stop):
+    """A fault plan set by ``start()`` for the block, ended by ``stop()`` however it exits."""
+    start()
+    try:
+        yield
     finally:
-        test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)
+        stop()
+
+
+_OUTPUT_TAMPERS = {
+    "repeat-inside": test_lib.RNGTEST_OUTPUT_REPEAT_INSIDE,
+    "repeat-across": test_lib.RNGTEST_OUTPUT_REPEAT_ACROSS,
+}
+
+
+@contextlib.contextmanager
+def output_tamper(kind: str, *, block: int, after: int = 0):
+    """Batches of production output are rewritten inside the block (process-wide),
+    just before the continuous test sees them (``csrc/core/continuous.h``): a stuck engine.
+
+    Parameters
+    ----------
+    kind : {"repeat-inside", "repeat-across"}
+        A batch's second block becomes a copy of its first; or its first
+        block a copy of the previous batch's last.
+    block : int
+        The continuous test's block in bytes (``lib.RNG_CONTINUOUS_BLOCK``, 32,
+        for every engine; a smaller one repeats inside a block).
+    after : int
+        Batches that pass unchanged first.
+
+    Yields
+    ------
+    callable
+        Returns the batches rewritten since the block began.
+    """
+    mode = _mode("output tamper", _OUTPUT_TAMPERS, kind)
+    if not 1 <= operator.index(block) <= 64 or operator.index(after) < 0:
+        raise ValueError(f"need 1 <= block <= 64 and after >= 0, got {block}, {after}")
+    with _held(lambda: test_lib.rngtest_output_tamper(mode, block, after),
+               lambda: test_lib.rngtest_output_tamper(test_lib.RNGTEST_OUTPUT_NONE, 32, 0)):
+        yield test_lib.rngtest_output_tampered
 
 
 def entropy_failure():

@@ -2,6 +2,7 @@
 #include "fault_plans.h"
 
 #include <errno.h>
+#include <string.h>
 
 static int plan_mode = RNGTEST_READ_PASS;
 static long plan_after = 0;
@@ -117,7 +118,53 @@ static void entropy_tamper(unsigned char *bytes, size_t n)
     }
 }
 
-static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now};
+/* Output plans.  Engines are used one thread at a time (rngcore's lock), and
+   the tests that set a plan draw from one engine, so the plan switch is the
+   only atomic. */
+typedef struct output_plan {
+    int mode;        /* RNGTEST_OUTPUT_* (the switch, read atomically) */
+    size_t block;    /* bytes per block */
+    long after;      /* batches that pass first */
+    long batches;    /* batches seen since the plan was set */
+    long tampered;   /* batches rewritten */
+} output_plan;
+
+static output_plan plan_out = {RNGTEST_OUTPUT_NONE, 32, 0, 0, 0};
+static unsigned char output_last[64];  /* the previous batch's last block (REPEAT_ACROSS) */
+
+void rngtest_output_tamper(int mode, long block, long after)
+{
+    __atomic_store_n(&plan_out.mode, RNGTEST_OUTPUT_NONE, __ATOMIC_SEQ_CST);
+    size_t size = block > 0 && block <= (long)sizeof output_last ? (size_t)block : 32;
+    plan_out = (output_plan){RNGTEST_OUTPUT_NONE, size, after, 0, 0};
+    __atomic_store_n(&plan_out.mode, mode, __ATOMIC_SEQ_CST);
+}
+
+long rngtest_output_tampered(void)
+{
+    return __atomic_load_n(&plan_out.tampered, __ATOMIC_SEQ_CST);
+}
+
+static void output_tamper(unsigned char *bytes, size_t n)
+{
+    int mode = __atomic_load_n(&plan_out.mode, __ATOMIC_SEQ_CST);
+    size_t b = plan_out.block;
+    if (mode == RNGTEST_OUTPUT_NONE || n < b) {
+        return;
+    }
+    if (plan_out.batches++ >= plan_out.after) {
+        if (mode == RNGTEST_OUTPUT_REPEAT_INSIDE && n >= 2 * b) {
+            memcpy(bytes + b, bytes, b);
+            plan_out.tampered++;
+        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && plan_out.batches > 1) {
+            memcpy(bytes, output_last, b);
+            plan_out.tampered++;
+        }
+    }
+    memcpy(output_last, bytes + (n / b - 1) * b, b);
+}
+
+static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now, output_tamper};
 
 const rng_faults *rngtest_faults(void)
 {

@@ -1,0 +1,73 @@
+/* continuous.c -- no two consecutive output blocks equal (see continuous.h). */
+#include "continuous.h"
+
+#include <string.h>
+
+#include "entropy.h"
+#include "faults.h"
+#include "hmac_drbg.h"
+#include "rng_source.h"
+
+void rng_continuous_init(rng_continuous *c)
+{
+    memset(c, 0, sizeof *c);
+    c->block = RNG_CONTINUOUS_BLOCK;
+}
+
+_Static_assert(RNG_CONTINUOUS_BLOCK == 32, "a block is one rng_sha256_32 message");
+
+static void fingerprint(const uint8_t block[RNG_CONTINUOUS_BLOCK], uint8_t out[RNG_CONTINUOUS_FINGERPRINT])
+{
+    uint8_t digest[32];
+    rng_sha256_32(block, digest);
+    memcpy(out, digest, RNG_CONTINUOUS_FINGERPRINT);
+    rng_memzero(digest, sizeof digest);
+}
+
+/* Whether some block of p[0 .. count blocks) starts with the 64-bit word
+   the block before it starts with: every repeated block does, good output
+   almost never (2^-64 a pair).  Branch-free. */
+static int words_repeat(const uint8_t *p, size_t count)
+{
+    uint64_t hit = 0, prev, cur;
+    memcpy(&prev, p, 8);
+    for (size_t i = 1; i < count; i++) {
+        memcpy(&cur, p + RNG_CONTINUOUS_BLOCK * i, 8);
+        hit |= prev == cur;
+        prev = cur;
+    }
+    return hit != 0;
+}
+
+/* Whether a block of p[0 .. count blocks) equals the one before it. */
+static int blocks_repeat(const uint8_t *p, size_t count, size_t b)
+{
+    for (size_t i = 1; i < count; i++) {
+        if (memcmp(p + (i - 1) * b, p + i * b, b) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rng_continuous_check(rng_continuous *c, uint8_t *batch, size_t n)
+{
+    rng_fault_output_tamper(batch, n);
+    size_t b = c->block, count = n / b;
+    if (count == 0) {
+        return RNG_OK;
+    }
+    uint8_t fp[RNG_CONTINUOUS_FINGERPRINT];
+    fingerprint(batch, fp);
+    int repeated = c->primed && memcmp(fp, c->last, sizeof fp) == 0;
+    /* Inside the batch: the cheap word scan decides; the blocks only on a hit. */
+    repeated = repeated || (words_repeat(batch, count) && blocks_repeat(batch, count, b));
+    if (count > 1) {
+        fingerprint(batch + (count - 1) * b, fp);
+    }
+    memcpy(c->last, fp, sizeof fp);
+    rng_memzero(fp, sizeof fp);
+    c->primed = 1;
+    c->blocks += count;
+    return repeated ? RNG_E_CONTINUOUS : RNG_OK;
+}
