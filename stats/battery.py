@@ -374,8 +374,13 @@ class Battery:
                 streams[name] = self._derive(name, array, stream)
             return streams[name]
 
-        for name in self._streams:
-            stream(name)
+        try:
+            for name in self._streams:
+                stream(name)
+        finally:
+            # stream() refers to itself (its derivers read other streams through it): a reference cycle
+            # that, left to the cyclic collector, kept many chunks' streams alive (memory grew with n).
+            del stream
         return streams
 
     def state(self) -> bytes:

@@ -5,7 +5,7 @@ outcomes, declare the device, and the reader turns them into label indices
 or says exactly what is wrong and where (:class:`CaptureError`, a
 ValueError whose message names the file and the line, outcome or byte).
 It reads any file, however malformed, into either a valid capture or that
-error, and bounds its memory by the file's size before allocating.
+error, and streams every format: memory does not grow with the file.
 
 Formats
 -------
@@ -17,6 +17,8 @@ Text (``.csv``, ``.txt``, ``.tsv``, or any file that is text)
     printed on the equipment (``00``, ``$20``, ``AS``, ``10H``; card labels
     are also accepted in lower case) or label indices 0..L-1.  A value is at
     most :data:`MAX_TOKEN` characters, a line at most :data:`MAX_LINE`.
+    Read twice, streaming: a checking pass at open (the reading, the count,
+    a resume point every :data:`RESUME_ROWS` rows), then chunk by chunk.
 NumPy ``.npy``
     Integer label indices (what ``rngcert draw --format npy`` writes), or
     integers that are labels as printed (``format="labels"``: roulette
@@ -52,8 +54,9 @@ leave no choice.  How the file was read is :attr:`Capture.reading`, and why
 """
 from __future__ import annotations
 
-import array
 import ast
+import codecs
+import contextlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +64,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from stats._text_scan import Vocabulary, scan
 from stats._validate import check_choice
 from stats.kinds import kind_of
 
@@ -76,12 +80,34 @@ MAX_TOKEN = 64
 MAX_LINE = 1 << 20
 #: Progress is reported after every this many characters of a text capture (about 1 MiB).
 PROGRESS_CHUNK = 1 << 20
+#: Bytes beyond which a line is too long whatever its characters (UTF-8: at most 4 bytes each).
+_LONGEST_LINE_BYTES = 4 * MAX_LINE + 4
+#: Outcome rows between two resume points of a text capture (where reading a chunk, or finding a row's
+#: line, starts again after the checking pass).
+RESUME_ROWS = 1 << 16
 #: Longest .npy header read (numpy's own default limit).
 MAX_NPY_HEADER = 10_000
 
 
 class CaptureError(ValueError):
     """A capture file that cannot be read as outcomes of the declared device (the message says where)."""
+
+
+class CaptureInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, where the caller makes it one) while a text capture was being checked.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+    checked : int
+        Outcome rows checked so far (at least; counted in batches of :data:`RESUME_ROWS`).
+    read, total : int
+        Bytes of the file read so far, and its size.
+    """
+
+    def __init__(self, path: Path, *, checked: int, read: int, total: int):
+        super().__init__(f"{path.name}: interrupted after {read:,} of {total:,} bytes")
+        self.path, self.checked, self.read, self.total = path, checked, read, total
 
 
 @dataclass
@@ -149,35 +175,6 @@ def _numeric_labels(kind) -> bool:
 
 # -- text ---------------------------------------------------------------------------------------
 
-def _read_lines(path: Path, progress: Callable[[int, int], None] | None = None):
-    """(line number, text) of every non-blank line, comments included; CaptureError for overlong lines.
-
-    ``progress(done, total)``, if given, is told the characters read so far
-    (of the file's size in bytes: equal for ASCII) once per
-    :data:`PROGRESS_CHUNK`, and the whole size at the end.
-    """
-    total = path.stat().st_size
-    read = reported = 0
-    with open(path, "r", encoding="utf-8-sig", errors="strict", newline=None) as handle:
-        number = 0
-        while True:
-            line = handle.readline(MAX_LINE + 1)
-            if not line:
-                if progress is not None:
-                    progress(total, total)
-                return
-            read += len(line)
-            if progress is not None and read - reported >= PROGRESS_CHUNK:
-                reported = read
-                progress(min(read, total), total)
-            number += 1
-            if len(line) > MAX_LINE:
-                raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
-            text = line.strip()
-            if text:
-                yield number, text
-
-
 def _declared_reading(path: Path, number: int, text: str, fmt: str):
     """The reading a ``# format: ...`` comment declares (None for any other comment)."""
     match = _DECLARATION.fullmatch(text)
@@ -192,62 +189,164 @@ def _declared_reading(path: Path, number: int, text: str, fmt: str):
     return declared
 
 
-def _open_text(path: Path, kind, fmt: str, progress=None) -> Capture:
-    codec, labels, width = kind.codec, len(kind.labels), int(kind.width)
-    ids: dict[str, int] = {}          # distinct tokens (bounded: each one is a label or an index)
-    meaning: list[tuple] = []         # (as label, as index) of each distinct token
-    values = array.array("H")         # token id of every value, in file order
-    rows_line = array.array("q")      # file line of every outcome row
-    seen_label_only = seen_index_only = None  # first (line, token) readable one way only
-    basis = "as asked" if fmt != "auto" else ""
+class _TextReading:
+    """One text capture's spellings and how they read: what the checking pass learns.
 
-    def reject(number, token, reason):
+    Every line the C kernel does not read (a first spelling, a non-ASCII
+    line, any error) comes here, in :meth:`line`; so does the comment header
+    before the first outcome, where the reading may be declared.
+    """
+
+    def __init__(self, path: Path, kind, fmt: str):
+        self.path, self.kind, self.fmt = path, kind, fmt
+        self.basis = "as asked" if fmt != "auto" else ""
+        self.ids: dict[str, int] = {}   # distinct spellings (bounded: each one is a label or an index)
+        self.meaning: list[tuple] = []  # (as label, as index) of each distinct spelling
+        self.label_only = self.index_only = None  # first (line, token) readable one way only
+        self.vocabulary = Vocabulary()
+
+    def reject(self, number, token, reason):
         shown = token if len(token) <= MAX_TOKEN else f"{token[:20]}... ({len(token):,} characters)"
-        raise _fail(path, f"line {number}: {shown!r} is {reason}")
+        raise _fail(self.path, f"line {number}: {shown!r} is {reason}")
 
-    for number, text in _read_lines(path, progress):
+    def line(self, number: int, raw: bytes, terminated: bool, offset: int, rows: int):
+        """The spelling ids of line ``number`` (None for a blank or comment line); CaptureError if it is wrong."""
+        path, kind = self.path, self.kind
+        if len(raw) > _LONGEST_LINE_BYTES:
+            raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
+        if offset == 0 and raw.startswith(codecs.BOM_UTF8):
+            raw, offset = raw[len(codecs.BOM_UTF8):], len(codecs.BOM_UTF8)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _fail(path, f"not valid UTF-8 text (byte {offset + exc.start}); use .bin for raw binary "
+                              "captures") from None
+        if len(text) + terminated > MAX_LINE:
+            raise _fail(path, f"line {number} is longer than {MAX_LINE:,} characters; not a capture of outcomes")
+        text = text.strip()
+        if not text:
+            return None
         if text.startswith("#"):
-            declared = None if rows_line else _declared_reading(path, number, text, fmt)
+            declared = None if rows else _declared_reading(path, number, text, self.fmt)
             if declared is not None:
-                fmt, basis = declared, f"as line {number} declares"
-            continue
+                self.fmt, self.basis = declared, f"as line {number} declares"
+            return None
+        width = int(kind.width)
         row = [v.strip().strip('"').strip("'") for v in _SEPARATORS.split(text) if v.strip()]
         if len(row) != width:
             what = "1 value per line" if width == 1 else \
                 f"{width} values per line (one {kind.unit_singular} per row)"
             raise _fail(path, f"line {number}: expected {what} for {kind.name}, got {len(row)}")
-        for token in row:
-            found = ids.get(token)
-            if found is None:
-                if len(token) > MAX_TOKEN:
-                    reject(number, token, f"longer than any label or index of {kind.name}")
-                as_label, as_index = codec.index(token), codec.as_index(token)
-                usable = {"labels": as_label, "indices": as_index}.get(fmt, as_label if as_label is not None
-                                                                      else as_index)
-                if usable is None:
-                    reason = (f"not a label index 0..{labels - 1}" if fmt == "indices" else
-                              f"not a label of {kind.name} (valid: {codec.describe()})" if fmt == "labels" else
-                              f"neither a label of {kind.name} (valid: {codec.describe()}) "
-                              f"nor an index 0..{labels - 1}")
-                    reject(number, token, reason)
-                if as_index is None and seen_label_only is None:
-                    seen_label_only = (number, token)
-                if as_label is None and seen_index_only is None:
-                    seen_index_only = (number, token)
-                found = ids[token] = len(meaning)
-                meaning.append((as_label, as_index))
-            values.append(found)
-        rows_line.append(number)
-    if not rows_line:
+        return [self.ids[token] if token in self.ids else self._learn(number, token) for token in row]
+
+    def body_line(self, number: int, raw: bytes, terminated: bool, offset: int, rows: int):
+        """:meth:`line` for a line after the first outcome (a comment there declares nothing)."""
+        return self.line(number, raw, terminated, offset, max(rows, 1))
+
+    def _learn(self, number: int, token: str) -> int:
+        """The id of a spelling met for the first time at line ``number``, once it is shown to be usable."""
+        kind, codec, labels, fmt = self.kind, self.kind.codec, len(self.kind.labels), self.fmt
+        if len(token) > MAX_TOKEN:
+            self.reject(number, token, f"longer than any label or index of {kind.name}")
+        as_label, as_index = codec.index(token), codec.as_index(token)
+        usable = {"labels": as_label, "indices": as_index}.get(fmt, as_label if as_label is not None else as_index)
+        if usable is None:
+            reason = (f"not a label index 0..{labels - 1}" if fmt == "indices" else
+                      f"not a label of {kind.name} (valid: {codec.describe()})" if fmt == "labels" else
+                      f"neither a label of {kind.name} (valid: {codec.describe()}) "
+                      f"nor an index 0..{labels - 1}")
+            self.reject(number, token, reason)
+        if len(self.meaning) > np.iinfo(np.uint16).max:
+            raise _fail(self.path, f"line {number}: more than {len(self.meaning):,} distinct spellings of values")
+        if as_index is None and self.label_only is None:
+            self.label_only = (number, token)
+        if as_label is None and self.index_only is None:
+            self.index_only = (number, token)
+        found = self.ids[token] = len(self.meaning)
+        self.meaning.append((as_label, as_index))
+        self.vocabulary.add(token, found)
+        return found
+
+
+def _open_text(path: Path, kind, fmt: str, progress=None) -> Capture:
+    """Check a text capture in one streaming pass; its values are read again, chunk by chunk, when asked for.
+
+    The pass learns every spelling (and so the reading), counts the rows and
+    keeps a resume point (byte offset, line) every :data:`RESUME_ROWS` rows:
+    memory is bounded by the spellings and n / RESUME_ROWS, never by n.
+    """
+    reading = _TextReading(path, kind, fmt)
+    width = int(kind.width)
+    total = path.stat().st_size
+    resume = []  # (byte offset, lines before) of rows 0, RESUME_ROWS, 2 * RESUME_ROWS, ...
+    first = []
+
+    def line(number, raw, terminated, offset, rows):
+        ids = reading.line(number, raw, terminated, offset, rows)
+        if ids is not None and rows == 0:
+            first.append((offset, number - 1))  # where row 0 starts: the resume point after the header
+        return ids
+
+    read = [0]
+
+    def report(done):
+        read[0] = min(done, total)
+        if progress is not None:
+            progress(read[0], total)
+
+    n = 0
+    try:
+        for _, rows, offset, after in scan(path, 0, 0, width, reading.vocabulary, RESUME_ROWS, line,
+                                           max_line=MAX_LINE, longest=_LONGEST_LINE_BYTES, python_first=True,
+                                           block=PROGRESS_CHUNK, progress=report):
+            resume.append((offset, after))  # where row n + rows starts
+            n += rows
+    except KeyboardInterrupt:
+        raise CaptureInterrupted(path, checked=n, read=read[0], total=total) from None
+    if progress is not None:
+        progress(total, total)
+    if not n:
         raise _fail(path, "no outcomes found")
+    resume = first + resume
+    fmt, basis = reading.fmt, reading.basis
     if fmt == "auto":
-        fmt, basis = _proven_reading(path, kind, meaning, seen_label_only, seen_index_only)
+        fmt, basis = _proven_reading(path, kind, reading.meaning, reading.label_only, reading.index_only)
     column = 0 if fmt == "labels" else 1
-    table = np.array([m[column] for m in meaning], dtype=np.uint16 if labels > 255 else np.uint8)
-    data = kind.rows_from_values(table[np.frombuffer(values, dtype=np.uint16)])
-    lines = np.frombuffer(rows_line, dtype=np.int64)
-    return Capture(kind, path, len(data), fmt, "text", lambda a, b: data[a:b], lambda row: f"line {lines[row]}",
-                   basis)
+    table = np.array([m[column] for m in reading.meaning], dtype=np.uint16 if len(kind.labels) > 255 else np.uint8)
+
+    def rows_from(a: int, batch: int):
+        """Batches of ids from the resume point at or before row ``a``, and the row that point is."""
+        offset, lines = resume[a // RESUME_ROWS]
+        return scan(path, offset, lines, width, reading.vocabulary, batch, reading.body_line,
+                    max_line=MAX_LINE, longest=_LONGEST_LINE_BYTES), a - a % RESUME_ROWS
+
+    def get(a: int, b: int) -> np.ndarray:
+        out = np.empty((b - a) * width, dtype=np.uint16)
+        batches, row = rows_from(a, RESUME_ROWS)
+        filled = 0
+        with contextlib.closing(batches):
+            for ids, rows, _, _ in batches:
+                if row + rows > a:
+                    part = ids[max(0, a - row) * width:(min(b, row + rows) - row) * width]
+                    out[filled: filled + part.size] = part
+                    filled += part.size
+                row += rows
+                if row >= b:
+                    break
+        if filled != out.size:
+            raise _fail(path, f"holds fewer outcomes than the {n:,} it held when opened (changed while read?)")
+        return kind.rows_from_values(table[out])
+
+    def locate(row: int) -> str:
+        batches, start = rows_from(row, 1)
+        with contextlib.closing(batches):
+            for _, _, _, line_of in batches:  # one row per batch: the line of the row just read
+                if start == row:
+                    return f"line {line_of}"
+                start += 1
+        return f"outcome {row}"
+
+    return Capture(kind, path, n, fmt, "text", get, locate, basis)
 
 
 def _proven_reading(path: Path, kind, meaning, label_only, index_only) -> tuple[str, str]:
@@ -467,9 +566,9 @@ def open_capture(path, spec, *, format: str = "auto",
         How values are read (see module doc); binary files always hold indices.
     progress : callable, optional
         ``progress(done, total)``: bytes of the file read so far, called chunk
-        by chunk while a text file is read (here, at open).  A ``.npy`` or
-        binary file is only looked at here (its header, its size); its values
-        are read later, chunk by chunk, by :meth:`Capture.chunks`.
+        by chunk while a text file is checked (here, at open).  A ``.npy`` or
+        binary file is only looked at here (its header, its size); the values
+        of every format are read later, chunk by chunk, by :meth:`Capture.chunks`.
 
     Returns
     -------
@@ -477,6 +576,8 @@ def open_capture(path, spec, *, format: str = "auto",
 
     Raises
     ------
+    CaptureInterrupted
+        (a KeyboardInterrupt) Ctrl-C while a text file was checked, with how far it got.
     CaptureError
         (a ValueError) Malformed file (with the line number), a value that
         is not a label or index of the device (naming it), or a file
@@ -510,4 +611,5 @@ def read_capture(path, spec, *, format: str = "auto") -> np.ndarray:
     return open_capture(path, spec, format=format).array()
 
 
-__all__ = ["open_capture", "read_capture", "Capture", "CaptureError", "FORMATS", "MAX_TOKEN", "MAX_LINE"]
+__all__ = ["open_capture", "read_capture", "Capture", "CaptureError", "CaptureInterrupted", "FORMATS", "MAX_TOKEN",
+           "MAX_LINE", "RESUME_ROWS"]

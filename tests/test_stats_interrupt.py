@@ -110,3 +110,99 @@ def test_sigterm_during_start_up_exits_130(monkeypatch, tmp_path):
     path.write_bytes(bytes(range(37)) * 1000)
     r = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path)])
     assert r.exit_code == 130 and "Traceback" not in r.output
+
+
+# --- while a capture file is being read ------------------------------------------------------
+
+def _spins_file(tmp_path, n=100_000, name="spins.csv"):
+    import numpy as np
+
+    from tests.stats_support import device_spec
+
+    labels = np.array(device_spec("roulette-single").labels)
+    path = tmp_path / name
+    spins = np.random.default_rng(n).integers(0, 37, n)
+    path.write_text("# format: labels\n" + "\n".join(labels[spins]) + "\n")
+    return path
+
+
+def _signal_in_scan(monkeypatch, sig, *, checking: bool, call: int, batch: int = 0):
+    """Send ``sig`` while the text reader scans: in its checking pass, or in its ``call``-th read of a chunk."""
+    import stats.io
+
+    real = stats.io.scan
+    calls = []
+
+    def scan(*args, **kwargs):
+        if bool(kwargs.get("python_first")) == checking:
+            calls.append(1)
+        for i, item in enumerate(real(*args, **kwargs)):
+            if bool(kwargs.get("python_first")) == checking and len(calls) == call and i == batch:
+                os.kill(os.getpid(), sig)
+            yield item
+
+    monkeypatch.setattr(stats.io, "scan", scan)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_while_a_capture_is_checked_gives_a_true_partial_report(monkeypatch, tmp_path, sig):
+    """Once one line ('interrupted; verdict: INCOMPLETE'); now the report, saying how far the reading got."""
+    path = _spins_file(tmp_path)
+    _signal_in_scan(monkeypatch, sig, checking=True, call=1, batch=1)
+    r = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path), "--json"])
+    assert r.exit_code == 130, r.output
+    report = json.loads(r.stdout)
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
+    assert report["n"] == 0 and report["tests"] == []
+    read = report["source"]["read"]
+    assert read["of"] == path.stat().st_size and 0 < read["bytes"] <= read["of"] and read["checked"] == 1 << 16
+    assert "interrupted while reading spins.csv" in report["source"]["description"]
+    _signal_in_scan(monkeypatch, sig, checking=True, call=1, batch=1)
+    text = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path)])
+    assert text.exit_code == 130 and text.stdout.rstrip().endswith("verdict: INCOMPLETE (interrupted before any "
+                                                                   "test ran)")
+    assert "65,536 outcomes checked, none tested yet" in text.stdout and "INCOMPLETE" in text.stderr
+
+
+def test_interrupt_while_a_capture_streams_reports_exactly_what_was_tested(monkeypatch, tmp_path):
+    """Ctrl-C while the third chunk of a text capture is read: the report is that of the first two chunks."""
+    import harness.sources
+    from stats.io import open_capture
+    from tests.stats_support import device_spec
+
+    path = _spins_file(tmp_path)
+    monkeypatch.setattr(harness.sources, "rows_per_chunk", lambda kind, values=0: 20_000)
+    _signal_in_scan(monkeypatch, signal.SIGINT, checking=False, call=3)
+    r = CliRunner().invoke(main, ["test", "roulette-single", "--input", str(path), "--json"])
+    assert r.exit_code == 130, r.output
+    report = json.loads(r.stdout)
+    assert report["n"] == 40_000 and report["verdict"] == "incomplete" and report["interrupted"] is True
+    monkeypatch.undo()
+    spec = device_spec("roulette-single")
+    fresh = Battery(spec, 100_000)
+    fresh.update(open_capture(path, spec).array()[:40_000])
+    expected = fresh.result(interrupted=True).to_json()["tests"]
+    assert [(t["name"], t["statistic"], t["pvalue"]) for t in report["tests"]] == \
+        [(t["name"], t["statistic"], t["pvalue"]) for t in expected]
+
+
+@pytest.mark.parametrize("name", ["spins.npy", "spins.bin", "spins.csv"])
+def test_every_capture_format_shows_progress_while_it_is_read(monkeypatch, tmp_path, name):
+    import numpy as np
+
+    path = tmp_path / name
+    spins = np.random.default_rng(3).integers(0, 37, 20_000).astype(np.uint8)
+    if name.endswith(".npy"):
+        np.save(path, spins)
+    elif name.endswith(".bin"):
+        path.write_bytes(spins.tobytes())
+    else:
+        path.write_text("# format: indices\n" + "\n".join(map(str, spins)) + "\n")
+    monkeypatch.setattr("harness.progress.DELAY_SECONDS", 0.0)
+    monkeypatch.setattr("harness.progress._is_terminal", lambda file: True)
+    args = ["test", "roulette-single", "--input", str(path), "--format", "indices", "--test", "frequency"]
+    shown = CliRunner().invoke(main, args)
+    assert shown.exit_code == 0, shown.output
+    assert f"testing roulette-single (reading {name}) (outcomes)" in shown.stderr
+    quiet = CliRunner().invoke(main, args + ["--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""

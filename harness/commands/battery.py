@@ -85,12 +85,15 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
             raise click.UsageError("--seed applies only when drawing from our own device (no --input)")
         from harness.progress import Progress
 
+        path = pathlib.Path(input_path)
         try:
-            with Progress(f"reading {pathlib.Path(input_path).name}", pathlib.Path(input_path).stat().st_size,
-                          unit="bytes", quiet=quiet) as progress:
+            with Progress(f"reading {path.name}", path.stat().st_size, unit="bytes", quiet=quiet) as progress:
                 capture = open_capture(input_path, spec, format=fmt, progress=progress)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
+        except KeyboardInterrupt as exc:  # (CaptureInterrupted says how far the check got)
+            raise _ReadInterrupted(path, getattr(exc, "checked", 0), getattr(exc, "read", 0),
+                                   path.stat().st_size) from None
         n = capture.n if samples is None else min(samples, capture.n)
         basis = f"--format {fmt}" if capture.basis == "as asked" else capture.basis
         what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading}: {basis})"
@@ -104,6 +107,18 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
     generator = rng.build()
     mode = generator.provenance().describe()
     return n, drawn(spec, generator, n, rows), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None
+
+
+class _ReadInterrupted(Exception):
+    """Ctrl-C or SIGTERM while a capture file was being opened and checked, before any test ran."""
+
+    def __init__(self, path: pathlib.Path, checked: int, read: int, total: int):
+        super().__init__(path.name)
+        self.path, self.checked, self.read, self.total = path, checked, read, total
+
+    def describe(self, unit: str) -> str:
+        return (f"interrupted while reading {self.path.name}: {self.read:,} of {self.total:,} bytes read, "
+                f"{self.checked:,} {unit} checked, none tested yet")
 
 
 def _fmt_number(value) -> str:
@@ -120,6 +135,8 @@ def _outcome(result):
 
     ran, skipped = result.ran, result.skipped
     failed = [t.name for t in ran if t.verdict == "fail"]
+    if result.interrupted and not result.tests:
+        return Outcome.judge(True, interrupted=True, reason="interrupted before any test ran")
     if result.interrupted:
         return Outcome.judge(not failed, interrupted=True, reason=(
             f"interrupted after {result.n:,} {result.unit}; the figures above are exactly those of these "
@@ -134,11 +151,11 @@ def _outcome(result):
 def _text_report(result, what: str, power: float) -> str:
     ran = result.ran
     m = max(len(ran), 1)
-    lines = [
-        f"rngcert test {result.device}: {what}",
-        f"family-wise alpha = {result.alpha:g} (Holm over {len(ran)} tests); smallest deviations detected with "
-        f"probability {power:g} at level alpha/{m} = {result.alpha / m:.3g}",
-    ]
+    lines = [f"rngcert test {result.device}: {what}"]
+    if not result.tests:  # interrupted before the battery was planned: nothing to tabulate
+        return "\n".join(lines + ["INTERRUPTED: no test ran", "", _outcome(result).line()])
+    lines.append(f"family-wise alpha = {result.alpha:g} (Holm over {len(ran)} tests); smallest deviations detected "
+                 f"with probability {power:g} at level alpha/{m} = {result.alpha / m:.3g}")
     if result.interrupted:
         lines.append(f"INTERRUPTED: results cover the first {result.n:,} {result.unit} only")
     lines.append("")
@@ -226,10 +243,19 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
                                  "one run counts exactly", param_hint="--samples")
 
     from stats.battery import Battery, run_battery
-    from stats.power import DEFAULT_POWER
     from stats._validate import InsufficientDataError
 
-    n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng, quiet)
+    try:
+        n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng, quiet)
+    except _ReadInterrupted as stop:
+        from stats.battery import BatteryResult
+
+        result = BatteryResult(kind.name, 0, alpha, "incomplete", (), True, kind.unit, kind.kind)
+        source = {"input": input_path, "container": None, "reading": None, "reading_basis": None,
+                  "requested": samples, "available": None,
+                  "read": {"bytes": stop.read, "of": stop.total, "checked": stop.checked}}
+        _report(ctx, result, stop.describe(kind.unit), source, None, as_json, output)
+        return
     if capture is not None and samples is not None and samples > capture.n:
         click.echo(f"rngcert test: --samples {samples:,} is more than the {capture.n:,} {kind.unit} in "
                    f"{capture.path.name}; testing all {capture.n:,}", err=True)
@@ -244,25 +270,33 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
     from harness.progress import Progress
 
     try:
-        with Progress(f"testing {spec.name}", n, unit=kind.unit, quiet=quiet) as progress:
+        label = f"testing {spec.name}" + (f" (reading {capture.path.name})" if capture is not None else "")
+        with Progress(label, n, unit=kind.unit, quiet=quiet) as progress:  # the one bar for every format
             result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
                                  locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
+    source = {"input": input_path, "container": capture.container if capture else None,
+              "reading": capture.reading if capture else None,
+              "reading_basis": capture.basis if capture else None,
+              "requested": samples, "available": capture.n if capture else None}
+    _report(ctx, result, what, source, rng.provenance(), as_json, output)
+
+
+def _report(ctx, result, what: str, source: dict, provenance, as_json: bool, output) -> None:
+    """Write the report (text or JSON) and exit with its code; an interrupted one says so on stderr too."""
+    from stats.power import DEFAULT_POWER
+
     outcome = _outcome(result)
     if as_json:
         report = outcome.report(result.to_json())
-        report["source"] = {"description": what, "input": input_path,
-                            "container": capture.container if capture else None,
-                            "reading": capture.reading if capture else None,
-                            "reading_basis": capture.basis if capture else None,
-                            "requested": samples, "available": capture.n if capture else None}
-        report["provenance"] = rng.provenance()  # None for a capture file: no generator of ours drew it
+        report["source"] = {"description": what, **source}
+        report["provenance"] = provenance  # None for a capture file: no generator of ours drew it
         emit(json.dumps(report, indent=2), output)
     else:
         emit(_text_report(result, what, DEFAULT_POWER), output)
     if result.interrupted:
-        click.echo(f"interrupted after {result.n:,} {kind.unit}; partial results above (INCOMPLETE)", err=True)
+        click.echo(f"interrupted after {result.n:,} {result.unit}; partial results above (INCOMPLETE)", err=True)
     ctx.exit(outcome.exit_code)
 
 
