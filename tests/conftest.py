@@ -8,8 +8,15 @@ appended to ``sys.path``, after the installed packages, only so that the
 support modules import as ``tests.<name>``.
 """
 import pathlib
+import signal
 import sys
 
 _CHECKOUT = str(pathlib.Path(__file__).resolve().parent.parent)
 if _CHECKOUT not in sys.path:
     sys.path.append(_CHECKOUT)
+
+# A runner started in the background of a non-interactive shell (nohup, `cmd &`)
+# inherits SIGINT ignored, and so would every command the tests start: the
+# Ctrl-C tests would then test nothing.  Give the run Python's own Ctrl-C.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
