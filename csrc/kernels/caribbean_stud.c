@@ -9,6 +9,7 @@
 #include <string.h>
 #include "caribbean_stud.h"
 #include "poker_eval.h"
+#include "suit_symmetry.h"
 
 struct kern_csp_tables {
     uint32_t n, classes;
@@ -232,32 +233,6 @@ static int build_tables(tables *t, const uint8_t *deck, uint32_t n, const uint32
     return RNG_OK;
 }
 
-/* The suit permutations that map the deck onto itself (as maps of card index). */
-static unsigned deck_symmetries(const uint8_t *deck, uint32_t n, uint8_t maps[24][52])
-{
-    static const uint8_t PERMS[24][4] = {
-        {0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1},
-        {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0},
-        {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0},
-        {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}};
-    uint64_t in = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        in |= 1ull << deck[i];
-    }
-    unsigned count = 0;
-    for (unsigned g = 0; g < 24; g++) {
-        uint64_t image = 0;
-        for (unsigned c = 0; c < 52; c++) {
-            maps[count][c] = (uint8_t)(PERMS[g][c / 13] * 13 + c % 13);
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            image |= 1ull << maps[count][deck[i]];
-        }
-        count += image == in;
-    }
-    return count;
-}
-
 static int check_deck(const uint8_t *deck, uint32_t n, const uint32_t *values, uint32_t classes)
 {
     if (n < 12 || n > 52 || classes == 0 || classes > 65535) {
@@ -310,7 +285,7 @@ int kern_csp_counts(const uint8_t *deck, uint32_t n, const uint32_t *values, uin
         return status;
     }
     uint8_t maps[24][52];
-    unsigned symmetries = deck_symmetries(deck, n, maps);
+    unsigned symmetries = kern_suit_symmetries(deck, n, maps);
     int64_t hidden = (int64_t)t.binom[n - 6][4];
     uint8_t p[5];
     for (p[4] = 4; p[4] < n; p[4]++)

@@ -1,9 +1,10 @@
 """The game class shared by the poker games dealt from one fresh deck per round.
 
 Such a game's module holds its rules tables and two functions,
-``analyse(strategy)`` and ``simulate(rounds, generator, strategy, progress,
-chunk)``; its :class:`DeckGame` names them, and its variants are the
-customer's strategies.
+``analyse(strategy, **options)`` and ``simulate(rounds, generator, strategy,
+progress, chunk, **options)`` (the options: the game's declared
+:class:`~harness.games.base.GameOption` values by keyword); its
+:class:`DeckGame` names them.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ class DeckGame(Game):
     analysis: Callable[..., Analysis]
     simulation: Callable
 
-    def _analyse(self, variant, *, strategy) -> Analysis:
-        return type(self).analysis(strategy)
+    def _analyse(self, variant, *, strategy, **options) -> Analysis:
+        return type(self).analysis(strategy, **options)
 
-    def _simulate(self, rounds, generator, variant, progress, *, strategy):
-        return type(self).simulation(rounds, generator, strategy, progress, self.chunk)
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, **options):
+        return type(self).simulation(rounds, generator, strategy, progress, self.chunk, **options)

@@ -54,21 +54,12 @@ PLAYER_STRATEGIES = (
                         "cards in view (a tie takes it back)"),
 )
 
-_PAIR_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-
 
 def class_labels() -> list[str | None]:
     """The pay-table label of each completion class of ``stud_classes.h`` (None: unused)."""
-    names = {r.code: r.name for r in ph.FIVE_CARD_RANKS}
-    paying = {name for name, *_ in PAYS}
-    lowest = _PAIR_RANKS.index(LOWEST_PAYING_PAIR[0])
-    labels: list[str | None] = [None] * ph.STUD_CLASSES
-    for code, name in names.items():
-        if code != ph.lib.KERN_PK_PAIR:
-            labels[code] = name if name in paying else "lose"
-    for rank in range(13):
-        labels[ph.STUD_PAIR_CLASS + rank] = "pair_10_or_better" if rank >= lowest else "lose"
-    return labels
+    lowest = ph.PAIR_RANKS.index(LOWEST_PAYING_PAIR[0])
+    return ph.stud_class_labels({name for name, *_ in PAYS},
+                                lambda rank: "pair_10_or_better" if ph.PAIR_RANKS.index(rank) >= lowest else "lose")
 
 
 def _nets() -> np.ndarray:

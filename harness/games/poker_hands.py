@@ -157,6 +157,22 @@ STUD_CLASSES = lib.KERN_STUD_CLASSES
 STUD_PAIR_CLASS = lib.KERN_STUD_PAIR_CLASS
 
 
+PAIR_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # a pair class's rank, in order
+
+
+def stud_class_labels(paying: set[str], pair_label) -> list[str | None]:
+    """The pay-table label of each completion class of ``stud_classes.h``
+    (None: unused): a category's name if ``paying`` holds it, else ``"lose"``;
+    one pair by ``pair_label(rank)``, rank one of :data:`PAIR_RANKS`."""
+    labels: list[str | None] = [None] * STUD_CLASSES
+    for r in FIVE_CARD_RANKS:
+        if r.code != lib.KERN_PK_PAIR:
+            labels[r.code] = r.name if r.name in paying else "lose"
+    for k, rank in enumerate(PAIR_RANKS):
+        labels[STUD_PAIR_CLASS + k] = pair_label(rank)
+    return labels
+
+
 def completion_class(hands) -> np.ndarray:
     """The class of five-card hands as ``csrc/kernels/stud_classes.h`` counts them:
     the category, one pair split by its rank (``STUD_PAIR_CLASS`` + 0 for 2s .. 12 for As)."""
