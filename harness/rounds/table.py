@@ -36,14 +36,21 @@ class RoundRules:
         listed = self.etable.permitted
         return tuple(self.bets) if listed is None else listed
 
+    def listed(self) -> str:
+        """The permitted bets for a message (the first dozen of a long list)."""
+        names = self.permitted
+        if len(names) <= 12:
+            return ", ".join(names)
+        return f"{', '.join(names[:12])}, ... ({len(names)} in all: rngcert game {self.game.name} --json lists them)"
+
     def rule(self, name: str, on: str | None):
         """The bet type ``name`` (instance ``on`` of a family); RoundError naming what is wrong."""
         game = self.game.name
         if name not in self.bets:
-            raise RoundError(f"{game}: no bet {name!r}; the permitted bets: {', '.join(self.permitted)}")
+            raise RoundError(f"{game}: no bet {name!r}; the permitted bets: {self.listed()}")
         if name not in self.permitted:
             raise RoundError(f"{game}: bet {name!r} is not permitted in an electronic table game "
-                             f"({self.etable.permitted_source}); the permitted bets: {', '.join(self.permitted)}")
+                             f"({self.etable.permitted_source}); the permitted bets: {self.listed()}")
         bet = self.bets[name]
         if isinstance(bet, Family):
             members = dict(bet.members)
