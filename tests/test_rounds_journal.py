@@ -28,6 +28,7 @@ BETS = {
     "money-wheel": [Bet("ann", "symbol_2", 10), Bet("bob", "symbol_7", 3)],
     "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5)],
     "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 7)],
+    "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
 }
 
 

@@ -151,9 +151,7 @@ class Round:
         rule = self.rules.rule(bet.bet, bet.on)
         if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake < 1:
             raise RoundError(f"{game}: a stake is a whole number of yen >= 1, got {bet.stake!r} on {bet.bet!r}")
-        if not money.whole_payouts(bet.stake, self.rules.nets(rule), self.rules.etable.truncation):
-            raise RoundError(f"{game}: a stake of {bet.stake} on {bet.bet!r} would pay a winning that is not whole "
-                             "yen, and the game's settlement clause states no rounding")
+        self.rules.check_stake(rule, bet.stake)
         self.bets.append(bet)
         self._emit("bet", **bet.as_dict())
 
@@ -212,12 +210,11 @@ class Round:
         self._emit(kind, index=index, **bet.as_dict(), **amounts.as_dict(), **data, **extra)
 
     def _settle_remaining(self, unreachable) -> None:
-        truncation = self.rules.etable.truncation
         for i, bet in enumerate(self.bets):
             if i in self.settled:
                 continue  # never settled twice
-            label, net = self.rules.net(self.rules.rule(bet.bet, bet.on), self.outcome.features)
-            self._record(i, bet, money.settle(bet.stake, net, truncation), unreachable, result=label)
+            label, amounts = self.rules.settle(self.rules.rule(bet.bet, bet.on), bet.stake, self.outcome.features)
+            self._record(i, bet, amounts, unreachable, result=label)
 
     def _refund(self, unreachable) -> None:
         for i, bet in enumerate(self.bets):
