@@ -316,3 +316,43 @@ def test_every_game_every_state_every_kind_of_stop(tmp_path, game, target, how):
     path, done = run_child(tmp_path, game, target, how)
     assert done.returncode in (-signal.SIGKILL, 1), done.stderr
     check_recovered(path, game)
+
+
+class _PowerLoss(BaseException):
+    """The machine stops: nothing after this point reaches the disk."""
+
+
+@pytest.mark.slow
+def test_a_thousand_random_power_losses(tmp_path):
+    """1,000 random stop points (game, round, record; before or after its commit), each followed by a
+    restart: the invariants hold every time, and a second restart finds nothing to do."""
+    import random
+
+    rnd = random.Random(17)
+    games = sorted(BETS)
+    for trial in range(1000):
+        game = rnd.choice(games)
+        path = tmp_path / f"{trial}.sqlite"
+        stop_at, before_commit = rnd.randrange(1, 40), rnd.random() < 0.5
+
+        class Stopping(Journal):
+            appended = 0
+
+            def append(self, event):
+                Stopping.appended += 1
+                if Stopping.appended == stop_at and before_commit:
+                    self._db.execute("BEGIN IMMEDIATE") if not self._db.in_transaction else None
+                    raise _PowerLoss
+                super().append(event)
+                if Stopping.appended == stop_at:
+                    raise _PowerLoss
+
+        j = Stopping(path, batch=rnd.choice(["event", "round"]))
+        g = rngcore.Generator(SEED, stream=trial)
+        try:
+            for _ in range(4):
+                play_rounds(j, [game], g)
+        except _PowerLoss:
+            pass
+        j.close()  # what was not committed is gone
+        check_recovered(path, game)
