@@ -168,3 +168,19 @@ def test_an_interrupted_session_exits_130_incomplete_with_every_round_finished(t
     rounds = json.loads(run("journal", "recall", "--journal", journal, "--last", 10**6, "--json").stdout)["rounds"]
     assert rounds and all(r["state"] in ("DONE", "VOID") for r in rounds)
     assert run("journal", "recover", "--journal", journal).stdout.startswith("no open rounds")
+
+
+def test_verify_against_an_earlier_tip(tmp_path):
+    journal = tmp_path / "r.sqlite"
+    run("play", "sic-bo", "--journal", journal, "--bets", SIC_BO, "--rounds", 2, "--seed", SEED, "--batch", "round")
+    tip = json.loads(run("journal", "verify", "--journal", journal, "--json").stdout)["tip"]
+    assert run("journal", "verify", "--journal", journal, "--tip", tip).exit_code == 0
+    db = sqlite3.connect(journal)
+    db.execute("DROP TRIGGER records_no_delete")
+    db.execute("DELETE FROM records WHERE seq = (SELECT MAX(seq) FROM records)")
+    db.commit()
+    db.close()
+    assert run("journal", "verify", "--journal", journal).exit_code == 0
+    cut = run("journal", "verify", "--journal", journal, "--tip", tip)
+    assert cut.exit_code == 1 and "was cut after record" in cut.stdout
+    one_line(run("journal", "verify", "--journal", journal, "--tip", "xyz"), "64 lowercase hex")

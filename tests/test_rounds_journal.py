@@ -356,3 +356,13 @@ def test_a_thousand_random_power_losses(tmp_path):
             pass
         j.close()  # what was not committed is gone
         check_recovered(path, game)
+
+
+def test_records_cut_from_the_end_are_caught_against_an_earlier_tip(journal):
+    tip = journal.verify().tip
+    last = list(journal.rows())[-1][0]
+    _tamper(journal.path, f"DELETE FROM records WHERE seq >= {last - 4}")
+    again = Journal(journal.path)
+    assert again.verify().ok  # a shorter chain is still a valid chain ...
+    cut = again.verify(tip)  # ... but it no longer holds the tip seen before
+    assert not cut.ok and cut.first_bad == last - 4 and "cut after record" in cut.reason

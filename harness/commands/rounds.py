@@ -212,13 +212,18 @@ def journal_group():
 
 @journal_group.command("verify")
 @journal_option
+@click.option("--tip", "tip_seen", default=None, metavar="HASH",
+              help="A tip hash an earlier verify printed: the journal must still hold that record "
+                   "(catches records cut from the end).")
 @json_option
 @output_option
 @click.pass_context
-def verify_command(ctx, journal_path, as_json, output):
+def verify_command(ctx, journal_path, tip_seen, as_json, output):
     """Check the hash chain: exit 0 intact, 1 broken (the first bad record is named), 2 not a journal."""
+    if tip_seen is not None and (len(tip_seen) != 64 or any(c not in "0123456789abcdef" for c in tip_seen)):
+        raise click.BadParameter(f"a tip is 64 lowercase hex digits, got {tip_seen[:70]!r}", param_hint="'--tip'")
     with _open(journal_path, must_exist=True) as j:
-        v = j.verify()
+        v = j.verify(tip_seen)
     outcome = Outcome.judge(v.ok, reason="the hash chain is intact" if v.ok else v.reason)
     if as_json:
         emit(json.dumps(outcome.report({"records": v.records, "first_bad": v.first_bad, "reason": v.reason,

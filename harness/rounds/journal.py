@@ -8,7 +8,8 @@ edited, inserted or deleted row breaks the chain at the first row after it
 (:meth:`Journal.verify`).  Triggers refuse UPDATE and DELETE, so the file is
 append-only to anything that does not drop them first; the chain catches
 anything that does.  A deleted *last* row leaves a shorter, valid chain:
-keep the tip hash :meth:`Journal.verify` reports to catch that too.
+keep the tip hash :meth:`Journal.verify` reports and pass it to a later
+verify (``tip_seen``) to catch that too.
 
 Durability: one transaction per event by default (``batch="event"``), so a
 killed process loses at most the event in flight, never a committed bet or
@@ -163,9 +164,13 @@ class Journal:
         """Every row (seq, round, kind, body text, prev, hash) in order."""
         yield from self._db.execute("SELECT seq, round, kind, body, prev, hash FROM records ORDER BY seq")
 
-    def verify(self) -> Verification:
-        """Walk the chain; the first row whose sequence, link or hash is wrong is named."""
-        tip, expected, count = GENESIS, 1, 0
+    def verify(self, tip_seen: str | None = None) -> Verification:
+        """Walk the chain; the first row whose sequence, link or hash is wrong is named.
+
+        ``tip_seen``: a tip hash reported by an earlier verify; the chain must still hold that record,
+        so records deleted from the end since then are caught too.
+        """
+        tip, expected, count, seen = GENESIS, 1, 0, tip_seen is None
         for seq, round_id, kind, body, prev, digest in self.rows():
             count += 1
             if seq != expected:
@@ -180,7 +185,10 @@ class Journal:
                 return Verification(count, seq, f"record {seq} is not JSON", tip)
             if not isinstance(event, dict) or event.get("round") != round_id or event.get("kind") != kind:
                 return Verification(count, seq, f"record {seq}'s columns disagree with its body", tip)
-            tip, expected = digest, expected + 1
+            tip, expected, seen = digest, expected + 1, seen or digest == tip_seen
+        if not seen:
+            return Verification(count, count + 1, f"no record has the earlier tip {tip_seen}: the journal was "
+                                                   f"cut after record {count}", tip)
         return Verification(count, None, "", tip)
 
     def events(self) -> dict[int, list[dict]]:
