@@ -197,7 +197,7 @@ def play(game, bets=None, fault_at=None, unreachable=()):
         return r
     for state, step in steps:
         if step is None:
-            r._move(S.SETTLEMENT)
+            r.start_settlement()
         else:
             step()
         if state is fault_at:

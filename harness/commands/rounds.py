@@ -193,9 +193,7 @@ def _play_one(r, bets, generator, fault_at: str | None, unreachable) -> None:
         if state == fault_at:
             return r.fault(f"fault injected at {state}", unreachable)
     if fault_at == "SETTLEMENT":
-        from harness.rounds.states import State
-
-        r._move(State.SETTLEMENT)
+        r.start_settlement()
         return r.fault("fault injected at SETTLEMENT", unreachable)
     r.settle(unreachable)
 

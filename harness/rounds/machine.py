@@ -177,6 +177,10 @@ class Round:
         self.outcome = dealt
         self._move(State.OUTCOME_DETERMINED, point=self.rules.etable.determined_after)
 
+    def start_settlement(self) -> None:
+        """Enter SETTLEMENT without settling yet (:meth:`settle` continues from here)."""
+        self._move(State.SETTLEMENT)
+
     def settle(self, unreachable: Iterable[str] = ()) -> None:
         """Settle every bet not yet settled; a bet of a customer in ``unreachable`` is recorded, not paid."""
         if self.state is not State.SETTLEMENT:
