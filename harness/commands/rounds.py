@@ -34,6 +34,8 @@ def _open(path: pathlib.Path, batch: str = "event", must_exist: bool = False):
 
     if must_exist and not path.is_file():
         raise click.UsageError(f"--journal {path}: no such journal file")
+    if not path.parent.is_dir():
+        raise click.UsageError(f"--journal {path}: no such directory {str(path.parent)!r}")
     try:
         return Journal(path, batch=batch)
     except JournalError as exc:
