@@ -121,9 +121,11 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
     from harness.rounds import Round, RoundError, recall, script
+    from harness.rounds.table import rules_for
 
     try:
-        parsed = script.parse(script_path, game, variant)
+        rules = rules_for(game, variant)  # read once: every round of the session plays by it
+        parsed = script.parse(script_path, rules)
     except RoundError as exc:
         raise _bad(exc) from None
     count = rounds or parsed.rounds or 1
@@ -136,7 +138,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
             last = n == count - 1
             kill = kill_at if last else None
             sink = journal.append if kill is None else _killing_sink(journal, kill)
-            r = Round(game, journal.next_round_id(), variant, sink=sink)
+            r = Round(rules, journal.next_round_id(), sink=sink)
             played.append(r.round_id)
             _play_one(r, parsed.bets, generator, fault_at if last else None, unreachable)
             journal.commit()

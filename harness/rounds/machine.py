@@ -66,6 +66,7 @@ class Round:
         self.options = dict(options or {})
         self.state = State.BETTING_OPEN
         self.bets: list[Bet] = []
+        self._rules: list = []  # each bet's resolved rule, in bet order
         self.events: list[dict] = []
         self.outcome = None
         self._pending = None  # the dealt outcome and its draw, until the determination point
@@ -88,7 +89,9 @@ class Round:
         for e in events:
             kind = e["kind"]
             if kind == "bet":
-                r.bets.append(Bet(e["customer"], e["bet"], e["stake"], e.get("on")))
+                bet = Bet(e["customer"], e["bet"], e["stake"], e.get("on"))
+                r.bets.append(bet)
+                r._rules.append(r.rules.rule(bet.bet, bet.on))
             elif kind == "state":
                 r.state = State(e["state"])
             elif kind == "outcome":
@@ -153,6 +156,7 @@ class Round:
             raise RoundError(f"{game}: a stake is a whole number of yen >= 1, got {bet.stake!r} on {bet.bet!r}")
         self.rules.check_stake(rule, bet.stake)
         self.bets.append(bet)
+        self._rules.append(rule)
         self._emit("bet", **bet.as_dict())
 
     def close(self) -> None:
@@ -217,7 +221,7 @@ class Round:
         for i, bet in enumerate(self.bets):
             if i in self.settled:
                 continue  # never settled twice
-            label, amounts = self.rules.settle(self.rules.rule(bet.bet, bet.on), bet.stake, self.outcome.features)
+            label, amounts = self.rules.settle(self._rules[i], bet.stake, self.outcome.features)
             self._record(i, bet, amounts, unreachable, result=label)
 
     def _refund(self, unreachable) -> None:

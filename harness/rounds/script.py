@@ -59,8 +59,9 @@ def load(path: pathlib.Path) -> tuple[list[dict], int | None]:
     return bets, rounds
 
 
-def parse(path: pathlib.Path, game: str, variant: str | None = None, options: dict | None = None) -> Script:
-    """The script's bets, each checked on a scratch round of ``game`` (nothing is journaled)."""
+def parse(path: pathlib.Path, game, variant: str | None = None, options: dict | None = None) -> Script:
+    """The script's bets, each checked on a scratch round of ``game`` (a name or its
+    :class:`~harness.rounds.table.RoundRules`; nothing is journaled)."""
     entries, rounds = load(path)
     scratch = Round(game, 0, variant, options=options)
     bets = []
