@@ -408,6 +408,20 @@ class BitSource:
             seed=seed.hex() if show_seed and seed is not None else None,
         )
 
+    def epoch(self) -> tuple[int, int] | None:
+        """Production mode: (key epoch, position in it) of the next output byte, or None.
+
+        The epoch is the number of OS seedings so far (1 after the first;
+        every reseed, by interval, fork or :meth:`reseed`-style call, starts
+        the next), and the position is the bytes handed out under that
+        epoch's keys.  The keys themselves are erased, so a production
+        outcome cannot be re-derived; (epoch, position range) with the
+        journaled result is what its recall shows.  None in replay mode
+        (the :meth:`provenance` position says everything there) and for an
+        engine that does not count its epochs.
+        """
+        return None
+
     # -- state changes --------------------------------------------------------------
 
     def seek(self, position: int) -> None:

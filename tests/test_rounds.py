@@ -63,6 +63,7 @@ PLAYABLE = {
     "money-wheel": [Bet("ann", "symbol_1", 10), Bet("bob", "symbol_7", 3)],
     "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5), Bet("cy", "four_number_1_2_3_4", 7)],
     "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 10), Bet("dee", "banker_pair", 9)],
+    "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20), Bet("cy", "horn_high_12", 25), Bet("dee", "any_seven", 3)],
 }
 
 
@@ -102,10 +103,30 @@ def test_permitted_bets_follow_the_table(game):
 
 
 def test_craps_permits_000s_bets_and_refuses_002s():
-    with pytest.raises(RoundError, match="no round engine yet"):  # declared, not yet played
-        Round("craps")
     jp = {b.name for b in GAMES["craps"].analyse("jp").bets}
     assert {"pass", "field", "horn", "horn_high_2"} <= jp and not {"fire_bet_a", "hop_1_2", "whirl"} & jp
+    r = Round("craps")
+    for pa_only in ("hop_1_2", "whirl", "six_seven_eight"):
+        with pytest.raises(RoundError, match="no bet"):
+            r.place(Bet("ann", pa_only, 10))
+    with pytest.raises(RoundError, match="no bet 'pass'"):  # a multi-roll bet spans rounds: not played yet
+        r.place(Bet("ann", "pass", 10))
+
+
+def test_a_craps_horn_settles_each_share_as_its_own_bet():
+    # 000 第5 8-2: the horn stake is split in four; on a 3 the quarter on three wins 15 to 1 (6-15),
+    # the other three quarters are collected
+    from harness.rounds.table import rules_for
+    rules = rules_for("craps")
+    three = GAMES["craps"].round_dealt("jp", {"index": 1 * 6 + 0}).features  # dice 2-1
+    assert three["total"] == 3
+    assert rules.settle(rules.rule("horn", None), 20, three) == ("three", money.Amounts(5, 15, 75))
+    # horn high 12 (8-3): 2/5 on twelve, 1/5 on each other number
+    assert rules.settle(rules.rule("horn_high_12", None), 25, three) == ("three", money.Amounts(5, 20, 75))
+    seven = GAMES["craps"].round_dealt("jp", {"index": 3 * 6 + 2}).features
+    assert rules.settle(rules.rule("horn", None), 20, seven) == ("lose", money.Amounts(0, 20, 0))
+    with pytest.raises(RoundError, match="does not divide into whole yen"):
+        Round("craps").place(Bet("ann", "horn", 10))
 
 
 @pytest.mark.parametrize("game,bet,cites", [("baccarat", "super_six", "13 (L363)"),
@@ -176,7 +197,7 @@ def play(game, bets=None, fault_at=None, unreachable=()):
         return r
     for state, step in steps:
         if step is None:
-            r._move(S.SETTLEMENT)
+            r.start_settlement()
         else:
             step()
         if state is fault_at:

@@ -376,7 +376,16 @@ class BaccaratGame(Game):
         shuffled stack), dealt P1 B1 P2 B2 and third cards by the tableau of items 5-6."""
         stack = device_cards.fresh_stack(decks)
         cards = stack[generator.choice(stack.size, size=6, replace=False)]
-        cls, used = _native.BaccaratTable(device_cards.fresh_stack(1), c_rules("etable", 1)).round(cards)
+        return self.round_dealt(variant, {"cards": [int(c) for c in cards]}, decks=decks)
+
+    def round_dealt(self, variant, record, *, decks=8) -> Dealt:
+        """The round six journaled cards make (the tableau decides how many of them are dealt)."""
+        codes = record.get("cards") if isinstance(record, dict) else None
+        try:
+            cards = np.asarray(codes, dtype=np.uint16)
+            cls, used = _native.BaccaratTable(device_cards.fresh_stack(1), c_rules("etable", 1)).round(cards)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"baccarat: {record!r} is not a round of six card codes ({exc})") from None
         features = class_features(cls)
         player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
         third = 4
@@ -388,7 +397,7 @@ class BaccaratGame(Game):
         show = lambda hand: " ".join(device_cards.card_label(int(c)) for c in hand)  # noqa: E731
         return Dealt(features, f"player {show(player)} ({features['player_total']}), "
                                f"banker {show(banker)} ({features['banker_total']})",
-                     {"cards": [int(c) for c in cards[:used]], "class": cls})
+                     {"cards": [int(c) for c in cards], "used": used, "class": cls})
 
     def _simulate(self, rounds, generator, variant, progress, *, decks) -> Simulation:
         table = _native.BaccaratTable(device_cards.fresh_stack(decks), c_rules(variant, decks))

@@ -367,6 +367,11 @@ class Game:
         what is shown and a record that re-deriving the round must reproduce."""
         raise NotImplementedError(f"{self.name} has no round engine yet")
 
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        """The round a journaled ``record`` of :meth:`round_outcome` describes (recovery settles on it);
+        ValueError if the record is not one this game deals."""
+        raise NotImplementedError(f"{self.name} has no round engine yet")
+
     @staticmethod
     def _check_rounds(rounds: int) -> int:
         if not isinstance(rounds, (int, np.integer)) or rounds < 1:
@@ -374,7 +379,38 @@ class Game:
         return int(rounds)
 
 
-class CategoricalGame(Game):
+class DeviceRounds:
+    """The round engine of a game whose round is one device outcome (a spin, a roll).
+
+    Mixed into a :class:`Game` (before it) that offers ``device(variant)``,
+    ``outcome_features(variant)`` and :meth:`outcome_label`; its
+    ``round_bets`` are the bets one outcome settles.
+    """
+
+    def outcome_label(self, variant: str, index: int, features: dict) -> str:
+        """How round index ``index`` (with these features) is shown (a pocket, a symbol, the dice)."""
+        return str(index)
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        """One device outcome, drawn by the kernel the simulation uses (void sections re-spun)."""
+        device, sections, per_round, void = self.device(variant)
+        counts = np.zeros(sections ** per_round, dtype=np.uint64)
+        _native.tally(generator, sections, 1, counts, per_round=per_round, void=void)
+        return self.round_dealt(variant, {"index": int(np.flatnonzero(counts)[0])})
+
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        cache = self.__dict__.setdefault("_round_features", {})  # one table per variant, built once
+        if variant not in cache:
+            cache[variant] = self.outcome_features(variant)
+        features = cache[variant]
+        index = record.get("index") if isinstance(record, dict) else None
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(features) \
+                or features[index] is None:
+            raise ValueError(f"{self.name}: {record!r} is not a round outcome of variant {variant}")
+        return Dealt(features[index], self.outcome_label(variant, index, features[index]), {"index": index})
+
+
+class CategoricalGame(DeviceRounds, Game):
     """A game settled by one device outcome per round (wheels, sic bo).
 
     Subclasses supply, per variant: the bets, the device's outcomes (sections
@@ -402,20 +438,8 @@ class CategoricalGame(Game):
     def note(self, variant: str) -> str:
         return ""
 
-    def outcome_label(self, variant: str, index: int) -> str:
-        """How round index ``index`` is shown (a pocket, a symbol, the dice)."""
-        return str(index)
-
     def round_bets(self, variant: str) -> tuple:
         return self.bets(variant)
-
-    def round_outcome(self, generator, variant: str, **options) -> Dealt:
-        """One device outcome, drawn by the kernel the simulation uses (void sections re-spun)."""
-        device, sections, per_round, void = self.device(variant)
-        counts = np.zeros(sections ** per_round, dtype=np.uint64)
-        _native.tally(generator, sections, 1, counts, per_round=per_round, void=void)
-        index = int(np.flatnonzero(counts)[0])
-        return Dealt(self.outcome_features(variant)[index], self.outcome_label(variant, index), {"index": index})
 
     def _analyse(self, variant, **options) -> Analysis:
         bets = self.bets(variant)

@@ -36,7 +36,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from harness.games import _native, markov
-from harness.games.base import Analysis, Game, _replay, _run
+from harness.games.base import Analysis, DeviceRounds, Game, _replay, _run
 from harness.games.categorical import classify_outcomes, evaluate_all
 from harness.games.core import LOSE, PUSH, BetResult, BetRule, OutcomeClass, PayRow, Split, Where, odds, rows
 from harness.games.core import assert_unique_names
@@ -389,7 +389,7 @@ def decisions(bet: ChainBet, visits: np.ndarray) -> dict[str, int]:
     return out
 
 
-class CrapsGame(Game):
+class CrapsGame(DeviceRounds, Game):
     name = "craps"
     summary = "two dice: line, come, odds, place, buy/lay, hardway, one-roll and Fire bets"
     rules = f"{JP}; {PA} ch. 537"
@@ -399,7 +399,23 @@ class CrapsGame(Game):
     chunk = 1 << 22
     etable = ETable(f"{JP} 11-3", ("jp",), None,
                     f"{JP} 11 (L2387): the bets of 3-3-イ-ネ and, as additional bets, only 8-1-イ and ロ (horn, horn high)",
-                    "the roll of 4-1 (come-out) or 5-1 (a sequence roll) is finished", f"{JP} 12-2", f"{JP} 7-1 (L2211)")
+                    "the roll of 4-1 (come-out) or 5-1 (a sequence roll) is finished", f"{JP} 12-2", f"{JP} 7-1 (L2211)",
+                    note="a round is one roll, so rounds settle the one-roll bets (3-3-ワ-ネ, horn, horn high); "
+                         "the multi-roll bets carry the table's point from roll to roll and are not played in "
+                         "rounds yet")
+
+    # the round engine (DeviceRounds): one roll of two dice, ordered
+    def round_bets(self, variant):
+        return one_roll_for(variant)
+
+    def device(self, variant):
+        return "dice:2", SIDES, 2, None
+
+    def outcome_features(self, variant):
+        return list(ordered_features(2))
+
+    def outcome_label(self, variant, index, features):
+        return f"{index // SIDES + 1}-{index % SIDES + 1}"
 
     def _analyse(self, variant, **options) -> Analysis:
         one_roll = one_roll_for(variant)

@@ -81,8 +81,8 @@ class SymbolWheelGame(CategoricalGame):
     def note(self, variant):
         return self.rules
 
-    def outcome_label(self, variant, index):
-        return f"{self.wheel.sections[index]} (section {index})"
+    def outcome_label(self, variant, index, features):
+        return f"{features['symbol']} (section {index})"
 
 
 GAMES = (

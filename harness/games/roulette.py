@@ -215,9 +215,8 @@ class RouletteGame(CategoricalGame):
     def note(self, variant):
         return self.layouts[variant].note
 
-    def outcome_label(self, variant, index):
-        pocket = self.layouts[variant].wheel.sections[index]
-        return f"{pocket} {pocket_features(self.layouts[variant])[pocket]['colour']}"
+    def outcome_label(self, variant, index, features):
+        return f"{features['pocket']} {features['colour']}"
 
 
 GAMES = (

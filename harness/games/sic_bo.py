@@ -111,8 +111,8 @@ class SicBoGame(CategoricalGame):
     def parameters(self, variant):
         return {"dice": 3, "outcomes": SIDES**3}
 
-    def outcome_label(self, variant, index):
-        return "-".join(str(d) for d in self.outcome_features(variant)[index]["dice"])
+    def outcome_label(self, variant, index, features):
+        return "-".join(str(d) for d in features["dice"])
 
     def note(self, variant):
         return "000 別表第1 第6: base bets 3-3 and the optional bets of 7-1 (odd/even, four-number, three-dice)"

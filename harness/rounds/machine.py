@@ -34,7 +34,10 @@ class Bet:
     on: str | None = None
 
     def as_dict(self) -> dict:
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+        out = {"customer": self.customer, "bet": self.bet, "stake": self.stake}
+        if self.on is not None:
+            out["on"] = self.on
+        return out
 
 
 class Round:
@@ -42,8 +45,9 @@ class Round:
 
     Parameters
     ----------
-    game : str
-        A registered game with an e-table declaration.
+    game : str or RoundRules
+        A registered game with an e-table declaration, or the rules of one
+        (``rules_for(game, variant)``, read once for a table playing many rounds).
     round_id : int
         The round's number (the journal's key).
     variant : str, optional
@@ -56,17 +60,72 @@ class Round:
 
     def __init__(self, game: str, round_id: int = 1, variant: str | None = None,
                  sink: Callable[[dict], None] | None = None, options: dict | None = None):
-        self.rules: RoundRules = rules_for(game, variant)
+        self.rules: RoundRules = game if isinstance(game, RoundRules) else rules_for(game, variant)
+        game = self.rules.game.name
         self.round_id = round_id
         self.options = dict(options or {})
         self.state = State.BETTING_OPEN
         self.bets: list[Bet] = []
+        self._rules: list = []  # each bet's resolved rule, in bet order
         self.events: list[dict] = []
         self.outcome = None
         self._pending = None  # the dealt outcome and its draw, until the determination point
         self.settled: set[int] = set()  # indices of bets settled (or recorded unsettled)
         self._sink = sink
         self._emit("open", state=self.state.value, game=game, variant=self.rules.variant, options=self.options)
+
+    @classmethod
+    def restore(cls, events: list[dict], sink: Callable[[dict], None] | None = None) -> "Round":
+        """The round its journaled ``events`` describe, ready to continue (recovery).
+
+        RoundError if the events are not a round this rngcert wrote (they were checked by the
+        hash chain, so this means a round of a game or variant no longer known).
+        """
+        if not events or events[0].get("kind") != "open":
+            raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
+        first = events[0]
+        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"))
+        r.events = [dict(e) for e in events]
+        for e in events:
+            kind = e["kind"]
+            if kind == "bet":
+                bet = Bet(e["customer"], e["bet"], e["stake"], e.get("on"))
+                r.bets.append(bet)
+                r._rules.append(r.rules.rule(bet.bet, bet.on))
+            elif kind == "state":
+                r.state = State(e["state"])
+            elif kind == "outcome":
+                try:
+                    r.outcome = r.rules.game.round_dealt(r.rules.variant, e["record"], **r.options)
+                except ValueError as exc:
+                    raise RoundError(f"round {r.round_id}: {exc}") from None
+            elif kind in ("settlement", "unsettled"):
+                r.settled.add(e["index"])
+        if r.outcome is None and (r.state in DETERMINED or any(e.get("resolution") == "settle" for e in events)):
+            raise RoundError(f"round {r.round_id}: determined, but its outcome record is missing")
+        r._sink = sink
+        return r
+
+    def finish(self, reason: str) -> str:
+        """Finish an open round by the fault rule (recovery after a stop); returns its final state.
+
+        A round that stopped in ``FAULT`` continues the resolution its fault record chose; one that
+        stopped anywhere else faults now, at the state it reached.
+        """
+        if self.state in FINAL:
+            return self.state.value
+        if self.state is State.FAULT:
+            fault = next(e for e in reversed(self.events) if e.get("state") == "FAULT")
+            if fault["resolution"] == "settle":
+                self._move(State.SETTLEMENT)
+                self._settle_remaining(frozenset())
+                self._move(State.DONE)
+            else:
+                self._refund(frozenset())
+                self._move(State.VOID)
+        else:
+            self.fault(reason)
+        return self.state.value
 
     # -- events ------------------------------------------------------------------------------
 
@@ -95,10 +154,9 @@ class Round:
         rule = self.rules.rule(bet.bet, bet.on)
         if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake < 1:
             raise RoundError(f"{game}: a stake is a whole number of yen >= 1, got {bet.stake!r} on {bet.bet!r}")
-        if not money.whole_payouts(bet.stake, self.rules.nets(rule), self.rules.etable.truncation):
-            raise RoundError(f"{game}: a stake of {bet.stake} on {bet.bet!r} would pay a winning that is not whole "
-                             "yen, and the game's settlement clause states no rounding")
+        self.rules.check_stake(rule, bet.stake)
         self.bets.append(bet)
+        self._rules.append(rule)
         self._emit("bet", **bet.as_dict())
 
     def close(self) -> None:
@@ -118,9 +176,14 @@ class Round:
         if self.state is not State.OUTCOME_GENERATION:
             self._move(State.OUTCOME_DETERMINED)  # refused, naming the legal transitions
         dealt, provenance = self._pending
+        # the outcome is journaled before the point is: a round found determined always has its outcome
+        self._emit("outcome", shown=dealt.shown, record=dealt.record, provenance=provenance)
         self.outcome = dealt
         self._move(State.OUTCOME_DETERMINED, point=self.rules.etable.determined_after)
-        self._emit("outcome", shown=dealt.shown, record=dealt.record, provenance=provenance)
+
+    def start_settlement(self) -> None:
+        """Enter SETTLEMENT without settling yet (:meth:`settle` continues from here)."""
+        self._move(State.SETTLEMENT)
 
     def settle(self, unreachable: Iterable[str] = ()) -> None:
         """Settle every bet not yet settled; a bet of a customer in ``unreachable`` is recorded, not paid."""
@@ -155,16 +218,16 @@ class Round:
         self._emit(kind, index=index, **bet.as_dict(), **amounts.as_dict(), **data, **extra)
 
     def _settle_remaining(self, unreachable) -> None:
-        truncation = self.rules.etable.truncation
         for i, bet in enumerate(self.bets):
             if i in self.settled:
                 continue  # never settled twice
-            label, net = self.rules.net(self.rules.rule(bet.bet, bet.on), self.outcome.features)
-            self._record(i, bet, money.settle(bet.stake, net, truncation), unreachable, result=label)
+            label, amounts = self.rules.settle(self._rules[i], bet.stake, self.outcome.features)
+            self._record(i, bet, amounts, unreachable, result=label)
 
     def _refund(self, unreachable) -> None:
         for i, bet in enumerate(self.bets):
-            self._record(i, bet, money.Amounts(bet.stake, 0, 0), unreachable, result="void")
+            if i not in self.settled:
+                self._record(i, bet, money.Amounts(bet.stake, 0, 0), unreachable, result="void")
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -182,13 +245,33 @@ class Round:
 
 def _provenance(generator) -> dict | None:
     provenance = getattr(generator, "provenance", None)
-    return None if provenance is None else provenance().as_dict()
+    if provenance is None:
+        return None
+    p = provenance()
+    out = {"engine": p.engine, "mode": p.mode, "seed_fingerprint": p.seed_fingerprint, "stream": p.stream,
+           "position": p.position}
+    bits = getattr(generator, "bit_source", None)
+    epoch = None if bits is None else bits.epoch()
+    if epoch is not None:
+        out["epoch"], out["epoch_position"] = epoch
+    return out
 
 
 def _drawn(before: dict | None, after: dict | None) -> dict | None:
-    """The provenance of one draw: who drew it and the output byte range [start, end) it consumed."""
+    """The provenance of one draw: who drew it and the output byte range [start, end) it consumed.
+
+    Replay mode: (seed fingerprint, stream, start) re-derives it.  Production mode: the keys are
+    erased, so the draw is named by its key epoch and the range within it (``epoch_start`` ..
+    ``epoch_end``, in epoch ``epoch``; a reseed inside the draw shows as ``end_epoch``), beside
+    ``start``/``end``, the bytes the engine had handed out in all.
+    """
     if before is None or after is None:
         return None
-    out = {k: v for k, v in before.items() if k != "position"}
+    out = {k: v for k, v in before.items() if k not in ("position", "epoch", "epoch_position")}
     out["start"], out["end"] = before["position"], after["position"]
+    if "epoch" in before:
+        out["epoch"], out["epoch_start"] = before["epoch"], before["epoch_position"]
+        out["epoch_end"] = after["epoch_position"]
+        if after["epoch"] != before["epoch"]:
+            out["end_epoch"] = after["epoch"]
     return out

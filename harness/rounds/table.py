@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from harness.games.categorical import Family
 from harness.games.core import BetRule, Split
 from harness.games.registry import GAMES
+from harness.rounds import money
 
 
 class RoundError(ValueError):
@@ -36,14 +37,21 @@ class RoundRules:
         listed = self.etable.permitted
         return tuple(self.bets) if listed is None else listed
 
+    def listed(self) -> str:
+        """The permitted bets for a message (the first dozen of a long list)."""
+        names = self.permitted
+        if len(names) <= 12:
+            return ", ".join(names)
+        return f"{', '.join(names[:12])}, ... ({len(names)} in all: rngcert game {self.game.name} --json lists them)"
+
     def rule(self, name: str, on: str | None):
         """The bet type ``name`` (instance ``on`` of a family); RoundError naming what is wrong."""
         game = self.game.name
         if name not in self.bets:
-            raise RoundError(f"{game}: no bet {name!r}; the permitted bets: {', '.join(self.permitted)}")
+            raise RoundError(f"{game}: no bet {name!r}; the permitted bets: {self.listed()}")
         if name not in self.permitted:
             raise RoundError(f"{game}: bet {name!r} is not permitted in an electronic table game "
-                             f"({self.etable.permitted_source}); the permitted bets: {', '.join(self.permitted)}")
+                             f"({self.etable.permitted_source}); the permitted bets: {self.listed()}")
         bet = self.bets[name]
         if isinstance(bet, Family):
             members = dict(bet.members)
@@ -54,26 +62,44 @@ class RoundRules:
             raise RoundError(f"{game}: bet {name!r} takes no 'on' (got {on!r})")
         return bet
 
-    def nets(self, rule) -> tuple[Fraction, ...]:
-        """Every net result per unit a bet type can pay (for the whole-yen check)."""
-        if isinstance(rule, Split):
-            return tuple(share * n for part, share in rule.parts for n in self.nets(self.bets[part]))
-        pays = [row.pays for row in rule.rows] + [rule.otherwise.pays if rule.otherwise is not None else Fraction(-1)]
-        return tuple(pays)
+    def _parts(self, rule, stake: int) -> tuple[tuple[BetRule, int], ...]:
+        """The (rule, stake) parts a bet settles as: one, or a split bet's shares of the stake."""
+        if not isinstance(rule, Split):
+            return ((rule, stake),)
+        parts = []
+        for part, share in rule.parts:
+            amount = stake * share
+            if amount.denominator != 1:
+                raise RoundError(f"{self.game.name}: {rule.name} splits the stake "
+                                 f"{', '.join(f'{s} on {p}' for p, s in rule.parts)}; a stake of {stake} does not "
+                                 "divide into whole yen (the rules state no rounding of split stakes)")
+            parts.append((self.bets[part], int(amount)))
+        return tuple(parts)
 
-    def net(self, rule, features: Mapping[str, Any]) -> tuple[str, Fraction]:
-        """(class label, net per unit) of a bet on a round with these features."""
+    def check_stake(self, rule, stake: int) -> None:
+        """RoundError unless every outcome settles ``stake`` on ``rule`` in whole yen."""
+        truncation = self.etable.truncation
+        for part, amount in self._parts(rule, stake):
+            nets = [row.pays for row in part.rows] + [part.otherwise.pays if part.otherwise else Fraction(-1)]
+            if not money.whole_payouts(amount, nets, truncation):
+                raise RoundError(f"{self.game.name}: a stake of {stake} on {rule.name!r} would settle in a "
+                                 "fraction of a yen, and the game's settlement clause states no rounding")
+
+    def settle(self, rule, stake: int, features: Mapping[str, Any]) -> tuple[str, money.Amounts]:
+        """(class label, amounts) of ``stake`` on ``rule`` for a round with these features; a split bet
+        settles each share as its own bet (the winning share's stake returned, the others collected)."""
+        truncation = self.etable.truncation
+        won, returned, collected, paid = [], 0, 0, 0
+        for part, amount in self._parts(rule, stake):
+            row = part.classify(features)
+            a = money.settle(amount, row.pays, truncation)
+            returned, collected, paid = returned + a.returned, collected + a.collected, paid + a.paid
+            won.append((part.name, row))
         if isinstance(rule, Split):
-            net = Fraction(0)
-            won = []
-            for part, share in rule.parts:
-                row = self.bets[part].classify(features)
-                net += share * row.pays
-                if row.pays > 0:
-                    won.append(part)
-            return "+".join(won) or "lose", net
-        row = rule.classify(features)
-        return row.label, row.pays
+            label = "+".join(name for name, row in won if row.pays > 0) or "lose"
+        else:
+            label = won[0][1].label
+        return label, money.Amounts(returned, collected, paid)
 
 
 def rules_for(game: str, variant: str | None = None) -> RoundRules:

@@ -93,6 +93,20 @@ class ChaChaEngine(CEngine):
 
     # -- readouts -----------------------------------------------------------------
 
+    def epoch(self) -> tuple[int, int] | None:
+        """Production mode: (OS seedings so far, bytes handed out since the last one); replay: None.
+
+        Read from the state without a C change: the C engine counts the bytes
+        it generated for output since the last seeding (``since_reseed``) and
+        drops unread output only at a seeding, so the bytes handed out since
+        then are ``since_reseed`` less what is still unread in the buffer.
+        """
+        if self._seed is not None:
+            return None
+        with self._lock:
+            state = self._state
+            return int(state.seedings), int(state.since_reseed) - (len(state.buf) - int(state.pos))
+
     @property
     def reseed_interval(self) -> int | None:
         """Production mode: bytes of output between OS reseeds."""
