@@ -265,7 +265,7 @@ def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
     """Moments of one free spin's win ``W`` (credits) and the spins ``J`` it awards."""
     retrigger = model.scatter_awards.retrigger
     win = win_sq = win_times_spins = spins = spin_pairs = 0
-    for k in range(model.max_scatter + 1):
+    for k in range(model.scatter_awards.width):
         awarded = retrigger[k]
         for p in (0, 1):
             n, s1, s2 = free.cell_sums(model, k, p)
@@ -332,7 +332,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     trigger = model.scatter_awards.trigger
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    for k in range(model.max_scatter + 1):
+    for k in range(model.scatter_awards.width):
         free_mean = free_second = 0
         if tree is not None and trigger[k]:
             free_mean, free_second = fs.award_moments(trigger[k], tree)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import pathlib
 import re
 import tomllib
@@ -38,6 +39,7 @@ from harness.slot.limits import (
     MAX_REEL_STOPS,
     MAX_REELS,
     MAX_ROWS,
+    MAX_SCATTER_CELLS,
     MAX_SYMBOLS,
 )
 
@@ -73,16 +75,18 @@ class Symbol:
 class FreeSpins:
     """Free spins awarded by scatter counts.
 
-    ``spins[n]`` free spins are awarded by ``n`` scatters in the base game
-    (a count above every key uses the largest key below it); ``retrigger`` is
-    the same table during the free spins (empty: no retriggers).  Every win in
-    a free spin is multiplied by ``multiplier``.  Free spins are played at the
-    triggering bet on ``feature`` strips.
+    ``spins[n]`` free spins are awarded by ``n`` of the trigger scatter
+    ``scatter`` (a symbol index) in the base game (a count above every key
+    uses the largest key below it); ``retrigger`` is the same table during
+    the free spins (empty: no retriggers).  Every win in a free spin is
+    multiplied by ``multiplier``.  Free spins are played at the triggering
+    bet on ``feature`` strips.
     """
 
     spins: Mapping[int, int]
     retrigger: Mapping[int, int]
     multiplier: int
+    scatter: int = -1  # the trigger scatter's symbol index (set by the loader)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,16 +151,23 @@ class SlotModel:
 
     @property
     def scatter(self) -> int | None:
-        """Index of the scatter symbol, or None."""
-        for i, s in enumerate(self.symbols):
-            if s.kind == "scatter":
-                return i
-        return None
+        """Index of the first scatter symbol, or None (:attr:`scatters` lists them all)."""
+        return self.scatters[0] if self.scatters else None
+
+    @property
+    def scatters(self) -> tuple[int, ...]:
+        """Indices of the scatter symbols, in the order they are listed."""
+        return tuple(i for i, s in enumerate(self.symbols) if s.kind == "scatter")
 
     @property
     def max_scatter(self) -> int:
-        """Most scatters a window can show."""
+        """Most scatters of one symbol a window can show."""
         return self.rows * self.reels
+
+    @functools.cached_property
+    def scatter_code(self) -> "ScatterCode":
+        """How the joint scatter counts of a column or window are numbered (one cell index)."""
+        return ScatterCode.of(self)
 
     @functools.cached_property
     def scatter_awards(self) -> "ScatterAwards":
@@ -174,11 +185,78 @@ def award_for(table: Mapping[int, int], count: int) -> int:
 
 
 @dataclasses.dataclass(frozen=True)
-class ScatterAwards:
-    """What a window showing ``k`` scatters awards, for ``k = 0 .. max_scatter``.
+class ScatterCode:
+    """The joint counts of several scatter symbols as one cell index.
 
-    A count above every listed count gets the award of the largest listed
-    count below it (:func:`award_for`).  All zero without a scatter.
+    Scatter ``i`` (``symbols[i]`` a symbol index) counts in digit ``i`` of a
+    mixed-radix number with radices ``radix``: a column (or window) showing
+    ``n_i`` of scatter ``i`` has cell ``sum_i n_i * place[i]``.  No digit can
+    overflow (``radix[i]`` exceeds the most that scatter can show in a
+    window), so the cell of a window is the SUM of its columns' cells: the
+    joint programme, the convolution over reels and both players add cells
+    as they added a single scatter count, and every table indexed by the
+    count is indexed by the cell.  One scatter: ``radix = rows x reels + 1``
+    and the cell is the count itself.  Several: each radix is one more than
+    the most that scatter can show on the strips (base and feature), which
+    keeps the tables small.
+    """
+
+    symbols: tuple[int, ...]
+    radix: tuple[int, ...]
+
+    @classmethod
+    def of(cls, model: SlotModel) -> "ScatterCode":
+        scatters = model.scatters
+        if len(scatters) <= 1:
+            return cls(symbols=scatters, radix=(model.max_scatter + 1,) * len(scatters))
+        strips = model.base_strips + model.feature_strips
+        radix = []
+        for x in scatters:
+            most = sum(max(sum(1 for h in range(model.rows) if strip[(p + h) % len(strip)] == x)
+                           for p in range(len(strip))) for strip in strips[:model.reels])
+            most_feature = sum(max(sum(1 for h in range(model.rows) if strip[(p + h) % len(strip)] == x)
+                                   for p in range(len(strip))) for strip in strips[model.reels:])
+            radix.append(max(most, most_feature) + 1)
+        return cls(symbols=scatters, radix=tuple(radix))
+
+    @property
+    def place(self) -> tuple[int, ...]:
+        out, value = [], 1
+        for r in self.radix:
+            out.append(value)
+            value *= r
+        return tuple(out)
+
+    @property
+    def cells(self) -> int:
+        """Number of cells a window can reach (1 without scatters)."""
+        return math.prod(self.radix)
+
+    def column_max(self, rows: int) -> int:
+        """A bound on one column's cell: ``rows`` of every scatter (``rows`` without scatters)."""
+        return rows * sum(self.place) if self.symbols else rows
+
+    def width(self, rows: int, reels: int) -> int:
+        """Entries of every table indexed by the cell: the window's bound ``reels x column_max``, plus one.
+
+        With one scatter (or none) that is ``rows x reels + 1``, every count;
+        with several, the cells at or above :attr:`cells` are never reached.
+        """
+        return reels * self.column_max(rows) + 1
+
+    def count(self, cell: int, i: int) -> int:
+        """Scatter ``i``'s count in ``cell``."""
+        return cell // self.place[i] % self.radix[i]
+
+
+@dataclasses.dataclass(frozen=True)
+class ScatterAwards:
+    """What a window in scatter cell ``k`` (:class:`ScatterCode`) awards, for every cell.
+
+    Each scatter pays the pay listed for the largest count <= its count
+    (:func:`award_for`), and the window's scatter pay is the sum over the
+    scatter symbols; free spins follow the count of their trigger scatter.
+    All zero without a scatter.
 
     Attributes
     ----------
@@ -188,34 +266,51 @@ class ScatterAwards:
         ``trigger[k]``: free spins awarded by the paid spin (0 without free spins).
     retrigger : tuple[int, ...]
         ``retrigger[k]``: free spins awarded by a free spin.
-    buckets : tuple[tuple[int, int], ...]
-        The scatter outcome classes: count ranges ``(lo, hi)`` that share one
-        award, one starting at every count listed in any of the tables.
+    buckets : tuple[tuple[int, int, int], ...]
+        The scatter outcome classes: ``(i, lo, hi)``, count ranges of scatter
+        ``i`` (its position in ``code.symbols``) that share one award, one
+        starting at every count listed in any of its tables.
+    code : ScatterCode
+    tables : tuple[tuple[Mapping[int, int], Mapping[int, int], Mapping[int, int]], ...]
+        Per scatter: its pays, its free-spin awards and its retrigger awards
+        by count (empty for a scatter that triggers nothing).
     """
 
     pay: tuple[int, ...]
     trigger: tuple[int, ...]
     retrigger: tuple[int, ...]
-    buckets: tuple[tuple[int, int], ...]
+    buckets: tuple[tuple[int, int, int], ...]
+    code: ScatterCode
+    tables: tuple = ()
 
     @classmethod
     def of(cls, model: SlotModel) -> "ScatterAwards":
-        counts = range(model.max_scatter + 1)
-        if model.scatter is None:
-            nothing = (0,) * len(counts)
-            return cls(pay=nothing, trigger=nothing, retrigger=nothing, buckets=())
-        pays = model.symbols[model.scatter].pays
+        code = model.scatter_code
         fsp = model.free_spins
-        spins = fsp.spins if fsp else {}
-        retrigger = fsp.retrigger if fsp else {}
-        keys = sorted(set(pays) | set(spins) | set(retrigger))
-        ends = [k - 1 for k in keys[1:]] + [model.max_scatter]
-        return cls(
-            pay=tuple(award_for(pays, k) for k in counts),
-            trigger=tuple(award_for(spins, k) for k in counts),
-            retrigger=tuple(award_for(retrigger, k) for k in counts),
-            buckets=tuple(zip(keys, ends)),
-        )
+        tables = tuple((model.symbols[x].pays, fsp.spins if fsp and fsp.scatter == x else {},
+                        fsp.retrigger if fsp and fsp.scatter == x else {}) for x in code.symbols)
+        buckets = []
+        for i, (pays, spins, retrigger) in enumerate(tables):
+            keys = sorted(set(pays) | set(spins) | set(retrigger))
+            ends = [k - 1 for k in keys[1:]] + [model.max_scatter]
+            buckets += [(i, lo, hi) for lo, hi in zip(keys, ends)]
+        reached = code.cells if code.symbols else 1
+
+        def total(column: int):
+            return tuple(sum(award_for(t[column], code.count(k, i)) for i, t in enumerate(tables)) if k < reached
+                         else 0 for k in range(code.width(model.rows, model.reels)))
+
+        return cls(pay=total(0), trigger=total(1), retrigger=total(2), buckets=tuple(buckets), code=code,
+                   tables=tables)
+
+    @property
+    def width(self) -> int:
+        """Entries of each table: the cells 0 .. width - 1 (:meth:`ScatterCode.width`)."""
+        return len(self.pay)
+
+    def awards(self, i: int, count: int) -> tuple[int, int, int]:
+        """(pay, free spins, retriggered spins) that ``count`` of scatter ``i`` awards."""
+        return tuple(award_for(t, count) for t in self.tables[i])
 
 
 # --- reading -----------------------------------------------------------------
@@ -344,6 +439,11 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         base_weights=base_weights,
         feature_weights=feature_weights,
     )
+    code = model.scatter_code
+    if code.cells > MAX_SCATTER_CELLS:
+        raise ModelError("symbols", f"{len(code.symbols)} scatter symbols can show "
+                         f"{' x '.join(str(r) for r in code.radix)} = {code.cells:,} joint counts, more than the "
+                         f"{MAX_SCATTER_CELLS:,} the exact analysis tabulates (docs/slot_model.md, Limits)")
     _check_largest_win(model)
     return model
 
@@ -359,15 +459,16 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
     bpl, n_lines, tb = model.bet_per_line, len(model.paylines), model.total_bet
     line_pays = [(p, s.name) for s in model.symbols if s.kind != "scatter" for p in s.pays.values()]
     top_line, top_name = max(line_pays, default=(0, None))
-    top_scatter = max(model.symbols[model.scatter].pays.values(), default=0) if model.scatter is not None else 0
+    top_scatter = sum(max(model.symbols[x].pays.values(), default=0) for x in model.scatters)
     spin = n_lines * top_line * bpl + top_scatter * tb
     terms = []
     if top_line:
         bet_key = "per_way" if model.ways else "per_line"
         terms.append(f"{n_lines} {model.line_word}s x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.{bet_key})")
     if top_scatter:
-        name = model.symbols[model.scatter].name
-        terms.append(f"{top_scatter:,} (symbols.{name}.pays) x {tb:,} (total bet)")
+        names = " + ".join(f"symbols.{model.symbols[x].name}.pays" for x in model.scatters
+                           if model.symbols[x].pays)
+        terms.append(f"{top_scatter:,} ({names}) x {tb:,} (total bet)")
     total = spin
     fsp = model.free_spins
     if fsp is not None and spin:
@@ -464,9 +565,6 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
         raw[name] = (kind, spec)
     regular = [n for n, (k, _) in raw.items() if k == "regular"]
-    scatters = [n for n, (k, _) in raw.items() if k == "scatter"]
-    if len(scatters) > 1:
-        raise ModelError("symbols", f"at most one scatter symbol is supported, got {', '.join(scatters)}")
     out = []
     for name, (kind, spec) in raw.items():
         where = f"symbols.{name}"
@@ -563,9 +661,21 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
 def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:
     where = "free_spins"
     table = _table(data, where, "top level")
-    _known(table, where, {"spins", "retrigger", "multiplier"})
-    if not any(s.kind == "scatter" for s in symbols):
+    _known(table, where, {"spins", "retrigger", "multiplier", "scatter"})
+    scatters = [i for i, s in enumerate(symbols) if s.kind == "scatter"]
+    if not scatters:
         raise ModelError(where, "free spins are triggered by scatters, but no symbol has kind = \"scatter\"")
+    trigger = scatters[0]
+    if "scatter" in table:
+        name = table["scatter"]
+        names = [symbols[i].name for i in scatters]
+        if not isinstance(name, str) or name not in names:
+            raise ModelError(f"{where}.scatter", f"the trigger must be a scatter symbol, got {shown(name)}; "
+                             f"scatters are: {listed(names)}")
+        trigger = scatters[names.index(name)]
+    elif len(scatters) > 1:
+        raise ModelError(f"{where}", f"{len(scatters)} scatter symbols: name the one that triggers the free spins, "
+                         f"e.g. scatter = {symbols[scatters[0]].name!r}")
     if "spins" not in table:
         raise ModelError(where, "missing 'spins': a table from scatter count to free spins awarded, e.g. { 3 = 10 }")
     max_count = rows * reels
@@ -584,7 +694,7 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
             high=MAX_FREE_SPINS, why=_SPINS_WHY,
         )
     multiplier = _int(table, "multiplier", where, low=1, high=MAX_PLAY_WIN, default=1, why=_MONEY_WHY)
-    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier)
+    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
 
 
 def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:

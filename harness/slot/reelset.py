@@ -21,7 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
-from harness.slot.model import SlotModel
+from harness.slot.model import ScatterCode, SlotModel
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -36,15 +36,20 @@ class ReelSet:
     windows : tuple[numpy.ndarray, ...]
         ``uint8[L, rows]``: the column each stop shows.
     scatters : tuple[numpy.ndarray, ...]
-        ``uint8[L]``: scatter symbols in each stop's column (0 without a scatter).
+        ``uint16[L]``: the scatter cell of each stop's column
+        (:class:`~harness.slot.model.ScatterCode`; with one scatter symbol,
+        how many it shows; 0 without a scatter).
+    column_max : int
+        The largest cell one column can have (``rows`` with one scatter).
     """
 
     rows: int
     windows: tuple[np.ndarray, ...]
     scatters: tuple[np.ndarray, ...]
+    column_max: int = 0
 
     @classmethod
-    def from_strips(cls, strips, rows: int, scatter: int | None, weights=None) -> "ReelSet":
+    def from_strips(cls, strips, rows: int, code: ScatterCode, weights=None) -> "ReelSet":
         """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels."""
         windows, scatters = [], []
         for r, strip in enumerate(strips):
@@ -54,11 +59,12 @@ class ReelSet:
             if weights is not None:
                 w = np.repeat(w, np.asarray(weights[r], dtype=np.int64), axis=0)
             windows.append(np.ascontiguousarray(w))
-            if scatter is None:
-                scatters.append(np.zeros(len(w), dtype=np.uint8))
-            else:
-                scatters.append((w == scatter).sum(axis=1).astype(np.uint8))
-        return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters))
+            cell = np.zeros(len(w), dtype=np.uint16)
+            for symbol, place in zip(code.symbols, code.place):
+                cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
+            scatters.append(cell)
+        column_max = code.column_max(rows)
+        return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters), column_max=column_max)
 
     @property
     def reels(self) -> int:
@@ -76,7 +82,8 @@ class ReelSet:
 
     @property
     def max_scatter(self) -> int:
-        return self.rows * self.reels
+        """The largest scatter cell a window can have (cells run 0 .. max_scatter)."""
+        return self.reels * self.column_max
 
     def row_counts(self, nsym: int) -> list[list[list[int]]]:
         """``counts[r][h][x]``: stops of reel r showing symbol x in row h.
@@ -91,7 +98,7 @@ class ReelSet:
         """``out[k]``: stop combinations showing exactly k scatters (convolution over reels)."""
         total = [1]
         for sc in self.scatters:
-            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            per_reel = np.bincount(sc, minlength=self.column_max + 1).tolist()
             total = _convolve(total, per_reel)
         return total + [0] * (self.max_scatter + 1 - len(total))
 
@@ -100,18 +107,18 @@ class ReelSet:
         """``out[r][k]``: combinations of reels r..R-1 showing k scatters (``out[R] = [1]``)."""
         out = [[1]]
         for sc in reversed(self.scatters):
-            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            per_reel = np.bincount(sc, minlength=self.column_max + 1).tolist()
             out.append(_convolve(out[-1], per_reel))
         out.reverse()
         return out
 
 
 def base_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter, model.base_weights)
+    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter_code, model.base_weights)
 
 
 def feature_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter, model.feature_weights)
+    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter_code, model.feature_weights)
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:
