@@ -21,6 +21,23 @@ def model(text: str) -> SlotModel:
     return parse_model(textwrap.dedent(text))
 
 
+def refused(tmp_path, text: str, where: str) -> str:
+    """Run ``rngcert slot`` on ``text`` saved as a file: exit 2 and ONE stderr line naming
+    the file and ``where`` (no traceback); the line is returned."""
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path)])
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and str(path) in line and where in line, line
+    assert "Traceback" not in result.output
+    return line
+
+
 # A 3-reel, 3-row, 10-stop game: wild paying on its own, a second wild
 # substituting for two symbols only, ties between combinations, a scatter
 # that can show twice in one column, a progressive.

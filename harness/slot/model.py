@@ -209,15 +209,12 @@ class ScatterCode:
         scatters = model.scatters
         if len(scatters) <= 1:
             return cls(symbols=scatters, radix=(model.max_scatter + 1,) * len(scatters))
-        strips = model.base_strips + model.feature_strips
-        radix = []
-        for x in scatters:
-            most = sum(max(sum(1 for h in range(model.rows) if strip[(p + h) % len(strip)] == x)
-                           for p in range(len(strip))) for strip in strips[:model.reels])
-            most_feature = sum(max(sum(1 for h in range(model.rows) if strip[(p + h) % len(strip)] == x)
-                                   for p in range(len(strip))) for strip in strips[model.reels:])
-            radix.append(max(most, most_feature) + 1)
-        return cls(symbols=scatters, radix=tuple(radix))
+        def most(x: int, strips) -> int:  # the most x a window of these strips can show
+            return sum(max(sum(strip[(p + h) % len(strip)] == x for h in range(model.rows))
+                           for p in range(len(strip))) for strip in strips)
+
+        radix = tuple(max(most(x, model.base_strips), most(x, model.feature_strips)) + 1 for x in scatters)
+        return cls(symbols=scatters, radix=radix)
 
     @property
     def place(self) -> tuple[int, ...]:
