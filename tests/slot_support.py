@@ -160,8 +160,17 @@ def reference_line(m: SlotModel, seq) -> tuple[int, tuple[int, int] | None, bool
         while run < len(seq) and seq[run] in ok:
             run += 1
         for k, pay in sym.pays.items():
-            if k <= run and (best is None or (pay, k, -i) > best):
-                best = (pay, k, -i)
+            if k > run:
+                continue
+            # wild multipliers of the combination's k symbols: product, or sum ("add"); 1 without
+            found = [m.symbols[x].multiplier for x in seq[:k] if m.symbols[x].multiplier > 1]
+            times = 1
+            for f in found:
+                times = times + f if m.wild_multipliers == "add" else times * f
+            if found and m.wild_multipliers == "add":
+                times -= 1  # the sum of the multipliers alone
+            if best is None or (pay * times, k, -i) > best:
+                best = (pay * times, k, -i)
     prog = False
     if m.progressive is not None:
         p = m.symbol_index(m.progressive.symbol)

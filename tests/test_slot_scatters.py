@@ -153,6 +153,7 @@ def test_example_with_two_scatters():
     path = ROOT / "examples" / "slot_two_scatters.toml"
     m = load_model(path)
     assert len(m.scatters) == 2 and m.free_spins.scatter == m.symbol_index("BONUS")
+    assert m.symbols[m.symbol_index("WILD")].multiplier == 2
     a = analyse(m)
     names = {c.name for c in a.classes}
     assert {"scatter 5+ x BONUS", "scatter 3 x COIN", "scatter 5+ x COIN"} <= names

@@ -44,6 +44,8 @@ from harness.slot.limits import (
 )
 
 KINDS = ("regular", "wild", "scatter")
+WILD_COMBINE = ("multiply", "add")
+MAX_WILD_MULTIPLIER = 1000  # x per wild: a combination's multiplier stays small enough to tabulate
 _MONEY_LIMIT = f"2**36 = {MAX_PLAY_WIN:,} credits"
 _MONEY_WHY = "so that simulation totals stay exact in 64-bit integers"
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -62,13 +64,15 @@ class Symbol:
     multiple of the bet per line; for the ``scatter`` the count is the number
     shown anywhere in the window and the pay is a multiple of the total bet.
     ``substitutes`` (wilds only) lists the regular symbols the wild stands in
-    for on a payline.
+    for on a payline; ``multiplier`` (wilds only) multiplies the pay of every
+    line combination the wild is part of (see ``SlotModel.wild_multipliers``).
     """
 
     name: str
     kind: str
     pays: Mapping[int, int]
     substitutes: frozenset[str] = frozenset()
+    multiplier: int = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,6 +129,28 @@ class SlotModel:
     # equally likely virtual stops land on physical stop p; None: every stop weighs 1.
     base_weights: tuple[tuple[int, ...], ...] | None = None
     feature_weights: tuple[tuple[int, ...], ...] | None = None
+    # How the multipliers of several wilds in one combination combine: "multiply" or "add".
+    wild_multipliers: str = "multiply"
+
+    def combination_multiplier(self, symbols) -> int:
+        """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
+
+        ``multiply``: the product of the multipliers of the wilds among them;
+        ``add``: their sum, counting only wilds with a multiplier above 1.
+        Either is 1 when no such wild is among them.
+        """
+        ms = [self.symbols[x].multiplier for x in symbols if self.symbols[x].multiplier > 1]
+        if not ms:
+            return 1
+        return sum(ms) if self.wild_multipliers == "add" else math.prod(ms)
+
+    @property
+    def top_multiplier(self) -> int:
+        """The largest multiplier a combination of ``reels`` symbols can have."""
+        top = max((s.multiplier for s in self.symbols), default=1)
+        if top == 1:
+            return 1
+        return top * self.reels if self.wild_multipliers == "add" else top ** self.reels
 
     def stop_totals(self, feature: bool = False) -> tuple[int, ...]:
         """Equally likely (virtual) stops of each reel: the strip length, or its total weight."""
@@ -379,7 +405,12 @@ def _toml(text: str, source: str | None) -> dict:
 
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
-    _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive"})
+    _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
+                               "wild_multipliers"})
+    combine = data.get("wild_multipliers", "multiply")
+    if combine not in WILD_COMBINE:
+        raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
+                         f"multipliers of several wilds in one combination combine, got {shown(combine)}")
     name = data.get("name", "unnamed game")
     if not isinstance(name, str):
         raise ModelError("name", f"must be a string, got {shown(name)}")
@@ -435,6 +466,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         ways=ways,
         base_weights=base_weights,
         feature_weights=feature_weights,
+        wild_multipliers=combine,
     )
     code = model.scatter_code
     if code.cells > MAX_SCATTER_CELLS:
@@ -456,12 +488,15 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
     bpl, n_lines, tb = model.bet_per_line, len(model.paylines), model.total_bet
     line_pays = [(p, s.name) for s in model.symbols if s.kind != "scatter" for p in s.pays.values()]
     top_line, top_name = max(line_pays, default=(0, None))
+    top_line *= model.top_multiplier  # every wild of the line at the top multiplier
     top_scatter = sum(max(model.symbols[x].pays.values(), default=0) for x in model.scatters)
     spin = n_lines * top_line * bpl + top_scatter * tb
     terms = []
     if top_line:
         bet_key = "per_way" if model.ways else "per_line"
-        terms.append(f"{n_lines} {model.line_word}s x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.{bet_key})")
+        times = f" x wild multipliers {model.top_multiplier:,}" if model.top_multiplier > 1 else ""
+        terms.append(f"{n_lines} {model.line_word}s x {top_line // model.top_multiplier:,} (symbols.{top_name}.pays)"
+                     f"{times} x {bpl:,} (bet.{bet_key})")
     if top_scatter:
         names = " + ".join(f"symbols.{model.symbols[x].name}.pays" for x in model.scatters
                            if model.symbols[x].pays)
@@ -556,7 +591,7 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                              "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
-        _known(spec, where, {"kind", "pays", "substitutes"})
+        _known(spec, where, {"kind", "pays", "substitutes", "multiplier"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
@@ -585,7 +620,10 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                 raise ModelError(f"{where}.substitutes", f'must be "all" or a list of regular symbol names, got {shown(value)}')
         elif "substitutes" in spec:
             raise ModelError(f"{where}.substitutes", "only a wild substitutes for other symbols")
-        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs))
+        if "multiplier" in spec and kind != "wild":
+            raise ModelError(f"{where}.multiplier", "only a wild multiplies the combinations it is part of")
+        multiplier = _int(spec, "multiplier", where, low=1, high=MAX_WILD_MULTIPLIER, default=1)
+        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier))
     return out
 
 

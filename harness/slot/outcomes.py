@@ -91,23 +91,24 @@ def line_classes(play: Play) -> list[OutcomeClass]:
     """One class per line combination with a listed pay."""
     model, base, free = play.model, play.base, play.free
     n_lines = len(model.paylines)
+    times = " x wild multipliers" if model.top_multiplier > 1 else ""
     names = model.symbol_names
     out = []
     for c, combination in enumerate(base.automaton.classes):
         base_with = list(base.joint.class_scatter[c])
         free_with = list(free.joint.class_scatter[c]) if free is not None else None
         lo, hi = play.probability(base_with, free_with)
-        # class_line_weights sum over the played lines; each line pays pay x the bet per line
-        rtp = Fraction(base.class_line_weights[c] * combination.pay * model.bet_per_line, base.cycle * model.total_bet)
+        # class_pay_weights: its pays (wild multipliers included) summed over the played lines
+        rtp = Fraction(base.class_pay_weights[c] * model.bet_per_line, base.cycle * model.total_bet)
         free_p = None
         if free is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * Fraction(
-                free.class_line_weights[c] * combination.pay * model.bet_per_line, free.cycle * model.total_bet)
+                free.class_pay_weights[c] * model.bet_per_line, free.cycle * model.total_bet)
         out.append(OutcomeClass(
             name=f"{combination.count} x {names[combination.symbol]}",
             kind="line",
-            award=f"{combination.pay} x {'way' if model.ways else 'line'} bet",
+            award=f"{combination.pay} x {'way' if model.ways else 'line'} bet{times}",
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),
