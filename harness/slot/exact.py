@@ -50,7 +50,7 @@ from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
 PARTS = ("lines", "scatters", "feature", "progressive")
-__all__ = ["PARTS", "Analysis", "FeatureSummary", "OutcomeClass", "analyse"]
+__all__ = ["PARTS", "Analysis", "BetLevel", "FeatureSummary", "OutcomeClass", "analyse"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +60,15 @@ class FeatureSummary:
     spins_per_feature: Fraction        # expected free spins per triggered feature, retriggers included
     win_per_feature: Fraction          # expected credits per triggered feature
     rtp_per_free_spin: Fraction        # expected win of one free spin ÷ total bet
+
+
+@dataclasses.dataclass(frozen=True)
+class BetLevel:
+    """One bet the machine offers: ``level`` x the model's bet per line (per way)."""
+
+    level: int
+    total_bet: int
+    rtp: Fraction
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +87,7 @@ class Analysis:
     progressive: pj.ProgressiveSummary | None
     engine: str
     seconds: float
+    bet_levels: tuple[BetLevel, ...] = ()
 
     @property
     def sd(self) -> float:
@@ -162,7 +172,27 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
+        bet_levels=_bet_levels(model, parts, progressive),
     )
+
+
+def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
+                progressive: pj.ProgressiveSummary | None) -> tuple[BetLevel, ...]:
+    """The RTP at every bet level offered.
+
+    Every pay is a multiple of the bet, so the stop combinations, the
+    probabilities and every part of the RTP but one are the same at every
+    level; only the progressive's reset is a fixed number of credits, so its
+    share ``p R0 / B`` scales as 1 / level (the contribution is a share of
+    every bet).
+    """
+    fixed = parts["lines"] + parts["scatters"] + parts["feature"]
+    out = []
+    for level in model.bet_levels:
+        bet = model.total_bet * level
+        share = progressive.contribution + progressive.hit_probability * progressive.reset / bet if progressive else 0
+        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
+    return tuple(out)
 
 
 def rarest_class(classes) -> OutcomeClass | None:

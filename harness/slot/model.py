@@ -131,6 +131,8 @@ class SlotModel:
     feature_weights: tuple[tuple[int, ...], ...] | None = None
     # How the multipliers of several wilds in one combination combine: "multiply" or "add".
     wild_multipliers: str = "multiply"
+    # The bets the machine offers, as multiples of bet_per_line (1 = the model's bet).
+    bet_levels: tuple[int, ...] = (1,)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -421,7 +423,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way"})
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels"})
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
@@ -467,6 +469,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         base_weights=base_weights,
         feature_weights=feature_weights,
         wild_multipliers=combine,
+        bet_levels=_levels(bet),
     )
     code = model.scatter_code
     if code.cells > MAX_SCATTER_CELLS:
@@ -515,6 +518,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
 
 def _check_largest_win(model: SlotModel) -> None:
     total, terms = largest_play_win(model)
+    top = max(model.bet_levels)
+    if top > 1 and total * top > MAX_PLAY_WIN:
+        raise ModelError("bet.levels", f"at bet level {top:,} the largest win of one play would be {top:,} x "
+                         f"{total:,} = {total * top:,} credits, beyond the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     if total > MAX_PLAY_WIN:
         raise ModelError(
             "largest win of one play",
@@ -545,6 +552,24 @@ def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
     if "per_way" not in bet:
         raise ModelError("bet", "missing 'per_way': the credits bet on each way")
     return tuple(itertools.product(range(rows), repeat=reels))
+
+
+MAX_BET_LEVELS = 100
+
+
+def _levels(bet) -> tuple[int, ...]:
+    """The bet levels offered: whole numbers >= 1 in increasing order (default: the model's bet only)."""
+    value = bet.get("levels", [1])
+    if not isinstance(value, list) or not value or len(value) > MAX_BET_LEVELS:
+        raise ModelError("bet.levels", f"must be a list of 1 to {MAX_BET_LEVELS} bet multipliers such as "
+                         f"[1, 2, 5], got {shown(value)}")
+    for i, level in enumerate(value, start=1):
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_PLAY_WIN:
+            raise ModelError("bet.levels", f"level {i} must be a whole number >= 1 (a multiple of the bet per "
+                             f"line), got {shown(level)}")
+    if any(b <= a for a, b in zip(value, value[1:])):
+        raise ModelError("bet.levels", f"levels must increase, got {shown(value)}")
+    return tuple(value)
 
 
 def _paylines(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:

@@ -26,8 +26,11 @@ class Rule:
 
     ``kind`` is one of
 
-    * ``"rtp_range"``: ``low <= RTP < high`` (``high`` None: no upper bound;
-      ``high_inclusive``: ``RTP <= high``, for rules worded "not greater than");
+    * ``"rtp_range"``: ``low <= RTP < high`` at every bet level the model
+      offers (``high`` None: no upper bound; ``high_inclusive``: ``RTP <= high``,
+      for rules worded "not greater than");
+    * ``"bet_levels"``: a larger bet never returns less than a smaller one by
+      more than ``threshold`` (a share of the bet);
     * ``"rarest"``: the least likely winning outcome class has probability
       per play ``>= threshold``;
     * ``"every_award"``: every winning outcome class (every advertised award)
@@ -81,6 +84,16 @@ PROFILES: dict[str, tuple[Rule, ...]] = {
                      "Casetext copies of N.J.A.C. 13:69E-1.28A (current through 2024); the section is "
                      "1.28A ('Standards for the approval of a slot machine game'), not 1.28",
             low=Fraction(83, 100),
+        ),
+        Rule(
+            id="nj-1.28A(d)",
+            kind="bet_levels",
+            text="a larger wager may not have a theoretical return lower by more than 0.01 percentage point "
+                 "than that of a smaller wager",
+            citation="N.J.A.C. 13:69E-1.28A(d)",
+            verified="UNVERIFIED against the official New Jersey Register: paraphrase of subsection (d) as the "
+                     "requirement for this check states it; the text of (d) was not available to check here",
+            threshold=Fraction(1, 10_000),
         ),
         Rule(
             id="nj-1.28A(c)",
@@ -215,11 +228,32 @@ def check(analysis: Analysis, profile: str = "jp") -> list[CheckResult]:
 
 def _apply(rule: Rule, a: Analysis) -> CheckResult:
     if rule.kind == "rtp_range":
-        below_high = rule.high is None or a.rtp < rule.high or (rule.high_inclusive and a.rtp == rule.high)
-        ok = a.rtp >= rule.low and below_high
         top = f" and {'<=' if rule.high_inclusive else '<'} {_pct(rule.high)}" if rule.high is not None else ""
         bound = f">= {_pct(rule.low)}{top}"
-        return CheckResult(rule, ok, a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
+        levels = a.bet_levels or ()
+        if len(levels) <= 1:
+            return CheckResult(rule, _in_range(rule, a.rtp), a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
+        # "per single bet" (jp 4-3) / "for each wager": every level offered must be in range
+        failing = tuple(f"bet level {b.level}" for b in levels if not _in_range(rule, b.rtp))
+        worst = next((b for b in levels if not _in_range(rule, b.rtp)), min(levels, key=lambda b: b.rtp))
+        spread = f"{_pct(min(b.rtp for b in levels))} to {_pct(max(b.rtp for b in levels))}"
+        note = f"RTP {spread} over {len(levels)} bet levels, required {bound} at each"
+        if failing:
+            note += f"; outside at {', '.join(failing)}"
+        return CheckResult(rule, not failing, worst.rtp, None, None, failing, note)
+    if rule.kind == "bet_levels":
+        levels = a.bet_levels or ()
+        drops = [(small, large) for i, small in enumerate(levels) for large in levels[i + 1:]
+                 if small.rtp - large.rtp > rule.threshold]
+        if not drops:
+            note = (f"{len(levels)} bet levels: no larger bet returns less by more than "
+                    f"{_pct(rule.threshold)} of the bet" if len(levels) > 1 else "one bet level: nothing to compare")
+            return CheckResult(rule, True, None, None, None, (), note)
+        small, large = max(drops, key=lambda d: d[0].rtp - d[1].rtp)
+        note = (f"bet level {large.level} returns {_pct(large.rtp)}, {_pct(small.rtp - large.rtp)} less than "
+                f"level {small.level} ({_pct(small.rtp)}); at most {_pct(rule.threshold)} allowed")
+        return CheckResult(rule, False, small.rtp - large.rtp, None, None,
+                           tuple(f"bet level {d[1].level} vs {d[0].level}" for d in drops), note)
     if rule.kind == "rarest":
         c = a.rarest
         ok, note = _compare(c.probability, c.probability_upper, rule.threshold)
@@ -236,7 +270,12 @@ def _apply(rule: Rule, a: Analysis) -> CheckResult:
                 if failing else f"all {len(a.classes)} awards at least 1 in {_inverse(rule.threshold)} per play")
         return CheckResult(rule, not failing, c.probability, None if c.exact else c.probability_upper, c.name,
                            tuple(failing), note)
-    raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, rarest, every_award")
+    raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, bet_levels, rarest, every_award")
+
+
+def _in_range(rule: Rule, rtp: Fraction) -> bool:
+    below_high = rule.high is None or rtp < rule.high or (rule.high_inclusive and rtp == rule.high)
+    return rtp >= rule.low and below_high
 
 
 def _compare(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
