@@ -147,6 +147,14 @@ base = [
 """
 
 
+def expand(m: SlotModel, column: list[int]) -> list[int]:
+    """The column the lines read: an expanding wild in it covers it (the first listed, if several)."""
+    for i, sym in enumerate(m.symbols):
+        if sym.expanding and i in column:
+            return [i] * len(column)
+    return column
+
+
 def reference_line(m: SlotModel, seq) -> tuple[int, tuple[int, int] | None, bool]:
     """(pay, (symbol, count) paid or None, progressive shown), straight from the rule."""
     best = None
@@ -218,6 +226,7 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool, weights=None) -
             continue
         cols = [[strips[r][(stops[r] + h) % len(strips[r])] for h in range(rows)] for r in range(reels)]
         k = sum(col.count(scatter) for col in cols) if scatter is not None else 0
+        cols = [expand(m, col) for col in cols]  # after the scatters are counted
         total, prog, seen = 0, False, set()
         for line in m.paylines:
             pay, cls, pr = reference_line(m, [cols[r][line[r]] for r in range(reels)])

@@ -73,6 +73,7 @@ class Symbol:
     pays: Mapping[int, int]
     substitutes: frozenset[str] = frozenset()
     multiplier: int = 1
+    expanding: bool = False  # wilds only: covers its whole reel when it lands (scatters still count)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,6 +192,11 @@ class SlotModel:
     def max_scatter(self) -> int:
         """Most scatters of one symbol a window can show."""
         return self.rows * self.reels
+
+    @property
+    def expanding(self) -> tuple[int, ...]:
+        """Indices of the expanding wilds, in the order they are listed (the first wins a column)."""
+        return tuple(i for i, s in enumerate(self.symbols) if s.expanding)
 
     @functools.cached_property
     def scatter_code(self) -> "ScatterCode":
@@ -616,7 +622,7 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                              "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
-        _known(spec, where, {"kind", "pays", "substitutes", "multiplier"})
+        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
@@ -648,7 +654,13 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
         if "multiplier" in spec and kind != "wild":
             raise ModelError(f"{where}.multiplier", "only a wild multiplies the combinations it is part of")
         multiplier = _int(spec, "multiplier", where, low=1, high=MAX_WILD_MULTIPLIER, default=1)
-        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier))
+        expanding = spec.get("expanding", False)
+        if not isinstance(expanding, bool):
+            raise ModelError(f"{where}.expanding", f"must be true or false, got {shown(expanding)}")
+        if expanding and kind != "wild":
+            raise ModelError(f"{where}.expanding", "only a wild expands over its reel")
+        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier,
+                          expanding=expanding))
     return out
 
 

@@ -12,6 +12,11 @@ showing physical stop ``p``'s column.  Every array here describes the
 virtual stops, so the analysis and both players treat a weighted reel as
 an ordinary one of ``W`` stops; only the rows of a virtual reel no longer
 show each symbol equally often (:meth:`ReelSet.row_counts`).
+
+An expanding wild covers its whole column when it lands: a stop whose
+column shows one shows it in every row (the first listed, if several), and
+the lines read that column; its scatter count is taken before the wild
+expands, so scatters under it still count.  Again only the arrays change.
 """
 from __future__ import annotations
 
@@ -49,8 +54,9 @@ class ReelSet:
     column_max: int = 0
 
     @classmethod
-    def from_strips(cls, strips, rows: int, code: ScatterCode, weights=None) -> "ReelSet":
-        """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels."""
+    def from_strips(cls, strips, rows: int, code: ScatterCode, weights=None, expanding=()) -> "ReelSet":
+        """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels;
+        ``expanding``: the expanding wilds (symbol indices, the first listed first)."""
         windows, scatters = [], []
         for r, strip in enumerate(strips):
             s = np.asarray(strip, dtype=np.uint8)
@@ -58,11 +64,14 @@ class ReelSet:
             w = s[offsets]
             if weights is not None:
                 w = np.repeat(w, np.asarray(weights[r], dtype=np.int64), axis=0)
-            windows.append(np.ascontiguousarray(w))
             cell = np.zeros(len(w), dtype=np.uint16)
             for symbol, place in zip(code.symbols, code.place):
                 cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
             scatters.append(cell)
+            landed = [(wild, (w == wild).any(axis=1)) for wild in expanding]
+            for wild, columns in reversed(landed):  # the first listed is applied last, so it wins
+                w[columns] = wild
+            windows.append(np.ascontiguousarray(w))
         column_max = code.column_max(rows)
         return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters), column_max=column_max)
 
@@ -114,11 +123,13 @@ class ReelSet:
 
 
 def base_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter_code, model.base_weights)
+    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter_code, model.base_weights,
+                               model.expanding)
 
 
 def feature_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter_code, model.feature_weights)
+    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter_code, model.feature_weights,
+                               model.expanding)
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:
