@@ -247,6 +247,29 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool, weights=None) -
     return BruteStage(sum(record_weights), count, line_sum, line_sq, no_win, class_scatter, records, record_weights)
 
 
+def check_base_game(m: SlotModel, engine: str):
+    """A model without free spins or progressive: the joint figures of the base stage and the
+    play's RTP, variance and hit frequency equal the brute force; returns (analysis, brute)."""
+    from harness.slot.exact import analyse
+    from harness.slot.joint import joint_moments
+    from harness.slot.lines import build_line_automaton
+    from harness.slot.reelset import base_reelset
+
+    brute = brute_stage(m, m.base_strips, with_progressive=False)
+    got = joint_moments(base_reelset(m), build_line_automaton(m, with_progressive=False), m.paylines, engine=engine)
+    assert (got.count, got.line_sum, got.line_sq, got.no_line_win, got.class_scatter) == (
+        brute.count, brute.line_sum, brute.line_sq, brute.no_line_win, brute.class_scatter)
+    a = analyse(m, engine=engine)
+    scat = m.symbols[m.scatter].pays
+    wins = [m.bet_per_line * t + m.total_bet * award(scat, k) for t, k, _, _ in brute.records]
+    n = brute.cycle
+    mean = Fraction(sum(wins), n)
+    assert a.rtp == mean / m.total_bet
+    assert a.variance == Fraction(sum(w * w for w in wins), n) - mean * mean
+    assert a.hit_frequency == Fraction(sum(1 for w in wins if w), n)
+    return a, brute
+
+
 def award(table, k: int) -> int:
     best = 0
     for key, v in sorted(table.items()):

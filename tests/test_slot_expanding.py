@@ -7,17 +7,12 @@ of the result; it never builds the analysis's reel arrays.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
 
 import rngcore
 from harness.slot.exact import analyse
-from harness.slot.joint import joint_moments
-from harness.slot.lines import build_line_automaton
-from harness.slot.reelset import base_reelset
 from harness.slot.simulate import simulate
-from slot_support import award, brute_stage, model, refused
+from slot_support import check_base_game, model, refused
 
 # 3 x 3, five lines; E expands and doubles, F expands (listed after E: a column with
 # both shows E), a scatter that an expanding wild covers but that still counts.
@@ -39,19 +34,7 @@ base = ["A K Q E S A K F", "K A F Q S E Q A K", "Q A K S E K F A A"]
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_expanding_wilds_equal_brute_force(engine):
-    m = model(EXPANDING)
-    brute = brute_stage(m, m.base_strips, with_progressive=False)
-    got = joint_moments(base_reelset(m), build_line_automaton(m, with_progressive=False), m.paylines, engine=engine)
-    assert (got.count, got.line_sum, got.line_sq, got.no_line_win, got.class_scatter) == (
-        brute.count, brute.line_sum, brute.line_sq, brute.no_line_win, brute.class_scatter)
-    a = analyse(m, engine=engine)
-    scat = m.symbols[m.scatter].pays
-    wins = [m.bet_per_line * t + m.total_bet * award(scat, k) for t, k, _, _ in brute.records]
-    n = brute.cycle
-    mean = Fraction(sum(wins), n)
-    assert a.rtp == mean / m.total_bet
-    assert a.variance == Fraction(sum(w * w for w in wins), n) - mean * mean
-    assert a.hit_frequency == Fraction(sum(1 for w in wins if w), n)
+    check_base_game(model(EXPANDING), engine)
 
 
 def test_expansion_changes_the_game_and_simulation_agrees():

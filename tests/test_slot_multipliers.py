@@ -13,11 +13,8 @@ import pytest
 
 import rngcore
 from harness.slot.exact import analyse
-from harness.slot.joint import joint_moments
-from harness.slot.lines import build_line_automaton
-from harness.slot.reelset import base_reelset
 from harness.slot.simulate import simulate
-from slot_support import award, brute_stage, model, reference_line, refused
+from slot_support import check_base_game, model, reference_line, refused
 
 ENGINES = ["python", "c"]
 
@@ -60,18 +57,8 @@ def test_the_reference_rule_on_hand_picked_lines():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_joint_figures_and_analysis_equal_brute_force(mode, engine):
     m = model(texts()[mode])
-    brute = brute_stage(m, m.base_strips, with_progressive=False)
-    got = joint_moments(base_reelset(m), build_line_automaton(m, with_progressive=False), m.paylines, engine=engine)
-    assert (got.count, got.line_sum, got.line_sq, got.no_line_win, got.class_scatter) == (
-        brute.count, brute.line_sum, brute.line_sq, brute.no_line_win, brute.class_scatter)
-    a = analyse(m, engine=engine)
-    scat = m.symbols[m.scatter].pays
-    wins = [m.bet_per_line * t + m.total_bet * award(scat, k) for t, k, _, _ in brute.records]
+    a, brute = check_base_game(m, engine)
     n = brute.cycle
-    mean = Fraction(sum(wins), n)
-    assert a.rtp == mean / m.total_bet
-    assert a.variance == Fraction(sum(w * w for w in wins), n) - mean * mean
-    assert a.hit_frequency == Fraction(sum(1 for w in wins if w), n)
     # each class's RTP share: its pays, multipliers included, over every line of every combination
     names = m.symbol_names
     share: dict[str, int] = {}
