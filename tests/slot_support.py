@@ -21,6 +21,23 @@ def model(text: str) -> SlotModel:
     return parse_model(textwrap.dedent(text))
 
 
+def refused(tmp_path, text: str, where: str) -> str:
+    """Run ``rngcert slot`` on ``text`` saved as a file: exit 2 and ONE stderr line naming
+    the file and ``where`` (no traceback); the line is returned."""
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path)])
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and str(path) in line and where in line, line
+    assert "Traceback" not in result.output
+    return line
+
+
 # A 3-reel, 3-row, 10-stop game: wild paying on its own, a second wild
 # substituting for two symbols only, ties between combinations, a scatter
 # that can show twice in one column, a progressive.
@@ -130,6 +147,14 @@ base = [
 """
 
 
+def expand(m: SlotModel, column: list[int]) -> list[int]:
+    """The column the lines read: an expanding wild in it covers it (the first listed, if several)."""
+    for i, sym in enumerate(m.symbols):
+        if sym.expanding and i in column:
+            return [i] * len(column)
+    return column
+
+
 def reference_line(m: SlotModel, seq) -> tuple[int, tuple[int, int] | None, bool]:
     """(pay, (symbol, count) paid or None, progressive shown), straight from the rule."""
     best = None
@@ -143,8 +168,17 @@ def reference_line(m: SlotModel, seq) -> tuple[int, tuple[int, int] | None, bool
         while run < len(seq) and seq[run] in ok:
             run += 1
         for k, pay in sym.pays.items():
-            if k <= run and (best is None or (pay, k, -i) > best):
-                best = (pay, k, -i)
+            if k > run:
+                continue
+            # wild multipliers of the combination's k symbols: product, or sum ("add"); 1 without
+            found = [m.symbols[x].multiplier for x in seq[:k] if m.symbols[x].multiplier > 1]
+            times = 1
+            for f in found:
+                times = times + f if m.wild_multipliers == "add" else times * f
+            if found and m.wild_multipliers == "add":
+                times -= 1  # the sum of the multipliers alone
+            if best is None or (pay * times, k, -i) > best:
+                best = (pay * times, k, -i)
     prog = False
     if m.progressive is not None:
         p = m.symbol_index(m.progressive.symbol)
@@ -192,6 +226,7 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool, weights=None) -
             continue
         cols = [[strips[r][(stops[r] + h) % len(strips[r])] for h in range(rows)] for r in range(reels)]
         k = sum(col.count(scatter) for col in cols) if scatter is not None else 0
+        cols = [expand(m, col) for col in cols]  # after the scatters are counted
         total, prog, seen = 0, False, set()
         for line in m.paylines:
             pay, cls, pr = reference_line(m, [cols[r][line[r]] for r in range(reels)])
@@ -210,6 +245,29 @@ def brute_stage(m: SlotModel, strips, *, with_progressive: bool, weights=None) -
         records.append((total, k, p, frozenset(seen)))
         record_weights.append(weight)
     return BruteStage(sum(record_weights), count, line_sum, line_sq, no_win, class_scatter, records, record_weights)
+
+
+def check_base_game(m: SlotModel, engine: str):
+    """A model without free spins or progressive: the joint figures of the base stage and the
+    play's RTP, variance and hit frequency equal the brute force; returns (analysis, brute)."""
+    from harness.slot.exact import analyse
+    from harness.slot.joint import joint_moments
+    from harness.slot.lines import build_line_automaton
+    from harness.slot.reelset import base_reelset
+
+    brute = brute_stage(m, m.base_strips, with_progressive=False)
+    got = joint_moments(base_reelset(m), build_line_automaton(m, with_progressive=False), m.paylines, engine=engine)
+    assert (got.count, got.line_sum, got.line_sq, got.no_line_win, got.class_scatter) == (
+        brute.count, brute.line_sum, brute.line_sq, brute.no_line_win, brute.class_scatter)
+    a = analyse(m, engine=engine)
+    scat = m.symbols[m.scatter].pays
+    wins = [m.bet_per_line * t + m.total_bet * award(scat, k) for t, k, _, _ in brute.records]
+    n = brute.cycle
+    mean = Fraction(sum(wins), n)
+    assert a.rtp == mean / m.total_bet
+    assert a.variance == Fraction(sum(w * w for w in wins), n) - mean * mean
+    assert a.hit_frequency == Fraction(sum(1 for w in wins if w), n)
+    return a, brute
 
 
 def award(table, k: int) -> int:

@@ -430,7 +430,7 @@ def _complete(words: str) -> list[str]:
     ("rngcert game pai-gow --strategy ", {"house-way", "best-vs-house-way", "table"}),
     ("rngcert game casino-war --option su", {"surrender=yes", "surrender=no"}),
     ("rngcert game pai-gow --option ", {"seat=", "rules="}),
-    ("rngcert slot x.toml --profile ", {"jp", "nj", "nv", "gli11"}),
+    ("rngcert slot x.toml --profile ", {"jp", "nj", "nv", "gli11", "pa", "ms", "il", "nm", "mt"}),
 ])
 def test_shell_completion(words, expected):
     assert set(_complete(words)) == expected

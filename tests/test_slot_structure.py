@@ -68,9 +68,9 @@ def test_scatter_awards_follow_the_largest_listed_count(name):
         assert awards.pay[k] == sup.award(scatter.pays, k)
         assert awards.trigger[k] == (sup.award(fsp.spins, k) if fsp else 0)
         assert awards.retrigger[k] == (sup.award(fsp.retrigger, k) if fsp else 0)
-    lows = [lo for lo, _ in awards.buckets]
+    lows = [lo for i, lo, _ in awards.buckets if i == 0]  # buckets: (scatter position, lo, hi)
     assert lows == sorted(set(scatter.pays) | (set(fsp.spins) | set(fsp.retrigger) if fsp else set()))
-    assert awards.buckets[-1][1] == m.max_scatter
+    assert awards.buckets[-1][2] == m.max_scatter
     assert award_for({3: 5, 5: 9}, 4) == 5 and award_for({3: 5}, 2) == 0
 
 

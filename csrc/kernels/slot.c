@@ -535,6 +535,9 @@ static int dp_setup(dp_ctx *c)
         }
         c->width[r] = c->width[r + 1] + most;
     }
+    if (c->width[0] > c->groups->max_scatter + 1) {
+        return RNG_E_ARGUMENT; /* a window's cell would pass the output tables */
+    }
     for (uint32_t r = 0; r <= R; r++) {
         uint32_t width = c->width[r];
         summary *d = summary_new(c, width, 0);
@@ -571,7 +574,7 @@ int kern_slot_joint(const kern_slot_reelset *reels, const kern_slot_lines *lines
 {
     if (n_classes > KERN_SLOT_MAX_CLASSES || reels->rows > MAX_ROWS || reels->rows == 0 ||
         reels->reels == 0 || reels->reels > MAX_REELS || groups->n_masks != (1u << reels->rows) ||
-        groups->max_scatter != reels->reels * reels->rows || lines->n_lines == 0 ||
+        groups->max_scatter > 0xFFFFFu || lines->n_lines == 0 ||
         lines->n_lines > 0xFFFFu || lines->n_states > 0xFFFFFFu || lines->done[0] ||
         suffixes->n_start == 0 || suffixes->off[reels->reels] > 0xFFFFFFu) {
         return RNG_E_ARGUMENT;
@@ -818,14 +821,23 @@ static int game_ok(const kern_slot_game *g)
 {
     const kern_slot_reelset *sets[2] = {&g->base, &g->feature};
     for (int i = 0; i < 2; i++) {
-        if (sets[i]->reels == 0 || sets[i]->reels > MAX_REELS || sets[i]->rows == 0 ||
-            sets[i]->rows * sets[i]->reels != g->max_scatter) {
+        if (sets[i]->reels == 0 || sets[i]->reels > MAX_REELS || sets[i]->rows == 0) {
             return 0;
         }
+        uint64_t most_cell = 0; /* the largest window cell: it indexes the award tables */
         for (uint32_t r = 0; r < sets[i]->reels; r++) {
             if (sets[i]->strip_len[r] == 0) {
                 return 0;
             }
+            uint32_t most = 0;
+            for (uint32_t s = 0; s < sets[i]->strip_len[r]; s++) {
+                uint32_t k = sets[i]->scat[sets[i]->stop_off[r] + s];
+                most = k > most ? k : most;
+            }
+            most_cell += most;
+        }
+        if (most_cell > g->max_scatter) {
+            return 0;
         }
     }
     if (g->draws) {

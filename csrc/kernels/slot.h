@@ -6,7 +6,11 @@
  *
  *   reel set   for each reel r, the column each stop shows
  *              window[(stop_off[r] + s) * rows + h] (h = 0 is the top row)
- *              and its scatter count scat[stop_off[r] + s];
+ *              and its scatter cell scat[stop_off[r] + s] (the count of the
+ *              one scatter symbol; with several, their joint counts as one
+ *              mixed-radix number, harness/slot/model.py ScatterCode, so the
+ *              cell of a window is the sum of its columns' cells and every
+ *              "scatter count" below is such a cell);
  *   lines      each payline's row on each reel, line_rows[l * reels + r];
  *   automaton  the payline automaton of harness/slot/lines.py: delta[state *
  *              n_symbols + x] is the next state after symbol x, state 0 the
@@ -55,7 +59,7 @@ typedef struct kern_slot_reelset {
     const uint32_t *strip_len;   /* [reels] stops on each reel */
     const uint32_t *stop_off;    /* [reels] first stop of reel r in window/scat */
     const uint8_t *window;       /* [(stop_off[r] + s) * rows + h] symbol shown */
-    const uint8_t *scat;         /* [stop_off[r] + s] scatters in that column */
+    const uint16_t *scat;        /* [stop_off[r] + s] scatter cell of that column */
 } kern_slot_reelset;
 
 typedef struct kern_slot_lines {
@@ -77,11 +81,11 @@ typedef struct kern_slot_groups {
     uint32_t n_masks;            /* 2^rows */
     const uint32_t *group_off;   /* [reels * n_masks + 1] */
     const uint32_t *rep;
-    const uint8_t *scat;
+    const uint16_t *scat;
     const uint64_t *count;
     const uint64_t *suffix;      /* [(reels + 1) * (max_scatter + 1)]: combinations of
                                     reels r.. showing k scatters; row `reels` is [1, 0, ...] */
-    uint32_t max_scatter;        /* reels * rows */
+    uint32_t max_scatter;        /* largest scatter cell of a window (reels * rows for one scatter) */
 } kern_slot_groups;
 
 /* Paylines grouped by their remaining rows (harness/slot/joint.py,
@@ -136,7 +140,7 @@ typedef struct kern_slot_game {
     kern_slot_lines base_lines;       /* automaton with the progressive */
     kern_slot_reelset feature;
     kern_slot_lines feature_lines;    /* automaton without the progressive */
-    uint32_t max_scatter;
+    uint32_t max_scatter;            /* largest scatter cell of a window; tables below have max_scatter + 1 */
     const int64_t *scatter_pay;      /* [max_scatter + 1] multiple of the total bet */
     const uint32_t *trigger_spins;   /* [max_scatter + 1] free spins awarded in the base game */
     const uint32_t *retrigger_spins; /* [max_scatter + 1] free spins awarded during free spins */

@@ -17,6 +17,15 @@
   Every simulation case checks that the exact RTP and hit frequency lie
   inside its 99.9% intervals (fixed replay seeds, so the check is
   deterministic).
+* ``slot-exact-243ways-2scatters`` (issue 19: <= 1 s): the exact analysis of a
+  5 x 3, 243-ways game on 100-stop reels with two scatter symbols, a x2
+  multiplier wild and free spins with retriggers: ``examples/slot_two_scatters.toml``
+  with every strip repeated five times (the same symbol frequencies, so the
+  same RTP).  Baseline: numpy brute force of all 243 ways on a slice (reels
+  1 to 3 fixed), checked against the slice's line return per way.
+* ``slot-sim-243ways-2scatters`` (issue 19: >= 10 million spins/s/core): spins of
+  the same game through the C kernel against vectorised numpy with PCG64
+  stops.
 """
 from __future__ import annotations
 
@@ -30,8 +39,11 @@ from harness.benchcases._base import BenchCase, SkipCase
 from harness.resources import shipped
 
 EXAMPLE = shipped("examples/slot_compliant.toml")
+WAYS_EXAMPLE = shipped("examples/slot_two_scatters.toml")
+WAYS_REPEAT = 5  # 20-stop strips x 5 = 100 stops
 SIM_SPINS = 2_000_000
 NUMPY_SPINS = 200_000
+WAYS_NUMPY_SPINS = 20_000  # 243 ways: numpy carries 243 line states per spin
 SEED = bytes(range(32))
 # Pinned exact figures of examples/slot_compliant.toml (the tests derive them
 # from brute force on small models; these catch a regression on the big one).
@@ -43,10 +55,25 @@ EXAMPLE_RAREST = "5 x WILD"
 def _model(lines: int | None = None):
     from harness.slot.model import load_model
 
+    if lines == WAYS:
+        return _ways_model()
     if EXAMPLE is None:
         raise SkipCase("examples/slot_compliant.toml is not installed with this rngcert")
     model = load_model(EXAMPLE)
     return model if lines is None else dataclasses.replace(model, paylines=model.paylines[:lines])
+
+
+WAYS = -243  # the _model key of the 243-ways game
+
+
+def _ways_model():
+    from harness.slot.model import load_model
+
+    if WAYS_EXAMPLE is None:
+        raise SkipCase("examples/slot_two_scatters.toml is not installed with this rngcert")
+    model = load_model(WAYS_EXAMPLE)
+    return dataclasses.replace(model, base_strips=tuple(s * WAYS_REPEAT for s in model.base_strips),
+                               feature_strips=tuple(s * WAYS_REPEAT for s in model.feature_strips))
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,23 +96,38 @@ def _setup_exact():
     return lambda: analyse(model)
 
 
-def _check_sim(spins: int):
+def _check_ways_exact(a) -> None:
+    from harness.slot.exact import analyse
+    from harness.slot.model import load_model
+
+    assert a.cycle == 100**5 and len(a.model.scatters) == 2
+    assert a.rtp == analyse(load_model(WAYS_EXAMPLE)).rtp, "repeating every strip must keep the RTP"
+
+
+def _setup_ways_exact():
+    from harness.slot.exact import analyse
+
+    model = _model(WAYS)
+    return lambda: analyse(model)
+
+
+def _check_sim(spins: int, lines: int = 20):
     def check(result) -> None:
         assert result.plays == spins and not result.interrupted, result.plays
-        rtp_in, hit_in = result.agrees(_analysis(20))
+        rtp_in, hit_in = result.agrees(_analysis(lines))
         assert rtp_in, f"exact RTP outside the simulated 99.9% interval {result.rtp_interval()}"
         assert hit_in, f"exact hit frequency outside the simulated 99.9% interval {result.hit_interval()}"
 
     return check
 
 
-def _setup_sim_c():
+def _setup_sim_c(lines: int = 20):
     import rngcore
 
     from harness.slot.simulate import simulate
 
-    model = _model(20)
-    _analysis(20)  # outside the timed call
+    model = _model(lines)
+    _analysis(lines)  # outside the timed call
     return lambda: simulate(model, SIM_SPINS, rngcore.Generator(SEED, 1))
 
 
@@ -99,41 +141,43 @@ def _setup_sim_numpy_rngcore():
     return lambda: simulate_numpy(model, NUMPY_SPINS, rngcore.Generator(SEED, 2))
 
 
-def _setup_sim_numpy_pcg64():
+def _setup_sim_numpy_pcg64(lines: int = 20, spins: int = NUMPY_SPINS):
     from harness.slot.simulate import simulate_numpy
 
-    model = _model(20)
-    _analysis(20)
-    return lambda: simulate_numpy(model, NUMPY_SPINS, np.random.Generator(np.random.PCG64(20261129)))
+    model = _model(lines)
+    _analysis(lines)
+    return lambda: simulate_numpy(model, spins, np.random.Generator(np.random.PCG64(20261129)))
 
 
 SLICE_STOPS = (0, 0)  # reels 1 and 2 fixed; reels 3..5 enumerated (100**3 combinations)
+WAYS_SLICE_STOPS = (0, 0, 0)  # 243 ways: reels 1 to 3 fixed (100**2 combinations)
 SLICE_CHUNK = 1 << 16
 
 
 @functools.lru_cache(maxsize=None)
-def _slice_tables():
+def _slice_tables(key: int | None = None):
     from harness.slot.lines import build_line_automaton
     from harness.slot.reelset import base_reelset
 
-    model = _model()
+    model = _model(key)
+    fixed = WAYS_SLICE_STOPS if key == WAYS else SLICE_STOPS
     reels = base_reelset(model)
     auto = build_line_automaton(model, with_progressive=True)
     rows = np.array(model.paylines, dtype=np.intp)
     start = np.zeros(len(rows), dtype=np.int32)
-    for r, stop in enumerate(SLICE_STOPS):
+    for r, stop in enumerate(fixed):
         start = auto.delta[start, reels.windows[r][stop][rows[:, r]]]
-    return model, reels, auto, rows, start
+    return model, reels, auto, rows, start, fixed
 
 
-def _slice_line_return() -> int:
-    """Exact total line pay over the slice, per payline as a product over reels 3..5."""
-    model, reels, auto, rows, start = _slice_tables()
+def _slice_line_return(key: int | None = None) -> int:
+    """Exact total line pay over the slice, per payline as a product over the free reels."""
+    model, reels, auto, rows, start, fixed = _slice_tables(key)
     counts = [rows[0] for rows in reels.row_counts(len(model.symbols))]  # unweighted: every row alike
     total = 0
     for s0 in start.tolist():
         dist = {s0: 1}
-        for r in range(len(SLICE_STOPS), model.reels):
+        for r in range(len(fixed), model.reels):
             nxt: dict[int, int] = {}
             for s, w in dist.items():
                 for x, c in enumerate(counts[r]):
@@ -145,21 +189,21 @@ def _slice_line_return() -> int:
     return total
 
 
-def _setup_numpy_brute_slice():
-    model, reels, auto, rows, start = _slice_tables()
-    lengths = reels.lengths[len(SLICE_STOPS):]
+def _setup_numpy_brute_slice(key: int | None = None):
+    model, reels, auto, rows, start, fixed = _slice_tables(key)
+    lengths = reels.lengths[len(fixed):]
     n = int(np.prod(lengths))
-    fixed_scat = sum(int(reels.scatters[r][s]) for r, s in enumerate(SLICE_STOPS))
+    fixed_scat = sum(int(reels.scatters[r][s]) for r, s in enumerate(fixed))
 
     def run():
         line_sum = line_sq = no_win = 0
-        scatter = np.zeros(model.max_scatter + 1, dtype=np.int64)
+        scatter = np.zeros(model.scatter_awards.width, dtype=np.int64)
         for lo in range(0, n, SLICE_CHUNK):
             idx = np.arange(lo, min(n, lo + SLICE_CHUNK))
             state = np.broadcast_to(start, (idx.size, start.size))
             scat = np.full(idx.size, fixed_scat, dtype=np.int64)
-            digits = np.unravel_index(idx, lengths)  # enumerate stops of reels 3..5
-            for r, stops in zip(range(len(SLICE_STOPS), model.reels), digits):
+            digits = np.unravel_index(idx, lengths)  # enumerate stops of the free reels
+            for r, stops in zip(range(len(fixed), model.reels), digits):
                 cols = reels.windows[r][stops]
                 state = auto.delta[state, cols[:, rows[:, r]]]
                 scat += reels.scatters[r][stops]
@@ -167,28 +211,42 @@ def _setup_numpy_brute_slice():
             line_sum += int(pay.sum())
             line_sq += int((pay * pay).sum())
             no_win += int(np.count_nonzero((pay == 0) & ~auto.prog[state].astype(bool).any(axis=1)))
-            scatter += np.bincount(scat, minlength=model.max_scatter + 1)
+            scatter += np.bincount(scat, minlength=model.scatter_awards.width)
         return n, line_sum, line_sq, no_win, scatter
 
     return run
 
 
-def _check_slice(result) -> None:
-    n, line_sum, _, no_win, scatter = result
-    assert n == 100**3 and int(scatter.sum()) == n and 0 < no_win < n
-    expect = _slice_line_return()
-    assert line_sum == expect, f"brute-force slice line return {line_sum} != per-line product {expect}"
+def _check_slice(key: int | None = None):
+    def check(result) -> None:
+        n, line_sum, _, no_win, scatter = result
+        assert n == 100 ** (5 - len(_slice_tables(key)[5])) and int(scatter.sum()) == n
+        # three fixed reels of the ways slice start STAG OWL FOX on every way: every combination wins
+        assert 0 < no_win < n if key is None else no_win == 0, no_win
+        expect = _slice_line_return(key)
+        assert line_sum == expect, f"brute-force slice line return {line_sum} != per-line product {expect}"
+
+    return check
 
 
 CASES = [
     BenchCase("slot-exact-5x100-50lines", "rngcert-exact", _setup_exact, 100**5, "combinations",
               check=_check_exact),
     BenchCase("slot-exact-5x100-50lines", "numpy-brute-force", _setup_numpy_brute_slice, 100**3, "combinations",
-              baseline=True, check=_check_slice),
+              baseline=True, check=_check_slice()),
     BenchCase("slot-sim-5x100-20lines", "rngcert-c-kernel", _setup_sim_c, SIM_SPINS, "spins",
               target=">= 10x numpy-pcg64-vectorised", check=_check_sim(SIM_SPINS)),
     BenchCase("slot-sim-5x100-20lines", "rngcert-numpy-integers", _setup_sim_numpy_rngcore, NUMPY_SPINS, "spins",
               check=_check_sim(NUMPY_SPINS)),
     BenchCase("slot-sim-5x100-20lines", "numpy-pcg64-vectorised", _setup_sim_numpy_pcg64, NUMPY_SPINS, "spins",
               baseline=True, check=_check_sim(NUMPY_SPINS)),
+    BenchCase("slot-exact-243ways-2scatters", "rngcert-exact", _setup_ways_exact, 100**5, "combinations",
+              check=_check_ways_exact),
+    BenchCase("slot-exact-243ways-2scatters", "numpy-brute-force", functools.partial(_setup_numpy_brute_slice, WAYS),
+              100**2, "combinations", baseline=True, check=_check_slice(WAYS)),
+    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-kernel", functools.partial(_setup_sim_c, WAYS), SIM_SPINS,
+              "spins", target=">= 10x numpy-pcg64-vectorised", check=_check_sim(SIM_SPINS, WAYS)),
+    BenchCase("slot-sim-243ways-2scatters", "numpy-pcg64-vectorised",
+              functools.partial(_setup_sim_numpy_pcg64, WAYS, WAYS_NUMPY_SPINS), WAYS_NUMPY_SPINS, "spins",
+              baseline=True, check=_check_sim(WAYS_NUMPY_SPINS, WAYS)),
 ]

@@ -50,7 +50,7 @@ from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
 PARTS = ("lines", "scatters", "feature", "progressive")
-__all__ = ["PARTS", "Analysis", "FeatureSummary", "OutcomeClass", "analyse"]
+__all__ = ["PARTS", "Analysis", "BetLevel", "FeatureSummary", "OutcomeClass", "analyse"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +60,15 @@ class FeatureSummary:
     spins_per_feature: Fraction        # expected free spins per triggered feature, retriggers included
     win_per_feature: Fraction          # expected credits per triggered feature
     rtp_per_free_spin: Fraction        # expected win of one free spin ÷ total bet
+
+
+@dataclasses.dataclass(frozen=True)
+class BetLevel:
+    """One bet the machine offers: ``level`` x the model's bet per line (per way)."""
+
+    level: int
+    total_bet: int
+    rtp: Fraction
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +87,7 @@ class Analysis:
     progressive: pj.ProgressiveSummary | None
     engine: str
     seconds: float
+    bet_levels: tuple[BetLevel, ...] = ()
 
     @property
     def sd(self) -> float:
@@ -162,7 +172,27 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
+        bet_levels=_bet_levels(model, parts, progressive),
     )
+
+
+def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
+                progressive: pj.ProgressiveSummary | None) -> tuple[BetLevel, ...]:
+    """The RTP at every bet level offered.
+
+    Every pay is a multiple of the bet, so the stop combinations, the
+    probabilities and every part of the RTP but one are the same at every
+    level; only the progressive's reset is a fixed number of credits, so its
+    share ``p R0 / B`` scales as 1 / level (the contribution is a share of
+    every bet).
+    """
+    fixed = parts["lines"] + parts["scatters"] + parts["feature"]
+    out = []
+    for level in model.bet_levels:
+        bet = model.total_bet * level
+        share = progressive.contribution + progressive.hit_probability * progressive.reset / bet if progressive else 0
+        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
+    return tuple(out)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
@@ -265,7 +295,7 @@ def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
     """Moments of one free spin's win ``W`` (credits) and the spins ``J`` it awards."""
     retrigger = model.scatter_awards.retrigger
     win = win_sq = win_times_spins = spins = spin_pairs = 0
-    for k in range(model.max_scatter + 1):
+    for k in range(model.scatter_awards.width):
         awarded = retrigger[k]
         for p in (0, 1):
             n, s1, s2 = free.cell_sums(model, k, p)
@@ -332,7 +362,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     trigger = model.scatter_awards.trigger
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    for k in range(model.max_scatter + 1):
+    for k in range(model.scatter_awards.width):
         free_mean = free_second = 0
         if tree is not None and trigger[k]:
             free_mean, free_second = fs.award_moments(trigger[k], tree)

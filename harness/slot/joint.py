@@ -255,6 +255,7 @@ class _Programme:
 
     def __init__(self, reels: ReelSet, automaton: LineAutomaton, paylines, progress=None):
         self.R, self.H = reels.reels, reels.rows
+        self.M = reels.column_max  # summaries at depth r span scatter cells 0 .. (R - r) M
         self.delta = automaton.delta.tolist()
         self.done = automaton.done.tolist()
         self.pay = automaton.pay.tolist()
@@ -269,7 +270,7 @@ class _Programme:
 
     def _dead(self, r: int, scatter_counts: list[int]) -> _Summary:
         """The empty configuration at depth ``r``: only the scatters still vary."""
-        s = _Summary((self.R - r) * self.H + 1)
+        s = _Summary((self.R - r) * self.M + 1)
         for k, n in enumerate(scatter_counts):
             s.C[2 * k] = n
             s.Z[k] = n
@@ -278,7 +279,7 @@ class _Programme:
     def root(self) -> _Summary:
         done, pay, cls, prog = self.done, self.pay, self.cls, self.prog
         if done[0]:  # no line can ever pay: all final before reel 1
-            root = _Summary(self.R * self.H + 1)
+            root = _Summary(self.R * self.M + 1)
             db = (1 << cls[0]) if cls[0] >= 0 else 0
             root.absorb(self.dead[0], 1, 0, pay[0] * self.n_lines, prog[0], db)
             return root
@@ -294,7 +295,7 @@ class _Programme:
         found = self.memo[r].get(config)
         if found is not None:
             return found
-        out = _Summary((self.R - r) * self.H + 1)
+        out = _Summary((self.R - r) * self.M + 1)
         mask = 0
         for i, _, _ in config:
             mask |= 1 << self.suf.row[r][i]

@@ -23,6 +23,7 @@ MAX_MODEL_BYTES = 16 * 2**20  # a model file: 16 MiB of TOML
 MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
 MAX_REELS = 64
 MAX_SYMBOLS = 255  # strips are stored one byte per stop
+MAX_SCATTER_CELLS = 4096  # joint scatter counts of all scatter symbols (ScatterCode cells); 16 bits in C
 MAX_NAME = 64  # characters of a symbol name
 MAX_PAYLINES = 65_535  # the C kernels count paylines in 16 bits
 MAX_REEL_STOPS = 100_000  # stops of one reel strip

@@ -5,14 +5,19 @@ The rule (``docs/slot_model.md``, "Line pays"): on a payline showing
 ``run(S)`` = the largest ``n`` such that each of ``x1 .. xn`` is ``S`` or a
 wild that substitutes for ``S``; a paying wild ``W`` has the run of
 consecutive ``W`` from reel 1.  The line shows every combination
-``k × S`` with ``k <= run(S)`` and a pay listed for ``k``; it is paid the
-single highest of them.  Ties go to the longer combination, then to the
-symbol listed first.  Scatters never form line combinations.
+``k × S`` with ``k <= run(S)`` and a pay listed for ``k``, each worth its
+pay times its *multiplier* (that of the wilds among its ``k`` symbols,
+:meth:`~harness.slot.model.SlotModel.combination_multiplier`; 1 without
+multiplier wilds); it is paid the single highest of them.  Ties go to the
+longer combination, then to the symbol listed first.  Scatters never form
+line combinations.
 
 Reading the symbols left to right, what still matters after ``r`` reels is
 small: which candidates (symbols whose run is still unbroken) are alive, the
-best combination already shown, and (for the progressive) whether its
-combination is still possible or already shown.  That is the automaton state.
+best combination already shown, the multiplier of the symbols read so far
+(the same for every candidate still alive: they all read them), and (for
+the progressive) whether its combination is still possible or already
+shown.  That is the automaton state.
 A state with nothing left alive is *done*: its pay and winning class are
 final and it absorbs every further symbol.  After the last reel every state
 is done.  Both the exact analysis and the simulation kernel read a payline
@@ -47,7 +52,8 @@ class LineAutomaton:
     done : numpy.ndarray
         ``uint8[n_states]``: 1 if the line's result is final.
     pay : numpy.ndarray
-        ``int64[n_states]``: pay of a done state (multiple of the bet per line).
+        ``int64[n_states]``: pay of a done state (multiple of the bet per line,
+        wild multipliers included).
     cls : numpy.ndarray
         ``int16[n_states]``: index into ``classes`` of the paid combination of
         a done state, -1 for no pay.
@@ -149,13 +155,18 @@ class _Builder:
     """Breadth-first construction of the automaton's states.
 
     A state is ``(r, alive candidates, best (pay, count, -symbol, class) or
-    None, progressive still possible, progressive shown)``; a done state is
-    ``("done", pay, class, progressive shown)``.
+    None, progressive still possible, progressive shown, multipliers read)``;
+    a done state is ``("done", pay, class, progressive shown)``.  The
+    multipliers read are kept as a product (``multiply``) or a sum of the
+    multipliers above 1 (``add``, 0 for none).
     """
 
     def __init__(self, model: SlotModel, candidates: list[_Candidate], progressive: _ProgressiveRun | None):
         self.nsym = len(model.symbols)
         self.reels = model.reels
+        self.adding = model.wild_multipliers == "add"
+        self.mult_of = [s.multiplier for s in model.symbols]
+        self.top_mult = max(self.mult_of, default=1)
         self.candidates = candidates
         self.progressive = progressive
         self.class_index = {(c.symbol, c.count): k for k, c in enumerate(line_classes(model))}
@@ -177,7 +188,8 @@ class _Builder:
         return self.ids[state]
 
     def explore(self) -> None:
-        start = (0, frozenset(range(len(self.candidates))), None, self.progressive is not None, False)
+        start = (0, frozenset(range(len(self.candidates))), None, self.progressive is not None, False,
+                 0 if self.adding else 1)
         if not self.candidates and self.progressive is None:
             start = ("done", 0, -1, False)
         self.intern(start)
@@ -193,29 +205,42 @@ class _Builder:
 
     def step(self, state: tuple, x: int) -> tuple:
         """The state after the next reel shows symbol ``x`` on the line."""
-        r, alive, best, prog_alive, prog_hit = state
+        r, alive, best, prog_alive, prog_hit, read = state
         r += 1
+        m = self.mult_of[x]
+        if m > 1:
+            read = read + m if self.adding else read * m
+        multiplier = max(read, 1)  # "add" with no multiplier wild read: 1
         still = []
         for c in alive:
             cand = self.candidates[c]
             if x in cand.accepts:
                 still.append(c)
                 if r in cand.pays:
-                    key = (cand.pays[r], r, -cand.symbol, self.class_index[(cand.symbol, r)])
+                    key = (cand.pays[r] * multiplier, r, -cand.symbol, self.class_index[(cand.symbol, r)])
                     if best is None or key[:3] > best[:3]:
                         best = key
         best_pay = best[0] if best is not None else 0
         # A candidate that can no longer beat the best shown (strictly) is dropped:
         # with equal pay it could only change the class by the tie rule, so keep those.
+        # Its future pay is at most its best listed pay times the largest multiplier still reachable.
+        reach = self._reachable_multiplier(read, self.reels - r)
         still = [c for c in still
-                 if self.candidates[c].best_future[r] >= best_pay and self.candidates[c].best_future[r] > 0]
+                 if self.candidates[c].best_future[r] * reach >= best_pay and self.candidates[c].best_future[r] > 0]
         if prog_alive:
             prog_alive = x in self.progressive.accepts
             if prog_alive and r == self.progressive.count:
                 prog_hit, prog_alive = True, False
         if r == self.reels or (not still and not prog_alive):
             return ("done", 0, -1, prog_hit) if best is None else ("done", best[0], best[3], prog_hit)
-        return (r, frozenset(still), best, prog_alive, prog_hit)
+        return (r, frozenset(still), best, prog_alive, prog_hit, read)
+
+    def _reachable_multiplier(self, read: int, reels_left: int) -> int:
+        """The largest multiplier a combination can have after ``reels_left`` more symbols."""
+        top = self.top_mult
+        if top == 1:
+            return 1
+        return max(read + top * reels_left, 1) if self.adding else read * top ** reels_left
 
     def table(self, classes: tuple[LineClass, ...]) -> LineAutomaton:
         info = np.array(self.info, dtype=np.int64).reshape(-1, 4)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import pathlib
 import re
 import tomllib
@@ -38,10 +39,13 @@ from harness.slot.limits import (
     MAX_REEL_STOPS,
     MAX_REELS,
     MAX_ROWS,
+    MAX_SCATTER_CELLS,
     MAX_SYMBOLS,
 )
 
 KINDS = ("regular", "wild", "scatter")
+WILD_COMBINE = ("multiply", "add")
+MAX_WILD_MULTIPLIER = 1000  # x per wild: a combination's multiplier stays small enough to tabulate
 _MONEY_LIMIT = f"2**36 = {MAX_PLAY_WIN:,} credits"
 _MONEY_WHY = "so that simulation totals stay exact in 64-bit integers"
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -60,29 +64,34 @@ class Symbol:
     multiple of the bet per line; for the ``scatter`` the count is the number
     shown anywhere in the window and the pay is a multiple of the total bet.
     ``substitutes`` (wilds only) lists the regular symbols the wild stands in
-    for on a payline.
+    for on a payline; ``multiplier`` (wilds only) multiplies the pay of every
+    line combination the wild is part of (see ``SlotModel.wild_multipliers``).
     """
 
     name: str
     kind: str
     pays: Mapping[int, int]
     substitutes: frozenset[str] = frozenset()
+    multiplier: int = 1
+    expanding: bool = False  # wilds only: covers its whole reel when it lands (scatters still count)
 
 
 @dataclasses.dataclass(frozen=True)
 class FreeSpins:
     """Free spins awarded by scatter counts.
 
-    ``spins[n]`` free spins are awarded by ``n`` scatters in the base game
-    (a count above every key uses the largest key below it); ``retrigger`` is
-    the same table during the free spins (empty: no retriggers).  Every win in
-    a free spin is multiplied by ``multiplier``.  Free spins are played at the
-    triggering bet on ``feature`` strips.
+    ``spins[n]`` free spins are awarded by ``n`` of the trigger scatter
+    ``scatter`` (a symbol index) in the base game (a count above every key
+    uses the largest key below it); ``retrigger`` is the same table during
+    the free spins (empty: no retriggers).  Every win in a free spin is
+    multiplied by ``multiplier``.  Free spins are played at the triggering
+    bet on ``feature`` strips.
     """
 
     spins: Mapping[int, int]
     retrigger: Mapping[int, int]
     multiplier: int
+    scatter: int = -1  # the trigger scatter's symbol index (set by the loader)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,6 +130,30 @@ class SlotModel:
     # equally likely virtual stops land on physical stop p; None: every stop weighs 1.
     base_weights: tuple[tuple[int, ...], ...] | None = None
     feature_weights: tuple[tuple[int, ...], ...] | None = None
+    # How the multipliers of several wilds in one combination combine: "multiply" or "add".
+    wild_multipliers: str = "multiply"
+    # The bets the machine offers, as multiples of bet_per_line (1 = the model's bet).
+    bet_levels: tuple[int, ...] = (1,)
+
+    def combination_multiplier(self, symbols) -> int:
+        """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
+
+        ``multiply``: the product of the multipliers of the wilds among them;
+        ``add``: their sum, counting only wilds with a multiplier above 1.
+        Either is 1 when no such wild is among them.
+        """
+        ms = [self.symbols[x].multiplier for x in symbols if self.symbols[x].multiplier > 1]
+        if not ms:
+            return 1
+        return sum(ms) if self.wild_multipliers == "add" else math.prod(ms)
+
+    @property
+    def top_multiplier(self) -> int:
+        """The largest multiplier a combination of ``reels`` symbols can have."""
+        top = max((s.multiplier for s in self.symbols), default=1)
+        if top == 1:
+            return 1
+        return top * self.reels if self.wild_multipliers == "add" else top ** self.reels
 
     def stop_totals(self, feature: bool = False) -> tuple[int, ...]:
         """Equally likely (virtual) stops of each reel: the strip length, or its total weight."""
@@ -147,16 +180,28 @@ class SlotModel:
 
     @property
     def scatter(self) -> int | None:
-        """Index of the scatter symbol, or None."""
-        for i, s in enumerate(self.symbols):
-            if s.kind == "scatter":
-                return i
-        return None
+        """Index of the first scatter symbol, or None (:attr:`scatters` lists them all)."""
+        return self.scatters[0] if self.scatters else None
+
+    @property
+    def scatters(self) -> tuple[int, ...]:
+        """Indices of the scatter symbols, in the order they are listed."""
+        return tuple(i for i, s in enumerate(self.symbols) if s.kind == "scatter")
 
     @property
     def max_scatter(self) -> int:
-        """Most scatters a window can show."""
+        """Most scatters of one symbol a window can show."""
         return self.rows * self.reels
+
+    @property
+    def expanding(self) -> tuple[int, ...]:
+        """Indices of the expanding wilds, in the order they are listed (the first wins a column)."""
+        return tuple(i for i, s in enumerate(self.symbols) if s.expanding)
+
+    @functools.cached_property
+    def scatter_code(self) -> "ScatterCode":
+        """How the joint scatter counts of a column or window are numbered (one cell index)."""
+        return ScatterCode.of(self)
 
     @functools.cached_property
     def scatter_awards(self) -> "ScatterAwards":
@@ -174,11 +219,75 @@ def award_for(table: Mapping[int, int], count: int) -> int:
 
 
 @dataclasses.dataclass(frozen=True)
-class ScatterAwards:
-    """What a window showing ``k`` scatters awards, for ``k = 0 .. max_scatter``.
+class ScatterCode:
+    """The joint counts of several scatter symbols as one cell index.
 
-    A count above every listed count gets the award of the largest listed
-    count below it (:func:`award_for`).  All zero without a scatter.
+    Scatter ``i`` (``symbols[i]`` a symbol index) counts in digit ``i`` of a
+    mixed-radix number with radices ``radix``: a column (or window) showing
+    ``n_i`` of scatter ``i`` has cell ``sum_i n_i * place[i]``.  No digit can
+    overflow (``radix[i]`` exceeds the most that scatter can show in a
+    window), so the cell of a window is the SUM of its columns' cells: the
+    joint programme, the convolution over reels and both players add cells
+    as they added a single scatter count, and every table indexed by the
+    count is indexed by the cell.  One scatter: ``radix = rows x reels + 1``
+    and the cell is the count itself.  Several: each radix is one more than
+    the most that scatter can show on the strips (base and feature), which
+    keeps the tables small.
+    """
+
+    symbols: tuple[int, ...]
+    radix: tuple[int, ...]
+
+    @classmethod
+    def of(cls, model: SlotModel) -> "ScatterCode":
+        scatters = model.scatters
+        if len(scatters) <= 1:
+            return cls(symbols=scatters, radix=(model.max_scatter + 1,) * len(scatters))
+        def most(x: int, strips) -> int:  # the most x a window of these strips can show
+            return sum(max(sum(strip[(p + h) % len(strip)] == x for h in range(model.rows))
+                           for p in range(len(strip))) for strip in strips)
+
+        radix = tuple(max(most(x, model.base_strips), most(x, model.feature_strips)) + 1 for x in scatters)
+        return cls(symbols=scatters, radix=radix)
+
+    @property
+    def place(self) -> tuple[int, ...]:
+        out, value = [], 1
+        for r in self.radix:
+            out.append(value)
+            value *= r
+        return tuple(out)
+
+    @property
+    def cells(self) -> int:
+        """Number of cells a window can reach (1 without scatters)."""
+        return math.prod(self.radix)
+
+    def column_max(self, rows: int) -> int:
+        """A bound on one column's cell: ``rows`` of every scatter (``rows`` without scatters)."""
+        return rows * sum(self.place) if self.symbols else rows
+
+    def width(self, rows: int, reels: int) -> int:
+        """Entries of every table indexed by the cell: the window's bound ``reels x column_max``, plus one.
+
+        With one scatter (or none) that is ``rows x reels + 1``, every count;
+        with several, the cells at or above :attr:`cells` are never reached.
+        """
+        return reels * self.column_max(rows) + 1
+
+    def count(self, cell: int, i: int) -> int:
+        """Scatter ``i``'s count in ``cell``."""
+        return cell // self.place[i] % self.radix[i]
+
+
+@dataclasses.dataclass(frozen=True)
+class ScatterAwards:
+    """What a window in scatter cell ``k`` (:class:`ScatterCode`) awards, for every cell.
+
+    Each scatter pays the pay listed for the largest count <= its count
+    (:func:`award_for`), and the window's scatter pay is the sum over the
+    scatter symbols; free spins follow the count of their trigger scatter.
+    All zero without a scatter.
 
     Attributes
     ----------
@@ -188,34 +297,51 @@ class ScatterAwards:
         ``trigger[k]``: free spins awarded by the paid spin (0 without free spins).
     retrigger : tuple[int, ...]
         ``retrigger[k]``: free spins awarded by a free spin.
-    buckets : tuple[tuple[int, int], ...]
-        The scatter outcome classes: count ranges ``(lo, hi)`` that share one
-        award, one starting at every count listed in any of the tables.
+    buckets : tuple[tuple[int, int, int], ...]
+        The scatter outcome classes: ``(i, lo, hi)``, count ranges of scatter
+        ``i`` (its position in ``code.symbols``) that share one award, one
+        starting at every count listed in any of its tables.
+    code : ScatterCode
+    tables : tuple[tuple[Mapping[int, int], Mapping[int, int], Mapping[int, int]], ...]
+        Per scatter: its pays, its free-spin awards and its retrigger awards
+        by count (empty for a scatter that triggers nothing).
     """
 
     pay: tuple[int, ...]
     trigger: tuple[int, ...]
     retrigger: tuple[int, ...]
-    buckets: tuple[tuple[int, int], ...]
+    buckets: tuple[tuple[int, int, int], ...]
+    code: ScatterCode
+    tables: tuple = ()
 
     @classmethod
     def of(cls, model: SlotModel) -> "ScatterAwards":
-        counts = range(model.max_scatter + 1)
-        if model.scatter is None:
-            nothing = (0,) * len(counts)
-            return cls(pay=nothing, trigger=nothing, retrigger=nothing, buckets=())
-        pays = model.symbols[model.scatter].pays
+        code = model.scatter_code
         fsp = model.free_spins
-        spins = fsp.spins if fsp else {}
-        retrigger = fsp.retrigger if fsp else {}
-        keys = sorted(set(pays) | set(spins) | set(retrigger))
-        ends = [k - 1 for k in keys[1:]] + [model.max_scatter]
-        return cls(
-            pay=tuple(award_for(pays, k) for k in counts),
-            trigger=tuple(award_for(spins, k) for k in counts),
-            retrigger=tuple(award_for(retrigger, k) for k in counts),
-            buckets=tuple(zip(keys, ends)),
-        )
+        tables = tuple((model.symbols[x].pays, fsp.spins if fsp and fsp.scatter == x else {},
+                        fsp.retrigger if fsp and fsp.scatter == x else {}) for x in code.symbols)
+        buckets = []
+        for i, (pays, spins, retrigger) in enumerate(tables):
+            keys = sorted(set(pays) | set(spins) | set(retrigger))
+            ends = [k - 1 for k in keys[1:]] + [model.max_scatter]
+            buckets += [(i, lo, hi) for lo, hi in zip(keys, ends)]
+        reached = code.cells if code.symbols else 1
+
+        def total(column: int):
+            return tuple(sum(award_for(t[column], code.count(k, i)) for i, t in enumerate(tables)) if k < reached
+                         else 0 for k in range(code.width(model.rows, model.reels)))
+
+        return cls(pay=total(0), trigger=total(1), retrigger=total(2), buckets=tuple(buckets), code=code,
+                   tables=tables)
+
+    @property
+    def width(self) -> int:
+        """Entries of each table: the cells 0 .. width - 1 (:meth:`ScatterCode.width`)."""
+        return len(self.pay)
+
+    def awards(self, i: int, count: int) -> tuple[int, int, int]:
+        """(pay, free spins, retriggered spins) that ``count`` of scatter ``i`` awards."""
+        return tuple(award_for(t, count) for t in self.tables[i])
 
 
 # --- reading -----------------------------------------------------------------
@@ -287,7 +413,12 @@ def _toml(text: str, source: str | None) -> dict:
 
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
-    _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive"})
+    _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
+                               "wild_multipliers"})
+    combine = data.get("wild_multipliers", "multiply")
+    if combine not in WILD_COMBINE:
+        raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
+                         f"multipliers of several wilds in one combination combine, got {shown(combine)}")
     name = data.get("name", "unnamed game")
     if not isinstance(name, str):
         raise ModelError("name", f"must be a string, got {shown(name)}")
@@ -298,7 +429,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way"})
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels"})
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
@@ -343,7 +474,14 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         ways=ways,
         base_weights=base_weights,
         feature_weights=feature_weights,
+        wild_multipliers=combine,
+        bet_levels=_levels(bet),
     )
+    code = model.scatter_code
+    if code.cells > MAX_SCATTER_CELLS:
+        raise ModelError("symbols", f"{len(code.symbols)} scatter symbols can show "
+                         f"{' x '.join(str(r) for r in code.radix)} = {code.cells:,} joint counts, more than the "
+                         f"{MAX_SCATTER_CELLS:,} the exact analysis tabulates (docs/slot_model.md, Limits)")
     _check_largest_win(model)
     return model
 
@@ -359,15 +497,19 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
     bpl, n_lines, tb = model.bet_per_line, len(model.paylines), model.total_bet
     line_pays = [(p, s.name) for s in model.symbols if s.kind != "scatter" for p in s.pays.values()]
     top_line, top_name = max(line_pays, default=(0, None))
-    top_scatter = max(model.symbols[model.scatter].pays.values(), default=0) if model.scatter is not None else 0
+    top_line *= model.top_multiplier  # every wild of the line at the top multiplier
+    top_scatter = sum(max(model.symbols[x].pays.values(), default=0) for x in model.scatters)
     spin = n_lines * top_line * bpl + top_scatter * tb
     terms = []
     if top_line:
         bet_key = "per_way" if model.ways else "per_line"
-        terms.append(f"{n_lines} {model.line_word}s x {top_line:,} (symbols.{top_name}.pays) x {bpl:,} (bet.{bet_key})")
+        times = f" x wild multipliers {model.top_multiplier:,}" if model.top_multiplier > 1 else ""
+        terms.append(f"{n_lines} {model.line_word}s x {top_line // model.top_multiplier:,} (symbols.{top_name}.pays)"
+                     f"{times} x {bpl:,} (bet.{bet_key})")
     if top_scatter:
-        name = model.symbols[model.scatter].name
-        terms.append(f"{top_scatter:,} (symbols.{name}.pays) x {tb:,} (total bet)")
+        names = " + ".join(f"symbols.{model.symbols[x].name}.pays" for x in model.scatters
+                           if model.symbols[x].pays)
+        terms.append(f"{top_scatter:,} ({names}) x {tb:,} (total bet)")
     total = spin
     fsp = model.free_spins
     if fsp is not None and spin:
@@ -382,6 +524,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
 
 def _check_largest_win(model: SlotModel) -> None:
     total, terms = largest_play_win(model)
+    top = max(model.bet_levels)
+    if top > 1 and total * top > MAX_PLAY_WIN:
+        raise ModelError("bet.levels", f"at bet level {top:,} the largest win of one play would be {top:,} x "
+                         f"{total:,} = {total * top:,} credits, beyond the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     if total > MAX_PLAY_WIN:
         raise ModelError(
             "largest win of one play",
@@ -412,6 +558,24 @@ def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
     if "per_way" not in bet:
         raise ModelError("bet", "missing 'per_way': the credits bet on each way")
     return tuple(itertools.product(range(rows), repeat=reels))
+
+
+MAX_BET_LEVELS = 100
+
+
+def _levels(bet) -> tuple[int, ...]:
+    """The bet levels offered: whole numbers >= 1 in increasing order (default: the model's bet only)."""
+    value = bet.get("levels", [1])
+    if not isinstance(value, list) or not value or len(value) > MAX_BET_LEVELS:
+        raise ModelError("bet.levels", f"must be a list of 1 to {MAX_BET_LEVELS} bet multipliers such as "
+                         f"[1, 2, 5], got {shown(value)}")
+    for i, level in enumerate(value, start=1):
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_PLAY_WIN:
+            raise ModelError("bet.levels", f"level {i} must be a whole number >= 1 (a multiple of the bet per "
+                             f"line), got {shown(level)}")
+    if any(b <= a for a, b in zip(value, value[1:])):
+        raise ModelError("bet.levels", f"levels must increase, got {shown(value)}")
+    return tuple(value)
 
 
 def _paylines(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
@@ -458,15 +622,12 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                              "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
-        _known(spec, where, {"kind", "pays", "substitutes"})
+        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
         raw[name] = (kind, spec)
     regular = [n for n, (k, _) in raw.items() if k == "regular"]
-    scatters = [n for n, (k, _) in raw.items() if k == "scatter"]
-    if len(scatters) > 1:
-        raise ModelError("symbols", f"at most one scatter symbol is supported, got {', '.join(scatters)}")
     out = []
     for name, (kind, spec) in raw.items():
         where = f"symbols.{name}"
@@ -490,7 +651,16 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                 raise ModelError(f"{where}.substitutes", f'must be "all" or a list of regular symbol names, got {shown(value)}')
         elif "substitutes" in spec:
             raise ModelError(f"{where}.substitutes", "only a wild substitutes for other symbols")
-        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs))
+        if "multiplier" in spec and kind != "wild":
+            raise ModelError(f"{where}.multiplier", "only a wild multiplies the combinations it is part of")
+        multiplier = _int(spec, "multiplier", where, low=1, high=MAX_WILD_MULTIPLIER, default=1)
+        expanding = spec.get("expanding", False)
+        if not isinstance(expanding, bool):
+            raise ModelError(f"{where}.expanding", f"must be true or false, got {shown(expanding)}")
+        if expanding and kind != "wild":
+            raise ModelError(f"{where}.expanding", "only a wild expands over its reel")
+        out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier,
+                          expanding=expanding))
     return out
 
 
@@ -563,9 +733,21 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
 def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:
     where = "free_spins"
     table = _table(data, where, "top level")
-    _known(table, where, {"spins", "retrigger", "multiplier"})
-    if not any(s.kind == "scatter" for s in symbols):
+    _known(table, where, {"spins", "retrigger", "multiplier", "scatter"})
+    scatters = [i for i, s in enumerate(symbols) if s.kind == "scatter"]
+    if not scatters:
         raise ModelError(where, "free spins are triggered by scatters, but no symbol has kind = \"scatter\"")
+    trigger = scatters[0]
+    if "scatter" in table:
+        name = table["scatter"]
+        names = [symbols[i].name for i in scatters]
+        if not isinstance(name, str) or name not in names:
+            raise ModelError(f"{where}.scatter", f"the trigger must be a scatter symbol, got {shown(name)}; "
+                             f"scatters are: {listed(names)}")
+        trigger = scatters[names.index(name)]
+    elif len(scatters) > 1:
+        raise ModelError(f"{where}", f"{len(scatters)} scatter symbols: name the one that triggers the free spins, "
+                         f"e.g. scatter = {symbols[scatters[0]].name!r}")
     if "spins" not in table:
         raise ModelError(where, "missing 'spins': a table from scatter count to free spins awarded, e.g. { 3 = 10 }")
     max_count = rows * reels
@@ -584,7 +766,7 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
             high=MAX_FREE_SPINS, why=_SPINS_WHY,
         )
     multiplier = _int(table, "multiplier", where, low=1, high=MAX_PLAY_WIN, default=1, why=_MONEY_WHY)
-    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier)
+    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
 
 
 def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:

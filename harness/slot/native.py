@@ -46,7 +46,7 @@ def fill_reelset(keep: _Keep, target, reels: ReelSet) -> None:
     target.strip_len = keep.array(lengths, np.uint32, "uint32_t *")
     target.stop_off = keep.array(offsets, np.uint32, "uint32_t *")
     target.window = keep.array(np.concatenate(reels.windows).ravel(), np.uint8, "uint8_t *")
-    target.scat = keep.array(np.concatenate(reels.scatters), np.uint8, "uint8_t *")
+    target.scat = keep.array(np.concatenate(reels.scatters), np.uint16, "uint16_t *")
 
 
 def fill_lines(keep: _Keep, target, automaton: LineAutomaton, paylines) -> None:
@@ -120,7 +120,7 @@ def _groups(reels: ReelSet, groups) -> _Keep:
     g.n_masks = n_masks
     g.group_off = grp.array(offsets, np.uint32, "uint32_t *")
     g.rep = grp.array(rep, np.uint32, "uint32_t *")
-    g.scat = grp.array(scat, np.uint8, "uint8_t *")
+    g.scat = grp.array(scat, np.uint16, "uint16_t *")
     g.count = grp.array(count, np.uint64, "uint64_t *")
     g.suffix = grp.array(suffix.ravel(), np.uint64, "uint64_t *")
     g.max_scatter = kmax
@@ -157,7 +157,7 @@ class SimGame(_Keep):
         fill_reelset(self, g.feature, feature_reelset(model))
         fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
         awards = model.scatter_awards
-        g.max_scatter = model.max_scatter
+        g.max_scatter = awards.width - 1
         g.scatter_pay = self.array(awards.pay, np.int64, "int64_t *")
         g.trigger_spins = self.array(awards.trigger, np.uint32, "uint32_t *")
         g.retrigger_spins = self.array(awards.retrigger, np.uint32, "uint32_t *")

@@ -91,23 +91,24 @@ def line_classes(play: Play) -> list[OutcomeClass]:
     """One class per line combination with a listed pay."""
     model, base, free = play.model, play.base, play.free
     n_lines = len(model.paylines)
+    times = " x wild multipliers" if model.top_multiplier > 1 else ""
     names = model.symbol_names
     out = []
     for c, combination in enumerate(base.automaton.classes):
         base_with = list(base.joint.class_scatter[c])
         free_with = list(free.joint.class_scatter[c]) if free is not None else None
         lo, hi = play.probability(base_with, free_with)
-        # class_line_weights sum over the played lines; each line pays pay x the bet per line
-        rtp = Fraction(base.class_line_weights[c] * combination.pay * model.bet_per_line, base.cycle * model.total_bet)
+        # class_pay_weights: its pays (wild multipliers included) summed over the played lines
+        rtp = Fraction(base.class_pay_weights[c] * model.bet_per_line, base.cycle * model.total_bet)
         free_p = None
         if free is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * Fraction(
-                free.class_line_weights[c] * combination.pay * model.bet_per_line, free.cycle * model.total_bet)
+                free.class_pay_weights[c] * model.bet_per_line, free.cycle * model.total_bet)
         out.append(OutcomeClass(
             name=f"{combination.count} x {names[combination.symbol]}",
             kind="line",
-            award=f"{combination.pay} x {'way' if model.ways else 'line'} bet",
+            award=f"{combination.pay} x {'way' if model.ways else 'line'} bet{times}",
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),
@@ -119,28 +120,32 @@ def line_classes(play: Play) -> list[OutcomeClass]:
 
 
 def scatter_classes(play: Play) -> list[OutcomeClass]:
-    """One class per scatter count range sharing one award."""
+    """One class per count range of one scatter symbol sharing one award."""
     model, base, free = play.model, play.base, play.free
     awards = model.scatter_awards
+    code = awards.code
     out = []
-    for lo_k, hi_k in awards.buckets:
+    for i, lo_k, hi_k in awards.buckets:
         # A count range is a winning outcome in a stage only if it awards something there.
-        in_base = bool(awards.pay[lo_k] or awards.trigger[lo_k])
-        in_free = bool(awards.pay[lo_k] or awards.retrigger[lo_k])
-        base_with = [w if in_base and lo_k <= k <= hi_k else 0 for k, w in enumerate(base.scatter_counts)]
-        free_with = ([w if in_free and lo_k <= k <= hi_k else 0 for k, w in enumerate(free.scatter_counts)]
+        pay, spins, respins = awards.awards(i, lo_k)
+        in_base, in_free = bool(pay or spins), bool(pay or respins)
+
+        def shows(k: int) -> bool:  # the cell shows lo_k .. hi_k of this scatter
+            return k < code.cells and lo_k <= code.count(k, i) <= hi_k
+
+        base_with = [w if in_base and shows(k) else 0 for k, w in enumerate(base.scatter_counts)]
+        free_with = ([w if in_free and shows(k) else 0 for k, w in enumerate(free.scatter_counts)]
                      if free is not None else None)
         lo, hi = play.probability(base_with, free_with)
-        pay = awards.pay[lo_k]
         rtp = base.share(sum(base_with) * pay)
         free_p = None
         if free_with is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * free_p * pay
         out.append(OutcomeClass(
-            name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[model.scatter]}",
+            name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[code.symbols[i]]}",
             kind="scatter",
-            award=_scatter_award_words(model, lo_k),
+            award=_scatter_award_words(model, i, lo_k),
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),
@@ -157,15 +162,15 @@ def _count_label(lo_k: int, hi_k: int, max_scatter: int) -> str:
     return f"{lo_k}" if hi_k == lo_k else f"{lo_k}-{hi_k}"
 
 
-def _scatter_award_words(model: SlotModel, k: int) -> str:
-    awards = model.scatter_awards
+def _scatter_award_words(model: SlotModel, i: int, count: int) -> str:
+    pay, spins, respins = model.scatter_awards.awards(i, count)
     words = []
-    if awards.pay[k]:
-        words.append(f"{awards.pay[k]} x total bet")
-    if awards.trigger[k]:
-        words.append(f"{awards.trigger[k]} free spins")
-    if model.free_spins and awards.retrigger[k]:
-        words.append(f"+{awards.retrigger[k]} in free spins")
+    if pay:
+        words.append(f"{pay} x total bet")
+    if spins:
+        words.append(f"{spins} free spins")
+    if model.free_spins and respins:
+        words.append(f"+{respins} in free spins")
     return ", ".join(words)
 
 

@@ -26,7 +26,11 @@ class Rule:
 
     ``kind`` is one of
 
-    * ``"rtp_range"``: ``low <= RTP < high`` (``high`` None: no upper bound);
+    * ``"rtp_range"``: ``low <= RTP < high`` at every bet level the model
+      offers (``high`` None: no upper bound; ``high_inclusive``: ``RTP <= high``,
+      for rules worded "not greater than");
+    * ``"bet_levels"``: a larger bet never returns less than a smaller one by
+      more than ``threshold`` (a share of the bet);
     * ``"rarest"``: the least likely winning outcome class has probability
       per play ``>= threshold``;
     * ``"every_award"``: every winning outcome class (every advertised award)
@@ -41,7 +45,12 @@ class Rule:
     low: Fraction | None = None
     high: Fraction | None = None
     threshold: Fraction | None = None
+    high_inclusive: bool = False
 
+
+# Jurisdictions without a slot-machine rule in the rule digests (they hold Pennsylvania's
+# table-game regulations only): each rule below was read from the copy its `verified` names.
+_NOT_IN_DIGESTS = "not in the project's rule digests, which hold no slot-machine rule of this jurisdiction"
 
 PROFILES: dict[str, tuple[Rule, ...]] = {
     "jp": (
@@ -77,6 +86,16 @@ PROFILES: dict[str, tuple[Rule, ...]] = {
             low=Fraction(83, 100),
         ),
         Rule(
+            id="nj-1.28A(d)",
+            kind="bet_levels",
+            text="a larger wager may not have a theoretical return lower by more than 0.01 percentage point "
+                 "than that of a smaller wager",
+            citation="N.J.A.C. 13:69E-1.28A(d)",
+            verified="UNVERIFIED against the official New Jersey Register: paraphrase of subsection (d) as the "
+                     "requirement for this check states it; the text of (d) was not available to check here",
+            threshold=Fraction(1, 10_000),
+        ),
+        Rule(
             id="nj-1.28A(c)",
             kind="rarest",
             text="no play with odds greater than 100 million to 1 (probability at least 1/100,000,001)",
@@ -110,6 +129,75 @@ PROFILES: dict[str, tuple[Rule, ...]] = {
     ),
 }
 
+PROFILES.update({
+    "pa": (
+        Rule(
+            id="pa-1207(10)",
+            kind="rtp_range",
+            text="slot machines set to a theoretical payout of not less than 85 percent",
+            citation="4 Pa.C.S. § 1207(10) (Pennsylvania Race Horse Development and Gaming Act)",
+            verified=f"UNVERIFIED: the 85% figure and section as commonly cited, {_NOT_IN_DIGESTS}; the "
+                     "text checked (58 Pa. Code § 1112a.7(a), on pacodeandbulletin.gov) is the 85% rule for "
+                     "video gaming terminals, not casino slot machines",
+            low=Fraction(85, 100),
+        ),
+    ),
+    "ms": (
+        Rule(
+            id="ms-7-12.5(b)",
+            kind="rtp_range",
+            text="pays out not less than 80 percent or greater than 100 percent for each wager available",
+            citation="13 Miss. Code R. 7-12.5(b) (Mississippi Gaming Commission, minimum standards for gaming devices)",
+            verified=f"UNVERIFIED against the official code: text read from the Cornell LII copy and the "
+                     f"Commission's FAQ, {_NOT_IN_DIGESTS}",
+            low=Fraction(80, 100),
+            high=Fraction(1),
+            high_inclusive=True,
+        ),
+    ),
+    "il": (
+        Rule(
+            id="il-3000.660(a)",
+            kind="rtp_range",
+            text="pays out not less than 80% nor more than 100% of all amounts wagered, unless otherwise "
+                 "approved by the Administrator",
+            citation="86 Ill. Adm. Code 3000.660(a) (Illinois Gaming Board, minimum standards for electronic "
+                     "gaming devices)",
+            verified=f"UNVERIFIED against the official code: text read from the Justia copy (current through "
+                     f"Ill. Reg. Vol. 48, No. 38, 2024), {_NOT_IN_DIGESTS}",
+            low=Fraction(80, 100),
+            high=Fraction(1),
+            high_inclusive=True,
+        ),
+    ),
+    "nm": (
+        Rule(
+            id="nm-60-2E-44(H)",
+            kind="rtp_range",
+            text="a payback value for each credit wagered, determined over time, of not less than eighty percent",
+            citation="NMSA 1978 § 60-2E-44(H) (New Mexico Gaming Control Act, machine specifications)",
+            verified=f"UNVERIFIED against the official statutes: text read from the FindLaw copy (current as of "
+                     f"2024) and Laws 2003 HB 86, which removed the upper limit; {_NOT_IN_DIGESTS}",
+            low=Fraction(80, 100),
+        ),
+    ),
+    "mt": (
+        Rule(
+            id="mt-23-5-607(1)",
+            kind="rtp_range",
+            text="expected payback at least 80% of the value of credit played; not greater than 92% for each "
+                 "video line game",
+            citation="Mont. Code Ann. § 23-5-607(1); ARM 23.16.1907A(1)(f) (video line games, each bet increment)",
+            verified=f"UNVERIFIED against the official code: text read from the Montana Legislature's MCA 2023 "
+                     f"page and the Justia copy of ARM 23.16.1907A; {_NOT_IN_DIGESTS}; the 92% cap is for video "
+                     "line games (the slot-style games a model describes)",
+            low=Fraction(80, 100),
+            high=Fraction(92, 100),
+            high_inclusive=True,
+        ),
+    ),
+})
+
 PROFILE_NAMES = tuple(PROFILES)
 
 
@@ -140,9 +228,32 @@ def check(analysis: Analysis, profile: str = "jp") -> list[CheckResult]:
 
 def _apply(rule: Rule, a: Analysis) -> CheckResult:
     if rule.kind == "rtp_range":
-        ok = a.rtp >= rule.low and (rule.high is None or a.rtp < rule.high)
-        bound = f">= {_pct(rule.low)}" + (f" and < {_pct(rule.high)}" if rule.high is not None else "")
-        return CheckResult(rule, ok, a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
+        top = f" and {'<=' if rule.high_inclusive else '<'} {_pct(rule.high)}" if rule.high is not None else ""
+        bound = f">= {_pct(rule.low)}{top}"
+        levels = a.bet_levels or ()
+        if len(levels) <= 1:
+            return CheckResult(rule, _in_range(rule, a.rtp), a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
+        # "per single bet" (jp 4-3) / "for each wager": every level offered must be in range
+        failing = tuple(f"bet level {b.level}" for b in levels if not _in_range(rule, b.rtp))
+        worst = next((b for b in levels if not _in_range(rule, b.rtp)), min(levels, key=lambda b: b.rtp))
+        spread = f"{_pct(min(b.rtp for b in levels))} to {_pct(max(b.rtp for b in levels))}"
+        note = f"RTP {spread} over {len(levels)} bet levels, required {bound} at each"
+        if failing:
+            note += f"; outside at {', '.join(failing)}"
+        return CheckResult(rule, not failing, worst.rtp, None, None, failing, note)
+    if rule.kind == "bet_levels":
+        levels = a.bet_levels or ()
+        drops = [(small, large) for i, small in enumerate(levels) for large in levels[i + 1:]
+                 if small.rtp - large.rtp > rule.threshold]
+        if not drops:
+            note = (f"{len(levels)} bet levels: no larger bet returns less by more than "
+                    f"{_pct(rule.threshold)} of the bet" if len(levels) > 1 else "one bet level: nothing to compare")
+            return CheckResult(rule, True, None, None, None, (), note)
+        small, large = max(drops, key=lambda d: d[0].rtp - d[1].rtp)
+        note = (f"bet level {large.level} returns {_pct(large.rtp)}, {_pct(small.rtp - large.rtp)} less than "
+                f"level {small.level} ({_pct(small.rtp)}); at most {_pct(rule.threshold)} allowed")
+        return CheckResult(rule, False, small.rtp - large.rtp, None, None,
+                           tuple(f"bet level {d[1].level} vs {d[0].level}" for d in drops), note)
     if rule.kind == "rarest":
         c = a.rarest
         ok, note = _compare(c.probability, c.probability_upper, rule.threshold)
@@ -159,7 +270,12 @@ def _apply(rule: Rule, a: Analysis) -> CheckResult:
                 if failing else f"all {len(a.classes)} awards at least 1 in {_inverse(rule.threshold)} per play")
         return CheckResult(rule, not failing, c.probability, None if c.exact else c.probability_upper, c.name,
                            tuple(failing), note)
-    raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, rarest, every_award")
+    raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, bet_levels, rarest, every_award")
+
+
+def _in_range(rule: Rule, rtp: Fraction) -> bool:
+    below_high = rule.high is None or rtp < rule.high or (rule.high_inclusive and rtp == rule.high)
+    return rtp >= rule.low and below_high
 
 
 def _compare(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:

@@ -12,6 +12,11 @@ showing physical stop ``p``'s column.  Every array here describes the
 virtual stops, so the analysis and both players treat a weighted reel as
 an ordinary one of ``W`` stops; only the rows of a virtual reel no longer
 show each symbol equally often (:meth:`ReelSet.row_counts`).
+
+An expanding wild covers its whole column when it lands: a stop whose
+column shows one shows it in every row (the first listed, if several), and
+the lines read that column; its scatter count is taken before the wild
+expands, so scatters under it still count.  Again only the arrays change.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from harness.slot.model import SlotModel
+from harness.slot.model import ScatterCode, SlotModel
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -36,16 +41,22 @@ class ReelSet:
     windows : tuple[numpy.ndarray, ...]
         ``uint8[L, rows]``: the column each stop shows.
     scatters : tuple[numpy.ndarray, ...]
-        ``uint8[L]``: scatter symbols in each stop's column (0 without a scatter).
+        ``uint16[L]``: the scatter cell of each stop's column
+        (:class:`~harness.slot.model.ScatterCode`; with one scatter symbol,
+        how many it shows; 0 without a scatter).
+    column_max : int
+        The largest cell one column can have (``rows`` with one scatter).
     """
 
     rows: int
     windows: tuple[np.ndarray, ...]
     scatters: tuple[np.ndarray, ...]
+    column_max: int = 0
 
     @classmethod
-    def from_strips(cls, strips, rows: int, scatter: int | None, weights=None) -> "ReelSet":
-        """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels."""
+    def from_strips(cls, strips, rows: int, code: ScatterCode, weights=None, expanding=()) -> "ReelSet":
+        """The reels of ``strips``; with ``weights`` (one list per reel), their virtual reels;
+        ``expanding``: the expanding wilds (symbol indices, the first listed first)."""
         windows, scatters = [], []
         for r, strip in enumerate(strips):
             s = np.asarray(strip, dtype=np.uint8)
@@ -53,12 +64,16 @@ class ReelSet:
             w = s[offsets]
             if weights is not None:
                 w = np.repeat(w, np.asarray(weights[r], dtype=np.int64), axis=0)
+            cell = np.zeros(len(w), dtype=np.uint16)
+            for symbol, place in zip(code.symbols, code.place):
+                cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
+            scatters.append(cell)
+            landed = [(wild, (w == wild).any(axis=1)) for wild in expanding]
+            for wild, columns in reversed(landed):  # the first listed is applied last, so it wins
+                w[columns] = wild
             windows.append(np.ascontiguousarray(w))
-            if scatter is None:
-                scatters.append(np.zeros(len(w), dtype=np.uint8))
-            else:
-                scatters.append((w == scatter).sum(axis=1).astype(np.uint8))
-        return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters))
+        column_max = code.column_max(rows)
+        return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters), column_max=column_max)
 
     @property
     def reels(self) -> int:
@@ -76,7 +91,8 @@ class ReelSet:
 
     @property
     def max_scatter(self) -> int:
-        return self.rows * self.reels
+        """The largest scatter cell a window can have (cells run 0 .. max_scatter)."""
+        return self.reels * self.column_max
 
     def row_counts(self, nsym: int) -> list[list[list[int]]]:
         """``counts[r][h][x]``: stops of reel r showing symbol x in row h.
@@ -91,7 +107,7 @@ class ReelSet:
         """``out[k]``: stop combinations showing exactly k scatters (convolution over reels)."""
         total = [1]
         for sc in self.scatters:
-            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            per_reel = np.bincount(sc, minlength=self.column_max + 1).tolist()
             total = _convolve(total, per_reel)
         return total + [0] * (self.max_scatter + 1 - len(total))
 
@@ -100,18 +116,20 @@ class ReelSet:
         """``out[r][k]``: combinations of reels r..R-1 showing k scatters (``out[R] = [1]``)."""
         out = [[1]]
         for sc in reversed(self.scatters):
-            per_reel = np.bincount(sc, minlength=self.rows + 1).tolist()
+            per_reel = np.bincount(sc, minlength=self.column_max + 1).tolist()
             out.append(_convolve(out[-1], per_reel))
         out.reverse()
         return out
 
 
 def base_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter, model.base_weights)
+    return ReelSet.from_strips(model.base_strips, model.rows, model.scatter_code, model.base_weights,
+                               model.expanding)
 
 
 def feature_reelset(model: SlotModel) -> ReelSet:
-    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter, model.feature_weights)
+    return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter_code, model.feature_weights,
+                               model.expanding)
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:

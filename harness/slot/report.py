@@ -77,6 +77,9 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
             "model": "RTP share = contribution + hit probability x reset / total bet "
                      "(meter starts at reset; every play adds contribution x total bet before its outcome)",
         }
+    if len(a.bet_levels) > 1:
+        out["bet_levels"] = [{"level": b.level, "total_bet": b.total_bet, **exact_and_float("rtp", b.rtp)}
+                             for b in a.bet_levels]
     if simulation is not None:
         out["simulation"] = simulation.as_dict(a)
     return out
@@ -98,7 +101,7 @@ def _check_json(c: CheckResult) -> dict:
     if c.rule.low is not None:
         out["low"] = frac(c.rule.low)
     if c.rule.high is not None:
-        out["high_exclusive"] = frac(c.rule.high)
+        out["high_inclusive" if c.rule.high_inclusive else "high_exclusive"] = frac(c.rule.high)
     if c.value_upper is not None:
         out["value_upper"] = frac(c.value_upper)
     if c.outcome is not None:
@@ -170,6 +173,10 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add(f"Progressive         hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
+    if len(a.bet_levels) > 1:
+        add("Bet levels          " + "; ".join(f"x{b.level}: total bet {b.total_bet:,}, RTP {float(b.rtp) * 100:.6f}%"
+                                               for b in a.bet_levels))
+        add("                    same probabilities at every level; the figures above are at x1 (the model's bet)")
     add("")
     lines.extend(_outcome_lines(a))
     if simulation is not None:

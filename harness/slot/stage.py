@@ -33,6 +33,9 @@ class Stage:
         (multiples of the bet per line).
     class_line_weights : list[int]
         Per line class: (stop combination, payline) pairs in which the line pays it.
+    class_pay_weights : list[int]
+        Per line class: the pay (multiples of the bet per line, wild
+        multipliers included) summed over those pairs.
     multiplier : int
         Every win of the stage is multiplied by it.
     joint : JointMoments or None
@@ -44,6 +47,7 @@ class Stage:
     final_weights: dict[int, int]
     line_pay_weight: int
     class_line_weights: list[int]
+    class_pay_weights: list[int]
     multiplier: int = 1
     joint: JointMoments | None = None
 
@@ -84,7 +88,8 @@ def build_stage(model: SlotModel, reels: ReelSet, *, with_progressive: bool, mul
         automaton=automaton,
         final_weights=weights,
         line_pay_weight=pay_weight,
-        class_line_weights=class_line_weights(automaton, weights),
+        class_line_weights=class_weights(automaton, weights),
+        class_pay_weights=class_weights(automaton, weights, paid=True),
         multiplier=multiplier,
     )
 
@@ -124,11 +129,11 @@ def single_line(automaton: LineAutomaton, reels: ReelSet, nsym: int, paylines) -
     return total, pay_weight
 
 
-def class_line_weights(automaton: LineAutomaton, dist: dict[int, int]) -> list[int]:
-    """Per line class: the weight of the final states that pay it."""
+def class_weights(automaton: LineAutomaton, dist: dict[int, int], *, paid: bool = False) -> list[int]:
+    """Per line class: the weight of the final states that pay it (``paid``: times their pay)."""
     out = [0] * len(automaton.classes)
     for s, w in dist.items():
         c = int(automaton.cls[s])
         if c >= 0:
-            out[c] += w
+            out[c] += w * int(automaton.pay[s]) if paid else w
     return out
