@@ -159,8 +159,9 @@ def test_small_shoe_capture_runs_the_valid_tests(tmp_path):
     assert r.exit_code == 0, r.output
     line = next(l for l in r.output.splitlines() if l.startswith("relative-order"))
     assert "SKIPPED" in line and "needs at least 600 shuffles, got 200" in line
-    # composition, adjacency, carry-over, first-card serial correlation and both rising-sequence tests run.
-    assert "verdict: PASS (no test rejected at family-wise alpha = 0.01; over the 6 tests that ran, " \
+    # composition, adjacency, carry-over, first-card serial correlation, both rising-sequence tests
+    # and the shuffle-to-shuffle pair carry-over run.
+    assert "verdict: PASS (no test rejected at family-wise alpha = 0.01; over the 7 tests that ran, " \
            "4 skipped for want of data)" in r.output
     assert all("PASS" in l for l in r.output.splitlines() if l.startswith("rising-"))
     report = json.loads(_run("shoe:8", "--input", str(path), "--json").stdout)
