@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 import harness.certify.sections as sections
+from certify_support import without_times
 from harness.certify.bundle import schema
 from harness.cli import main
 from stats.battery import Battery
@@ -46,14 +47,7 @@ def certify(*args):
 
 def timeless(report: dict) -> dict:
     """The report without what may differ between runs: the invocations, durations and rates."""
-    def strip(value):
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if not k.endswith(("seconds", "per_second"))}
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-
-    report = strip(report)
+    report = without_times(report)
     del report["provenance"]["runs"], report["provenance"]["command"]
     return report
 

@@ -5,8 +5,10 @@ must be given the same plan bytes) and every invocation (command line, UTC
 start and end); ``DIR/checkpoints/<section>.json`` holds one finished
 section's record exactly as the report shows it, and
 ``<section>.state``/``.state.json`` the accumulated state of a long section
-still running (:class:`Partial`).  The state is a pickle: resume only a
-folder you wrote, as you would run only a plan you trust.  Every file is written to
+still running (:class:`Partial`), checked against its SHA-256 when read: a
+simulation's totals as JSON (:mod:`harness.segments`), a device battery's
+accumulators as a pickle (resume only a folder you wrote, as you would run
+only a plan you trust).  Every file is written to
 a temporary name and renamed into place, so a kill at any moment leaves
 either the old file or the new one, never half of one.
 """

@@ -6,7 +6,8 @@ archive, or printed.  It is drawn from ``report.json`` alone: the summary
 (verdict per clause, per section), the provenance, then each section —
 devices with their battery table, frequency plot with 99% intervals,
 residual plot, heat maps for shuffles and the p-value histogram; games
-with their RTP table; slots with their PAR sheet and RTP parts.
+with their RTP table and the simulation's convergence plot; slots with their
+PAR sheet, RTP parts and convergence plot.
 """
 from __future__ import annotations
 
@@ -162,7 +163,32 @@ def _game(record: dict) -> str:
         html.append(f'<h3>Simulation: {sim["rounds"]:,} rounds</h3>'
                     + _table(["bet", "decisions", "simulated RTP", "99.9% interval", "exact", "inside"], rows,
                              {1, 2, 4}))
+        html += _convergence_plots(sim.get("convergence"))
     return "".join(html)
+
+
+#: Bets of one game drawn as convergence plots (the game's first: its main bets); all are in the JSON.
+CONVERGENCE_PLOTS = 4
+
+
+def _convergence_plots(block: dict | None) -> list[str]:
+    """Running return against the exact figure, per series of the report's ``convergence`` block."""
+    if not block or not block["points"]:
+        return []
+    names = [b["name"] for b in block["points"][0]["bets"]]
+    out = []
+    for k, name in enumerate(names[:CONVERGENCE_PLOTS]):
+        series = [p["bets"][k] for p in block["points"]]
+        interval = [s["interval"] or [None, None] for s in series]
+        out.append(svg.convergence(
+            f'{name}: running return over the {block["unit"]} played, 99.9% interval (grey), exact '
+            f'{block["exact"][name]["rtp_float"]:.6f} (dashed)',
+            [p["rounds"] for p in block["points"]], [s["rtp"] for s in series], [i[0] for i in interval],
+            [i[1] for i in interval], block["exact"][name]["rtp_float"], block["unit"]))
+    if len(names) > CONVERGENCE_PLOTS:
+        out.append(f'<p class="note">Convergence of the other {len(names) - CONVERGENCE_PLOTS} bets: '
+                   '<code>simulation.convergence</code> in report.json.</p>')
+    return out
 
 
 def _slot(record: dict) -> str:
@@ -185,6 +211,7 @@ def _slot(record: dict) -> str:
         svg.parts("RTP parts (share of the total bet returned)", names, [r["parts_float"][k] for k in names]),
         _table(["part", "RTP", "exact"], parts, {1}),
         "<h3>Checks</h3>", _table(["rule", "requirement", "verdict", "citation", "note"], checks),
+        *_convergence_plots((r.get("simulation") or {}).get("convergence")),
         "<h3>Winning outcomes</h3>" if classes else "",
         _table(["outcome", "award", "probability per play", "RTP share"], classes, {2, 3}) if classes else "",
     ])

@@ -13,7 +13,9 @@ A runner interrupted by Ctrl-C or SIGTERM returns its partial record with
 ``interrupted`` true; the run stops there and ``--resume`` runs the section
 again on its own stream (its generator rebuilt from the seed, so nothing is
 counted twice): a device from its last saved accumulator state (its first
-outcomes replayed to the derived streams only), a game or slot from its start.
+outcomes replayed to the derived streams only), a game's or slot's
+simulation from the end of its last finished segment (:mod:`harness.segments`:
+the totals so far and the generator's position), their exact analyses anew.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import hashlib
 import inspect
 import pathlib
 
-from harness import sources
+from harness import segments, sources
 from harness.certify.plan import DeviceSection, GameSection, Plan, SlotSection
 from harness.progress import Progress
 from harness.verdict import FAIL, Outcome
@@ -233,10 +235,13 @@ def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None) -> dic
     simulation, provenance = None, None
     if section.simulate is not None:
         generator = generator_for(plan, section)
+        adapter = segments.GameSegments(game, section.variant, section.strategy, **options)
         with Progress(section.key, section.simulate, unit="rounds", quiet=quiet) as progress:
-            simulation = game.simulate(section.simulate, generator, section.variant, progress=progress,
-                                       strategy=section.strategy, **options)
+            simulation, trace = segments.play(section.simulate, adapter, generator, progress=progress,
+                                              partial=partial)
         body["simulation"] = simulation.as_dict()
+        body["simulation"]["convergence"] = segments.trace_json(
+            trace, adapter.unit, {b.name: b.exact.rtp for b in simulation.bets})
         provenance = generator.provenance().as_dict()
     inputs = [_input(path, "option file", plan) for path in section.files()]
     return _record(section, "game", _outcome(simulation), body, inputs=inputs, provenance=provenance)
@@ -256,16 +261,18 @@ def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None) -> dic
     with Progress(f"{section.key} exact analysis", 2 * estimate(model).table_entries, quiet=quiet) as progress:
         analysis = analyse(model, progress=progress)
     checks = [c for profile in plan.profiles for c in check(analysis, profile)]
-    simulation, provenance, interrupted = None, None, False
+    simulation, provenance, interrupted, trace = None, None, False, None
     if section.simulate is not None:
-        from harness.slot.simulate import simulate
-
         generator = generator_for(plan, section)
+        adapter = segments.SlotSegments(model)
         with Progress(f"{section.key} simulation", section.simulate, unit="spins", quiet=quiet) as progress:
-            simulation = simulate(model, section.simulate, generator, progress=progress)
+            simulation, trace = segments.play(section.simulate, adapter, generator, progress=progress,
+                                              partial=partial)
         interrupted = simulation.interrupted
         provenance = generator.provenance().as_dict()
     body = to_json(analysis, checks, ",".join(plan.profiles), simulation, interrupted=interrupted)
+    if trace is not None:
+        body["simulation"]["convergence"] = segments.trace_json(trace, adapter.unit, {"rtp": analysis.rtp})
     body["profiles"] = list(plan.profiles)
     body["analysis_seconds"] = body.pop("analysis_seconds", None)
     result = outcome(checks, interrupted)
@@ -279,7 +286,7 @@ RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_sl
 def run_section(plan: Plan, section, quiet: bool = False, partial=None) -> dict:
     """Run one section of the plan (any kind in :data:`RUNNERS`); ``partial``
     (:class:`harness.certify.checkpoint.Partial`) keeps a long section's state between runs
-    (devices use it; games and slots run whole)."""
+    (a device's accumulators, a simulation's totals between segments)."""
     return RUNNERS[type(section)](plan, section, quiet, partial)
 
 

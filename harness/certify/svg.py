@@ -187,4 +187,41 @@ def parts(title: str, names: list[str], values: list[float]) -> str:
     return _frame(title, body, height=170)
 
 
-__all__ = ["frequency", "bars", "heatmap", "histogram", "parts"]
+def convergence(title: str, at: list[int], value: list[float | None], low: list[float | None],
+                high: list[float | None], exact: float, unit: str = "rounds") -> str:
+    """A running estimate (line and dots) with its interval (grey band) against the exact figure
+    (dashed), over a logarithmic axis of the rounds played; points without a value are left out."""
+    points = [(n, v, lo, hi) for n, v, lo, hi in zip(at, value, low, high) if v is not None and n > 0]
+    ys = [exact] + [v for _, v, _, _ in points] + [x for _, _, lo, hi in points for x in (lo, hi) if x is not None]
+    bottom, top = min(ys), max(ys)
+    pad = (top - bottom) * 0.05 or abs(exact) * 0.01 or 0.01
+    y = _Scale(bottom - pad, top + pad, HEIGHT - BOTTOM, TOP)
+    first, last = (math.log10(points[0][0]), math.log10(points[-1][0])) if points else (0.0, 1.0)
+    x = _Scale(first - 0.05, last + 0.05, LEFT + 6, WIDTH - RIGHT - 6)
+    body = _y_axis(y, bottom - pad, top + pad, WIDTH)
+    band = [(n, lo, hi) for n, _, lo, hi in points if lo is not None and hi is not None]
+    if band:
+        outline = [f"{_num(x(math.log10(n)))},{_num(y(hi))}" for n, _, hi in band]
+        outline += [f"{_num(x(math.log10(n)))},{_num(y(lo))}" for n, lo, _ in reversed(band)]
+        body.append(f'<polygon points="{" ".join(outline)}" fill="{BAND}"/>')
+    body.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(y(exact))}" y2="{_num(y(exact))}" '
+                f'stroke="{GOOD}" stroke-dasharray="5 3"><title>exact {exact:.6f}</title></line>')
+    if points:
+        path = " ".join(f"{_num(x(math.log10(n)))},{_num(y(v))}" for n, v, _, _ in points)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{INK}"/>')
+    for n, v, lo, hi in points:
+        outside = lo is not None and hi is not None and not lo <= exact <= hi
+        interval = "" if lo is None or hi is None else f", interval [{lo:.6f}, {hi:.6f}]"
+        body.append(f'<circle cx="{_num(x(math.log10(n)))}" cy="{_num(y(v))}" r="2.5" '
+                    f'fill="{BAD if outside else INK}"><title>{n:,} {escape(unit)}: {v:.6f}{interval}</title></circle>')
+    # Ticks at 1, 2 and 5 times the powers of ten in range (only the powers over more than 2 decades).
+    steps = (1,) if last - first > 2 else (1, 2, 5)
+    ticks = [m * 10 ** d for d in range(math.floor(first), math.floor(last) + 1) for m in steps] if points else []
+    body += [f'<text x="{_num(x(math.log10(t)))}" y="{HEIGHT - BOTTOM + 12}" text-anchor="middle" '
+             f'class="tick">{t:,}</text>' for t in ticks if first - 0.05 <= math.log10(t) <= last + 0.05]
+    body.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end" class="tick">{escape(unit)} '
+                f'played (log scale); dashed: exact</text>')
+    return _frame(title, body)
+
+
+__all__ = ["frequency", "bars", "heatmap", "histogram", "parts", "convergence"]

@@ -42,6 +42,9 @@ class FitResult:
     # The cells tested, observed against expected (a stats.cells.CellTable; JSON key "cell_table",
     # since "cells" has long counted the classes).
     table: Any = dataclasses.field(default=None, compare=False)
+    # What was tested: (counts per class, exact probabilities, labels or None), so that the fits of
+    # two runs of one game can be combined (harness.segments).
+    inputs: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -49,7 +52,7 @@ class FitResult:
         return self.impossible == 0 and (self.pvalue is None or self.pvalue >= ALPHA)
 
     def as_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "table"}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("table", "inputs")}
         out["cell_table"] = None if self.table is None else self.table.to_json()
         return out
 
@@ -73,20 +76,23 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction],
     probs = list(probabilities)
     if observed.size != len(probs):
         raise ValueError(f"{observed.size} observed classes but {len(probs)} probabilities")
+    inputs = (tuple(int(c) for c in observed), tuple(probs), None if labels is None else tuple(labels))
     possible = [i for i, p in enumerate(probs) if p > 0]
     impossible = int(sum(int(observed[i]) for i, p in enumerate(probs) if p == 0))
     if len(possible) < 2:
-        return FitResult(None, None, None, len(possible), 0, impossible, "a single possible class: nothing to test")
+        return FitResult(None, None, None, len(possible), 0, impossible, "a single possible class: nothing to test",
+                         inputs=inputs)
     from stats import chisquare  # the battery's goodness-of-fit test (imported late: scipy is slow to load)
     from stats.cells import cell_table
 
     try:
         result = chisquare(observed[possible], [probs[i] for i in possible])
     except ValueError as exc:  # too few items (stats' InsufficientDataError is a ValueError)
-        return FitResult(None, None, None, len(possible), 0, impossible, str(exc))
+        return FitResult(None, None, None, len(possible), 0, impossible, str(exc), inputs=inputs)
     names = None if labels is None else [str(labels[i]) for i in possible]
     return FitResult(float(result.statistic), float(result.pvalue), int(result.df), len(possible),
-                     int(result.pooled), impossible, table=cell_table(result, names))
+                     int(result.pooled), impossible, table=cell_table(result, names),
+                     inputs=inputs)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -112,6 +112,14 @@ class SimulationResult:
         self.win_sq += int(tally.win_sq_hi) << 64 | int(tally.win_sq_lo)
         self.max_win = max(self.max_win, tally.max_win)
 
+    def absorb(self, later: "SimulationResult") -> None:
+        """Add the totals of ``later``, a run of the same model that went on from this one's last
+        play (a segment of one simulation; :mod:`harness.segments`)."""
+        for f in _TALLY_SUMS + ("win_sq", "seconds"):
+            setattr(self, f, getattr(self, f) + getattr(later, f))
+        self.max_win = max(self.max_win, later.max_win)
+        self.interrupted = later.interrupted
+
     # -- reporting ----------------------------------------------------------------
 
     def as_dict(self, analysis: Analysis) -> dict:
