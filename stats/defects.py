@@ -317,7 +317,9 @@ DEFECTS: dict[str, Defect] = {d.name: d for d in (
     Defect("riffle-deck-4", "deck", "4 GSR riffles of the fresh deck", partial(riffle_shuffle, riffles=4),
            200, ("rising-sequences",)),
     Defect("riffle-deck-carried-4", "deck", "4 GSR riffles of the previous shuffle's order",
-           partial(riffle_shuffle, riffles=4, start="previous"), 200, ("rising-from-previous",)),
+           partial(riffle_shuffle, riffles=4, start="previous"), 200, ("rising-from-previous", "pair-carry-over")),
+    Defect("riffle-shoe-carried-6", "shoe:8", "6 GSR riffles of the previous 8-deck shoe's order",
+           partial(riffle_shuffle, riffles=6, decks=8, start="previous"), 200, ("pair-carry-over",)),
 )}
 
 
