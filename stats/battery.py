@@ -24,13 +24,13 @@ References
 from __future__ import annotations
 
 import functools
-import pickle
+import json
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import numpy as np
 
-from stats import registry
+from stats import _state, registry
 from stats._validate import InsufficientDataError
 from stats._signals import deferred_signals
 from stats.kinds import kind_of
@@ -379,13 +379,13 @@ class Battery:
         return streams
 
     def state(self) -> bytes:
-        """A checkpoint of the run so far: the tests' accumulators and n (a pickle).
+        """A checkpoint of the run so far: the tests' accumulators and n, as JSON data
+        (:mod:`stats._state`: exact numbers, no code).
 
         With :meth:`restore` a long run stopped after this checkpoint goes
-        on from it instead of from its start.  Load only checkpoints you
-        wrote: unpickling runs code.
+        on from it instead of from its start.
         """
-        return pickle.dumps({"n": self.n, "accumulators": [t.acc for t in self.tests]})
+        return _state.dumps(self.n, [t.acc for t in self.tests])
 
     def restore(self, state: bytes, replayed: Iterable) -> None:
         """Go on from a checkpoint of :meth:`state`, on a battery planned alike (same device, n, tests).
@@ -395,7 +395,10 @@ class Battery:
         across chunks (the PIT jitter stream) are derived over them again, but
         no test takes them twice.
         """
-        saved = pickle.loads(state)
+        saved = json.loads(state.decode("utf-8")) if isinstance(state, bytes) and state[:1] == b"{" else None
+        if saved is None or saved.get("format") != _state.FORMAT:
+            raise ValueError("not a battery checkpoint of this version of rngcert (a pickle of an older one?): "
+                             "run again into a new folder")
         if len(saved["accumulators"]) != len(self.tests):
             raise ValueError("the checkpoint is of another battery plan")
         seen = 0
@@ -407,9 +410,7 @@ class Battery:
                 seen += len(array)
         if seen != saved["n"]:
             raise ValueError(f"the checkpoint holds {saved['n']:,} {self.unit} but {seen:,} were replayed")
-        for test, acc in zip(self.tests, saved["accumulators"]):
-            test.acc = acc
-        self.n = saved["n"]
+        self.n = _state.loads(state, [t.acc for t in self.tests])
 
     def _derive(self, name, array, stream):
         derive = self._derivers.get(name)

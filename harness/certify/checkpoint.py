@@ -6,9 +6,9 @@ start and end); ``DIR/checkpoints/<section>.json`` holds one finished
 section's record exactly as the report shows it, and
 ``<section>.state``/``.state.json`` the accumulated state of a long section
 still running (:class:`Partial`), checked against its SHA-256 when read: a
-simulation's totals as JSON (:mod:`harness.segments`), a device battery's
-accumulators as a pickle (resume only a folder you wrote, as you would run
-only a plan you trust).  Every file is written to
+simulation's totals (:mod:`harness.segments`) or a device battery's
+accumulators (:meth:`stats.battery.Battery.state`), both JSON data that
+nothing is run from.  Every file is written to
 a temporary name and renamed into place, so a kill at any moment leaves
 either the old file or the new one, never half of one.
 """
