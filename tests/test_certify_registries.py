@@ -38,7 +38,11 @@ def run(plan_text, tmp_path):
     return {s["key"]: s for s in report["sections"]}
 
 
-def test_toy_engine_device_and_game_run_through_a_plan(toy_engine, toy_devices, toy_games, tmp_path):  # noqa: F811
+def test_toy_engine_device_and_game_run_through_a_plan(toy_engine, toy_devices, toy_games, tmp_path,  # noqa: F811
+                                                       monkeypatch):
+    from harness import segments
+
+    monkeypatch.setattr(segments, "MIN_SEGMENT", 200)
     sections = run(PLAN, tmp_path)
     assert list(sections) == ["selftest", "device:toy-blower", "game:toy-coin"]
     assert "toy" in sections["selftest"]["result"]["engines"]
@@ -49,6 +53,11 @@ def test_toy_engine_device_and_game_run_through_a_plan(toy_engine, toy_devices, 
     assert blower["n"] == 600 and blower["tests"][0]["cells"]["axes"] == [[str(i) for i in range(1, 21)]]
     coin = sections["game:toy-coin"]["result"]
     assert coin["options"] == {"flips": 2} and coin["simulation"]["rounds"] == 2000
+    # The simulation's segments, convergence trace and cell table come with the game's declaration alone.
+    convergence = coin["simulation"]["convergence"]
+    assert [p["rounds"] for p in convergence["points"]] == segments.boundaries(2000)
+    assert set(convergence["exact"]) == {b["name"] for b in coin["bets"]}
+    assert sum(coin["simulation"]["outcome_chisquare"]["cell_table"]["observed"]) > 0
 
 
 def test_toy_test_and_kind_run_through_a_plan(toy_package, tmp_path):  # noqa: F811

@@ -183,6 +183,11 @@ def test_certify_resumes_a_stopped_simulation_and_plots_its_convergence(small_se
     resumed = run("--out", tmp_path / "stopped", "--resume")
     assert resumed.exit_code == 0, resumed.output
     reports = [json.loads((tmp_path / d / "report.json").read_text()) for d in ("whole", "stopped")]
+    import jsonschema
+
+    from harness.certify.bundle import schema
+
+    assert not list(jsonschema.Draft202012Validator(schema()).iter_errors(reports[1]))
     for report in reports:
         del report["provenance"]["runs"], report["provenance"]["command"]
     assert timeless(reports[0]) == timeless(reports[1])
