@@ -10,7 +10,8 @@ from rngcore.engine import BitSource, Provenance, TrivialSeedWarning
 from rngcore.engines.chacha20 import ChaChaEngine
 from rngcore.engines.ctr_drbg import CtrDrbg, CtrDrbgNoDf
 from rngcore.engines.hmac_drbg import HmacDrbg
-from rngcore.errors import EntropyError, EntropyHealthError, RNGError, SelfTestError, raise_for_status
+from rngcore.errors import (ContinuousTestError, EntropyError, EntropyHealthError, RNGError, SelfTestError,
+                            raise_for_status)
 from rngcore.generator import Generator
 from rngcore.numpy_interop import ChaChaBitGenerator, numpy_generator
 
@@ -21,6 +22,7 @@ __all__ = [
     "BitSource",
     "ChaChaBitGenerator",
     "ChaChaEngine",
+    "ContinuousTestError",
     "CtrDrbg",
     "CtrDrbgNoDf",
     "EntropyError",

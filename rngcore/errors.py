@@ -12,8 +12,8 @@ from typing import Mapping
 
 from rngcore._native import lib
 
-__all__ = ["RNGError", "EntropyError", "EntropyHealthError", "SelfTestError", "ExhaustedError",
-           "raise_for_status"]
+__all__ = ["RNGError", "EntropyError", "EntropyHealthError", "ContinuousTestError", "SelfTestError",
+           "ExhaustedError", "raise_for_status"]
 
 
 class RNGError(RuntimeError):
@@ -29,6 +29,12 @@ class EntropyHealthError(EntropyError):
     (Repetition Count or Adaptive Proportion, ``csrc/core/health.h``): the
     generator that took it is closed for good; a new one runs the start-up
     test again."""
+
+
+class ContinuousTestError(RNGError):
+    """Two consecutive blocks of an engine's production output were equal
+    (the continuous test, ``csrc/core/continuous.h``): the engine is stuck,
+    and is closed for good; a new one starts afresh."""
 
 
 class SelfTestError(RNGError):
@@ -52,6 +58,9 @@ _MESSAGES = {
     lib.RNG_E_HEALTH_RCT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Repetition "
                                                "Count Test (a sample repeated too often in a row); this generator "
                                                "is closed, create a new one"),
+    lib.RNG_E_CONTINUOUS: (ContinuousTestError, "two consecutive blocks of the engine's output were equal (the "
+                                                "continuous test: the engine is stuck); this generator is closed, "
+                                                "create a new one"),
     lib.RNG_E_HEALTH_APT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Adaptive "
                                                "Proportion Test (a sample too common in a 512-sample window); this "
                                                "generator is closed, create a new one"),

@@ -37,7 +37,8 @@ sets plans, e.g. ``test_lib.rngtest_entropy_fail(1)`` or
 ``test_lib.rngtest_entropy_plan(test_lib.RNGTEST_READ_ZERO, 0, 0)``, and
 :func:`entropy_fault` (any read fault), :func:`entropy_failure` (every read
 fails), :func:`entropy_tamper` (stuck, repeating or biased OS bytes, for
-the SP 800-90B health tests) and :func:`selftest_failure` hold one for a block;
+the SP 800-90B health tests), :func:`output_tamper` (an engine repeating an
+output block, for the continuous test) and :func:`selftest_failure` hold one for a block;
 :func:`failed_selftest` holds a self-test run that has failed.
 """
 from __future__ import annotations
@@ -52,7 +53,7 @@ from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
 __all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "entropy_tamper", "failed_selftest",
-           "keystream_impl", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
+           "keystream_impl", "output_tamper", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
 
 test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
 lib.rng_faults_install(test_lib.rngtest_faults())
@@ -259,6 +260,45 @@ def entropy_tamper(kind: str, *, value: int = 0, run: int = 4, after: int = 0):
         yield test_lib.rngtest_entropy_tampered
     finally:
         test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)
+
+
+_OUTPUT_TAMPERS = {
+    "repeat-inside": test_lib.RNGTEST_OUTPUT_REPEAT_INSIDE,
+    "repeat-across": test_lib.RNGTEST_OUTPUT_REPEAT_ACROSS,
+}
+
+
+@contextlib.contextmanager
+def output_tamper(kind: str, *, block: int, after: int = 0):
+    """Batches of production output are rewritten inside the block (process-wide),
+    just before the continuous test sees them (``csrc/core/continuous.h``): a stuck engine.
+
+    Parameters
+    ----------
+    kind : {"repeat-inside", "repeat-across"}
+        A batch's second block becomes a copy of its first; or its first
+        block a copy of the previous batch's last.
+    block : int
+        The engine's continuous-test block in bytes (32 for ChaCha20 and
+        HMAC_DRBG, 16 for CTR_DRBG).
+    after : int
+        Batches that pass unchanged first.
+
+    Yields
+    ------
+    callable
+        Returns the batches rewritten since the block began.
+    """
+    mode = _OUTPUT_TAMPERS.get(kind)
+    if mode is None:
+        raise ValueError(f"output tamper must be one of {', '.join(_OUTPUT_TAMPERS)}, got {kind!r}")
+    if not 1 <= operator.index(block) <= 64 or operator.index(after) < 0:
+        raise ValueError(f"need 1 <= block <= 64 and after >= 0, got {block}, {after}")
+    test_lib.rngtest_output_tamper(mode, block, after)
+    try:
+        yield test_lib.rngtest_output_tampered
+    finally:
+        test_lib.rngtest_output_tamper(test_lib.RNGTEST_OUTPUT_NONE, 32, 0)
 
 
 def entropy_failure():

@@ -252,8 +252,10 @@ static int next_batch(rng_chacha *eng, size_t cap, size_t *nblocks)
 /* Production: one key, one batch.  The key makes max(nblocks, 8) blocks
    from counter 0 (the first 8 as one AVX2 group, so every block is on the
    fast path); the first 32 bytes become the next key and are never
-   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1). */
-static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
+   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1),
+   once they pass the continuous test (its status: on failure the caller
+   latches it, which wipes key and output). */
+static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
 {
     uint8_t head[512];
     size_t in_head = nblocks < 8 ? nblocks : 8;
@@ -268,6 +270,7 @@ static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
     rng_memzero(head, sizeof head);
     eng->since_reseed += 64 * nblocks - 32;
     eng->produced += 64 * nblocks - 32;
+    return rng_continuous_check(&eng->continuous, out, 64 * nblocks - 32);
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -287,9 +290,9 @@ static int refill(rng_chacha *eng)
         }
         uint32_t pos = (uint32_t)(RNG_CHACHA_BUF_BYTES - (64 * nblocks - 32));
         rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
-        production_batch(eng, eng->buf + pos, nblocks);
         eng->pos = pos;
-        return RNG_OK;
+        status = production_batch(eng, eng->buf + pos, nblocks);
+        return status == RNG_OK ? RNG_OK : fail(eng, status);
     }
     rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
     eng->counter += RNG_CHACHA_BUF_BLOCKS;
@@ -327,7 +330,10 @@ static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
             if (status != RNG_OK) {
                 return status;
             }
-            production_batch(eng, dst, nblocks);
+            status = production_batch(eng, dst, nblocks);
+            if (status != RNG_OK) {
+                return fail(eng, status); /* rng_chacha_fill zeroes all of the request */
+            }
             dst += 64 * nblocks - 32;
             nbytes -= 64 * nblocks - 32;
         }
@@ -381,6 +387,7 @@ static int init_common(rng_chacha *eng, int mode)
     memset(eng, 0, sizeof *eng);
     eng->mode = mode;
     eng->pos = RNG_CHACHA_BUF_BYTES;
+    rng_continuous_init(&eng->continuous, 32); /* a batch outputs 64 n - 32 bytes: whole 32-byte blocks */
     /* Read before the self-test state, so a run failing in between is
        caught at the first output. */
     eng->epoch = __atomic_load_n(&rng_chacha_epoch, __ATOMIC_SEQ_CST);

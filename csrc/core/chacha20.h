@@ -30,7 +30,10 @@
  *               and at most reseed_interval + 63 bytes (the interval
  *               rounded up to the engine's granularity, one 64-byte
  *               ChaCha20 block).  Counted are the bytes generated for
- *               output, including any still unread in the buffer.
+ *               output, including any still unread in the buffer.  Every
+ *               batch passes the continuous test (continuous.h: no two
+ *               consecutive 32-byte output blocks equal) before any of it
+ *               is read; a repeat latches RNG_E_CONTINUOUS.
  *
  * No returned output stays in the state: every read zeroes the buffer
  * bytes it takes (the inline word readers store zeros over the word they
@@ -63,6 +66,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "byteorder.h"
+#include "continuous.h"
 #include "rng_source.h"
 
 #define RNG_CHACHA_BUF_BLOCKS 32
@@ -89,6 +93,7 @@ typedef struct rng_chacha {
     uint64_t since_reseed;     /* production: output bytes since the last OS seeding */
     uint64_t seedings;         /* production: OS seedings so far (1 after init) */
     uint64_t produced;         /* production: bytes generated for output, less any dropped unread */
+    rng_continuous continuous; /* production: no two consecutive 32-byte output blocks equal */
     rng_source *source;        /* attached source, which mirrors latched failures */
 } rng_chacha;
 

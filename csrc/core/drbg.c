@@ -159,6 +159,9 @@ static int request(rng_drbg *eng, uint8_t *out)
             status = mech_generate(&eng->w, eng->mechanism, out, REQUEST);
         }
     }
+    if (status == RNG_OK && eng->mode == RNG_DRBG_PRODUCTION) {
+        status = rng_continuous_check(&eng->continuous, out, REQUEST);
+    }
     if (status != RNG_OK) {
         return fail(eng, status);
     }
@@ -206,6 +209,7 @@ static int init_common(rng_drbg *eng, int mechanism, int mode, uint64_t reseed_i
     eng->pos = REQUEST;
     eng->mechanism = mechanism;
     eng->mode = mode;
+    rng_continuous_init(&eng->continuous, is_ctr(mechanism) ? 16 : 32); /* AES's block, SHA-256's output */
     /* Read before the self-test, so a run failing in between is caught. */
     eng->epoch = __atomic_load_n(&drbg_epoch, __ATOMIC_SEQ_CST);
     eng->bad_selftest_runs = __atomic_load_n(&bad_runs, __ATOMIC_SEQ_CST);

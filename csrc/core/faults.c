@@ -76,3 +76,11 @@ int rng_fault_selftest_corrupt(void)
     const rng_faults *faults = __atomic_load_n(&installed, __ATOMIC_SEQ_CST);
     return faults != NULL && faults->selftest_corrupt != NULL && faults->selftest_corrupt() != 0;
 }
+
+void rng_fault_output_tamper(void *bytes, size_t n)
+{
+    const rng_faults *faults = __atomic_load_n(&installed, __ATOMIC_RELAXED);
+    if (faults != NULL && faults->output_tamper != NULL) {
+        faults->output_tamper(bytes, n);
+    }
+}

@@ -9,8 +9,12 @@
  * operating system "delivers"; the entropy tamper fault rewrites the bytes
  * delivered (stuck, repeating, biased: a broken noise source), which is how
  * the tests show that the SP 800-90B health tests (health.h), which every
- * delivered byte goes through, catch such a source.  No fault can make the
- * core skip the health tests or output anything but what passed them.
+ * delivered byte goes through, catch such a source.  The output tamper
+ * fault likewise rewrites a batch of production output just before the
+ * continuous test (continuous.h) checks it (one pointer load per batch),
+ * which is how the tests show that the test stops a stuck engine.  No fault
+ * can make the core skip the health tests or the continuous test, or output
+ * anything but what passed them.
  */
 #ifndef RNG_FAULTS_H
 #define RNG_FAULTS_H
@@ -29,6 +33,9 @@ typedef struct rng_faults {
     void (*entropy_tamper)(unsigned char *bytes, size_t n);
     /* Non-zero: the self-test sees one corrupted keystream bit.  NULL: none. */
     int (*selftest_corrupt)(void);
+    /* On each batch of n bytes of production output an engine generated,
+       before the continuous test sees it.  NULL: no fault. */
+    void (*output_tamper)(unsigned char *bytes, size_t n);
 } rng_faults;
 
 /* Install a fault table (NULL removes it); it must outlive its installation. */
@@ -41,5 +48,7 @@ ssize_t rng_fault_getrandom(void *out, size_t n);
 int rng_fault_getentropy(void *out, size_t n);
 /* 1 when the installed faults corrupt the self-test. */
 int rng_fault_selftest_corrupt(void);
+/* A batch of production output as the installed faults rewrite it (if at all). */
+void rng_fault_output_tamper(void *bytes, size_t n);
 
 #endif

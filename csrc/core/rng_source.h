@@ -41,6 +41,7 @@
 #define RNG_E_MEMORY -5      /* allocation failed */
 #define RNG_E_HEALTH_RCT -6  /* OS entropy failed the SP 800-90B Repetition Count Test (health.h) */
 #define RNG_E_HEALTH_APT -7  /* OS entropy failed the SP 800-90B Adaptive Proportion Test */
+#define RNG_E_CONTINUOUS -8  /* two consecutive production output blocks were equal (continuous.h) */
 
 typedef struct rng_source {
     void *state;

@@ -2,6 +2,7 @@
 #include "fault_plans.h"
 
 #include <errno.h>
+#include <string.h>
 
 static int plan_mode = RNGTEST_READ_PASS;
 static long plan_after = 0;
@@ -117,7 +118,51 @@ static void entropy_tamper(unsigned char *bytes, size_t n)
     }
 }
 
-static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now};
+/* Output plans.  Engines are used one thread at a time (rngcore's lock), and
+   the tests that set a plan draw from one engine, so the plan switch is the
+   only atomic. */
+static int output_mode = RNGTEST_OUTPUT_NONE;
+static long output_block = 32;
+static long output_after = 0;
+static long output_batches = 0;  /* batches seen since the plan was set */
+static long output_tampered = 0;
+static unsigned char output_last[64];  /* the previous batch's last block (REPEAT_ACROSS) */
+
+void rngtest_output_tamper(int mode, long block, long after)
+{
+    __atomic_store_n(&output_mode, RNGTEST_OUTPUT_NONE, __ATOMIC_SEQ_CST);
+    output_block = block > 0 && block <= (long)sizeof output_last ? block : 32;
+    output_after = after;
+    output_batches = 0;
+    output_tampered = 0;
+    __atomic_store_n(&output_mode, mode, __ATOMIC_SEQ_CST);
+}
+
+long rngtest_output_tampered(void)
+{
+    return __atomic_load_n(&output_tampered, __ATOMIC_SEQ_CST);
+}
+
+static void output_tamper(unsigned char *bytes, size_t n)
+{
+    int mode = __atomic_load_n(&output_mode, __ATOMIC_SEQ_CST);
+    size_t b = (size_t)output_block;
+    if (mode == RNGTEST_OUTPUT_NONE || n < b) {
+        return;
+    }
+    if (output_batches++ >= output_after) {
+        if (mode == RNGTEST_OUTPUT_REPEAT_INSIDE && n >= 2 * b) {
+            memcpy(bytes + b, bytes, b);
+            output_tampered++;
+        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && output_batches > 1) {
+            memcpy(bytes, output_last, b);
+            output_tampered++;
+        }
+    }
+    memcpy(output_last, bytes + (n / b - 1) * b, b);
+}
+
+static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now, output_tamper};
 
 const rng_faults *rngtest_faults(void)
 {

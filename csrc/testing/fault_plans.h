@@ -40,6 +40,16 @@ void rngtest_entropy_fail(int fail);
 void rngtest_entropy_tamper(int mode, int value, long run, long after);
 /* Bytes rewritten since the last rngtest_entropy_tamper. */
 long rngtest_entropy_tampered(void);
+#define RNGTEST_OUTPUT_NONE 0           /* production output as the engine made it */
+#define RNGTEST_OUTPUT_REPEAT_INSIDE 1  /* a batch's second block is a copy of its first */
+#define RNGTEST_OUTPUT_REPEAT_ACROSS 2  /* a batch's first block is a copy of the previous batch's last */
+
+/* After `after` batches of production output pass untouched, rewrite each
+   later batch as `mode` (RNGTEST_OUTPUT_*), in blocks of `block` bytes
+   (the engine's continuous-test block, continuous.h).  NONE ends it. */
+void rngtest_output_tamper(int mode, long block, long after);
+/* Batches rewritten since the last rngtest_output_tamper. */
+long rngtest_output_tampered(void);
 /* While non-zero, every self-test run sees a corrupted keystream bit. */
 void rngtest_selftest_fail(int fail);
 /* The fault table rngcore.testing installs with rng_faults_install. */

@@ -1,0 +1,90 @@
+"""The continuous test on every engine's production output (``csrc/core/continuous.h``): no two
+consecutive output blocks equal.  A stuck engine, made by the fault seam's output tamper, is closed
+for good on the buffered and the bulk path, inside a batch and across batches; good output passes;
+the state never keeps an output block; replay output is not touched."""
+import hashlib
+
+import numpy as np
+import pytest
+
+import rngcore
+from rngcore.engines import engines
+from rngcore.errors import ContinuousTestError
+from rngcore.testing import output_tamper
+
+PRODUCTION = sorted(name for name, engine in engines().items() if engine.has_production)
+BLOCKS = {"chacha20": 32, "ctr-drbg-aes256": 16, "ctr-drbg-aes256-nodf": 16, "hmac-drbg-sha256": 32}
+
+
+def test_every_production_engine_has_its_block():
+    assert set(PRODUCTION) == set(BLOCKS)
+    for name in PRODUCTION:
+        assert engines()[name]()._state.continuous.block == BLOCKS[name]
+
+
+@pytest.mark.parametrize("name", PRODUCTION)
+@pytest.mark.parametrize("kind", ["repeat-inside", "repeat-across"])
+@pytest.mark.parametrize("path", ["buffered", "bulk"])
+def test_a_repeated_block_closes_the_engine_for_good(name, kind, path):
+    engine = engines()[name]()
+    g = rngcore.Generator(engine)
+    g.random_bytes(100_000)  # some batches pass first: "across" compares with a real previous batch
+    out = bytearray(1 << 20)
+    with output_tamper(kind, block=BLOCKS[name]) as tampered:
+        with pytest.raises(ContinuousTestError, match="two consecutive blocks"):
+            for _ in range(4):
+                if path == "bulk":
+                    g.fill(out)
+                else:
+                    g.integers(0, 37, size=10_000)
+        assert tampered() == 1
+    assert engine.status == rngcore.lib.RNG_E_CONTINUOUS
+    assert path == "buffered" or not any(out)  # a failed fill leaves nothing of the request
+    for _ in range(2):  # the engine stays closed, though its output would be fine again
+        with pytest.raises(ContinuousTestError):
+            g.random_bytes(1)
+        with pytest.raises(ContinuousTestError):
+            g.integers(0, 37, size=3)
+    assert len(rngcore.Generator(engines()[name]()).random_bytes(64)) == 64  # a new instance works
+
+
+@pytest.mark.parametrize("name", PRODUCTION)
+def test_good_output_passes_and_every_block_is_checked(name):
+    engine = engines()[name]()
+    g = rngcore.Generator(engine)
+    g.random_bytes(4 << 20)
+    g.integers(0, 52, size=200_000)
+    checked = engine._state.continuous.blocks * BLOCKS[name]
+    handed_out = engine.provenance().position
+    assert handed_out <= checked <= handed_out + 4096  # every byte handed out, plus what is still buffered
+    assert engine.status == 0
+
+
+@pytest.mark.parametrize("name", PRODUCTION)
+def test_the_state_keeps_a_fingerprint_never_the_block(name):
+    """Across batches only the SHA-256 fingerprint of the last block stays in the state (outbuf.h's
+    rule: a captured state reveals nothing that was output)."""
+    engine = engines()[name]()
+    b = BLOCKS[name]
+    whole = 64 * 1024 - 32 if name == "chacha20" else 1 << 16  # whole batches (one bulk ChaCha20 key), none buffered
+    out = rngcore.Generator(engine).random_bytes(whole)
+    state = bytes(rngcore.ffi.buffer(engine._state))
+    fingerprint = bytes(engine._state.continuous.last)
+    assert fingerprint in {hashlib.sha256(out[i:i + b]).digest()[:16] for i in range(0, len(out), b)}
+    for i in range(0, len(out) - 8, 8):
+        assert out[i:i + 8] not in state, i
+
+
+@pytest.mark.parametrize("name", sorted(engines()))
+def test_replay_output_is_not_checked_or_changed(name):
+    """The tamper only ever runs inside the production check, so a replay stream under it is the
+    stream without it (the stability pins hold the streams themselves)."""
+    engine = engines()[name]
+    if engine.name == "test":
+        pytest.skip("no replay seed")
+    seed = bytes(range(engine.seed_bytes)).hex()
+    plain = rngcore.Generator(engine(seed)).random_bytes(50_000)
+    with output_tamper("repeat-inside", block=16) as tampered:
+        assert rngcore.Generator(engine(seed)).random_bytes(50_000) == plain
+    assert tampered() == 0
+    assert np.frombuffer(plain, np.uint8).size == 50_000
