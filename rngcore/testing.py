@@ -279,8 +279,8 @@ def output_tamper(kind: str, *, block: int, after: int = 0):
         A batch's second block becomes a copy of its first; or its first
         block a copy of the previous batch's last.
     block : int
-        The engine's continuous-test block in bytes (32 for ChaCha20 and
-        HMAC_DRBG, 16 for CTR_DRBG).
+        The continuous test's block in bytes (``lib.RNG_CONTINUOUS_BLOCK``, 32,
+        for every engine; a smaller one repeats inside a block).
     after : int
         Batches that pass unchanged first.
 

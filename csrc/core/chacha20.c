@@ -252,10 +252,9 @@ static int next_batch(rng_chacha *eng, size_t cap, size_t *nblocks)
 /* Production: one key, one batch.  The key makes max(nblocks, 8) blocks
    from counter 0 (the first 8 as one AVX2 group, so every block is on the
    fast path); the first 32 bytes become the next key and are never
-   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1),
-   once they pass the continuous test (its status: on failure the caller
-   latches it, which wipes key and output). */
-static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
+   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1).
+   The caller runs the continuous test on them before any can be read. */
+static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
 {
     uint8_t head[512];
     size_t in_head = nblocks < 8 ? nblocks : 8;
@@ -270,7 +269,6 @@ static int production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
     rng_memzero(head, sizeof head);
     eng->since_reseed += 64 * nblocks - 32;
     eng->produced += 64 * nblocks - 32;
-    return rng_continuous_check(&eng->continuous, out, 64 * nblocks - 32);
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -291,7 +289,8 @@ static int refill(rng_chacha *eng)
         uint32_t pos = (uint32_t)(RNG_CHACHA_BUF_BYTES - (64 * nblocks - 32));
         rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
         eng->pos = pos;
-        status = production_batch(eng, eng->buf + pos, nblocks);
+        production_batch(eng, eng->buf + pos, nblocks);
+        status = rng_continuous_check(&eng->continuous, eng->buf + pos, RNG_CHACHA_BUF_BYTES - pos);
         return status == RNG_OK ? RNG_OK : fail(eng, status);
     }
     rng_chacha20_blocks(eng->key, eng->counter, eng->stream, eng->buf, RNG_CHACHA_BUF_BLOCKS);
@@ -323,6 +322,7 @@ static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
         dst += 64 * whole;
         nbytes -= 64 * whole;
     } else {
+        uint8_t *bulk = dst; /* the batches written here, one contiguous run */
         while (nbytes >= BULK_MIN_BYTES) {
             size_t fit = (nbytes + 32) / 64; /* 64 * fit - 32 <= nbytes */
             size_t nblocks;
@@ -330,12 +330,15 @@ static int fill_output(rng_chacha *eng, uint8_t *dst, size_t nbytes)
             if (status != RNG_OK) {
                 return status;
             }
-            status = production_batch(eng, dst, nblocks);
-            if (status != RNG_OK) {
-                return fail(eng, status); /* rng_chacha_fill zeroes all of the request */
-            }
+            production_batch(eng, dst, nblocks);
             dst += 64 * nblocks - 32;
             nbytes -= 64 * nblocks - 32;
+        }
+        /* The continuous test once over the run: inside it, batch borders are compared
+           byte for byte.  On failure rng_chacha_fill zeroes all of the request. */
+        status = rng_continuous_check(&eng->continuous, bulk, (size_t)(dst - bulk));
+        if (status != RNG_OK) {
+            return fail(eng, status);
         }
     }
 
@@ -387,7 +390,7 @@ static int init_common(rng_chacha *eng, int mode)
     memset(eng, 0, sizeof *eng);
     eng->mode = mode;
     eng->pos = RNG_CHACHA_BUF_BYTES;
-    rng_continuous_init(&eng->continuous, 32); /* a batch outputs 64 n - 32 bytes: whole 32-byte blocks */
+    rng_continuous_init(&eng->continuous); /* a batch outputs 64 n - 32 bytes: whole 32-byte blocks */
     /* Read before the self-test state, so a run failing in between is
        caught at the first output. */
     eng->epoch = __atomic_load_n(&rng_chacha_epoch, __ATOMIC_SEQ_CST);

@@ -3,24 +3,51 @@
 
 #include <string.h>
 
-#include "byteorder.h"
 #include "entropy.h"
 #include "faults.h"
 #include "hmac_drbg.h"
 #include "rng_source.h"
 
-void rng_continuous_init(rng_continuous *c, uint32_t block)
+void rng_continuous_init(rng_continuous *c)
 {
     memset(c, 0, sizeof *c);
-    c->block = block;
+    c->block = RNG_CONTINUOUS_BLOCK;
 }
 
-static void fingerprint(const uint8_t *block, size_t n, uint8_t out[RNG_CONTINUOUS_FINGERPRINT])
+_Static_assert(RNG_CONTINUOUS_BLOCK == 32, "a block is one rng_sha256_32 message");
+
+static void fingerprint(const uint8_t block[RNG_CONTINUOUS_BLOCK], uint8_t out[RNG_CONTINUOUS_FINGERPRINT])
 {
     uint8_t digest[32];
-    rng_sha256(block, n, digest);
+    rng_sha256_32(block, digest);
     memcpy(out, digest, RNG_CONTINUOUS_FINGERPRINT);
     rng_memzero(digest, sizeof digest);
+}
+
+/* Whether some block of p[0 .. count blocks) starts with the 64-bit word
+   the block before it starts with: every repeated block does, good output
+   almost never (2^-64 a pair).  Branch-free. */
+static int words_repeat(const uint8_t *p, size_t count)
+{
+    uint64_t hit = 0, prev, cur;
+    memcpy(&prev, p, 8);
+    for (size_t i = 1; i < count; i++) {
+        memcpy(&cur, p + RNG_CONTINUOUS_BLOCK * i, 8);
+        hit |= prev == cur;
+        prev = cur;
+    }
+    return hit != 0;
+}
+
+/* Whether a block of p[0 .. count blocks) equals the one before it. */
+static int blocks_repeat(const uint8_t *p, size_t count, size_t b)
+{
+    for (size_t i = 1; i < count; i++) {
+        if (memcmp(p + (i - 1) * b, p + i * b, b) == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int rng_continuous_check(rng_continuous *c, uint8_t *batch, size_t n)
@@ -31,15 +58,12 @@ int rng_continuous_check(rng_continuous *c, uint8_t *batch, size_t n)
         return RNG_OK;
     }
     uint8_t fp[RNG_CONTINUOUS_FINGERPRINT];
-    fingerprint(batch, b, fp);
+    fingerprint(batch, fp);
     int repeated = c->primed && memcmp(fp, c->last, sizeof fp) == 0;
-    /* One 64-bit word per block decides; the whole block only on a match. */
-    for (size_t i = 1; i < count && !repeated; i++) {
-        const uint8_t *prev = batch + (i - 1) * b, *cur = prev + b;
-        repeated = rng_load64_le(prev) == rng_load64_le(cur) && memcmp(prev, cur, b) == 0;
-    }
+    /* Inside the batch: the cheap word scan decides; the blocks only on a hit. */
+    repeated = repeated || (words_repeat(batch, count) && blocks_repeat(batch, count, b));
     if (count > 1) {
-        fingerprint(batch + (count - 1) * b, b, fp);
+        fingerprint(batch + (count - 1) * b, fp);
     }
     memcpy(c->last, fp, sizeof fp);
     rng_memzero(fp, sizeof fp);

@@ -23,9 +23,8 @@
  *               RNG_E_ENTROPY (RNG_E_HEALTH_* when its bytes fail an SP 800-90B
  *               health test, health.h); there is no fallback.  Every
  *               request passes the continuous test (continuous.h: no two
- *               consecutive blocks equal, 16 bytes for CTR_DRBG, 32 for
- *               HMAC_DRBG) before any of it is read; a repeat latches
- *               RNG_E_CONTINUOUS.
+ *               consecutive 32-byte output blocks equal) before any of it
+ *               is read; a repeat latches RNG_E_CONTINUOUS.
  *
  * Failures latch in the engine and its source (all-one words, zeroed fill
  * output, as chacha20.h).  The power-on self-test (below) runs at the first
@@ -70,7 +69,7 @@ typedef struct rng_drbg {
     uint64_t requests;         /* Generate requests made for output */
     uint64_t produced;         /* bytes generated for output, less any dropped unread */
     uint64_t seedings;         /* production: instantiate + reseeds from the OS */
-    rng_continuous continuous; /* production: no two consecutive output blocks of the mechanism equal */
+    rng_continuous continuous; /* production: no two consecutive 32-byte output blocks equal */
     rng_source *source;
 } rng_drbg;
 

@@ -251,6 +251,25 @@ static void sha256_final(sha256_ctx *c, uint8_t out[32])
     }
 }
 
+void rng_sha256_32(const uint8_t data[32], uint8_t out[32])
+{
+    /* The message and its padding fill one block: data || 0x80 || zeros || 256 (bits), big-endian. */
+    static const uint32_t IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                   0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    uint8_t block[64] = {0};
+    uint32_t h[8];
+    memcpy(block, data, 32);
+    block[32] = 0x80;
+    block[62] = 0x01; /* 256 = 0x0100 */
+    memcpy(h, IV, sizeof IV);
+    sha256_blocks(h, block, 1);
+    for (int i = 0; i < 8; i++) {
+        store32_be(out + 4 * i, h[i]);
+    }
+    rng_memzero(block, sizeof block);
+    rng_memzero(h, sizeof h);
+}
+
 void rng_sha256(const uint8_t *data, size_t n, uint8_t out[32])
 {
     sha256_ctx c;

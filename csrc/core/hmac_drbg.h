@@ -66,4 +66,8 @@ int rng_hmac_drbg_generate(rng_hmac_drbg *d, uint8_t *out, size_t n,
                            const uint8_t *additional, size_t additional_len);
 /* cffi:end */
 
+/* SHA-256 of exactly 32 bytes (the digest rng_sha256 gives), in its one
+   compression: the continuous test's fingerprint (continuous.h). */
+void rng_sha256_32(const uint8_t data[32], uint8_t out[32]);
+
 #endif
