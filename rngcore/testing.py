@@ -250,16 +250,29 @@ def entropy_tamper(kind: str, *, value: int = 0, run: int = 4, after: int = 0):
     callable
         Returns the bytes rewritten since the block began.
     """
-    mode = _TAMPERS.get(kind)
-    if mode is None:
-        raise ValueError(f"entropy tamper must be one of {', '.join(_TAMPERS)}, got {kind!r}")
+    mode = _mode("entropy tamper", _TAMPERS, kind)
     if not 0 <= operator.index(value) <= 255 or operator.index(run) < 1 or operator.index(after) < 0:
         raise ValueError(f"need 0 <= value <= 255, run >= 1 and after >= 0, got {value}, {run}, {after}")
-    test_lib.rngtest_entropy_tamper(mode, value, run, after)
-    try:
+    with _held(lambda: test_lib.rngtest_entropy_tamper(mode, value, run, after),
+               lambda: test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)):
         yield test_lib.rngtest_entropy_tampered
+
+
+def _mode(what: str, modes: dict, kind: str) -> int:
+    """The C plan mode of ``kind``; ValueError naming the valid ones."""
+    if kind not in modes:
+        raise ValueError(f"{what} must be one of {', '.join(modes)}, got {kind!r}")
+    return modes[kind]
+
+
+@contextlib.contextmanager
+def _held(start, stop):
+    """A fault plan set by ``start()`` for the block, ended by ``stop()`` however it exits."""
+    start()
+    try:
+        yield
     finally:
-        test_lib.rngtest_entropy_tamper(test_lib.RNGTEST_TAMPER_NONE, 0, 1, 0)
+        stop()
 
 
 _OUTPUT_TAMPERS = {
@@ -289,16 +302,12 @@ def output_tamper(kind: str, *, block: int, after: int = 0):
     callable
         Returns the batches rewritten since the block began.
     """
-    mode = _OUTPUT_TAMPERS.get(kind)
-    if mode is None:
-        raise ValueError(f"output tamper must be one of {', '.join(_OUTPUT_TAMPERS)}, got {kind!r}")
+    mode = _mode("output tamper", _OUTPUT_TAMPERS, kind)
     if not 1 <= operator.index(block) <= 64 or operator.index(after) < 0:
         raise ValueError(f"need 1 <= block <= 64 and after >= 0, got {block}, {after}")
-    test_lib.rngtest_output_tamper(mode, block, after)
-    try:
+    with _held(lambda: test_lib.rngtest_output_tamper(mode, block, after),
+               lambda: test_lib.rngtest_output_tamper(test_lib.RNGTEST_OUTPUT_NONE, 32, 0)):
         yield test_lib.rngtest_output_tampered
-    finally:
-        test_lib.rngtest_output_tamper(test_lib.RNGTEST_OUTPUT_NONE, 32, 0)
 
 
 def entropy_failure():

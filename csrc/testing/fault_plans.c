@@ -121,42 +121,44 @@ static void entropy_tamper(unsigned char *bytes, size_t n)
 /* Output plans.  Engines are used one thread at a time (rngcore's lock), and
    the tests that set a plan draw from one engine, so the plan switch is the
    only atomic. */
-static int output_mode = RNGTEST_OUTPUT_NONE;
-static long output_block = 32;
-static long output_after = 0;
-static long output_batches = 0;  /* batches seen since the plan was set */
-static long output_tampered = 0;
+typedef struct output_plan {
+    int mode;        /* RNGTEST_OUTPUT_* (the switch, read atomically) */
+    size_t block;    /* bytes per block */
+    long after;      /* batches that pass first */
+    long batches;    /* batches seen since the plan was set */
+    long tampered;   /* batches rewritten */
+} output_plan;
+
+static output_plan plan_out = {RNGTEST_OUTPUT_NONE, 32, 0, 0, 0};
 static unsigned char output_last[64];  /* the previous batch's last block (REPEAT_ACROSS) */
 
 void rngtest_output_tamper(int mode, long block, long after)
 {
-    __atomic_store_n(&output_mode, RNGTEST_OUTPUT_NONE, __ATOMIC_SEQ_CST);
-    output_block = block > 0 && block <= (long)sizeof output_last ? block : 32;
-    output_after = after;
-    output_batches = 0;
-    output_tampered = 0;
-    __atomic_store_n(&output_mode, mode, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&plan_out.mode, RNGTEST_OUTPUT_NONE, __ATOMIC_SEQ_CST);
+    size_t size = block > 0 && block <= (long)sizeof output_last ? (size_t)block : 32;
+    plan_out = (output_plan){RNGTEST_OUTPUT_NONE, size, after, 0, 0};
+    __atomic_store_n(&plan_out.mode, mode, __ATOMIC_SEQ_CST);
 }
 
 long rngtest_output_tampered(void)
 {
-    return __atomic_load_n(&output_tampered, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(&plan_out.tampered, __ATOMIC_SEQ_CST);
 }
 
 static void output_tamper(unsigned char *bytes, size_t n)
 {
-    int mode = __atomic_load_n(&output_mode, __ATOMIC_SEQ_CST);
-    size_t b = (size_t)output_block;
+    int mode = __atomic_load_n(&plan_out.mode, __ATOMIC_SEQ_CST);
+    size_t b = plan_out.block;
     if (mode == RNGTEST_OUTPUT_NONE || n < b) {
         return;
     }
-    if (output_batches++ >= output_after) {
+    if (plan_out.batches++ >= plan_out.after) {
         if (mode == RNGTEST_OUTPUT_REPEAT_INSIDE && n >= 2 * b) {
             memcpy(bytes + b, bytes, b);
-            output_tampered++;
-        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && output_batches > 1) {
+            plan_out.tampered++;
+        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && plan_out.batches > 1) {
             memcpy(bytes, output_last, b);
-            output_tampered++;
+            plan_out.tampered++;
         }
     }
     memcpy(output_last, bytes + (n / b - 1) * b, b);
