@@ -8,6 +8,13 @@ every step"), checked to the six decimals it prints:
   https://wizardofodds.com/games/blackjack/appendix/9/1ds17r4/
 * 6 decks, dealer hits soft 17, no hole card, the player loses doubles to a dealer blackjack:
   https://wizardofodds.com/games/blackjack/appendix/9/euro-6dh17r4/
+
+Wizard of Odds, "Blackjack Appendix 1" (infinite deck, dealer stands on soft 17, double after
+split, split up to three times except aces, one card to split aces: "the house edge is
+-0.511734%", i.e. the player's return; and each play's return given no dealer blackjack, to
+four decimals), as reproduced "Provided by The Wizard of Odds" at
+http://www.godofgambling.com/game/bjapx1.shtml: the whole main bet's exact return of those
+rules, to the six decimals printed.
 """
 from fractions import Fraction as F
 
@@ -42,6 +49,25 @@ def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
     # "A 2,A -0.722356 -0.379910 -1.024099": the dealer's blackjack takes doubles too there.
     rules = tw.Rules(hit_soft_17=True, hole_card=False, original_bet_only=False)
     assert conditional_values(rules, tw.FiniteShoe.decks(6), tw.ACE, 2, tw.ACE) == (-0.722356, -1.024099)
+
+
+def test_infinite_deck_return_matches_wizard_appendix_1():
+    # 000's table with surrender off is exactly Appendix 1's rules (S17, DAS, 4 hands, no
+    # re-split or hit of split aces, 3:2, the peek).
+    rules = GAMES["blackjack"].game_rules(surrender="no")
+    hands, _ = tw.infinite_deck_analysis(rules, distributions=False)
+    assert round(float(tw.expected_return(hands)) * 100, 6) == -0.511734
+    shoe = tw.InfiniteShoe()
+
+    def given_no_blackjack(up, *cards):
+        ev, removed = tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe)), tw.of(up, *cards)
+        return {a: round(float(v / ev._no_bj(removed)), 4) for a, v in ev.values(tw.of(*cards), removed).items()}
+
+    # "two 8's and the dealer has a 10 ... standing is -0.5404, by hitting is -0.5398, doubling
+    # is -1.0797, and by splitting is -0.4807"; standing on 16 against an ace -0.667, 17 against 6 0.0117
+    assert given_no_blackjack(10, 8, 8) == {"S": -0.5404, "H": -0.5398, "D": -1.0797, "P": -0.4807}
+    assert given_no_blackjack(tw.ACE, 10, 6)["S"] == -0.667
+    assert given_no_blackjack(6, 10, 7)["S"] == 0.0117
 
 
 def test_infinite_shoe_return_and_distribution_agree():
