@@ -276,3 +276,13 @@ def test_split_hands_share_the_dealer_in_the_outcome_distribution():
     (h,) = [h for h in hands if h.up == 6 and h.hand == tw.of(8, 8)]
     assert h.action == tw.SPLIT
     assert 0.28 < h.distribution[F(2)] < 0.295 and 0.065 < h.distribution[F(0)] < 0.08
+
+
+def test_the_finite_shoe_dealer_in_integers_is_the_fraction_recursion():
+    # Dealer._count (integer numerators over one falling factorial) against the plain
+    # Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and exhausted shoes.
+    for rules in (tw.Rules(), tw.Rules(hit_soft_17=True, dealer_22_push=True)):
+        for counts in ((4,) * 9 + (16,), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3), (3,) + (0,) * 9, (5, 4) + (0,) * 8):
+            dealer = tw.Dealer(rules, tw.FiniteShoe(counts))
+            for up in (v for v in tw.VALUES if counts[v - 1]):
+                assert dealer._count(tw.of(up), tw.of(up)) == dealer._play(tw.of(up), tw.of(up)), (counts, up)
