@@ -6,6 +6,10 @@ every step"), checked to the six decimals it prints:
 
 * 1 deck, dealer stands on soft 17, values given no dealer blackjack:
   https://wizardofodds.com/games/blackjack/appendix/9/1ds17r4/
+  and its "Expected return of game ... Player may double after split: 0.001839", the whole
+  first round played by the composition at every step, split hands valued on the shoe less
+  the pair cards split so far ("only considered how many hands the player had already
+  split"), which is the method of twentyone.Evaluator (slow: minutes).
 * 6 decks, dealer hits soft 17, no hole card, the player loses doubles to a dealer blackjack:
   https://wizardofodds.com/games/blackjack/appendix/9/euro-6dh17r4/
 
@@ -43,6 +47,13 @@ def conditional_values(rules, shoe, up, c1, c2):
 ])
 def test_single_deck_s17_hands_match_wizard_appendix_9(up, c1, c2, stand, double):
     assert conditional_values(tw.Rules(), tw.FiniteShoe.decks(1), up, c1, c2) == (stand, double)
+
+
+@pytest.mark.slow
+def test_single_deck_whole_round_matches_wizard_appendix_9():
+    # 1 deck, S17, re-split to four hands except aces, one card to split aces, DAS, no surrender.
+    hands = tw.first_round(tw.Rules(), tw.FiniteShoe.decks(1))
+    assert round(float(tw.expected_return(hands)), 6) == 0.001839
 
 
 def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
