@@ -6,8 +6,19 @@ every step"), checked to the six decimals it prints:
 
 * 1 deck, dealer stands on soft 17, values given no dealer blackjack:
   https://wizardofodds.com/games/blackjack/appendix/9/1ds17r4/
+  and its "Expected return of game ... Player may double after split: 0.001839", the whole
+  first round played by the composition at every step, split hands valued on the shoe less
+  the pair cards split so far ("only considered how many hands the player had already
+  split"), which is the method of twentyone.Evaluator (slow: minutes).
 * 6 decks, dealer hits soft 17, no hole card, the player loses doubles to a dealer blackjack:
   https://wizardofodds.com/games/blackjack/appendix/9/euro-6dh17r4/
+
+Wizard of Odds, "Blackjack Appendix 1" (infinite deck, dealer stands on soft 17, double after
+split, split up to three times except aces, one card to split aces: "the house edge is
+-0.511734%", i.e. the player's return; and each play's return given no dealer blackjack, to
+four decimals), as reproduced "Provided by The Wizard of Odds" at
+http://www.godofgambling.com/game/bjapx1.shtml: the whole main bet's exact return of those
+rules, to the six decimals printed.
 """
 from fractions import Fraction as F
 
@@ -15,6 +26,7 @@ import pytest
 
 import rngcore
 from harness.games import twentyone_game as tg
+from harness.games import deluxe_blackjack
 from harness.games import twentyone as tw
 from harness.games.registry import GAMES
 from tests import twentyone_reference as reference
@@ -38,10 +50,36 @@ def test_single_deck_s17_hands_match_wizard_appendix_9(up, c1, c2, stand, double
     assert conditional_values(tw.Rules(), tw.FiniteShoe.decks(1), up, c1, c2) == (stand, double)
 
 
+@pytest.mark.slow
+def test_single_deck_whole_round_matches_wizard_appendix_9():
+    # 1 deck, S17, re-split to four hands except aces, one card to split aces, DAS, no surrender.
+    hands = tw.first_round(tw.Rules(), tw.FiniteShoe.decks(1))
+    assert round(float(tw.expected_return(hands)), 6) == 0.001839
+
+
 def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
     # "A 2,A -0.722356 -0.379910 -1.024099": the dealer's blackjack takes doubles too there.
     rules = tw.Rules(hit_soft_17=True, hole_card=False, original_bet_only=False)
     assert conditional_values(rules, tw.FiniteShoe.decks(6), tw.ACE, 2, tw.ACE) == (-0.722356, -1.024099)
+
+
+def test_infinite_deck_return_matches_wizard_appendix_1():
+    # 000's table with surrender off is exactly Appendix 1's rules (S17, DAS, 4 hands, no
+    # re-split or hit of split aces, 3:2, the peek).
+    rules = GAMES["blackjack"].game_rules(surrender="no")
+    hands, _ = tw.infinite_deck_analysis(rules, distributions=False)
+    assert round(float(tw.expected_return(hands)) * 100, 6) == -0.511734
+    shoe = tw.InfiniteShoe()
+
+    def given_no_blackjack(up, *cards):
+        ev, removed = tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe)), tw.of(up, *cards)
+        return {a: round(float(v / ev._no_bj(removed)), 4) for a, v in ev.values(tw.of(*cards), removed).items()}
+
+    # "two 8's and the dealer has a 10 ... standing is -0.5404, by hitting is -0.5398, doubling
+    # is -1.0797, and by splitting is -0.4807"; standing on 16 against an ace -0.667, 17 against 6 0.0117
+    assert given_no_blackjack(10, 8, 8) == {"S": -0.5404, "H": -0.5398, "D": -1.0797, "P": -0.4807}
+    assert given_no_blackjack(tw.ACE, 10, 6)["S"] == -0.667
+    assert given_no_blackjack(6, 10, 7)["S"] == 0.0117
 
 
 def test_infinite_shoe_return_and_distribution_agree():
@@ -199,6 +237,16 @@ def test_deluxe_blackjack_rules_and_pairs():
 
 
 @pytest.mark.slow
+def test_deluxe_eight_deck_shoe_returns_less_than_the_sheet_claims():
+    # 001 補足説明: "maximum RTP 99.53 %".  The full 8-deck shoe played by its exact
+    # composition (the most a fresh shoe returns) gives 99.5171 % (about ten CPU minutes).
+    game = GAMES["deluxe-blackjack"]
+    e = tw.expected_return(tw.first_round(game.game_rules(), tw.FiniteShoe.decks(8)))
+    assert round(float(1 + e) * 100, 4) == 99.5171
+    assert 1 + e < deluxe_blackjack.CLAIMED_RTP
+
+
+@pytest.mark.slow
 def test_deluxe_main_bet_against_the_sheet_claim():
     # 001 補足説明 claims a maximum RTP of 99.53 % (8 decks); the infinite shoe gives less.
     main = GAMES["deluxe-blackjack"].analyse().bet("main")
@@ -250,3 +298,13 @@ def test_split_hands_share_the_dealer_in_the_outcome_distribution():
     (h,) = [h for h in hands if h.up == 6 and h.hand == tw.of(8, 8)]
     assert h.action == tw.SPLIT
     assert 0.28 < h.distribution[F(2)] < 0.295 and 0.065 < h.distribution[F(0)] < 0.08
+
+
+def test_the_finite_shoe_dealer_in_integers_is_the_fraction_recursion():
+    # Dealer._count (integer numerators over one falling factorial) against the plain
+    # Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and exhausted shoes.
+    for rules in (tw.Rules(), tw.Rules(hit_soft_17=True, dealer_22_push=True)):
+        for counts in ((4,) * 9 + (16,), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3), (3,) + (0,) * 9, (5, 4) + (0,) * 8):
+            dealer = tw.Dealer(rules, tw.FiniteShoe(counts))
+            for up in (v for v in tw.VALUES if counts[v - 1]):
+                assert dealer._count(tw.of(up), tw.of(up)) == dealer._play(tw.of(up), tw.of(up)), (counts, up)

@@ -6,12 +6,15 @@ headings.  The game plumbing is :mod:`harness.games.twentyone_game`.
 
 The sheet's claim.  001 ends "デラックス・ブラックジャックの最大還元率は 99.53%です"
 (the maximum return is 99.53 %).  The exact infinite-shoe return of these rules
-with their basic strategy is 99.4339 % (``main``); the sheet's 8-deck shoe
-returns more than an infinite one (fewer cards make the player's doubles and the
-dealer's busts slightly better), by about 0.05 % for these rules in published
-rule-effect tables, which puts the 8-deck figure near 99.48-99.52 %; the exact
-8-deck first round is not computed yet, so the claim is neither confirmed nor
-refuted here (see docs/table_games.md).
+with their basic strategy is 99.4339 % (``main``).  The sheet's own shoe, a full
+8-deck shoe played by the exact composition at every decision (the most a fresh
+shoe returns; splits valued as the published analysers do, on the shoe less the
+pair cards split so far), returns 99.5171 % (``twentyone.first_round`` over
+``FiniteShoe.decks(8)``, tests/test_games_twentyone.py, slow): 0.013 points
+below the claim, so the claim is not reproduced by the rules as written.  The
+rules that would reach it are not 001's: a re-split (to four hands, +0.06
+points on an infinite shoe) or surrender against a ten-value card or an ace
+(+0.08) each overshoots it (see docs/table_games.md).
 """
 from __future__ import annotations
 
@@ -84,7 +87,8 @@ class DeluxeBlackjackGame(TwentyOneGame):
 
     def note(self, rules: tw.Rules) -> str:
         return ("main bet exact for an infinite shoe with its basic strategy; the sheet claims a maximum RTP "
-                "of 99.53 % for its 8-deck shoe (001 補足説明), whose exact first round is not computed here")
+                "of 99.53 % for its 8-deck shoe (001 補足説明); the full 8-deck shoe played by its exact "
+                "composition returns 99.5171 %, 0.013 points less (the claim is not reproduced by 001's rules)")
 
 
 GAMES = (DeluxeBlackjackGame(),)

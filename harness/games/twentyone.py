@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -240,8 +241,56 @@ class Dealer:
         key = (self.shoe.key(removed), up)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = self._play(removed, of(up))
+            play = self._count if isinstance(self.shoe, FiniteShoe) else self._play
+            found = self._cache[key] = play(removed, of(up))
         return found
+
+    def _count(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
+        """The law of :meth:`_play` on a finite shoe, in integers: a dealer path drawing j cards
+        with counts c1..cj left has probability c1...cj / n(n-1)...(n-j+1), which is
+        c1...cj * (n-j)...(n-K+1) over the one denominator n(n-1)...(n-K+1), with K the most
+        cards the dealer can draw (every draw adds at least 1 to a hard total at most 17).
+        So the outcome numerators are sums of integer products, and only the 8 results are
+        fractions (20-30x faster than Fractions at every step, the same values)."""
+        rules = self.rules
+        h17, push22 = rules.hit_soft_17, rules.dealer_22_push
+        left = list(self.shoe.left(removed))
+        n = sum(left)
+        deepest = min(17, n)
+        # (no path draws more than the cards left: deeper entries are never used, but read)
+        scale = [math.perm(n - j, deepest - j) for j in range(deepest + 1)] + [0] * (18 - deepest)
+        memo: dict = {}
+
+        def play(hard: int, ace: bool, cards: int, drawn: int) -> list[int]:
+            # drawn: the cards drawn so far, 5 bits per value (what ``left`` is a function of)
+            found = memo.get(drawn)
+            if found is not None:
+                return found
+            out = [0] * OUTCOMES
+            weight = scale[cards]          # cards - 1 drawn so far; this draw is the cards-th
+            for i, c in enumerate(left):
+                if not c:
+                    continue
+                v = i + 1
+                h, a = hard + v, ace or v == ACE
+                soft = a and h <= 11
+                t = h + 10 if soft else h
+                if t > 17 or (t == 17 and not (soft and h17)):
+                    o = DBJ if (cards == 1 and t == 21) else t - 17 if t <= 21 else \
+                        D22 if (t == 22 and push22) else DBUST
+                    out[o] += c * weight
+                else:
+                    left[i] -= 1
+                    sub = play(h, a, cards + 1, drawn + (1 << 5 * i))
+                    left[i] += 1
+                    for j, q in enumerate(sub):
+                        if q:
+                            out[j] += c * q
+            memo[drawn] = out
+            return out
+
+        up = VALUES[hand.index(1)]
+        return tuple(Fraction(x, scale[0]) for x in play(up, up == ACE, 1, 0))
 
     def _play(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
         rules, shoe = self.rules, self.shoe
