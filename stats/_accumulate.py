@@ -97,8 +97,13 @@ class Accumulator:
         """Whether the state after a head is the one the head leaves (not, for aligned groups: a fresh one)."""
         return getattr(type(self).sync, "replays", True)
 
+    @classmethod
+    def mergeable(cls) -> bool:
+        """Whether this test declares an exact merge (see Notes)."""
+        return cls.sync is not Accumulator.sync
+
     def _mergeable(self) -> None:
-        if type(self).sync is Accumulator.sync:
+        if not self.mergeable():
             raise NotMergeable(f"{self.name}: no exact merge is declared for {type(self).__name__}")
 
     def _settle(self, array: np.ndarray) -> np.ndarray:
