@@ -23,7 +23,7 @@ DEVICES = (("roulette-single", 60_000), ("dice:2", 20_000), ("shoe:1", 400), ("k
 NOT_YET = {"coupon-collector", "runs-up", "runs-up-down", "serial-correlation", "first-card-serial-correlation",
            "first-ball-serial-correlation", "birthday-spacings", "collisions", "ks-subsequences", "ad-subsequences",
            "interplay", "composition", "distinct-balls", "rising-sequences", "rising-from-previous",
-           "permutation-frequencies"}
+           "permutation-frequencies", "pair-carry-over"}
 
 
 def _device_for(entry):
