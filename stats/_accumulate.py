@@ -13,6 +13,10 @@ import numpy as np
 from stats._validate import InsufficientDataError, as_float, category_array, exact_probabilities
 
 
+class NotMergeable(ValueError):
+    """An accumulator whose test declares no exact merge (:meth:`Accumulator.merge`)."""
+
+
 class Accumulator:
     """Streaming core of one test.
 
@@ -23,12 +27,42 @@ class Accumulator:
     ----------
     n : int
         Outcomes (or rows) consumed so far.
+
+    Notes
+    -----
+    **Merging.**  A stream cut into segments can be tested segment by
+    segment, anywhere, and the accumulators merged in order into exactly
+    the accumulator of one pass (``a.merge(b)``; then ``a`` covers both).
+    The first segment's accumulator is an ordinary one; every later one is
+    told where its segment starts (:meth:`starting_at`).  What a test
+    declares is all the protocol needs:
+
+    * :attr:`sums`, the state fields that add (integer count tables,
+      integer totals, lists in order); ``n`` always adds.  Every other
+      field but those in :attr:`firsts` (which stay the first segment's) is
+      the state the stream leaves behind, taken from the later segment.
+    * :meth:`sync`, how many values at the start of a later segment
+      depend on what came before it (the ``t - 1`` values that finish
+      overlapping t-tuples, the values up to a gap test's first hit, the
+      rest of a group cut by the boundary).  Those values are kept aside
+      (the segment's *head*); from the next one on, the state depends on
+      the segment alone, so it is computed by feeding the head to a fresh
+      accumulator and forgetting its sums.  The merge feeds the head to the
+      earlier accumulator, which finishes what the boundary cut, then adds
+      the sums and takes the later state.  Nothing is approximated.
+
+    A test that declares no :meth:`sync` is not mergeable: :meth:`merge`
+    raises :class:`NotMergeable`.
     """
 
     name = "test"
     unit = "outcomes"
     #: what ``update`` takes: "categorical" (indices), "uniform" (floats in [0, 1)) or "rows"
     takes = "categorical"
+    #: state fields that add when two segments merge (``n`` always does); see Notes
+    sums: tuple = ()
+    #: state fields the merged accumulator keeps from the earlier segment
+    firsts: tuple = ()
 
     def __init__(self):
         self.n = 0
@@ -36,9 +70,77 @@ class Accumulator:
     def update(self, chunk) -> None:
         """Consume the next chunk of the stream (a 1-D array, or 2-D rows)."""
         array = self._check(chunk)
+        if len(array) and getattr(self, "_segment_pending", None) is not None:
+            array = self._settle(array)
         if len(array):
             self._update(array)
             self.n += len(array)
+
+    # -- merging (see Notes) -------------------------------------------------
+    def sync(self, head: np.ndarray, start: int) -> int | None:
+        """Values of a segment starting at ``start`` (stream items) that depend on what came before.
+
+        ``head`` is the segment's first values (as many as have come);
+        return how many of them are the head, or None when more are needed.
+        """
+        raise NotMergeable(f"{self.name}: no exact merge is declared for {type(self).__name__}")
+
+    def starting_at(self, start: int) -> "Accumulator":
+        """Make this fresh accumulator that of a segment starting at item ``start`` of the stream."""
+        if self.n:
+            raise ValueError("starting_at() is for a fresh accumulator")
+        self._mergeable()
+        self._segment_start, self._segment_pending, self._segment_head = int(start), ([] if start else None), None
+        return self
+
+    def _replays_head(self) -> bool:
+        """Whether the state after a head is the one the head leaves (not, for aligned groups: a fresh one)."""
+        return getattr(type(self).sync, "replays", True)
+
+    @classmethod
+    def mergeable(cls) -> bool:
+        """Whether this test declares an exact merge (see Notes)."""
+        return cls.sync is not Accumulator.sync
+
+    def _mergeable(self) -> None:
+        if not self.mergeable():
+            raise NotMergeable(f"{self.name}: no exact merge is declared for {type(self).__name__}")
+
+    def _settle(self, array: np.ndarray) -> np.ndarray:
+        """Hold values back until the head is known; set the state it leaves; return the values after it."""
+        pending = np.concatenate(self._segment_pending + [array]) if self._segment_pending else array
+        cut = self.sync(pending, self._segment_start)
+        if cut is None:
+            self._segment_pending = [pending]
+            return array[:0]
+        self._segment_pending, self._segment_head = None, pending[:cut].copy()
+        if cut and self._replays_head():
+            self._update(self._segment_head)  # the state the head leaves, whatever came before it ...
+            for field in self.sums:
+                setattr(self, field, _zero(getattr(self, field)))  # ... but not its sums: the merge adds those
+        return pending[cut:]
+
+    def merge(self, other: "Accumulator") -> "Accumulator":
+        """Take in ``other``, the accumulator of the segment that follows this one's; returns self."""
+        if type(other) is not type(self):
+            raise ValueError(f"cannot merge a {type(other).__name__} into a {type(self).__name__}")
+        self._mergeable()
+        pending = getattr(other, "_segment_pending", None)
+        if pending is not None:  # the whole segment is head
+            for part in pending:
+                self.update(part)
+            return self
+        head = getattr(other, "_segment_head", None)
+        if head is not None and len(head):
+            self.update(head)
+        if getattr(self, "_segment_pending", None) is not None:
+            raise ValueError("the earlier segment is too short to merge with a segment after it")
+        for field, value in vars(other).items():
+            if field in ("n", "_segment_start", "_segment_pending", "_segment_head") or field in self.firsts:
+                continue
+            setattr(self, field, _add(getattr(self, field), value) if field in self.sums else value)
+        self.n += other.n
+        return self
 
     def min_samples(self) -> int:
         """Smallest stream length for which :meth:`result` is valid."""
@@ -71,6 +173,44 @@ class Accumulator:
 
     def _result(self):  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def _zero(value):
+    if isinstance(value, np.ndarray):
+        return np.zeros_like(value)
+    return [] if isinstance(value, list) else type(value)(0)
+
+
+def _add(a, b):
+    if isinstance(a, np.ndarray):
+        if a.dtype.kind not in "iub":
+            raise NotMergeable(f"a {a.dtype} sum does not add exactly")
+        return a + b
+    if isinstance(a, float) or isinstance(b, float):
+        raise NotMergeable("a float sum does not add exactly")
+    return a + b
+
+
+def no_carry(acc, head, start) -> int:
+    """:meth:`Accumulator.sync` of a test of single values or rows: nothing crosses a boundary."""
+    return 0
+
+
+def last(count_of):
+    """:meth:`Accumulator.sync` of a test reading the ``count_of(acc)`` values before each one."""
+    def sync(acc, head, start):
+        needed = int(count_of(acc))
+        return needed if len(head) >= needed else None
+    return sync
+
+
+def aligned(size_of):
+    """:meth:`Accumulator.sync` of a test of consecutive groups of ``size_of(acc)`` values from the start."""
+    def sync(acc, head, start):
+        needed = -int(start) % int(size_of(acc))
+        return needed if len(head) >= needed else None
+    sync.replays = False  # after the rest of a cut group, the next group starts afresh
+    return sync
 
 
 class CategoricalAccumulator(Accumulator):

@@ -383,6 +383,35 @@ class Battery:
             del stream
         return streams
 
+    def starting_at(self, row: int) -> "Battery":
+        """Make this fresh battery that of the outcomes from row ``row`` on (a later segment of a run).
+
+        Every test's accumulator is told where its segment starts and every
+        stateful derived stream (the PIT jitter) stands where a single pass
+        would; :meth:`merge` then joins the segments exactly.  Raises
+        :class:`stats._accumulate.NotMergeable` when a planned test
+        declares no exact merge.
+        """
+        if self.n:
+            raise ValueError("starting_at() is for a fresh battery")
+        for test in self.tests:
+            test.acc.starting_at(int(row) * test.scale)
+        for derive in self._derivers.values():
+            if hasattr(derive, "seek"):
+                derive.seek(int(row))
+        return self
+
+    def merge(self, other: "Battery") -> "Battery":
+        """Take in ``other``, the battery of the outcomes that follow this one's (see :meth:`starting_at`)."""
+        if [t.name for t in other.tests] != [t.name for t in self.tests]:
+            raise ValueError("the batteries were planned for different tests")
+        with deferred_signals():
+            for mine, theirs in zip(self.tests, other.tests):
+                mine.acc.merge(theirs.acc)
+            self._derivers = other._derivers  # the derived streams stand where the later segment left them
+            self.n += other.n
+        return self
+
     def state(self) -> bytes:
         """A checkpoint of the run so far: the tests' accumulators and n, as JSON data
         (:mod:`stats._state`: exact numbers, no code).

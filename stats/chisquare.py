@@ -14,7 +14,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from stats._results import ChiSquareResult
-from stats._accumulate import CategoricalAccumulator, GroupCarry
+from stats._accumulate import CategoricalAccumulator, GroupCarry, aligned, no_carry
 from stats._validate import (
     InsufficientDataError,
     as_float,
@@ -148,6 +148,9 @@ class FrequencyAccumulator(CategoricalAccumulator):
         As in :func:`frequency_test`.
     """
 
+    sums = ("counts",)
+    sync = no_carry
+
     name = "frequency test"
 
     def __init__(self, probabilities, *, method="pearson", min_expected=5.0, pool="smallest"):
@@ -202,6 +205,9 @@ class CellLawAccumulator(CategoricalAccumulator):
 class GroupCellAccumulator(CellLawAccumulator):
     """:class:`CellLawAccumulator` whose items are consecutive, non-overlapping groups of ``t``
     outcomes; subclasses implement ``_statistic(groups)`` (one value per row)."""
+
+    sums = ("counts",)
+    sync = aligned(lambda acc: acc._groups.t)  # groups cut by a boundary
 
     def _set_groups(self, t: int) -> None:
         self.t = t

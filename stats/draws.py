@@ -13,7 +13,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from stats import _detect
-from stats._accumulate import Accumulator
+from stats._accumulate import Accumulator, no_carry
 from stats._results import CheckResult, ChiSquareResult
 from stats.correlation import SerialCorrelationAccumulator
 from stats.chisquare import FrequencyAccumulator
@@ -80,6 +80,9 @@ class BallFrequencyAccumulator(_DrawAccumulator):
     m·a, a = k(n - k)/(n(n - 1)).  So X = Σ (O_j - mq)² / (m·a) is
     chi-square with n - 1 df (Pearson's X² times (n - 1)/(n - k)).
     """
+
+    sums = ("counts",)
+    sync = no_carry
 
     name = "ball-frequency"
 

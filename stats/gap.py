@@ -14,6 +14,13 @@ from stats.registry import BatteryTest
 class GapAccumulator(CellLawAccumulator):
     """Streaming core of :func:`gap_test`; the length of the gap in progress is carried."""
 
+    sums = ("counts",)
+
+    def sync(self, head, start):
+        # the values up to the first hit: the gap they end began before the boundary
+        hits = np.flatnonzero(self._mask[head])
+        return int(hits[0]) + 1 if hits.size else None
+
     name = "gap test"
     item = "gaps"
 

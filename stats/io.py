@@ -143,6 +143,10 @@ class Capture:
         for start in range(0, self.n, size):
             yield self._get(start, min(self.n, start + size))
 
+    def rows(self, start: int, end: int) -> np.ndarray:
+        """Validated outcome rows ``start`` to ``end - 1`` (any range: text resumes from its nearest point)."""
+        return self._get(int(start), int(end))
+
     def array(self) -> np.ndarray:
         """All outcomes at once (shape (n,) for wheels, (n, width) otherwise)."""
         return self._get(0, self.n)

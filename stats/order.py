@@ -5,7 +5,7 @@ from math import factorial
 
 import numpy as np
 
-from stats._accumulate import GroupCarry, UniformAccumulator
+from stats._accumulate import GroupCarry, UniformAccumulator, aligned
 from stats._exact import maximum_distribution
 from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
@@ -27,6 +27,9 @@ def order_pattern_index(tuples: np.ndarray) -> np.ndarray:
 
 class OrderPatternAccumulator(UniformAccumulator):
     """Streaming core of :func:`permutation_test`."""
+
+    sums = ("counts",)
+    sync = aligned(lambda acc: acc._tuples.t)
 
     name = "permutation test"
 

@@ -56,6 +56,11 @@ class OutcomeBits:
         self._pit = None if self._direct else RandomizedPIT(exact, seed)
         self._shifts = np.arange(self.bits - 1, -1, -1, dtype=np.uint8)
 
+    def seek(self, position: int) -> None:
+        """Stand at outcome ``position`` (the PIT jitter of a segment that starts there)."""
+        if self._pit is not None:
+            self._pit.seek(position)
+
     def __call__(self, x, uniform=None) -> np.ndarray:
         """Bits of the outcomes ``x`` (their PIT values ``uniform`` may be passed to reuse a jitter draw)."""
         if self._direct:

@@ -41,6 +41,11 @@ class JitterStream:
         self.seed = int(seed)
         self._bits = np.random.PCG64(self.seed)
 
+    def seek(self, position: int) -> None:
+        """Stand at uniform ``position`` of the stream (as if that many had been drawn): one PCG64 step each."""
+        self._bits = np.random.PCG64(self.seed)
+        self._bits.advance(int(position))
+
     def next(self, n: int) -> np.ndarray:
         """The next ``n`` uniforms (53-bit resolution)."""
         raw = self._bits.random_raw(int(n))
@@ -64,6 +69,10 @@ class RandomizedPIT:
         cumulative = np.concatenate([[0.0], np.cumsum(self.p)[:-1]])
         self.lower = cumulative
         self.jitter = JitterStream(seed)
+
+    def seek(self, position: int) -> None:
+        """Stand at value ``position`` of the stream (a segment that starts there; see :meth:`JitterStream.seek`)."""
+        self.jitter.seek(position)
 
     def __call__(self, x) -> np.ndarray:
         x = category_array(x, self.k)

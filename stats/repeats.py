@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import CategoricalAccumulator
+from stats._accumulate import CategoricalAccumulator, last
 from stats._results import RepeatResult
 from stats._validate import check_int
 from stats.power import Detectable, normal_shift
@@ -47,6 +47,9 @@ def repeat_moments(probabilities, n: int, lags) -> tuple[int, float, float]:
 
 class RepeatAccumulator(CategoricalAccumulator):
     """Streaming core of :func:`repeat_test`: the last ``max(lags)`` outcomes are carried."""
+
+    sums = ("repeats",)
+    sync = last(lambda acc: acc.lags[-1])
 
     name = "repeat count"
 

@@ -18,7 +18,7 @@ from math import factorial
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import Accumulator, CategoricalAccumulator, UniformAccumulator
+from stats._accumulate import Accumulator, CategoricalAccumulator, UniformAccumulator, last
 from stats._results import ChiSquareResult, NormalResult
 from stats._validate import check_choice, check_int
 from stats.pit import DEFAULT_JITTER_SEED, continuous_input
@@ -370,6 +370,9 @@ def _median_split(p: np.ndarray) -> int:
 
 class MedianRunsAccumulator(CategoricalAccumulator):
     """Streaming core of :func:`runs_median_test`: count of runs of "low"/"high" outcomes."""
+
+    sums = ("low", "changes")
+    sync = last(lambda acc: 1)
 
     name = "runs above/below the median"
 

@@ -14,7 +14,7 @@ import numpy as np
 from scipy import special as _special
 from scipy import stats as _sps
 
-from stats._accumulate import CategoricalAccumulator
+from stats._accumulate import CategoricalAccumulator, no_carry
 from stats._results import ChiSquareResult, SectorResult
 from stats._validate import check_int
 from stats.power import Detectable, noncentrality_for_power, normal_shift
@@ -115,6 +115,9 @@ def union_bound(z: float, sections: tuple, probabilities: tuple) -> float:
 
 class SectorAccumulator(CategoricalAccumulator):
     """Streaming core of :func:`sector_test`: the label counts."""
+
+    sums = ("counts",)
+    sync = no_carry
 
     name = "wheel sectors"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import CategoricalAccumulator, tuple_index
+from stats._accumulate import CategoricalAccumulator, aligned, last, tuple_index
 from stats._results import ChiSquareResult
 from stats._validate import check_choice, check_int
 from stats.chisquare import METHODS, POOL_RULES, _chisquare_cells
@@ -30,6 +30,16 @@ class SerialAccumulator(CategoricalAccumulator):
     the last ``t - 1`` values are carried across chunks and the first
     ``t - 1`` values are kept to close the circle at the end.
     """
+
+    sums = ("counts",)
+    firsts = ("_head",)
+
+    def sync(self, head, start):
+        # overlapping: the t - 1 values that finish the tuples a boundary cuts; else the rest of a cut tuple
+        return (last(lambda acc: acc.t - 1) if self.overlapping else aligned(lambda acc: acc.t))(self, head, start)
+
+    def _replays_head(self):
+        return self.overlapping
 
     name = "serial test"
 
@@ -201,6 +211,9 @@ def contingency_test_table(table) -> ChiSquareResult:
 
 class IndependenceAccumulator(CategoricalAccumulator):
     """Streaming core of :func:`independence_test`: the k×k table of (x_i, x_i+1)."""
+
+    sums = ("counts",)
+    sync = last(lambda acc: 1)
 
     name = "independence test"
 

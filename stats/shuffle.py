@@ -16,7 +16,7 @@ from math import factorial
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import Accumulator
+from stats._accumulate import Accumulator, last, no_carry
 from stats._results import CheckResult, ChiSquareResult, NormalResult
 from stats._validate import check_int
 from stats.chisquare import _chisquare_cells
@@ -122,6 +122,9 @@ def composition_check(rows, multiset) -> CheckResult:
 class PositionAccumulator(RowsAccumulator):
     """Streaming core of :func:`position_test`: the W × L table of (position, label)."""
 
+    sums = ("counts",)
+    sync = no_carry
+
     name = "position × card"
 
     def __init__(self, multiset, *, min_expected=5.0):
@@ -188,6 +191,9 @@ def position_test(rows, multiset, *, min_expected: float = 5.0) -> ChiSquareResu
 
 class CardPositionAccumulator(RowsAccumulator):
     """Streaming core of :func:`card_position_test`."""
+
+    sums = ("counts",)
+    sync = no_carry
 
     def __init__(self, multiset, *, position=0, min_expected=5.0):
         super().__init__(multiset)
@@ -290,6 +296,9 @@ def _adjacency_model(multiset_count: tuple):
 class AdjacencyAccumulator(RowsAccumulator):
     """Streaming core of :func:`adjacency_test`: the L × L table of circular neighbours."""
 
+    sums = ("counts",)
+    sync = no_carry
+
     name = "adjacency"
 
     def __init__(self, multiset, *, min_expected=5.0):
@@ -386,6 +395,9 @@ def _match_moments(m: np.ndarray) -> tuple[float, float]:
 
 class CarryoverAccumulator(RowsAccumulator):
     """Streaming core of :func:`carryover_test`; the previous shuffle is carried."""
+
+    sums = ("matches", "pairs")
+    sync = last(lambda acc: 1)
 
     name = "carry-over"
 
@@ -516,6 +528,9 @@ def permutation_frequency_test(rows, multiset, *, min_expected: float = 5.0) -> 
 
 class RelativeOrderAccumulator(RowsAccumulator):
     """Streaming core of :func:`relative_order_test`."""
+
+    sums = ("counts",)
+    sync = no_carry
 
     name = "relative order"
 

@@ -61,7 +61,7 @@ import math
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import Accumulator, GroupCarry
+from stats._accumulate import Accumulator, GroupCarry, aligned
 from stats._results import NormalResult
 from stats._validate import check_choice, check_int
 from stats.outcome_bits import OutcomeBits, bits_from_bytes, bits_per_outcome  # noqa: F401  (re-exported)
@@ -127,6 +127,9 @@ class SpectralAccumulator(Accumulator):
     B times the mean and variance of one block; memory is one block.
     Trailing bits that do not fill a block are not tested.
     """
+
+    sums = ("count", "blocks")
+    sync = aligned(lambda acc: acc.block)
 
     name = "spectral test"
     unit = "bits"

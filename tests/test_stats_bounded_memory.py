@@ -90,8 +90,9 @@ def _capped_run(path, cap_bytes: int, *args) -> subprocess.CompletedProcess:
         resource.setrlimit(resource.RLIMIT_AS, (cap_bytes, cap_bytes))
 
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    return subprocess.run([sys.executable, "-m", "harness.cli", "test", "roulette-single", "--input", str(path),
-                           "--json", *args], capture_output=True, text=True, preexec_fn=limit, env=env)
+    command = [sys.executable, "-c", "from harness.cli import main; main()", "test", "roulette-single"]
+    return subprocess.run([*command, "--input", str(path), "--json", *args], capture_output=True, text=True,
+                          preexec_fn=limit, env=env)
 
 
 @pytest.mark.slow

@@ -214,11 +214,14 @@ def _sigterm_as_interrupt():
                    "whose labels are numbers (roulette, dice) needs labels or indices.")
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
               help="Run only this battery test (repeatable; the choices are listed below).")
+@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True, metavar="N",
+              help="Processes testing a capture file (--input): fixed partitions merged exactly, so the "
+                   "report is that of one pass for any N.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -230,14 +233,17 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_js
     says INCOMPLETE).
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, quiet, output):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
     from stats.kinds import kind_of
 
     spec = _spec(device)
     kind = kind_of(spec)
+    if workers > 1 and input_path is None:
+        raise click.BadParameter("several workers test a capture file (--input); outcomes drawn from our "
+                                 "device are tested in one process", param_hint="--workers")
     if samples is not None and samples * kind.width > MAX_VALUES:
         raise click.BadParameter(f"{samples:,} {kind.unit} of {kind.width} values is more than the 2^53 values "
                                  "one run counts exactly", param_hint="--samples")
@@ -272,8 +278,14 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, as_json, qui
     try:
         label = f"testing {spec.name}" + (f" (reading {capture.path.name})" if capture is not None else "")
         with Progress(label, n, unit=kind.unit, quiet=quiet) as progress:  # the one bar for every format
-            result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
-                                 locate=locate)
+            if workers > 1:
+                from harness.partitions import run_partitioned
+
+                result = run_partitioned(spec, device, capture, fmt, n, alpha=alpha, tests=tests or None,
+                                         workers=workers, progress=progress)
+            else:
+                result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
+                                     locate=locate)
     except ValueError as exc:  # a bad value deep in a capture file
         raise click.UsageError(str(exc)) from None
     source = {"input": input_path, "container": capture.container if capture else None,

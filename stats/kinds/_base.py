@@ -31,7 +31,9 @@ class Stream:
         ``make(kind, seed) -> derive``; ``derive(rows, get)`` maps one chunk of
         rows to the stream's items (``get(other)`` gives another stream of the
         same chunk, derived once).  ``make`` is called once per battery run,
-        so a deriver may keep state (a PIT jitter stream) across chunks.
+        so a deriver may keep state (a PIT jitter stream) across chunks; such
+        a deriver has ``seek(row)``, its state at outcome row ``row`` (for a
+        battery of a segment that starts there, :meth:`stats.battery.Battery.starting_at`).
     """
 
     name: str
@@ -42,6 +44,12 @@ class Stream:
 def stateless(function) -> Callable:
     """``make`` for a deriver with no per-run state: ``function(kind, rows, get)``."""
     return lambda kind, seed: lambda rows, get: function(kind, rows, get)
+
+
+def seekable(derive: Callable, seek: Callable[[int], None]) -> Callable:
+    """A stateful deriver with its ``seek(row)`` (see :class:`Stream`)."""
+    derive.seek = seek
+    return derive
 
 
 def one(kind) -> int:

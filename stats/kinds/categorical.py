@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats.kinds._base import DeviceKind, Stream, one, stateless
+from stats.kinds._base import DeviceKind, Stream, one, seekable, stateless
 
 
 def _values(kind, rows, get):
@@ -20,7 +20,7 @@ def _uniform(kind, seed):
     from stats.pit import RandomizedPIT
 
     pit = RandomizedPIT(kind.probabilities, seed)
-    return lambda rows, get: pit(get("values"))
+    return seekable(lambda rows, get: pit(get("values")), lambda row: pit.seek(row * kind.width))
 
 
 def _bits(kind, seed):
@@ -28,7 +28,8 @@ def _bits(kind, seed):
 
     bits = OutcomeBits(kind.probabilities, seed=seed)
     # The PIT digits (one jitter draw shared with the "uniform" tests), or the raw bits.
-    return lambda rows, get: bits(get("values"), None if bits._direct else get("uniform"))
+    return seekable(lambda rows, get: bits(get("values"), None if bits._direct else get("uniform")),
+                    lambda row: bits.seek(row * kind.width))
 
 
 def _bits_per_value(kind) -> int:

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats.kinds._base import DeviceKind, Stream, one, stateless
+from stats.kinds._base import DeviceKind, Stream, one, seekable, stateless
 
 
 def _first_bits(kind, seed):
@@ -14,7 +14,7 @@ def _first_bits(kind, seed):
 
     # Its own jitter stream: the first cards are a separate outcome sequence.
     bits = OutcomeBits(kind.probabilities, seed=seed + 1)
-    return lambda rows, get: bits(get("first"))
+    return seekable(lambda rows, get: bits(get("first")), bits.seek)
 
 
 def _first_bits_per_row(kind) -> int:

@@ -1,0 +1,171 @@
+"""Exact merges: every battery accumulator that declares one gives, over a stream cut at random points
+and merged in order (left to right, or as a tree), exactly the accumulator of one pass.
+
+Parametrized from the registry, so a new test is checked the moment it declares ``sums`` and ``sync``
+(stats._accumulate.Accumulator, "Merging"); the tests that declare no merge yet are listed here, so
+the list can only shrink on purpose.
+"""
+import numpy as np
+import pytest
+
+import rngcore
+from stats import registry
+from stats._accumulate import Accumulator, NotMergeable
+from stats._validate import InsufficientDataError
+from stats.kinds import kind_of, parse_device
+from stats.registry import PlanContext
+from tests.stats_support import device_spec
+
+#: (device, rows) each entry is tried on, in order: the first whose kind the entry applies to.
+DEVICES = (("roulette-single", 60_000), ("dice:2", 20_000), ("shoe:1", 400), ("k-of-n:3:20", 20_000),
+           ("bytes", 100_000))
+#: Battery tests that declare no exact merge yet (their state is more than counts and a bounded carry).
+NOT_YET = {"coupon-collector", "runs-up", "runs-up-down", "serial-correlation", "first-card-serial-correlation",
+           "first-ball-serial-correlation", "birthday-spacings", "collisions", "ks-subsequences", "ad-subsequences",
+           "interplay", "composition", "distinct-balls", "rising-sequences", "rising-from-previous",
+           "permutation-frequencies", "pair-carry-over"}
+
+
+def _device_for(entry):
+    for name, rows in DEVICES:
+        spec = parse_device(name) or device_spec(name)
+        if entry.applies_to(kind_of(spec)):
+            ctx = PlanContext(kind_of(spec), rows, 1)
+            acc = entry.build(ctx)
+            if acc is not None:
+                needed = -(-int(acc.min_samples()) // ctx.scale(entry.stream))
+                return spec, (ctx if needed <= rows else PlanContext(ctx.kind, needed + rows // 10, 1))
+    return None, None
+
+
+def _figures(acc):
+    try:
+        result = acc.result()
+    except InsufficientDataError as exc:
+        return ("insufficient", exc.needed)
+    return (repr(float(result.statistic)), repr(float(result.pvalue)), acc.n)
+
+
+def _stream(spec, ctx, entry):
+    kind = ctx.kind
+    if hasattr(spec, "draw"):
+        rows = spec.draw(rngcore.Generator(bytes(range(32)), stream=len(entry.name)), ctx.n)
+    else:  # a kind with no device of ours (k of n): distinct balls from numpy, as a capture would hold
+        order = np.argsort(np.random.default_rng(len(entry.name)).random((ctx.n, len(kind.labels))), axis=1)
+        rows = np.sort(order[:, :kind.width], axis=1).astype(np.uint8)
+    table = kind.stream_table()
+    derivers = {name: table[name].make(kind, ctx.seed) for name in table}
+    streams = {}
+
+    def get(name):
+        if name not in streams:
+            streams[name] = derivers[name](np.asarray(rows), get)
+        return streams[name]
+
+    return get(entry.stream)
+
+
+def _segments(entry, ctx, stream, rng, pieces):
+    cuts = np.sort(rng.choice(np.arange(1, len(stream)), pieces - 1, replace=False))
+    bounds = [0, *cuts.tolist(), len(stream)]
+    accs = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        acc = entry.build(ctx)
+        if a:
+            acc.starting_at(a)
+        inner = np.sort(rng.integers(a, b, 2))  # fed in uneven chunks, as a worker would
+        for x, y in ((a, inner[0]), (inner[0], inner[1]), (inner[1], b)):
+            acc.update(stream[x:y])
+        accs.append(acc)
+    return accs
+
+
+def _tree(accs):
+    while len(accs) > 1:
+        accs = [accs[i].merge(accs[i + 1]) if i + 1 < len(accs) else accs[i] for i in range(0, len(accs), 2)]
+    return accs[0]
+
+
+ENTRIES = [e for e in registry.entries()]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_merge_of_a_split_equals_one_pass(entry):
+    spec, ctx = _device_for(entry)
+    if spec is None:
+        pytest.skip(f"{entry.name}: none of the sample devices runs it")
+    if entry.name in NOT_YET:
+        acc = entry.build(ctx)
+        assert not hasattr(acc, "starting_at") or type(acc).sync is Accumulator.sync, f"{entry.name} merges now"
+        if hasattr(acc, "starting_at"):
+            with pytest.raises(NotMergeable):
+                acc.starting_at(10)
+        return
+    stream = _stream(spec, ctx, entry)
+    whole = entry.build(ctx)
+    whole.update(stream)
+    expected = _figures(whole)
+    assert expected[0] != "insufficient", f"{entry.name}: pick a larger sample ({expected})"
+    rng = np.random.default_rng(sum(map(ord, entry.name)))
+    for pieces in (4,):
+        in_order = _segments(entry, ctx, stream, rng, pieces)
+        merged = in_order[0]
+        for acc in in_order[1:]:
+            merged = merged.merge(acc)
+        assert _figures(merged) == expected, (entry.name, pieces, "left to right")
+        assert _figures(_tree(_segments(entry, ctx, stream, rng, pieces))) == expected, (entry.name, pieces)
+
+
+def test_every_battery_test_is_merged_or_listed():
+    names = {e.name for e in ENTRIES}
+    assert NOT_YET <= names and len(names - NOT_YET) >= 25, sorted(names - NOT_YET)
+
+
+def test_a_float_sum_is_refused_not_rounded():
+    from stats._accumulate import _add
+
+    with pytest.raises(NotMergeable):
+        _add(np.zeros(3), np.ones(3))
+
+
+def _mergeable_tests(spec, n):
+    from stats.battery import plan_tests
+
+    return [t.name for t in plan_tests(spec, n) if t.name not in NOT_YET]
+
+
+@pytest.mark.parametrize("device", ["roulette-single", "dice:3", "shoe:2"])
+def test_battery_segments_merge_into_the_one_pass_report(device):
+    """Segments of a capture tested apart (PIT jitter sought to each start) give the one-pass report."""
+    from stats.battery import Battery
+
+    spec = device_spec(device)
+    n = {"roulette-single": 150_000, "dice:3": 60_000, "shoe:2": 600}[device]
+    rows = np.asarray(spec.draw(rngcore.Generator(bytes(range(32)), stream=3), n))
+    tests = _mergeable_tests(spec, n)
+    one = Battery(spec, n, tests=tests)
+    for start in range(0, n, 40_000):
+        one.update(rows[start:start + 40_000])
+    rng = np.random.default_rng(4)
+    cuts = [0, *np.sort(rng.choice(np.arange(1, n), 3, replace=False)).tolist(), n]
+    parts = []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        part = Battery(spec, n, tests=tests)
+        if a:
+            part.starting_at(a)
+        part.update(rows[a:b])
+        parts.append(part)
+    merged = parts[0]
+    for part in parts[1:]:
+        merged.merge(part)
+    expected, got = one.result().to_json(), merged.result().to_json()
+    assert got == expected and merged.n == n and len(expected["tests"]) >= 6
+
+
+def test_a_battery_with_a_test_that_cannot_merge_says_so():
+    from stats.battery import Battery
+
+    spec = device_spec("roulette-single")
+    with pytest.raises(NotMergeable, match="runs up"):
+        Battery(spec, 100_000, tests=["frequency", "runs-up"]).starting_at(5)
+
