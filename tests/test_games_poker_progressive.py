@@ -112,3 +112,69 @@ def test_caribbean_stud_meter_lies_within_its_long_run_bounds():
     lo, hi = run.interval(z=6.1)
     assert lo <= float(high) and float(low) <= hi
     assert sim.verdict == "pass"
+
+
+def _reference_boards(deck, hole):
+    """Boards of 5 other cards of ``deck`` in each class of holdem_progressive.h, by the reference
+    evaluator: the 7 cards' best hand, kept only when stronger than the board's own (6-9-ロ)."""
+    import poker_reference as ref
+
+    row = [0] * 6
+    for board in itertools.combinations([c for c in deck if c not in hole], 5):
+        mine, own = ref.best_key(hole + board), ref.five_key(board)
+        if mine == own:
+            row[5] += mine[0] == 10
+        elif mine[0] == 10:
+            suit = next(s for s in range(4) if all(s * 13 + r in hole + board for r in (0, 9, 10, 11, 12)))
+            on_board = sum(suit * 13 + r in board for r in (0, 9, 10, 11, 12))
+            row[3 if on_board == 3 else 4] += 1
+        elif mine[0] in (9, 8, 7):
+            row[{9: 0, 8: 1, 7: 2}[mine[0]]] += 1
+    return row
+
+
+def test_holdem_board_counts_match_the_reference():
+    from harness.kernels import ffi, lib
+
+    deck = ph.parse("9S 10S JS QS KS AS 10H JH QH KH AH")
+    holes = list(itertools.combinations(deck, 2))
+    out = np.zeros((len(holes), lib.KERN_THBP_CLASSES), dtype=np.uint64)
+    assert lib.kern_thbp_counts(ffi.from_buffer("uint8_t[]", np.array(deck, dtype=np.uint8)), len(deck),
+                                ffi.from_buffer("uint8_t[]", np.array(holes, dtype=np.uint8)), len(holes),
+                                ffi.from_buffer("uint64_t[]", out)) == 0
+    assert [list(map(int, r)) for r in out] == [_reference_boards(deck, h) for h in holes]
+    assert all(out[:, k].sum() for k in (0, 3, 4, 5))  # straight flushes, royal flushes of every kind
+
+
+def test_holdem_royal_flush_by_when_it_is_completed():
+    """6-9-ハ-(1): with 3 of the royal's cards on the board it is completed with the flop in 2 of the
+    board's 20 orders, with the turn in 6, with the river in 12; with 4 on the board, 0 / 4 / 16."""
+    for hole, others in ((ph.parse("AS KS"), ph.parse("QS JS 10S 2D 3C")),
+                         (ph.parse("AS 2D"), ph.parse("KS QS JS 10S 3C"))):
+        orders = [flop + (turn, river) for flop in itertools.combinations(others, 3)
+                  for turn, river in itertools.permutations([c for c in others if c not in flop], 2)]
+        awards = pp.table("texas-holdem-bonus").classify(np.array([hole + list(o) for o in orders]))
+        on_board = sum(c in others for c in ph.parse("AS KS QS JS 10S"))
+        assert [int((awards == k).sum()) for k in range(3)] == list(pp._ROYAL_ORDERS[on_board])
+
+
+def test_holdem_folded_hands_and_the_board_royal_option():
+    t = pp.table("texas-holdem-bonus")
+    rows = np.array([ph.parse("7C 2D 5C 6C 8C 9C 3H"),      # a straight flush, but 7-2 offsuit folds
+                     ph.parse("KD QD AS KS QS JS 10S"),     # the board's own royal flush
+                     ph.parse("KD KH KC 2S 2D 9H 4C")])     # a full house with the customer's cards
+    assert t.classify(rows).tolist() == [-1, -1, 5]
+    assert t.classify(rows, board_royal="yes").tolist() == [-1, 6, 5]
+    result = CliRunner().invoke(main, ["game", "poker-progressive", "--variant", "texas-holdem-bonus",
+                                       "--option", "board-royal=maybe"])
+    assert result.exit_code == 2 and "board-royal" in result.output
+
+
+@pytest.mark.slow
+def test_holdem_progressive_full_deck_and_simulation():
+    counts, total = pp.award_counts("texas-holdem-bonus")
+    # every royal flush with a customer's card: 4 royals, 40 hands holding two of one, 1,081 boards
+    assert counts[0] == 4 * 10 * math.comb(47, 2) * 2 and total == 56_189_515_200
+    assert pp.award_counts("texas-holdem-bonus", board_royal="yes")[0][6] == 4 * math.comb(47, 2) * 20
+    sim, run = pp.simulate(200_000, rngcore.Generator(SEED, stream=23), "texas-holdem-bonus", 100, 10**6, 10**6, 1500)
+    assert sim.verdict == "pass" and sim.bets[0].inside

@@ -92,6 +92,10 @@ OPTIONS = (
                                    "a pair of aces (8-ニ, the operator's option)", ("no", "yes")),
 )
 
+# The starting hands the optimal strategy folds (6-4-イ-(1)), by ante-pay set: the exact enumeration
+# computes them (parameters "hands_folded"; tests/test_games_holdem_bonus.py checks this table against it).
+FOLDS = {"straight": ("32o", "42o", "52o", "62o", "72o"), "flush": ("32o", "42o", "43o", "52o", "62o", "72o")}
+
 PLAYER_STRATEGIES = (
     Strategy("optimal", "fold or make the flop bet (6-4-イ) by the exact expectation of playing on; the turn and river "
                         "bets (6-5-イ, 6-6) unless they lose more often than they win with the cards in view; a tie "
@@ -261,7 +265,7 @@ def analyse(strategy: str = "optimal", ante_pays: str = "straight", aces_1000: s
     played = Fraction(int(play.sum()), len(play))
     wagered = 1 + FLOP_BET[0] * played + extra
     per_total = ante.house_edge / wagered
-    folded = sorted({_hand_name(t.deck[a], t.deck[b])
+    folded = sorted({hand_name(t.deck[a], t.deck[b])
                      for (a, b), p in zip(itertools.combinations(range(len(t.deck)), 2), play) if not p})
     parameters = {
         "strategy": strategy,
@@ -286,7 +290,7 @@ def analyse(strategy: str = "optimal", ante_pays: str = "straight", aces_1000: s
 _RANK_NAMES = "A23456789TJQK"
 
 
-def _hand_name(x: int, y: int) -> str:
+def hand_name(x: int, y: int) -> str:
     """A starting hand as strategy charts write it: ``'72o'``, ``'AKs'``, ``'TT'``."""
     order = "AKQJT98765432"
     a, b = sorted((_RANK_NAMES[x % 13], _RANK_NAMES[y % 13]), key=order.index)

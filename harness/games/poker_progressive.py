@@ -4,8 +4,8 @@ break-even meter, the seed's condition on the operator's contribution rate
 and reset amount, and the meter played out through the ``deck`` device.
 
 Source: ``000_d4cd2a3cb5c95429.txt`` L1053, L1087-1127 (Caribbean Stud
-4-2-ロ, 4-6-ハ), L1303-1321 (Three Card Poker 5-8); the original wins where
-the digest differs.  Each variant is one game's table of awards: a fixed
+4-2-ロ, 4-6-ハ), L1303-1321 (Three Card Poker 5-8), L1427-1451 (Texas
+Hold'em Bonus 6-9); the original wins where the digest differs.  Each variant is one game's table of awards: a fixed
 multiple of the progressive stake ("N倍に相当する額", winnings of N x the
 stake, which is kept) or a share of the accumulated amount, the meter.
 
@@ -26,11 +26,15 @@ unit staked are exactly
 
 an exact value for a table whose only meter award takes the whole meter
 (Three Card Poker) and exact bounds otherwise (Caribbean Stud's straight
-flush takes a tenth).  Readings: a customer who folds is excluded (4-5-ロ);
-every strategy of these games plays every hand that wins the progressive
-(Caribbean Stud's flush or better, Three Card Poker's straight or better,
-above its Q-6-4), so the hand alone decides; one customer, one meter for
-the table; amounts are kept exact (no rounding is stated for these games).
+flush takes a tenth, Hold'em Bonus's later royal flushes a quarter and a
+twentieth).  Readings: a customer who folds is excluded (4-5-ロ, 6-9-ロ);
+every strategy of Caribbean Stud and Three Card Poker plays every hand that
+wins the progressive (a flush or better; a straight or better, above Q-6-4),
+so the hand alone decides; Hold'em Bonus's customer folds the starting
+hands of its optimal strategy (:data:`harness.games.holdem_bonus.FOLDS`).
+A Hold'em hand "formed without the customer's cards" (6-9-ロ) is one no
+stronger than the board's own five cards.  One customer, one meter for the
+table; amounts are kept exact (no rounding is stated for the progressives).
 """
 from __future__ import annotations
 
@@ -42,10 +46,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from harness.games import holdem_bonus as thb
 from harness.games import poker_hands as ph
 from harness.games.base import Analysis, Game, GameOption, _replay, _run
 from harness.games.core import BetRule, LOSE, Where, result_from_weights, rows
 from harness.games.simulate import BetSimulation, Simulation
+from harness.kernels import ffi, lib
+from rngcore.errors import raise_for_status
 
 SOURCE = "000 別表第1 第3"
 
@@ -69,30 +76,40 @@ class ProgressiveTable:
     """A game's progressive: its awards, the cards dealt to the customer, and its eligibility rule."""
 
     variant: str
-    cards: int
+    positions: tuple[int, ...]   # the cards of a shuffled deck that decide the award (the customer's, the board)
     awards: tuple[Award, ...]
     eligibility: str
 
-    def classify(self, hands: np.ndarray) -> np.ndarray:
-        """The award index of each hand (rows of card indices), -1 for a losing hand."""
-        return _CLASSIFIERS[self.variant](hands)
+    def classify(self, cards: np.ndarray, **options) -> np.ndarray:
+        """The award index of each round (rows of the cards at ``positions``), -1 for a losing one."""
+        return _CLASSIFIERS[self.variant](cards, **options)
 
 
 TABLES = (
-    ProgressiveTable("caribbean-stud", 5, (
+    ProgressiveTable("caribbean-stud", (0, 1, 2, 3, 4), (
         Award("royal_flush", f"{SOURCE} 4-6-ハ-(1)", share=Fraction(1)),
         Award("straight_flush", f"{SOURCE} 4-6-ハ-(2)", share=Fraction(1, 10)),
         Award("four_of_a_kind", f"{SOURCE} 4-6-ハ-(3)", multiple=500),
         Award("full_house", f"{SOURCE} 4-6-ハ-(4)", multiple=100),
         Award("flush", f"{SOURCE} 4-6-ハ-(5)", multiple=50),
     ), f"{SOURCE} 4-2-ロ, 4-5-ロ: with an ante; a folded customer excluded"),
-    ProgressiveTable("three-card-poker", 3, (
+    ProgressiveTable("three-card-poker", (0, 1, 2), (
         Award("ace_king_queen_of_spades", f"{SOURCE} 5-8-ハ-(1)-(一)", share=Fraction(1)),
         Award("ace_king_queen_suited", f"{SOURCE} 5-8-ハ-(1)-(二)", multiple=250),
         Award("straight_flush", f"{SOURCE} 5-8-ハ-(1)-(三)", multiple=35),
         Award("three_of_a_kind", f"{SOURCE} 5-8-ハ-(2)", multiple=30),
         Award("straight", f"{SOURCE} 5-8-ハ-(3)", multiple=3),
     ), f"{SOURCE} 5-8-イ, ロ: with an ante or Pair Plus"),
+    # the customer's cards 1-2, the flop 6-8, the turn 10, the river 12 (cards 5, 9, 11 burnt: 6-4-ロ, 6-5-ロ)
+    ProgressiveTable("texas-holdem-bonus", (0, 1, 5, 6, 7, 9, 11), (
+        Award("royal_flush_with_the_flop", f"{SOURCE} 6-9-ハ-(1)-(一)", share=Fraction(1)),
+        Award("royal_flush_with_the_turn", f"{SOURCE} 6-9-ハ-(1)-(二)", share=Fraction(1, 4)),
+        Award("royal_flush_with_the_river", f"{SOURCE} 6-9-ハ-(1)-(三)", share=Fraction(1, 20)),
+        Award("straight_flush", f"{SOURCE} 6-9-ハ-(2)", multiple=250),
+        Award("four_of_a_kind", f"{SOURCE} 6-9-ハ-(3)", multiple=100),
+        Award("full_house", f"{SOURCE} 6-9-ハ-(4)", multiple=10),
+        Award("royal_flush_on_the_board", f"{SOURCE} 6-9-ニ, ホ (option; one participant)", share=Fraction(1)),
+    ), f"{SOURCE} 6-9-イ, ロ: with an ante; a folded customer and hands formed without his cards excluded"),
 )
 RESET_RULE = f"{SOURCE} 4-6-ハ, 5-8-ハ"
 RATE_RULE = f"{SOURCE} 4-2-ロ, 5-8-イ"
@@ -105,11 +122,16 @@ OPTIONS = (
     GameOption("reset", "YEN", "the reset amount (リセット金額) in yen, the meter after a jackpot "
                                "(4-6-ハ, 5-8-ハ)", 0, 10**15, 1_000_000),
     GameOption("rate", "BP", "the operator's contribution rate, in hundredths of a percent of each progressive "
-                             "stake added to the meter (4-2-ロ, 5-8-イ)", 0, RATE_SCALE, 1_500),
+                             "stake added to the meter (4-2-ロ, 5-8-イ, 6-9-イ)", 0, RATE_SCALE, 1_500),
+    GameOption.choice("ante-pays", "texas-holdem-bonus: the operator's ante-pay set (6-8-ロ), which decides the "
+                                   "hands the customer folds and so cannot win the progressive (6-9-ロ)",
+                      ("straight", "flush")),
+    GameOption.choice("board-royal", "texas-holdem-bonus: a royal flush of the board alone also wins the whole "
+                                     "meter, shared by the participants (6-9-ニ, ホ; one customer here)", ("no", "yes")),
 )
 
 
-def _five_card_award(hands: np.ndarray | None) -> np.ndarray:
+def _five_card_award(hands: np.ndarray | None, **options) -> np.ndarray:
     """Award index of five-card hands (None: every hand, in the order of ``poker_hands.all_values``)."""
     names = [a.name for a in TABLES[0].awards]
     award_of = np.full(16, -1, dtype=np.int64)  # by category code
@@ -120,7 +142,7 @@ def _five_card_award(hands: np.ndarray | None) -> np.ndarray:
     return award_of[ph.category(values).astype(np.int64)]
 
 
-def _three_card_award(hands: np.ndarray) -> np.ndarray:
+def _three_card_award(hands: np.ndarray, **options) -> np.ndarray:
     hands = np.sort(np.asarray(hands, dtype=np.int64), axis=1)
     cats = ph.category(ph.rank(hands, "three"))
     suited = (hands // 13 == hands[:, :1] // 13).all(axis=1)
@@ -135,7 +157,29 @@ def _three_card_award(hands: np.ndarray) -> np.ndarray:
     return out
 
 
-_CLASSIFIERS = {"caribbean-stud": _five_card_award, "three-card-poker": _three_card_award}
+def _holdem_award(cards: np.ndarray, ante_pays: str = "straight", board_royal: str = "no", **options) -> np.ndarray:
+    """Rows of the customer's 2 cards, the flop's 3, the turn, the river."""
+    cards = np.asarray(cards, dtype=np.int64)
+    folded = np.isin([thb.hand_name(int(a), int(b)) for a, b in cards[:, :2]], thb.FOLDS[ante_pays])
+    mine, board = ph.rank(cards), ph.rank(cards[:, 2:])
+    cat = ph.category(mine)
+    royal = ph.lib.KERN_PK_ROYAL_FLUSH
+    out = np.full(len(cards), -1, dtype=np.int64)
+    for k, code in ((3, ph.lib.KERN_PK_STRAIGHT_FLUSH), (4, ph.lib.KERN_PK_QUADS), (5, ph.lib.KERN_PK_FULL_HOUSE)):
+        out[cat == code] = k
+    by_river = cat == royal
+    out[by_river] = 2
+    out[by_river & (ph.category(ph.rank(cards[:, :6])) == royal)] = 1
+    out[by_river & (ph.category(ph.rank(cards[:, :5])) == royal)] = 0
+    own = mine == board  # the board's own hand (9-ロ)
+    out[own | folded] = -1
+    if board_royal == "yes":
+        out[own & (cat == royal)] = 6  # folded customers too: their stakes stay (9-ニ)
+    return out
+
+
+_CLASSIFIERS = {"caribbean-stud": _five_card_award, "three-card-poker": _three_card_award,
+                "texas-holdem-bonus": _holdem_award}
 
 
 def table(variant: str) -> ProgressiveTable:
@@ -143,14 +187,48 @@ def table(variant: str) -> ProgressiveTable:
 
 
 @functools.lru_cache(maxsize=None)
-def award_counts(variant: str) -> tuple[tuple[int, ...], int]:
-    """Hands of the customer's cards winning each award, and all hands (every hand enumerated)."""
+def award_counts(variant: str, ante_pays: str = "straight", board_royal: str = "no") -> tuple[tuple[int, ...], int]:
+    """Rounds winning each award, and all rounds, every deal of the cards that decide it enumerated."""
     t = table(variant)
-    if t.cards == 5:
+    if variant == "texas-holdem-bonus":
+        return _holdem_counts(ante_pays, board_royal)
+    if len(t.positions) == 5:
         awards = _five_card_award(None)
     else:
-        awards = t.classify(np.array(list(itertools.combinations(range(52), t.cards)), dtype=np.uint8))
+        awards = t.classify(np.array(list(itertools.combinations(range(52), len(t.positions))), dtype=np.uint8))
     return tuple(int((awards == k).sum()) for k in range(len(t.awards))), len(awards)
+
+
+# The 20 orders (flop, turn, river) of a board's 5 cards by when a royal flush with 3 or 4 of its
+# cards on the board is completed: with the flop, with the turn, with the river.
+_ROYAL_ORDERS = {3: (2, 6, 12), 4: (0, 4, 16)}
+
+
+def _holdem_counts(ante_pays: str, board_royal: str) -> tuple[tuple[int, ...], int]:
+    """Every customer hand (one of each of the 169 kinds, weighted) and every board counted
+    in C (``csrc/kernels/holdem_progressive.h``), every order of the board weighed."""
+    kinds: dict[str, list] = {}
+    for a, b in itertools.combinations(range(52), 2):
+        kinds.setdefault(thb.hand_name(a, b), []).append((a, b))
+    names = list(kinds)
+    holes = np.array([kinds[name][0] for name in names], dtype=np.uint8)
+    out = np.zeros((len(names), lib.KERN_THBP_CLASSES), dtype=np.uint64)
+    raise_for_status(lib.kern_thbp_counts(ffi.from_buffer("uint8_t[]", np.arange(52, dtype=np.uint8)), 52,
+                                          ffi.from_buffer("uint8_t[]", holes), len(names),
+                                          ffi.from_buffer("uint64_t[]", out)), "Hold'em progressive boards")
+    counts = [0] * 7
+    for name, row in zip(names, out.astype(np.int64).tolist()):
+        weight = len(kinds[name])
+        if name not in thb.FOLDS[ante_pays]:
+            sf, quads, full, royal3, royal4, _ = row
+            for when in range(3):
+                counts[when] += weight * (royal3 * _ROYAL_ORDERS[3][when] + royal4 * _ROYAL_ORDERS[4][when])
+            counts[3] += weight * 20 * sf
+            counts[4] += weight * 20 * quads
+            counts[5] += weight * 20 * full
+        if board_royal == "yes":
+            counts[6] += weight * 20 * row[5]
+    return tuple(counts), math.comb(52, 2) * math.comb(50, 5) * 20
 
 
 # ------------------------------------------------------------ exact math --
@@ -172,41 +250,42 @@ class Meter:
         return cls(stake, meter, reset, Fraction(rate, RATE_SCALE))
 
 
-def _probabilities(variant: str) -> list[Fraction]:
-    counts, hands = award_counts(variant)
+def _probabilities(variant: str, **rules) -> list[Fraction]:
+    counts, hands = award_counts(variant, **rules)
     return [Fraction(c, hands) for c in counts]
 
 
-def fixed_winnings(variant: str) -> Fraction:
+def fixed_winnings(variant: str, **rules) -> Fraction:
     """Winnings per unit staked from the fixed multiples."""
-    return sum((p * a.multiple for p, a in zip(_probabilities(variant), table(variant).awards)
+    return sum((p * a.multiple for p, a in zip(_probabilities(variant, **rules), table(variant).awards)
                 if a.multiple is not None), Fraction(0))
 
 
-def meter_share(variant: str) -> Fraction:
+def meter_share(variant: str, **rules) -> Fraction:
     """Expected share of the meter paid per progressive stake: winnings are ``share x meter / stake``."""
-    return sum((p * a.share for p, a in zip(_probabilities(variant), table(variant).awards)
+    return sum((p * a.share for p, a in zip(_probabilities(variant, **rules), table(variant).awards)
                 if a.share is not None), Fraction(0))
 
 
-def rtp(variant: str, meter: Fraction, stake: int) -> Fraction:
+def rtp(variant: str, meter: Fraction, stake: int, **rules) -> Fraction:
     """Return per unit staked at a meter: the stake back on a win plus the winnings."""
-    won = sum(_probabilities(variant), Fraction(0))
-    return won + fixed_winnings(variant) + meter_share(variant) * Fraction(meter) / stake
+    won = sum(_probabilities(variant, **rules), Fraction(0))
+    return won + fixed_winnings(variant, **rules) + meter_share(variant, **rules) * Fraction(meter) / stake
 
 
-def break_even_meter(variant: str, stake: int) -> Fraction:
+def break_even_meter(variant: str, stake: int, **rules) -> Fraction:
     """The meter (yen) at which the bet returns exactly what is staked."""
-    return (1 - sum(_probabilities(variant), Fraction(0)) - fixed_winnings(variant)) * stake / meter_share(variant)
+    fixed = sum(_probabilities(variant, **rules), Fraction(0)) + fixed_winnings(variant, **rules)
+    return (1 - fixed) * stake / meter_share(variant, **rules)
 
 
-def long_run_winnings(variant: str, m: Meter) -> tuple[Fraction, Fraction]:
+def long_run_winnings(variant: str, m: Meter, **rules) -> tuple[Fraction, Fraction]:
     """Exact bounds (equal for a table whose only meter award is the whole meter) of the
     long-run progressive winnings per unit staked, for the operator's rate and reset."""
-    whole = sum((p for p, a in zip(_probabilities(variant), table(variant).awards) if a.share == 1), Fraction(0))
-    partial = sum((p * a.share for p, a in zip(_probabilities(variant), table(variant).awards)
-                   if a.share is not None and a.share < 1), Fraction(0))
-    low = fixed_winnings(variant) + m.rate + whole * m.reset / m.stake
+    pairs = list(zip(_probabilities(variant, **rules), table(variant).awards))
+    whole = sum((p for p, a in pairs if a.share == 1), Fraction(0))
+    partial = sum((p * a.share for p, a in pairs if a.share is not None and a.share < 1), Fraction(0))
+    low = fixed_winnings(variant, **rules) + m.rate + whole * m.reset / m.stake
     return low, low + partial * m.reset / m.stake
 
 
@@ -218,33 +297,42 @@ def bet_rule(variant: str, m: Meter) -> BetRule:
                         "shares of the meter are paid as winnings, the stake kept")
 
 
+def _rules(variant: str, ante_pays: str, board_royal: str) -> dict:
+    """The Hold'em Bonus options that change its progressive (none for the other tables)."""
+    return {"ante_pays": ante_pays, "board_royal": board_royal} if variant == "texas-holdem-bonus" else {}
+
+
 def _text(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def analyse(variant: str, stake: int, meter: int, reset: int, rate: int) -> Analysis:
+def analyse(variant: str, stake: int, meter: int, reset: int, rate: int, ante_pays: str = "straight",
+            board_royal: str = "no") -> Analysis:
     """Exact return of the progressive bet at the meter, and the meter's long-run figures."""
     m = Meter.of(stake, meter, reset, rate)
-    counts, hands = award_counts(variant)
+    rules = _rules(variant, ante_pays, board_royal)
+    counts, hands = award_counts(variant, **rules)
     names = [a.name for a in table(variant).awards]
     weights = dict(zip(names, counts)) | {"lose": hands - sum(counts)}
     result = result_from_weights(bet_rule(variant, m), weights, hands)
-    low, high = long_run_winnings(variant, m)
+    low, high = long_run_winnings(variant, m, **rules)
     holds = True if high <= 1 else False if low > 1 else None
-    even = break_even_meter(variant, stake)
+    even = break_even_meter(variant, stake, **rules)
     parameters = {
         "stake_yen": stake, "meter_yen": meter, "reset_yen": reset,
         "rate": _text(m.rate),
-        "return_per_yen_of_meter": _text(meter_share(variant) / stake),
-        "return_without_meter": _text(rtp(variant, Fraction(0), stake)),
+        "return_per_yen_of_meter": _text(meter_share(variant, **rules) / stake),
+        "return_without_meter": _text(rtp(variant, Fraction(0), stake, **rules)),
         "break_even_meter_yen": _text(even),
         "break_even_meter_yen_float": float(even),
-        "winnings_per_stake_at_meter": _text(fixed_winnings(variant) + meter_share(variant) * meter / stake),
+        "winnings_per_stake_at_meter": _text(fixed_winnings(variant, **rules)
+                                             + meter_share(variant, **rules) * meter / stake),
         "long_run_winnings_per_stake": [_text(low), _text(high)],
         "long_run_winnings_per_stake_float": [float(low), float(high)],
         "seed_condition": {"rule": f"{RATE_RULE}: total progressive winnings / total progressive stakes <= 1",
                            "holds": holds},
         "hand_counts": dict(zip(names, counts)),
+        **({"texas_holdem_bonus": rules} if rules else {}),
     }
     verdict = {True: "holds", False: "is broken", None: "is undecided by the bounds (simulate the meter)"}[holds]
     note = (f"at a meter of {meter} yen the bet returns {float(result.rtp) * 100:.4f} %; it breaks even at "
@@ -313,20 +401,22 @@ class MeterRun:
 
 
 def simulate(rounds: int, generator, variant: str, stake: int, meter: int, reset: int, rate: int,
-             progress=None, chunk: int = 1 << 16) -> tuple[Simulation, MeterRun]:
+             ante_pays: str = "straight", board_royal: str = "no", progress=None,
+             chunk: int = 1 << 16) -> tuple[Simulation, MeterRun]:
     """Deal ``rounds`` rounds through the ``deck`` device (one fresh shuffle each, the
     customer's cards the first ones) and play the meter along them."""
     from rngcore.devices import device_spec
 
     m = Meter.of(stake, meter, reset, rate)
     t = table(variant)
-    exact = analyse(variant, stake, meter, reset, rate)
+    rules = _rules(variant, ante_pays, board_royal)
+    exact = analyse(variant, stake, meter, reset, rate, ante_pays, board_royal)
     run = MeterRun(Fraction(meter))
     tally: dict[str, int] = {}
     done = [0]
 
     def step(n: int) -> None:
-        awards = t.classify(device_spec("deck").draw(generator, n)[:, :t.cards])
+        awards = t.classify(device_spec("deck").draw(generator, n)[:, list(t.positions)], **rules)
         for k, a in enumerate(t.awards):
             count = int((awards == k).sum())
             if count:
@@ -337,22 +427,22 @@ def simulate(rounds: int, generator, variant: str, stake: int, meter: int, reset
 
     played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
     sim = BetSimulation(exact.bets[0], tally)
-    low, high = long_run_winnings(variant, m)
+    low, high = long_run_winnings(variant, m, **rules)
     ratio = run.ratio()
     note = (f"outcome chi-square: the awards vs their exact probabilities; the meter played along: winnings per "
             f"stake {float(ratio):.6f} over {len(run.cycles)} completed jackpot cycles (long run, exact: "
             f"{float(low):.6f}" + ("" if low == high else f"..{float(high):.6f}") + ")")
     return (Simulation("poker-progressive", variant, "deck", played, rounds, seconds, sim.fit, (sim,),
-                       procedure=f"one fresh 52-card shuffle per round (000 第3 2); the customer's cards: 1-{t.cards}; "
-                                 "one progressive stake per round",
+                       procedure=f"one fresh 52-card shuffle per round (000 第3 2); the cards deciding the award: "
+                                 f"{', '.join(str(p + 1) for p in t.positions)}; one progressive stake per round",
                        interrupted=interrupted, replay=_replay(generator), note=note), run)
 
 
 class PokerProgressiveGame(Game):
     name = "poker-progressive"
-    summary = ("the progressive jackpots of Caribbean Stud and Three Card Poker: return by the meter, break-even "
-               "meter, the seed's winnings-to-stakes condition for the operator's rate and reset")
-    rules = f"{SOURCE} 4-2-ロ, 4-6-ハ, 5-8 (seed L1053, L1087-1127, L1303-1321)"
+    summary = ("the progressive jackpots of Caribbean Stud, Three Card Poker and Texas Hold'em Bonus: return by the "
+               "meter, break-even meter, the seed's winnings-to-stakes condition for the operator's rate and reset")
+    rules = f"{SOURCE} 4-2-ロ, 4-6-ハ, 5-8, 6-9 (seed L1053, L1087-1127, L1303-1321, L1427-1451)"
     variants = tuple(t.variant for t in TABLES)
     variants_help = "the game whose progressive table is analysed"
     options = OPTIONS
