@@ -22,6 +22,12 @@ The work is one *run* per test and sequence.  An interrupted suite
 every row over the runs that completed, each test's count of sequences
 run, ``interrupted=True`` and the verdict "incomplete".
 
+Sequences are independent, so ``workers > 1`` spreads them over a pool of
+processes (:mod:`stats._sp800_22_pool`); each run's P-values come from the
+same code on the same bits, and the report takes the runs in (test,
+sequence) order whatever order they finished in, so it is identical, to the
+last bit, for any number of workers.
+
 References
 ----------
 .. [1] A. Rukhin et al., NIST SP 800-22 Rev. 1a (2010), §4.2 and Appendix B.
@@ -33,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stats import _sp800_22_pool
 from stats._sp800_22 import SuiteTest, igamc, sequence_bits
 from stats._table import declaring_modules
 from stats._validate import InsufficientDataError, check_int
@@ -53,6 +60,11 @@ def suite_tests() -> tuple:
 
     found = [FFT] + [e for module in declaring_modules(stats) for e in getattr(module, "SP800_22", ())]
     return tuple(sorted(found, key=lambda e: e.order))
+
+
+def selected_tests(tests=None) -> tuple:
+    """The entries of :func:`suite_tests` whose report name is in ``tests`` (all of them for None)."""
+    return tuple(e for e in suite_tests() if tests is None or e.name in set(tests))
 
 
 @dataclass(frozen=True)
@@ -218,7 +230,7 @@ class SuiteReport:
 
 
 def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS, alpha: float = ALPHA,
-              tests=None, progress=None) -> SuiteReport:
+              tests=None, progress=None, workers: int = 1) -> SuiteReport:
     """Run the SP 800-22 suite on ``sequences`` sequences of ``length`` bits and assess it (§4.2).
 
     Parameters
@@ -236,6 +248,9 @@ def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS,
     progress : callable, optional
         Called as ``progress(done, total)`` after each run of one test on one
         sequence (``total`` runs in all).
+    workers : int, optional
+        Processes to spread the sequences over (default 1: this process).
+        The report is the same for any number.
 
     Returns
     -------
@@ -256,11 +271,13 @@ def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS,
     if m == 0 or m > available:
         raise InsufficientDataError("SP 800-22 suite", max(m, 1) * length, x.size, "bits",
                                     f"{max(m, 1)} sequence(s) of {length:,} bits")
-    entries = [e for e in suite_tests() if tests is None or e.name in set(tests)]
+    workers = check_int("workers", workers, 1)
+    tests = None if tests is None else tuple(tests)
+    entries = selected_tests(tests)
     runs = [(t, i) for t in range(len(entries)) for i in range(m)]
     finished = {}  # (entry index, sequence index) -> that run's (label, P) pairs, None if not applicable
     try:
-        for run, pairs in _runs(entries, x, length, runs):
+        for run, pairs in _runs(entries, x, length, m, tests, workers):
             finished[run] = pairs
             if progress is not None:
                 progress(len(finished), len(runs))
@@ -269,16 +286,24 @@ def run_suite(bits, *, sequences: int | None = None, length: int = DEFAULT_BITS,
     return _assess(entries, finished, m, length, alpha)
 
 
-def _runs(entries, x, length, runs):
+def _runs(entries, x, length, m, tests, workers):
     """Yield ``((entry, sequence), pairs)`` for each run as it finishes.
 
     This is the one place the runs are executed; the caller only collects
-    what comes back, so runs may finish in any order (a pool of workers
-    would yield them here as they arrive, with the workers ignoring SIGINT
-    and the pool ended when the caller is interrupted).
+    what comes back, so runs may finish in any order.  In this process they
+    go test by test; on a pool of workers (:mod:`stats._sp800_22_pool`,
+    whose workers ignore SIGINT and which is ended when the caller is
+    interrupted) every test of a sequence runs in one worker, and the
+    sequences come back in order.
     """
-    for t, i in runs:
-        yield (t, i), _run_one(entries[t], x[i * length: (i + 1) * length], length)
+    if workers == 1 or m == 1:
+        for t in range(len(entries)):
+            for i in range(m):
+                yield (t, i), _run_one(entries[t], x[i * length: (i + 1) * length], length)
+        return
+    for i, outcomes in _sp800_22_pool.map_sequences(x[: m * length], length, tests, workers):
+        for t, pairs in enumerate(outcomes):
+            yield (t, i), pairs
 
 
 def _run_one(entry, sequence, length):
@@ -290,6 +315,11 @@ def _run_one(entry, sequence, length):
     labels = getattr(result, "labels", ("",))
     mode = getattr(result, "details", {}).get("mode", "")
     return tuple((label or mode, float(p)) for label, p in zip(labels, np.atleast_1d(result.pvalue)))
+
+
+def sequence_outcomes(entries, sequence, length: int) -> list:
+    """Every entry's run on one sequence (what a worker of the pool computes), in the order of ``entries``."""
+    return [_run_one(e, sequence, length) for e in entries]
 
 
 def _assess(entries, finished: dict, m: int, length: int, alpha: float, interrupted: bool = False) -> SuiteReport:
@@ -315,4 +345,4 @@ def _assess(entries, finished: dict, m: int, length: int, alpha: float, interrup
     return SuiteReport(tuple(assessed), m, length, alpha, interrupted, tuple(coverage.items()))
 
 
-__all__ = ["run_suite", "suite_tests", "assess_row", "proportion_interval", "uniformity", "SuiteReport", "SuiteRow"]
+__all__ = ["run_suite", "suite_tests", "selected_tests", "sequence_outcomes", "assess_row", "proportion_interval", "uniformity", "SuiteReport", "SuiteRow"]

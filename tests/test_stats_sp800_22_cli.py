@@ -54,3 +54,13 @@ def test_bad_invocations_exit_2(tmp_path):
     small.write_bytes(b"\x00" * 10)
     result = _run("--input", str(small), "--sequences", "2", "--bits", "1000")
     assert result.exit_code == 2 and "too few bits" in result.output
+
+
+def test_workers_give_the_same_report_and_refuse_zero():
+    args = ("--seed", SEED, "--sequences", "3", "--bits", "100000", "--test", "Frequency", "--test", "Rank",
+            "--test", "Serial", "--json")
+    one, two = _run(*args, "--workers", "1"), _run(*args, "--workers", "2")
+    assert one.exit_code == two.exit_code in (0, 1)
+    assert json.loads(one.output)["rows"] == json.loads(two.output)["rows"]
+    bad = _run(*args, "--workers", "0")
+    assert bad.exit_code == 2 and "--workers" in bad.output

@@ -72,9 +72,10 @@ def test_a_complete_report_does_not_change_and_runs_may_finish_in_any_order(monk
     assert set(report.as_dict()) == {"suite", "sequences", "bits", "alpha", "verdict", "complete", "interrupted",
                                      "rows"}
     real = suite._runs
-    monkeypatch.setattr(suite, "_runs", lambda entries, x, length, runs: reversed(list(real(entries, x, length,
-                                                                                          runs))))
+    monkeypatch.setattr(suite, "_runs", lambda *args: reversed(list(real(*args))))
     assert suite.run_suite(bits, length=LENGTH, tests=TESTS) == report
+    monkeypatch.undo()
+    assert suite.run_suite(bits, length=LENGTH, tests=TESTS, workers=2) == report  # a pool's order, for real
 
 
 def _interrupt_after(monkeypatch, runs, action=None):
@@ -92,8 +93,9 @@ def _raise():
     raise KeyboardInterrupt
 
 
-ARGS = ("sp800-22", "--seed", SEED, "--sequences", str(M), "--bits", str(LENGTH), *sum((("--test", t)
-                                                                                        for t in TESTS), ()))
+# One process: its runs go test by test, which the partial coverage below counts on.
+ARGS = ("sp800-22", "--seed", SEED, "--sequences", str(M), "--bits", str(LENGTH), "--workers", "1",
+        *sum((("--test", t) for t in TESTS), ()))
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
@@ -124,12 +126,26 @@ def test_a_real_signal_stops_the_suite_at_once_with_a_partial_report(signum):
     """A signal to a running `rngcert sp800-22` (once its first run is done): it stops
     within the run in progress, with the partial report and exit 130."""
     code, out, err = signal_when_entered("stats.sp800_22_suite:_run_one", [
-        "sp800-22", "--seed", SEED, "--sequences", "300", "--bits", str(LENGTH), "--json"], signum, call=2)
+        "sp800-22", "--seed", SEED, "--sequences", "300", "--bits", str(LENGTH), "--workers", "1", "--json"],
+        signum, call=2)
     assert code == 130, err
     assert "Traceback" not in err and "partial report above (INCOMPLETE)" in err
     report = json.loads(out)
     assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
     assert report["sequences_run"]["LinearComplexity"] < 300 and report["not_run"]
+
+
+def test_a_signal_stops_a_pool_of_workers_with_a_partial_report():
+    """SIGINT to `rngcert sp800-22 --workers 2` once two tasks of sequences have come back: the
+    pool stops, the report covers the sequences that came back, exit 130."""
+    code, out, err = signal_when_entered("stats._sp800_22_pool:_finished", [
+        "sp800-22", "--seed", SEED, "--sequences", "300", "--bits", str(LENGTH), "--workers", "2", "--json"],
+        signal.SIGINT, call=2)
+    assert code == 130, err
+    assert "Traceback" not in err and "partial report above (INCOMPLETE)" in err
+    report = json.loads(out)
+    assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)
+    assert 0 < report["sequences_run"]["Frequency"] < 300
 
 
 def test_progress_only_on_a_terminal_and_quiet_silences_it(monkeypatch):

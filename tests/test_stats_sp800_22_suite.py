@@ -69,3 +69,24 @@ def test_suite_counts_skipped_sequences():
 def test_suite_refuses_too_few_bits():
     with pytest.raises(InsufficientDataError, match="SP 800-22 suite needs at least 2,000 bits"):
         run_suite(_bits(1500, 1), sequences=2, length=1000)
+
+
+def test_the_report_is_the_same_for_any_number_of_workers():
+    # 5 sequences: seed 4's walk returns to zero 468 times, so the excursion tests skip one and test four
+    bits = np.concatenate([np.random.default_rng(s).integers(0, 2, 1_000_000).astype(np.uint8) for s in range(5)])
+
+    def rows(report):
+        return [(r.test, r.label, r.pvalues, r.skipped) for r in report.rows]
+
+    # one P-value, two modes, 148 templates, a test that skips a sequence, two P-values
+    tests = ("Frequency", "CumulativeSums", "NonOverlappingTemplate", "RandomExcursions", "Serial")
+    one = rows(run_suite(bits, tests=tests))
+    assert [r[3] for r in one if r[0] == "RandomExcursions"][0] == 1
+    assert len(one) == 1 + 2 + 148 + 8 + 2 and all(len(r[2]) in (4, 5) for r in one)
+    for workers in (2, 3):
+        assert rows(run_suite(bits, tests=tests, workers=workers)) == one
+
+
+def test_workers_must_be_a_positive_count():
+    with pytest.raises(ValueError, match="workers"):
+        run_suite(np.zeros(200, dtype=np.uint8), length=100, workers=0)

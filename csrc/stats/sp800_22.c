@@ -4,64 +4,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bits [r, r + 64) of the word array (r >= 0), read across two words. */
-static inline uint64_t bits_at(const uint64_t *words, size_t r)
+/* Berlekamp-Massey on 64 blocks at once, bit-sliced: word i of an array holds coefficient
+ * (or sequence bit) i of all 64 lanes, lane j being block j of the group.  Every lane runs the
+ * textbook recursion of Massey (1969) in lock step: at step k the discrepancy of all lanes is one
+ * XOR of ANDs, d = XOR_i c[i] & s[k - i] (coefficients of C above a lane's length are zero), then
+ * C ^= x^(k - last) B where d is set, and B <- the old C where the length grows.  B is kept already
+ * multiplied by x^(k - last): bs[base + i] is its coefficient i, and moving base down one word
+ * per step multiplies every lane by x, so the update is a plain masked XOR.
+ * s: m words; c: m + 2 words; bs: 2m + 4 words (zero below base); lengths: the 64 outputs. */
+static void berlekamp_massey_64(const uint64_t *s, size_t m, uint64_t *c, uint64_t *bs, int32_t *lengths)
 {
-    size_t q = r / 64;
-    unsigned o = (unsigned)(r % 64);
-    return o ? (words[q] >> o) | (words[q + 1] << (64 - o)) : words[q];
-}
-
-/* Linear complexity of s[0..m).  Scratch: rev, c, b, t of `width` words each,
- * width >= m / 64 + 2. */
-static int32_t berlekamp_massey(const uint8_t *s, size_t m, size_t width, uint64_t *rev, uint64_t *c,
-                                uint64_t *b, uint64_t *t)
-{
-    /* rev bit m - 1 - j holds s_j, so the window s_k, s_(k-1), ... (bit i = s_(k - i)) is rev
-       read from bit m - 1 - k; the bits above m - 1 and the last word are zero. */
-    memset(rev, 0, width * sizeof *rev);
-    for (size_t j = 0; j < m; j++) {
-        size_t at = m - 1 - j;
-        rev[at / 64] |= (uint64_t)(s[j] & 1u) << (at % 64);
-    }
-    memset(c, 0, width * sizeof *c);
-    memset(b, 0, width * sizeof *b);
-    c[0] = b[0] = 1;
-    size_t length = 0, b_length = 0; /* deg C <= length, deg B <= b_length */
-    size_t last = (size_t)-1;        /* the step B was taken at (-1: none yet) */
+    memset(c, 0, (m + 2) * sizeof *c);
+    memset(bs, 0, (2 * m + 4) * sizeof *bs);
+    c[0] = ~(uint64_t)0;
+    size_t base = m + 1;
+    bs[base + 1] = ~(uint64_t)0; /* x^(0 - (-1)) B, B = 1 */
+    int32_t length[64] = {0};
+    size_t longest = 0; /* the largest length of any lane: deg C <= longest */
     for (size_t k = 0; k < m; k++) {
-        /* d = parity of popcount(C & window): the parity of the XOR of the words' ANDs. */
-        size_t c_words = length / 64 + 1;
-        uint64_t folded = 0;
-        for (size_t w = 0; w < c_words; w++) {
-            folded ^= c[w] & bits_at(rev, m - 1 - k + 64 * w);
+        uint64_t d = 0;
+        size_t top = longest < k ? longest : k;
+        for (size_t i = 0; i <= top; i++) {
+            d ^= c[i] & s[k - i];
         }
-        if (!__builtin_parityll(folded)) {
+        if (!d) {
+            base--; /* next step: every lane's B one power of x higher */
             continue;
         }
-        size_t shift = k - last; /* C ^= x^(k - last) B */
-        size_t q = shift / 64;
-        unsigned o = (unsigned)(shift % 64);
-        size_t b_words = b_length / 64 + 1;
-        int grow = 2 * length <= k;
-        if (grow) {
-            memcpy(t, c, c_words * sizeof *c);
-        }
-        for (size_t w = 0; w < b_words; w++) {
-            c[w + q] ^= b[w] << o;
-            if (o && w + q + 1 < width) {
-                c[w + q + 1] ^= b[w] >> (64 - o);
+        uint64_t grow = 0;
+        for (unsigned j = 0; j < 64; j++) {
+            if ((d >> j & 1u) && 2 * (size_t)length[j] <= k) {
+                grow |= (uint64_t)1 << j;
+                length[j] = (int32_t)(k + 1) - length[j];
+                longest = (size_t)length[j] > longest ? (size_t)length[j] : longest;
             }
         }
-        if (grow) {
-            memset(b, 0, b_words * sizeof *b);
-            memcpy(b, t, c_words * sizeof *b);
-            b_length = length;
-            length = k + 1 - length;
-            last = k;
+        /* deg C <= m, and deg x^(k - last) B <= k + 1 (deg B <= last / 2): coefficients 0..min(k + 1, m) */
+        size_t hi = k + 1 < m ? k + 1 : m;
+        uint64_t *b = bs + base;
+        for (size_t i = 0; i <= hi; i++) {
+            uint64_t old = c[i];
+            c[i] = old ^ (b[i] & d);
+            b[i] = (old & grow) | (b[i] & ~grow);
         }
+        base--;
     }
-    return (int32_t)length;
+    memcpy(lengths, length, sizeof length);
 }
 
 int stat_sp800_linear_complexity(const uint8_t *bits, size_t blocks, size_t m, int32_t *out)
@@ -72,15 +60,23 @@ int stat_sp800_linear_complexity(const uint8_t *bits, size_t blocks, size_t m, i
     if (blocks == 0) {
         return STAT_OK;
     }
-    /* deg C <= m, and a zero word above the sequence for bits_at's second word. */
-    size_t width = m / 64 + 2;
-    uint64_t *scratch = calloc(4 * width, sizeof *scratch);
+    uint64_t *scratch = calloc(m + (m + 2) + (2 * m + 4), sizeof *scratch);
     if (scratch == NULL) {
         return STAT_E_MEMORY;
     }
-    for (size_t j = 0; j < blocks; j++) {
-        out[j] = berlekamp_massey(bits + j * m, m, width, scratch, scratch + width, scratch + 2 * width,
-                                  scratch + 3 * width);
+    uint64_t *s = scratch, *c = scratch + m, *bs = scratch + 2 * m + 2;
+    int32_t lengths[64];
+    for (size_t first = 0; first < blocks; first += 64) {
+        size_t lanes = blocks - first < 64 ? blocks - first : 64; /* lanes past the end stay zero */
+        memset(s, 0, m * sizeof *s);
+        for (size_t j = 0; j < lanes; j++) {
+            const uint8_t *block = bits + (first + j) * m;
+            for (size_t k = 0; k < m; k++) {
+                s[k] |= (uint64_t)(block[k] & 1u) << j;
+            }
+        }
+        berlekamp_massey_64(s, m, c, bs, lengths);
+        memcpy(out + first, lengths, lanes * sizeof *out);
     }
     free(scratch);
     return STAT_OK;

@@ -10,11 +10,13 @@
  * computed in Python from what they return.
  *
  * Linear complexity (§2.10, stat_sp800_linear_complexity): Berlekamp-Massey
- * over GF(2) on each block of m bits, with the connection polynomial C, the
- * previous one B (kept already multiplied by x^(k - last), so that the update
- * C ^= x^(k - last) B is a plain XOR) and the reversed window of the sequence
- * (bit i = s_(k - i)) packed into 64-bit words: the discrepancy is the parity
- * of popcount(C & window), and each step is a few word operations.
+ * over GF(2), bit-sliced: 64 blocks of m bits run in lock step, one per bit
+ * of a 64-bit word, so coefficient i of the connection polynomials C of all
+ * 64 blocks is one word, and so is bit k of their sequences.  The
+ * discrepancies of all blocks are one XOR of word ANDs, the update
+ * C ^= x^(k - last) B one masked XOR per coefficient (B is kept already
+ * multiplied by x^(k - last): one step moves every block's B up one power of
+ * x by moving where it is read from), and only the lengths are kept per block.
  *
  * Pattern counts (§2.11 serial, §2.12 approximate entropy,
  * stat_sp800_pattern_counts): the counts of the 2^m overlapping m-bit patterns

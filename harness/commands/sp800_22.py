@@ -7,13 +7,15 @@ files; ``lsb`` the other way) or of ASCII ``0``/``1`` characters
 (``--format ascii``, white space ignored, as NIST's data files), or are
 drawn from rngcert's own engine (``--engine/--seed/--stream``).  The report
 is the layout of NIST's ``finalAnalysisReport.txt``, or JSON with
-``--json``.  Exit 0 pass, 1 fail, 2 bad input, 130 interrupted (Ctrl-C or
-SIGTERM: the report covers the test runs that finished and says
-INCOMPLETE).
+``--json``.  ``--workers`` spreads the sequences over processes (one per
+usable CPU by default); the report is the same for any number.  Exit 0
+pass, 1 fail, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM: the report
+covers the test runs that finished and says INCOMPLETE).
 """
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 
 import click
@@ -23,6 +25,11 @@ from harness.commands._options import Alpha, InputPath, emit, output_option, qui
 
 BIT_ORDERS = ("msb", "lsb")
 FORMATS = ("binary", "ascii")
+
+
+def default_workers() -> int:
+    """One worker per CPU this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _read_bits(path: str, fmt: str, bit_order: str, needed: int):
@@ -55,13 +62,16 @@ def _read_bits(path: str, fmt: str, bit_order: str, needed: int):
               show_default=True, help="Significance level of each test.")
 @click.option("--test", "tests", multiple=True, metavar="NAME",
               help="Run only this test (repeatable): a name of finalAnalysisReport.txt, e.g. Frequency.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Processes to spread the sequences over (default: one per usable CPU); "
+                   "the report is the same for any N.")
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
 @click.pass_context
-def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, rng, as_json, quiet,
-                     output):
+def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, tests, workers, rng, as_json,
+                     quiet, output):
     """Run the 15 tests of NIST SP 800-22 Rev. 1a on M sequences of N bits and assess them (§4.2).
 
     Each row is one P-value of a test (a template, a state): its P-values'
@@ -103,7 +113,7 @@ def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, 
     try:
         with Progress("SP 800-22", runs, unit="test runs", quiet=quiet) as progress:
             report = run_suite(bits, sequences=sequences, length=length, alpha=alpha, tests=tests or None,
-                               progress=progress)
+                               progress=progress, workers=default_workers() if workers is None else workers)
     except InsufficientDataError as exc:
         raise click.UsageError(f"too few bits: {exc}") from None
     outcome = _outcome(report, progress.done, runs)

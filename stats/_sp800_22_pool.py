@@ -1,0 +1,84 @@
+"""A pool of processes for the SP 800-22 suite: sequences spread over workers, results in sequence order.
+
+Each task is a run of consecutive sequences, sent packed (eight bits a
+byte) and run by :func:`stats.sp800_22_suite.sequence_outcomes` in the
+worker exactly as in the calling process; the results come back in the
+order the sequences were given, whatever order the workers finish in, so
+the suite's report does not depend on the number of workers.  At most two
+tasks per worker are in flight, which bounds the memory the queue holds.
+
+The workers are forked where the platform can fork: they start at once,
+share the caller's imported modules, and need no ``if __name__ ==
+"__main__"`` guard in the caller's script (the ``spawn`` and ``forkserver``
+methods re-run the main module, which breaks a plain script); they only
+compute on the bits they are sent.  Elsewhere they are spawned.  They
+ignore SIGINT (and take SIGTERM's default action): an interrupt reaches the
+calling process, which cancels what is queued and stops the pool once the
+tasks under way (a few sequences each) have finished.
+"""
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+#: Sequences per task at most: enough to amortise a task's transfer (125 kB a sequence of 10^6 bits).
+SEQUENCES_PER_TASK = 4
+#: Tasks per worker at least, where there are sequences enough: workers finish close together.
+TASKS_PER_WORKER = 4
+
+
+def _context():
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+def _quiet_worker() -> None:
+    # An interrupt is the calling process's to handle; a forked worker also drops any SIGTERM
+    # handler it inherited, so the pool can always stop it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run_task(packed: bytes, count: int, length: int, tests) -> list:
+    from stats.sp800_22_suite import selected_tests, sequence_outcomes
+
+    bits = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=count * length)
+    entries = selected_tests(tests)
+    return [sequence_outcomes(entries, bits[i * length: (i + 1) * length], length) for i in range(count)]
+
+
+def map_sequences(bits: np.ndarray, length: int, tests, workers: int):
+    """Yield ``(i, sequence_outcomes(...))`` for each of the ``bits.size // length`` sequences, in order.
+
+    The runs of the tests named ``tests`` (all for None) on ``workers``
+    processes; closing the generator early (or an interrupt while it waits)
+    cancels what is queued and stops the pool.
+    """
+    m = bits.size // length
+    per_task = max(1, min(SEQUENCES_PER_TASK, m // (TASKS_PER_WORKER * workers)))
+    tasks = [(start, min(per_task, m - start)) for start in range(0, m, per_task)]
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=_context(),
+                             initializer=_quiet_worker) as pool:
+        pending = collections.deque()
+        try:
+            for start, count in tasks:
+                packed = np.packbits(bits[start * length: (start + count) * length]).tobytes()
+                pending.append((start, pool.submit(_run_task, packed, count, length, tests)))
+                while len(pending) >= 2 * workers:
+                    yield from _finished(*pending.popleft())
+            while pending:
+                yield from _finished(*pending.popleft())
+        except BaseException:  # an interrupt, or the caller closing the generator
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _finished(start: int, future):
+    for k, outcomes in enumerate(future.result()):
+        yield start + k, outcomes
+
+
+__all__ = ["map_sequences", "SEQUENCES_PER_TASK"]
