@@ -16,7 +16,10 @@ baseline's:
   parameters on one sequence of 10^6 bits, with the C kernels, and with
   the numpy versions of every kernel (:data:`NUMPY_KERNELS`: the two above,
   the rank, block pattern, walk and universal counting) put in their place
-  for the run.
+  for the run;
+* ``sp800-22-suite-8x1Mbit-workers``: the suite on 8 sequences of 10^6
+  bits on one worker per usable CPU, against the same run in this process
+  alone (``workers=1``); the rows are identical.
 
 Issue 15's target is absolute, not a ratio: 10^9 bits (1,000 sequences)
 in <= 120 s on one core, i.e. 0.12 s per 10^6-bit sequence; the suite
@@ -208,6 +211,26 @@ def _suite_c():
     return lambda: run_suite(bits, length=SUITE_BITS)
 
 
+WORKER_SEQUENCES = 8
+
+
+def _suite_workers(workers):
+    def setup():
+        from stats.sp800_22_suite import run_suite
+
+        bits = _bits(WORKER_SEQUENCES * SUITE_BITS)
+        count = _workers() if workers is None else workers
+        return lambda: run_suite(bits, length=SUITE_BITS, workers=count)
+
+    return setup
+
+
+def _workers() -> int:
+    from harness.commands.sp800_22 import default_workers
+
+    return default_workers()
+
+
 def _suite_numpy():
     from stats.sp800_22_suite import run_suite
 
@@ -235,6 +258,15 @@ def _expected_suite() -> tuple:
     return _suite_rows(_suite_numpy()())
 
 
+@lru_cache(maxsize=1)
+def _expected_workers_suite() -> tuple:
+    return _suite_rows(_suite_workers(1)()())
+
+
+def _check_workers_suite(report):
+    assert report.sequences == WORKER_SEQUENCES and _suite_rows(report) == _expected_workers_suite()
+
+
 def _suite_rows(report) -> tuple:
     return tuple((r.test, r.label, r.pvalues, r.skipped) for r in report.rows)
 
@@ -254,6 +286,7 @@ def _check_suite(report):
 
 LC_GROUP, COUNTS_GROUP, SUITE_GROUP = ("sp800-22-linear-complexity-1Mbit", "sp800-22-pattern-counts-1Mbit",
                                        "sp800-22-suite-1Mbit")
+WORKERS_GROUP = "sp800-22-suite-8x1Mbit-workers"
 CASES = [
     BenchCase(LC_GROUP, "rngcert-c", _lc_c, SUITE_BITS, "bits", target=">= 5x numpy-lock-step", check=_check_lc),
     BenchCase(LC_GROUP, "numpy-lock-step", _lc_numpy, SUITE_BITS, "bits", baseline=True, check=_check_lc),
@@ -264,4 +297,8 @@ CASES = [
     BenchCase(SUITE_GROUP, "rngcert", _suite_c, SUITE_BITS, "bits", target=">= 1.5x numpy-counting",
               check=_check_suite),
     BenchCase(SUITE_GROUP, "numpy-counting", _suite_numpy, SUITE_BITS, "bits", baseline=True, check=_check_suite),
+    BenchCase(WORKERS_GROUP, "rngcert-all-cpus", _suite_workers(None), WORKER_SEQUENCES * SUITE_BITS, "bits",
+              target=">= 1.5x one-process", check=_check_workers_suite),
+    BenchCase(WORKERS_GROUP, "one-process", _suite_workers(1), WORKER_SEQUENCES * SUITE_BITS, "bits", baseline=True,
+              check=_check_workers_suite),
 ]
