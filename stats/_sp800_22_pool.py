@@ -1,8 +1,8 @@
 """A pool of processes for the SP 800-22 suite: sequences spread over workers, results in sequence order.
 
 Each task is a run of consecutive sequences, sent packed (eight bits a
-byte) and run by :func:`stats.sp800_22_suite.sequence_outcomes` in the
-worker exactly as in the calling process; the results come back in the
+byte) to the caller's task function (the suite's: every test on each
+sequence, exactly as in the calling process); the results come back in the
 order the sequences were given, whatever order the workers finish in, so
 the suite's report does not depend on the number of workers.  At most two
 tasks per worker are in flight, which bounds the memory the queue holds.
@@ -42,20 +42,18 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run_task(packed: bytes, count: int, length: int, tests) -> list:
-    from stats.sp800_22_suite import selected_tests, sequence_outcomes
-
-    bits = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=count * length)
-    entries = selected_tests(tests)
-    return [sequence_outcomes(entries, bits[i * length: (i + 1) * length], length) for i in range(count)]
+def unpack(packed: bytes, count: int, length: int) -> np.ndarray:
+    """The ``count`` sequences of ``length`` bits of a task, as one 0/1 array."""
+    return np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=count * length)
 
 
-def map_sequences(bits: np.ndarray, length: int, tests, workers: int):
-    """Yield ``(i, sequence_outcomes(...))`` for each of the ``bits.size // length`` sequences, in order.
+def map_sequences(bits: np.ndarray, length: int, task, argument, workers: int):
+    """Yield ``(i, result)`` for each of the ``bits.size // length`` sequences, in order.
 
-    The runs of the tests named ``tests`` (all for None) on ``workers``
-    processes; closing the generator early (or an interrupt while it waits)
-    cancels what is queued and stops the pool.
+    ``task(packed, count, length, argument)`` (a module-level function, so
+    that a worker can find it) returns one result per sequence of its
+    ``count``; it runs on ``workers`` processes.  Closing the generator early
+    (or an interrupt while it waits) cancels what is queued and stops the pool.
     """
     m = bits.size // length
     per_task = max(1, min(SEQUENCES_PER_TASK, m // (TASKS_PER_WORKER * workers)))
@@ -66,7 +64,7 @@ def map_sequences(bits: np.ndarray, length: int, tests, workers: int):
         try:
             for start, count in tasks:
                 packed = np.packbits(bits[start * length: (start + count) * length]).tobytes()
-                pending.append((start, pool.submit(_run_task, packed, count, length, tests)))
+                pending.append((start, pool.submit(task, packed, count, length, argument)))
                 while len(pending) >= 2 * workers:
                     yield from _finished(*pending.popleft())
             while pending:
@@ -81,4 +79,4 @@ def _finished(start: int, future):
         yield start + k, outcomes
 
 
-__all__ = ["map_sequences", "SEQUENCES_PER_TASK"]
+__all__ = ["map_sequences", "unpack", "SEQUENCES_PER_TASK"]

@@ -301,9 +301,16 @@ def _runs(entries, x, length, m, tests, workers):
             for i in range(m):
                 yield (t, i), _run_one(entries[t], x[i * length: (i + 1) * length], length)
         return
-    for i, outcomes in _sp800_22_pool.map_sequences(x[: m * length], length, tests, workers):
+    for i, outcomes in _sp800_22_pool.map_sequences(x[: m * length], length, _sequence_task, tests, workers):
         for t, pairs in enumerate(outcomes):
             yield (t, i), pairs
+
+
+def _sequence_task(packed: bytes, count: int, length: int, tests) -> list:
+    """A worker's task: every selected test on each of ``count`` packed sequences (as in this process)."""
+    bits = _sp800_22_pool.unpack(packed, count, length)
+    entries = selected_tests(tests)
+    return [sequence_outcomes(entries, bits[i * length: (i + 1) * length], length) for i in range(count)]
 
 
 def _run_one(entry, sequence, length):
