@@ -96,7 +96,7 @@ def test_infinite_shoe_return_and_distribution_agree():
 @pytest.mark.slow
 def test_h17_chart_changes():
     h17 = GAMES["blackjack"].analyse(dealer="h17").parameters["chart"]["rows"]
-    assert h17["hard 11"][-1] == "D" and h17["soft 18"][0] == "D"   # the H17 changes vs A and 2
+    assert h17["hard 11"][-1] == "D" and h17["soft 18"][0] == "Ds"   # the H17 changes vs A and 2 (Ds: double, else stand)
 
 
 @pytest.mark.slow
