@@ -418,7 +418,8 @@ class BitSource:
         outcome cannot be re-derived; (epoch, position range) with the
         journaled result is what its recall shows.  None in replay mode
         (the :meth:`provenance` position says everything there) and for an
-        engine that does not count its epochs.
+        engine that does not count its epochs (ChaCha20 and the SP 800-90A
+        DRBGs do).
         """
         return None
 

@@ -184,6 +184,22 @@ class DrbgEngine(CEngine):
         with self._lock:
             return int(lib.rng_drbg_reseed_counter(self._state))
 
+    def epoch(self) -> tuple[int, int] | None:
+        """Production mode: (OS seedings so far, bytes handed out since the last one); replay: None.
+
+        Read from counters the C state already keeps: the mechanism's reseed
+        counter is the Generate requests since the last seeding plus 1, each
+        request makes ``REQUEST_BYTES`` for output, and buffered output is
+        dropped at every seeding, so what is still unread in the buffer is the
+        only part of those requests not yet handed out.
+        """
+        if self._seed is not None:
+            return None
+        with self._lock:
+            state = self._state
+            generated = (int(lib.rng_drbg_reseed_counter(state)) - 1) * REQUEST_BYTES
+            return int(state.seedings), generated - (REQUEST_BYTES - int(state.pos))
+
     @property
     def prediction_resistance(self) -> bool:
         return bool(self._state.prediction_resistance)
