@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Callable
 
 from harness.slot import feature as fs
+from harness.slot import hold_spin as hs
 from harness.slot import progressive as pj
 from harness.slot.errors import ModelError
 from harness.slot.joint import joint_moments
@@ -150,7 +151,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
 
     play = Play(model=model, base=base, free=free, tree=tree,
                 free_spins_per_play=_triggered_spins_per_play(model, base) * tree.spins if tree else Fraction(0))
-    classes = outcome_classes(play, _progressive_weight(base), parts["progressive"])
+    hold = hold_spin_by_cell(model)
+    if model.hold_and_spin is not None and not any(base.scatter_counts[k] for k in hold):
+        raise ModelError("hold_and_spin.trigger", f"{model.hold_and_spin.trigger} coins can never show in the "
+                         "window of the base game, so the feature can never start", model.source)
+    classes = outcome_classes(play, _progressive_weight(base), parts["progressive"], hold=hold)
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
@@ -351,6 +356,42 @@ def _progressive_summary(model: SlotModel, base: Stage) -> pj.ProgressiveSummary
     return pj.summarise(model.progressive, base.share(weight), model.total_bet)
 
 
+def hold_spin_by_cell(model: SlotModel) -> dict[int, hs.HoldSpinOutcome]:
+    """Per scatter cell that starts the hold-and-spin feature: what the feature wins (total bets)."""
+    hold = model.hold_and_spin
+    if hold is None:
+        return {}
+    code = model.scatter_code
+    i = code.symbols.index(hold.symbol)
+    positions = model.rows * model.reels
+    solved: dict[int, hs.HoldSpinOutcome] = {}
+    out = {}
+    for k in range(min(code.cells, model.scatter_awards.width)):
+        n0 = code.count(k, i)
+        if n0 >= hold.trigger:
+            if n0 not in solved:
+                solved[n0] = hs.solve(positions, n0, hold.respins, hold.land, dict(hold.values), hold.grand)
+            out[k] = solved[n0]
+    return out
+
+
+def _feature_by_cell(model: SlotModel, tree: fs.TreeMoments | None,
+                     hold: dict[int, hs.HoldSpinOutcome]) -> list[tuple[Fraction, Fraction]]:
+    """Per scatter cell: ``(E[F], E[F^2])``, credits, of the feature the paid spin starts
+    (free spins, or hold and spin; (0, 0) for none)."""
+    trigger = model.scatter_awards.trigger
+    out = []
+    for k in range(model.scatter_awards.width):
+        if tree is not None and trigger[k]:
+            out.append(fs.award_moments(trigger[k], tree))
+        elif k in hold:
+            b = model.total_bet
+            out.append((b * hold[k].mean, b * b * hold[k].second))
+        else:
+            out.append((Fraction(0), Fraction(0)))
+    return out
+
+
 def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
                   progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction, Fraction]:
     """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
@@ -359,13 +400,11 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     Given the scatter count k, F is independent of B and of P; the meter
     paid at a hit is independent of the play's reels.
     """
-    trigger = model.scatter_awards.trigger
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
+    features = _feature_by_cell(model, tree, hold_spin_by_cell(model))
     for k in range(model.scatter_awards.width):
-        free_mean = free_second = 0
-        if tree is not None and trigger[k]:
-            free_mean, free_second = fs.award_moments(trigger[k], tree)
+        free_mean, free_second = features[k]
         for p in (0, 1):
             n, s1, s2 = base.cell_sums(model, k, p)
             base_sum += s1
@@ -405,7 +444,9 @@ def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,
 
 
 def _hit_frequency(model: SlotModel, base: Stage) -> Fraction:
-    """A play is a hit unless no line pays, no scatter pays, no free spins and no progressive."""
+    """A play is a hit unless no line pays, no scatter pays, no feature starts and no progressive."""
     awards = model.scatter_awards
-    no_hit = sum(z for k, z in enumerate(base.joint.no_line_win) if not awards.pay[k] and not awards.trigger[k])
+    hold = hold_spin_by_cell(model)
+    no_hit = sum(z for k, z in enumerate(base.joint.no_line_win)
+                 if not awards.pay[k] and not awards.trigger[k] and k not in hold)
     return 1 - base.share(no_hit)

@@ -95,6 +95,25 @@ class FreeSpins:
 
 
 @dataclasses.dataclass(frozen=True)
+class HoldAndSpin:
+    """The hold-and-spin feature (:mod:`harness.slot.hold_spin`).
+
+    ``symbol`` (a scatter's index) is the coin; ``trigger`` coins in the
+    paid spin's window start it; ``land`` is the probability that an empty
+    position lands a coin in one respin; ``values`` maps a coin value
+    (a multiple of the total bet) to its weight; ``grand`` is added when
+    every position is locked.
+    """
+
+    symbol: int
+    trigger: int
+    respins: int
+    land: Fraction
+    values: Mapping[int, int]
+    grand: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Progressive:
     """A progressive jackpot won by ``count`` × ``symbol`` on a played line.
 
@@ -134,6 +153,7 @@ class SlotModel:
     wild_multipliers: str = "multiply"
     # The bets the machine offers, as multiples of bet_per_line (1 = the model's bet).
     bet_levels: tuple[int, ...] = (1,)
+    hold_and_spin: HoldAndSpin | None = None
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -414,7 +434,7 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers"})
+                               "wild_multipliers", "hold_and_spin"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -476,7 +496,11 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         feature_weights=feature_weights,
         wild_multipliers=combine,
         bet_levels=_levels(bet),
+        hold_and_spin=_hold_and_spin(data, symbols, rows * reels) if "hold_and_spin" in data else None,
     )
+    if model.hold_and_spin is not None and (free_spins is not None or progressive is not None):
+        raise ModelError("hold_and_spin", "a model with a hold-and-spin feature has no [free_spins] or "
+                         "[progressive] (not supported together; docs/slot_model.md, Limitations)")
     code = model.scatter_code
     if code.cells > MAX_SCATTER_CELLS:
         raise ModelError("symbols", f"{len(code.symbols)} scatter symbols can show "
@@ -516,6 +540,12 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         spins = max(fsp.spins.values())
         total += spins * fsp.multiplier * spin
         terms.append(f"{spins:,} (free_spins.spins) x {fsp.multiplier:,} (free_spins.multiplier) x {spin:,} (that spin win)")
+    hold = model.hold_and_spin
+    if hold is not None:
+        top = (model.rows * model.reels * max(v for v, w in hold.values.items() if w) + hold.grand) * tb
+        total += top
+        terms.append(f"{model.rows * model.reels} coins x the top coin value (hold_and_spin.values) "
+                     f"+ hold_and_spin.grand, x {tb:,} (total bet) = {top:,}")
     if model.progressive is not None and model.progressive.reset:
         total += model.progressive.reset
         terms.append(f"{model.progressive.reset:,} (progressive.reset)")
@@ -728,6 +758,43 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
                              "virtual stops a reel may have (docs/slot_model.md, Limits)")
         out.append(tuple(weights))
     return tuple(out)
+
+
+def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
+    where = "hold_and_spin"
+    table = _table(data, where, "top level")
+    _known(table, where, {"symbol", "trigger", "respins", "land", "values", "grand"})
+    for key in ("symbol", "trigger", "land", "values"):
+        if key not in table:
+            raise ModelError(where, f"missing {key!r}")
+    names = [s.name for s in symbols]
+    coin = table["symbol"]
+    if not isinstance(coin, str) or coin not in names or symbols[names.index(coin)].kind != "scatter":
+        raise ModelError(f"{where}.symbol", f"the coin must be a scatter symbol, got {shown(coin)}; scatters are: "
+                         f"{listed(s.name for s in symbols if s.kind == 'scatter')}")
+    trigger = _int(table, "trigger", where, low=1, high=positions)
+    respins = _int(table, "respins", where, low=1, high=100, default=3)
+    land = _exact_fraction(table["land"], f"{where}.land")
+    if not 0 < land < 1:
+        raise ModelError(f"{where}.land", f"the probability that an empty position lands a coin must be in (0, 1), "
+                         f"got {land}")
+    values = table["values"]
+    if not isinstance(values, dict) or not values:
+        raise ModelError(f"{where}.values", "must be a table from coin value (a multiple of the total bet) to its "
+                         f"weight, e.g. {{ 1 = 60, 5 = 30, 25 = 10 }}, got {shown(values)}")
+    out = {}
+    for key, weight in values.items():
+        if not isinstance(key, str) or not _COUNT.fullmatch(key) or not 1 <= int(key) <= MAX_PLAY_WIN:
+            raise ModelError(f"{where}.values", f"key {shown(key)} is not a coin value (a whole number >= 1)")
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+            raise ModelError(f"{where}.values", f"the weight of value {key} must be a whole number >= 0, "
+                             f"got {shown(weight)}")
+        out[int(key)] = weight
+    if sum(out.values()) == 0:
+        raise ModelError(f"{where}.values", "the weights sum to 0, so no coin value can be drawn")
+    grand = _int(table, "grand", where, low=0, high=MAX_PLAY_WIN, default=0, why=_MONEY_WHY)
+    return HoldAndSpin(symbol=names.index(coin), trigger=trigger, respins=respins, land=land,
+                       values=dict(sorted(out.items())), grand=grand)
 
 
 def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:

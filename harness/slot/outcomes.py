@@ -79,11 +79,40 @@ class Play:
         return lo / base.cycle, hi / base.cycle
 
 
-def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction) -> list[OutcomeClass]:
-    """Every winning outcome class with its probabilities and RTP share."""
+def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction,
+                    hold: dict | None = None) -> list[OutcomeClass]:
+    """Every winning outcome class with its probabilities and RTP share.
+
+    ``hold``: per scatter cell that starts the hold-and-spin feature, its
+    :class:`~harness.slot.hold_spin.HoldSpinOutcome`.
+    """
     out = line_classes(play) + scatter_classes(play)
     if play.model.progressive is not None:
         out.append(progressive_class(play, progressive_weight, progressive_rtp))
+    if hold:
+        out += hold_spin_classes(play, hold)
+    return out
+
+
+def hold_spin_classes(play: Play, hold: dict) -> list[OutcomeClass]:
+    """The hold-and-spin feature started, and its grand award (every position locked)."""
+    model, base = play.model, play.base
+    h = model.hold_and_spin
+    counts = base.scatter_counts
+    started = base.share(sum(counts[k] for k in hold))
+    total = sum(counts[k] * o.mean for k, o in hold.items()) / base.cycle  # total bets per play
+    full = sum(counts[k] * o.full for k, o in hold.items()) / base.cycle
+    coin = model.symbol_names[h.symbol]
+    grand = full * h.grand
+
+    def one(name: str, award: str, p: Fraction, rtp: Fraction) -> OutcomeClass:
+        return OutcomeClass(name=name, kind="feature", award=award, probability=p, probability_upper=p,
+                            base_probability=p, per_line_probability=None, free_spin_probability=None, rtp=rtp)
+
+    out = [one(f"hold and spin {h.trigger}+ x {coin}", "coin values x total bet", started, total - grand)]
+    if h.grand:
+        positions = model.rows * model.reels
+        out.append(one(f"hold and spin grand ({positions} x {coin})", f"{h.grand} x total bet", full, grand))
     return out
 
 

@@ -206,6 +206,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     from rngcore.engine import locked_call
 
     _check_plays(n)
+    _check_playable(model)
     game = native.SimGame(model, MAX_FREE_SPINS)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
@@ -226,6 +227,13 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         result.interrupted = True
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _check_playable(model: SlotModel) -> None:
+    """Refuse a model whose features the players do not play (the exact analysis still does)."""
+    if model.hold_and_spin is not None:
+        raise ModelError("hold_and_spin", "--simulate does not play the hold-and-spin feature; its figures "
+                         "are exact without it (docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
@@ -287,6 +295,7 @@ class _NumpyStage:
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     _check_plays(n)
+    _check_playable(model)
     awards = model.scatter_awards
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
