@@ -100,3 +100,9 @@ def test_bad_multipliers_exit_2_naming_the_key_and_file(tmp_path, change, where)
     text = MULT.replace(*change)
     assert text != MULT
     refused(tmp_path, text, where)
+
+
+def test_wild_multipliers_written_inside_a_section_gets_the_hint(tmp_path):
+    text = MULT.replace('wild_multipliers = "multiply"\n', "").replace("[reels]\n", '[reels]\nwild_multipliers = "add"\n')
+    line = refused(tmp_path, text, "reels")
+    assert "did you mean the top-level 'wild_multipliers'" in line

@@ -865,7 +865,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 # --- small validators ---------------------------------------------------------
 
 
-_SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive")
+_SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers")
 _SPINS_WHY = "the simulation refuses a feature longer than that"
 
 
