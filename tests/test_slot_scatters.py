@@ -177,3 +177,18 @@ def test_too_many_joint_counts_is_refused(tmp_path):
     text = (f'window = {{ rows = 3, reels = 5 }}\nbet = {{ per_line = 1, paylines = [[1, 1, 1, 1, 1]] }}\n'
             f'[symbols]\nA = {{ pays = {{ 3 = 1 }} }}\n{symbols}\n[reels]\nbase = {[strip] * 5}\n')
     refused(tmp_path, text, "joint counts")
+
+
+def test_the_c_kernels_refuse_cells_beyond_their_tables():
+    """Award tables shorter than the scatter cells the stops can reach are refused (RNG_E_ARGUMENT), never read."""
+    native = pytest.importorskip("harness.slot.native")
+    m = model(TWO)
+    game = native.SimGame(m, 10**6)
+    game.ptr.max_scatter = 1  # award tables too short for the cells the stops show
+    tally = native.ffi.new("kern_slot_tally *")
+    generator = rngcore.Generator(bytes(range(32)), 1)
+    from rngcore.engine import locked_call
+
+    with pytest.raises(ValueError):
+        locked_call(generator, native.lib.kern_slot_simulate, game.ptr, 10, tally, what="slot simulation")
+    assert tally.refused == native.lib.KERN_SLOT_REFUSED_TABLES
