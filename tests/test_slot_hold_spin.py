@@ -124,6 +124,16 @@ def test_example_with_15_positions():
     assert all(c.passed for c in check(a, "jp"))
 
 
+def test_numpy_player_inside_the_exact_intervals():
+    import numpy as np
+
+    from harness.slot.simulate import simulate_numpy
+
+    m = load_model(EXAMPLES / "slot_hold_and_spin.toml")
+    result = simulate_numpy(m, 200_000, np.random.Generator(np.random.PCG64(20261201)))
+    assert result.features > 0 and result.agrees(analyse(m)) == (True, True)
+
+
 def test_simulation_is_refused_not_wrong(tmp_path):
     path = tmp_path / "game.toml"
     path.write_text(GAME, encoding="utf-8")

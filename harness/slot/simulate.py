@@ -8,7 +8,9 @@ Two players of the same rules (both read paylines through the automaton of
   ``rngcore`` generator's ``rng_source``;
 * :func:`simulate_numpy` -- vectorised numpy on any generator with an
   ``integers(low, high, size)`` method (numpy's ``Generator``, or
-  ``rngcore.Generator``): the independent cross-check and the speed baseline.
+  ``rngcore.Generator``): the independent cross-check and the speed baseline;
+  it also plays the hold-and-spin feature, which the C kernel does not (the
+  command's ``--simulate`` refuses such a model).
 
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
@@ -295,8 +297,8 @@ class _NumpyStage:
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     _check_plays(n)
-    _check_playable(model)
     awards = model.scatter_awards
+    hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
     feat = None
@@ -325,9 +327,15 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             remaining[active] += retrig[fs] - 1
             result.free_spins += active.size
             active = active[remaining[active] > 0]
+        if hold is not None:
+            started = np.flatnonzero(hold.coins[scat] >= hold.trigger)
+            result.features += started.size
+            for play in started.tolist():
+                feature_win[play] = hold.play(int(hold.coins[scat[play]]), rng) * tb
         win = win + feature_win + prog * model_reset(model)
         result.plays += m
-        result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | (trigger[scat] > 0) | prog))
+        feature_started = (trigger[scat] > 0) | (hold.coins[scat] >= hold.trigger if hold is not None else False)
+        result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | feature_started | prog))
         result.line_win += int(line_win.sum())
         result.scatter_win += int(scatter_win.sum())
         result.feature_win += int(feature_win.sum())
@@ -337,6 +345,38 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
         done += m
     result.seconds = time.perf_counter() - started
     return result
+
+
+class _NumpyHoldSpin:
+    """The hold-and-spin feature played by the rules of :mod:`harness.slot.hold_spin`.
+
+    Every draw is a bounded integer (``rng.integers``): a position lands a
+    coin when a draw below the denominator of ``land`` falls under its
+    numerator, and a coin value is the weighted entry a draw below the total
+    weight falls in.  No float picks an outcome.
+    """
+
+    def __init__(self, model: SlotModel):
+        h = model.hold_and_spin
+        code = model.scatter_code
+        i = code.symbols.index(h.symbol)
+        self.coins = np.array([code.count(k, i) if k < code.cells else 0
+                               for k in range(model.scatter_awards.width)], dtype=np.int64)
+        self.trigger, self.respins, self.grand = h.trigger, h.respins, h.grand
+        self.positions = model.rows * model.reels
+        self.num, self.den = h.land.numerator, h.land.denominator
+        self.values = np.array(list(h.values), dtype=np.int64)
+        self.ends = np.cumsum(list(h.values.values()))
+
+    def play(self, n: int, rng) -> int:
+        """The feature's win (total bets) started with ``n`` coins."""
+        left = self.respins
+        while left and n < self.positions:
+            landed = int(np.count_nonzero(rng.integers(0, self.den, size=self.positions - n) < self.num))
+            n += landed
+            left = self.respins if landed else left - 1
+        picks = np.searchsorted(self.ends, rng.integers(0, int(self.ends[-1]), size=n), side="right")
+        return int(self.values[picks].sum()) + (self.grand if n == self.positions else 0)
 
 
 def _sum_squares(win: np.ndarray) -> int:
