@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from typing import Sequence
 
@@ -149,6 +150,60 @@ def category_counts(size: int) -> dict[str, int]:
                          "counting hands")
         table = FIVE_CARD_RANKS
     return {r.name: int(counts[r.code]) for r in table}
+
+
+# ------------------------------------------------------- Omaha Hi-Lo --
+
+# 9-13-ロ: equal best hands share a half's truncated yen by the suit of their
+# strongest card (3-2 proviso order, A highest): spades first for the high,
+# clubs first for the low.  Suit index of a card: S 0, H 1, D 2, C 3.
+ODD_CHIP_SUITS = {"high": ((0, 1, 2, 3), f"{SOURCE} 9-13-ロ"), "low": ((3, 2, 1, 0), f"{SOURCE} 9-13-ロ")}
+_TWO_OF_FOUR = tuple(itertools.combinations(range(4), 2))
+_THREE_OF_FIVE = tuple(itertools.combinations(range(5), 3))
+
+
+@dataclasses.dataclass(frozen=True)
+class OmahaShowdown:
+    """The high and low value of every customer (0: no low) and the order 9-13-ロ
+    gives each half's truncated yen in (best hand first, then the suit rule)."""
+
+    high: dict[int, int]
+    low: dict[int, int]
+    high_first: tuple[int, ...]
+    low_first: tuple[int, ...]
+
+
+def _suit_key(five: Sequence[int], half: str) -> tuple[int, ...]:
+    """The suits of five cards, strongest card first (3-2 proviso; equal ranks by the
+    half's suit order), each as its place in that order: smaller comes first."""
+    order = ODD_CHIP_SUITS[half][0]
+    strength = [(-((c % 13 + 12) % 13), order.index(c // 13)) for c in five]  # A strongest, 2 weakest
+    return tuple(place for _, place in sorted(strength))
+
+
+def omaha_showdown(holes: dict[int, Sequence[int]], board: Sequence[int]) -> OmahaShowdown:
+    """Each customer's high and low hand of exactly two of his four cards and three
+    of the five board cards (9-8-イ-(1), 9-11), and the odd-yen order of 9-13-ロ.
+
+    Readings where the seed is silent: equal best hands whose strongest cards
+    share a suit (a board card) are decided by the next card, and so on (two
+    customers' hands always differ in their own cards); a customer whose
+    best hand can be made of more than one five cards shows the one the
+    suit rule prefers.
+    """
+    high: dict[int, int] = {}
+    low: dict[int, int] = {}
+    keys: dict[str, dict[int, tuple]] = {"high": {}, "low": {}}
+    for i, hole in holes.items():
+        fives = np.array([[hole[a], hole[b], *(board[k] for k in t)] for a, b in _TWO_OF_FOUR
+                          for t in _THREE_OF_FIVE], dtype=np.uint8)
+        for half, values in (("high", rank(fives)), ("low", rank(fives, "low8"))):
+            best = int(values.max())
+            (high if half == "high" else low)[i] = best
+            keys[half][i] = min(_suit_key(f, half) for f, v in zip(fives.tolist(), values) if v == best)
+    return OmahaShowdown(high, low,
+                         tuple(sorted(holes, key=lambda i: (-high[i], keys["high"][i]))),
+                         tuple(sorted(holes, key=lambda i: (-low[i], keys["low"][i]))))
 
 
 # ---------------------------------------------------------- completions --

@@ -34,7 +34,14 @@ Readings where the seed is silent or unclear (digest §8.5, §11): the
 customer to the right of the small blind counts as the nearest when he won;
 all-in customers processed together show together, and "the strongest
 shown so far" includes one another's hands, so only the best of them wins
-(equal hands split), as in poker.  The Hi-Lo split (9-13) is not built here.
+(equal hands split), as in poker.
+
+* 9-12, 9-13 (Hi-Lo 8 or better): the high and the low are decided apart,
+  each as 9-8 decides the pot (a customer without a low loses the low);
+  each prize's high half is half of it rounded up, its low half half of it
+  rounded down, and a prize no low winner reaches goes whole to the high;
+  each half's truncated yen go to its best hand, equal hands by the suit of
+  their strongest card (spades first for the high, clubs first for the low).
 """
 from __future__ import annotations
 
@@ -166,25 +173,25 @@ def settle(pots: Sequence[Pot], carried: int, hands: dict[int, int], clockwise: 
     return Settlement(paid, total - sum(paid.values()), tuple(prizes) + (prize(carried, r),))
 
 
-def shares(pots: Sequence[Pot], carried: int, hands: dict[int, int], prizes: Sequence[int],
-           main_prize: int) -> dict[int, Fraction]:
-    """Each winner's exact amount (9-8, 9-9-ハ) of the given prizes (one per all-in pot, and the main pot's)."""
+def _decided(pots: Sequence[Pot], carried: int, hands: dict[int, int]) -> list[tuple[list[int], int | None]]:
+    """The winners of 9-8 (9-12 for each half) group by group, in the order they are
+    decided, each with the last all-in pot its amount reaches (None: the main contest,
+    whose amount reaches every pot).  A customer absent from ``hands`` (folded, or
+    without a low for the low half) cannot win."""
     all_in = {i for p in pots for i in p.all_in}
-    # The main contest: 8-イ over the customers not all-in, or 8-ロ with the last all-in processed.
     last = pots[-1].all_in if pots else ()
-    if carried:
-        contenders = [i for i in hands if i not in all_in]
-        pool_prize = main_prize
-        remaining = list(pots)
-    else:
-        contenders = [i for i in hands if i not in all_in] + [i for i in last if i in hands]
-        pool_prize = 0
-        remaining = list(pots[:-1]) if pots else []
+    # The main contest: 8-イ over the customers not all-in, or 8-ロ with the last all-in processed.
+    contenders = [i for i in hands if i not in all_in]
+    remaining = list(pots)
+    if not carried:
+        contenders += [i for i in last if i in hands]
+        remaining = list(pots[:-1])
+    levels = {i: k for k, p in enumerate(pots) for i in p.all_in}
     shown: list[int] = []
-    decided: list[list[int]] = []   # the winners, group by group, in the order they are decided
+    decided: list[tuple[list[int], int | None]] = []
     if contenders:
         best = max(hands[i] for i in contenders)
-        decided.append([i for i in contenders if hands[i] == best])
+        decided.append(([i for i in contenders if hands[i] == best], None))
         shown.append(best)
     # 8-イ-(3): the all-in customers, the most recently processed first.
     for pot in reversed(remaining):
@@ -195,23 +202,97 @@ def shares(pots: Sequence[Pot], carried: int, hands: dict[int, int], prizes: Seq
         group = [i for i in here if hands[i] == strongest]
         shown.append(max(hands[i] for i in here))
         if group:
-            decided.append(group)
+            decided.append((group, levels[group[0]]))
+    return decided
+
+
+def shares(pots: Sequence[Pot], carried: int, hands: dict[int, int], prizes: Sequence[int],
+           main_prize: int) -> dict[int, Fraction]:
+    """Each winner's exact amount (9-8, 9-9-ハ) of the given prizes (one per all-in pot, and the main pot's)."""
+    decided = _decided(pots, carried, hands)
     # 9-9-ハ: amounts from the last decided winner back to the first.
-    levels = {i: k for k, p in enumerate(pots) for i in p.all_in}
-    total_all_in = sum(prizes, 0)
     amounts: dict[int, Fraction] = {}
     later = Fraction(0)
     for g in range(len(decided) - 1, -1, -1):
-        group = decided[g]
-        if g == 0 and contenders and group[0] in contenders:
-            base = Fraction(pool_prize + total_all_in)
+        group, reach = decided[g]
+        if reach is None:
+            base = Fraction((main_prize if carried else 0) + sum(prizes, 0))
             share = (base - later) / len(group)          # 9-9-ハ-(1), (2), (4)
         else:
-            k = levels[group[0]]
-            equal_before = sum(1 for h in range(g) for i in decided[h] if hands[i] == hands[group[0]])
-            base = Fraction(sum(prizes[:k + 1]))
+            equal_before = sum(1 for h in range(g) for i in decided[h][0] if hands[i] == hands[group[0]])
+            base = Fraction(sum(prizes[:reach + 1]))
             share = (base - later) / (len(group) + equal_before)  # 9-9-ハ-(3)
         for i in group:
             amounts[i] = amounts.get(i, Fraction(0)) + share
         later += share * len(group)
     return amounts
+
+
+# ------------------------------------------------------------ Hi-Lo 8 --
+
+@dataclasses.dataclass(frozen=True)
+class HiLoSettlement:
+    """A Hi-Lo settlement (9-13): who is paid what for each half, the house's share, each pot's prize."""
+
+    high: dict[int, int]
+    low: dict[int, int]
+    house: int
+    prizes: tuple[int, ...]
+
+    @property
+    def paid(self) -> dict[int, int]:
+        """Each customer's total: both halves."""
+        return {i: self.high.get(i, 0) + self.low.get(i, 0) for i in {*self.high, *self.low}}
+
+
+def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int],
+                prizes: Sequence[int], main_prize: int) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """Each winner's exact amount of the high half and of the low half (9-12, 9-13-ハ).
+
+    Each prize's low half is half of it rounded down, its high half the rest
+    (rounded up); a prize that no low winner's amount reaches goes whole to
+    the high (13-ハ-(2), (4), (6): "the whole prize" when no customer wins
+    the low of it).  ``low`` holds the low values of the customers who have
+    a low (9-11); the others lose the low (12-イ-(2)-(四)).
+    """
+    lows = {i: v for i, v in low.items() if v}
+    reach = [r for _, r in _decided(pots, carried, lows)]
+    top = len(pots) if None in reach else max((r + 1 for r in reach), default=0)  # pots the low reaches
+    main_used = None in reach and bool(carried)
+    high_prizes = [-(-p // 2) if k < top else p for k, p in enumerate(prizes)]
+    low_prizes = [p // 2 for p in prizes]
+    high_main = -(-main_prize // 2) if main_used else main_prize
+    return (shares(pots, carried, high, high_prizes, high_main),
+            shares(pots, carried, lows, low_prizes, main_prize // 2))
+
+
+def settle_hilo(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int],
+                high_first: Sequence[int], low_first: Sequence[int], r: Fraction) -> HiLoSettlement:
+    """Decide and pay every pot of Omaha Hi-Lo 8 or better (9-12, 9-13).
+
+    Parameters
+    ----------
+    pots, carried, r
+        As for :func:`settle` (13-イ: the prizes are those of 9-9-イ).
+    high, low : dict
+        The high value (9-8-イ-(1)) and the low value (9-11; 0 = no low) of
+        every customer who has not folded.
+    high_first, low_first : sequence of int
+        The customers in the order 13-ロ gives the truncated yen of each half:
+        the best high (low) hand first, equal hands by the suit of their
+        strongest card (:func:`harness.games.poker_hands.omaha_odd_chip_order`).
+    """
+    r = check_share(r)
+    prizes = [prize(p.amount, r) for p in pots]
+    main_prize = prize(carried, r)
+    exact = hilo_shares(pots, carried, high, low, prizes, main_prize)
+    halves = []
+    for amounts, first in zip(exact, (high_first, low_first)):
+        paid = {i: math.floor(a) for i, a in amounts.items()}
+        odd = sum(amounts.values(), Fraction(0)) - sum(paid.values())
+        if amounts:  # 13-ロ: the half's truncated yen to its best hand
+            paid[next(i for i in first if i in amounts)] += int(odd)
+        halves.append(paid)
+    total = carried + sum(p.amount for p in pots)
+    return HiLoSettlement(halves[0], halves[1], total - sum(halves[0].values()) - sum(halves[1].values()),
+                          tuple(prizes) + (main_prize,))
