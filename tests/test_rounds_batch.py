@@ -18,21 +18,13 @@ import pytest
 import rngcore
 from harness.games import _native
 from harness.games.registry import GAMES
-from harness.rounds import Bet, Round, RoundError
+from harness.rounds import Bet, RoundError
 from harness.rounds import recall as rc
 from harness.rounds.batch import Table
 from harness.rounds.journal import Journal, Template, canonical
 from harness.rounds.table import rules_for
 
-SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-BETS = {
-    "roulette-single": [Bet("ann", "straight", 100, "17"), Bet("bob", "red", 50)],
-    "roulette-double": [Bet("ann", "five_number", 70, "0-00-1-2-3")],
-    "money-wheel": [Bet("ann", "symbol_2", 10), Bet("bob", "symbol_7", 3)],
-    "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5)],
-    "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 7)],
-    "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
-}
+from tests.rounds_support import BETS, SEED, step
 
 
 def played_games():
@@ -51,13 +43,7 @@ def played_games():
 def by_hand(journal, game, generator, rounds):
     rules = rules_for(game)
     for _ in range(rounds):
-        r = Round(rules, journal.next_round_id(), sink=journal.append)
-        for bet in BETS[game]:
-            r.place(bet)
-        r.close()
-        r.generate(generator)
-        r.determine()
-        r.settle()
+        step(journal, rules, BETS[game], generator)
     journal.commit()
 
 
@@ -236,13 +222,7 @@ def test_play_batches_its_rounds_and_steps_the_faulted_one(tmp_path):
     g = rngcore.Generator(SEED)
     with Journal(tmp_path / "by-hand.sqlite", batch="group") as b:  # the 29 batched rounds, stepped by hand
         for _ in range(29):
-            r = Round(rules, b.next_round_id(), sink=b.append)
-            for bet in bets:
-                r.place(bet)
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
+            step(b, rules, bets, g)
         hand = list(b.rows())
     with Journal(journal) as j:
         assert j.verify().ok and rc.replay(j, 17, SEED).equal

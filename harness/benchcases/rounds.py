@@ -39,78 +39,68 @@ def _bets():
     return [Bet("ann", "straight", 100, "17"), Bet("bob", "red", 50)]
 
 
-def _journal(folder: str, runs: list, batch: str):
-    from harness.rounds.journal import Journal
-
-    runs[0] += 1
-    return Journal(os.path.join(folder, f"{runs[0]}.sqlite"), batch=batch)
-
-
-def _discard(journal) -> None:
-    """Close a bench journal and delete its files (a run writes tens of megabytes)."""
-    journal.close()
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(journal.path + suffix):
-            os.remove(journal.path + suffix)
-
-
-def _setup_table(batch: str | None, rounds: int):
+def _setup(batch: str | None, play):
+    """A setup whose run plays ``play(rules, bets, generator, journal)`` on a fresh journal (or none)
+    and discards the journal after."""
     def setup():
         import rngcore
+        from harness.rounds.journal import Journal
+        from harness.rounds.table import rules_for
+
+        g = rngcore.Generator()
+        rules, bets = rules_for("roulette-single"), _bets()
+        folder, runs = tempfile.mkdtemp(prefix="rngcert-bench-rounds-"), [0]
+
+        def run():
+            runs[0] += 1
+            journal = None if batch is None else Journal(os.path.join(folder, f"{runs[0]}.sqlite"), batch=batch)
+            try:
+                return play(rules, bets, g, journal)
+            finally:
+                if journal is not None:  # a run writes tens of megabytes
+                    journal.close()
+                    for suffix in ("", "-wal", "-shm"):
+                        if os.path.exists(journal.path + suffix):
+                            os.remove(journal.path + suffix)
+
+        return run
+
+    return setup
+
+
+def _table(rounds: int):
+    def play(rules, bets, g, journal):
         from harness.rounds.batch import Table
-        from harness.rounds.table import rules_for
 
-        g = rngcore.Generator()
-        rules, bets = rules_for("roulette-single"), _bets()
-        folder, runs = tempfile.mkdtemp(prefix="rngcert-bench-rounds-"), [0]
+        t = Table(rules, bets, journal=journal).play(g, rounds)
+        return {"rounds": t.rounds, "done": t.done, "staked": t.staked, "returned": t.returned,
+                "collected": t.collected}
 
-        def run():
-            journal = None if batch is None else _journal(folder, runs, batch)
-            t = Table(rules, bets, journal=journal).play(g, rounds)
-            if journal is not None:
-                _discard(journal)
-            return {"rounds": t.rounds, "done": t.done, "staked": t.staked, "returned": t.returned,
-                    "collected": t.collected}
-
-        return run
-
-    return setup
+    return play
 
 
-def _setup_machine(batch: str | None, rounds: int):
-    def setup():
-        import rngcore
+def _machine(rounds: int):
+    def play(rules, bets, g, journal):
         from harness.rounds import Round
-        from harness.rounds.table import rules_for
 
-        g = rngcore.Generator()
-        rules, bets = rules_for("roulette-single"), _bets()
-        folder, runs = tempfile.mkdtemp(prefix="rngcert-bench-rounds-"), [0]
+        sink = None if journal is None else journal.append
+        totals = {"rounds": 0, "staked": 0, "returned": 0, "collected": 0, "done": 0}
+        for i in range(rounds):
+            r = Round(rules, i + 1, sink=sink)
+            for bet in bets:
+                r.place(bet)
+            r.close()
+            r.generate(g)
+            r.determine()
+            r.settle()
+            t = r.totals()
+            totals["rounds"] += 1
+            totals["done"] += r.state.value == "DONE"
+            for key in ("staked", "returned", "collected"):
+                totals[key] += t[key]
+        return totals
 
-        def run():
-            journal = None if batch is None else _journal(folder, runs, batch)
-            sink = None if journal is None else journal.append
-            totals = {"rounds": 0, "staked": 0, "returned": 0, "collected": 0, "done": 0}
-            for i in range(rounds):
-                r = Round(rules, i + 1, sink=sink)
-                for bet in bets:
-                    r.place(bet)
-                r.close()
-                r.generate(g)
-                r.determine()
-                r.settle()
-                t = r.totals()
-                totals["rounds"] += 1
-                totals["done"] += r.state.value == "DONE"
-                for key in ("staked", "returned", "collected"):
-                    totals[key] += t[key]
-            if journal is not None:
-                _discard(journal)
-            return totals
-
-        return run
-
-    return setup
+    return play
 
 
 def _setup_kernel(rounds: int):
@@ -140,16 +130,16 @@ def _check(rounds: int):
 
 
 CASES = [
-    BenchCase("rounds-roulette", "rngcert-round-table", _setup_table(None, TABLE_ROUNDS), TABLE_ROUNDS, "rounds",
+    BenchCase("rounds-roulette", "rngcert-round-table", _setup(None, _table(TABLE_ROUNDS)), TABLE_ROUNDS, "rounds",
               check=_check(TABLE_ROUNDS)),
-    BenchCase("rounds-roulette", "rngcert-round-machine", _setup_machine(None, MACHINE_ROUNDS), MACHINE_ROUNDS,
+    BenchCase("rounds-roulette", "rngcert-round-machine", _setup(None, _machine(MACHINE_ROUNDS)), MACHINE_ROUNDS,
               "rounds", check=_check(MACHINE_ROUNDS)),
     BenchCase("rounds-roulette", "raw-kernel-one-call-per-round", _setup_kernel(MACHINE_ROUNDS), MACHINE_ROUNDS,
               "rounds", baseline=True, check=_check(MACHINE_ROUNDS)),
-    BenchCase("rounds-roulette-journaled", "rngcert-round-table-group-commit", _setup_table("group", JOURNALED),
+    BenchCase("rounds-roulette-journaled", "rngcert-round-table-group-commit", _setup("group", _table(JOURNALED)),
               JOURNALED, "rounds", check=_check(JOURNALED)),
     BenchCase("rounds-roulette-journaled", "rngcert-round-machine-commit-per-round",
-              _setup_machine("round", PER_ROUND_COMMITS), PER_ROUND_COMMITS, "rounds", check=_check(PER_ROUND_COMMITS)),
+              _setup("round", _machine(PER_ROUND_COMMITS)), PER_ROUND_COMMITS, "rounds", check=_check(PER_ROUND_COMMITS)),
     BenchCase("rounds-roulette-journaled", "raw-kernel-one-call-per-round", _setup_kernel(JOURNALED), JOURNALED,
               "rounds", baseline=True, check=_check(JOURNALED)),
 ]

@@ -27,7 +27,7 @@ import dataclasses
 import numpy as np
 
 from harness.rounds.journal import PLACEHOLDERS, Journal, Template, canonical
-from harness.rounds.machine import Bet, Round, drawn_provenance, generator_provenance
+from harness.rounds.machine import Round, drawn_provenance, generator_provenance
 from harness.rounds.table import RoundRules
 
 #: The varying fields of a round's events: its id, the draw's [start, end) and, in production, its epoch range.
@@ -218,4 +218,4 @@ def _epoch_ranges(base, after, starts, ends) -> list:
     return out
 
 
-__all__ = ["Table", "Totals", "Bet"]
+__all__ = ["Table", "Totals"]
