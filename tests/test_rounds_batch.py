@@ -227,3 +227,11 @@ def test_play_batches_its_rounds_and_steps_the_faulted_one(tmp_path):
     with Journal(journal) as j:
         assert j.verify().ok and rc.replay(j, 17, SEED).equal
         assert list(j.rows())[:len(hand)] == hand
+
+
+def test_a_production_table_grows_its_draw_to_full_batches():
+    from harness.rounds.batch import MAX_DRAW
+
+    table = Table(rules_for("roulette-single"), BETS["roulette-single"])  # unjournaled ones size their draws too
+    totals = table.play(rngcore.Generator(), 3 * MAX_DRAW)
+    assert table._draw == MAX_DRAW and totals.done == 3 * MAX_DRAW

@@ -121,6 +121,7 @@ class Table:
         source = None if base is None else tuple((k, v) for k, v in base.items() if k not in VARYING)
         if shared and (outcomes is not self._outcomes or source != self._source):
             self._outcomes, self._source, self._plays = outcomes, source, {}
+        self._draw = MAX_DRAW if base is None or "epoch" not in base else self._next_draw(base, after, ends)
         totals = Totals(rounds, rounds, sum(b.stake for b in self.bets) * rounds)
         if self.journal is None and shared:  # every round's money from its outcome's, by count
             counts = np.bincount(keys, minlength=len(outcomes))
@@ -133,7 +134,6 @@ class Table:
         starts = np.concatenate((np.zeros(1, dtype=ends.dtype), ends[:-1]))
         position = 0 if base is None else base["position"]
         epochs = _epoch_ranges(base, after, starts, ends)
-        self._draw = MAX_DRAW if base is None or "epoch" not in base else self._next_draw(base, after, ends)
         for i in range(rounds):
             key, round_id = int(keys[i]), first_round + i
             amounts, templates = self._cached(key, outcomes, base) if shared else self._play_of(outcomes[key], base)
