@@ -16,31 +16,16 @@ import textwrap
 import pytest
 
 import rngcore
-from harness.rounds import Bet, Round, RoundError, State
+from harness.rounds import RoundError
 from harness.rounds import recall as rc
 from harness.rounds.journal import GENESIS, Journal, JournalError, SCHEMA_VERSION
 
-SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-BETS = {
-    "roulette-single": [Bet("ann", "straight", 100, "17"), Bet("bob", "red", 50)],
-    "roulette-double": [Bet("ann", "five_number", 70, "0-00-1-2-3")],
-    "money-wheel": [Bet("ann", "symbol_2", 10), Bet("bob", "symbol_7", 3)],
-    "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5)],
-    "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 7)],
-    "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
-}
+from tests.rounds_support import BETS, SEED, step
 
 
 def play_rounds(journal, games, generator, finish=True):
     for game in games:
-        r = Round(game, journal.next_round_id(), sink=journal.append)
-        for bet in BETS[game]:
-            r.place(bet)
-        r.close()
-        r.generate(generator)
-        r.determine()
-        if finish:
-            r.settle()
+        r = step(journal, game, BETS[game], generator, finish)
     return r
 
 

@@ -100,3 +100,68 @@ int kern_tg_chain(rng_source *src, uint32_t s, uint32_t per_round, uint32_t stat
     *state = q;
     return src->status;
 }
+
+/* A source that counts the output bytes it hands on (every read of the
+ * contract: next32 4 bytes, next64 8, fill n, words64 8 per word). */
+typedef struct {
+    rng_source outer; /* what the drawing code is handed */
+    rng_source *inner;
+    uint64_t bytes;
+} counting_source;
+
+static uint32_t counting_next32(void *state)
+{
+    counting_source *c = state;
+    uint32_t x = c->inner->next32(c->inner->state);
+    c->bytes += 4;
+    c->outer.status = c->inner->status;
+    return x;
+}
+
+static uint64_t counting_next64(void *state)
+{
+    counting_source *c = state;
+    uint64_t x = c->inner->next64(c->inner->state);
+    c->bytes += 8;
+    c->outer.status = c->inner->status;
+    return x;
+}
+
+static int counting_fill(void *state, void *out, size_t nbytes)
+{
+    counting_source *c = state;
+    int status = c->inner->fill(c->inner->state, out, nbytes);
+    c->bytes += nbytes;
+    c->outer.status = c->inner->status;
+    return status;
+}
+
+static int counting_words64(void *state, uint64_t *out, size_t count)
+{
+    counting_source *c = state;
+    int status = c->inner->words64(c->inner->state, out, count);
+    c->bytes += 8 * (uint64_t)count;
+    c->outer.status = c->inner->status;
+    return status;
+}
+
+int kern_tg_rounds(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_index, uint64_t rounds,
+                   uint32_t *idx, uint64_t *ends, unsigned bits)
+{
+    if (round_indices(s, per_round) == 0 || per_round > TG_CHUNK) {
+        return RNG_E_ARGUMENT;
+    }
+    counting_source c;
+    c.inner = src;
+    c.bytes = 0;
+    rng_source_bind(&c.outer, &c, counting_next32, counting_next64, counting_fill, counting_words64, src->status);
+    uint8_t buf[TG_CHUNK];
+    for (uint64_t i = 0; i < rounds; i++) {
+        int status = draw_rounds(&c.outer, s, per_round, void_index, buf, &idx[i], 1, bits);
+        if (status != RNG_OK) {
+            return status;
+        }
+        ends[i] = c.bytes;
+    }
+    return src->status;
+}

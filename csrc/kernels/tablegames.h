@@ -13,6 +13,12 @@
  * automaton (the craps table's pass line, come bet and Fire Bet state) and
  * counts visits to (state, round) pairs, from which every bet's decisions
  * are read off in Python.
+ *
+ * kern_tg_rounds draws rounds one at a time, exactly as `rounds` calls of
+ * kern_tg_tally with rounds = 1 would (one rng_uniform8 call of per_round
+ * outcomes each, so the same output bytes), and reports every round's index
+ * and how many output bytes the rounds so far consumed: the journal's
+ * position range of each round, for a batch of rounds drawn in one call.
  */
 #ifndef KERN_TABLEGAMES_H
 #define KERN_TABLEGAMES_H
@@ -38,6 +44,12 @@ int kern_tg_tally(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void
  * 1..KERN_TG_MAX_STATES, *state or any next entry >= states. */
 int kern_tg_chain(rng_source *src, uint32_t s, uint32_t per_round, uint32_t states, const uint16_t *next,
                   uint64_t rounds, uint64_t *visits, uint32_t *state, unsigned bits);
+
+/* idx[i] = round i's index and ends[i] = output bytes consumed by rounds
+ * 0..i, for `rounds` rounds each drawn as kern_tg_tally draws one round.
+ * RNG_E_ARGUMENT as kern_tg_tally; else the source's status. */
+int kern_tg_rounds(rng_source *src, uint32_t s, uint32_t per_round, uint32_t void_index, uint64_t rounds,
+                   uint32_t *idx, uint64_t *ends, unsigned bits);
 /* cffi:end */
 
 #endif

@@ -87,6 +87,19 @@ def tally(generator, sections: int, rounds: int, counts: np.ndarray, *, per_roun
                 ffi.from_buffer("uint64_t[]", counts), bits, what=f"tallying {rounds} rounds on {sections} sections")
 
 
+def rounds(generator, sections: int, rounds: int, *, per_round: int = 1, void: int | None = None,
+           bits: int = WORD_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """(index, end) of ``rounds`` rounds drawn one by one as :func:`tally` draws a single round:
+    each round's mixed-radix index, and the output bytes consumed through it (so round i used
+    bytes ``end[i-1]..end[i]`` after the position the call started at)."""
+    idx = np.empty(rounds, dtype=np.uint32)
+    ends = np.empty(rounds, dtype=np.uint64)
+    locked_call(generator, lib.kern_tg_rounds, sections, per_round, sections if void is None else void, rounds,
+                ffi.from_buffer("uint32_t[]", idx), ffi.from_buffer("uint64_t[]", ends), bits,
+                what=f"drawing {rounds} rounds on {sections} sections")
+    return idx, ends
+
+
 def chain(generator, sections: int, next_state: np.ndarray, rounds: int, visits: np.ndarray, state: int, *,
           per_round: int = 1, bits: int = WORD_BITS) -> int:
     """Run an automaton ``rounds`` steps over rounds of ``per_round`` outcomes

@@ -372,6 +372,23 @@ class Game:
         ValueError if the record is not one this game deals."""
         raise NotImplementedError(f"{self.name} has no round engine yet")
 
+    def round_batch(self, generator, variant: str, rounds: int, **options) -> tuple[np.ndarray, np.ndarray, list]:
+        """``rounds`` rounds drawn one after another exactly as :meth:`round_outcome` draws each.
+
+        Returns ``(keys, ends, outcomes)``: round i dealt ``outcomes[keys[i]]`` and the rounds
+        through i consumed ``ends[i]`` output bytes from the generator's position at the call.
+        ``outcomes`` is a list of the rounds' own outcomes (this default, which calls
+        :meth:`round_outcome` per round), or a *tuple*: the game's table of every outcome its
+        devices can produce, the same object on every call (a batch kernel's override), so a
+        caller may work per outcome instead of per round.
+        """
+        start = generator.provenance().position
+        outcomes, ends = [], np.empty(rounds, dtype=np.uint64)
+        for i in range(rounds):
+            outcomes.append(self.round_outcome(generator, variant, **options))
+            ends[i] = generator.provenance().position - start
+        return np.arange(rounds), ends, outcomes
+
     @staticmethod
     def _check_rounds(rounds: int) -> int:
         if not isinstance(rounds, (int, np.integer)) or rounds < 1:
@@ -397,6 +414,17 @@ class DeviceRounds:
         counts = np.zeros(sections ** per_round, dtype=np.uint64)
         _native.tally(generator, sections, 1, counts, per_round=per_round, void=void)
         return self.round_dealt(variant, {"index": int(np.flatnonzero(counts)[0])})
+
+    def round_batch(self, generator, variant: str, rounds: int, **options):
+        """Every round drawn by one C call, as :meth:`round_outcome` would draw them one by one."""
+        device, sections, per_round, void = self.device(variant)
+        keys, ends = _native.rounds(generator, sections, rounds, per_round=per_round, void=void)
+        cache = self.__dict__.setdefault("_round_table", {})  # every outcome's Dealt, built once per variant
+        if variant not in cache:
+            features = self.__dict__.get("_round_features", {}).get(variant) or self.outcome_features(variant)
+            cache[variant] = tuple(None if f is None else self.round_dealt(variant, {"index": i})
+                                   for i, f in enumerate(features))
+        return keys, ends, cache[variant]
 
     def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
         cache = self.__dict__.setdefault("_round_features", {})  # one table per variant, built once

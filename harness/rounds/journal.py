@@ -11,10 +11,19 @@ anything that does.  A deleted *last* row leaves a shorter, valid chain:
 keep the tip hash :meth:`Journal.verify` reports and pass it to a later
 verify (``tip_seen``) to catch that too.
 
-Durability: one transaction per event by default (``batch="event"``), so a
+Durability (``batch``): ``"event"`` (the default) commits every event, so a
 killed process loses at most the event in flight, never a committed bet or
-settlement; ``batch="round"`` commits once per round (speed; a round killed
-before its commit leaves no trace, as if betting had never opened).
+settlement.  ``"round"`` commits once per finished round, ``"group"`` once
+per *window* of finished rounds (group commit: ``window`` rounds or
+``max_delay`` seconds after the oldest uncommitted round finished,
+whichever comes first, checked as each round finishes, and always at
+:meth:`Journal.commit` and on a clean close).  A commit is a transaction
+that ``synchronous=FULL`` has fsync'd before it returns, and nothing but
+finished rounds is ever committed in these two modes, so a stop loses
+exactly the rounds of the uncommitted window, whole, as if their betting
+had never opened; a round's result may be reported (and paid) only once
+its window is durable (:attr:`Journal.durable_round`; the batch table of
+:mod:`harness.rounds.batch` returns only then).
 
 Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 :data:`MIGRATIONS` brings an older file up to date, a newer one is refused):
@@ -34,6 +43,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from typing import Iterator
 
 SCHEMA_VERSION = 1
@@ -54,6 +64,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 }
 
 
+BATCHES = ("event", "round", "group")
+
+
 class JournalError(ValueError):
     """The file is not a journal this rngcert can read (not SQLite, a newer schema, a malformed row)."""
 
@@ -65,6 +78,39 @@ def canonical(body: dict) -> str:
 
 def record_hash(prev: str, seq: int, body: str) -> str:
     return hashlib.sha256(f"{prev}\n{seq}\n{body}".encode("utf-8")).hexdigest()
+
+
+class Template:
+    """The canonical text of an event whose named whole-number fields vary, rendered without JSON encoding.
+
+    Parameters
+    ----------
+    event : dict
+        The event, with every varying field (possibly nested) holding a
+        distinct placeholder from :data:`PLACEHOLDERS`.
+    fields : sequence of int
+        The placeholders, in the order :meth:`render` takes their values
+        (those the event does not hold are ignored).
+
+    Notes
+    -----
+    ``render(*values)`` equals ``canonical(event)`` with each placeholder
+    replaced by its value: a whole number is written the same by JSON and by
+    ``str``, and the keys' order does not depend on their values.
+    """
+
+    def __init__(self, event: dict, fields):
+        text = canonical(event).replace("{", "{{").replace("}", "}}")
+        for n, placeholder in enumerate(fields):
+            if text.count(str(placeholder)) > 1:
+                raise ValueError(f"placeholder {placeholder} occurs more than once in {event!r}")
+            text = text.replace(str(placeholder), "{" + str(n) + "}")
+        self.kind = event["kind"]
+        self.render = text.format
+
+
+#: Distinct whole numbers no real field holds (journal fields are non-negative), for :class:`Template`.
+PLACEHOLDERS = tuple(-(10**15) - k for k in range(16))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,15 +134,24 @@ class Journal:
     ----------
     path : str or os.PathLike
         The SQLite file.
-    batch : {"event", "round"}
-        Commit after every event, or once per finished round.
+    batch : {"event", "round", "group"}
+        Commit after every event, once per finished round, or once per window of finished rounds
+        (group commit; see the module doc for what each guarantees).
+    window : int
+        ``batch="group"``: commit once this many rounds have finished.
+    max_delay : float
+        ``batch="group"``: ... or once the oldest uncommitted finished round is this many seconds old.
     """
 
-    def __init__(self, path, batch: str = "event"):
-        if batch not in ("event", "round"):
-            raise ValueError(f"batch must be 'event' or 'round', got {batch!r}")
+    def __init__(self, path, batch: str = "event", window: int = 1024, max_delay: float = 0.25):
+        if batch not in BATCHES:
+            raise ValueError(f"batch must be one of {', '.join(BATCHES)}, got {batch!r}")
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1 or not max_delay > 0:
+            raise ValueError(f"a group commit window is >= 1 rounds and > 0 seconds, got {window!r}, {max_delay!r}")
         self.path = os.fspath(path)
         self.batch = batch
+        self.window = 1 if batch == "round" else window
+        self.max_delay = max_delay
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -111,6 +166,12 @@ class Journal:
         self._migrate(version)
         last = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         self._seq, self._tip = (0, GENESIS) if last is None else last
+        self._rows: list[tuple] = []  # appended, not yet written into the open transaction
+        self._finished = 0  # rounds finished since the last commit
+        self._boundary = True  # the last event appended finished its round
+        self._oldest = 0.0  # when the oldest of them finished (time.monotonic)
+        self._last_round = self._db.execute("SELECT MAX(round) FROM records").fetchone()[0] or 0
+        self.durable_round = self._last_round  # the last round id whose records are all committed
 
     def _migrate(self, version: int) -> None:
         try:
@@ -131,24 +192,82 @@ class Journal:
 
     def append(self, event: dict) -> None:
         """Append one event (the :class:`~harness.rounds.machine.Round` sink)."""
-        body = canonical(event)
+        self._add(event["round"], event["kind"], canonical(event))
+        if self.batch == "event":
+            self.commit()
+        elif event["kind"] == "state" and event["state"] in ("DONE", "VOID"):
+            self.finished(1)
+
+    def append_round(self, round_id: int, records) -> None:
+        """Append a whole round's events, given as (kind, canonical text) pairs, and count it finished.
+
+        The batch table's path (:mod:`harness.rounds.batch`): the texts come from
+        :class:`Template`, which renders exactly ``canonical(event)``; :meth:`verify` rechecks
+        every hash.
+        """
+        if self.batch == "event":  # every record its own transaction, as the promise of "event" says
+            for kind, body in records:
+                self._add(round_id, kind, body)
+                self.commit()
+            return self.finished(1)
+        seq, tip, rows = self._seq, self._tip, self._rows
+        for kind, body in records:
+            seq += 1
+            digest = hashlib.sha256(f"{tip}\n{seq}\n{body}".encode("utf-8")).hexdigest()  # record_hash, inlined
+            rows.append((seq, round_id, kind, body, tip, digest))
+            tip = digest
+        self._seq, self._tip = seq, tip
+        if round_id > self._last_round:
+            self._last_round = round_id
+        if len(rows) >= 4096:
+            self._write()
+        self.finished(1)
+
+    def _add(self, round_id: int, kind: str, body: str) -> None:
         seq = self._seq + 1
         digest = record_hash(self._tip, seq, body)
-        if not self._db.in_transaction:
-            self._db.execute("BEGIN IMMEDIATE")
-        self._db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
-                         (seq, event["round"], event["kind"], body, self._tip, digest))
+        self._rows.append((seq, round_id, kind, body, self._tip, digest))
         self._seq, self._tip = seq, digest
-        if self.batch == "event" or (event["kind"] == "state" and event["state"] in ("DONE", "VOID")):
+        self._boundary = False
+        if round_id > self._last_round:
+            self._last_round = round_id
+        if len(self._rows) >= 4096:
+            self._write()
+
+    def _write(self) -> None:
+        """Write the buffered rows into the open transaction (opening one)."""
+        if self._rows:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)", self._rows)
+            self._rows.clear()
+
+    def finished(self, rounds: int) -> None:
+        """``rounds`` more rounds are finished (DONE or VOID): commit when the batch's window is full."""
+        self._boundary = True
+        if self.batch == "event":
+            return self.commit()
+        if self._finished == 0:
+            self._oldest = time.monotonic()
+        self._finished += rounds
+        if self._finished >= self.window or time.monotonic() - self._oldest >= self.max_delay:
             self.commit()
 
     def commit(self) -> None:
-        """Make everything appended durable (fsync'd by ``synchronous=FULL``)."""
+        """Make everything appended durable (fsync'd by ``synchronous=FULL``) before returning."""
+        self._write()
         if self._db.in_transaction:
             self._db.execute("COMMIT")
+        self._finished = 0
+        self.durable_round = self._last_round
 
     def close(self) -> None:
-        if self._db.in_transaction:  # an unfinished batch is not committed: as if the process had stopped here
+        """Commit a group window of finished rounds; drop a batch that ends inside a round (its window
+        included), as if the process had stopped here."""
+        if self.batch == "group" and self._finished and self._boundary:
+            self.commit()
+        self._rows.clear()
+        if self._db.in_transaction:
             self._db.execute("ROLLBACK")
         self._db.close()
 
@@ -161,7 +280,8 @@ class Journal:
     # -- reading ---------------------------------------------------------------------------
 
     def rows(self) -> Iterator[tuple]:
-        """Every row (seq, round, kind, body text, prev, hash) in order."""
+        """Every row (seq, round, kind, body text, prev, hash) in order (appended ones included)."""
+        self._write()
         yield from self._db.execute("SELECT seq, round, kind, body, prev, hash FROM records ORDER BY seq")
 
     def verify(self, tip_seen: str | None = None) -> Verification:
@@ -202,5 +322,4 @@ class Journal:
         return rounds
 
     def next_round_id(self) -> int:
-        last = self._db.execute("SELECT MAX(round) FROM records").fetchone()[0]
-        return 1 if last is None else last + 1
+        return self._last_round + 1

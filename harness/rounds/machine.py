@@ -166,10 +166,15 @@ class Round:
     def generate(self, generator) -> None:
         """Draw the outcome through the game's round engine, recording the generator positions it used."""
         self._move(State.OUTCOME_GENERATION)
-        before = _provenance(generator)
+        before = generator_provenance(generator)
         dealt = self.rules.game.round_outcome(generator, self.rules.variant, **self.options)
-        after = _provenance(generator)
-        self._pending = (dealt, _drawn(before, after))
+        self._pending = (dealt, drawn_provenance(before, generator_provenance(generator)))
+
+    def drawn(self, dealt, provenance: dict | None) -> None:
+        """Enter OUTCOME_GENERATION with an outcome already drawn, and its draw's provenance
+        (:func:`drawn_provenance`): the batch table draws many rounds in one call."""
+        self._move(State.OUTCOME_GENERATION)
+        self._pending = (dealt, provenance)
 
     def determine(self) -> None:
         """The game's determination point (its ``etable.determined_after``): the outcome is now fixed."""
@@ -243,7 +248,7 @@ class Round:
         return out
 
 
-def _provenance(generator) -> dict | None:
+def generator_provenance(generator) -> dict | None:
     provenance = getattr(generator, "provenance", None)
     if provenance is None:
         return None
@@ -257,7 +262,7 @@ def _provenance(generator) -> dict | None:
     return out
 
 
-def _drawn(before: dict | None, after: dict | None) -> dict | None:
+def drawn_provenance(before: dict | None, after: dict | None) -> dict | None:
     """The provenance of one draw: who drew it and the output byte range [start, end) it consumed.
 
     Replay mode: (seed fingerprint, stream, start) re-derives it.  Production mode: the keys are

@@ -1,0 +1,29 @@
+"""Helpers for the round tests: a set of bets for every game that plays rounds, and a round stepped by hand."""
+from __future__ import annotations
+
+from harness.rounds import Bet, Round
+
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+#: Bets of every game with a round engine (tests check the list is complete).
+BETS = {
+    "roulette-single": [Bet("ann", "straight", 100, "17"), Bet("bob", "red", 50)],
+    "roulette-double": [Bet("ann", "five_number", 70, "0-00-1-2-3")],
+    "money-wheel": [Bet("ann", "symbol_2", 10), Bet("bob", "symbol_7", 3)],
+    "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5)],
+    "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 7)],
+    "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
+}
+
+
+def step(journal, game, bets, generator, finish=True) -> Round:
+    """One round of ``game`` (a name or its rules) with ``bets``, every step called by hand, journaled."""
+    r = Round(game, journal.next_round_id(), sink=journal.append)
+    for bet in bets:
+        r.place(bet)
+    r.close()
+    r.generate(generator)
+    r.determine()
+    if finish:
+        r.settle()
+    return r
