@@ -38,6 +38,42 @@ def refused(tmp_path, text: str, where: str) -> str:
     return line
 
 
+def simulate_refused(tmp_path, text: str, where: str) -> None:
+    """``rngcert slot --simulate`` on ``text``: exit 2 naming ``where`` (a feature the C kernel does not play)."""
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "1000", "--seed", bytes(range(32)).hex()])
+    assert result.exit_code == 2 and where in result.stderr, result.output
+
+
+def numpy_player_agrees(m: SlotModel, plays: int) -> None:
+    """The numpy player's 99.9% intervals (RTP, hit frequency) hold the exact figures, and a feature started."""
+    import numpy as np
+
+    from harness.slot.exact import analyse
+    from harness.slot.simulate import simulate_numpy
+
+    result = simulate_numpy(m, plays, np.random.Generator(np.random.PCG64(20261201)))
+    assert result.features > 0 and result.agrees(analyse(m)) == (True, True)
+
+
+# A 2-reel, 2-row game whose scatter C starts a feature (the section is added by each test).
+TWO_BY_TWO = """
+name = "two by two"
+window = { rows = 2, reels = 2 }
+bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }
+[symbols]
+A = { pays = { 2 = 3 } }
+K = { pays = { 2 = 1 } }
+C = { kind = "scatter" }
+[reels]
+base = ["A C K C A K", "K C A K C A C"]
+"""
+
 # A 3-reel, 3-row, 10-stop game: wild paying on its own, a second wild
 # substituting for two symbols only, ties between combinations, a scatter
 # that can show twice in one column, a progressive.

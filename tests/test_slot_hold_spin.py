@@ -20,7 +20,7 @@ from harness.slot import hold_spin as hs
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
-from slot_support import award, brute_stage, model, refused
+from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, simulate_refused
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -68,16 +68,7 @@ def test_chain_equals_following_the_positions(positions, n0, respins, q):
     assert (got.mean, got.second, got.full) == (mean, second, full)
 
 
-GAME = """
-name = "hold small"
-window = { rows = 2, reels = 2 }
-bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }
-[symbols]
-A = { pays = { 2 = 3 } }
-K = { pays = { 2 = 1 } }
-C = { kind = "scatter" }
-[reels]
-base = ["A C K C A K", "K C A K C A C"]
+GAME = TWO_BY_TWO + """
 [hold_and_spin]
 symbol = "C"
 trigger = 2
@@ -125,20 +116,11 @@ def test_example_with_15_positions():
 
 
 def test_numpy_player_inside_the_exact_intervals():
-    import numpy as np
-
-    from harness.slot.simulate import simulate_numpy
-
-    m = load_model(EXAMPLES / "slot_hold_and_spin.toml")
-    result = simulate_numpy(m, 200_000, np.random.Generator(np.random.PCG64(20261201)))
-    assert result.features > 0 and result.agrees(analyse(m)) == (True, True)
+    numpy_player_agrees(load_model(EXAMPLES / "slot_hold_and_spin.toml"), 200_000)
 
 
 def test_simulation_is_refused_not_wrong(tmp_path):
-    path = tmp_path / "game.toml"
-    path.write_text(GAME, encoding="utf-8")
-    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "1000", "--seed", bytes(range(32)).hex()])
-    assert result.exit_code == 2 and "hold_and_spin" in result.stderr, result.output
+    simulate_refused(tmp_path, GAME, "hold_and_spin")
 
 
 @pytest.mark.parametrize("change, where", [

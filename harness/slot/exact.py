@@ -39,6 +39,7 @@ import time
 from fractions import Fraction
 from typing import Callable
 
+from harness.slot import bonus as bn
 from harness.slot import feature as fs
 from harness.slot import hold_spin as hs
 from harness.slot import progressive as pj
@@ -151,11 +152,13 @@ def analyse(model: SlotModel, *, engine: str = "auto",
 
     play = Play(model=model, base=base, free=free, tree=tree,
                 free_spins_per_play=_triggered_spins_per_play(model, base) * tree.spins if tree else Fraction(0))
-    hold = hold_spin_by_cell(model)
-    if model.hold_and_spin is not None and not any(base.scatter_counts[k] for k in hold):
-        raise ModelError("hold_and_spin.trigger", f"{model.hold_and_spin.trigger} coins can never show in the "
-                         "window of the base game, so the feature can never start", model.source)
-    classes = outcome_classes(play, _progressive_weight(base), parts["progressive"], hold=hold)
+    hold, bonus = hold_spin_by_cell(model), bonus_by_cell(model)
+    for section, feature, cells in (("hold_and_spin", model.hold_and_spin, hold), ("bonus", model.bonus, bonus)):
+        if feature is not None and not any(base.scatter_counts[k] for k in cells):
+            raise ModelError(f"{section}.trigger", f"{feature.trigger} x {model.symbol_names[feature.symbol]} can "
+                             "never show in the window of the base game, so the feature can never start",
+                             model.source)
+    classes = outcome_classes(play, _progressive_weight(base), parts["progressive"], hold=hold, bonus=bonus)
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
@@ -356,39 +359,60 @@ def _progressive_summary(model: SlotModel, base: Stage) -> pj.ProgressiveSummary
     return pj.summarise(model.progressive, base.share(weight), model.total_bet)
 
 
+def starting_cells(model: SlotModel, symbol: int, trigger: int) -> dict[int, int]:
+    """The scatter cells showing ``trigger`` or more of scatter ``symbol``: cell -> that count."""
+    code = model.scatter_code
+    i = code.symbols.index(symbol)
+    cells = ((k, code.count(k, i)) for k in range(min(code.cells, model.scatter_awards.width)))
+    return {k: n for k, n in cells if n >= trigger}
+
+
 def hold_spin_by_cell(model: SlotModel) -> dict[int, hs.HoldSpinOutcome]:
     """Per scatter cell that starts the hold-and-spin feature: what the feature wins (total bets)."""
     hold = model.hold_and_spin
     if hold is None:
         return {}
-    code = model.scatter_code
-    i = code.symbols.index(hold.symbol)
     positions = model.rows * model.reels
     solved: dict[int, hs.HoldSpinOutcome] = {}
     out = {}
-    for k in range(min(code.cells, model.scatter_awards.width)):
-        n0 = code.count(k, i)
-        if n0 >= hold.trigger:
-            if n0 not in solved:
-                solved[n0] = hs.solve(positions, n0, hold.respins, hold.land, dict(hold.values), hold.grand)
-            out[k] = solved[n0]
+    for k, n0 in starting_cells(model, hold.symbol, hold.trigger).items():
+        if n0 not in solved:
+            solved[n0] = hs.solve(positions, n0, hold.respins, hold.land, dict(hold.values), hold.grand)
+        out[k] = solved[n0]
     return out
 
 
+def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
+    """Per scatter cell that starts the wheel or pick bonus: what it wins (total bets), the same for every cell."""
+    if model.bonus is None:
+        return {}
+    outcome = bn.solve(model.bonus)
+    return {k: outcome for k in starting_cells(model, model.bonus.symbol, model.bonus.trigger)}
+
+
 def _feature_by_cell(model: SlotModel, tree: fs.TreeMoments | None,
-                     hold: dict[int, hs.HoldSpinOutcome]) -> list[tuple[Fraction, Fraction]]:
-    """Per scatter cell: ``(E[F], E[F^2])``, credits, of the feature the paid spin starts
-    (free spins, or hold and spin; (0, 0) for none)."""
-    trigger = model.scatter_awards.trigger
+                     hold: dict[int, hs.HoldSpinOutcome],
+                     bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
+    """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
+    (free spins, hold and spin, the wheel or pick bonus; (0, 0) for none).
+
+    Given the cell the features are independent of each other, so their
+    means add and ``E[(F1 + F2)^2] = E[F1^2] + 2 E[F1] E[F2] + E[F2^2]``.
+    """
+    trigger, b = model.scatter_awards.trigger, model.total_bet
     out = []
     for k in range(model.scatter_awards.width):
+        parts = []
         if tree is not None and trigger[k]:
-            out.append(fs.award_moments(trigger[k], tree))
-        elif k in hold:
-            b = model.total_bet
-            out.append((b * hold[k].mean, b * b * hold[k].second))
-        else:
-            out.append((Fraction(0), Fraction(0)))
+            parts.append(fs.award_moments(trigger[k], tree))
+        for by_cell in (hold, bonus):
+            if k in by_cell:
+                parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
+        mean = second = Fraction(0)
+        for m1, m2 in parts:
+            second += m2 + 2 * mean * m1
+            mean += m1
+        out.append((mean, second))
     return out
 
 
@@ -402,7 +426,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, tree, hold_spin_by_cell(model))
+    features = _feature_by_cell(model, tree, hold_spin_by_cell(model), bonus_by_cell(model))
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
         for p in (0, 1):
@@ -444,9 +468,12 @@ def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,
 
 
 def _hit_frequency(model: SlotModel, base: Stage) -> Fraction:
-    """A play is a hit unless no line pays, no scatter pays, no feature starts and no progressive."""
+    """A play is a hit unless no line pays, no scatter pays, no feature starts and no progressive.
+
+    (A wheel or pick bonus that starts is a hit even when it pays 0, as a feature start always is.)
+    """
     awards = model.scatter_awards
-    hold = hold_spin_by_cell(model)
+    starts = hold_spin_by_cell(model).keys() | bonus_by_cell(model).keys()
     no_hit = sum(z for k, z in enumerate(base.joint.no_line_win)
-                 if not awards.pay[k] and not awards.trigger[k] and k not in hold)
+                 if not awards.pay[k] and not awards.trigger[k] and k not in starts)
     return 1 - base.share(no_hit)

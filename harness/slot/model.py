@@ -28,6 +28,8 @@ import tomllib
 from fractions import Fraction
 from typing import Any, BinaryIO, Mapping
 
+from harness.slot.bonus import KINDS as BONUS_KINDS
+from harness.slot.bonus import MAX_PICK_ITEMS, Bonus, PickItem, top_award
 from harness.slot.errors import ModelError, listed, shown
 from harness.slot.limits import (
     MAX_DIGITS,
@@ -154,6 +156,7 @@ class SlotModel:
     # The bets the machine offers, as multiples of bet_per_line (1 = the model's bet).
     bet_levels: tuple[int, ...] = (1,)
     hold_and_spin: HoldAndSpin | None = None
+    bonus: Bonus | None = None  # a wheel or pick bonus started by the paid spin (harness.slot.bonus)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -434,7 +437,7 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin"})
+                               "wild_multipliers", "hold_and_spin", "bonus"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -497,7 +500,11 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         wild_multipliers=combine,
         bet_levels=_levels(bet),
         hold_and_spin=_hold_and_spin(data, symbols, rows * reels) if "hold_and_spin" in data else None,
+        bonus=_bonus(data, symbols, rows * reels) if "bonus" in data else None,
     )
+    if model.bonus is not None and model.hold_and_spin is not None:
+        raise ModelError("bonus", "a model has a [bonus] or a [hold_and_spin] feature, not both "
+                         "(docs/slot_model.md, Limitations)")
     if model.hold_and_spin is not None and (free_spins is not None or progressive is not None):
         raise ModelError("hold_and_spin", "a model with a hold-and-spin feature has no [free_spins] or "
                          "[progressive] (not supported together; docs/slot_model.md, Limitations)")
@@ -546,6 +553,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         total += top
         terms.append(f"{model.rows * model.reels} coins x the top coin value (hold_and_spin.values) "
                      f"+ hold_and_spin.grand, x {tb:,} (total bet) = {top:,}")
+    if model.bonus is not None:
+        top = top_award(model.bonus) * tb
+        total += top
+        terms.append(f"{top_award(model.bonus):,} (the top {model.bonus.kind} award, bonus) x {tb:,} (total bet)")
     if model.progressive is not None and model.progressive.reset:
         total += model.progressive.reset
         terms.append(f"{model.progressive.reset:,} (progressive.reset)")
@@ -760,41 +771,97 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
     return tuple(out)
 
 
+def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, what: str) -> tuple[int, int]:
+    """``symbol`` (a scatter, returned as its index) and ``trigger`` (1..positions) of a feature it starts."""
+    for key in ("symbol", "trigger"):
+        if key not in table:
+            raise ModelError(where, f"missing {key!r}")
+    names = [s.name for s in symbols]
+    name = table["symbol"]
+    if not isinstance(name, str) or name not in names or symbols[names.index(name)].kind != "scatter":
+        raise ModelError(f"{where}.symbol", f"{what} a scatter symbol, got {shown(name)}; scatters are: "
+                         f"{listed(s.name for s in symbols if s.kind == 'scatter')}")
+    return names.index(name), _int(table, "trigger", where, low=1, high=positions)
+
+
 def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
     where = "hold_and_spin"
     table = _table(data, where, "top level")
     _known(table, where, {"symbol", "trigger", "respins", "land", "values", "grand"})
-    for key in ("symbol", "trigger", "land", "values"):
+    for key in ("land", "values"):
         if key not in table:
             raise ModelError(where, f"missing {key!r}")
-    names = [s.name for s in symbols]
-    coin = table["symbol"]
-    if not isinstance(coin, str) or coin not in names or symbols[names.index(coin)].kind != "scatter":
-        raise ModelError(f"{where}.symbol", f"the coin must be a scatter symbol, got {shown(coin)}; scatters are: "
-                         f"{listed(s.name for s in symbols if s.kind == 'scatter')}")
-    trigger = _int(table, "trigger", where, low=1, high=positions)
+    coin, trigger = _scatter_trigger(table, where, symbols, positions, "the coin must be")
     respins = _int(table, "respins", where, low=1, high=100, default=3)
     land = _exact_fraction(table["land"], f"{where}.land")
     if not 0 < land < 1:
         raise ModelError(f"{where}.land", f"the probability that an empty position lands a coin must be in (0, 1), "
                          f"got {land}")
-    values = table["values"]
-    if not isinstance(values, dict) or not values:
-        raise ModelError(f"{where}.values", "must be a table from coin value (a multiple of the total bet) to its "
-                         f"weight, e.g. {{ 1 = 60, 5 = 30, 25 = 10 }}, got {shown(values)}")
+    out = _value_weights(table["values"], f"{where}.values", "coin value", "{ 1 = 60, 5 = 30, 25 = 10 }",
+                         "no coin value can be drawn")
+    grand = _int(table, "grand", where, low=0, high=MAX_PLAY_WIN, default=0, why=_MONEY_WHY)
+    return HoldAndSpin(symbol=coin, trigger=trigger, respins=respins, land=land,
+                       values=dict(sorted(out.items())), grand=grand)
+
+
+def _value_weights(value, where: str, noun: str, example: str, never: str) -> dict[int, int]:
+    """A table ``{value = weight}``: values whole numbers >= 1 (x total bet), weights >= 0, not all 0."""
+    if not isinstance(value, dict) or not value:
+        raise ModelError(where, f"must be a table from {noun} (a multiple of the total bet) to its weight, "
+                         f"e.g. {example}, got {shown(value)}")
     out = {}
-    for key, weight in values.items():
+    for key, weight in value.items():
         if not isinstance(key, str) or not _COUNT.fullmatch(key) or not 1 <= int(key) <= MAX_PLAY_WIN:
-            raise ModelError(f"{where}.values", f"key {shown(key)} is not a coin value (a whole number >= 1)")
+            raise ModelError(where, f"key {shown(key)} is not a {noun} (a whole number >= 1)")
         if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
-            raise ModelError(f"{where}.values", f"the weight of value {key} must be a whole number >= 0, "
-                             f"got {shown(weight)}")
+            raise ModelError(where, f"the weight of value {key} must be a whole number >= 0, got {shown(weight)}")
         out[int(key)] = weight
     if sum(out.values()) == 0:
-        raise ModelError(f"{where}.values", "the weights sum to 0, so no coin value can be drawn")
-    grand = _int(table, "grand", where, low=0, high=MAX_PLAY_WIN, default=0, why=_MONEY_WHY)
-    return HoldAndSpin(symbol=names.index(coin), trigger=trigger, respins=respins, land=land,
-                       values=dict(sorted(out.items())), grand=grand)
+        raise ModelError(where, f"the weights sum to 0, so {never}")
+    return dict(sorted(out.items()))
+
+
+def _bonus(data, symbols: list[Symbol], positions: int) -> Bonus:
+    """A wheel (``segments``) or pick (``items``, ``picks``) bonus started by a scatter count."""
+    where = "bonus"
+    table = _table(data, where, "top level")
+    kind = table.get("kind")
+    if kind not in BONUS_KINDS:
+        raise ModelError(f"{where}.kind", f"must be one of {', '.join(map(repr, BONUS_KINDS))}, got {shown(kind)}")
+    own = {"wheel": {"segments"}, "pick": {"items", "picks"}}[kind]
+    _known(table, where, {"kind", "symbol", "trigger"} | own)
+    for key in sorted(own - {"picks"}):
+        if key not in table:
+            raise ModelError(where, f"missing {key!r}")
+    scatter, trigger = _scatter_trigger(table, where, symbols, positions, "the bonus is started by")
+    if kind == "wheel":
+        out = _value_weights(table["segments"], f"{where}.segments", "segment value", "{ 5 = 10, 20 = 4, 100 = 1 }",
+                             "the wheel can never stop")
+        return Bonus(kind=kind, symbol=scatter, trigger=trigger, segments=tuple(out.items()))
+    items = table["items"]
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_PICK_ITEMS:
+        raise ModelError(f"{where}.items", f"must be a list of 1 to {MAX_PICK_ITEMS} items such as "
+                         f"{{ value = 5 }} or {{ value = 0, end = true }}, got {shown(items)}")
+    board = []
+    for i, item in enumerate(items, start=1):
+        at = f"{where}.items, item {i}"
+        if not isinstance(item, dict):
+            raise ModelError(at, f"must be a table like {{ value = 5, weight = 1 }}, got {shown(item)}")
+        _known(item, at, {"value", "weight", "end"})
+        value = _int(item, "value", at, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
+        weight = _int(item, "weight", at, low=0, high=MAX_REEL_STOPS, default=1)
+        end = item.get("end", False)
+        if not isinstance(end, bool):
+            raise ModelError(f"{at}.end", f"must be true or false, got {shown(end)}")
+        board.append(PickItem(value=value, weight=weight, end=end))
+    can_pick = sum(1 for it in board if it.weight)
+    if can_pick == 0:
+        raise ModelError(f"{where}.items", "the weights sum to 0, so no item can be picked")
+    picks = _int(table, "picks", where, low=1, default=can_pick)
+    if picks > can_pick:
+        raise ModelError(f"{where}.picks", f"{picks} picks, but only {can_pick} items have a weight above 0, "
+                         "so a pick would find nothing to take")
+    return Bonus(kind=kind, symbol=scatter, trigger=trigger, items=tuple(board), picks=picks)
 
 
 def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:
@@ -865,7 +932,8 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 # --- small validators ---------------------------------------------------------
 
 
-_SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers")
+_SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers",
+             "bonus")
 _SPINS_WHY = "the simulation refuses a feature longer than that"
 
 

@@ -80,17 +80,48 @@ class Play:
 
 
 def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction,
-                    hold: dict | None = None) -> list[OutcomeClass]:
+                    hold: dict | None = None, bonus: dict | None = None) -> list[OutcomeClass]:
     """Every winning outcome class with its probabilities and RTP share.
 
-    ``hold``: per scatter cell that starts the hold-and-spin feature, its
-    :class:`~harness.slot.hold_spin.HoldSpinOutcome`.
+    ``hold`` / ``bonus``: per scatter cell that starts the hold-and-spin
+    feature / the wheel or pick bonus, its
+    :class:`~harness.slot.hold_spin.HoldSpinOutcome` /
+    :class:`~harness.slot.bonus.BonusOutcome`.
     """
     out = line_classes(play) + scatter_classes(play)
     if play.model.progressive is not None:
         out.append(progressive_class(play, progressive_weight, progressive_rtp))
     if hold:
         out += hold_spin_classes(play, hold)
+    if bonus:
+        out += bonus_classes(play, bonus)
+    return out
+
+
+def _feature_class(name: str, award: str, p: Fraction, rtp: Fraction) -> OutcomeClass:
+    """A class of a feature the paid spin starts (exact; no per-line or free-spin figure)."""
+    return OutcomeClass(name=name, kind="feature", award=award, probability=p, probability_upper=p,
+                        base_probability=p, per_line_probability=None, free_spin_probability=None, rtp=rtp)
+
+
+def bonus_classes(play: Play, bonus: dict) -> list[OutcomeClass]:
+    """The bonus started, and one class per prize value (a wheel segment, a pick item) won in it.
+
+    A prize class's RTP share is what its prizes pay on average
+    (:attr:`~harness.slot.bonus.BonusOutcome.share`); the "started" class
+    carries none, since every credit a bonus pays is some prize's.
+    """
+    model, base = play.model, play.base
+    b = model.bonus
+    cells = list(bonus)
+    started = base.share(sum(base.scatter_counts[k] for k in cells))
+    outcome = bonus[cells[0]]  # the same bonus whatever the count that started it
+    scatter = model.symbol_names[b.symbol]
+    out = [_feature_class(f"{b.kind} bonus {b.trigger}+ x {scatter}", f"{b.kind} prizes x total bet", started,
+                          Fraction(0))]
+    for value, p in outcome.prize.items():
+        out.append(_feature_class(f"{b.kind} bonus prize {value} x total bet", f"{value} x total bet",
+                                  started * p, started * outcome.share[value]))
     return out
 
 
@@ -105,14 +136,12 @@ def hold_spin_classes(play: Play, hold: dict) -> list[OutcomeClass]:
     coin = model.symbol_names[h.symbol]
     grand = full * h.grand
 
-    def one(name: str, award: str, p: Fraction, rtp: Fraction) -> OutcomeClass:
-        return OutcomeClass(name=name, kind="feature", award=award, probability=p, probability_upper=p,
-                            base_probability=p, per_line_probability=None, free_spin_probability=None, rtp=rtp)
-
-    out = [one(f"hold and spin {h.trigger}+ x {coin}", "coin values x total bet", started, total - grand)]
+    out = [_feature_class(f"hold and spin {h.trigger}+ x {coin}", "coin values x total bet", started,
+                          total - grand)]
     if h.grand:
         positions = model.rows * model.reels
-        out.append(one(f"hold and spin grand ({positions} x {coin})", f"{h.grand} x total bet", full, grand))
+        out.append(_feature_class(f"hold and spin grand ({positions} x {coin})", f"{h.grand} x total bet", full,
+                                  grand))
     return out
 
 

@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 from harness.slot.errors import ModelError
-from harness.slot.exact import Analysis
+from harness.slot.exact import Analysis, starting_cells
 from harness.slot.lines import build_line_automaton
 from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
@@ -233,9 +233,10 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
 def _check_playable(model: SlotModel) -> None:
     """Refuse a model whose features the players do not play (the exact analysis still does)."""
-    if model.hold_and_spin is not None:
-        raise ModelError("hold_and_spin", "--simulate does not play the hold-and-spin feature; its figures "
-                         "are exact without it (docs/slot_model.md, Limitations)", model.source)
+    for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus)):
+        if feature is not None:
+            raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
+                             "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
@@ -299,6 +300,7 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
     _check_plays(n)
     awards = model.scatter_awards
     hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
+    bonus = _NumpyBonus(model) if model.bonus is not None else None
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
     feat = None
@@ -327,14 +329,21 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             remaining[active] += retrig[fs] - 1
             result.free_spins += active.size
             active = active[remaining[active] > 0]
+        feature_started = trigger[scat] > 0
         if hold is not None:
-            started = np.flatnonzero(hold.coins[scat] >= hold.trigger)
-            result.features += started.size
-            for play in started.tolist():
+            held = hold.coins[scat] >= hold.trigger
+            feature_started |= held
+            result.features += int(np.count_nonzero(held))
+            for play in np.flatnonzero(held).tolist():
                 feature_win[play] = hold.play(int(hold.coins[scat[play]]), rng) * tb
+        if bonus is not None:
+            bonused = bonus.starts[scat]
+            feature_started |= bonused
+            result.features += int(np.count_nonzero(bonused))
+            for play in np.flatnonzero(bonused).tolist():
+                feature_win[play] += bonus.play(rng) * tb
         win = win + feature_win + prog * model_reset(model)
         result.plays += m
-        feature_started = (trigger[scat] > 0) | (hold.coins[scat] >= hold.trigger if hold is not None else False)
         result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | feature_started | prog))
         result.line_win += int(line_win.sum())
         result.scatter_win += int(scatter_win.sum())
@@ -377,6 +386,46 @@ class _NumpyHoldSpin:
             left = self.respins if landed else left - 1
         picks = np.searchsorted(self.ends, rng.integers(0, int(self.ends[-1]), size=n), side="right")
         return int(self.values[picks].sum()) + (self.grand if n == self.positions else 0)
+
+
+class _NumpyBonus:
+    """The wheel or pick bonus played by the rules of :mod:`harness.slot.bonus`, bounded-integer draws only.
+
+    A wheel segment, and each pick, is the weighted entry a draw below the
+    total (remaining) weight falls in.
+    """
+
+    def __init__(self, model: SlotModel):
+        b = model.bonus
+        cells = starting_cells(model, b.symbol, b.trigger)
+        self.starts = np.array([k in cells for k in range(model.scatter_awards.width)], dtype=bool)
+        self.bonus = b
+        if b.kind == "wheel":
+            self.values = [v for v, _ in b.segments]
+            self.weights = [w for _, w in b.segments]
+        else:
+            self.values = [it.value for it in b.items]
+            self.weights = [it.weight for it in b.items]
+
+    def play(self, rng) -> int:
+        """The bonus's win (total bets)."""
+        weights = list(self.weights)
+        if self.bonus.kind == "wheel":
+            return self.values[_weighted(weights, rng)]
+        win = 0
+        for _ in range(self.bonus.picks):
+            i = _weighted(weights, rng)
+            win += self.values[i]
+            weights[i] = 0  # picked: off the board
+            if self.bonus.items[i].end:
+                break
+        return win
+
+
+def _weighted(weights: list[int], rng) -> int:
+    """The index a bounded draw below ``sum(weights)`` falls in."""
+    ends = np.cumsum(weights)
+    return int(np.searchsorted(ends, rng.integers(0, int(ends[-1])), side="right"))
 
 
 def _sum_squares(win: np.ndarray) -> int:
