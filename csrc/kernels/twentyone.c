@@ -93,7 +93,7 @@ static inline uint32_t side_class(uint32_t c1, uint32_t up, uint32_t c2)
 /* One round from c[*at..n): the statement in twentyone.h, step for step as
  * harness.games.twentyone's reference engine plays it. */
 static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uint32_t *at, int32_t *net_out,
-                      uint32_t *side_out)
+                      uint32_t *side_out, uint32_t *hands_out)
 {
     const kern_tw_rules *r = &t->rules;
     uint32_t pos = *at, v1, up, v2, hole = 0, v;
@@ -114,6 +114,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     int peeks = r->hole_card && (up == 1 || up == 10);
     int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
     int32_t net = 0;
+    uint32_t n_hands = 1;
     if (peeks && dealer_bj) {
         net = player_bj ? 0 : -KERN_TW_DEN;
         goto done;
@@ -129,7 +130,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
 
     hand done_hands[KERN_TW_MAX_HANDS], waiting[KERN_TW_MAX_HANDS];
-    uint32_t n_done = 0, n_waiting = 0, n_hands = 1;
+    uint32_t n_done = 0, n_waiting = 0;
     int surrendered = 0;
     start(&waiting[0], v1, 0);
     take(&waiting[0], v2);
@@ -226,6 +227,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
 done:
     *net_out = net;
+    *hands_out = n_hands;
     *at = pos;
     return RNG_OK;
 }
@@ -279,24 +281,28 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
 }
 
 int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
-                 int32_t *net_log, uint8_t *side_log, unsigned bits)
+                 uint64_t *firsts, int32_t *net_log, uint8_t *side_log, unsigned bits)
 {
     kern_shoe *s = &t->shoe;
     if (s->n < 20 || s->n > KERN_BAC_MAX_SHOE) {
         return RNG_E_ARGUMENT;
     }
     for (uint64_t i = 0; i < rounds; i++) {
+        uint64_t shoes = s->shoes;
         int status = kern_shoe_ready(src, s, bits);
         if (status != RNG_OK) {
             return status;
         }
-        uint32_t begin = s->pos, pos = begin, side;
+        uint32_t begin = s->pos, pos = begin, side, hands;
         int32_t net;
-        status = play_round(t, s->cards, s->n, &pos, &net, &side);
+        status = play_round(t, s->cards, s->n, &pos, &net, &side, &hands);
         if (status != RNG_OK) {
             return status;
         }
         nets[net + KERN_TW_NET_OFFSET]++;
+        if (firsts && s->shoes != shoes) {
+            firsts[hands > 1 ? KERN_TW_SPLIT_CLASS : (uint32_t)(net + KERN_TW_NET_OFFSET)]++;
+        }
         sides[side]++;
         if (net_log) {
             net_log[i] = net;
@@ -312,10 +318,10 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
 }
 
 int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
-                  uint32_t *used)
+                  uint32_t *used, uint32_t *hands)
 {
     uint32_t pos = 0;
-    int status = play_round(t, cards, n, &pos, net, side);
+    int status = play_round(t, cards, n, &pos, net, side, hands);
     *used = pos;
     return status;
 }

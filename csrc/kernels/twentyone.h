@@ -44,6 +44,9 @@
 #define KERN_TW_NET_OFFSET 160    /* KERN_TW_MAX_STAKES * KERN_TW_DEN */
 #define KERN_TW_NETS 321          /* 2 * KERN_TW_NET_OFFSET + 1 */
 #define KERN_TW_SIDES 8
+#define KERN_TW_FIRSTS 322        /* the first round of each shoe: KERN_TW_NETS nets of rounds without a
+                                     split, then one class for a first round that split */
+#define KERN_TW_SPLIT_CLASS 321   /* KERN_TW_NETS */
 #define KERN_TW_MAX_HANDS 8
 #define KERN_TW_CONTEXTS 3        /* 0 the initial hand, 1 a split hand, 2 a split ace's two cards */
 #define KERN_TW_PAIRS 55          /* two-card hands by their values a <= b */
@@ -99,23 +102,29 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
                        const kern_tw_rules *rules, const uint8_t *cells);
 
 /* Play `rounds` rounds, adding one to nets[] (KERN_TW_NETS) and sides[]
- * (KERN_TW_SIDES) per round; net_log / side_log (NULL for none) receive each
- * round's net in units and side class.  Returns RNG_OK, the source's failure
+ * (KERN_TW_SIDES) per round, and to firsts[] (KERN_TW_FIRSTS; NULL for none)
+ * for the first round dealt from each shoe: its net class if the seat did not
+ * split, else KERN_TW_SPLIT_CLASS.  (The first round of a shoe is dealt from a
+ * uniformly shuffled full shoe whatever the burn, so its law is the full
+ * shoe's first round; later rounds depend on the cut card.)  net_log /
+ * side_log (NULL for none) receive each round's net in units and side class.  Returns RNG_OK, the source's failure
  * status, KERN_TW_OUT_OF_CARDS or KERN_TW_NO_PLAY (the round in progress is
  * not counted).  On a failure the counts of the call must be discarded. */
 int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
-                 int32_t *net_log, uint8_t *side_log, unsigned bits);
+                 uint64_t *firsts, int32_t *net_log, uint8_t *side_log, unsigned bits);
 
 /* The round the table deals from cards[0..n) (codes): *net its net in
- * units, *side its side class, *used the cards it took.  KERN_TW_OUT_OF_CARDS
+ * units, *side its side class, *used the cards it took, *hands the hands
+ * the seat held (1 unless it split).  KERN_TW_OUT_OF_CARDS
  * if it needs more than n cards, KERN_TW_NO_PLAY for a cell without an
  * action, RNG_E_ARGUMENT for a code that is not a card. */
 int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
-                  uint32_t *used);
+                  uint32_t *used, uint32_t *hands);
 /* cffi:end */
 
 _Static_assert(KERN_TW_NET_OFFSET == KERN_TW_MAX_STAKES * KERN_TW_DEN, "net offset");
 _Static_assert(KERN_TW_NETS == 2 * KERN_TW_NET_OFFSET + 1, "net classes");
+_Static_assert(KERN_TW_FIRSTS == KERN_TW_NETS + 1 && KERN_TW_SPLIT_CLASS == KERN_TW_NETS, "first-round classes");
 _Static_assert(KERN_TW_HAND_KEYS == KERN_TW_PAIRS + 64, "hand keys");
 _Static_assert(KERN_TW_CELLS == KERN_TW_CONTEXTS * 10 * 2 * KERN_TW_HAND_KEYS, "cells");
 

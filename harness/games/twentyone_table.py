@@ -125,6 +125,8 @@ class TwentyOneTable:
     def __init__(self, rules: tw.Rules, strategy, shoe_rules: str, decks: int):
         procedure = rule_set(shoe_rules)
         fresh = np.ascontiguousarray(cards.fresh_stack(decks, procedure.ranks), dtype=np.uint16)
+        values = [min(cards.rank_of(int(c)), tw.TEN) for c in fresh]
+        self.counts = tuple(values.count(v) for v in tw.VALUES)   # the shoe's cards of each value
         self._cells = strategy_cells(rules, strategy)
         self._table = ffi.new("kern_tw_table *")
         shoe = ffi.new("kern_bac_rules *", procedure.c_rules(decks))
@@ -136,20 +138,31 @@ class TwentyOneTable:
                                 "burn, and the strategy may split only pairs"})
 
     @property
+    def cells(self) -> np.ndarray:
+        """The strategy table the kernel plays (a copy)."""
+        return self._cells.copy()
+
+    @property
     def shoes(self) -> int:
         return int(self._table.shoe.shoes)
 
-    def play(self, generator, rounds: int, nets: np.ndarray, sides: np.ndarray, *, log: bool = False,
-             bits: int = WORD_BITS):
+    def play(self, generator, rounds: int, nets: np.ndarray, sides: np.ndarray, *, firsts: np.ndarray | None = None,
+             log: bool = False, bits: int = WORD_BITS):
         """Play ``rounds`` rounds, adding to ``nets`` (uint64[KERN_TW_NETS]) and ``sides``
-        (uint64[KERN_TW_SIDES]); with ``log``, return each round's (net units, side class) arrays."""
-        for name, a, size in (("nets", nets, lib.KERN_TW_NETS), ("sides", sides, lib.KERN_TW_SIDES)):
+        (uint64[KERN_TW_SIDES]), and the first round of each shoe to ``firsts``
+        (uint64[KERN_TW_FIRSTS]: its net class, or ``KERN_TW_SPLIT_CLASS`` if the seat split);
+        with ``log``, return each round's (net units, side class) arrays."""
+        arrays = [("nets", nets, lib.KERN_TW_NETS), ("sides", sides, lib.KERN_TW_SIDES)]
+        if firsts is not None:
+            arrays.append(("firsts", firsts, lib.KERN_TW_FIRSTS))
+        for name, a, size in arrays:
             if a.dtype != np.uint64 or a.shape != (size,) or not a.flags.c_contiguous:
                 raise ValueError(f"{name} must be a contiguous uint64 array of {size} classes")
         net_log = np.zeros(rounds if log else 0, dtype=np.int32)
         side_log = np.zeros(rounds if log else 0, dtype=np.uint8)
         status = locked_call(generator, lib.kern_tw_play, self._table, rounds, ffi.from_buffer("uint64_t[]", nets),
                              ffi.from_buffer("uint64_t[]", sides),
+                             ffi.NULL if firsts is None else ffi.from_buffer("uint64_t[]", firsts),
                              ffi.from_buffer("int32_t[]", net_log) if log else ffi.NULL,
                              ffi.from_buffer("uint8_t[]", side_log) if log else ffi.NULL, bits,
                              what=f"playing {rounds} twenty-one rounds")
@@ -159,12 +172,18 @@ class TwentyOneTable:
 
     def round(self, codes) -> tuple[Fraction, int, int]:
         """(net per initial unit, side class, cards used) of the round dealt from ``codes``."""
+        return self.round_hands(codes)[:3]
+
+    def round_hands(self, codes) -> tuple[Fraction, int, int, int]:
+        """:meth:`round` and the hands the seat held (1 unless it split)."""
         stack = np.ascontiguousarray(codes, dtype=np.uint16)
-        net, side, used = ffi.new("int32_t *"), ffi.new("uint32_t *"), ffi.new("uint32_t *")
-        status = lib.kern_tw_round(self._table, ffi.from_buffer("uint16_t[]", stack), stack.size, net, side, used)
+        net, side, used, hands = (ffi.new("int32_t *"), ffi.new("uint32_t *"), ffi.new("uint32_t *"),
+                                  ffi.new("uint32_t *"))
+        status = lib.kern_tw_round(self._table, ffi.from_buffer("uint16_t[]", stack), stack.size, net, side, used,
+                                   hands)
         raise_for_status(status, "twenty-one round", details={lib.RNG_E_ARGUMENT: "a code is not a card"})
         _check_round(status, f"the round needs more than the {stack.size} cards given")
-        return Fraction(int(net[0]), DEN), int(side[0]), int(used[0])
+        return Fraction(int(net[0]), DEN), int(side[0]), int(used[0]), int(hands[0])
 
 
 class OutOfCards(ValueError):
