@@ -88,9 +88,6 @@ class _Pipe:
                 return reply["result"]
             self.events.append(reply)
 
-    def wait_for(self, method: str) -> None:
-        while not any(e.get("method") == method for e in self.events):
-            self.events.append(self._message())
 
 
 def _errors(events: list[dict]) -> list[str]:
@@ -104,6 +101,19 @@ def _errors(events: list[dict]) -> list[str]:
         elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
             out.append(f'log: {params["entry"]["text"]} {params["entry"].get("url", "")}'.rstrip())
     return out
+
+
+def _wait_until_loaded(pipe: _Pipe, session: str, url: str) -> None:
+    """Until the page at ``url`` (not the blank page before it) has fired its load event, which
+    comes after every image of the page has loaded or failed."""
+    while True:
+        state = pipe.call("Runtime.evaluate", {"expression": "location.href + ' ' + document.readyState",
+                                               "returnByValue": True}, session)["result"]["value"]
+        if state == f"{url} complete":
+            return
+        if time.monotonic() > pipe.deadline:
+            raise TimeoutError(f"{url} did not finish loading (last: {state})")
+        time.sleep(0.05)
 
 
 def load(url: str, profile_dir, timeout: float = 120.0) -> Loaded:
@@ -132,7 +142,7 @@ def load(url: str, profile_dir, timeout: float = 120.0) -> Loaded:
                                                          "mobile": False}, session)
         pipe.events.clear()
         pipe.call("Page.navigate", {"url": url}, session)
-        pipe.wait_for("Page.loadEventFired")  # after every image of the page has loaded or failed
+        _wait_until_loaded(pipe, session, url)
         probe = json.loads(pipe.call("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
                                      session)["result"]["value"])
         shot = base64.b64decode(pipe.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
