@@ -2,8 +2,10 @@
 module registered through the public API, appear in a plan's run with no edit to `rngcert certify`."""
 import json
 
+import pytest
 from click.testing import CliRunner
 
+from certify_support import draw_figures_as_svg
 from harness.cli import main
 from test_core_engines import toy_engine  # noqa: F401  (fixtures: one toy module each)
 from test_devices_declared import toy_devices  # noqa: F401
@@ -27,6 +29,11 @@ game = "toy-coin"
 options = {{ flips = 2 }}
 simulate = 2000
 '''
+
+
+@pytest.fixture(autouse=True)
+def _svg_figures(monkeypatch):
+    draw_figures_as_svg(monkeypatch)  # these tests check report.json; matplotlib's figures are tested elsewhere
 
 
 def run(plan_text, tmp_path):

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 import harness.certify.sections as sections
-from certify_support import without_times
+from certify_support import draw_figures_as_svg, without_times
 from harness.certify.bundle import schema
 from harness.cli import main
 from stats.battery import Battery
@@ -39,6 +39,11 @@ tests = ["position-card", "first-card"]
 
 # rows per battery chunk at 250 values per chunk: max(1, 250 // values per outcome)
 ROWS_PER_CHUNK = {"device:roulette-single": 250, "device:dice:2": 125, "device:deck": 4}
+
+
+@pytest.fixture(autouse=True)
+def _svg_figures(monkeypatch):
+    draw_figures_as_svg(monkeypatch)  # these tests check report.json; matplotlib's figures are tested elsewhere
 
 
 def certify(*args):

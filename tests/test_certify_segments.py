@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 import rngcore
-from certify_support import without_times
+from certify_support import draw_figures_as_svg, without_times
 from harness import segments
 from harness.certify.checkpoint import Partial
 from harness.cli import main
@@ -14,6 +14,11 @@ from harness.games.registry import GAMES
 from harness.resources import shipped
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+
+@pytest.fixture(autouse=True)
+def _svg_figures(monkeypatch):
+    draw_figures_as_svg(monkeypatch)  # these tests check report.json; matplotlib's figures are tested elsewhere
 
 
 def generator(stream=3):
@@ -196,5 +201,5 @@ def test_certify_resumes_a_stopped_simulation_and_plots_its_convergence(small_se
         assert [p["rounds"] for p in block["points"]] == segments.boundaries(3000)
         assert set(block["exact"]) == {b["name"] for b in block["points"][0]["bets"]}
     page = (tmp_path / "whole" / "report.html").read_text()
-    assert page.count("<polyline") == 4  # the wheel's first four bets
+    assert page.count('<figure data-plot="convergence">') == 4  # the wheel's first four bets
     assert "Convergence of the other" in page

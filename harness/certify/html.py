@@ -1,8 +1,10 @@
 """``report.html``: the report as one self-contained page a regulator reads.
 
-Inline CSS and inline SVG (:mod:`harness.certify.svg`), no script, no
-external resource of any kind, so the page shows the same offline, in an
-archive, or printed.  It is drawn from ``report.json`` alone: the summary
+Inline CSS and inline figures, no script, no external resource of any
+kind, so the page shows the same offline, in an archive, or printed.  The
+figures are drawn by matplotlib (PNG data URIs) when the ``report`` extra is
+installed, else as rngcert's own inline SVG (:mod:`harness.certify.figures`);
+the provenance table says which.  It is drawn from ``report.json`` alone: the summary
 (verdict per clause, per section), the provenance, then each section —
 devices with their battery table, frequency plot with 99% intervals,
 residual plot, heat maps for shuffles and the p-value histogram; games
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from html import escape
 
-from harness.certify import svg
+from harness.certify.figures import KINDS, Renderer, renderer
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile: the intervals of the frequency plots
 
@@ -29,7 +31,8 @@ text-align:left;vertical-align:top}th{background:#f0f4f8}td.num{text-align:right
 .pass{background:#d8f3dc;color:#1b4332}.fail{background:#f8d7da;color:#842029}
 .incomplete,.skipped{background:#fff3cd;color:#664d03}.none{background:#e9ecef;color:#495057}
 .warning{background:#fff3cd;border-left:4px solid #e0a800;padding:6px 10px}
-.plot{width:100%;height:auto;margin:4px 0 10px}.plot-title{font-size:12px;font-weight:600;fill:#1f2933}
+.plot{width:100%;height:auto;margin:4px 0 10px}img.plot{width:auto;max-width:100%}figure{margin:0;break-inside:avoid}
+figcaption{font-size:12px;font-weight:600}
 .tick{font-size:9px;fill:#52606d}.grid{stroke:#eef2f6}
 .note{color:#52606d;font-size:12px}code{font-size:12px}
 @media print{h2{break-before:page}}
@@ -70,7 +73,7 @@ def _summary(report: dict) -> str:
             + "<h3>Sections</h3>" + _table(["section", "what", "verdict", "reason"], sections))
 
 
-def _provenance(report: dict) -> str:
+def _provenance(report: dict, figures: Renderer) -> str:
     p, plan = report["provenance"], report["plan"]
     runs = [[escape(" ".join(r["argv"])), escape(r["started_utc"]), escape(str(r.get("finished_utc") or "—")),
              "yes" if r.get("interrupted") else "no"] for r in p["runs"]]
@@ -88,6 +91,7 @@ def _provenance(report: dict) -> str:
                              if engine["mode"] == "replay" else ""))],
         ["statistics", escape(", ".join(f"{k} {v}" for k, v in plan["statistics"].items()))],
         ["profiles", escape(", ".join(plan["profiles"]))],
+        ["figures", escape(figures.description)],
     ]
     return ("<h2 id=provenance>Provenance</h2>" + _table(["", ""], facts)
             + "<h3>Invocations (UTC)</h3>" + _table(["command", "started", "finished", "interrupted"], runs)
@@ -99,7 +103,7 @@ def _cell_labels(cells: dict, axis: int) -> list[str]:
     return list(labels) if labels is not None else [str(i + 1) for i in range(cells["shape"][axis])]
 
 
-def _device_plots(result: dict) -> list[str]:
+def _device_plots(result: dict, figure) -> list[str]:
     out = []
     for test in result["tests"]:
         cells = test.get("cells")
@@ -108,22 +112,22 @@ def _device_plots(result: dict) -> list[str]:
         shape = cells["shape"]
         if len(shape) == 1 and cells["axes"][0] is not None:
             labels = _cell_labels(cells, 0)
-            out.append(svg.frequency(f'{test["name"]}: observed count per cell against expected, 99% interval',
+            out.append(figure("frequency", f'{test["name"]}: observed count per cell against expected, 99% interval',
                                      labels, cells["observed"], cells["expected"], Z99))
-            out.append(svg.bars(f'{test["name"]}: residual (O - E)/√E per cell; dashed: ±{Z99:.3f}', labels,
+            out.append(figure("bars", f'{test["name"]}: residual (O - E)/√E per cell; dashed: ±{Z99:.3f}', labels,
                                 cells["residual"], Z99))
         elif len(shape) == 2 and cells["axes"][1] is not None:
             row_name = "label" if cells["axes"][0] is not None else "position"
-            out.append(svg.heatmap(f'{test["name"]}: residual per {row_name} × label', shape[0], shape[1],
+            out.append(figure("heatmap", f'{test["name"]}: residual per {row_name} × label', shape[0], shape[1],
                                    cells["residual"], row_name, "label", _cell_labels(cells, 1)))
     ks = result.get("pvalue_uniformity")
     if ks:
-        out.append(svg.histogram(f'p-values of the {ks["n"]} tests: KS D = {ks["ks_statistic"]:.3f}, '
+        out.append(figure("histogram", f'p-values of the {ks["n"]} tests: KS D = {ks["ks_statistic"]:.3f}, '
                                  f'p = {ks["pvalue"]:.3g} (dashed: uniform)', ks["pvalues"]))
     return out
 
 
-def _device(record: dict) -> str:
+def _device(record: dict, figure) -> str:
     result = record["result"]
     rows = []
     for t in result["tests"]:
@@ -141,11 +145,11 @@ def _device(record: dict) -> str:
                    rows, {1, 2, 3, 4})]
     if result.get("power_warning"):
         html.append(f'<p class="warning">{escape(result["power_warning"])}</p>')
-    html += _device_plots(result)
+    html += _device_plots(result, figure)
     return "".join(html)
 
 
-def _game(record: dict) -> str:
+def _game(record: dict, figure) -> str:
     result = record["result"]
     rows = [[escape(b["name"]), f'{b["rtp_float"]:.6f}', f'<span class="exact">{escape(b["rtp"])}</span>',
              f'{b["house_edge_float"] * 100:.4f}%', escape(b.get("source", ""))] for b in result["bets"]]
@@ -163,7 +167,7 @@ def _game(record: dict) -> str:
         html.append(f'<h3>Simulation: {sim["rounds"]:,} rounds</h3>'
                     + _table(["bet", "decisions", "simulated RTP", "99.9% interval", "exact", "inside"], rows,
                              {1, 2, 4}))
-        html += _convergence_plots(sim.get("convergence"))
+        html += _convergence_plots(sim.get("convergence"), figure)
     return "".join(html)
 
 
@@ -171,7 +175,7 @@ def _game(record: dict) -> str:
 CONVERGENCE_PLOTS = 4
 
 
-def _convergence_plots(block: dict | None) -> list[str]:
+def _convergence_plots(block: dict | None, figure) -> list[str]:
     """Running return against the exact figure, per series of the report's ``convergence`` block."""
     if not block or not block["points"]:
         return []
@@ -180,7 +184,7 @@ def _convergence_plots(block: dict | None) -> list[str]:
     for k, name in enumerate(names[:CONVERGENCE_PLOTS]):
         series = [p["bets"][k] for p in block["points"]]
         interval = [s["interval"] or [None, None] for s in series]
-        out.append(svg.convergence(
+        out.append(figure("convergence", 
             f'{name}: running return over the {block["unit"]} played, 99.9% interval (grey), exact '
             f'{block["exact"][name]["rtp_float"]:.6f} (dashed)',
             [p["rounds"] for p in block["points"]], [s["rtp"] for s in series], [i[0] for i in interval],
@@ -191,7 +195,7 @@ def _convergence_plots(block: dict | None) -> list[str]:
     return out
 
 
-def _slot(record: dict) -> str:
+def _slot(record: dict, figure) -> str:
     r = record["result"]
     model = r["model"]
     names = list(r["parts_float"])
@@ -208,16 +212,16 @@ def _slot(record: dict) -> str:
                 _g(c.get("rtp_float"), 6)] for c in r.get("classes", [])]
     return "".join([
         _table(["PAR sheet", ""], facts),
-        svg.parts("RTP parts (share of the total bet returned)", names, [r["parts_float"][k] for k in names]),
+        figure("parts", "RTP parts (share of the total bet returned)", names, [r["parts_float"][k] for k in names]),
         _table(["part", "RTP", "exact"], parts, {1}),
         "<h3>Checks</h3>", _table(["rule", "requirement", "verdict", "citation", "note"], checks),
-        *_convergence_plots((r.get("simulation") or {}).get("convergence")),
+        *_convergence_plots((r.get("simulation") or {}).get("convergence"), figure),
         "<h3>Winning outcomes</h3>" if classes else "",
         _table(["outcome", "award", "probability per play", "RTP share"], classes, {2, 3}) if classes else "",
     ])
 
 
-def _selftest(record: dict) -> str:
+def _selftest(record: dict, figure) -> str:
     rows = [[escape(c["engine"]), escape(c["name"]), _verdict(c["verdict"]), escape(c.get("detail", ""))]
             for c in record["result"]["checks"]]
     return _table(["engine", "check", "verdict", "detail"], rows)
@@ -226,7 +230,7 @@ def _selftest(record: dict) -> str:
 RENDERERS = {"device": _device, "game": _game, "slot": _slot, "selftest": _selftest}
 
 
-def _section(record: dict) -> str:
+def _section(record: dict, figure) -> str:
     head = (f'<h2 id="{_anchor(record["key"])}">{escape(record["title"])} {_verdict(record["verdict"])}</h2>'
             f'<p class="note">{escape(record["key"])}: {escape(record["reason"])}</p>')
     prov = record.get("provenance")
@@ -236,11 +240,26 @@ def _section(record: dict) -> str:
                  f'position {prov.get("position"):,} bytes</p>')
     if record["result"] is None:
         return head
-    return head + RENDERERS[record["kind"]](record)
+    return head + RENDERERS[record["kind"]](record, figure)
 
 
-def render(report: dict) -> str:
-    """The page for ``report`` (a ``report.json`` document)."""
+class _Figure:
+    """Draws one figure with ``figures`` and wraps it as ``<figure data-plot=KIND>`` with its caption."""
+
+    def __init__(self, figures: Renderer):
+        self.module = figures.module
+
+    def __call__(self, kind: str, title: str, *args) -> str:
+        assert kind in KINDS, kind
+        drawn = getattr(self.module, kind)(title, *args)
+        return f'<figure data-plot="{kind}"><figcaption>{escape(title)}</figcaption>{drawn}</figure>'
+
+
+def render(report: dict, figures: Renderer | None = None) -> str:
+    """The page for ``report`` (a ``report.json`` document), its figures drawn by ``figures``
+    (default :func:`harness.certify.figures.renderer`: matplotlib when installed)."""
+    figures = renderer() if figures is None else figures
+    figure = _Figure(figures)
     title = report["plan"]["title"]
     return "".join([
         "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
@@ -250,8 +269,8 @@ def render(report: dict) -> str:
         f"<p>{escape(report['reason'])}. Plan {escape(report['plan']['file'])}, SHA-256 "
         f"<span class=exact>{report['plan']['sha256']}</span>; report schema "
         f"<code>{escape(report['$schema'])}</code>.</p>",
-        _summary(report), _provenance(report),
-        "".join(_section(record) for record in report["sections"]),
+        _summary(report), _provenance(report, figures),
+        "".join(_section(record, figure) for record in report["sections"]),
         "</body></html>\n",
     ])
 

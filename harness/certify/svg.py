@@ -1,7 +1,10 @@
 """Plots as inline SVG, drawn from the report's numbers: no plotting library, no network.
 
+The fallback renderer of :mod:`harness.certify.figures`, used when matplotlib
+(the ``report`` extra) is not installed.
+
 Each function returns one ``<svg>`` element (a string) with a ``<title>``
-for screen readers, sized by its ``viewBox`` so the page scales it.  Every
+for screen readers (the page prints the title as the figure's caption), sized by its ``viewBox`` so the page scales it.  Every
 number shown comes from ``report.json``; the plots add nothing a reader
 could not recompute.
 """
@@ -9,6 +12,8 @@ from __future__ import annotations
 
 import math
 from html import escape
+
+from harness.certify.figures import binomial_sd, convergence_points, histogram_counts
 
 WIDTH, HEIGHT = 720, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 12, 22, 34
@@ -21,8 +26,7 @@ def _num(x: float) -> str:
 
 def _frame(title: str, body: list[str], *, width: int = WIDTH, height: int = HEIGHT) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-            f'class="plot"><title>{escape(title)}</title>'
-            f'<text x="{LEFT}" y="14" class="plot-title">{escape(title)}</text>{"".join(body)}</svg>')
+            f'class="plot"><title>{escape(title)}</title>{"".join(body)}</svg>')
 
 
 class _Scale:
@@ -67,8 +71,7 @@ def _x_labels(labels: list[str], x, width: float) -> list[str]:
 def frequency(title: str, labels: list[str], observed: list[float], expected: list[float], z: float) -> str:
     """Observed count per cell (dots) against its expected count with a two-sided interval of
     ±z standard deviations (grey bands; binomial sd sqrt(E (1 - E/N)))."""
-    total = sum(expected) or 1.0
-    sds = [math.sqrt(max(e * (1 - e / total), 0.0)) for e in expected]
+    sds = binomial_sd(expected)
     low = min([e - z * s for e, s in zip(expected, sds)] + observed)
     high = max([e + z * s for e, s in zip(expected, sds)] + observed)
     pad = (high - low) * 0.05 or 1.0
@@ -152,9 +155,7 @@ def heatmap(title: str, rows: int, cols: int, values: list[float | None], row_na
 
 def histogram(title: str, values: list[float], bins: int = 10) -> str:
     """Counts of ``values`` in [0, 1] in ``bins`` equal bins, with the expected count under uniformity."""
-    counts = [0] * bins
-    for v in values:
-        counts[min(int(v * bins), bins - 1)] += 1
+    counts = histogram_counts(values, bins)
     expected = len(values) / bins
     top = max(counts + [expected, 1]) * 1.15
     y = _Scale(0, top, HEIGHT - BOTTOM, TOP)
@@ -191,7 +192,7 @@ def convergence(title: str, at: list[int], value: list[float | None], low: list[
                 high: list[float | None], exact: float, unit: str = "rounds") -> str:
     """A running estimate (line and dots) with its interval (grey band) against the exact figure
     (dashed), over a logarithmic axis of the rounds played; points without a value are left out."""
-    points = [(n, v, lo, hi) for n, v, lo, hi in zip(at, value, low, high) if v is not None and n > 0]
+    points = convergence_points(at, value, low, high)
     ys = [exact] + [v for _, v, _, _ in points] + [x for _, _, lo, hi in points for x in (lo, hi) if x is not None]
     bottom, top = min(ys), max(ys)
     pad = (top - bottom) * 0.05 or abs(exact) * 0.01 or 0.01

@@ -38,8 +38,10 @@ def certify_command(ctx, plan_path, out, resume, sign_key, quiet):
     production), the devices (ours, or capture files), the games with their
     options and the slot models.  DIR receives report.json (JSON Schema in
     the package: harness/certify/report.schema.json), report.json.sha256,
-    report.html (one self-contained page) and MANIFEST.sha256 (every file,
-    for `sha256sum -c`); with --sign-key, report.json.sig (Ed25519).  Each finished section is checkpointed in
+    report.html (one self-contained page; its figures drawn with matplotlib
+    when rngcert[report] is installed, else as inline SVG) and
+    MANIFEST.sha256 (every file, for `sha256sum -c`); with --sign-key,
+    report.json.sig (Ed25519).  Each finished section is checkpointed in
     DIR/checkpoints: after Ctrl-C (exit 130, report INCOMPLETE) the same
     command with --resume finishes the run.  Exit 0 every section passes, 1
     one fails, 2 bad plan or folder, 130 interrupted.
