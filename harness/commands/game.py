@@ -40,7 +40,8 @@ def _analysis_lines(analysis) -> list[str]:
     lines = [f"{analysis.game}  variant {analysis.variant}{strategy}" + (f"  ({params})" if params else "")]
     if analysis.note:
         lines.append(f"  {analysis.note}")
-    lines.append(f"\n{'bet':<22} {'RTP':>10} {'exact RTP':>24} {'house edge':>11} {'per resolved':>12}  source")
+    if analysis.bets:  # a game the customers play against one another has no house bet
+        lines.append(f"\n{'bet':<22} {'RTP':>10} {'exact RTP':>24} {'house edge':>11} {'per resolved':>12}  source")
     for bet in analysis.bets:
         extra = f"  [{len(bet.instances)} instances]" if len(bet.instances) > 1 else ""
         lines.append(f"{bet.name:<22} {float(bet.rtp):>10.6f} {_fraction(bet.rtp):>24} "
@@ -67,8 +68,9 @@ def _simulation_lines(sim) -> list[str]:
     cells = fit.cell_lines("outcome chi-square")
     if cells:
         lines += [""] + cells
-    lines.append(f"\n{'bet':<22} {'decisions':>12} {'simulated':>10} {'99.9% interval':>23} {'exact':>10} "
-                 f"{'in':>3} {'chi2 p':>8}")
+    if sim.bets:
+        lines.append(f"\n{'bet':<22} {'decisions':>12} {'simulated':>10} {'99.9% interval':>23} {'exact':>10} "
+                     f"{'in':>3} {'chi2 p':>8}")
     for bet in sim.bets:
         mean, interval, p = bet.mean_return, bet.interval, bet.fit.pvalue
         lines.append(
