@@ -1,8 +1,10 @@
 """A game's round rules, read through the game registry: its bets, the permitted ones, their payouts.
 
 Nothing here is per game: the facts come from the game's module (its
-``etable`` declaration, :class:`harness.games.etable.ETable`, and its round
-engine, :meth:`harness.games.base.Game.round_bets`).
+``etable`` declaration, :class:`harness.games.etable.ETable`) and its round
+engine: the registered one of :data:`harness.rounds.engine.ROUND_ENGINES`
+if there is one, else the game's own :meth:`harness.games.base.Game.round_bets`
+and ``round_outcome``.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class RoundRules:
     game: Any
     variant: str
     bets: Mapping[str, Any]
+    engine: Any = None  # what deals the rounds: the game itself, or its registered RoundEngine
 
     @property
     def etable(self):
@@ -36,6 +39,13 @@ class RoundRules:
     def permitted(self) -> tuple[str, ...]:
         listed = self.etable.permitted
         return tuple(self.bets) if listed is None else listed
+
+    def dealing(self, options: dict, bets) -> dict:
+        """The keywords a round is dealt with: its options, plus the names of its bets for an engine that
+        deals by them (``deals_for_bets``: craps rolls until every bet of the round is decided)."""
+        if getattr(self.engine, "deals_for_bets", False):
+            return {**options, "bets": tuple(b.bet for b in bets)}
+        return options
 
     def listed(self) -> str:
         """The permitted bets for a message (the first dozen of a long list)."""
@@ -115,12 +125,24 @@ def rules_for(game: str, variant: str | None = None) -> RoundRules:
         variant = g.etable.variants[0]
     if variant not in g.etable.variants:
         raise RoundError(f"{game}: variant {variant!r} is not the e-table game; use one of {', '.join(g.etable.variants)}")
+    engine = engine_of(g)
     try:
-        bets = g.round_bets(variant)
+        bets = engine.round_bets(variant)
     except NotImplementedError as exc:
         raise RoundError(f"{exc} (its permitted bets and determination point are declared; rounds are not played)") \
             from None
-    return RoundRules(g, variant, {b.name: b for b in bets})
+    return RoundRules(g, variant, {b.name: b for b in bets}, engine)
+
+
+def engine_of(g):
+    """The round engine of game ``g``: its registered engine if there is one (it may extend the game's
+    own, as craps' multi-roll rounds do), else ``g`` itself (whose ``round_bets`` says if it has none)."""
+    from harness.rounds.engine import ROUND_ENGINES
+
+    registered = ROUND_ENGINES.get(g.name)
+    if registered is not None:  # a registered engine extends (replaces) the game's own
+        return registered
+    return g
 
 
 def markdown_table() -> str:
@@ -132,7 +154,7 @@ def markdown_table() -> str:
         if e is None:
             continue
         try:
-            g.round_bets(e.variants[0])
+            engine_of(g).round_bets(e.variants[0])
             plays = "played"
         except NotImplementedError:
             plays = "declared only"

@@ -1,0 +1,240 @@
+"""The registered round engines (harness.rounds.engines): Casino War, Pai Gow and multi-roll craps rounds.
+
+Casino War: every four-card pattern of a fresh 8-deck stack, weighted by its ways, classified by
+the engine, gives exactly the game module's first-round class probabilities (the e-table round
+is the first round of a fresh stack), and the bets split as the module's combined main bet pays.
+Pai Gow: hand-made deals settle as 9-2 says, and the outcome shares of seeded rounds sit within
+a loose band of the module's exact enumeration over every deal.  Craps: hand-made roll sequences
+decide each bet as 6-1, 6-2 and the module's chain rows say, a round rolls exactly until its last
+bet is decided, a one-roll round is the game's own roll, and the pass line wins at 244/495.
+"""
+import itertools
+import math
+from fractions import Fraction as F
+
+import pytest
+
+import rngcore
+from harness.games import casino_war as cw
+from harness.games import pai_gow as pg
+from harness.games.registry import GAMES
+from harness.rounds import Bet, Round, RoundError
+from harness.rounds.engine import ROUND_ENGINES
+from harness.rounds.engines.casino_war import ADDITIONAL, MAIN, TIE
+from harness.rounds.table import rules_for
+from rngcore.devices import cards
+from rngcore.devices.tiles import TILE_SET
+from tests.rounds_support import SEED
+
+
+def test_the_engines_are_registered_by_their_modules():
+    assert {"casino-war", "pai-gow"} <= set(ROUND_ENGINES)
+    assert rules_for("casino-war").engine is ROUND_ENGINES["casino-war"]
+    assert rules_for("baccarat").engine.name == "baccarat"  # a game's own engine comes first
+
+
+def _codes(ranks):
+    """Four distinct card codes of these ranks (suits and decks chosen apart)."""
+    return [cards.encode(r, i % 4, i // 4) for i, r in enumerate(ranks)]
+
+
+@pytest.mark.parametrize("strategy", ["war", "surrender"])
+def test_war_rounds_have_the_first_round_probabilities_of_a_fresh_stack(strategy):
+    """Every rank pattern of the first two cards and, after a tie, of the two war cards, by its ways."""
+    engine = ROUND_ENGINES["casino-war"]
+    n, per_rank = 52 * 8, 32
+    exact = {}
+    for first in itertools.product(range(1, 14), repeat=2):
+        tied = first[0] == first[1]
+        for war in itertools.product(range(1, 14), repeat=2) if tied else [(2, 3)]:
+            ranks = first + war
+            ways, taken = 1, {}
+            for r in ranks if tied else first:
+                ways *= per_rank - taken.get(r, 0)
+                taken[r] = taken.get(r, 0) + 1
+            label = engine.round_dealt("standard", {"cards": _codes(ranks)}, strategy=strategy).record["class"]
+            exact[label] = exact.get(label, 0) + ways * (1 if tied else (n - 2) * (n - 3))
+    total = n * (n - 1) * (n - 2) * (n - 3)
+    expected = cw.first_round(cw.standard_shoe(8), strategy).class_probabilities()
+    assert {k: F(v, total) for k, v in exact.items()} == {k: p for k, p in expected.items() if p}
+
+
+def test_war_bets_split_the_modules_main_bet_per_class():
+    for label in cw.CLASSES:
+        features = cw.class_features(label)
+        combined = cw.main_bet(2).classify(features).pays
+        main, additional = MAIN.classify(features).pays, ADDITIONAL.classify(features).pays
+        assert main + (additional if label.startswith("war_") else 0) == combined, label
+        if not label.startswith("war_"):
+            assert additional == 0  # no war: the additional stake is returned untouched
+        assert TIE.classify(features).pays == cw.TIE_BET.classify(features).pays
+
+
+def test_a_war_round_deals_the_war_cards_only_on_a_tie():
+    engine = ROUND_ENGINES["casino-war"]
+    win = engine.round_dealt("standard", {"cards": _codes((1, 13, 2, 2))})  # A beats K
+    assert win.record["class"] == "win" and win.record["used"] == 2
+    war = engine.round_dealt("standard", {"cards": _codes((7, 7, 2, 2))})
+    assert war.record["class"] == "war_tie" and "war:" in war.shown
+    gone = engine.round_dealt("standard", {"cards": _codes((7, 7, 2, 2))}, strategy="surrender")
+    assert gone.record["class"] == "surrender"
+    r = Round("casino-war", options={"strategy": "surrender"})
+    r.place(Bet("ann", "main", 100))
+    r.close()
+    r.drawn(gone, None)
+    r.determine()
+    r.settle()
+    t = r.totals()
+    assert (t["returned"], t["collected"], t["paid"]) == (50, 50, 0)  # half the stake lost (8-1-イ)
+    with pytest.raises(ValueError, match="four distinct card codes"):
+        engine.round_dealt("standard", {"cards": [1, 1, 2, 3]})
+
+
+@pytest.mark.parametrize("bets,words", [
+    ([Bet("ann", "tie", 10)], "needs the customer's main bet"),
+    ([Bet("ann", "main", 100), Bet("ann", "additional", 50)], "equals the main stake"),
+    ([Bet("ann", "main", 100), Bet("bob", "main", 100)], "one customer position"),
+    ([Bet("ann", "main", 100), Bet("ann", "main", 20)], "already has"),
+    ([Bet("ann", "main", 101)], "fraction of a yen"),  # surrender would lose half of it
+])
+def test_war_refuses_what_8_1_and_4_2_refuse(bets, words):
+    r = Round("casino-war")
+    with pytest.raises(RoundError, match=words):
+        for bet in bets:
+            r.place(bet)
+
+
+def _set_positions(rows):
+    """Distinct tile-set positions holding these rows (in order)."""
+    free = list(range(len(TILE_SET)))
+    out = []
+    for row in rows:
+        i = next(i for i in free if TILE_SET[i] + 1 == row)
+        free.remove(i)
+        out.append(i)
+    return out
+
+
+def test_pai_gow_rounds_settle_by_9_2():
+    engine = ROUND_ENGINES["pai-gow"]
+    # dealer: two mixed hands of low tiles; customer: gee joon and a pair of (1) -- both hands win
+    win = engine.round_dealt("standard", {"tiles": _set_positions([19, 18, 17, 16, 20, 21, 1, 1])})
+    assert win.features == {"outcome": "win"} and "customer" in win.shown
+    lose = engine.round_dealt("standard", {"tiles": _set_positions([20, 21, 1, 1, 19, 18, 17, 16])})
+    assert lose.features == {"outcome": "lose"}
+    with pytest.raises(ValueError, match="eight distinct tiles"):
+        engine.round_dealt("standard", {"tiles": [0, 0, 1, 2, 3, 4, 5, 6]})
+    r = Round("pai-gow")
+    r.place(Bet("ann", "bet", 15))
+    r.close()
+    r.drawn(win, None)
+    r.determine()
+    r.settle()
+    assert r.totals()["paid"] == 14  # 15 at 19 to 20 = 14.25, truncated (10-1)
+
+
+@pytest.mark.slow
+def test_pai_gow_round_outcomes_follow_the_exact_enumeration():
+    _, _, _, counts = pg.analyse("house-way")
+    engine = ROUND_ENGINES["pai-gow"]
+    g = rngcore.Generator(SEED, stream=4)
+    n = 1500
+    seen = {"win": 0, "push": 0, "lose": 0}
+    for _ in range(n):
+        seen[engine.round_outcome(g, "standard").features["outcome"]] += 1
+    for outcome, ways in counts.items():
+        p = ways / pg.DEALS
+        assert abs(seen[outcome] - n * p) < 5 * math.sqrt(n * p * (1 - p)), (outcome, seen)
+
+
+def _rolls(*pairs):
+    return {"rolls": [(a - 1) * 6 + (b - 1) for a, b in pairs]}
+
+
+@pytest.mark.parametrize("pairs,decided", [
+    ([(6, 6)], {"pass": "lose_craps", "dont_pass": "push_12"}),
+    ([(3, 4)], {"pass": "win_natural", "dont_pass": "lose_natural"}),
+    ([(2, 2), (5, 5), (1, 3)], {"pass": "win_point", "hard_4": "win", "hard_10": "win", "place_4": "win"}),
+    ([(3, 3), (2, 5)], {"pass": "lose_seven_out", "dont_pass": "win_seven_out", "hard_6": "win",
+                        "place_8": "lose", "lay_8": "win"}),
+])
+def test_craps_rounds_decide_each_bet_by_its_rolls(pairs, decided):
+    dealt = ROUND_ENGINES["craps"].round_dealt("jp", _rolls(*pairs))
+    assert {name: dealt.features[f"decided_{name}"] for name in decided} == decided
+    assert dealt.features["total"] == sum(pairs[0])  # one-roll bets read the first roll
+
+
+def test_a_craps_round_rolls_until_every_bet_is_decided():
+    g = rngcore.Generator(SEED, stream=6)
+    for _ in range(40):
+        r = Round("craps")
+        for bet in (Bet("ann", "pass", 10), Bet("bob", "hard_8", 10), Bet("cy", "field", 10)):
+            r.place(bet)
+        r.close()
+        r.generate(g)
+        r.determine()
+        r.settle()
+        rolls = r.outcome.record["rolls"]
+        decided = [f for f in r.outcome.features if f.startswith("decided_")]
+        assert {"decided_pass", "decided_hard_8"} <= set(decided)
+        # the last roll decided something still open: a shorter sequence would leave a bet undecided
+        shorter = ROUND_ENGINES["craps"].round_dealt("jp", {"rolls": rolls[:-1]}) if len(rolls) > 1 else None
+        assert shorter is None or not {"decided_pass", "decided_hard_8"} <= set(shorter.features)
+        t = r.totals()
+        assert t["staked"] == t["returned"] + t["collected"]
+
+
+def test_a_one_roll_craps_round_is_the_games_own_roll():
+    g, h = rngcore.Generator(SEED, stream=2), rngcore.Generator(SEED, stream=2)
+    mine = ROUND_ENGINES["craps"].round_outcome(g, "jp", bets=("field", "horn"))
+    own = GAMES["craps"].round_outcome(h, "jp")
+    assert mine.record == own.record == {"index": own.record["index"]} and mine.features == own.features
+
+
+def test_craps_bets_placed_only_on_a_point_are_refused():
+    for name in ("come", "dont_come", "pass_odds_6", "come_odds_4"):
+        with pytest.raises(RoundError, match="only while a point is on"):
+            Round("craps").place(Bet("ann", name, 10))
+
+
+def test_a_multi_roll_table_journals_what_round_by_round_play_journals(tmp_path):
+    from harness.rounds import recall as rc
+    from harness.rounds.batch import Table
+    from harness.rounds.journal import Journal
+    from tests.rounds_support import step
+
+    bets = [Bet("ann", "pass", 10), Bet("bob", "dont_pass", 20), Bet("cy", "place_6", 12), Bet("dee", "any_seven", 5)]
+    rules = rules_for("craps")
+    with Journal(tmp_path / "a.sqlite", batch="group") as a, Journal(tmp_path / "b.sqlite", batch="group") as b:
+        Table(rules, bets, journal=a).play(rngcore.Generator(SEED, stream=7), 25)
+        g = rngcore.Generator(SEED, stream=7)
+        for _ in range(25):
+            step(b, rules, bets, g)
+        b.commit()
+        assert list(a.rows()) == list(b.rows()) and a.verify().ok
+        assert all(rc.replay(a, n, SEED).equal for n in (1, 13, 25))
+
+
+def test_pass_line_rounds_win_at_the_exact_rate():
+    from harness.rounds.batch import Table
+
+    n = 1200
+    t = Table(rules_for("craps"), [Bet("ann", "pass", 10)]).play(rngcore.Generator(SEED, stream=11), n)
+    p = F(244, 495)  # the pass line's exact win probability
+    wins = t.paid // 10
+    assert abs(wins - n * p) < 5 * math.sqrt(n * p * (1 - p))
+    assert t.staked == t.returned + t.collected
+
+
+def test_a_multi_roll_round_stopped_after_its_rolls_is_settled_on_them_at_restart():
+    r = Round("craps", 4)
+    r.place(Bet("ann", "pass", 10))
+    r.place(Bet("bob", "hard_6", 10))
+    r.close()
+    r.generate(rngcore.Generator(SEED, stream=12))
+    r.determine()  # the process stops here; recovery reads the journaled rolls back
+    again = Round.restore(r.events)
+    assert again.outcome.features == r.outcome.features
+    assert again.finish("restart") == "DONE"
+    results = {e["bet"]: e["result"] for e in again.events if e["kind"] == "settlement"}
+    assert results == {"pass": r.outcome.features["decided_pass"], "hard_6": r.outcome.features["decided_hard_6"]}
