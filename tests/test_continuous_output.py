@@ -8,6 +8,7 @@ import pytest
 
 import rngcore
 from rngcore.engines import engines
+from rngcore.engines._drbg_kat import code_path, code_paths
 from rngcore.errors import ContinuousTestError
 from rngcore.testing import output_tamper
 
@@ -87,3 +88,23 @@ def test_replay_output_is_not_checked_or_changed(name):
     with output_tamper("repeat-inside", block=BLOCK) as tampered:
         assert rngcore.Generator(engine(seed)).random_bytes(50_000) == plain
     assert tampered() == 0
+
+
+@pytest.mark.parametrize("path", code_paths("sha"))
+@pytest.mark.parametrize("name", ["chacha20", "hmac-drbg-sha256"])
+def test_fingerprints_are_sha256_on_every_sha_path(name, path):
+    """Both fingerprints of a batch (its first block, checked against the last batch's, and its last,
+    kept) are hashed together in one interleaved pass: on each SHA-256 path the kept one is SHA-256's
+    and a repeat across batches is still caught at the very next block."""
+    with code_path("sha", path):
+        engine = engines()[name]()
+        g = rngcore.Generator(engine)
+        whole = 64 * 1024 - 32 if name == "chacha20" else 1 << 16
+        for _ in range(3):
+            out = g.random_bytes(whole)  # whole batches, none buffered: the last block is the kept one
+            assert bytes(engine._state.continuous.last) == hashlib.sha256(out[-BLOCK:]).digest()[:16]
+        with output_tamper("repeat-across", block=BLOCK) as tampered:
+            g.random_bytes(whole)  # the tamper sees one batch first
+            with pytest.raises(ContinuousTestError, match="two consecutive blocks"):
+                g.random_bytes(whole)
+            assert tampered() == 1

@@ -14,8 +14,9 @@
  * out and wiped, so the state keeps only a one-way fingerprint of it, the
  * first RNG_CONTINUOUS_FINGERPRINT bytes of its SHA-256, never the block
  * itself: a captured state still reveals nothing that was output
- * (outbuf.h).  Two fingerprints per run (its first block and its last) and
- * the word scan are the whole cost.
+ * (outbuf.h).  Two fingerprints per run (its first block and its last),
+ * hashed together so that on SHA-NI their two compressions overlap and cost
+ * about one, and the word scan are the whole cost.
  *
  * A repeat means the generator is stuck: the check returns
  * RNG_E_CONTINUOUS, and the engine latches it, wipes the batch and outputs

@@ -123,25 +123,57 @@ SHANI static inline void shani_rounds(__m128i *s0, __m128i *s1, __m128i w, int g
     *s0 = _mm_sha256rnds2_epu32(*s0, *s1, _mm_shuffle_epi32(msg, 0x0E));
 }
 
+/* The next message group from the window m[0..3] of the last four, which
+   slides on by one. */
+SHANI static inline __m128i shani_schedule(__m128i m[4])
+{
+    __m128i w = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(m[0], m[1]), _mm_alignr_epi8(m[3], m[2], 4)), m[3]);
+    m[0] = m[1];
+    m[1] = m[2];
+    m[2] = m[3];
+    m[3] = w;
+    return w;
+}
+
 /* One block of message words (m0: words 0-3, ..., m3: words 12-15) into the
    state, the schedule in a window of the last four groups (registers). */
 SHANI static inline void shani_block(__m128i *abef, __m128i *cdgh, __m128i m0, __m128i m1, __m128i m2, __m128i m3)
 {
-    __m128i s0 = *abef, s1 = *cdgh;
-    shani_rounds(&s0, &s1, m0, 0);
-    shani_rounds(&s0, &s1, m1, 1);
-    shani_rounds(&s0, &s1, m2, 2);
-    shani_rounds(&s0, &s1, m3, 3);
-    for (int g = 4; g < 16; g++) {
-        __m128i w = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(m0, m1), _mm_alignr_epi8(m3, m2, 4)), m3);
-        m0 = m1;
-        m1 = m2;
-        m2 = m3;
-        m3 = w;
-        shani_rounds(&s0, &s1, w, g);
+    __m128i s0 = *abef, s1 = *cdgh, m[4] = {m0, m1, m2, m3};
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; g++) {
+        shani_rounds(&s0, &s1, g < 4 ? m[g] : shani_schedule(m), g);
     }
     *abef = _mm_add_epi32(s0, *abef);
     *cdgh = _mm_add_epi32(s1, *cdgh);
+}
+
+/* SHA-256 of two independent 32-byte messages (one padded block each, from
+   the IV), their round chains interleaved: the pair costs about the
+   latency of one compression. */
+SHANI static void sha256_32x2_shani(const uint32_t iv[8], const uint8_t *a, const uint8_t *b,
+                                    uint8_t out_a[32], uint8_t out_b[32])
+{
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
+    const __m128i pad = _mm_set_epi32(0, 0, 0, (int)0x80000000u), bits = _mm_set_epi32(256, 0, 0, 0);
+    __m128i abef, cdgh, lo, hi;
+    shani_load(iv, &abef, &cdgh);
+    __m128i a0 = abef, a1 = cdgh, b0 = abef, b1 = cdgh;
+    __m128i ma[4] = {_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)a), swap),
+                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(a + 16)), swap), pad, bits};
+    __m128i mb[4] = {_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), swap),
+                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(b + 16)), swap), pad, bits};
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; g++) {
+        shani_rounds(&a0, &a1, g < 4 ? ma[g] : shani_schedule(ma), g);
+        shani_rounds(&b0, &b1, g < 4 ? mb[g] : shani_schedule(mb), g);
+    }
+    shani_words(_mm_add_epi32(a0, abef), _mm_add_epi32(a1, cdgh), &lo, &hi);
+    _mm_storeu_si128((__m128i *)out_a, _mm_shuffle_epi8(lo, swap));
+    _mm_storeu_si128((__m128i *)(out_a + 16), _mm_shuffle_epi8(hi, swap));
+    shani_words(_mm_add_epi32(b0, abef), _mm_add_epi32(b1, cdgh), &lo, &hi);
+    _mm_storeu_si128((__m128i *)out_b, _mm_shuffle_epi8(lo, swap));
+    _mm_storeu_si128((__m128i *)(out_b + 16), _mm_shuffle_epi8(hi, swap));
 }
 
 SHANI static void compress_shani(uint32_t h[8], const uint8_t *block, size_t nblocks)
@@ -251,23 +283,35 @@ static void sha256_final(sha256_ctx *c, uint8_t out[32])
     }
 }
 
-void rng_sha256_32(const uint8_t data[32], uint8_t out[32])
+void rng_sha256_32x2(const uint8_t a[32], const uint8_t b[32], uint8_t out_a[32], uint8_t out_b[32])
 {
-    /* The message and its padding fill one block: data || 0x80 || zeros || 256 (bits), big-endian. */
+    /* Each message and its padding fill one block: data || 0x80 || zeros || 256 (bits), big-endian. */
     static const uint32_t IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
-    uint8_t block[64] = {0};
-    uint32_t h[8];
-    memcpy(block, data, 32);
-    block[32] = 0x80;
-    block[62] = 0x01; /* 256 = 0x0100 */
-    memcpy(h, IV, sizeof IV);
-    sha256_blocks(h, block, 1);
-    for (int i = 0; i < 8; i++) {
-        store32_be(out + 4 * i, h[i]);
+#if RNG_HAVE_SHANI_PATH
+    if (rng_sha256_get_impl() == RNG_SHA_IMPL_SHANI) {
+        sha256_32x2_shani(IV, a, b, out_a, out_b);
+        return;
     }
-    rng_memzero(block, sizeof block);
-    rng_memzero(h, sizeof h);
+#endif
+    /* Portable C: one after the other (interleaving the scalar rounds gains nothing). */
+    const uint8_t *in[2] = {a, b};
+    uint8_t *out[2] = {out_a, out_b};
+    for (int j = 0; j < 2; j++) {
+        uint32_t m[16] = {0}, h[8];
+        for (int i = 0; i < 8; i++) {
+            m[i] = load32_be(in[j] + 4 * i);
+        }
+        m[8] = 0x80000000u;
+        m[15] = 256u;
+        memcpy(h, IV, sizeof IV);
+        compress_portable_words(h, m);
+        for (int i = 0; i < 8; i++) {
+            store32_be(out[j] + 4 * i, h[i]);
+        }
+        rng_memzero(m, sizeof m);
+        rng_memzero(h, sizeof h);
+    }
 }
 
 void rng_sha256(const uint8_t *data, size_t n, uint8_t out[32])
