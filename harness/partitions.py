@@ -137,12 +137,14 @@ def ordered(task, jobs, workers: int):
         pool.shutdown(wait=not stopped, cancel_futures=True)
 
 
-def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None):
+def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
+         scheduler=None):
     """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
 
     ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
     or where to read them (then the main process's pass reads them with ``rows_of(a, b)``).
     ``prepare()`` (before the pool starts) readies this process's state for forked workers.
+    ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
     """
     from harness.sources import rows_per_chunk
     from stats._signals import deferred_signals
@@ -160,7 +162,14 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         if prepare is not None:
             prepare()
     jobs = ((plan, a, b, source) for (a, b), source in zip(parts, sources(parts)))
-    results = ordered(_test_partition, jobs, workers) if merging else ((job, None) for job in jobs)
+    if not merging:
+        results = ((job, None) for job in jobs)
+    elif scheduler is not None:
+        from harness import cluster
+
+        results = cluster.ordered(_test_partition, jobs, scheduler, workers)
+    else:
+        results = ordered(_test_partition, jobs, workers)
     accumulators, done, interrupted = None, 0, False
     try:
         for index, ((_, a, b, source), pickled) in enumerate(results):
@@ -195,7 +204,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
 
 
 def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
-                    progress=None):
+                    progress=None, scheduler=None):
     """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
 
     Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
@@ -210,10 +219,11 @@ def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: floa
             yield where
 
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                rows_of=capture.rows, locate=capture.locate, prepare=prepare)
+                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler)
 
 
-def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None):
+def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None,
+              scheduler=None):
     """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
     on ``workers`` processes: the figures of the one-process run on the same generator."""
     from harness.sources import drawn, rows_per_chunk
@@ -230,7 +240,8 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
             yield rows[: b - a]
             held, have = ([rows[b - a:]], have - (b - a)) if have > b - a else ([], 0)
 
-    return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources)
+    return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
+                scheduler=scheduler)
 
 
 def _concatenate(chunks):

@@ -218,11 +218,15 @@ def _sigterm_as_interrupt():
 @click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True, metavar="N",
               help="Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
                    "partitions merged exactly, so the report is that of one pass for any N.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Test the partitions as Dask tasks (the dask extra): tcp://HOST:PORT of a running "
+                   "scheduler, or 'local' for a LocalCluster of --workers N processes; the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet,
+                 output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -234,10 +238,10 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, worke
     says INCOMPLETE).
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output):
     from stats.kinds import kind_of
 
     spec = _spec(device)
@@ -276,16 +280,17 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_
     try:
         label = f"testing {spec.name}" + (f" (reading {capture.path.name})" if capture is not None else "")
         with Progress(label, n, unit=kind.unit, quiet=quiet) as progress:  # the one bar for every format
-            if workers > 1 and capture is not None:
+            partitioned = workers > 1 or scheduler is not None
+            if partitioned and capture is not None:
                 from harness.partitions import run_partitioned
 
                 result = run_partitioned(spec, device, capture, fmt, n, alpha=alpha, tests=tests or None,
-                                         workers=workers, progress=progress)
-            elif workers > 1:
+                                         workers=workers, progress=progress, scheduler=scheduler)
+            elif partitioned:
                 from harness.partitions import run_drawn
 
                 result = run_drawn(spec, device, generator, n, alpha=alpha, tests=tests or None,
-                                   workers=workers, progress=progress)
+                                   workers=workers, progress=progress, scheduler=scheduler)
             else:
                 result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
                                      locate=locate)
