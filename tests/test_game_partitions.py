@@ -61,3 +61,15 @@ def test_the_command_reports_the_same_simulation_for_any_workers(small_partition
 def test_workers_need_a_simulation():
     r = CliRunner().invoke(main, ["game", "baccarat", "--workers", "2"])
     assert r.exit_code == 2 and "--workers" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_an_interrupted_run_reports_its_whole_partitions(small_partitions):
+    def progress(done, total):
+        if done >= SIZE:
+            raise KeyboardInterrupt
+
+    game = GAMES["roulette-single"]
+    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=2, progress=progress)
+    assert sim.interrupted and sim.rounds == SIZE and sim.verdict == "incomplete"
+    first = game.simulate(SIZE, rngcore.Generator(SEED, stream=2).spawn(3)[0])
+    assert [b.counts for b in sim.bets] == [b.counts for b in first.bets]
