@@ -38,8 +38,9 @@ def _play(index: int):
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
-             **options):
-    """``rounds`` rounds of ``game`` in partitions on ``workers`` processes, merged in order.
+             partition_rounds: int | None = None, **options):
+    """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
+    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order.
 
     Returns
     -------
@@ -51,7 +52,8 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     from harness.segments import GameSegments
     from stats import _workers
 
-    parts = partitions(rounds, PARTITION_ROUNDS)
+    size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
+    parts = partitions(rounds, size)
     replay = _replay(generator)
     children = generator.spawn(len(parts))
     _PREPARED.update(game=game, parts=parts, children=children, settings=(variant, strategy, options))
@@ -76,7 +78,7 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
         _PREPARED.clear()
     if total is None:
         raise KeyboardInterrupt
-    replay = None if replay is None else {**replay, "partitions": len(parts), "partition_rounds": PARTITION_ROUNDS}
+    replay = None if replay is None else {**replay, "partitions": len(parts), "partition_rounds": size}
     return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
 
 
