@@ -14,7 +14,10 @@ is bit-identical for W = 1, 2, ... (it differs from the run without
 
 Workers are forked (:mod:`stats._workers`), inheriting the children; where
 the platform cannot fork, the partitions are played in this process, one
-after another, with the same result.  Ctrl-C stops at a partition boundary:
+after another, with the same result.  On a Dask cluster (``scheduler``,
+:mod:`harness.cluster`) each task rebuilds its child from the generator's
+engine, seed, stream and position (replay mode), the same child; in
+production mode each partition draws on a fresh production generator there.  Ctrl-C stops at a partition boundary:
 the rounds of the whole partitions merged so far are reported, INCOMPLETE.
 """
 from __future__ import annotations
@@ -37,8 +40,39 @@ def _play(index: int):
     return game.simulate(b - a, child, variant, strategy=strategy, **options)
 
 
+def _recipe(generator):
+    """How another machine rebuilds ``generator``: (engine, seed, stream, position) in replay mode,
+    (engine,) in production mode (each partition then draws on a fresh production generator)."""
+    provenance = generator.provenance(show_seed=True)
+    if provenance.seed is None:
+        return (provenance.engine,)
+    return provenance.engine, provenance.seed, provenance.stream, provenance.position
+
+
+def _child(recipe, count: int, index: int):
+    """Child ``index`` of ``spawn(count)`` of the generator ``recipe`` describes (see :func:`_recipe`)."""
+    import rngcore
+    from rngcore.engines import create
+
+    if len(recipe) == 1:
+        return rngcore.Generator(create(recipe[0]))
+    engine, seed, stream, position = recipe
+    parent = rngcore.Generator(create(engine, seed, stream))
+    if position:
+        parent.seek(position)
+    return parent.spawn(count)[index]
+
+
+def _play_remote(job):
+    """Dask task: one partition, its generator rebuilt from the recipe (the same child as here)."""
+    from harness.games.registry import GAMES
+
+    name, (variant, strategy, options), recipe, count, index, rounds = job
+    return GAMES[name].simulate(rounds, _child(recipe, count, index), variant, strategy=strategy, **options)
+
+
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
-             partition_rounds: int | None = None, **options):
+             partition_rounds: int | None = None, scheduler: str | None = None, **options):
     """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
     :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order.
 
@@ -55,16 +89,24 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
     parts = partitions(rounds, size)
     replay = _replay(generator)
-    children = generator.spawn(len(parts))
-    _PREPARED.update(game=game, parts=parts, children=children, settings=(variant, strategy, options))
-    indices = range(len(parts))
-    if workers > 1 and _workers.forks():
-        results = ordered(_play, indices, workers)
+    if scheduler is not None:
+        from harness import cluster
+
+        recipe = _recipe(generator)
+        generator.spawn(len(parts))  # (the generator ends where it does in a local run)
+        jobs = ((game.name, (variant, strategy, options), recipe, len(parts), i, b - a)
+                for i, (a, b) in enumerate(parts))
+        results = cluster.ordered(_play_remote, jobs, scheduler, workers)
     else:
-        results = ((i, _play(i)) for i in indices)
+        _PREPARED.update(game=game, parts=parts, children=generator.spawn(len(parts)),
+                         settings=(variant, strategy, options))
+        if workers > 1 and _workers.forks():
+            results = ordered(_play, range(len(parts)), workers)
+        else:
+            results = ((i, _play(i)) for i in range(len(parts)))
     total, interrupted = None, False
     try:
-        for index, part in results:
+        for index, (_, part) in enumerate(results):  # (in partition order)
             total = part if total is None else GameSegments.merge(total, part)
             if part.interrupted:
                 interrupted = True

@@ -227,9 +227,10 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
     """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
     on ``workers`` processes: the figures of the one-process run on the same generator."""
     from harness.sources import drawn, rows_per_chunk
+    from stats.kinds import kind_of
 
     def sources(parts):
-        chunks = drawn(spec, generator, n, rows_per_chunk(spec))
+        chunks = drawn(spec, generator, n, rows_per_chunk(kind_of(spec)))  # the one-process run's chunks
         held, have = [], 0
         for a, b in parts:
             while have < b - a:

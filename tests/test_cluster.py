@@ -30,16 +30,36 @@ def test_the_test_command_installs_the_dask_extra():
         assert distributed is not None, "CI runs the README's test command, which installs rngcert[dask]"
 
 
-@pytest.mark.skipif(distributed is None, reason="the dask extra (distributed) is not installed")
-def test_a_local_cluster_of_two_workers_gives_the_one_process_report(monkeypatch):
+@pytest.fixture(scope="module")
+def cluster():
+    """A LocalCluster of 2 worker processes, shared by the tests here, reached at its tcp:// address."""
+    if distributed is None:
+        pytest.skip("the dask extra (distributed) is not installed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+        yield local.scheduler_address
+
+
+def test_a_local_cluster_of_two_workers_gives_the_one_process_report(cluster, monkeypatch):
     monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 10_007)  # 4 partitions (cut in this process)
     spec = device_spec("roulette-single")
     tests = ["frequency", "serial-pairs", "gap", "runs-up", "coupon-collector"]
     result = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=6), N, alpha=0.01, tests=tests,
-                       workers=2, scheduler="local")
+                       workers=2, scheduler=cluster)
     one = Battery(spec, N, tests=tests)
     one.update(spec.draw(rngcore.Generator(SEED, stream=6), N))
     assert result.to_json() == one.result().to_json() and result.n == N and not result.interrupted
+
+
+def test_a_game_simulation_on_the_cluster_equals_the_local_partitions(cluster):
+    from certify_support import without_times
+    from harness import game_partitions
+    from harness.games.registry import GAMES
+
+    game = GAMES["baccarat"]
+    run = lambda **where: without_times(game_partitions.simulate(
+        game, 2500, rngcore.Generator(SEED, stream=3), partition_rounds=1000, **where).as_dict())
+    remote, local = run(scheduler=cluster), run(workers=1)
+    assert remote == local and remote["rounds"] == 2500 and remote["replay"]["partitions"] == 3
 
 
 def test_a_bad_scheduler_address_is_one_line():

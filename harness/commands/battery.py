@@ -19,7 +19,8 @@ import threading
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import Alpha, InputPath, complete_test_device, emit, output_option, quiet_option
+from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
+                                       scheduler_option, workers_option)
 
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
@@ -215,12 +216,9 @@ def _sigterm_as_interrupt():
                    "whose labels are numbers (roulette, dice) needs labels or indices.")
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
               help="Run only this battery test (repeatable; the choices are listed below).")
-@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True, metavar="N",
-              help="Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
-                   "partitions merged exactly, so the report is that of one pass for any N.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Test the partitions as Dask tasks (the dask extra): tcp://HOST:PORT of a running "
-                   "scheduler, or 'local' for a LocalCluster of --workers N processes; the same report.")
+@workers_option("Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
+                "partitions merged exactly, so the report is that of one pass for any N.")
+@scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
