@@ -1,24 +1,36 @@
-"""A capture tested on several processes, with the report of one pass: fixed partitions, exact merges.
+"""The battery on several processes, with the report of one pass: fixed partitions, exact merges.
 
-The capture's rows are cut into partitions of :data:`PARTITION_ROWS` rows,
-a size fixed in advance and never derived from the number of workers, so
-every run cuts the file the same way.  Each partition is tested in a worker
-process by the battery's tests that merge exactly (:meth:`stats.battery.
-Battery.starting_at`); the partitions' accumulators are merged in file
-order.  The tests that declare no merge yet read the file in one pass in
-the main process, at the same time.  Every figure is therefore that of one
-pass over the file, bit for bit, for any number of workers.
+The outcomes (a capture's rows, or rows drawn from our device) are cut into
+partitions of :data:`PARTITION_ROWS` rows, a size fixed in advance and never
+derived from the number of workers, so every run cuts them the same way.
+Each partition is tested in a worker process by the battery's tests that
+merge exactly (:meth:`stats.battery.Battery.starting_at`); the partitions'
+accumulators are merged in order.  A test that declares no merge reads the
+outcomes in one pass in the main process, at the same time.  Every figure is
+therefore that of one pass, bit for bit, for any number of workers.
 
-Ctrl-C or SIGTERM stops the run at the next partition boundary of the main
-process's pass (workers ignore SIGINT; the main process asks them to stop):
-the report covers exactly the whole partitions both sides finished.
+Outcomes drawn from our device are drawn in the main process, in the
+chunks a one-process run draws (:func:`harness.sources.drawn`), and sent to
+the workers: drawing is a small part of the battery's cost, and so the
+report is also that of ``rngcert test`` without ``--workers``, the same seed
+giving the same figures.  A capture is read by each worker from its own
+range of rows.
+
+Workers are forked where the platform can (:mod:`stats._workers`): the
+battery planned, and the capture opened and indexed, once in this process
+before the pool starts are theirs at once (no import of scipy, no planning,
+no second checking pass over a text capture per worker).  Spawned workers
+plan and open once each.
+
+Ctrl-C or SIGTERM stops the run at the next partition boundary (workers
+ignore SIGINT; the main process asks them to stop): the report covers
+exactly the whole partitions merged so far.
 """
 from __future__ import annotations
 
+import collections
 import concurrent.futures
-import multiprocessing
 import pickle
-import signal
 
 #: Rows per partition: large enough that a worker's set-up is noise, small enough to spread the work.
 PARTITION_ROWS = 1 << 21
@@ -33,96 +45,210 @@ def partitions(n: int, size: int | None = None) -> list[tuple[int, int]]:
     return [(start, min(n, start + size)) for start in range(0, n, size)]
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when a run stops
+#: Per process: the battery of the run (and the capture it reads), prepared once; a forked worker
+#: inherits the main process's.
+_PREPARED: dict = {}
 
 
-_WORKER_STATE: dict = {}  # per worker process: the capture and battery of the run, opened and planned once
+def _battery(plan):
+    """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process."""
+    from harness.sources import device_to_test
+    from stats.battery import Battery
+
+    if _PREPARED.get("plan") != plan:
+        device, n, alpha, tests = plan
+        battery = Battery(device_to_test(device), n, alpha=alpha, tests=list(tests))
+        _PREPARED.clear()
+        _PREPARED.update(plan=plan, battery=battery, fresh=pickle.dumps([t.acc for t in battery.tests]))
+    battery = _PREPARED["battery"]
+    for test, acc in zip(battery.tests, pickle.loads(_PREPARED["fresh"])):
+        test.acc = acc
+    battery.n = 0
+    return battery
+
+
+def _capture(path: str, device: str, fmt: str):
+    """The capture at ``path``, opened (and, for text, checked) once per process."""
+    from harness.sources import device_to_test
+    from stats.io import open_capture
+
+    key = (path, device, fmt)
+    if _PREPARED.get("capture_key") != key:
+        _PREPARED.update(capture_key=key, capture=open_capture(path, device_to_test(device), format=fmt))
+    return _PREPARED["capture"]
 
 
 def _test_partition(job) -> bytes:
-    """Worker: the mergeable tests' accumulators over rows [start, end) of the capture (pickled)."""
-    from harness.sources import device_to_test, rows_per_chunk
-    from stats.battery import Battery
-    from stats.io import open_capture
+    """Worker: the mergeable tests' accumulators over one partition (pickled).
 
-    path, device, fmt, n, alpha, tests, start, end = job
-    key = (path, device, fmt, n, alpha, tuple(tests))
-    if _WORKER_STATE.get("key") != key:  # planning a battery costs seconds: once per worker, not per partition
-        spec = device_to_test(device)
-        battery = Battery(spec, n, alpha=alpha, tests=tests)
-        _WORKER_STATE.update(key=key, capture=open_capture(path, spec, format=fmt), battery=battery,
-                             fresh=pickle.dumps([t.acc for t in battery.tests]))
-    capture, battery = _WORKER_STATE["capture"], _WORKER_STATE["battery"]
-    for test, acc in zip(battery.tests, pickle.loads(_WORKER_STATE["fresh"])):
-        test.acc = acc
-    battery.n = 0
+    ``job`` = (plan, start, end, source): ``source`` is the rows themselves, or
+    ``(path, device, format)`` of the capture to read them from.
+    """
+    from harness.sources import rows_per_chunk
+
+    plan, start, end, source = job
+    battery = _battery(plan)
     battery.starting_at(start)  # (0: the derived streams back at their start)
-    step = rows_per_chunk(battery.kind)
-    for a in range(start, end, step):
-        battery.update(capture.rows(a, min(end, a + step)))
+    if isinstance(source, tuple):
+        capture = _capture(*source)
+        step = rows_per_chunk(battery.kind)
+        for a in range(start, end, step):
+            battery.update(capture.rows(a, min(end, a + step)))
+    else:
+        battery.update(source)
     return pickle.dumps([t.acc for t in battery.tests])
 
 
-def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
-                    progress=None):
-    """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
+_END = object()
 
-    Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
+
+def ordered(task, jobs, workers: int):
+    """Yield ``(job, task(job))`` for each job of the iterable ``jobs``, in order, computed on
+    ``workers`` processes (:mod:`stats._workers`; ``task`` a module-level function).
+
+    At most two jobs per worker are in flight, so a lazily built job (drawn outcomes) holds bounded
+    memory.  Closing the generator, or an interrupt while it waits, cancels what is queued and
+    stops the pool once the jobs under way have finished.
+    """
+    from stats import _workers
+    from stats._signals import deferred_signals
+
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=_workers.context(),
+                                                  initializer=_workers.quiet_worker)
+    pending = collections.deque()
+    jobs = iter(jobs)
+    stopped = False
+    try:
+        while True:
+            while len(pending) < 2 * workers:
+                with deferred_signals():  # a job built (drawn) is submitted whole
+                    job = next(jobs, _END)
+                    if job is _END:
+                        break
+                    pending.append((job, pool.submit(task, job)))
+            if not pending:
+                return
+            job, future = pending.popleft()
+            yield job, future.result()
+    except BaseException:
+        stopped = True
+        raise
+    finally:
+        pool.shutdown(wait=not stopped, cancel_futures=True)
+
+
+def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
+         scheduler=None):
+    """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
+
+    ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
+    or where to read them (then the main process's pass reads them with ``rows_of(a, b)``).
+    ``prepare()`` (before the pool starts) readies this process's state for forked workers.
+    ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
     """
     from harness.sources import rows_per_chunk
     from stats._signals import deferred_signals
     from stats.battery import Battery
 
-    full = Battery(spec, n, alpha=alpha, tests=tests, locate=capture.locate)
-    merging, serial = [], []
-    for test in full.tests:
-        (merging if getattr(test.acc, "mergeable", lambda: False)() else serial).append(test.name)
+    full = Battery(spec, n, alpha=alpha, tests=tests, locate=locate)
+    merging = tuple(t.name for t in full.tests if t.acc.mergeable())
+    serial = [t.name for t in full.tests if t.name not in merging]
+    plan = (device, n, alpha, merging)
     parts = partitions(n)
-    jobs = [(str(capture.path), device, fmt, n, alpha, merging, a, b) for a, b in parts]
     lone = Battery(spec, n, alpha=alpha, tests=serial) if serial else None
     step = rows_per_chunk(full.kind)
-    context = multiprocessing.get_context("spawn")  # no fork of a process holding the generator's state
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                                  initializer=_quiet_worker)
-    done_parts = 0
-    interrupted = False
+    if merging:
+        _battery(plan)  # planned here once: forked workers start with it
+        if prepare is not None:
+            prepare()
+    jobs = ((plan, a, b, source) for (a, b), source in zip(parts, sources(parts)))
+    if not merging:
+        results = ((job, None) for job in jobs)
+    elif scheduler is not None:
+        from harness import cluster
+
+        results = cluster.ordered(_test_partition, jobs, scheduler, workers)
+    else:
+        results = ordered(_test_partition, jobs, workers)
+    accumulators, done, interrupted = None, 0, False
     try:
-        futures = [pool.submit(_test_partition, job) for job in jobs] if merging else []
-        try:
-            for index, (a, b) in enumerate(parts):
-                if lone is not None:
-                    with deferred_signals():  # a partition of the main pass is taken in whole
-                        for c in range(a, b, step):
-                            lone.update(capture.rows(c, min(b, c + step)))
-                        done_parts = index + 1  # (a signal held meanwhile acts on leaving the block)
-                else:
-                    futures[index].result()
-                    done_parts = index + 1
-                if progress is not None:
-                    progress(b, n)
-        except KeyboardInterrupt:
-            interrupted = True
-        accumulators = None
-        for future in futures[:done_parts]:
-            part = pickle.loads(future.result())
-            if accumulators is None:
-                accumulators = part
-            else:
-                for mine, theirs in zip(accumulators, part):
-                    mine.merge(theirs)
+        for index, ((_, a, b, source), pickled) in enumerate(results):
+            part = None if pickled is None else pickle.loads(pickled)
+            with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
+                if lone is not None and isinstance(source, tuple):
+                    for c in range(a, b, step):
+                        lone.update(rows_of(c, min(b, c + step)))
+                elif lone is not None:
+                    lone.update(source)
+                if part is not None:
+                    if accumulators is None:
+                        accumulators = part
+                    else:
+                        for mine, theirs in zip(accumulators, part):
+                            mine.merge(theirs)
+                done = index + 1
+            if progress is not None:
+                progress(b, n)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
-    covered = parts[done_parts - 1][1] if done_parts else 0
-    by_name = {}
-    if accumulators is not None:
-        by_name.update(zip(merging, accumulators))
+        results.close()
+        _PREPARED.clear()
+    by_name = dict(zip(merging, accumulators)) if accumulators is not None else {}
     if lone is not None:
         by_name.update((t.name, t.acc) for t in lone.tests)
     for test in full.tests:
         test.acc = by_name.get(test.name, test.acc)  # (none finished: the fresh accumulators, n = 0)
-    full.n = covered
+    full.n = parts[done - 1][1] if done else 0
     return full.result(interrupted=interrupted)
 
 
-__all__ = ["run_partitioned", "partitions", "PARTITION_ROWS"]
+def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
+                    progress=None, scheduler=None):
+    """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
+
+    Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
+    """
+    where = (str(capture.path), device, fmt)
+
+    def prepare():
+        _PREPARED.update(capture_key=where, capture=capture)  # opened and checked once, here
+
+    def sources(parts):
+        for _ in parts:
+            yield where
+
+    return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
+                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler)
+
+
+def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None,
+              scheduler=None):
+    """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
+    on ``workers`` processes: the figures of the one-process run on the same generator."""
+    from harness.sources import drawn, rows_per_chunk
+    from stats.kinds import kind_of
+
+    def sources(parts):
+        chunks = drawn(spec, generator, n, rows_per_chunk(kind_of(spec)))  # the one-process run's chunks
+        held, have = [], 0
+        for a, b in parts:
+            while have < b - a:
+                chunk = next(chunks)
+                held.append(chunk)
+                have += len(chunk)
+            rows = _concatenate(held)
+            yield rows[: b - a]
+            held, have = ([rows[b - a:]], have - (b - a)) if have > b - a else ([], 0)
+
+    return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
+                scheduler=scheduler)
+
+
+def _concatenate(chunks):
+    import numpy as np
+
+    return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+
+
+__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "PARTITION_ROWS"]

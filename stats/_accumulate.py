@@ -38,9 +38,15 @@ class Accumulator:
     declares is all the protocol needs:
 
     * :attr:`sums`, the state fields that add (integer count tables,
-      integer totals, lists in order); ``n`` always adds.  Every other
-      field but those in :attr:`firsts` (which stay the first segment's) is
-      the state the stream leaves behind, taken from the later segment.
+      integer totals, lists in order, dicts of tables key by key); ``n``
+      always adds.  Every other field but those in :attr:`firsts` (which
+      stay the first segment's) and :attr:`earliest` is the state the
+      stream leaves behind, taken from the later segment.
+    * :attr:`earliest`, the fields that name where something was first
+      found (a check's first bad row and its description): the earlier
+      segment's, unless it found nothing (its first such field is None).
+      A core records a stream position with :meth:`position`, which counts
+      from the stream's start in any segment.
     * :meth:`sync`, how many values at the start of a later segment
       depend on what came before it (the ``t - 1`` values that finish
       overlapping t-tuples, the values up to a gap test's first hit, the
@@ -63,6 +69,8 @@ class Accumulator:
     sums: tuple = ()
     #: state fields the merged accumulator keeps from the earlier segment
     firsts: tuple = ()
+    #: fields of a first finding, kept from the earlier segment unless its first one is None; see Notes
+    earliest: tuple = ()
 
     def __init__(self):
         self.n = 0
@@ -84,6 +92,12 @@ class Accumulator:
         return how many of them are the head, or None when more are needed.
         """
         raise NotMergeable(f"{self.name}: no exact merge is declared for {type(self).__name__}")
+
+    def position(self, offset: int = 0) -> int:
+        """Stream index of value ``offset`` of the chunk being consumed (counted from the stream's
+        start, also in a later segment)."""
+        head = getattr(self, "_segment_head", None)
+        return getattr(self, "_segment_start", 0) + (0 if head is None else len(head)) + self.n + int(offset)
 
     def starting_at(self, start: int) -> "Accumulator":
         """Make this fresh accumulator that of a segment starting at item ``start`` of the stream."""
@@ -135,8 +149,10 @@ class Accumulator:
             self.update(head)
         if getattr(self, "_segment_pending", None) is not None:
             raise ValueError("the earlier segment is too short to merge with a segment after it")
+        found = bool(self.earliest) and getattr(self, self.earliest[0]) is not None
         for field, value in vars(other).items():
-            if field in ("n", "_segment_start", "_segment_pending", "_segment_head") or field in self.firsts:
+            if field in ("n", "_segment_start", "_segment_pending", "_segment_head") or field in self.firsts \
+                    or (found and field in self.earliest):
                 continue
             setattr(self, field, _add(getattr(self, field), value) if field in self.sums else value)
         self.n += other.n
@@ -176,12 +192,18 @@ class Accumulator:
 
 
 def _zero(value):
+    if isinstance(value, dict):
+        return {key: _zero(v) for key, v in value.items()}
     if isinstance(value, np.ndarray):
         return np.zeros_like(value)
     return [] if isinstance(value, list) else type(value)(0)
 
 
 def _add(a, b):
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            raise ValueError("segments of one stream keep tables of different keys")
+        return {key: _add(a[key], b[key]) for key in a}
     if isinstance(a, np.ndarray):
         if a.dtype.kind not in "iub":
             raise NotMergeable(f"a {a.dtype} sum does not add exactly")

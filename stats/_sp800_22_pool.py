@@ -19,27 +19,16 @@ tasks under way (a few sequences each) have finished.
 from __future__ import annotations
 
 import collections
-import multiprocessing
-import signal
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+
+from stats import _workers
 
 #: Sequences per task at most: enough to amortise a task's transfer (125 kB a sequence of 10^6 bits).
 SEQUENCES_PER_TASK = 4
 #: Tasks per worker at least, where there are sequences enough: workers finish close together.
 TASKS_PER_WORKER = 4
-
-
-def _context():
-    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-
-
-def _quiet_worker() -> None:
-    # An interrupt is the calling process's to handle; a forked worker also drops any SIGTERM
-    # handler it inherited, so the pool can always stop it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def unpack(packed: bytes, count: int, length: int) -> np.ndarray:
@@ -58,8 +47,8 @@ def map_sequences(bits: np.ndarray, length: int, task, argument, workers: int):
     m = bits.size // length
     per_task = max(1, min(SEQUENCES_PER_TASK, m // (TASKS_PER_WORKER * workers)))
     tasks = [(start, min(per_task, m - start)) for start in range(0, m, per_task)]
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=_context(),
-                             initializer=_quiet_worker) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=_workers.context(),
+                             initializer=_workers.quiet_worker) as pool:
         pending = collections.deque()
         try:
             for start, count in tasks:

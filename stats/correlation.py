@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import Accumulator
+from stats._accumulate import Accumulator, last
 from stats._results import SerialCorrelationResult
 from stats._validate import check_int
 from stats import _detect
@@ -20,13 +20,18 @@ class SerialCorrelationAccumulator(Accumulator):
     """
 
     name = "serial correlation test"
+    # Integer sums add exactly (a float stream's refuse to merge); the first K values are the
+    # earlier segment's, and the K values after a cut finish the lagged products across it.
+    sums = ("_sum", "_sum2", "_lagged")
+    firsts = ("_head",)
+    sync = last(lambda acc: acc.lags)
 
     def __init__(self, *, lags=5):
         super().__init__()
         self.lags = check_int("lags", lags, 1, 1000)
         self._sum = 0
         self._sum2 = 0
-        self._lagged = [0] * self.lags
+        self._lagged = None  # Σ x_i x_(i+j), j = 1..K, in the stream's dtype (int64 or float64)
         self._head = None
         self._tail = None
         self._integer = None
@@ -45,6 +50,8 @@ class SerialCorrelationAccumulator(Accumulator):
 
     def _update(self, x):
         K = self.lags
+        if self._lagged is None:
+            self._lagged = np.zeros(K, dtype=x.dtype)
         self._sum += x.sum()
         self._sum2 += (x * x).sum()
         head = x[:K] if self._head is None else np.concatenate([self._head, x[: max(0, K - self._head.size)]])

@@ -35,28 +35,52 @@ class CouponAccumulator(CellLawAccumulator):
         self._pending = np.zeros(0, dtype=self._dtype)
         self._window = int(4 * self.mean_length) + self.k
 
+    sums = ("counts",)
+
+    def sync(self, head, start):
+        """Values up to the first segment start that every state the boundary can leave leads to.
+
+        The segment cut by the boundary has seen some proper subset S of the categories, so it ends
+        at the last first-appearance in ``head`` of a category outside S: one past a first
+        appearance is where each possible next segment starts.  Each candidate goes on segment by
+        segment (the lowest moved on first) until all coincide; from that common start on, the
+        segments are the same whatever came before (segments are read off the values alone).
+        """
+        values, first = np.unique(head, return_index=True)
+        if values.size < self.k:
+            return None
+        starts = set((first + 1).tolist())
+        while len(starts) > 1:
+            lowest = min(starts)
+            end = self._segment_end(head, lowest)
+            if end is None:
+                return None
+            starts.discard(lowest)
+            starts.add(end + 1)
+        return starts.pop()
+
+    sync.replays = False  # at that start a segment begins afresh
+
+    def _segment_end(self, data, start):
+        """Index of the value that completes the segment starting at ``start`` (None: not in ``data``)."""
+        window = self._window
+        while True:
+            values, first = np.unique(data[start: start + window], return_index=True)
+            if values.size == self.k:
+                return start + int(first.max())
+            if start + window >= data.size:
+                return None
+            window *= 2
+
     def _update(self, x):
         data = np.concatenate([self._pending, x]) if self._pending.size else x
-        start, size, k = 0, data.size, self.k
-        lengths = []
-        window = self._window
-        while start < size:
-            found = False
-            while True:
-                chunk = data[start: start + window]
-                values, first = np.unique(chunk, return_index=True)
-                if values.size == k:
-                    end = int(first.max())
-                    lengths.append(end + 1)
-                    start += end + 1
-                    found = True
-                    break
-                if start + window >= size:
-                    break
-                window *= 2
-            window = self._window
-            if not found:
+        start, lengths = 0, []
+        while start < data.size:
+            end = self._segment_end(data, start)
+            if end is None:
                 break
+            lengths.append(end + 1 - start)
+            start = end + 1
         self._pending = data[start:].copy()
         self._count(lengths)
 

@@ -46,6 +46,9 @@ class DistinctBallsAccumulator(_DrawAccumulator):
     """Deterministic check that no draw holds a ball twice; ``labels`` name the balls."""
 
     name = "distinct-balls"
+    sums = ("bad",)
+    earliest = ("first_row", "problem")
+    sync = no_carry
 
     def __init__(self, balls: int, k: int, *, labels=None):
         super().__init__(balls, k)
@@ -61,7 +64,7 @@ class DistinctBallsAccumulator(_DrawAccumulator):
         if wrong.size and self.first_row is None:
             row = ordered[wrong[0]]
             twice = sorted({int(v) for v in row[1:][row[1:] == row[:-1]]})
-            self.first_row = self.n + int(wrong[0])
+            self.first_row = self.position(int(wrong[0]))
             self.problem = f"ball {', '.join(self.names[v] for v in twice)} drawn twice in one draw"
         self.bad += int(wrong.size)
 

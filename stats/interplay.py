@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import Accumulator
+from stats._accumulate import Accumulator, no_carry
 from stats._results import ChiSquareResult
 from stats._validate import InsufficientDataError, as_float, category_array, exact_probabilities
 from stats.chisquare import pool_cells
@@ -57,6 +57,8 @@ class InterplayAccumulator(Accumulator):
     name = "interplay correlation test"
     takes = "rows"
     unit = "rounds"
+    sums = ("tables",)
+    sync = no_carry  # each round's table cells are its own
 
     def __init__(self, columns, *, min_expected=5.0):
         super().__init__()

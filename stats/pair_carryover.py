@@ -20,6 +20,7 @@ from scipy import optimize as _opt
 from scipy import stats as _sps
 
 from stats import _detect
+from stats._accumulate import last
 from stats._exact import power_of_pmf
 from stats._results import NormalResult
 from stats.registry import BatteryTest
@@ -107,9 +108,11 @@ class PairCarryoverAccumulator(RowsAccumulator):
             raise ValueError("adjacent-pair carry-over needs at least 3 items per shuffle")
         self.distinct = bool((self.m == 1).all())
         self.mu, self.v = pair_moments(tuple(int(c) for c in self.m))
-        self._mu_flat = self.mu.ravel()
+        # μ[a, b] = m_a (m_b - [a = b]) / N: its numerators are integers, so Σ⟨A, μ⟩ is kept exactly
+        # (a sum that does not depend on how the stream was chunked or cut into segments).
+        self._mu_numerators = (self.m[:, None] * (self.m[None, :] - np.eye(self.labels, dtype=np.int64))).ravel()
         self.kept = 0  # Σ_s ⟨A_(s-1), A_s⟩: pairs of shuffle s that were pairs of shuffle s - 1
-        self.expected = 0.0  # Σ_s ⟨A_(s-1), μ⟩
+        self._expected_numerator = 0  # N Σ_s ⟨A_(s-1), μ⟩
         self.comparisons = 0
         self._last = None
 
@@ -124,8 +127,16 @@ class PairCarryoverAccumulator(RowsAccumulator):
         tables = np.bincount((pairs + (np.arange(shuffles) * L2)[:, None]).ravel(),
                              minlength=shuffles * L2).reshape(shuffles, L2)
         self.kept += int(np.take_along_axis(tables[:-1], pairs[1:], axis=1).sum())
-        self.expected += float(self._mu_flat[pairs[:-1]].sum())
+        self._expected_numerator += int(self._mu_numerators[pairs[:-1]].sum())
         self.comparisons += shuffles - 1
+
+    sums = ("kept", "_expected_numerator", "comparisons")
+    sync = last(lambda acc: 1)  # a segment's first shuffle is compared with the one before it
+
+    @property
+    def expected(self) -> float:
+        """Σ_s ⟨A_(s-1), μ⟩, the conditional mean of the pairs kept."""
+        return self._expected_numerator / self.width
 
     def min_samples(self):
         return 2 if self.distinct else MIN_COMPARISONS + 1

@@ -75,6 +75,12 @@ class RisingSequenceAccumulator(RowsAccumulator):
     first appearances are carried."""
 
     name = "rising sequences"
+    sums = ("counts",)
+
+    def sync(self, head, start):
+        # against the previous shuffle, a segment's first shuffle is compared with the one before it
+        needed = 0 if self.reference == "fresh" else 1
+        return needed if len(head) >= needed else None
 
     def __init__(self, multiset, *, reference="fresh"):
         super().__init__(multiset)

@@ -208,6 +208,18 @@ class RunsAccumulator(UniformAccumulator):
         self.name = ("runs up" if kind == "up" else "runs up and down") + (
             " (count)" if statistic == "count" else "")
 
+    sums = ("counts",)
+
+    def sync(self, head, start):
+        # Up to the first run that starts inside the segment and the value that closes the run
+        # before it: that run began before the boundary; from there on the state is the segment's.
+        if self.kind == "up":
+            falls = np.flatnonzero(head[1:] < head[:-1])  # a run up starts at falls + 1
+            return int(falls[0]) + 2 if falls.size else None
+        signs = head[1:] > head[:-1]
+        turns = np.flatnonzero(signs[1:] != signs[:-1])  # a run starts at sign turns + 1, seen one value on
+        return int(turns[0]) + 3 if turns.size else None
+
     def _count_lengths(self, lengths):
         if lengths.size:
             self.counts += np.bincount(np.minimum(lengths, self.classes), minlength=self.classes + 1)

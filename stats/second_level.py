@@ -8,6 +8,7 @@ import math
 import numpy as np
 from scipy import stats as _sps
 
+from stats._accumulate import Accumulator, aligned
 from stats._results import UniformityResult
 from stats._validate import sample_array
 from stats.registry import BatteryTest
@@ -147,9 +148,13 @@ def anderson_darling_test(pvalues) -> UniformityResult:
     return UniformityResult(statistic, anderson_darling_sf(statistic, n), int(n), "ad")
 
 
-class SubsequenceAccumulator:
+class SubsequenceAccumulator(Accumulator):
     """Second level over consecutive blocks of a stream: a frequency test per
     block, then KS or Anderson–Darling on the block p-values.
+
+    Blocks are aligned to the stream's start, so segments merge exactly: the
+    block p-values, each computed from its block's counts alone, are listed
+    in stream order.
 
     Parameters
     ----------
@@ -162,6 +167,8 @@ class SubsequenceAccumulator:
 
     takes = "categorical"
     unit = "outcomes"
+    sums = ("pvalues",)
+    sync = aligned(lambda acc: acc.block)
 
     def __init__(self, probabilities, *, block: int, method: str = "ks", min_blocks: int = 20):
         from stats._validate import check_choice
@@ -173,12 +180,11 @@ class SubsequenceAccumulator:
         self._make = functools.partial(FrequencyAccumulator, probabilities)  # picklable: a checkpoint holds it
         self.block = int(block)
         self.min_blocks = int(min_blocks)
+        super().__init__()
         self._current = self._make()
         self.pvalues: list[float] = []
-        self.n = 0
 
-    def update(self, chunk) -> None:
-        x = np.asarray(chunk)
+    def _update(self, x) -> None:
         start = 0
         while start < x.size:
             take = min(self.block - self._current.n, x.size - start)
@@ -187,7 +193,6 @@ class SubsequenceAccumulator:
             if self._current.n == self.block:
                 self.pvalues.append(self._current.result().pvalue)
                 self._current = self._make()
-        self.n += x.size
 
     def min_samples(self) -> int:
         return self.block * self.min_blocks

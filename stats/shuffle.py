@@ -68,6 +68,9 @@ class CompositionAccumulator(RowsAccumulator):
     """Streaming core of :func:`composition_check`; ``labels`` name the items in its message."""
 
     name = "composition"
+    sums = ("bad",)
+    earliest = ("first_row", "first_bad")
+    sync = no_carry
 
     def __init__(self, multiset, *, labels=None):
         super().__init__(multiset)
@@ -87,7 +90,7 @@ class CompositionAccumulator(RowsAccumulator):
             name = (lambda d: self.names[d]) if self.names else (lambda d: f"label {d}")
             detail = ", ".join(f"{name(d)} appears {int(counts[s, d])} times" for d in diff[:6])
             each = " or ".join(str(v) for v in sorted({int(self.m[d]) for d in diff}))
-            self.first_row = self.n + s
+            self.first_row = self.position(s)
             self.first_bad = f"{detail}{' ...' if diff.size > 6 else ''} (a fresh stack has {each} of each)"
         self.bad += int(wrong.size)
 
@@ -464,6 +467,8 @@ class ArrangementAccumulator(RowsAccumulator):
     """Streaming core of :func:`permutation_frequency_test` (W <= 7)."""
 
     name = "permutation frequencies"
+    sums = ("counts", "invalid")
+    sync = no_carry
 
     def __init__(self, multiset, *, min_expected=5.0):
         super().__init__(multiset)

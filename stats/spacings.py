@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as _sps
 
-from stats._accumulate import CategoricalAccumulator, tuple_index
+from stats._accumulate import CategoricalAccumulator, aligned, tuple_index
 from stats._exact import collision_distribution, power_of_pmf, two_sided_discrete
 from stats._results import CountResult
 from stats._validate import check_int
@@ -14,6 +14,18 @@ from stats.registry import BatteryTest
 
 class _EquiprobableTuples(CategoricalAccumulator):
     """Groups of ``t`` consecutive outcomes read as one number in [0, k^t)."""
+
+    # Blocks are aligned to the stream's start; a later segment counts only the blocks that are
+    # left of ``max_blocks`` at its first whole block (its own cap, set by starting_at).
+    sums = ("blocks", "total")
+    firsts = ("max_blocks",)
+    sync = aligned(lambda acc: acc.block_outcomes)
+
+    def starting_at(self, start):
+        super().starting_at(start)
+        if self.max_blocks is not None:
+            self.max_blocks = max(0, self.max_blocks - -(-int(start) // self.block_outcomes))
+        return self
 
     def __init__(self, probabilities, t, per_block, max_blocks):
         super().__init__(probabilities)

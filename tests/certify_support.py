@@ -41,7 +41,7 @@ def need_matplotlib() -> None:
     command installs it and its absence fails."""
     if importlib.util.find_spec("matplotlib") is None:
         if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but matplotlib is not installed: the README's test command installs '.[report,test]'")
+            pytest.fail("CI=true but matplotlib is not installed: the README's test command installs '.[report,test,dask]'")
         pytest.skip("matplotlib is not installed (pip install 'rngcert[report]')")
 
 

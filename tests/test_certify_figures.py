@@ -160,4 +160,4 @@ def test_the_report_extra_installs_matplotlib_and_the_readme_commands_install_it
     assert [r for r in extras["report"] if r.startswith("matplotlib")]
     readme = (ROOT / "README.md").read_text().split("## Set up on a fresh machine", 1)[1].split("\n## ", 1)[0]
     main_job, tests = [block.split("```", 1)[0] for block in readme.split("```sh\n")[1:]]
-    assert "pip install -q '.[report]'" in main_job and "pip install -q '.[report,test]'" in tests
+    assert "pip install -q '.[report]'" in main_job and "pip install -q '.[report,test,dask]'" in tests

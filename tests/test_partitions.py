@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 import harness.partitions
+import harness.sources
 from harness.cli import main
 from harness.partitions import partitions, run_partitioned
 from stats.battery import Battery
@@ -55,6 +56,34 @@ def test_an_interrupted_parallel_run_reports_its_whole_partitions(tmp_path, monk
     assert result.to_json() == fresh.result(interrupted=True).to_json()
 
 
-def test_workers_need_a_capture():
-    r = CliRunner().invoke(main, ["test", "roulette-single", "--workers", "2"])
-    assert r.exit_code == 2 and "--workers" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+
+@pytest.mark.parametrize("device, n", [("roulette-single", N), ("dice:3", 30_000)])
+def test_outcomes_drawn_from_our_device_give_the_one_process_report(monkeypatch, device, n):
+    """Drawn in the main process in a one-process run's chunks, tested in partitions: the same report."""
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 12_289)  # partitions cut across draw chunks
+    monkeypatch.setattr(harness.sources, "rows_per_chunk", lambda kind, values=None: 5000)  # several draws each
+    args = ["test", device, "--seed", SEED, "--stream", "4", "--samples", str(n), "--json"]
+    one = CliRunner().invoke(main, args)
+    two = CliRunner().invoke(main, args + ["--workers", "2"])
+    three = CliRunner().invoke(main, args + ["--workers", "3"])
+    assert one.exit_code == two.exit_code == three.exit_code and one.exit_code in (0, 1), two.output
+    a, b, c = (json.loads(r.stdout) for r in (one, two, three))
+    assert a == b == c and a["n"] == n and len(a["tests"]) > 10
+
+
+def test_a_test_that_cannot_merge_reads_the_outcomes_in_the_main_process(tmp_path, monkeypatch):
+    """A test that declares no merge runs in one pass beside the partitions; the report is still one pass."""
+    from stats.runs import RunsAccumulator
+
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 16_384)
+    monkeypatch.setattr(RunsAccumulator, "mergeable", classmethod(lambda cls: False))
+    path = _capture(tmp_path)
+    spec = device_spec("roulette-single")
+    capture = open_capture(path, spec, format="indices")
+    result = run_partitioned(spec, "roulette-single", capture, "indices", N, alpha=0.01,
+                             tests=["frequency", "runs-up", "serial-pairs"], workers=2)
+    one = Battery(spec, N, tests=["frequency", "runs-up", "serial-pairs"])
+    one.update(capture.rows(0, N))
+    assert result.to_json() == one.result().to_json() and not result.interrupted

@@ -1,6 +1,8 @@
 """Options and parameter types shared by the commands.
 
 * ``quiet_option``: ``--quiet`` on every long command (no progress bar);
+* ``workers_option``, ``scheduler_option``: ``--workers N`` and ``--scheduler ADDRESS`` of the
+  commands that run in partitions (``docs/scaling.md``);
 * ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
 * ``Alpha``: a significance level (NaN and infinities refused);
 * ``InputPath``: a file argument that also accepts ``-`` for stdin;
@@ -21,6 +23,18 @@ from click.shell_completion import CompletionItem
 
 quiet_option = click.option("--quiet", "-q", is_flag=True,
                             help="No progress bar on stderr (it is shown only on a terminal anyway).")
+
+
+def workers_option(help: str, default=1):
+    """``--workers N`` (1..256) with the command's own ``help`` (what is partitioned, and how)."""
+    return click.option("--workers", type=click.IntRange(min=1, max=256), default=default,
+                        show_default=default is not None, metavar="N", help=help)
+
+
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Run the partitions as Dask tasks (the dask extra): tcp://HOST:PORT of a running scheduler, or "
+         "'local' for a LocalCluster of --workers N processes; the same result.")
 
 class ReportFile(click.File):
     """A report's destination, opened when the report is written (so a run that fails on bad input

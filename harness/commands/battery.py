@@ -19,7 +19,8 @@ import threading
 import click
 
 from harness.commands._generator import generator_options
-from harness.commands._options import Alpha, InputPath, complete_test_device, emit, output_option, quiet_option
+from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
+                                       scheduler_option, workers_option)
 
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
@@ -70,7 +71,7 @@ class _TestCommand(click.Command):
 
 
 def _source(spec, input_path, fmt, samples, rng, quiet):
-    """(n, chunks, description, capture or None) for the outcomes to test."""
+    """(n, chunks, description, capture or None, generator or None) for the outcomes to test."""
     from stats.kinds import kind_of
 
     from harness.sources import drawn, first, rows_per_chunk
@@ -99,14 +100,15 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
         what = f"{n:,} {unit} read from {input_path} ({capture.container}, read as {capture.reading}: {basis})"
         if samples is not None and samples > capture.n:
             what += f"; --samples {samples:,} asked for more than the file's {capture.n:,}"
-        return n, first(capture.chunks(rows), n), what, capture
+        return n, first(capture.chunks(rows), n), what, capture, None
     if not hasattr(spec, "draw"):
         raise click.UsageError(f"{kind.name} is a device kind, not one of our devices: test a capture of it "
                                "with --input FILE")
     n = kind.default_samples if samples is None else samples
     generator = rng.build()
     mode = generator.provenance().describe()
-    return n, drawn(spec, generator, n, rows), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None
+    return n, drawn(spec, generator, n, rows), f"{n:,} {unit} drawn from rngcert's {kind.name}, {mode}", None, \
+        generator
 
 
 class _ReadInterrupted(Exception):
@@ -214,14 +216,15 @@ def _sigterm_as_interrupt():
                    "whose labels are numbers (roulette, dice) needs labels or indices.")
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
               help="Run only this battery test (repeatable; the choices are listed below).")
-@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True, metavar="N",
-              help="Processes testing a capture file (--input): fixed partitions merged exactly, so the "
-                   "report is that of one pass for any N.")
+@workers_option("Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
+                "partitions merged exactly, so the report is that of one pass for any N.")
+@scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet,
+                 output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -233,17 +236,14 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, worke
     says INCOMPLETE).
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_json, quiet, output):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output):
     from stats.kinds import kind_of
 
     spec = _spec(device)
     kind = kind_of(spec)
-    if workers > 1 and input_path is None:
-        raise click.BadParameter("several workers test a capture file (--input); outcomes drawn from our "
-                                 "device are tested in one process", param_hint="--workers")
     if samples is not None and samples * kind.width > MAX_VALUES:
         raise click.BadParameter(f"{samples:,} {kind.unit} of {kind.width} values is more than the 2^53 values "
                                  "one run counts exactly", param_hint="--samples")
@@ -252,7 +252,7 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_
     from stats._validate import InsufficientDataError
 
     try:
-        n, chunks, what, capture = _source(spec, input_path, fmt, samples, rng, quiet)
+        n, chunks, what, capture, generator = _source(spec, input_path, fmt, samples, rng, quiet)
     except _ReadInterrupted as stop:
         from stats.battery import BatteryResult
 
@@ -278,11 +278,17 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, as_
     try:
         label = f"testing {spec.name}" + (f" (reading {capture.path.name})" if capture is not None else "")
         with Progress(label, n, unit=kind.unit, quiet=quiet) as progress:  # the one bar for every format
-            if workers > 1:
+            partitioned = workers > 1 or scheduler is not None
+            if partitioned and capture is not None:
                 from harness.partitions import run_partitioned
 
                 result = run_partitioned(spec, device, capture, fmt, n, alpha=alpha, tests=tests or None,
-                                         workers=workers, progress=progress)
+                                         workers=workers, progress=progress, scheduler=scheduler)
+            elif partitioned:
+                from harness.partitions import run_drawn
+
+                result = run_drawn(spec, device, generator, n, alpha=alpha, tests=tests or None,
+                                   workers=workers, progress=progress, scheduler=scheduler)
             else:
                 result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
                                      locate=locate)

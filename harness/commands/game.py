@@ -16,7 +16,7 @@ import click
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
 from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
-                                      output_option, quiet_option)
+                                      output_option, quiet_option, scheduler_option, workers_option)
 from harness.verdict import FAIL, Outcome
 
 # Every tally is a 64-bit counter and craps counts each roll (about 3.4 per
@@ -204,11 +204,16 @@ def _help_text() -> str:
               default=None, metavar="N",
               help="Also play N rounds (1 <= N <= 2**60, what the 64-bit tallies hold) through the virtual "
                    "devices and compare with the exact results.")
+@workers_option("Play the simulation in fixed partitions of 2^22 rounds, partition i on child i of the "
+                "generator's spawn, on N processes: the same result for any N (not that of a run "
+                "without --workers, which plays one stream).", default=None)
+@scheduler_option
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
-def game_command(game_name, variant, strategy, option_pairs, rounds, rng, as_json, quiet, output, **given):
+def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, rng, as_json, quiet,
+                 output, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -227,6 +232,8 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, rng, as_jso
         given[name] = value
     if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
+    if (workers is not None or scheduler is not None) and rounds is None:
+        raise click.UsageError("--workers/--scheduler play a simulation in partitions and need --simulate N")
 
     from harness.progress import Progress
 
@@ -236,7 +243,15 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, rng, as_jso
         if rounds is not None:
             generator = rng.build()
             with Progress(f"simulating {game_name}", rounds, unit="rounds", quiet=quiet) as progress:
-                simulation = game.simulate(rounds, generator, variant, progress=progress, strategy=strategy, **given)
+                if workers is None and scheduler is None:
+                    simulation = game.simulate(rounds, generator, variant, progress=progress, strategy=strategy,
+                                               **given)
+                else:
+                    from harness import game_partitions
+
+                    simulation = game_partitions.simulate(game, rounds, generator, variant, strategy=strategy,
+                                                          workers=workers or 1, progress=progress,
+                                                          scheduler=scheduler, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
     outcome = _outcome(simulation)

@@ -1,0 +1,127 @@
+"""A table game's simulation in partitions on several processes: the same result for any number of workers.
+
+``rngcert game G --simulate N --workers W`` cuts the N rounds into
+partitions of :data:`PARTITION_ROUNDS` rounds (the last shorter), a cut fixed
+by N alone.  Partition ``i`` is one whole call of the game's simulator (a
+fresh table: a new shoe, a new shooter) on its own generator, child ``i``
+of ``generator.spawn(P)`` (the audit contract: in replay mode child ``i``'s
+seed is bytes ``[32 i, 32 i + 32)`` of the generator's next ``32 P`` bytes,
+stream 0).  The partitions' tallies (integer counts per bet and per outcome
+class) are merged in order by :meth:`harness.segments.GameSegments.merge`,
+and the outcome check is made once on the merged counts.  So the result
+is bit-identical for W = 1, 2, ... (it differs from the run without
+``--workers``, which plays all N rounds on one stream).
+
+Workers are forked (:mod:`stats._workers`), inheriting the children; where
+the platform cannot fork, the partitions are played in this process, one
+after another, with the same result.  On a Dask cluster (``scheduler``,
+:mod:`harness.cluster`) each task rebuilds its child from the generator's
+engine, seed, stream and position (replay mode), the same child; in
+production mode each partition draws on a fresh production generator there.  Ctrl-C stops at a partition boundary:
+the rounds of the whole partitions merged so far are reported, INCOMPLETE.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from harness.partitions import ordered, partitions
+
+#: Rounds per partition: a simulator call's set-up (up to about a second) is noise against it.
+PARTITION_ROUNDS = 1 << 22
+
+_PREPARED: dict = {}  # the run's game, settings and child generators; forked workers inherit them
+
+
+def _play(index: int):
+    """Worker (or this process): partition ``index`` of the prepared run."""
+    game, (a, b), child, settings = (_PREPARED["game"], _PREPARED["parts"][index], _PREPARED["children"][index],
+                                     _PREPARED["settings"])
+    variant, strategy, options = settings
+    return game.simulate(b - a, child, variant, strategy=strategy, **options)
+
+
+def _recipe(generator):
+    """How another machine rebuilds ``generator``: (engine, seed, stream, position) in replay mode,
+    (engine,) in production mode (each partition then draws on a fresh production generator)."""
+    provenance = generator.provenance(show_seed=True)
+    if provenance.seed is None:
+        return (provenance.engine,)
+    return provenance.engine, provenance.seed, provenance.stream, provenance.position
+
+
+def _child(recipe, count: int, index: int):
+    """Child ``index`` of ``spawn(count)`` of the generator ``recipe`` describes (see :func:`_recipe`)."""
+    import rngcore
+    from rngcore.engines import create
+
+    if len(recipe) == 1:
+        return rngcore.Generator(create(recipe[0]))
+    engine, seed, stream, position = recipe
+    parent = rngcore.Generator(create(engine, seed, stream))
+    if position:
+        parent.seek(position)
+    return parent.spawn(count)[index]
+
+
+def _play_remote(job):
+    """Dask task: one partition, its generator rebuilt from the recipe (the same child as here)."""
+    from harness.games.registry import GAMES
+
+    name, (variant, strategy, options), recipe, count, index, rounds = job
+    return GAMES[name].simulate(rounds, _child(recipe, count, index), variant, strategy=strategy, **options)
+
+
+def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
+             partition_rounds: int | None = None, scheduler: str | None = None, **options):
+    """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
+    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order.
+
+    Returns
+    -------
+    harness.games.simulate.Simulation
+        As :meth:`harness.games.base.Game.simulate` returns, with ``replay`` the generator's
+        provenance before the spawn plus ``partitions`` and ``partition_rounds``.
+    """
+    from harness.games.base import _replay
+    from harness.segments import GameSegments
+    from stats import _workers
+
+    size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
+    parts = partitions(rounds, size)
+    replay = _replay(generator)
+    if scheduler is not None:
+        from harness import cluster
+
+        recipe = _recipe(generator)
+        generator.spawn(len(parts))  # (the generator ends where it does in a local run)
+        jobs = ((game.name, (variant, strategy, options), recipe, len(parts), i, b - a)
+                for i, (a, b) in enumerate(parts))
+        results = cluster.ordered(_play_remote, jobs, scheduler, workers)
+    else:
+        _PREPARED.update(game=game, parts=parts, children=generator.spawn(len(parts)),
+                         settings=(variant, strategy, options))
+        if workers > 1 and _workers.forks():
+            results = ordered(_play, range(len(parts)), workers)
+        else:
+            results = ((i, _play(i)) for i in range(len(parts)))
+    total, interrupted = None, False
+    try:
+        for index, (_, part) in enumerate(results):  # (in partition order)
+            total = part if total is None else GameSegments.merge(total, part)
+            if part.interrupted:
+                interrupted = True
+                break
+            if progress is not None:
+                progress(parts[index][1], rounds)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        results.close()
+        _PREPARED.clear()
+    if total is None:
+        raise KeyboardInterrupt
+    replay = None if replay is None else {**replay, "partitions": len(parts), "partition_rounds": size}
+    return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
+
+
+__all__ = ["simulate", "PARTITION_ROUNDS"]

@@ -1,0 +1,75 @@
+"""`rngcert game G --simulate N --workers W`: fixed partitions, each on its own spawn child, merged exactly;
+the same result for any W, equal to the partitions played one by one and merged by hand (in order or as a tree)."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import rngcore
+from certify_support import without_times
+from harness import game_partitions
+from harness.cli import main
+from harness.games.registry import GAMES
+from harness.segments import GameSegments
+
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+SIZE = 700
+ROUNDS = 3 * SIZE - 101  # the last partition shorter
+
+
+@pytest.fixture
+def small_partitions(monkeypatch):
+    monkeypatch.setattr(game_partitions, "PARTITION_ROUNDS", SIZE)
+
+
+def _by_hand(game, tree=False):
+    children = rngcore.Generator(SEED, stream=2).spawn(3)
+    parts = [game.simulate(b - a, child) for (a, b), child in zip([(0, SIZE), (SIZE, 2 * SIZE), (2 * SIZE, ROUNDS)],
+                                                                    children)]
+    if tree:
+        merged = GameSegments.merge(parts[0], GameSegments.merge(parts[1], parts[2]))
+    else:
+        merged = GameSegments.merge(GameSegments.merge(parts[0], parts[1]), parts[2])
+    return GameSegments.finish(merged, ROUNDS)
+
+
+def _figures(sim):
+    report = without_times(sim.as_dict())
+    report.pop("replay")
+    return report
+
+
+@pytest.mark.parametrize("name", ["roulette-single", "baccarat", "three-card-poker"])
+def test_any_number_of_workers_gives_the_partitions_merged_by_hand(small_partitions, name):
+    game = GAMES[name]
+    expected = _figures(_by_hand(game))
+    assert _figures(_by_hand(game, tree=True)) == expected  # the tally merge is exact: order of merging is free
+    for workers in (1, 2):
+        sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=workers)
+        assert _figures(sim) == expected, (name, workers)
+        assert sim.rounds == ROUNDS and sim.replay["partitions"] == 3 and sim.replay["position"] == 0
+
+
+def test_the_command_reports_the_same_simulation_for_any_workers(small_partitions):
+    args = ["game", "baccarat", "--simulate", str(ROUNDS), "--seed", SEED, "--json"]
+    one, two = (CliRunner().invoke(main, args + ["--workers", w]) for w in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, two.output
+    a, b = (without_times(json.loads(r.stdout)) for r in (one, two))
+    assert a == b and a["simulation"]["rounds"] == ROUNDS and a["simulation"]["replay"]["partition_rounds"] == SIZE
+
+
+def test_workers_need_a_simulation():
+    r = CliRunner().invoke(main, ["game", "baccarat", "--workers", "2"])
+    assert r.exit_code == 2 and "--workers" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_an_interrupted_run_reports_its_whole_partitions(small_partitions):
+    def progress(done, total):
+        if done >= SIZE:
+            raise KeyboardInterrupt
+
+    game = GAMES["roulette-single"]
+    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=2, progress=progress)
+    assert sim.interrupted and sim.rounds == SIZE and sim.verdict == "incomplete"
+    first = game.simulate(SIZE, rngcore.Generator(SEED, stream=2).spawn(3)[0])
+    assert [b.counts for b in sim.bets] == [b.counts for b in first.bets]
