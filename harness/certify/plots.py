@@ -26,7 +26,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
-from harness.certify.figures import binomial_sd, convergence_points, histogram_counts
+from harness.certify.figure_numbers import binomial_sd, convergence_points, histogram_counts
 
 DPI = 120
 WIDTH_IN, HEIGHT_IN = 7.2, 2.4

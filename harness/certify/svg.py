@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from harness.certify.figures import binomial_sd, convergence_points, histogram_counts
+from harness.certify.figure_numbers import binomial_sd, convergence_points, histogram_counts
 
 WIDTH, HEIGHT = 720, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 12, 22, 34
