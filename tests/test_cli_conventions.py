@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -141,12 +140,11 @@ def test_sigterm_is_handled_like_ctrl_c(monkeypatch):
 
 
 def test_sigterm_to_a_running_process_exits_130():
+    """SIGTERM once the process is simulating (it says so as its second chunk of rounds begins:
+    no fixed sleep, so a loaded machine cannot make the signal land during start-up)."""
     args = ["game", "roulette-single", "--simulate", "1000000000000", "--seed", SEED]
-    process = subprocess.Popen(RUN_CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
-    time.sleep(4)  # long enough to be simulating, even on a loaded machine
-    process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    code, out, err = signal_when_entered("harness.games._native:tally", args, signal.SIGTERM, call=2)
+    assert code == 130, err
     assert "Traceback" not in err
     assert out.rstrip().splitlines()[-1].startswith("verdict: INCOMPLETE (simulation interrupted after")
 
