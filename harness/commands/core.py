@@ -167,7 +167,7 @@ def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
     outcome = Outcome.judge(not missed, interrupted=interrupted,
                             reason=(f"interrupted after {len(report)} of {len(selected)} groups" if interrupted
                                     else f"target missed: {', '.join(missed)}" if missed
-                                    else "every case ran and passed its check (--smoke: targets not judged)"
+                                    else "every case ran and passed its check; --smoke judges no speed target"
                                     if smoke else "no target missed"))
     if as_json:
         emit(json.dumps(outcome.report({
