@@ -42,7 +42,20 @@ def repeated_block(previous: bytes | None, chunk: bytes) -> int | None:
 
 
 def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
-    """No two consecutive 64-byte blocks equal over ``mib`` MiB of output."""
+    """No two consecutive 64-byte blocks equal over ``mib`` MiB of output.
+
+    Notes
+    -----
+    This is not the engines' own continuous test (``csrc/core/continuous.h``),
+    and both are needed.  That one runs in C on every production batch, before
+    any byte of it can be read, and compares 32-byte blocks: it stops a stuck
+    engine in service.  This one runs at ``rngcert selftest`` on what the
+    public API hands out and compares 64-byte blocks, ChaCha20's own unit: a
+    keystream block that repeats (a stuck block counter) gives output of
+    period 64 bytes, in which no 32-byte block equals the one before it, so the
+    C test passes it and only this check sees it
+    (``tests/test_core_cli.py::test_a_64_byte_repeat_passes_the_c_test_but_not_the_selftest``).
+    """
     generator = rngcore.Generator() if generator is None else generator
     buf = bytearray(1 << 20)
     previous = None
