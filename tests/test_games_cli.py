@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from harness.cli import main
 from harness.games.registry import GAMES
+from tests.games_support import FULL_DECK_STUDIES, reduced_decks
 
 SEED = "0f" * 32
 
@@ -45,7 +46,34 @@ def test_issue_games_are_registered():
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_json_schema_and_bet_names(game):
+def test_json_schema_and_bet_names(game, monkeypatch):
+    # What every report holds, checked for every game; the full-deck enumerations (minutes) on a reduced
+    # deck here, and on the full deck by the slow test below.
+    reduced_decks(monkeypatch)
+    _check_json_schema_and_bet_names(game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(FULL_DECK_STUDIES))
+def test_json_schema_and_bet_names_on_the_full_deck(game):
+    _check_json_schema_and_bet_names(game)
+
+
+def test_a_reduced_deck_lasts_only_for_the_test():
+    from harness.games import caribbean_stud, holdem_bonus
+
+    modules = {"caribbean-stud": caribbean_stud, "texas-holdem-bonus": holdem_bonus}
+    assert set(modules) == set(FULL_DECK_STUDIES)
+    with pytest.MonkeyPatch.context() as patch:
+        reduced_decks(patch)
+        small = {name: GAMES[name].analyse() for name in modules}
+        assert small["texas-holdem-bonus"].parameters["deals"] < 10**9  # (the full deck: 10^15 and more)
+    for name, module in modules.items():
+        assert type(GAMES[name]).analysis is module.analyse
+        assert small[name] not in GAMES[name].__dict__.get("_analyses", {}).values()
+
+
+def _check_json_schema_and_bet_names(game):
     result = run(game, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)

@@ -51,6 +51,7 @@ def _run_corpus(cases: range) -> collections.Counter:
     return kinds
 
 
+@pytest.mark.pure_python  # the model parser alone (no C)
 def test_corpus_seeds_are_valid_models():
     seeds = slot_fuzz.seeds()
     assert len(seeds) >= 7
@@ -58,6 +59,7 @@ def test_corpus_seeds_are_valid_models():
         assert isinstance(parse_model(text), SlotModel)
 
 
+@pytest.mark.pure_python  # the model parser alone (no C)
 def test_every_mutant_is_a_model_or_one_located_error():
     kinds = collections.Counter("valid" if isinstance(o, SlotModel) else "error" for o in _default_outcomes())
     assert sum(kinds.values()) == DEFAULT_CASES

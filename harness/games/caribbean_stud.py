@@ -28,11 +28,11 @@ from fractions import Fraction
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, Strategy, _replay, _run
+from harness.games._deck_game import DeckGame, play_deals
+from harness.games.base import Analysis, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.etable import ETable
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.simulate import Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
 
@@ -204,16 +204,12 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round, the customer's hand its first five cards, the dealer's the next five
     with the first of them face up (4-3)."""
-    from rngcore.devices import device_spec
-
     exact = analyse(strategy)
     qualify = _value(DEALER_QUALIFIES_FROM[0])
     names = {r.code: r.name for r in ph.FIVE_CARD_RANKS}
     tally: dict[str, int] = {}
-    done = [0]
 
-    def step(n: int) -> None:
-        cards = device_spec("deck").draw(generator, n)
+    def settle(cards: np.ndarray) -> None:
         mine, theirs = ph.rank(cards[:, :5]), ph.rank(cards[:, 5:10])
         bet = optimal_bets(cards[:, :6]) if strategy == "optimal" else mine >= qualify
         outcome = np.where(~bet, 0, np.where(theirs < qualify, 1, np.where(mine > theirs, 2,
@@ -225,14 +221,9 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
                     tally[f"win_{names[int(code)]}"] = tally.get(f"win_{names[int(code)]}", 0) + int(count)
             elif here.any():
                 tally[label] = tally.get(label, 0) + int(here.sum())
-        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
-    sim = BetSimulation(exact.bets[0], tally)
-    return Simulation("caribbean-stud", "standard", "deck", played, rounds, seconds, sim.fit, (sim,),
-                      procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-5, dealer: 6-10, "
-                                "card 6 face up (4-3)",
-                      interrupted=interrupted, replay=_replay(generator),
+    return play_deals("caribbean-stud", rounds, generator, progress, chunk, settle, [(exact.bets[0], tally)],
+                      dealt="customer: cards 1-5, dealer: 6-10, card 6 face up (4-3)",
                       note="outcome chi-square: the ante_bet classes vs their exact probabilities")
 
 

@@ -38,10 +38,10 @@ from fractions import Fraction
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, GameOption, Strategy, _replay, _run
+from harness.games._deck_game import DeckGame, play_deals
+from harness.games.base import Analysis, GameOption, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.simulate import Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
 
@@ -335,17 +335,14 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round; the customer's cards are its cards 1-2, the dealer's 3-4; card 5 is
     burnt, 6-8 are the flop, 9 burnt, 10 the turn, 11 burnt, 12 the river (6-3, 6-4-ロ, 6-5-ロ)."""
-    from rngcore.devices import device_spec
-
     exact = analyse(strategy, ante_pays, aces_1000)
     paid_from = ph.FIVE_CARD_RANKS[[r.name for r in ph.FIVE_CARD_RANKS].index(
         next(low for name, low, _ in ANTE_PAY_SETS if name == ante_pays))].code
     ante_tally: dict[str, int] = {}
     bonus_tally: dict[str, int] = {}
-    done = [0]
 
-    def step(n: int) -> None:
-        cards = device_spec("deck").draw(generator, n).astype(np.int64)
+    def settle(cards: np.ndarray) -> None:
+        n, cards = len(cards), cards.astype(np.int64)
         board = cards[:, [5, 6, 7, 9, 11]]
         play, turn, river = decide(np.concatenate([cards[:, :2], board[:, :4]], axis=1), ante_pays)
         mine = ph.rank(np.concatenate([cards[:, :2], board], axis=1))
@@ -364,14 +361,11 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
             if hand == "aces" and aces_1000 == "yes" and bonus_class(int(cards[i, 2]), int(cards[i, 3])) == "aces":
                 hand = ACES_BOTH[0]
             bonus_tally[hand] = bonus_tally.get(hand, 0) + 1
-        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
-    sims = (BetSimulation(exact.bet("ante"), ante_tally), BetSimulation(exact.bet("bonus"), bonus_tally))
-    return Simulation("texas-holdem-bonus", "standard", "deck", played, rounds, seconds, sims[0].fit, sims,
-                      procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-2, dealer: 3-4, "
-                                "burn 5, flop 6-8, burn 9, turn 10, burn 11, river 12 (6-3, 6-4-ロ, 6-5-ロ)",
-                      interrupted=interrupted, replay=_replay(generator),
+    return play_deals("texas-holdem-bonus", rounds, generator, progress, chunk, settle,
+                      [(exact.bet("ante"), ante_tally), (exact.bet("bonus"), bonus_tally)],
+                      dealt="customer: cards 1-2, dealer: 3-4, burn 5, flop 6-8, burn 9, turn 10, burn 11, "
+                            "river 12 (6-3, 6-4-ロ, 6-5-ロ)",
                       note="outcome chi-square: the ante classes vs their exact probabilities")
 
 

@@ -25,11 +25,11 @@ from fractions import Fraction
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, Strategy, _replay, _run
+from harness.games._deck_game import DeckGame, play_deals
+from harness.games.base import Analysis, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.etable import ETable
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.simulate import Simulation
 
 SOURCE = "000 別表第1 第3 8"
 
@@ -124,15 +124,11 @@ def analyse(strategy: str = "optimal") -> Analysis:
 def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, chunk: int = 1 << 15) -> Simulation:
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round, the customer's cards its first three, the community cards the next two."""
-    from rngcore.devices import device_spec
-
     exact = analyse(strategy)
     labels = np.array([label or "" for label in class_labels()], dtype=object)
     tallies = {name: {} for name, *_ in SPOTS}
-    done = [0]
 
-    def step(n: int) -> None:
-        cards = device_spec("deck").draw(generator, n)
+    def settle(cards: np.ndarray) -> None:
         final = ph.completion_class(cards[:, :5])
         for name, known, _ in SPOTS:
             keep = _kept(known)[ph.lex_index(cards[:, :known])]
@@ -141,14 +137,10 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
                 tally["taken_back"] = tally.get("taken_back", 0) + int((~keep).sum())
             for label, count in zip(*np.unique(labels[final[keep]], return_counts=True)):
                 tally[label] = tally.get(label, 0) + int(count)
-        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
-    sims = tuple(BetSimulation(exact.bet(name), tallies[name]) for name, *_ in SPOTS)
-    return Simulation("let-it-ride", "standard", "deck", played, rounds, seconds, sims[2].fit, sims,
-                      procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-3, "
-                                "community: 4-5",
-                      interrupted=interrupted, replay=_replay(generator),
+    return play_deals("let-it-ride", rounds, generator, progress, chunk, settle,
+                      [(exact.bet(name), tallies[name]) for name, *_ in SPOTS], tested=2,
+                      dealt="customer: cards 1-3, community: 4-5",
                       note="outcome chi-square: the final hand's classes (spot 3) vs their exact probabilities")
 
 

@@ -30,10 +30,10 @@ from fractions import Fraction
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, Strategy, _replay, _run
+from harness.games._deck_game import DeckGame, play_deals
+from harness.games.base import Analysis, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.simulate import Simulation
 
 SOURCE = "000 別表第1 第3 7"
 
@@ -215,20 +215,16 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round, the customer's cards its first two, the community cards the next
     three, turned up in that order (7-3 .. 7-6)."""
-    from rngcore.devices import device_spec
-
     exact = analyse(strategy)
     a2, a3, a4 = decisions()
     labels = np.array([label or "" for label in class_labels()], dtype=object)
     tally: dict[str, int] = {}
-    done = [0]
 
     def add(label: str, count: int) -> None:
         if count:
             tally[label] = tally.get(label, 0) + count
 
-    def step(n: int) -> None:
-        cards = device_spec("deck").draw(generator, n)
+    def settle(cards: np.ndarray) -> None:
         bet3 = a2[ph.lex_index(cards[:, :2])]
         stake = 1 + bet3
         bet4 = np.where(bet3 > 0, a3[ph.lex_index(cards[:, :3]), np.clip(stake - 2, 0, 2)], 0)
@@ -244,14 +240,9 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
         keys = np.char.add(np.char.add(final[shown].astype(str), "_"), (after4 + bet5)[shown].astype(str))
         for label, count in zip(*np.unique(keys, return_counts=True)):
             add(str(label), int(count))
-        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
-    sim = BetSimulation(exact.bets[0], tally)
-    return Simulation("mississippi-stud", "standard", "deck", played, rounds, seconds, sim.fit, (sim,),
-                      procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-2, "
-                                "community: 3-5, turned up in order",
-                      interrupted=interrupted, replay=_replay(generator),
+    return play_deals("mississippi-stud", rounds, generator, progress, chunk, settle, [(exact.bets[0], tally)],
+                      dealt="customer: cards 1-2, community: 3-5, turned up in order",
                       note="outcome chi-square: the ante classes vs their exact probabilities")
 
 

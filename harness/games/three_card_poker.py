@@ -34,11 +34,11 @@ from typing import Sequence
 import numpy as np
 
 from harness.games import poker_hands as ph
-from harness.games._deck_game import DeckGame
-from harness.games.base import Analysis, Strategy, _replay, _run
+from harness.games._deck_game import DeckGame, play_deals
+from harness.games.base import Analysis, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
 from harness.games.etable import ETable
-from harness.games.simulate import BetSimulation, Simulation
+from harness.games.simulate import Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
 
@@ -234,8 +234,6 @@ def _text(x: Fraction) -> str:
 def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, chunk: int = 1 << 16) -> Simulation:
     """Play ``rounds`` rounds through the ``deck`` device: one fresh shuffle per
     round, the customer's hand its first three cards and the dealer's the next three."""
-    from rngcore.devices import device_spec
-
     exact = analyse(strategy)
     d = deals()
     play = decisions(strategy, d)
@@ -245,10 +243,8 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
     ante_labels = [FOLD[0]] + [_label(o, c) for o in outcomes for c in category_of.values()]
     ante_counts: dict[str, int] = {}
     pair_counts: dict[str, int] = {}
-    done = [0]
 
-    def step(n: int) -> None:
-        cards = device_spec("deck").draw(generator, n)
+    def settle(cards: np.ndarray) -> None:
         mine, theirs = cards[:, :3], cards[:, 3:6]
         v, w = ph.rank(mine, "three"), ph.rank(theirs, "three")
         plays = play[ph.lex_index(mine)]
@@ -268,13 +264,10 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
         folded = int((~plays).sum())
         if folded:
             ante_counts[FOLD[0]] = ante_counts.get(FOLD[0], 0) + folded
-        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
-    sims = (BetSimulation(exact.bet("ante_play"), ante_counts), BetSimulation(exact.bet("pair_plus"), pair_counts))
-    return Simulation("three-card-poker", "standard", "deck", played, rounds, seconds, sims[0].fit, sims,
-                      procedure="one fresh 52-card shuffle per round (000 第3 2); customer: cards 1-3, dealer: 4-6",
-                      interrupted=interrupted, replay=_replay(generator),
+    return play_deals("three-card-poker", rounds, generator, progress, chunk, settle,
+                      [(exact.bet("ante_play"), ante_counts), (exact.bet("pair_plus"), pair_counts)],
+                      dealt="customer: cards 1-3, dealer: 4-6",
                       note=f"outcome chi-square: the ante_play classes ({len(ante_labels)} possible) vs their exact "
                            "probabilities")
 
