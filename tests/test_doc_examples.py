@@ -173,6 +173,10 @@ def shell_script(code: str) -> str:
     return "\n".join(script) + "\n"
 
 
+#: The start of the message of an entropy health-test alarm (``rngcore.EntropyHealthError``).
+HEALTH_ALARM = "the operating system's entropy failed the SP 800-90B"
+
+
 def _run(example: Example, cwd: pathlib.Path, env: dict) -> subprocess.CompletedProcess:
     if example.kind == "sh":
         command = ["bash", "-c", shell_script(example.code)]
@@ -182,7 +186,14 @@ def _run(example: Example, cwd: pathlib.Path, env: dict) -> subprocess.Completed
     else:
         (cwd / "example.txt").write_text(example.code, encoding="utf-8")
         command = [sys.executable, "-m", "doctest", "-o", "ELLIPSIS", "-o", "NORMALIZE_WHITESPACE", "example.txt"]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    if result.returncode != 0 and HEALTH_ALARM in result.stderr:
+        # A false alarm of the SP 800-90B health tests on good OS entropy, which alpha = 2^-20 makes
+        # about a 6e-5 event per process (docs/drbg.md, "False alarms"; measured 12 in 200,000
+        # start-ups): the documented remedy is a new generator, here a new process.  A real fault
+        # trips again, and two alarms in a row on good entropy are a ~4e-9 event.
+        result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    return result
 
 
 @pytest.mark.parametrize("example", [_param(e) for e in ALL])
