@@ -13,6 +13,8 @@ BETS = {
     "sic-bo": [Bet("ann", "small", 100), Bet("bob", "triple_6", 5)],
     "baccarat": [Bet("ann", "banker", 15), Bet("bob", "player", 10), Bet("cy", "tie", 7)],
     "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
+    "casino-war": [Bet("ann", "main", 100), Bet("ann", "tie", 10), Bet("ann", "additional", 100)],
+    "pai-gow": [Bet("ann", "bet", 100), Bet("bob", "bet", 15)],
 }
 
 

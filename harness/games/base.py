@@ -382,18 +382,23 @@ class Game:
         devices can produce, the same object on every call (a batch kernel's override), so a
         caller may work per outcome instead of per round.
         """
-        start = generator.provenance().position
-        outcomes, ends = [], np.empty(rounds, dtype=np.uint64)
-        for i in range(rounds):
-            outcomes.append(self.round_outcome(generator, variant, **options))
-            ends[i] = generator.provenance().position - start
-        return np.arange(rounds), ends, outcomes
+        return batch_by_rounds(self, generator, variant, rounds, **options)
 
     @staticmethod
     def _check_rounds(rounds: int) -> int:
         if not isinstance(rounds, (int, np.integer)) or rounds < 1:
             raise ValueError(f"rounds must be a whole number >= 1, got {rounds!r}")
         return int(rounds)
+
+
+def batch_by_rounds(engine, generator, variant: str, rounds: int, **options) -> tuple[np.ndarray, np.ndarray, list]:
+    """``rounds`` calls of ``engine.round_outcome``, as :meth:`Game.round_batch` returns them."""
+    start = generator.provenance().position
+    outcomes, ends = [], np.empty(rounds, dtype=np.uint64)
+    for i in range(rounds):
+        outcomes.append(engine.round_outcome(generator, variant, **options))
+        ends[i] = generator.provenance().position - start
+    return np.arange(rounds), ends, outcomes
 
 
 class DeviceRounds:

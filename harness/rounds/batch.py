@@ -2,9 +2,9 @@
 
 A lab's soak test, a bench run or ``rngcert play --rounds N`` plays the same
 bets round after round.  :class:`Table` draws a batch of such rounds in one
-call of the game's :meth:`~harness.games.base.Game.round_batch` (one C call
-for a wheel or dice game, drawing exactly the bytes round-by-round play
-would), and plays every *distinct* outcome once through a real
+call of the round engine's ``round_batch``
+(:meth:`~harness.games.base.Game.round_batch`: one C call for a wheel or
+dice game, drawing exactly the bytes round-by-round play would), and plays every *distinct* outcome once through a real
 :class:`~harness.rounds.machine.Round` (every bet placed and checked, every
 transition of :data:`~harness.rounds.states.TRANSITIONS` taken, every bet
 settled by :meth:`~harness.rounds.table.RoundRules.settle`).  That round's
@@ -115,7 +115,7 @@ class Table:
 
     def _play_batch(self, generator, rounds: int, first_round: int) -> Totals:
         base = generator_provenance(generator)
-        keys, ends, outcomes = self.rules.game.round_batch(generator, self.rules.variant, rounds, **self.options)
+        keys, ends, outcomes = self.rules.engine.round_batch(generator, self.rules.variant, rounds, **self.options)
         after = generator_provenance(generator)
         shared = isinstance(outcomes, tuple)  # the game's table of every outcome: cache per outcome
         source = None if base is None else tuple((k, v) for k, v in base.items() if k not in VARYING)

@@ -96,7 +96,7 @@ class Round:
                 r.state = State(e["state"])
             elif kind == "outcome":
                 try:
-                    r.outcome = r.rules.game.round_dealt(r.rules.variant, e["record"], **r.options)
+                    r.outcome = r.rules.engine.round_dealt(r.rules.variant, e["record"], **r.options)
                 except ValueError as exc:
                     raise RoundError(f"round {r.round_id}: {exc}") from None
             elif kind in ("settlement", "unsettled"):
@@ -155,6 +155,12 @@ class Round:
         if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake < 1:
             raise RoundError(f"{game}: a stake is a whole number of yen >= 1, got {bet.stake!r} on {bet.bet!r}")
         self.rules.check_stake(rule, bet.stake)
+        check = getattr(self.rules.engine, "check_bet", None)  # a registered engine may refuse a combination
+        if check is not None:
+            try:
+                check(bet, tuple(self.bets))
+            except ValueError as exc:
+                raise RoundError(str(exc)) from None
         self.bets.append(bet)
         self._rules.append(rule)
         self._emit("bet", **bet.as_dict())
@@ -167,7 +173,7 @@ class Round:
         """Draw the outcome through the game's round engine, recording the generator positions it used."""
         self._move(State.OUTCOME_GENERATION)
         before = generator_provenance(generator)
-        dealt = self.rules.game.round_outcome(generator, self.rules.variant, **self.options)
+        dealt = self.rules.engine.round_outcome(generator, self.rules.variant, **self.options)
         self._pending = (dealt, drawn_provenance(before, generator_provenance(generator)))
 
     def drawn(self, dealt, provenance: dict | None) -> None:

@@ -1,8 +1,10 @@
 """A game's round rules, read through the game registry: its bets, the permitted ones, their payouts.
 
 Nothing here is per game: the facts come from the game's module (its
-``etable`` declaration, :class:`harness.games.etable.ETable`, and its round
-engine, :meth:`harness.games.base.Game.round_bets`).
+``etable`` declaration, :class:`harness.games.etable.ETable`) and its round
+engine: the game's own :meth:`harness.games.base.Game.round_bets` and
+``round_outcome``, or else the registered one of
+:data:`harness.rounds.engine.ROUND_ENGINES`.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class RoundRules:
     game: Any
     variant: str
     bets: Mapping[str, Any]
+    engine: Any = None  # what deals the rounds: the game itself, or its registered RoundEngine
 
     @property
     def etable(self):
@@ -115,12 +118,24 @@ def rules_for(game: str, variant: str | None = None) -> RoundRules:
         variant = g.etable.variants[0]
     if variant not in g.etable.variants:
         raise RoundError(f"{game}: variant {variant!r} is not the e-table game; use one of {', '.join(g.etable.variants)}")
+    engine = engine_of(g)
     try:
-        bets = g.round_bets(variant)
+        bets = engine.round_bets(variant)
     except NotImplementedError as exc:
         raise RoundError(f"{exc} (its permitted bets and determination point are declared; rounds are not played)") \
             from None
-    return RoundRules(g, variant, {b.name: b for b in bets})
+    return RoundRules(g, variant, {b.name: b for b in bets}, engine)
+
+
+def engine_of(g):
+    """The round engine of game ``g``: its own methods if it has them, else its registered engine, else ``g``
+    (whose ``round_bets`` then says it has none)."""
+    from harness.games.base import Game
+    from harness.rounds.engine import ROUND_ENGINES
+
+    if type(g).round_bets is not Game.round_bets:
+        return g
+    return ROUND_ENGINES.get(g.name, g)
 
 
 def markdown_table() -> str:
@@ -132,7 +147,7 @@ def markdown_table() -> str:
         if e is None:
             continue
         try:
-            g.round_bets(e.variants[0])
+            engine_of(g).round_bets(e.variants[0])
             plays = "played"
         except NotImplementedError:
             plays = "declared only"

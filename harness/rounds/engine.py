@@ -1,0 +1,60 @@
+"""Round engines kept beside a game rather than in its module: one module each, found by a registry.
+
+A game's round engine says which bets one round settles and how one round
+is dealt through the devices (:class:`RoundEngine`: ``round_bets``,
+``round_outcome``, ``round_dealt``).  A game may carry these methods itself
+(:class:`~harness.games.base.CategoricalGame` does, and baccarat); for a game
+whose module is another's to change, the engine is one module of
+:mod:`harness.rounds.engines` that lists it in ``ROUND_ENGINES`` under the
+game's registered name, built on the game module's public functions only.
+:func:`harness.rounds.table.rules_for` reads the game's own engine first,
+then this registry; nothing else names an engine.
+"""
+from __future__ import annotations
+
+from rngcore.plugins import Registry
+from harness.games.base import batch_by_rounds
+from harness.games.etable import Dealt
+
+
+class RoundEngine:
+    """The round engine of the game called :attr:`name` (see the module doc).
+
+    Subclasses give :meth:`round_bets`, :meth:`round_outcome` and
+    :meth:`round_dealt` the meanings of the same methods of
+    :class:`~harness.games.base.Game`; :meth:`check_bet` may refuse a bet
+    given those placed before it in the round.
+    """
+
+    name: str = ""
+
+    def round_bets(self, variant: str) -> tuple:
+        """The bets one round settles (rules, splits, families)."""
+        raise NotImplementedError
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        """Deal one round through the devices."""
+        raise NotImplementedError
+
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        """The round a journaled record describes; ValueError for a record this engine does not deal."""
+        raise NotImplementedError
+
+    def round_batch(self, generator, variant: str, rounds: int, **options):
+        """``rounds`` rounds, one :meth:`round_outcome` each (see :meth:`harness.games.base.Game.round_batch`)."""
+        return batch_by_rounds(self, generator, variant, rounds, **options)
+
+    def check_bet(self, bet, placed: tuple) -> None:
+        """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it; default: any bet goes."""
+
+
+def _check(item) -> None:
+    if not isinstance(item, RoundEngine) or not item.name:
+        raise TypeError(f"{item!r} is not a named harness.rounds.engine.RoundEngine")
+
+
+#: Registered round engines, by game name (discovered on first use).
+ROUND_ENGINES: Registry[RoundEngine] = Registry("round engine", "ROUND_ENGINES", ["harness.rounds.engines"],
+                                                check=_check, entry_points="rngcert.round_engines")
+
+__all__ = ["ROUND_ENGINES", "RoundEngine"]
