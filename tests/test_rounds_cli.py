@@ -66,7 +66,10 @@ def test_a_bad_bet_script_is_one_line_and_writes_no_journal(tmp_path, script, wo
 
 def test_games_without_a_mode_or_an_engine_are_bad_input(tmp_path):
     one_line(run("play", "big-six", "--journal", tmp_path / "j", "--bets", BACCARAT), "no electronic table-game mode")
-    one_line(run("play", "pai-gow", "--journal", tmp_path / "j", "--bets", BACCARAT), "no round engine yet")
+    from tests.rounds_support import declared_only
+
+    for game in declared_only()[:1]:
+        one_line(run("play", game, "--journal", tmp_path / "j", "--bets", BACCARAT), "no round engine yet")
 
 
 def test_a_newer_or_corrupt_journal_is_bad_input(tmp_path):
