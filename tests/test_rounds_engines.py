@@ -1,10 +1,12 @@
-"""The registered round engines (harness.rounds.engines): Casino War and Pai Gow rounds.
+"""The registered round engines (harness.rounds.engines): Casino War, Pai Gow and multi-roll craps rounds.
 
 Casino War: every four-card pattern of a fresh 8-deck stack, weighted by its ways, classified by
 the engine, gives exactly the game module's first-round class probabilities (the e-table round
 is the first round of a fresh stack), and the bets split as the module's combined main bet pays.
 Pai Gow: hand-made deals settle as 9-2 says, and the outcome shares of seeded rounds sit within
-a loose band of the module's exact enumeration over every deal.
+a loose band of the module's exact enumeration over every deal.  Craps: hand-made roll sequences
+decide each bet as 6-1, 6-2 and the module's chain rows say, a round rolls exactly until its last
+bet is decided, a one-roll round is the game's own roll, and the pass line wins at 244/495.
 """
 import itertools
 import math
@@ -15,6 +17,7 @@ import pytest
 import rngcore
 from harness.games import casino_war as cw
 from harness.games import pai_gow as pg
+from harness.games.registry import GAMES
 from harness.rounds import Bet, Round, RoundError
 from harness.rounds.engine import ROUND_ENGINES
 from harness.rounds.engines.casino_war import ADDITIONAL, MAIN, TIE
@@ -142,3 +145,96 @@ def test_pai_gow_round_outcomes_follow_the_exact_enumeration():
     for outcome, ways in counts.items():
         p = ways / pg.DEALS
         assert abs(seen[outcome] - n * p) < 5 * math.sqrt(n * p * (1 - p)), (outcome, seen)
+
+
+def _rolls(*pairs):
+    return {"rolls": [(a - 1) * 6 + (b - 1) for a, b in pairs]}
+
+
+@pytest.mark.parametrize("pairs,decided", [
+    ([(6, 6)], {"pass": "lose_craps", "dont_pass": "push_12"}),
+    ([(3, 4)], {"pass": "win_natural", "dont_pass": "lose_natural"}),
+    ([(2, 2), (5, 5), (1, 3)], {"pass": "win_point", "hard_4": "win", "hard_10": "win", "place_4": "win"}),
+    ([(3, 3), (2, 5)], {"pass": "lose_seven_out", "dont_pass": "win_seven_out", "hard_6": "win",
+                        "place_8": "lose", "lay_8": "win"}),
+])
+def test_craps_rounds_decide_each_bet_by_its_rolls(pairs, decided):
+    dealt = ROUND_ENGINES["craps"].round_dealt("jp", _rolls(*pairs))
+    assert {name: dealt.features[f"decided_{name}"] for name in decided} == decided
+    assert dealt.features["total"] == sum(pairs[0])  # one-roll bets read the first roll
+
+
+def test_a_craps_round_rolls_until_every_bet_is_decided():
+    g = rngcore.Generator(SEED, stream=6)
+    for _ in range(40):
+        r = Round("craps")
+        for bet in (Bet("ann", "pass", 10), Bet("bob", "hard_8", 10), Bet("cy", "field", 10)):
+            r.place(bet)
+        r.close()
+        r.generate(g)
+        r.determine()
+        r.settle()
+        rolls = r.outcome.record["rolls"]
+        decided = [f for f in r.outcome.features if f.startswith("decided_")]
+        assert {"decided_pass", "decided_hard_8"} <= set(decided)
+        # the last roll decided something still open: a shorter sequence would leave a bet undecided
+        shorter = ROUND_ENGINES["craps"].round_dealt("jp", {"rolls": rolls[:-1]}) if len(rolls) > 1 else None
+        assert shorter is None or not {"decided_pass", "decided_hard_8"} <= set(shorter.features)
+        t = r.totals()
+        assert t["staked"] == t["returned"] + t["collected"]
+
+
+def test_a_one_roll_craps_round_is_the_games_own_roll():
+    g, h = rngcore.Generator(SEED, stream=2), rngcore.Generator(SEED, stream=2)
+    mine = ROUND_ENGINES["craps"].round_outcome(g, "jp", bets=("field", "horn"))
+    own = GAMES["craps"].round_outcome(h, "jp")
+    assert mine.record == own.record == {"index": own.record["index"]} and mine.features == own.features
+
+
+def test_craps_bets_placed_only_on_a_point_are_refused():
+    for name in ("come", "dont_come", "pass_odds_6", "come_odds_4"):
+        with pytest.raises(RoundError, match="only while a point is on"):
+            Round("craps").place(Bet("ann", name, 10))
+
+
+def test_a_multi_roll_table_journals_what_round_by_round_play_journals(tmp_path):
+    from harness.rounds import recall as rc
+    from harness.rounds.batch import Table
+    from harness.rounds.journal import Journal
+    from tests.rounds_support import step
+
+    bets = [Bet("ann", "pass", 10), Bet("bob", "dont_pass", 20), Bet("cy", "place_6", 12), Bet("dee", "any_seven", 5)]
+    rules = rules_for("craps")
+    with Journal(tmp_path / "a.sqlite", batch="group") as a, Journal(tmp_path / "b.sqlite", batch="group") as b:
+        Table(rules, bets, journal=a).play(rngcore.Generator(SEED, stream=7), 25)
+        g = rngcore.Generator(SEED, stream=7)
+        for _ in range(25):
+            step(b, rules, bets, g)
+        b.commit()
+        assert list(a.rows()) == list(b.rows()) and a.verify().ok
+        assert all(rc.replay(a, n, SEED).equal for n in (1, 13, 25))
+
+
+def test_pass_line_rounds_win_at_the_exact_rate():
+    from harness.rounds.batch import Table
+
+    n = 1200
+    t = Table(rules_for("craps"), [Bet("ann", "pass", 10)]).play(rngcore.Generator(SEED, stream=11), n)
+    p = F(244, 495)  # the pass line's exact win probability
+    wins = t.paid // 10
+    assert abs(wins - n * p) < 5 * math.sqrt(n * p * (1 - p))
+    assert t.staked == t.returned + t.collected
+
+
+def test_a_multi_roll_round_stopped_after_its_rolls_is_settled_on_them_at_restart():
+    r = Round("craps", 4)
+    r.place(Bet("ann", "pass", 10))
+    r.place(Bet("bob", "hard_6", 10))
+    r.close()
+    r.generate(rngcore.Generator(SEED, stream=12))
+    r.determine()  # the process stops here; recovery reads the journaled rolls back
+    again = Round.restore(r.events)
+    assert again.outcome.features == r.outcome.features
+    assert again.finish("restart") == "DONE"
+    results = {e["bet"]: e["result"] for e in again.events if e["kind"] == "settlement"}
+    assert results == {"pass": r.outcome.features["decided_pass"], "hard_6": r.outcome.features["decided_hard_6"]}

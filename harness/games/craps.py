@@ -400,9 +400,8 @@ class CrapsGame(DeviceRounds, Game):
     etable = ETable(f"{JP} 11-3", ("jp",), None,
                     f"{JP} 11 (L2387): the bets of 3-3-イ-ネ and, as additional bets, only 8-1-イ and ロ (horn, horn high)",
                     "the roll of 4-1 (come-out) or 5-1 (a sequence roll) is finished", f"{JP} 12-2", f"{JP} 7-1 (L2211)",
-                    note="a round is one roll, so rounds settle the one-roll bets (3-3-ワ-ネ, horn, horn high); "
-                         "the multi-roll bets carry the table's point from roll to roll and are not played in "
-                         "rounds yet")
+                    note="a round of one-roll bets (3-3-ワ-ネ, horn, horn high) is one roll; a round with a bet "
+                         "that spans rolls rolls until each of its bets is decided (harness/rounds/engines/craps.py)")
 
     # the round engine (DeviceRounds): one roll of two dice, ordered
     def round_bets(self, variant):

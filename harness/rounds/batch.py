@@ -90,11 +90,11 @@ class Table:
         r.settle()
         return r
 
-    def _play_of(self, dealt, base: dict | None) -> tuple:
-        """(returned, collected, paid) of a round dealing ``dealt``, and its events as templates."""
+    def _play_of(self, dealt, base: dict | None, templated: bool = True) -> tuple:
+        """(returned, collected, paid) of a round dealing ``dealt``, and its events as templates (if asked)."""
         r = self._template_round(dealt, _placeholder_provenance(base), ROUND)
         t = r.totals()
-        templates = tuple(Template(e, FIELDS) for e in r.events)
+        templates = tuple(Template(e, FIELDS) for e in r.events) if templated else ()
         return (t["returned"], t["collected"], t["paid"]), templates
 
     def play(self, generator, rounds: int, first_round: int | None = None) -> Totals:
@@ -115,7 +115,8 @@ class Table:
 
     def _play_batch(self, generator, rounds: int, first_round: int) -> Totals:
         base = generator_provenance(generator)
-        keys, ends, outcomes = self.rules.engine.round_batch(generator, self.rules.variant, rounds, **self.options)
+        keys, ends, outcomes = self.rules.engine.round_batch(generator, self.rules.variant, rounds,
+                                                             **self.rules.dealing(self.options, self.bets))
         after = generator_provenance(generator)
         shared = isinstance(outcomes, tuple)  # the game's table of every outcome: cache per outcome
         source = None if base is None else tuple((k, v) for k, v in base.items() if k not in VARYING)
@@ -136,7 +137,8 @@ class Table:
         epochs = _epoch_ranges(base, after, starts, ends)
         for i in range(rounds):
             key, round_id = int(keys[i]), first_round + i
-            amounts, templates = self._cached(key, outcomes, base) if shared else self._play_of(outcomes[key], base)
+            amounts, templates = self._cached(key, outcomes, base) if shared else \
+                self._play_of(outcomes[key], base, self.journal is not None)
             returned, collected, paid = amounts
             totals.returned, totals.collected, totals.paid = (
                 totals.returned + returned, totals.collected + collected, totals.paid + paid)

@@ -7,8 +7,9 @@ is dealt through the devices (:class:`RoundEngine`: ``round_bets``,
 whose module is another's to change, the engine is one module of
 :mod:`harness.rounds.engines` that lists it in ``ROUND_ENGINES`` under the
 game's registered name, built on the game module's public functions only.
-:func:`harness.rounds.table.rules_for` reads the game's own engine first,
-then this registry; nothing else names an engine.
+:func:`harness.rounds.table.rules_for` reads this registry first (a
+registered engine may extend the game's own: craps' multi-roll rounds), then
+the game's own methods; nothing else names an engine.
 """
 from __future__ import annotations
 
@@ -23,10 +24,14 @@ class RoundEngine:
     Subclasses give :meth:`round_bets`, :meth:`round_outcome` and
     :meth:`round_dealt` the meanings of the same methods of
     :class:`~harness.games.base.Game`; :meth:`check_bet` may refuse a bet
-    given those placed before it in the round.
+    given those placed before it in the round.  An engine whose deal depends
+    on the round's bets sets :attr:`deals_for_bets`: its ``round_outcome``
+    and ``round_batch`` then also receive ``bets``, the names of the bets
+    placed (:meth:`harness.rounds.table.RoundRules.dealing`).
     """
 
     name: str = ""
+    deals_for_bets: bool = False
 
     def round_bets(self, variant: str) -> tuple:
         """The bets one round settles (rules, splits, families)."""

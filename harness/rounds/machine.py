@@ -173,7 +173,8 @@ class Round:
         """Draw the outcome through the game's round engine, recording the generator positions it used."""
         self._move(State.OUTCOME_GENERATION)
         before = generator_provenance(generator)
-        dealt = self.rules.engine.round_outcome(generator, self.rules.variant, **self.options)
+        dealt = self.rules.engine.round_outcome(generator, self.rules.variant,
+                                                **self.rules.dealing(self.options, self.bets))
         self._pending = (dealt, drawn_provenance(before, generator_provenance(generator)))
 
     def drawn(self, dealt, provenance: dict | None) -> None:

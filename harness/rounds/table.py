@@ -2,9 +2,9 @@
 
 Nothing here is per game: the facts come from the game's module (its
 ``etable`` declaration, :class:`harness.games.etable.ETable`) and its round
-engine: the game's own :meth:`harness.games.base.Game.round_bets` and
-``round_outcome``, or else the registered one of
-:data:`harness.rounds.engine.ROUND_ENGINES`.
+engine: the registered one of :data:`harness.rounds.engine.ROUND_ENGINES`
+if there is one, else the game's own :meth:`harness.games.base.Game.round_bets`
+and ``round_outcome``.
 """
 from __future__ import annotations
 
@@ -39,6 +39,13 @@ class RoundRules:
     def permitted(self) -> tuple[str, ...]:
         listed = self.etable.permitted
         return tuple(self.bets) if listed is None else listed
+
+    def dealing(self, options: dict, bets) -> dict:
+        """The keywords a round is dealt with: its options, plus the names of its bets for an engine that
+        deals by them (``deals_for_bets``: craps rolls until every bet of the round is decided)."""
+        if getattr(self.engine, "deals_for_bets", False):
+            return {**options, "bets": tuple(b.bet for b in bets)}
+        return options
 
     def listed(self) -> str:
         """The permitted bets for a message (the first dozen of a long list)."""
@@ -128,14 +135,14 @@ def rules_for(game: str, variant: str | None = None) -> RoundRules:
 
 
 def engine_of(g):
-    """The round engine of game ``g``: its own methods if it has them, else its registered engine, else ``g``
-    (whose ``round_bets`` then says it has none)."""
-    from harness.games.base import Game
+    """The round engine of game ``g``: its registered engine if there is one (it may extend the game's
+    own, as craps' multi-roll rounds do), else ``g`` itself (whose ``round_bets`` says if it has none)."""
     from harness.rounds.engine import ROUND_ENGINES
 
-    if type(g).round_bets is not Game.round_bets:
-        return g
-    return ROUND_ENGINES.get(g.name, g)
+    registered = ROUND_ENGINES.get(g.name)
+    if registered is not None:  # a registered engine extends (replaces) the game's own
+        return registered
+    return g
 
 
 def markdown_table() -> str:
