@@ -36,6 +36,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_two_scatters.toml": ("RTP 92.37%", "1 in 10,374", True),
         "slot_hold_and_spin.toml": ("RTP 93.08%", "1 in 23,269", True),
         "slot_pick_bonus.toml": ("RTP 95.98%", "1 in 20,000", True),
+        "slot_mystery_levels.toml": ("RTP 98.81%", "1 in 2,000,000", True),
     }
     for name, (rtp_text, odds_text, passes) in expect.items():
         a = analyse(load_model(ROOT / "examples" / name))

@@ -90,6 +90,7 @@ class Analysis:
     engine: str
     seconds: float
     bet_levels: tuple[BetLevel, ...] = ()
+    mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
 
     @property
     def sd(self) -> float:
@@ -144,8 +145,12 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         spin = _free_spin_moments(model, free)
         tree = fs.tree_moments(spin)  # m < 1 was checked above
     progressive = _progressive_summary(model, base)
+    mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
     mean_feature, mean, variance = _play_moments(model, base, tree, progressive)
+    q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
+    mean, variance = mean + q_mean, variance + q_second - q_mean * q_mean
     parts = _rtp_parts(model, base, mean_feature, progressive)
+    parts["progressive"] += sum((m.rtp for m in mystery), Fraction(0))
     rtp = sum(parts.values(), Fraction(0))
     if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
@@ -158,7 +163,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             raise ModelError(f"{section}.trigger", f"{feature.trigger} x {model.symbol_names[feature.symbol]} can "
                              "never show in the window of the base game, so the feature can never start",
                              model.source)
-    classes = outcome_classes(play, _progressive_weight(base), parts["progressive"], hold=hold, bonus=bonus)
+    line_share = progressive.rtp if progressive else Fraction(0)
+    classes = outcome_classes(play, _progressive_weight(base), line_share, hold=hold, bonus=bonus, mystery=mystery)
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
@@ -172,7 +178,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         cycle=base.cycle,
         rtp=rtp,
         parts=parts,
-        hit_frequency=_hit_frequency(model, base),
+        hit_frequency=1 - (1 - _hit_frequency(model, base)) * (1 - sum(m.probability for m in model.mystery)),
         variance=variance,
         classes=tuple(classes),
         rarest=rarest,
@@ -180,25 +186,27 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
-        bet_levels=_bet_levels(model, parts, progressive),
+        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery),
+        mystery=mystery,
     )
 
 
 def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
-                progressive: pj.ProgressiveSummary | None) -> tuple[BetLevel, ...]:
+                meters: tuple[pj.ProgressiveSummary, ...]) -> tuple[BetLevel, ...]:
     """The RTP at every bet level offered.
 
     Every pay is a multiple of the bet, so the stop combinations, the
     probabilities and every part of the RTP but one are the same at every
-    level; only the progressive's reset is a fixed number of credits, so its
-    share ``p R0 / B`` scales as 1 / level (the contribution is a share of
-    every bet).
+    level; only a progressive meter's reset (the combination progressive's,
+    each mystery level's) is a fixed number of credits, so its share
+    ``p R0 / B`` scales as 1 / level (the contribution is a share of every
+    bet, and a mystery level's probability is per play at every level).
     """
     fixed = parts["lines"] + parts["scatters"] + parts["feature"]
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
-        share = progressive.contribution + progressive.hit_probability * progressive.reset / bet if progressive else 0
+        share = sum((m.contribution + m.hit_probability * m.reset / bet for m in meters), Fraction(0))
         out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
     return tuple(out)
 

@@ -132,6 +132,24 @@ class Progressive:
 
 
 @dataclasses.dataclass(frozen=True)
+class MysteryLevel:
+    """One level of a mystery progressive (:mod:`harness.slot.progressive`).
+
+    Every play hits exactly one level, or none, independently of its reels:
+    this level with ``probability``.  ``contribution`` is the share of each
+    total bet added to its meter; ``reset`` its value (credits) after a hit.
+    """
+
+    name: str
+    probability: Fraction
+    contribution: Fraction
+    reset: int
+
+
+MAX_MYSTERY_LEVELS = 8
+
+
+@dataclasses.dataclass(frozen=True)
 class SlotModel:
     """A validated game model (0-based rows and symbol indices inside)."""
 
@@ -157,6 +175,7 @@ class SlotModel:
     bet_levels: tuple[int, ...] = (1,)
     hold_and_spin: HoldAndSpin | None = None
     bonus: Bonus | None = None  # a wheel or pick bonus started by the paid spin (harness.slot.bonus)
+    mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -437,7 +456,7 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin", "bonus"})
+                               "wild_multipliers", "hold_and_spin", "bonus", "mystery"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -501,6 +520,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         bet_levels=_levels(bet),
         hold_and_spin=_hold_and_spin(data, symbols, rows * reels) if "hold_and_spin" in data else None,
         bonus=_bonus(data, symbols, rows * reels) if "bonus" in data else None,
+        mystery=_mystery(data) if "mystery" in data else (),
     )
     if model.bonus is not None and model.hold_and_spin is not None:
         raise ModelError("bonus", "a model has a [bonus] or a [hold_and_spin] feature, not both "
@@ -557,6 +577,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         top = top_award(model.bonus) * tb
         total += top
         terms.append(f"{top_award(model.bonus):,} (the top {model.bonus.kind} award, bonus) x {tb:,} (total bet)")
+    if model.mystery:
+        top = max(level.reset for level in model.mystery)  # one level at most per play
+        total += top
+        terms.append(f"{top:,} (the largest mystery reset)")
     if model.progressive is not None and model.progressive.reset:
         total += model.progressive.reset
         terms.append(f"{model.progressive.reset:,} (progressive.reset)")
@@ -903,6 +927,46 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
     return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
 
 
+def _mystery(data) -> tuple[MysteryLevel, ...]:
+    """``[[mystery]]`` levels: each a name, a probability per play, a contribution and a reset."""
+    levels = data["mystery"]
+    if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_MYSTERY_LEVELS:
+        raise ModelError("mystery", f"must be 1 to {MAX_MYSTERY_LEVELS} [[mystery]] levels (an array of tables), "
+                         f"got {shown(levels)}")
+    out, names = [], set()
+    for i, level in enumerate(levels, start=1):
+        where = f"mystery, level {i}"
+        if not isinstance(level, dict):
+            raise ModelError(where, f"must be a table ([[mystery]]), got {shown(level)}")
+        _known(level, where, {"name", "probability", "contribution", "reset"})
+        for key in ("name", "probability", "contribution", "reset"):
+            if key not in level:
+                raise ModelError(where, f"missing {key!r}")
+        name = level["name"]
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME or name in names:
+            raise ModelError(f"{where}.name", f"a level's name is 1 to {MAX_NAME} letters, digits and _ . + -, "
+                             f"one per level, got {shown(name)}")
+        names.add(name)
+        probability = _exact_fraction(level["probability"], f"{where}.probability")
+        if not 0 < probability < 1:
+            raise ModelError(f"{where}.probability", f"the chance that a play hits this level must be in (0, 1), "
+                             f"got {probability}")
+        contribution = _exact_fraction(level["contribution"], f"{where}.contribution")
+        if not 0 <= contribution < 1:
+            raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
+        reset = _int(level, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
+        out.append(MysteryLevel(name=name, probability=probability, contribution=contribution, reset=reset))
+    total = sum(level.probability for level in out)
+    if total >= 1:
+        raise ModelError("mystery", f"a play hits at most one level, but the levels' probabilities sum to {total} "
+                         "(>= 1)")
+    shares = sum(level.contribution for level in out)
+    if shares >= 1:
+        raise ModelError("mystery", f"the levels' contributions sum to {shares} (>= 1): the meters would take "
+                         "the whole bet")
+    return tuple(out)
+
+
 def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
     where = "progressive"
     table = _table(data, where, "top level")
@@ -933,7 +997,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 
 
 _SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers",
-             "bonus")
+             "bonus", "mystery")
 _SPINS_WHY = "the simulation refuses a feature longer than that"
 
 

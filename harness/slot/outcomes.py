@@ -80,13 +80,15 @@ class Play:
 
 
 def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction,
-                    hold: dict | None = None, bonus: dict | None = None) -> list[OutcomeClass]:
+                    hold: dict | None = None, bonus: dict | None = None,
+                    mystery: tuple = ()) -> list[OutcomeClass]:
     """Every winning outcome class with its probabilities and RTP share.
 
     ``hold`` / ``bonus``: per scatter cell that starts the hold-and-spin
     feature / the wheel or pick bonus, its
     :class:`~harness.slot.hold_spin.HoldSpinOutcome` /
-    :class:`~harness.slot.bonus.BonusOutcome`.
+    :class:`~harness.slot.bonus.BonusOutcome`; ``mystery``: the
+    :class:`~harness.slot.progressive.ProgressiveSummary` of every mystery level.
     """
     out = line_classes(play) + scatter_classes(play)
     if play.model.progressive is not None:
@@ -95,6 +97,18 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
         out += hold_spin_classes(play, hold)
     if bonus:
         out += bonus_classes(play, bonus)
+    out += mystery_classes(play, mystery)
+    return out
+
+
+def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
+    """One class per mystery progressive level: hit with its stated probability per play."""
+    out = []
+    for level, summary in zip(play.model.mystery, mystery):
+        p = summary.hit_probability
+        out.append(OutcomeClass(name=f"mystery progressive {level.name}", kind="progressive",
+                                award=f"{level.name} meter", probability=p, probability_upper=p, base_probability=p,
+                                per_line_probability=None, free_spin_probability=None, rtp=summary.rtp))
     return out
 
 

@@ -26,13 +26,23 @@ Per play the jackpot returns ``p E[M] = p R0 + c B``: its RTP share is
 — the contribution rate plus the reset value's share.  The meter kept
 exactly (fractions of a credit carried to the next cycle) does not change
 this long-run figure.
+
+Mystery progressives: every play hits level ``i`` with probability ``q_i``
+(at most one level per play, ``sum q_i < 1``), independently of its reels,
+so each level is a meter as above with ``p = q_i``, and the play's mystery
+win ``Q`` (the meter of the level hit, or 0) has ``E[Q] = sum q_i E[M_i]``
+and ``E[Q^2] = sum q_i E[M_i^2]`` (the levels are disjoint events); being
+independent of the reels, it adds ``Var Q`` to the play's variance.  A
+meter linked across machines (wide-area) keeps exactly these per-play
+figures when every machine on it plays at the same bet and odds: the
+plays between two hits are then geometric in the plays of the whole link.
 """
 from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
 
-from harness.slot.model import Progressive
+from harness.slot.model import MysteryLevel, Progressive
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,8 +59,13 @@ class ProgressiveSummary:
         return self.rtp - self.contribution
 
 
-def summarise(progressive: Progressive, hit_probability: Fraction, total_bet: int) -> ProgressiveSummary:
-    """Meter moments and RTP share for hit probability ``p > 0`` per play."""
+def summarise(progressive: Progressive | MysteryLevel, hit_probability: Fraction, total_bet: int) -> ProgressiveSummary:
+    """Meter moments and RTP share for hit probability ``p > 0`` per play.
+
+    The same accounting holds for a combination progressive and for each
+    level of a mystery progressive (hit with its stated probability per
+    play, independently of the reels and of every other play).
+    """
     p = hit_probability
     if not 0 < p <= 1:
         raise ValueError(f"hit probability must be in (0, 1], got {p}")
@@ -65,3 +80,10 @@ def summarise(progressive: Progressive, hit_probability: Fraction, total_bet: in
         meter_second_moment=second,
         rtp=c + p * r0 / b,
     )
+
+
+def mystery_moments(levels: tuple[ProgressiveSummary, ...]) -> tuple[Fraction, Fraction]:
+    """``(E[Q], E[Q^2])``, credits, of the mystery win of one play (module docstring)."""
+    mean = sum((m.hit_probability * m.mean_meter for m in levels), Fraction(0))
+    second = sum((m.hit_probability * m.meter_second_moment for m in levels), Fraction(0))
+    return mean, second

@@ -67,22 +67,28 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
             "win_per_feature_float": float(f.win_per_feature),
         }
     if a.progressive is not None:
-        p = a.progressive
-        out["progressive"] = {
-            **exact_and_float("hit_probability", p.hit_probability),
-            "contribution": frac(p.contribution),
-            "reset": p.reset,
-            "reset_share": frac(p.reset_share),
-            **exact_and_float("mean_meter_at_hit", p.mean_meter),
-            "model": "RTP share = contribution + hit probability x reset / total bet "
-                     "(meter starts at reset; every play adds contribution x total bet before its outcome)",
-        }
+        out["progressive"] = _meter_json(a.progressive)
+    if a.mystery:
+        out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
     if len(a.bet_levels) > 1:
         out["bet_levels"] = [{"level": b.level, "total_bet": b.total_bet, **exact_and_float("rtp", b.rtp)}
                              for b in a.bet_levels]
     if simulation is not None:
         out["simulation"] = simulation.as_dict(a)
     return out
+
+
+def _meter_json(p) -> dict:
+    """A progressive meter (the combination progressive, or one mystery level) as JSON."""
+    return {
+        **exact_and_float("hit_probability", p.hit_probability),
+        "contribution": frac(p.contribution),
+        "reset": p.reset,
+        "reset_share": frac(p.reset_share),
+        **exact_and_float("mean_meter_at_hit", p.mean_meter),
+        "model": "RTP share = contribution + hit probability x reset / total bet "
+                 "(meter starts at reset; every play adds contribution x total bet before its outcome)",
+    }
 
 
 def _check_json(c: CheckResult) -> dict:
@@ -168,9 +174,10 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"{float(f.spins_per_feature):.4g} spins per feature with retriggers "
             f"({float(f.retrigger_per_spin):.4g} awarded per free spin); "
             f"mean win {float(f.win_per_feature) / m.total_bet:.4g} x total bet")
-    if a.progressive is not None:
-        p = a.progressive
-        add(f"Progressive         hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
+    meters = [("Progressive", a.progressive)] if a.progressive is not None else []
+    meters += [(f"Mystery {level.name}", meter) for level, meter in zip(m.mystery, a.mystery)]
+    for label, p in meters:
+        add(f"{label:<20}hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
     if len(a.bet_levels) > 1:

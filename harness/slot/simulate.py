@@ -60,6 +60,7 @@ class SimulationResult:
     free_spins: int = 0
     progressive_hits: int = 0
     win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
+    mystery_win: int = 0  # resets of the mystery levels hit (numpy player only)
     max_win: int = 0
     total_bet: int = 1
     contribution: Fraction = Fraction(0)
@@ -74,7 +75,8 @@ class SimulationResult:
     @property
     def paid(self) -> int:
         """Credits paid, with the progressive's reset at each hit (not its increments)."""
-        return self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
+        return (self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
+                + self.mystery_win)
 
     def rtp(self) -> Fraction:
         if not self.plays:
@@ -117,7 +119,7 @@ class SimulationResult:
     def absorb(self, later: "SimulationResult") -> None:
         """Add the totals of ``later``, a run of the same model that went on from this one's last
         play (a segment of one simulation; :mod:`harness.segments`)."""
-        for f in _TALLY_SUMS + ("win_sq", "seconds"):
+        for f in _TALLY_SUMS + ("win_sq", "mystery_win", "seconds"):
             setattr(self, f, getattr(self, f) + getattr(later, f))
         self.max_win = max(self.max_win, later.max_win)
         self.interrupted = later.interrupted
@@ -168,7 +170,8 @@ def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
     prog = model.progressive
     return SimulationResult(
         total_bet=model.total_bet,
-        contribution=prog.contribution if prog else Fraction(0),
+        contribution=(prog.contribution if prog else Fraction(0)) + sum((m.contribution for m in model.mystery),
+                                                                       Fraction(0)),
         reset=prog.reset if prog else 0,
         engine=engine,
         generator=generator,
@@ -233,8 +236,9 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
 def _check_playable(model: SlotModel) -> None:
     """Refuse a model whose features the players do not play (the exact analysis still does)."""
-    for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus)):
-        if feature is not None:
+    for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
+                             ("mystery", model.mystery)):
+        if feature:  # a feature section (an empty tuple: no mystery levels)
             raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
                              "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
 
@@ -301,6 +305,7 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
     awards = model.scatter_awards
     hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
     bonus = _NumpyBonus(model) if model.bonus is not None else None
+    mystery = _NumpyMystery(model) if model.mystery else None
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
     base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
     feat = None
@@ -343,6 +348,11 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             for play in np.flatnonzero(bonused).tolist():
                 feature_win[play] += bonus.play(rng) * tb
         win = win + feature_win + prog * model_reset(model)
+        if mystery is not None:
+            hit, won = mystery.spin(m, rng)
+            feature_started |= hit
+            result.mystery_win += int(won.sum())
+            win = win + won
         result.plays += m
         result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | feature_started | prog))
         result.line_win += int(line_win.sum())
@@ -386,6 +396,26 @@ class _NumpyHoldSpin:
             left = self.respins if landed else left - 1
         picks = np.searchsorted(self.ends, rng.integers(0, int(self.ends[-1]), size=n), side="right")
         return int(self.values[picks].sum()) + (self.grand if n == self.positions else 0)
+
+
+class _NumpyMystery:
+    """Mystery progressive levels: level i when a bounded draw below the probabilities' common
+    denominator falls in its range (disjoint ranges: at most one level per play)."""
+
+    def __init__(self, model: SlotModel):
+        self.den = math.lcm(*(m.probability.denominator for m in model.mystery))
+        if self.den >= 2**63:
+            raise ValueError(f"the mystery probabilities' common denominator {self.den:,} is beyond the numpy "
+                             "player's 64-bit draws")
+        self.ends = np.cumsum([m.probability.numerator * (self.den // m.probability.denominator)
+                               for m in model.mystery])
+        self.resets = np.array([m.reset for m in model.mystery] + [0], dtype=np.int64)
+
+    def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
+        """For each of ``m`` plays: whether a level is hit, and the reset it pays (the meter's
+        increments are counted as the contribution, as for the combination progressive)."""
+        level = np.searchsorted(self.ends, rng.integers(0, self.den, size=m), side="right")
+        return level < len(self.ends), self.resets[level]
 
 
 class _NumpyBonus:
