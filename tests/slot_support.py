@@ -76,6 +76,17 @@ C = { kind = "scatter" }
 base = ["A C K C A K", "K C A K C A C"]
 """
 
+# TWO_BY_TWO's C as the coin of a hold-and-spin feature on its 4 positions.
+HOLD_TWO_BY_TWO = TWO_BY_TWO + """
+[hold_and_spin]
+symbol = "C"
+trigger = 2
+respins = 2
+land = "1/4"
+values = { 1 = 5, 3 = 2, 10 = 1 }
+grand = 50
+"""
+
 # A 3-reel, 3-row, 10-stop game: wild paying on its own, a second wild
 # substituting for two symbols only, ties between combinations, a scatter
 # that can show twice in one column, a progressive.

@@ -20,7 +20,7 @@ from harness.slot import hold_spin as hs
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
-from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, simulate_refused
+from slot_support import HOLD_TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, simulate_refused
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -68,15 +68,7 @@ def test_chain_equals_following_the_positions(positions, n0, respins, q):
     assert (got.mean, got.second, got.full) == (mean, second, full)
 
 
-GAME = TWO_BY_TWO + """
-[hold_and_spin]
-symbol = "C"
-trigger = 2
-respins = 2
-land = "1/4"
-values = { 1 = 5, 3 = 2, 10 = 1 }
-grand = 50
-"""
+GAME = HOLD_TWO_BY_TWO
 
 
 def test_game_equals_brute_force():

@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Callable
 
 from harness.slot import bonus as bn
+from harness.slot import cap as cp
 from harness.slot import feature as fs
 from harness.slot import hold_spin as hs
 from harness.slot import progressive as pj
@@ -91,6 +92,7 @@ class Analysis:
     seconds: float
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
+    cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
 
     @property
     def sd(self) -> float:
@@ -147,10 +149,18 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
     mean_feature, mean, variance = _play_moments(model, base, tree, progressive)
+    capped = None
+    if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
+        capped = _capped_moments(model, base)
+        uncapped = mean - (progressive.hit_probability * progressive.mean_meter if progressive else 0)
+        cap_part = (capped.mean - uncapped) / model.total_bet
+        mean, variance = _with_progressive(capped, progressive)
     q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
     mean, variance = mean + q_mean, variance + q_second - q_mean * q_mean
     parts = _rtp_parts(model, base, mean_feature, progressive)
     parts["progressive"] += sum((m.rtp for m in mystery), Fraction(0))
+    if capped is not None:
+        parts["cap"] = cap_part
     rtp = sum(parts.values(), Fraction(0))
     if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
@@ -188,6 +198,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         seconds=time.perf_counter() - started,
         bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery),
         mystery=mystery,
+        cap=capped,
     )
 
 
@@ -202,7 +213,7 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
     ``p R0 / B`` scales as 1 / level (the contribution is a share of every
     bet, and a mystery level's probability is per play at every level).
     """
-    fixed = parts["lines"] + parts["scatters"] + parts["feature"]
+    fixed = parts["lines"] + parts["scatters"] + parts["feature"] + parts.get("cap", 0)
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
@@ -461,6 +472,35 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     mean = e_b + e_f + e_p
     variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) - mean * mean
     return e_f, mean, variance
+
+
+def _capped_moments(model: SlotModel, base: Stage) -> cp.CappedMoments:
+    """The capped win's moments: line pays by distribution, then every feature's win distribution."""
+    tb = model.total_bet
+    cap = model.cap * tb
+    table = cp.line_pay_distribution(base.reels, base.automaton, model.paylines, cap // model.bet_per_line + 1)
+    features: dict[int, dict[int, Fraction]] = {}
+    hold = model.hold_and_spin
+    for k, outcome in hold_spin_by_cell(model).items():
+        win = hs.win_distribution(outcome, model.rows * model.reels, dict(hold.values), hold.grand)
+        features[k] = {tb * w: p for w, p in win.items()}
+    for k, outcome in bonus_by_cell(model).items():
+        features[k] = {tb * w: p for w, p in outcome.win.items()}
+    return cp.capped_moments(table, base.cycle, model.bet_per_line, [tb * x for x in model.scatter_awards.pay],
+                             features, cap)
+
+
+def _with_progressive(capped: cp.CappedMoments,
+                      progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction]:
+    """``(E[X], Var X)`` of ``X = C + P``: the capped win and the combination progressive's meter,
+    paid outside the cap (the meter is independent of the reels, so ``E[C P] = E[C; hit] E[M]``)."""
+    e_p = e_p2 = cross = Fraction(0)
+    if progressive is not None:
+        e_p = progressive.hit_probability * progressive.mean_meter
+        e_p2 = progressive.hit_probability * progressive.meter_second_moment
+        cross = capped.on_hits * progressive.mean_meter
+    mean = capped.mean + e_p
+    return mean, capped.second + 2 * cross + e_p2 - mean * mean
 
 
 def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,

@@ -69,6 +69,26 @@ def final_count(positions: int, n0: int, respins: int, q: Fraction) -> dict[int,
     return dict(sorted(final.items()))
 
 
+def win_distribution(outcome: HoldSpinOutcome, positions: int, values: dict[int, int],
+                     grand: int) -> dict[int, Fraction]:
+    """P(the feature wins w total bets): the final count, then the sum of that many coin values."""
+    total = sum(values.values())
+    one = {v: Fraction(w, total) for v, w in values.items() if w}
+    sums: dict[int, Fraction] = {0: Fraction(1)}  # the sum of n coin values, n = 0, 1, ...
+    out: dict[int, Fraction] = {}
+    for n in range(positions + 1):
+        if n in outcome.final:
+            g = grand if n == positions else 0
+            for s, p in sums.items():
+                out[s + g] = out.get(s + g, 0) + outcome.final[n] * p
+        nxt: dict[int, Fraction] = {}
+        for s, p in sums.items():
+            for v, q in one.items():
+                nxt[s + v] = nxt.get(s + v, 0) + p * q
+        sums = nxt
+    return dict(sorted(out.items()))
+
+
 def solve(positions: int, n0: int, respins: int, q: Fraction, values: dict[int, int],
           grand: int) -> HoldSpinOutcome:
     """The exact moments of the feature's win (module docstring)."""

@@ -268,6 +268,10 @@ class _Programme:
         self.memo: list[dict[tuple, _Summary]] = [dict() for _ in range(self.R + 1)]
         self.dead = [self._dead(r, counts) for r, counts in enumerate(reels.suffix_scatter_counts)]
 
+    def _new(self, width: int) -> _Summary:
+        """An empty summary spanning ``width`` scatter cells (the capped programme keeps distributions)."""
+        return _Summary(width)
+
     def _dead(self, r: int, scatter_counts: list[int]) -> _Summary:
         """The empty configuration at depth ``r``: only the scatters still vary."""
         s = _Summary((self.R - r) * self.M + 1)
@@ -279,7 +283,7 @@ class _Programme:
     def root(self) -> _Summary:
         done, pay, cls, prog = self.done, self.pay, self.cls, self.prog
         if done[0]:  # no line can ever pay: all final before reel 1
-            root = _Summary(self.R * self.M + 1)
+            root = self._new(self.R * self.M + 1)
             db = (1 << cls[0]) if cls[0] >= 0 else 0
             root.absorb(self.dead[0], 1, 0, pay[0] * self.n_lines, prog[0], db)
             return root
@@ -295,7 +299,7 @@ class _Programme:
         found = self.memo[r].get(config)
         if found is not None:
             return found
-        out = _Summary((self.R - r) * self.M + 1)
+        out = self._new((self.R - r) * self.M + 1)
         mask = 0
         for i, _, _ in config:
             mask |= 1 << self.suf.row[r][i]

@@ -176,6 +176,7 @@ class SlotModel:
     hold_and_spin: HoldAndSpin | None = None
     bonus: Bonus | None = None  # a wheel or pick bonus started by the paid spin (harness.slot.bonus)
     mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
+    cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -456,7 +457,7 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin", "bonus", "mystery"})
+                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -521,7 +522,10 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         hold_and_spin=_hold_and_spin(data, symbols, rows * reels) if "hold_and_spin" in data else None,
         bonus=_bonus(data, symbols, rows * reels) if "bonus" in data else None,
         mystery=_mystery(data) if "mystery" in data else (),
+        cap=_cap(data) if "cap" in data else None,
     )
+    if model.cap is not None:
+        _check_cap(model)
     if model.bonus is not None and model.hold_and_spin is not None:
         raise ModelError("bonus", "a model has a [bonus] or a [hold_and_spin] feature, not both "
                          "(docs/slot_model.md, Limitations)")
@@ -927,6 +931,46 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
     return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
 
 
+def _cap(data) -> int:
+    """``[cap] win``: the most one play pays, a whole multiple of the total bet."""
+    table = _table(data, "cap", "top level")
+    _known(table, "cap", {"win"})
+    return _int(table, "win", "cap", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
+
+
+def largest_award(model: SlotModel) -> tuple[int, str]:
+    """The largest single award the pay tables list, in credits, and where it is listed.
+
+    A line pay x the bet per line, a scatter pay x the total bet, the top
+    bonus prize, the top coin value or the grand award of hold and spin.
+    """
+    bpl, tb = model.bet_per_line, model.total_bet
+    found = [(0, "")]
+    for s in model.symbols:
+        unit = tb if s.kind == "scatter" else bpl
+        found += [(pay * unit, f"symbols.{s.name}.pays") for pay in s.pays.values()]
+    b = model.bonus
+    if b is not None:
+        prizes = [v for v, w in b.segments if w] if b.kind == "wheel" else [it.value for it in b.items if it.weight]
+        found.append((max(prizes, default=0) * tb, f"bonus.{'segments' if b.kind == 'wheel' else 'items'}"))
+    h = model.hold_and_spin
+    if h is not None:
+        found.append((max(v for v, w in h.values.items() if w) * tb, "hold_and_spin.values"))
+        found.append((h.grand * tb, "hold_and_spin.grand"))
+    return max(found)
+
+
+def _check_cap(model: SlotModel) -> None:
+    if model.free_spins is not None:
+        raise ModelError("cap", "an award cap with [free_spins] is not supported: with retriggers the free "
+                         "spins' win has no finite distribution to cap exactly (docs/slot_model.md, Award caps)")
+    award, where = largest_award(model)
+    cap = model.cap * model.total_bet
+    if cap < award:
+        raise ModelError("cap.win", f"the cap of {model.cap:,} x total bet = {cap:,} credits is below the top "
+                         f"award, {award:,} credits ({where}), which could then never be paid as listed")
+
+
 def _mystery(data) -> tuple[MysteryLevel, ...]:
     """``[[mystery]]`` levels: each a name, a probability per play, a contribution and a reset."""
     levels = data["mystery"]
@@ -997,7 +1041,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 
 
 _SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers",
-             "bonus", "mystery")
+             "bonus", "mystery", "cap")
 _SPINS_WHY = "the simulation refuses a feature longer than that"
 
 

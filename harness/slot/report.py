@@ -38,8 +38,8 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     out = {
         **outcome(checks, interrupted).fields(),
         **exact_and_float("rtp", a.rtp),
-        "parts": {k: frac(a.parts[k]) for k in PARTS},
-        "parts_float": {k: float(a.parts[k]) for k in PARTS},
+        "parts": {k: frac(v) for k, v in a.parts.items()},
+        "parts_float": {k: float(v) for k, v in a.parts.items()},
         **exact_and_float("hit_frequency", a.hit_frequency),
         **exact_and_float("min_win_probability", rarest.probability),
         "min_win_probability_exact": rarest.exact,
@@ -68,6 +68,9 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         }
     if a.progressive is not None:
         out["progressive"] = _meter_json(a.progressive)
+    if a.cap is not None:
+        out["cap"] = {"win_total_bets": a.model.cap, **exact_and_float("capped_probability", a.cap.capped),
+                      **exact_and_float("rtp_effect", a.parts["cap"])}
     if a.mystery:
         out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
     if len(a.bet_levels) > 1:
@@ -159,8 +162,8 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
     add = lines.append
     add("")
     add("Return to player (exact; expected credits returned per play / total bet)")
-    for k in PARTS:
-        add(f"  {k:<12} {float(a.parts[k]):.9f}  {_fmt_fraction(a.parts[k])}")
+    for k, v in a.parts.items():  # PARTS, then "cap" for a capped model
+        add(f"  {k:<12} {float(v):.9f}  {_fmt_fraction(v)}")
     add(f"  {'total':<12} {float(a.rtp):.9f}  ({float(a.rtp) * 100:.6f}%)  {_fmt_fraction(a.rtp)}")
     add("")
     add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({_one_in(a.hit_frequency)})  "
@@ -180,6 +183,10 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add(f"{label:<20}hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
+    if a.cap is not None:
+        reached = f"reached {_one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
+        add(f"Award cap           {m.cap:,} x total bet per play (progressives outside it): {reached}; "
+            f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
     if len(a.bet_levels) > 1:
         add("Bet levels          " + "; ".join(f"x{b.level}: total bet {b.total_bet:,}, RTP {float(b.rtp) * 100:.6f}%"
                                                for b in a.bet_levels))

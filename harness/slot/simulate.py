@@ -61,6 +61,7 @@ class SimulationResult:
     progressive_hits: int = 0
     win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
     mystery_win: int = 0  # resets of the mystery levels hit (numpy player only)
+    cap_cut: int = 0  # credits the award cap took off the plays' wins (numpy player only)
     max_win: int = 0
     total_bet: int = 1
     contribution: Fraction = Fraction(0)
@@ -76,7 +77,7 @@ class SimulationResult:
     def paid(self) -> int:
         """Credits paid, with the progressive's reset at each hit (not its increments)."""
         return (self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
-                + self.mystery_win)
+                + self.mystery_win - self.cap_cut)
 
     def rtp(self) -> Fraction:
         if not self.plays:
@@ -119,7 +120,7 @@ class SimulationResult:
     def absorb(self, later: "SimulationResult") -> None:
         """Add the totals of ``later``, a run of the same model that went on from this one's last
         play (a segment of one simulation; :mod:`harness.segments`)."""
-        for f in _TALLY_SUMS + ("win_sq", "mystery_win", "seconds"):
+        for f in _TALLY_SUMS + ("win_sq", "mystery_win", "cap_cut", "seconds"):
             setattr(self, f, getattr(self, f) + getattr(later, f))
         self.max_win = max(self.max_win, later.max_win)
         self.interrupted = later.interrupted
@@ -237,7 +238,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 def _check_playable(model: SlotModel) -> None:
     """Refuse a model whose features the players do not play (the exact analysis still does)."""
     for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
-                             ("mystery", model.mystery)):
+                             ("mystery", model.mystery), ("cap", model.cap)):
         if feature:  # a feature section (an empty tuple: no mystery levels)
             raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
                              "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
@@ -347,6 +348,10 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             result.features += int(np.count_nonzero(bonused))
             for play in np.flatnonzero(bonused).tolist():
                 feature_win[play] += bonus.play(rng) * tb
+        if model.cap is not None:  # the cap takes the excess of the capped win, progressives outside it
+            over = np.maximum(line_win + scatter_win + feature_win - model.cap * tb, 0)
+            result.cap_cut += int(over.sum())
+            win = win - over
         win = win + feature_win + prog * model_reset(model)
         if mystery is not None:
             hit, won = mystery.spin(m, rng)
