@@ -226,6 +226,25 @@ def test_options_reach_the_rules():
     assert tw.ACE not in rules.surrender_upcards        # 000 1-9-ハ under the no-hole-card rule
 
 
+def test_even_money_taken_costs_exactly_its_price():
+    # 000 1-7: 1 at once instead of 3/2 unless the hole card is a ten (4/13 on an infinite shoe).
+    game = GAMES["blackjack"]
+    taken, declined = (game.analyse(even_money=choice).bet("main") for choice in ("take", "decline"))
+    p_bj_against_an_ace = F(1, 13) * 2 * F(1, 13) * F(4, 13)
+    assert taken.expected_net - declined.expected_net == p_bj_against_an_ace * (1 - F(3, 2) * F(9, 13))
+    assert game.game_rules(even_money="take").take_even_money and not game.game_rules().take_even_money
+
+
+def test_even_money_with_six_to_five_exits_2_naming_the_option():
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["game", "blackjack", "--option", "even-money=take",
+                                       "--option", "blackjack-pays=6to5"])
+    assert result.exit_code == 2 and "even-money=take" in result.output and "1-12-ニ" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
 def test_deluxe_blackjack_rules_and_pairs():
     game = GAMES["deluxe-blackjack"]
     rules = game.game_rules()
