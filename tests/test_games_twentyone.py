@@ -226,6 +226,49 @@ def test_options_reach_the_rules():
     assert tw.ACE not in rules.surrender_upcards        # 000 1-9-ハ under the no-hole-card rule
 
 
+def test_even_money_taken_costs_exactly_its_price():
+    # 000 1-7: 1 at once instead of 3/2 unless the hole card is a ten (4/13 on an infinite shoe).
+    game = GAMES["blackjack"]
+    taken, declined = (game.analyse(even_money=choice).bet("main") for choice in ("take", "decline"))
+    p_bj_against_an_ace = F(1, 13) * 2 * F(1, 13) * F(4, 13)
+    assert taken.expected_net - declined.expected_net == p_bj_against_an_ace * (1 - F(3, 2) * F(9, 13))
+    assert game.game_rules(even_money="take").take_even_money and not game.game_rules().take_even_money
+
+
+def test_even_money_with_six_to_five_exits_2_naming_the_option():
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["game", "blackjack", "--option", "even-money=take",
+                                       "--option", "blackjack-pays=6to5"])
+    assert result.exit_code == 2 and "even-money=take" in result.output and "1-12-ニ" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_chart_on_the_command_line_as_text_csv_and_json(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    run = CliRunner().invoke
+    text = run(main, ["game", "blackjack", "--chart"])
+    assert text.exit_code == 0 and text.output.splitlines()[0].split() == [*map(str, range(2, 11)), "A"]
+    assert "hard 16    S  S  S  S  S  H  H  R  R  R" in text.output
+    csv = run(main, ["game", "blackjack", "--chart", "csv"])
+    assert csv.exit_code == 0 and csv.output.startswith("hand,2,3,4,5,6,7,8,9,10,A\nhard 5,")
+    table = json.loads(run(main, ["game", "blackjack", "--chart", "json"]).output)
+    assert table["game"] == "blackjack" and "".join(table["rows"]["hard 11"]) == "DDDDDDDDDH"
+    # The printed chart, played as the player's own, returns exactly the computed basic strategy.
+    path = tmp_path / "chart.csv"
+    path.write_text(csv.output)
+    mine = GAMES["blackjack"].analyse(strategy="table", chart=str(path)).bet("main")
+    assert mine.rtp == GAMES["blackjack"].analyse().bet("main").rtp
+    other = run(main, ["game", "craps", "--chart"])
+    assert other.exit_code == 2 and "craps has no strategy chart" in other.output
+    assert run(main, ["game", "blackjack", "--chart", "pdf"]).exit_code == 2
+
+
 def test_deluxe_blackjack_rules_and_pairs():
     game = GAMES["deluxe-blackjack"]
     rules = game.game_rules()

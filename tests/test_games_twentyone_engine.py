@@ -28,6 +28,7 @@ SEED = bytes(range(32)).hex()
 CASES = {
     "blackjack": ("blackjack", {}),
     "pa-1deck": ("pa-blackjack", {"decks": 1}),
+    "blackjack-even-money-nhc": ("blackjack", {"even-money": "take", "deal": "no-hole-card", "decks": 4}),
 }
 SLOW_CASES = {
     **CASES,

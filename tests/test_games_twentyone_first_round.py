@@ -55,6 +55,7 @@ def c_law(rules, counts, strategy):
     (tw.Rules(max_hands=1, hit_soft_17=True, hole_card=False, original_bet_only=False),
      (1, 1, 1, 0, 1, 0, 1, 0, 0, 3)),                                                    # no hole card
     (tw.Rules(max_hands=2, surrender=True), (1, 0, 0, 0, 0, 0, 0, 3, 1, 4)),            # A 8 8 8 9 T T T T: splits
+    (tw.Rules(max_hands=1, take_even_money=True), (2, 1, 0, 0, 1, 1, 0, 0, 0, 3)),     # A A 2 5 6 T T T: even money
 ])
 def test_first_round_law_is_the_c_round_over_every_ordering(rules, counts):
     exact, cells = c_law(rules, counts, simple)

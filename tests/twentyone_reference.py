@@ -65,6 +65,8 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
     first, up, second = deal(), deal(), deal()
     dealer = [up] + ([deal()] if rules.hole_card else [])
     seat = [first, second]
+    if rules.take_even_money and up == 1 and blackjack(seat):
+        return Fraction(1)                      # 000 1-7: even money at once, before the peek
     if rules.hole_card and up in (1, 10) and blackjack(dealer):
         return Fraction(0) if blackjack(seat) else Fraction(-1)
     if blackjack(seat):

@@ -115,6 +115,10 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
     int32_t net = 0;
     uint32_t n_hands = 1;
+    if (player_bj && up == 1 && r->even_money) {
+        net = KERN_TW_DEN; /* 000 1-7: even money, paid at once, before the peek */
+        goto done;
+    }
     if (peeks && dealer_bj) {
         net = player_bj ? 0 : -KERN_TW_DEN;
         goto done;
@@ -240,7 +244,7 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
         2 * shoe->cut_min_from_end > n) {
         return RNG_E_ARGUMENT;
     }
-    if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS ||
+    if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS || rules->even_money > 1 ||
         rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||
         rules->surrender_units < -KERN_TW_DEN || rules->surrender_units > 0) {
         return RNG_E_ARGUMENT;

@@ -75,6 +75,7 @@ typedef struct kern_tw_rules {
     uint32_t dealer_22_push;     /* a dealer 22 pushes every live hand */
     uint32_t max_hands;          /* hands the seat may hold after splitting (1..KERN_TW_MAX_HANDS) */
     uint32_t resplit_aces;       /* split aces may be split again */
+    uint32_t even_money;         /* the seat takes even money on a blackjack against an ace */
     int32_t blackjack_units;     /* a player blackjack's net, 1 / KERN_TW_DEN units */
     int32_t surrender_units;     /* a surrender's net (-KERN_TW_DEN / 2) */
 } kern_tw_rules;

@@ -209,11 +209,15 @@ def _help_text() -> str:
                 "without --workers, which plays one stream).", default=None)
 @scheduler_option
 @generator_options()
+@click.option("--chart", "chart_format", type=click.Choice(("text", "csv", "json")), is_flag=False,
+              flag_value="text", default=None,
+              help="Print the strategy chart the analysis plays instead of the report (games with one: the "
+                   "twenty-one family), as text (the default), csv or json.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
-def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, rng, as_json, quiet,
-                 output, **given):
+def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, rng, chart_format, as_json,
+                 quiet, output, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -237,6 +241,14 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
 
     from harness.progress import Progress
 
+    if chart_format is not None:
+        if rounds is not None:
+            raise click.UsageError("--chart prints the strategy chart; it does not take --simulate")
+        try:
+            emit(game.chart("json" if as_json else chart_format, variant, strategy, **given), output)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        return
     try:
         analysis = game.analyse(variant, strategy, **given)
         simulation = None

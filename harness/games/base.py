@@ -357,6 +357,14 @@ class Game:
     def _simulate(self, rounds: int, generator, variant: str, progress: Progress | None, **options) -> Simulation:
         raise NotImplementedError
 
+    chart_formats: tuple[str, ...] = ()
+
+    def chart(self, fmt: str, variant: str | None = None, strategy: str | None = None, **options) -> str:
+        """The strategy chart the analysis plays, printed as ``fmt`` (one of ``chart_formats``), for a
+        game with a player strategy chart (``rngcert game G --chart``); ValueError for one without."""
+        raise ValueError(f"{self.name} has no strategy chart (--chart applies to games with a player "
+                         f"strategy chart)")
+
     def round_bets(self, variant: str) -> tuple:
         """The bets a single round settles (rules, splits, families), for :mod:`harness.rounds`;
         NotImplementedError for a game with no round engine yet."""

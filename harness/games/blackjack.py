@@ -79,6 +79,9 @@ OPTIONS = (
     GameOption("max-hands", "N", "hands a main area may hold after splitting, 2 = no re-split "
                                  "(000 第2 1-9-ヘ-(2), operator's cap; default 4, not in sources)", 2, 4, 4),
     GameOption.choice("blackjack-pays", "3to2 (000 第2 1-12-ハ-(1)) or the 6to5 option (1-12-ニ)", ("3to2", "6to5")),
+    GameOption.choice("even-money", "the player declines or takes even money (1 to 1 at once) on a blackjack "
+                                    "against an ace (000 第2 1-7; not offered with 6to5, 1-12-ニ); declining is "
+                                    "worth more", ("decline", "take")),
 )
 
 
@@ -99,15 +102,24 @@ class BlackjackGame(TwentyOneGame):
                          "pair and pair_tiered are the one 13-イ bet under its two pay tables (13-ハ, 13-ニ)")
 
     def game_rules(self, dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
-                   double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2") -> tw.Rules:
-        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14)."""
+                   double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2",
+                   even_money: str = "decline") -> tw.Rules:
+        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14,
+        and the player's even money, 1-7)."""
         hole = deal == "hole-card"
         ups = self.entry("surrender_upcards").value
         return tw.rules_from(RULES, hit_soft_17=dealer == "h17", hole_card=hole, surrender=surrender == "yes",
                              surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ: not against an ace
                              double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
                              max_hands=max_hands,
-                             blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2))
+                             blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2),
+                             take_even_money=even_money == "take")
+
+    def check_together(self, strategy, options) -> None:
+        super().check_together(strategy, options)
+        if options.get("even_money") == "take" and options.get("blackjack_pays") == "6to5":
+            raise ValueError(f"{self.name}: option even-money=take: even money is not offered with "
+                             f"blackjack-pays=6to5 ({self.entry('even_money').source}; 000 第2 1-12-ニ)")
 
     def side_bets(self, decks: int) -> tuple[BetResult, ...]:
         """The pair bet on the seat's first two cards (same rank), flat 11 to 1 (1-13-ハ) and

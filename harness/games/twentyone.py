@@ -130,6 +130,10 @@ class Rules:
         Split aces may draw (and double) like other split hands; else one card each.
     dealer_22_push : bool
         A dealer 22 pushes every hand but a player blackjack (000 第2 2-10).
+    take_even_money : bool
+        The player takes even money on a blackjack against an ace (000 第2 1-7): paid 1 to 1
+        at once, before the peek or the dealer's second card.  A player's choice, not a
+        rule: declining is worth more (3/2 times the chance of no dealer blackjack).
     """
 
     hit_soft_17: bool = False
@@ -144,6 +148,7 @@ class Rules:
     resplit_aces: bool = False
     hit_split_aces: bool = False
     dealer_22_push: bool = False
+    take_even_money: bool = False
 
     def may_double(self, hand: tuple, split: bool) -> bool:
         if cards(hand) != 2 or (split and not self.double_after_split):
@@ -689,6 +694,11 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                 p_bj = Fraction(0)
                 if up in (ACE, TEN):
                     p_bj = shoe.probability(removed, TEN if up == ACE else ACE)
+                if is_natural(hand) and rules.take_even_money and up == ACE:
+                    values = {STAND: Fraction(1)}             # even money (000 1-7): 1 at once
+                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
+                                         {Fraction(1): Fraction(1)} if distributions else None))
+                    continue
                 if is_natural(hand):
                     values = {STAND: (1 - p_bj) * rules.blackjack_pays}
                     dist = {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj} if distributions else None

@@ -172,6 +172,9 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
                 p = counts[up - 1] / n * (counts[c1 - 1] - (c1 == up)) / (n - 1) \
                     * (counts[c2 - 1] - (c2 == up) - (c2 == c1)) / (n - 2) * (1 if c1 == c2 else 2)
                 hand = tw.of(c1, c2)
+                if tw.is_natural(hand) and rules.take_even_money and up == tw.ACE:
+                    law[index(Fraction(1))] += p        # even money (000 1-7)
+                    continue
                 if tw.is_natural(hand):
                     bj = p_bj(up, removed)
                     law[index(rules.blackjack_pays)] += p * (1 - bj)

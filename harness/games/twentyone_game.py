@@ -19,6 +19,7 @@ What is exact, precisely:
 from __future__ import annotations
 
 import functools
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -172,6 +173,18 @@ class TwentyOneGame(Game):
 
     def note(self, rules: tw.Rules) -> str:
         return MAIN_NOTE
+
+    chart_formats = ("text", "csv", "json")
+
+    def chart(self, fmt: str, variant: str | None = None, strategy: str | None = None, **options) -> str:
+        """The chart the main bet is analysed with (the computed basic strategy, or the player's
+        chart): hard 5..19, soft 13..20, pairs by upcard 2..10, A; codes H S D Ds P R Rs."""
+        table = self.analyse(variant, strategy, **options).parameters["chart"]
+        if fmt == "json":
+            return json.dumps({"game": self.name, **table}, indent=2)
+        if fmt not in self.chart_formats:
+            raise ValueError(f"{self.name}: chart format must be one of {', '.join(self.chart_formats)}, got {fmt!r}")
+        return tw.chart_csv(table) if fmt == "csv" else tw.chart_text(table)
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, **choices) -> Simulation:
         """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy or the

@@ -49,6 +49,7 @@ def c_rules(rules: tw.Rules) -> dict[str, int]:
     return {"hit_soft_17": int(rules.hit_soft_17), "hole_card": int(rules.hole_card),
             "original_bet_only": int(rules.original_bet_only), "dealer_22_push": int(rules.dealer_22_push),
             "max_hands": rules.max_hands, "resplit_aces": int(rules.resplit_aces),
+            "even_money": int(rules.take_even_money),
             "blackjack_units": units(rules.blackjack_pays, "the blackjack pay"),
             "surrender_units": units(Fraction(-1, 2), "the surrender loss")}
 
