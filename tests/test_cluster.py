@@ -1,10 +1,10 @@
 """The battery's partitions as Dask tasks (the `dask` extra): a LocalCluster of 2 worker processes gives the
 report of one process; without the extra, --scheduler says what to install."""
-import json
 import os
+import pathlib
+import re
 import sys
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -24,10 +24,17 @@ except ModuleNotFoundError:
     distributed = None
 
 
-def test_the_test_command_installs_the_dask_extra():
-    # README's test command installs `[dask]`, so CI must not skip the cluster test below.
-    if os.environ.get("CI") == "true":
-        assert distributed is not None, "CI runs the README's test command, which installs rngcert[dask]"
+def _test_command_extras() -> list[str]:
+    """The extras README's test command installs (CI runs that command verbatim)."""
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
+    command = next(line for line in readme.splitlines() if ".venv-test/bin/pip install" in line)
+    return re.search(r"'\.\[([^\]]*)\]'", command).group(1).split(",")
+
+
+def test_ci_runs_the_cluster_tests_when_the_test_command_installs_the_extra():
+    assert "test" in _test_command_extras()
+    if os.environ.get("CI") == "true" and "dask" in _test_command_extras():
+        assert distributed is not None, "README's test command installs rngcert[dask]: the cluster tests must run"
 
 
 @pytest.fixture(scope="module")
