@@ -56,9 +56,14 @@ def require_pattern_length(test: str, strict: bool, m: int, n: int, margin: int,
         raise ValueError("the sequence is empty")
 
 
-def igamc(a: float, x: float) -> float:
-    """The upper regularized incomplete gamma function Q(a, x) of SP 800-22 §5.5.3."""
-    return float(_special.gammaincc(a, x))
+def igamc(a: float, x):
+    """The upper regularized incomplete gamma function Q(a, x) of SP 800-22 §5.5.3.
+
+    A float for a scalar x; for an array x, the array of Q(a, x_i) (the same
+    values, in one call).
+    """
+    q = _special.gammaincc(a, x)
+    return float(q) if np.ndim(q) == 0 else q
 
 
 def erfc(x: float) -> float:
@@ -79,22 +84,6 @@ def sliding_values(bits: np.ndarray, m: int) -> np.ndarray:
     for j in range(m):
         values = (values << 1) | bits[j: j + count]
     return values
-
-
-def runs_of_ones(blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every maximal run of ones of each row of a 2-D 0/1 array: ``(row, length)``, one entry per run.
-
-    Every row is framed by zeros, so in the flattened frame each run is a
-    rise (0 -> 1) followed by a fall (1 -> 0) inside one row, and its length
-    is the distance between them: a few passes over the bits, whatever the
-    block length.
-    """
-    rows, m = blocks.shape
-    framed = np.zeros((rows, m + 2), dtype=np.int8)
-    framed[:, 1:-1] = blocks
-    steps = np.diff(framed.ravel())
-    rises, falls = np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)
-    return rises // (m + 2), falls - rises
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """The C hot loops of the SP 800-22 tests (``csrc/stats/sp800_22*.h``), on numpy arrays.
 
 Berlekamp–Massey on 64-bit words for the linear complexity test (§2.10);
+the runs of ones per block for the longest-run (§2.4) and overlapping
+template (§2.8) tests;
 one-pass overlapping pattern counts for the serial (§2.11) and approximate
 entropy (§2.12) tests, and per block for the non-overlapping template test
 (§2.7); GF(2) ranks on 64-bit row words for the rank test (§2.5); the ±1
@@ -112,6 +114,27 @@ def shorter_counts(counts: np.ndarray) -> np.ndarray:
     return counts[0::2] + counts[1::2]
 
 
+def block_runs(blocks, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a 2-D 0/1 array: its longest run of ones, and how many of its windows of m bits are all ones.
+
+    Both int64, one entry per row; runs do not cross rows.
+    """
+    rows = _contiguous_bits(blocks)
+    if rows.ndim != 2:
+        raise ValueError(f"expected a 2-D array of blocks, got shape {rows.shape}")
+    if m < 1:
+        raise ValueError(f"m = {m}: a template holds at least one bit")
+    count, size = rows.shape
+    longest, windows = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
+    if count == 0:
+        return longest, windows
+    ffi, lib = _lib()
+    _check(lib.stat_sp800_block_runs(ffi.from_buffer("uint8_t[]", rows), count, size, m,
+                                     ffi.from_buffer("int64_t[]", longest), ffi.from_buffer("int64_t[]", windows)),
+           "SP 800-22 block runs")
+    return longest, windows
+
+
 def block_pattern_counts(bits, blocks: int, m: int) -> np.ndarray:
     """Counts (int64, shape (blocks, 2^m)) of the m-bit windows inside each of ``blocks`` blocks of n // blocks bits.
 
@@ -198,5 +221,5 @@ def universal_distances(bits, block: int, init_blocks: int, tested: int) -> np.n
     return out
 
 
-__all__ = ["linear_complexities", "pattern_counts", "shorter_counts", "block_pattern_counts", "gf2_ranks",
+__all__ = ["linear_complexities", "pattern_counts", "shorter_counts", "block_pattern_counts", "block_runs", "gf2_ranks",
            "cusum_excursions", "excursion_counts", "universal_distances"]

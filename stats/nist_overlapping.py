@@ -31,7 +31,8 @@ import math
 
 import numpy as np
 
-from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, runs_of_ones, sequence_bits
+from stats import _sp800_22_native as _native
+from stats._sp800_22 import SP800Result, SuiteTest, chi_square, igamc, require, sequence_bits
 from stats._validate import check_choice, check_int
 
 DEFAULT_M, DEFAULT_BLOCK, DEFAULT_K = 9, 1032, 5
@@ -111,9 +112,8 @@ def overlapping_template_test(bits, m: int = DEFAULT_M, *, block: int = DEFAULT_
         pi = PRINTED
     else:
         pi = poisson_probabilities(m, block, k)
-    # a run of r >= m ones inside a block holds r - m + 1 overlapping windows of m ones
-    row, length = runs_of_ones(x[: blocks * block].reshape(blocks, block))
-    per_block = np.bincount(row, weights=np.maximum(length - m + 1, 0), minlength=blocks).astype(np.int64)
+    # the overlapping occurrences of m ones in each block: its windows of m bits that are all ones
+    per_block = _native.block_runs(x[: blocks * block].reshape(blocks, block), m)[1]
     nu = np.bincount(np.minimum(per_block, k), minlength=k + 1)
     chi2 = chi_square(nu, pi, blocks)
     return SP800Result(chi2, igamc(k / 2, chi2 / 2), n, {"N": blocks, "nu": tuple(int(v) for v in nu), "pi": tuple(pi)})

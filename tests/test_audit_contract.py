@@ -28,6 +28,7 @@ INFORMATIVE = (
     "In other APIs:",
     "That is what replay means",
     "A replay seed is the key of every outcome it produced",
+    "What follows from this, and what does not",
 )
 MARKER = re.compile(r"\[test: ([^\]]+)\]")
 CODE = re.compile(r"`[^`]*`")  # inline code: may show a marker without being one

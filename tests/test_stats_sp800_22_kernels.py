@@ -73,6 +73,25 @@ def test_linear_complexity_matches_textbook_on_edge_blocks(m):
         assert expected[:4] == [0, 1, 1, m] and expected[5] <= 5 and expected[6] <= 31
 
 
+def test_linear_complexity_with_every_kind_of_lane_in_one_group():
+    """One group of 64 lanes in lock step: low-complexity lanes (LFSRs, a late 1, zeros) beside random ones,
+    so that the coefficients the kernel updates (up to the longest length of any lane) cover lanes far
+    shorter and far longer than the rest at every step."""
+    m, rows = 300, []
+    for j in range(64):
+        kind = j % 4
+        if kind == 0:
+            rows.append([int(v) for v in _rng_bits(m, 100 + j)])
+        elif kind == 1:
+            rows.append(_lfsr((1, 2 + j % 29), m, [1] + [0] * (1 + j % 29)))
+        elif kind == 2:
+            rows.append([0] * (m - 1 - j) + [1] + [0] * j)  # complexity m - j: one late 1
+        else:
+            rows.append([0] * m if j % 8 == 3 else [int(v) for v in _rng_bits(m // 3, j)] + [0] * (m - m // 3))
+    blocks = np.array(rows, dtype=np.uint8)
+    assert linear_complexities(blocks).tolist() == [berlekamp_massey(row) for row in rows]
+
+
 def test_linear_complexity_of_long_blocks_and_strided_input():
     blocks = _rng_bits(2 * 1601, 7).reshape(2, 1601)  # 26 words
     assert linear_complexities(blocks).tolist() == [berlekamp_massey([int(v) for v in r]) for r in blocks]

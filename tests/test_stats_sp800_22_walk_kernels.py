@@ -1,4 +1,4 @@
-"""The C kernels of the rank, template, cusum, excursion and universal tests equal plain references.
+"""The C kernels of the rank, template, runs, cusum, excursion and universal tests equal plain references.
 
 Each reference is the standard's definition written out one bit or one
 cycle at a time in Python (the GF(2) rank by eliminating rows as integers,
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stats._sp800_22_native import (block_pattern_counts, cusum_excursions, excursion_counts, gf2_ranks,
+from stats._sp800_22_native import (block_pattern_counts, block_runs, cusum_excursions, excursion_counts, gf2_ranks,
                                     universal_distances)
 
 
@@ -155,3 +155,34 @@ def test_universal_distances_refuse_what_the_bits_do_not_hold():
         universal_distances(_rng_bits(60, 1), 6, 5, 6)
     with pytest.raises(ValueError, match="1..16"):
         universal_distances(_rng_bits(60, 1), 17, 1, 1)
+
+
+def plain_block_runs(row, m):
+    """A row's longest run of ones and its windows of m bits that are all ones, read one window at a time."""
+    text = "".join(map(str, row))
+    longest = max((len(run) for run in text.split("0")), default=0)
+    windows = sum(1 for i in range(len(row) - m + 1) if "0" not in text[i:i + m])
+    return longest, windows
+
+
+@pytest.mark.parametrize("size, m", [(1032, 9), (128, 1), (8, 3), (10_000, 10), (1, 1), (9, 9), (5, 7)])
+def test_block_runs_match_plain_windows(size, m):
+    count = 40
+    blocks = _rng_bits(count * size, size + m).reshape(count, size)
+    blocks[0] = 0
+    blocks[1] = 1                                   # one run the whole block long
+    if size > 3:
+        blocks[2, : size // 2] = 1                  # a long run from the start, cut by the block's end
+        blocks[3, -(size // 2):] = 1                # and one up to the end: runs never cross a block
+    longest, windows = block_runs(blocks, m)
+    assert list(zip(longest.tolist(), windows.tolist())) == [plain_block_runs(r, m) for r in blocks.tolist()]
+    assert longest[1] == size and windows[1] == max(size - m + 1, 0) and longest[0] == windows[0] == 0
+
+
+def test_block_runs_of_no_blocks_and_bad_arguments():
+    longest, windows = block_runs(np.zeros((0, 128), dtype=np.uint8), 9)
+    assert longest.tolist() == windows.tolist() == []
+    with pytest.raises(ValueError, match="at least one bit"):
+        block_runs(np.zeros((2, 8), dtype=np.uint8), 0)
+    with pytest.raises(ValueError, match="2-D"):
+        block_runs(np.zeros(8, dtype=np.uint8), 1)

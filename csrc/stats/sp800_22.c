@@ -31,16 +31,22 @@ static void berlekamp_massey_64(const uint64_t *s, size_t m, uint64_t *c, uint64
             base--; /* next step: every lane's B one power of x higher */
             continue;
         }
+        /* The lanes whose length grows (d set and 2 L <= k), branch-free: d's bits are random. */
         uint64_t grow = 0;
+        int32_t step = (int32_t)k, most = (int32_t)longest;
         for (unsigned j = 0; j < 64; j++) {
-            if ((d >> j & 1u) && 2 * (size_t)length[j] <= k) {
-                grow |= (uint64_t)1 << j;
-                length[j] = (int32_t)(k + 1) - length[j];
-                longest = (size_t)length[j] > longest ? (size_t)length[j] : longest;
-            }
+            int32_t g = (int32_t)(d >> j & 1u) & (2 * length[j] <= step);
+            grow |= (uint64_t)g << j;
+            length[j] = g ? step + 1 - length[j] : length[j];
+            most = length[j] > most ? length[j] : most;
         }
-        /* deg C <= m, and deg x^(k - last) B <= k + 1 (deg B <= last / 2): coefficients 0..min(k + 1, m) */
+        longest = (size_t)most;
+        /* Every lane's new C, its x^(k - last) B and (where it grows) its new B have degree at most
+           its new length (deg C <= L always; deg x^(k - last) B <= k + 1 - L_old, which is the new
+           length where the lane grows and below L_old + 1 where it does not), so coefficients above
+           the longest new length are zero in all three: only 0 .. min(longest, k + 1, m) change. */
         size_t hi = k + 1 < m ? k + 1 : m;
+        hi = longest < hi ? longest : hi;
         uint64_t *b = bs + base;
         for (size_t i = 0; i <= hi; i++) {
             uint64_t old = c[i];

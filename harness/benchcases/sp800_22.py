@@ -15,7 +15,7 @@ baseline's:
 * ``sp800-22-suite-1Mbit``: the 15 tests with the suite's default
   parameters on one sequence of 10^6 bits, with the C kernels, and with
   the numpy versions of every kernel (:data:`NUMPY_KERNELS`: the two above,
-  the rank, block pattern, walk and universal counting) put in their place
+  the rank, block pattern, block runs, walk and universal counting) put in their place
   for the run;
 * ``sp800-22-suite-8x1Mbit-workers``: the suite on 8 sequences of 10^6
   bits on one worker per usable CPU, against the same run in this process
@@ -154,10 +154,25 @@ def numpy_universal_distances(bits: np.ndarray, block: int, init_blocks: int, te
     return np.arange(1, total + 1)[init_blocks:] - previous[init_blocks:]
 
 
+def numpy_block_runs(blocks: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Longest run and windows of m ones per row, from the rises and falls of the zero-framed rows (before C)."""
+    rows, size = blocks.shape
+    framed = np.zeros((rows, size + 2), dtype=np.int8)
+    framed[:, 1:-1] = blocks
+    steps = np.diff(framed.ravel())
+    rises, falls = np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)
+    row, length = rises // (size + 2), falls - rises
+    longest = np.zeros(rows, dtype=np.int64)
+    np.maximum.at(longest, row, length)
+    windows = np.bincount(row, weights=np.maximum(length - m + 1, 0), minlength=rows).astype(np.int64)
+    return longest, windows
+
+
 #: The C kernel each numpy version above stands in for (``stats._sp800_22_native`` names).
 NUMPY_KERNELS = {"linear_complexities": numpy_linear_complexities, "pattern_counts": numpy_pattern_counts,
                  "block_pattern_counts": numpy_block_pattern_counts, "gf2_ranks": numpy_gf2_ranks,
                  "cusum_excursions": numpy_cusum_excursions, "excursion_counts": numpy_excursion_counts,
+                 "block_runs": numpy_block_runs,
                  "universal_distances": numpy_universal_distances}
 
 
