@@ -106,28 +106,35 @@ static uint32_t any_low(const uint8_t *cards, unsigned n)
     return low_value(m);
 }
 
-/* The best five of 5..7 cards per hand, by the lookup tables (poker_eval_lut.h). */
+/* The best five of 5..7 cards per hand, by the lookup tables (poker_eval_lut.h).
+ * The cards are checked first in one pass over the whole array (it vectorizes);
+ * a card given twice makes the sum of the cards' bits differ from their OR
+ * (a sum of non-negative integers equals their OR exactly when no two share
+ * a bit; 7 bits below 2^61 cannot overflow). */
 static int rank_best5(const uint8_t *cards, uint32_t per_hand, uint64_t hands, uint32_t *out)
 {
     int status = kern_pk_lut_ready();
     if (status != RNG_OK) {
         return status;
     }
+    unsigned bad = 0;
+    for (uint64_t i = 0; i < hands * per_hand; i++) {
+        bad |= cards[i] >= 52;
+    }
+    if (bad) {
+        return RNG_E_ARGUMENT;
+    }
     for (uint64_t h = 0; h < hands; h++) {
         const uint8_t *c = cards + h * per_hand;
-        uint64_t w = 0, q = 0;
+        uint64_t w = 0, sum = 0, q = 0;
         uint32_t s = 0;
-        unsigned bad = 0;
         for (unsigned i = 0; i < per_hand; i++) {
-            unsigned card = c[i];
-            bad |= card >= 52;
-            card = card < 52 ? card : 0;
-            bad |= (w & kern_pk_card_bit[card]) != 0; /* a card twice */
-            w |= kern_pk_card_bit[card];
-            s += kern_pk_suit_one[card];
-            q += kern_pk_rank_q[card];
+            w |= kern_pk_card_bit[c[i]];
+            sum += kern_pk_card_bit[c[i]];
+            s += kern_pk_suit_one[c[i]];
+            q += kern_pk_rank_q[c[i]];
         }
-        if (bad) {
+        if (sum != w) {
             return RNG_E_ARGUMENT;
         }
         out[h] = kern_pk_lut_value(q, w, s);
