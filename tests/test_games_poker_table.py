@@ -134,3 +134,42 @@ def test_cli_simulates_the_pvp_games(game, variant):
 def test_cli_refuses_a_share_outside_the_rule():
     result = run("omaha", "--option", "share=10000")
     assert result.exit_code == 2 and "9000..9999" in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------- tournaments --
+
+def test_tournament_prize_pool_and_places():
+    """11-5: 6 x 10,000 yen pooled x 0.9 = 54,000, paid 50/30/20 by place; r outside 0.70 <= r < 1 refused."""
+    from harness.games import poker_tournament as tour
+
+    assert tour.prizes(6, 10_000, Fraction(9, 10), (50, 30, 20)) == (27000, 16200, 10800)
+    assert tour.prizes(2, 10_000, Fraction(9, 10), (50, 30, 20)) == (Fraction(18000 * 5, 8), Fraction(18000 * 3, 8))
+    with pytest.raises(ValueError, match="11-5"):
+        tour.prize_pool(6, 10_000, Fraction(1))
+
+
+def test_a_tournament_game_pays_the_whole_pot_and_the_points_stay():
+    """11-3-ハ: no house share in a tournament's games; points move only between entrants."""
+    from harness.games import poker_tournament as tour
+    import rngcore
+    from rngcore.devices import device_spec
+
+    r = pt.play_round(tour.PokerTournamentGame.table("texas-holdem", 50), [1000] * 3, 0, list(range(52)),
+                      scripted((2, "call", 0), (0, "call", 0), (1, "check", 0), *[(s, "check", 0) for s in (0, 1, 2) * 3]))
+    assert r.paid == {0: 300} and r.house == 0
+    g = rngcore.Generator(SEED, stream=9)
+    decks = iter(device_spec("deck").draw(g, 3000))
+    for variant in tour.TABLES:
+        t = tour.play_tournament(tour.PokerTournamentGame.table(variant, 10), 5, 200, decks, pt.random_policy(g))
+        assert t.chips_conserved and sorted(t.places) == list(range(5)) and len(t.games) < tour.MAX_GAMES
+
+
+def test_cli_plays_tournaments():
+    result = run("poker-tournament", "--variant", "omaha-hi-lo", "--entrants", "4", "--simulate", "3", "--seed", SEED,
+                 "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["parameters"]["prize_pool"] == "36000" and report["simulation"]["verdict"] in ("pass", "incomplete")
+    assert "not conserved: 0" in report["simulation"]["note"]
+    bad = run("poker-tournament", "--option", "pool-share=6999")
+    assert bad.exit_code == 2 and "7000..9999" in bad.output

@@ -39,11 +39,24 @@ STRATEGIES = (
 )
 
 
-def _category_probabilities() -> tuple[list[str], list[Fraction]]:
-    """The board's five-card categories (3-1) and their exact probabilities, every hand counted in C."""
-    counts = ph.category_counts(5)
-    total = math.comb(52, 5)
-    return list(counts), [Fraction(c, total) for c in counts.values()]
+class BoardTally:
+    """The five board cards' category (3-1) of every dealt round, tested against the exact
+    probabilities of all C(52, 5) hands (counted in C)."""
+
+    def __init__(self) -> None:
+        counts = ph.category_counts(5)
+        self.labels = list(counts)
+        self.probabilities = [Fraction(c, math.comb(52, 5)) for c in counts.values()]
+        self.counts = dict.fromkeys(self.labels, 0)
+        self._name = {r.code: r.name for r in ph.FIVE_CARD_RANKS}
+
+    def add(self, board) -> None:
+        self.counts[self._name[int(ph.rank([board])[0]) >> ph.CATEGORY_SHIFT]] += 1
+
+    def fit(self, not_conserved: int):
+        """The chi-square; a settlement that lost or made a chip is an impossible outcome (probability 0)."""
+        return goodness_of_fit([self.counts[n] for n in self.labels] + [not_conserved],
+                               self.probabilities + [Fraction(0)], self.labels + ["chips not conserved"])
 
 
 class PvpGame(Game):
@@ -76,19 +89,16 @@ class PvpGame(Game):
 
         rules = self.table(variant, blind, share, posting)
         policy = pt.call_down if strategy == "call-down" else pt.random_policy(generator)
-        labels, probabilities = _category_probabilities()
-        codes = {r.name: r.code for r in ph.FIVE_CARD_RANKS}
+        boards = BoardTally()
         tally = {"rounds": 0, "showdowns": 0, "all_in_pots": 0, "low_halves": 0, "staked": 0, "paid": 0, "house": 0,
                  "not_conserved": 0}
-        boards = {name: 0 for name in labels}
         stacks = [chips * (k + 1) for k in range(players)]
 
         def step(n: int) -> None:
             decks = device_spec("deck").draw(generator, n)
             for deck in decks:
                 r = pt.play_round(rules, stacks, tally["rounds"] % players, deck, policy)
-                value = int(ph.rank([r.board])[0])
-                boards[next(name for name in labels if codes[name] == value >> ph.CATEGORY_SHIFT)] += 1
+                boards.add(r.board)
                 tally["rounds"] += 1
                 tally["showdowns"] += r.showdown
                 tally["all_in_pots"] += len(r.pots)
@@ -99,9 +109,7 @@ class PvpGame(Game):
                 tally["not_conserved"] += not r.chips_conserved()
 
         played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["rounds"], progress)
-        # A settlement that loses or makes a yen is an impossible outcome (probability 0).
-        fit = goodness_of_fit([boards[name] for name in labels] + [tally["not_conserved"]], probabilities + [Fraction(0)],
-                              labels + ["chips not conserved"])
+        fit = boards.fit(tally["not_conserved"])
         lows = f", {tally['low_halves']:,} with a low half paid" if rules.hilo else ""
         note = (f"outcome chi-square: the board's category (3-1) vs its exact probability; {tally['showdowns']:,} "
                 f"showdowns, {tally['all_in_pots']:,} all-in pots{lows}; staked {tally['staked']:,} yen, paid "

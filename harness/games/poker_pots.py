@@ -138,9 +138,14 @@ class Settlement:
     prizes: tuple[int, ...]
 
 
-def prize(pot: int, r: Fraction) -> int:
-    """9-9-イ: pot x r rounded up to the yen."""
-    return math.ceil(Fraction(pot) * r)
+def prize(pot: int, r: Fraction | None) -> int:
+    """9-9-イ: pot x r rounded up to the yen; ``r`` None: the pot itself (a tournament's
+    game, 11-3-ハ, which excludes 9-9-イ and 13-イ)."""
+    return pot if r is None else math.ceil(Fraction(pot) * r)
+
+
+def _share(r: Fraction | None) -> Fraction | None:
+    return None if r is None else check_share(r)
 
 
 def settle(pots: Sequence[Pot], carried: int, hands: dict[int, int], clockwise: Sequence[int],
@@ -158,10 +163,11 @@ def settle(pots: Sequence[Pot], carried: int, hands: dict[int, int], clockwise: 
     clockwise : sequence of int
         The customers clockwise from the customer to the right of the small
         blind (9-9-ロ's odd yen go to the first winner in this order).
-    r : Fraction
-        The operator's share, 0.90 <= r < 1 (9-9-イ).
+    r : Fraction or None
+        The operator's share, 0.90 <= r < 1 (9-9-イ); None in a tournament's
+        game, which pays the whole pot (11-3-ハ).
     """
-    r = check_share(r)
+    r = _share(r)
     prizes = [prize(p.amount, r) for p in pots]
     amounts = shares(pots, carried, hands, prizes, prize(carried, r))
     paid = {i: math.floor(a) for i, a in amounts.items()}
@@ -282,7 +288,7 @@ def settle_hilo(pots: Sequence[Pot], carried: int, high: dict[int, int], low: di
         the best high (low) hand first, equal hands by the suit of their
         strongest card (:func:`harness.games.poker_hands.omaha_odd_chip_order`).
     """
-    r = check_share(r)
+    r = _share(r)
     prizes = [prize(p.amount, r) for p in pots]
     main_prize = prize(carried, r)
     exact = hilo_shares(pots, carried, high, low, prizes, main_prize)

@@ -82,8 +82,9 @@ class TableRules:
         ``antes`` every customer's stake to take part (9-2-ハ).
     antes : bool
         9-2-ハ instead of the blinds.
-    share : Fraction
-        The operator's r, 0.90 <= r < 1 (9-9-イ).
+    share : Fraction or None
+        The operator's r, 0.90 <= r < 1 (9-9-イ); None for a tournament's
+        game, whose pots are paid whole in tournament chips (11-3-ハ).
     """
 
     hole: int
@@ -91,14 +92,15 @@ class TableRules:
     hilo: bool = False
     blind: int = 50
     antes: bool = False
-    share: Fraction = Fraction(95, 100)
+    share: Fraction | None = Fraction(95, 100)
 
     def __post_init__(self):
         if self.hole not in (2, 4) or self.hand not in ("omaha-hi", "best5") or (self.hilo and self.hole != 4):
             raise ValueError("a table deals 4 hole cards (Omaha, omaha-hi hand, Hi-Lo allowed) or 2 (Hold'em, best5)")
         if self.blind < 1:
             raise ValueError(f"the blind must be at least 1 yen, got {self.blind}")
-        pots.check_share(self.share)
+        if self.share is not None:
+            pots.check_share(self.share)
 
 
 @dataclasses.dataclass(frozen=True)

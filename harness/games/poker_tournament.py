@@ -1,0 +1,179 @@
+"""Poker tournaments (000 別表第1 第3 11): entry stakes pooled, games of Omaha or
+Texas Hold'em played for tournament chips until one entrant holds them all, a
+prize pool of the pooled stakes x r paid to the best-ranked entrants.
+
+Source: ``000_d4cd2a3cb5c95429.txt`` L1883-1925 (digest ``rules/poker.md``
+§10; the original wins).
+
+* 11-2: each entrant deposits the entry stake; the operator pools them.
+* 11-3-イ, ロ: every entrant gets the same tournament chips and the games
+  (9 or 10) are played for points instead of money; 11-3-ハ, ニ: without
+  the house's share (9-9-イ, 13-イ excluded), the odd points to the nearest
+  winner as 9-9-ロ / 13-ロ say, "1 yen" read as the smallest chip (1 point).
+* 11-4: the entrants are ranked by a method the Commission approves; those
+  above an approved place win (11-4-ロ).
+* 11-5: the prize pool is the pooled stakes x r, 0.70 <= r < 1, paid in
+  approved proportions.
+
+Readings, since the approved items are the operator's (each an option
+here): the ranking is by the order of elimination (the last entrant left
+first; entrants eliminated in the same game by their chips when it
+started, larger first, then equal); the blinds stay the same all
+tournament; a tournament stops after ``MAX_GAMES`` games if no entrant holds
+every chip, the rest ranked by chips held; the prize pool is exact in
+fractions of a yen (11-5 states no rounding).
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Sequence
+
+from harness.games import poker_pots as pots
+from harness.games import poker_table as pt
+from harness.games._pvp_game import STRATEGIES, BoardTally
+from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.simulate import Simulation
+
+SOURCE = "000 別表第1 第3 11"
+MAX_GAMES = 2000
+
+# variant -> the games played (11-3-ハ: Omaha, 9; 11-3-ニ: Texas Hold'em, 10)
+TABLES = {
+    "texas-holdem": (2, "best5", False, f"{SOURCE}-3-ニ (第3 10)"),
+    "omaha": (4, "omaha-hi", False, f"{SOURCE}-3-ハ (第3 9)"),
+    "omaha-hi-lo": (4, "omaha-hi", True, f"{SOURCE}-3-ハ (第3 9-10 .. 9-13)"),
+}
+# The operator's approved proportions of the prize pool by place (11-5): a choice here.
+PAYOUTS = {"50-30-20": (50, 30, 20), "65-35": (65, 35), "100": (100,)}
+
+
+def prize_pool(entrants: int, entry: int, r: Fraction) -> Fraction:
+    """11-5: the pooled entry stakes x r (0.70 <= r < 1), exact."""
+    return entrants * entry * pots.check_share(r, pots.TOURNAMENT_SHARE)
+
+
+def prizes(entrants: int, entry: int, r: Fraction, payout: Sequence[int]) -> tuple[Fraction, ...]:
+    """The prize of each paid place (11-4-ロ, 11-5): the pool in the approved proportions
+    (places beyond the entrants unpaid, their share spread over the paid ones)."""
+    paid = payout[:entrants]
+    pool = prize_pool(entrants, entry, r)
+    return tuple(pool * p / sum(paid) for p in paid)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tournament:
+    """One played tournament: the entrants' places (best first) and the games."""
+
+    places: tuple[int, ...]
+    games: tuple[pt.Round, ...]
+    chips_conserved: bool
+
+
+def play_tournament(rules: pt.TableRules, entrants: int, chips: int, decks, policy) -> Tournament:
+    """Play games (one shuffled deck each, from the iterator ``decks``) until one entrant
+    holds every chip or :data:`MAX_GAMES` are played; the places by elimination."""
+    held = [chips] * entrants
+    out: list[list[int]] = []        # eliminated groups, first eliminated first
+    games: list[pt.Round] = []
+    conserved = True
+    button = 0                       # the entrant in (or next clockwise to) the small blind's seat
+    while sum(1 for h in held if h) > 1 and len(games) < MAX_GAMES:
+        seats = [i for i in range(entrants) if held[i]]
+        sb = next((k for k, i in enumerate(seats) if i >= button), 0)
+        r = pt.play_round(rules, [held[i] for i in seats], sb, next(decks), policy)
+        before = {i: held[i] for i in seats}
+        for k, i in enumerate(seats):
+            held[i] += r.paid.get(k, 0) - r.staked[k]
+        conserved &= r.chips_conserved() and sum(held) == entrants * chips
+        gone = sorted((i for i in seats if not held[i]), key=lambda i: before[i])
+        if gone:
+            out.append(gone)
+        games.append(r)
+        button = (seats[sb] + 1) % entrants
+    standing = sorted((i for i in range(entrants) if held[i]), key=lambda i: -held[i])
+    places = standing + [i for group in reversed(out) for i in reversed(group)]
+    return Tournament(tuple(places), tuple(games), conserved)
+
+
+OPTIONS = (
+    GameOption("entrants", "N", "entrants (11-2)", 2, 10, 6),
+    GameOption("entry", "YEN", "each entrant's entry stake, pooled by the operator (11-2-ロ)", 1, 10**9, 10_000),
+    GameOption("points", "N", "the tournament chips (points) every entrant receives (11-3-イ)", 2, 10**9, 1000),
+    GameOption("blind", "YEN", "the small blind in points, the big blind twice it (9-2-ロ applied by 11-3)", 1,
+               10**6, 10),
+    GameOption("pool-share", "BP", "the approved r of 11-5 in hundredths of a percent: the prize pool is the "
+               "pooled stakes x r, 0.70 <= r < 1", 7000, 9999, 9000),
+    GameOption.choice("payout", "the approved shares of the prize pool by place, in percent (11-5)", tuple(PAYOUTS)),
+)
+
+
+class PokerTournamentGame(Game):
+    name = "poker-tournament"
+    summary = ("poker tournaments: entry stakes pooled, Omaha or Texas Hold'em for tournament chips, the prize "
+               "pool (pooled stakes x r) to the best places")
+    rules = f"{SOURCE} (seed L1883-1925)"
+    variants = tuple(TABLES)
+    variants_help = "the game played: texas-holdem (11-3-ニ), omaha or omaha-hi-lo (11-3-ハ)"
+    devices = "deck"
+    chunk = 1
+    options = OPTIONS
+    strategies = STRATEGIES
+
+    @staticmethod
+    def table(variant: str, blind: int) -> pt.TableRules:
+        hole, hand, hilo, _ = TABLES[variant]
+        return pt.TableRules(hole, hand, hilo, blind, share=None)
+
+    def _analyse(self, variant, *, strategy, entrants, entry, points, blind, pool_share, payout) -> Analysis:
+        r = Fraction(pool_share, 10_000)
+        each = prizes(entrants, entry, r, PAYOUTS[payout])
+        pool = prize_pool(entrants, entry, r)
+        text = lambda x: f"{x.numerator}/{x.denominator}" if x.denominator > 1 else str(x.numerator)
+        return Analysis(self.name, variant, {
+            "entrants": entrants, "entry": entry, "pooled": entrants * entry, "pool_share_r": text(r),
+            "prize_pool": text(pool), "prizes_by_place": [text(x) for x in each], "points": points,
+            "house_keeps": text(entrants * entry - pool), "games": TABLES[variant][3]}, (),
+            note=(f"the entrants play one another for points (no house share in the games, {SOURCE}-3-ハ); the "
+                  f"prize pool is the pooled stakes x r, 0.70 <= r < 1 ({SOURCE}-5), paid {payout} % by place"))
+
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, entrants, entry, points, blind,
+                  pool_share, payout):
+        from rngcore.devices import device_spec
+
+        rules = self.table(variant, blind)
+        policy = pt.call_down if strategy == "call-down" else pt.random_policy(generator)
+        each = prizes(entrants, entry, Fraction(pool_share, 10_000), PAYOUTS[payout])
+        boards = BoardTally()
+        tally = {"tournaments": 0, "games": 0, "not_conserved": 0, "capped": 0}
+        won = [Fraction(0)] * entrants
+
+        def decks():
+            while True:
+                yield device_spec("deck").draw(generator, 1)[0]
+
+        def step(n: int) -> None:
+            for _ in range(n):
+                t = play_tournament(rules, entrants, points, decks(), policy)
+                for place, seat in enumerate(t.places[:len(each)]):
+                    won[seat] += each[place]
+                for g in t.games:
+                    boards.add(g.board)
+                tally["tournaments"] += 1
+                tally["games"] += len(t.games)
+                tally["not_conserved"] += not t.chips_conserved
+                tally["capped"] += len(t.games) == MAX_GAMES
+
+        played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["tournaments"], progress)
+        fit = boards.fit(tally["not_conserved"])
+        note = (f"outcome chi-square: the board's category (3-1) of every game vs its exact probability; "
+                f"{tally['games']:,} games in {played:,} tournaments ({tally['capped']} stopped at {MAX_GAMES} "
+                f"games); prizes paid {float(sum(won)):,.0f} yen of {played * entrants * entry:,} pooled; "
+                f"tournaments whose points were not conserved: {tally['not_conserved']}")
+        return Simulation(self.name, variant, "deck", played, rounds, seconds, fit, (),
+                          procedure="one fresh 52-card shuffle per game, dealt as the variant's game; the small "
+                                    "blind moves one entrant left each game; the eliminated leave the table",
+                          interrupted=interrupted, replay=_replay(generator), note=note)
+
+
+GAMES = (PokerTournamentGame(),)
