@@ -235,3 +235,61 @@ def test_a_production_table_grows_its_draw_to_full_batches():
     table = Table(rules_for("roulette-single"), BETS["roulette-single"])  # unjournaled ones size their draws too
     totals = table.play(rngcore.Generator(), 3 * MAX_DRAW)
     assert table._draw == MAX_DRAW and totals.done == 3 * MAX_DRAW
+
+
+class _PowerLoss(BaseException):
+    """The machine stops: nothing after this point reaches the disk."""
+
+
+@pytest.mark.slow
+def test_random_power_losses_in_group_committed_tables(tmp_path):
+    """300 random stop points in batch tables with group commit (before a window's commit, or after it, or
+    inside a round's records): the restart finds whole rounds only, each DONE with its money conserved."""
+    import random
+
+    rnd = random.Random(23)
+    games = sorted(BETS)
+    for trial in range(300):
+        game, window = rnd.choice(games), rnd.randrange(1, 9)
+        stop_at, where = rnd.randrange(1, 60), rnd.choice(["append", "commit-before", "commit-after"])
+        path = tmp_path / f"{trial}.sqlite"
+
+        class Stopping(Journal):
+            rounds = commits = 0
+
+            def append_round(self, round_id, records):
+                Stopping.rounds += 1
+                if where == "append" and Stopping.rounds == stop_at:
+                    records = list(records)[: rnd.randrange(len(records))]  # part of the round is appended
+                    for kind, body in records:
+                        self._add(round_id, kind, body)
+                    raise _PowerLoss
+                super().append_round(round_id, records)
+
+            def commit(self):
+                Stopping.commits += 1
+                if where == "commit-before" and Stopping.commits == stop_at:
+                    raise _PowerLoss
+                super().commit()
+                if where == "commit-after" and Stopping.commits == stop_at:
+                    raise _PowerLoss
+
+        j = Stopping(path, batch="group", window=window, max_delay=3600)
+        try:
+            Table(rules_for(game), BETS[game], journal=j).play(rngcore.Generator(SEED, stream=trial), 60)
+        except _PowerLoss:
+            pass
+        j._rows.clear()  # the process is gone: what was not committed never reaches the file
+        if j._db.in_transaction:
+            j._db.execute("ROLLBACK")
+        j._db.close()
+        with Journal(path) as again:
+            assert again.verify().ok and rc.recover(again) == []
+            rounds = again.events()
+        assert sorted(rounds) == list(range(1, len(rounds) + 1))  # a prefix of whole rounds
+        for events in rounds.values():
+            assert events[-1]["state"] == "DONE"
+            bets = [e for e in events if e["kind"] == "bet"]
+            moves = [e for e in events if e["kind"] == "settlement"]
+            assert sorted(m["index"] for m in moves) == list(range(len(bets)))
+            assert sum(b["stake"] for b in bets) == sum(m["returned"] + m["collected"] for m in moves)
