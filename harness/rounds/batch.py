@@ -80,8 +80,7 @@ class Table:
 
     def _template_round(self, dealt, provenance: dict | None, round_id: int) -> Round:
         """The one Round every round dealing ``dealt`` repeats."""
-        events: list[dict] = []
-        r = Round(self.rules, round_id, sink=events.append, options=self.options)
+        r = Round(self.rules, round_id, options=self.options)  # its events: r.events
         for bet in self.bets:
             r.place(bet)
         r.close()
