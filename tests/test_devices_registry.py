@@ -23,6 +23,9 @@ NAMED = ["roulette-single", "roulette-double", "roulette-double-as-single", "big
 def _registered() -> list[str]:
     names = []
     for d in DEVICES.values():
+        if d.argument == "path":  # a family over files (slot:MODEL): its sample member
+            names.append(d.example)
+            continue
         names += [d.name] if d.parameter is None else [f"{d.name}:{v}" for v in (d.low, (d.low + d.high) // 2, d.high)]
     return names
 
@@ -31,7 +34,7 @@ ALL = list(dict.fromkeys(NAMED + _registered()))
 
 
 def test_names_cover_every_pattern():
-    patterns = {n.replace(":N", ":") for n in DEVICE_NAMES}
+    patterns = {n.split(":")[0] + ":" if ":" in n else n for n in DEVICE_NAMES}  # dice:N, slot:MODEL
     named = {n.split(":")[0] + ":" if ":" in n else n for n in NAMED}
     assert named <= patterns and {n.split(":")[0] + ":" if ":" in n else n for n in ALL} == patterns
 

@@ -10,7 +10,9 @@ device's kind and its draw).  :data:`DEVICES` discovers every module of
 docs' table of devices and :data:`DEVICE_NAMES` are read from it.
 
 A declaration with a ``parameter`` is a family ``name:N`` (``dice:N``,
-``shoe:N``); :func:`device_spec` parses the count and checks its range.
+``shoe:N``); :func:`device_spec` parses the count and checks its range.  A
+family whose ``argument`` is ``"path"`` takes any text after the colon, a
+file its builder reads (``slot:MODEL``, a slot model).
 
 :class:`DeviceSpec` is what the statistics battery and the games read:
 labels, the exact law of one value, the bulk draw, and the kind
@@ -116,6 +118,12 @@ class Device:
         A family's N: what it counts (``"decks"``); None for one device.
     low, high : int
         The range of N.
+    argument : {"count", "path"}
+        What follows the colon: a whole number N in ``low..high``, or a file
+        path handed to ``build`` as text.
+    sample : str
+        ``"path"`` families: a file the family's example member reads (the
+        listings and the registry's tests build it).
     """
 
     name: str
@@ -126,8 +134,12 @@ class Device:
     parameter: str | None = None
     low: int = 1
     high: int = 1
+    argument: str = "count"
+    sample: str = ""
 
     def __post_init__(self):
+        if self.argument not in ("count", "path"):
+            raise ValueError(f"device {self.name}: argument must be 'count' or 'path', got {self.argument!r}")
         if ":" in self.name:
             raise ValueError(f"device name {self.name!r}: a family is declared by its prefix and a parameter")
         if self.parameter is not None and not 0 <= self.low <= self.high:
@@ -135,8 +147,10 @@ class Device:
 
     @property
     def example(self) -> str:
-        """A name this declaration answers to (the family's smallest member)."""
-        return self.name if self.parameter is None else f"{self.name}:{self.low}"
+        """A name this declaration answers to (the family's smallest member, a path family's sample)."""
+        if self.parameter is None:
+            return self.name
+        return f"{self.name}:{self.sample}" if self.argument == "path" else f"{self.name}:{self.low}"
 
     @property
     def kind(self) -> str:
@@ -146,7 +160,14 @@ class Device:
     @property
     def pattern(self) -> str:
         """The name as written on the command line (``shoe:N`` for a family)."""
-        return self.name if self.parameter is None else f"{self.name}:N"
+        if self.parameter is None:
+            return self.name
+        return f"{self.name}:{self.parameter.upper()}" if self.argument == "path" else f"{self.name}:N"
+
+    @property
+    def counted(self) -> str:
+        """The help text's note on a counted family's N (empty otherwise)."""
+        return f" (N {self.parameter}, {self.low}..{self.high})" if self.parameter and self.argument == "count" else ""
 
     def spec(self, name: str) -> DeviceSpec:
         """The :class:`DeviceSpec` of ``name`` (this device, or a member ``prefix:N`` of the family)."""
@@ -154,6 +175,11 @@ class Device:
             if name != self.name:
                 raise ValueError(f"device {name!r} is not {self.name!r}")
             args: tuple = ()
+        elif self.argument == "path":
+            path = name[len(self.name) + 1:]
+            if not path:
+                raise ValueError(f"device {name!r}: {self.pattern} needs a file after the colon")
+            args = (path,)
         else:
             count = _parse_count(name, f"{self.name}:", self.low, self.high)
             name, args = f"{self.name}:{count}", (count,)
@@ -217,6 +243,8 @@ def device_spec(name: str) -> DeviceSpec:
     device = DEVICES.get(prefix)
     if device is None or bool(colon) != (device.parameter is not None):
         raise ValueError(f"unknown device {name!r}; valid names: {', '.join(device_names())}")
+    if device.argument == "path":  # a file may change between calls: never cached
+        return device.spec(name)
     with _SPECS_LOCK:
         cached = _SPECS.get(name)
     if cached is not None and cached[0] is device:  # a device re-registered under the name is rebuilt
@@ -233,8 +261,7 @@ def help_rows() -> list[tuple[str, str]]:
     """(name, what it is and how it is labelled) of every device, for ``--help``."""
     rows = []
     for d in declarations():
-        count = f" (N {d.parameter}, {d.low}..{d.high})" if d.parameter else ""
-        rows.append((d.pattern, f"{d.summary}{count}" + (f"; labels {d.labels}" if d.labels else "")))
+        rows.append((d.pattern, f"{d.summary}{d.counted}" + (f"; labels {d.labels}" if d.labels else "")))
     return rows
 
 
@@ -251,7 +278,7 @@ def markdown_table() -> str:
     """The table of devices in the docs (checked against the registry by the tests)."""
     lines = ["| device | what | labels | kind | one value's law | source |", "|---|---|---|---|---|---|"]
     for d in declarations():
-        count = f" (N {d.parameter}, {d.low}..{d.high})" if d.parameter else ""
-        lines.append(f"| `{d.pattern}` | {d.summary}{count} | {d.labels or '—'} | {d.kind} | "
-                     f"{_law(device_spec(d.example))} | {d.citation} |")
+        law = "the model's stop law" if d.argument == "path" else _law(device_spec(d.example))
+        lines.append(f"| `{d.pattern}` | {d.summary}{d.counted} | {d.labels or '—'} | {d.kind} | "
+                     f"{law} | {d.citation} |")
     return "\n".join(lines) + "\n"

@@ -95,6 +95,21 @@ def dice(faces: tuple[str, ...], name: str, count: int) -> Drawing:
     return Drawing("dice", tuple(faces), (Fraction(1, sides),) * sides, count, None, draw)
 
 
+def reels(weights: tuple[int, ...], name: str, count: int) -> Drawing:
+    """``count`` reels sharing one stop law: stop ``p`` (label ``p + 1``) covers ``weights[p]`` of the
+    ``sum(weights)`` equally likely virtual stops; one row of ``count`` stops per play, reel 1 first."""
+    total = sum(weights)
+    if not 1 <= total <= 256:
+        raise ValueError(f"{name}: 1 to 256 virtual stops fit the uint8 draws, got {total}")
+    physical = np.repeat(np.arange(len(weights), dtype=np.uint8), weights)  # virtual stop -> physical stop
+
+    def draw(generator, n):
+        return physical[uniform8(generator, total, n * count)].reshape(n, count)
+
+    return Drawing("dice", tuple(str(p) for p in range(1, len(weights) + 1)),
+                   tuple(Fraction(w, total) for w in weights), count, None, draw)
+
+
 def stack(labels: tuple[str, ...], multiset: tuple[int, ...], name: str) -> Drawing:
     """A stack of items (label index of each, in fresh order): one fresh shuffle per row."""
     fresh = np.array(multiset, dtype=np.uint16)
