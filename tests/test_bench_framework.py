@@ -236,6 +236,7 @@ def test_bench_json_report_and_group_filter(fake_cases):
     [ratio] = group["ratios"]
     assert ratio["case"] == "rngcert" and ratio["baseline"] == "fake-base" and ratio["ratio"] > 0
     assert report["build"]["core_sha256"] and report["timing"]["repeats"] == FAST.repeats
+    assert report["provenance"] is None  # the benchmarks draw from no generator of the caller's
     assert (report["verdict"], report["complete"], report["interrupted"]) == ("pass", True, False)
 
 

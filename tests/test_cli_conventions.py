@@ -12,6 +12,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+import rngcore
 from harness import verdict
 from harness.cli import main
 from harness.progress import Progress
@@ -45,6 +46,7 @@ def test_outcome_rules():
 
 REPORTS = [
     ("selftest",),
+    ("test", "deck", "--samples", "1000", "--seed", SEED),
     ("game", "craps"),
     ("game", "roulette-single", "--simulate", "100000", "--seed", SEED),
     ("slot", SLOT),
@@ -60,6 +62,11 @@ def test_every_report_speaks_one_vocabulary(args):
     assert (report["verdict"], report["complete"], report["interrupted"]) == ("pass", True, False)
     for old in ("pass", "passed", "ok"):
         assert old not in report
+    # One provenance block (issue 16, item 6): the build always, the generator where one of ours drew.
+    assert report["build"]["core_sha256"] == rngcore.BUILD_INFO.sha256 and report["build"]["version"]
+    assert "provenance" in report
+    if "--seed" in args:
+        assert report["provenance"]["engine"] == "chacha20"
     text = run(*args)
     assert text.exit_code == 0, text.output
     assert text.stdout.rstrip().splitlines()[-1].startswith("verdict: PASS")

@@ -29,7 +29,7 @@ def test_json_schema_exactly():
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
     assert set(report) == {"device", "kind", "n", "unit", "alpha", "verdict", "complete", "interrupted", "tests",
-                           "source", "provenance"}
+                           "source", "provenance", "build"}
     assert report["provenance"]["stream"] == 0 and SEED not in r.stdout  # the seed by fingerprint only
     assert report["device"] == "deck" and report["n"] == 1000 and report["alpha"] == 0.05
     assert report["verdict"] == "pass" and report["complete"] is True and report["interrupted"] is False

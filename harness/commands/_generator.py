@@ -97,6 +97,21 @@ class GeneratorOptions:
         return None if generator is None else generator.provenance().as_dict()
 
 
+def provenance_block(provenance: dict | None) -> dict:
+    """The two keys every command's JSON report carries about what produced it.
+
+    ``build`` names the code (version, the C layers' source hashes, the
+    dispatched keystream path: :func:`harness.selftest.build_info`);
+    ``provenance`` the generator that drew the data (``None`` where no
+    generator of the caller's drew it: a capture file, the self-test, the
+    benchmarks).  One function, so ``test``, ``game``, ``slot``, ``selftest``
+    and ``bench`` write the same block.
+    """
+    from harness.selftest import build_info
+
+    return {"build": build_info(), "provenance": provenance}
+
+
 def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bool) -> GeneratorOptions:
     from rngcore.engines import engine_class
 

@@ -18,7 +18,7 @@ import threading
 
 import click
 
-from harness.commands._generator import generator_options
+from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
                                        scheduler_option, workers_option)
 
@@ -309,7 +309,7 @@ def _report(ctx, result, what: str, source: dict, provenance, as_json: bool, out
     if as_json:
         report = outcome.report(result.to_json())
         report["source"] = {"description": what, **source}
-        report["provenance"] = provenance  # None for a capture file: no generator of ours drew it
+        report.update(provenance_block(provenance))  # provenance None for a capture file: no generator of ours drew it
         emit(json.dumps(report, indent=2), output)
     else:
         emit(_text_report(result, what, DEFAULT_POWER), output)

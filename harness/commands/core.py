@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from harness.commands._generator import generator_options
+from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import Count, emit, output_option, quiet_option
 from harness.verdict import Outcome, item_verdict
 
@@ -85,7 +85,7 @@ def selftest_command(as_json, output):
     info = selftest.build_info()
     if as_json:
         emit(json.dumps(outcome.report({
-            "build": info, "engines": list(by_engine),
+            **provenance_block(None), "engines": list(by_engine),
             "checks": [_check_json(name, c) for name, checks in by_engine.items() for c in checks],
         }), indent=2), output)
     else:
@@ -132,7 +132,6 @@ def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
     from harness.benchcases import discover_cases
     from harness.benchcases._base import CheckFailed, Timing, group_cases, ratios, run_group
     from harness.progress import Progress
-    from harness.selftest import build_info
 
     by_group = group_cases(discover_cases())
     unknown = [g for g in groups if g not in by_group]
@@ -171,7 +170,7 @@ def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
                                     if smoke else "no target missed"))
     if as_json:
         emit(json.dumps(outcome.report({
-            "build": build_info(),
+            **provenance_block(None),
             "machine": {"platform": platform.platform(), "processor": platform.processor(),
                         "cpus": os.cpu_count(), "python": platform.python_version()},
             "timing": {"repeats": timing.repeats, "min_seconds_per_repeat": timing.min_seconds,

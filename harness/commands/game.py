@@ -14,7 +14,7 @@ import sys
 import click
 
 from harness.commands._generated import GeneratedCommand, rows_block
-from harness.commands._generator import generator_options
+from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
                                       output_option, quiet_option, scheduler_option, workers_option)
 from harness.verdict import FAIL, Outcome
@@ -271,7 +271,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
         report = analysis.as_dict()
         if simulation is not None:
             report["simulation"] = simulation.as_dict()
-        report["provenance"] = rng.provenance()
+        report.update(provenance_block(rng.provenance()))
         emit(json.dumps(outcome.report(report), indent=2, ensure_ascii=False), output)
     else:
         lines = _analysis_lines(analysis)

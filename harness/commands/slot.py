@@ -7,7 +7,7 @@ import pathlib
 
 import click
 
-from harness.commands._generator import generator_options
+from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import emit, output_option, quiet_option
 from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
@@ -62,7 +62,7 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
                    "verdict: INCOMPLETE", err=True)
         if as_json:
             report = interrupted_json(game, profile, progress.done, progress.total)
-            report["provenance"] = rng.provenance()
+            report.update(provenance_block(rng.provenance()))
             emit(json.dumps(report, indent=2, ensure_ascii=False), output)
         else:
             emit(render_interrupted(game, profile, progress.done, progress.total).rstrip("\n"), output)
@@ -96,7 +96,7 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
 
     if as_json:
         report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
-        report["provenance"] = rng.provenance()
+        report.update(provenance_block(rng.provenance()))
         emit(json.dumps(report, indent=2, ensure_ascii=False), output)
     else:
         emit(render(analysis, checks, profile, simulation, interrupted=interrupted).rstrip("\n"), output)

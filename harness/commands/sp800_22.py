@@ -20,7 +20,7 @@ import pathlib
 
 import click
 
-from harness.commands._generator import generator_options
+from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import Alpha, InputPath, emit, output_option, quiet_option
 
 BIT_ORDERS = ("msb", "lsb")
@@ -120,7 +120,7 @@ def sp800_22_command(ctx, input_path, fmt, bit_order, sequences, length, alpha, 
     if as_json:
         out = outcome.report(report.as_dict())  # the shared vocabulary keys first, as every report
         out["source"] = {"description": what, "input": input_path}
-        out["provenance"] = rng.provenance()
+        out.update(provenance_block(rng.provenance()))
         emit(json.dumps(out, indent=2), output)
     else:
         emit(what + "\n" + report.table() + outcome.line(), output)
