@@ -58,7 +58,7 @@ _MESSAGES = {
     lib.RNG_E_HEALTH_RCT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Repetition "
                                                "Count Test (a sample repeated too often in a row); this generator "
                                                "is closed, create a new one"),
-    lib.RNG_E_CONTINUOUS: (ContinuousTestError, "two consecutive blocks of the engine's output were equal (the "
+    lib.RNG_E_CONTINUOUS: (ContinuousTestError, "a block of the engine's output repeated one of the two before it (the "
                                                 "continuous test: the engine is stuck); this generator is closed, "
                                                 "create a new one"),
     lib.RNG_E_HEALTH_APT: (EntropyHealthError, "the operating system's entropy failed the SP 800-90B Adaptive "

@@ -31,8 +31,8 @@
  *               rounded up to the engine's granularity, one 64-byte
  *               ChaCha20 block).  Counted are the bytes generated for
  *               output, including any still unread in the buffer.  Every
- *               batch passes the continuous test (continuous.h: no two
- *               consecutive 32-byte output blocks equal) before any of it
+ *               batch passes the continuous test (continuous.h: no 32-byte
+ *               output block equal to the one or two before it) before any of it
  *               is read; a repeat latches RNG_E_CONTINUOUS.
  *
  * No returned output stays in the state: every read zeroes the buffer

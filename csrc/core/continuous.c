@@ -1,4 +1,4 @@
-/* continuous.c -- no two consecutive output blocks equal (see continuous.h). */
+/* continuous.c -- no output block equal to either of the two before it (see continuous.h). */
 #include "continuous.h"
 
 #include <string.h>
@@ -30,25 +30,28 @@ static void fingerprints(const uint8_t *a, const uint8_t *b, uint8_t fa[RNG_CONT
 }
 
 /* Whether some block of p[0 .. count blocks) starts with the 64-bit word
-   the block before it starts with: every repeated block does, good output
-   almost never (2^-64 a pair).  Branch-free. */
+   the block before it, or the one before that, starts with: every repeated
+   block does, good output almost never (2^-63 a block).  Distance 2 is a
+   repeated 64-byte unit (A B A B: a ChaCha20 keystream block whose counter
+   is stuck), in which no block equals its neighbour.  Branch-free. */
 static int words_repeat(const uint8_t *p, size_t count)
 {
-    uint64_t hit = 0, prev, cur;
+    uint64_t hit = 0, before = 0, prev, cur;
     memcpy(&prev, p, 8);
     for (size_t i = 1; i < count; i++) {
         memcpy(&cur, p + RNG_CONTINUOUS_BLOCK * i, 8);
-        hit |= prev == cur;
+        hit |= (prev == cur) | ((i >= 2) & (before == cur));
+        before = prev;
         prev = cur;
     }
     return hit != 0;
 }
 
-/* Whether a block of p[0 .. count blocks) equals the one before it. */
+/* Whether a block of p[0 .. count blocks) equals one of the two before it. */
 static int blocks_repeat(const uint8_t *p, size_t count, size_t b)
 {
     for (size_t i = 1; i < count; i++) {
-        if (memcmp(p + (i - 1) * b, p + i * b, b) == 0) {
+        if (memcmp(p + (i - 1) * b, p + i * b, b) == 0 || (i >= 2 && memcmp(p + (i - 2) * b, p + i * b, b) == 0)) {
             return 1;
         }
     }
