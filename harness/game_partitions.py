@@ -33,11 +33,27 @@ _PREPARED: dict = {}  # the run's game, settings and child generators; forked wo
 
 
 def _play(index: int):
-    """Worker (or this process): partition ``index`` of the prepared run."""
+    """Worker (or this process): partition ``index`` of the prepared run (see :func:`_partition`)."""
     game, (a, b), child, settings = (_PREPARED["game"], _PREPARED["parts"][index], _PREPARED["children"][index],
                                      _PREPARED["settings"])
     variant, strategy, options = settings
-    return game.simulate(b - a, child, variant, strategy=strategy, **options)
+    return _partition(lambda: game.simulate(b - a, child, variant, strategy=strategy, **options), index)
+
+
+def _partition(play, index: int):
+    """``play()``'s simulation as a partition's tally: its chi-square left to the merged counts
+    (:func:`harness.games.simulate.fits_deferred`), and, after partition 0, without the exact class
+    probabilities and labels, the same in every partition of a run and most of what a pickled
+    simulation weighs (thousands of Fractions: 23 ms to unpickle per baccarat partition, against
+    2 ms to merge), so the process merging them is not the one that bounds a run's speed."""
+    from harness.games.simulate import fits_deferred
+
+    with fits_deferred():
+        sim = play()
+    if index:
+        counts = sim.outcome_fit.inputs[0]
+        sim = dataclasses.replace(sim, outcome_fit=dataclasses.replace(sim.outcome_fit, inputs=(counts, None, None)))
+    return sim
 
 
 def _recipe(generator):
@@ -68,7 +84,8 @@ def _play_remote(job):
     from harness.games.registry import GAMES
 
     name, (variant, strategy, options), recipe, count, index, rounds = job
-    return GAMES[name].simulate(rounds, _child(recipe, count, index), variant, strategy=strategy, **options)
+    return _partition(lambda: GAMES[name].simulate(rounds, _child(recipe, count, index), variant,
+                                                   strategy=strategy, **options), index)
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,

@@ -153,11 +153,13 @@ def _merge_text(first: str, second: str) -> str:
 
 def _pending_fit(first: tuple, later: tuple):
     """The outcome counts of two segments, summed; the chi-square itself is left to
-    :meth:`GameSegments.finish` (it costs up to a fraction of a second on thousands of classes)."""
+    :meth:`GameSegments.finish` (it costs up to a fraction of a second on thousands of classes).
+    The exact probabilities and labels, one simulation's, are the first segment's (a later
+    partition sends none: :mod:`harness.game_partitions`)."""
     from harness.games.simulate import FitResult
 
     counts = [int(a) + int(b) for a, b in zip(first[0], later[0], strict=True)]
-    return FitResult(None, None, None, 0, 0, inputs=(tuple(counts), *later[1:]))
+    return FitResult(None, None, None, 0, 0, inputs=(tuple(counts), *first[1:]))
 
 
 class GameSegments:

@@ -73,3 +73,32 @@ def test_an_interrupted_run_reports_its_whole_partitions(small_partitions):
     assert sim.interrupted and sim.rounds == SIZE and sim.verdict == "incomplete"
     first = game.simulate(SIZE, rngcore.Generator(SEED, stream=2).spawn(3)[0])
     assert [b.counts for b in sim.bets] == [b.counts for b in first.bets]
+
+
+def test_the_chi_square_is_computed_once_on_the_merged_counts(small_partitions, monkeypatch):
+    import stats
+
+    real, calls = stats.chisquare, []
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(stats, "chisquare", counting)
+    game = GAMES["baccarat"]
+    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=1)
+    assert len(calls) == 1  # not once per partition as well
+    assert _figures(sim) == _figures(_by_hand(game)) and sim.outcome_fit.pvalue is not None
+
+
+def test_later_partitions_send_only_their_counts(small_partitions):
+    import pickle
+
+    game = GAMES["baccarat"]
+    sent = []
+    children = rngcore.Generator(SEED, stream=2).spawn(2)
+    for index, child in enumerate(children):
+        sent.append(game_partitions._partition(lambda: game.simulate(SIZE, child), index))
+    first, later = (len(pickle.dumps(s)) for s in sent)
+    assert later * 4 < first  # the exact class probabilities (7,200 Fractions) travel once
+    assert sent[1].outcome_fit.inputs[1] is None and sent[0].outcome_fit.inputs[1] is not None

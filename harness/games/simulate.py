@@ -15,6 +15,7 @@ probability 0 is reported as an impossible outcome and fails the check.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from fractions import Fraction
@@ -26,6 +27,22 @@ from harness import verdict
 from harness.games.core import BetResult
 from harness.intervals import Z_999
 ALPHA = 1e-3
+
+#: Set by :func:`fits_deferred`: simulations then carry their counts and leave the chi-square out.
+_DEFERRED = False
+
+
+@contextlib.contextmanager
+def fits_deferred():
+    """Within it, :func:`goodness_of_fit` keeps only what was tested (``inputs``) and computes no
+    statistic: a partition of a longer run, whose counts are merged and tested once
+    (:meth:`harness.segments.GameSegments.finish`), so the chi-square is not paid per partition."""
+    global _DEFERRED
+    saved, _DEFERRED = _DEFERRED, True
+    try:
+        yield
+    finally:
+        _DEFERRED = saved
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +96,9 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction],
     inputs = (tuple(int(c) for c in observed), tuple(probs), None if labels is None else tuple(labels))
     possible = [i for i, p in enumerate(probs) if p > 0]
     impossible = int(sum(int(observed[i]) for i, p in enumerate(probs) if p == 0))
+    if _DEFERRED:
+        return FitResult(None, None, None, len(possible), 0, impossible, "deferred: tested after the merge",
+                         inputs=inputs)
     if len(possible) < 2:
         return FitResult(None, None, None, len(possible), 0, impossible, "a single possible class: nothing to test",
                          inputs=inputs)
