@@ -97,7 +97,7 @@ class GeneratorOptions:
         return None if generator is None else generator.provenance().as_dict()
 
 
-def provenance_block(provenance: dict | None) -> dict:
+def provenance_block(provenance: dict | None, build: dict | None = None) -> dict:
     """The two keys every command's JSON report carries about what produced it.
 
     ``build`` names the code (version, the C layers' source hashes, the
@@ -105,11 +105,15 @@ def provenance_block(provenance: dict | None) -> dict:
     ``provenance`` the generator that drew the data (``None`` where no
     generator of the caller's drew it: a capture file, the self-test, the
     benchmarks).  One function, so ``test``, ``game``, ``slot``, ``selftest``
-    and ``bench`` write the same block.
+    and ``bench`` write the same block.  A caller that already holds the
+    ``build`` dict (the self-test prints it) passes it rather than hashing
+    the C sources twice.
     """
-    from harness.selftest import build_info
+    if build is None:
+        from harness.selftest import build_info
 
-    return {"build": build_info(), "provenance": provenance}
+        build = build_info()
+    return {"build": build, "provenance": provenance}
 
 
 def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bool) -> GeneratorOptions:

@@ -85,7 +85,7 @@ def selftest_command(as_json, output):
     info = selftest.build_info()
     if as_json:
         emit(json.dumps(outcome.report({
-            **provenance_block(None), "engines": list(by_engine),
+            **provenance_block(None, build=info), "engines": list(by_engine),
             "checks": [_check_json(name, c) for name, checks in by_engine.items() for c in checks],
         }), indent=2), output)
     else:
