@@ -144,3 +144,14 @@ def test_test_bytes_suite_sp800_22_workers_default_as_sp800_22(monkeypatch):
     args = ("--seed", SEED, "--bits", "1000", "--test", "Frequency", "--json")
     assert _test_bytes(*args).exit_code in (0, 1) and _test_bytes(*args, "--workers", "1").exit_code in (0, 1)
     assert seen == [7, 1]
+
+
+def test_the_command_keeps_freed_memory_in_its_own_process(monkeypatch):
+    """With --workers 1 the command's own process runs every test: it keeps freed memory for reuse, as the
+    pool's workers do (the DFT's temporaries are not page-faulted afresh per sequence)."""
+    import stats._sp800_22_pool as pool
+
+    calls = []
+    monkeypatch.setattr(pool, "keep_freed_memory", lambda: calls.append(True) or True)
+    result = _test_bytes("--seed", SEED, "--bits", "1000", "--test", "Frequency", "--workers", "1")
+    assert result.exit_code in (0, 1) and calls == [True]

@@ -162,7 +162,9 @@ def run_sp800_22(ctx, *, input_path, fmt, bit_order, sequences, length, alpha, t
         bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8))[: m * length]
         what = f"{bits.size:,} bits drawn from rngcert's engine, {generator.provenance().describe()}"
     from harness.progress import Progress
+    from stats._sp800_22_pool import keep_freed_memory
 
+    keep_freed_memory()  # this process runs the tests too (--workers 1): reuse their temporaries, as workers do
     m = sequences if sequences is not None else bits.size // length
     runs = m * sum(1 for e in suite_tests() if not tests or e.name in tests)
     try:
