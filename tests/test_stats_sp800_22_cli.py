@@ -1,4 +1,5 @@
-"""``rngcert sp800-22``: captures (binary either bit order, ASCII, stdin), our engine, bad input."""
+"""``rngcert sp800-22`` and its other spelling ``rngcert test bytes --suite sp800-22``: captures (binary either
+bit order, ASCII, stdin), our engine, bad input."""
 from __future__ import annotations
 
 import json
@@ -36,7 +37,7 @@ def test_ascii_capture_and_stdin(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("0102")
     result = _run("--input", str(bad), "--format", "ascii", "--bits", "100")
-    assert result.exit_code == 2 and "holds only 0 and 1" in result.output
+    assert result.exit_code == 2 and "holds only 0, 1 and white space" in result.output
 
 
 def test_engine_draw_is_replayable():
@@ -64,3 +65,93 @@ def test_workers_give_the_same_report_and_refuse_zero():
     assert json.loads(one.output)["rows"] == json.loads(two.output)["rows"]
     bad = _run(*args, "--workers", "0")
     assert bad.exit_code == 2 and "--workers" in bad.output
+
+
+def _test_bytes(*args, stdin=None):
+    return CliRunner().invoke(main, ["test", "bytes", "--suite", "sp800-22", *args], input=stdin)
+
+
+def test_test_bytes_suite_sp800_22_is_the_same_run(tmp_path):
+    """The issue's spelling gives the very report of ``rngcert sp800-22``: a capture either bit order, ASCII
+    0/1 text (also on stdin) and our engine's bits."""
+    import rngcore
+
+    data = rngcore.Generator(SEED).random_bytes(3 * 2000 // 8)
+    binary = tmp_path / "cap.bin"
+    binary.write_bytes(data)
+    ascii_ = tmp_path / "cap.txt"
+    ascii_.write_text("\n".join("".join(map(str, row)) for row in
+                                np.unpackbits(np.frombuffer(data, dtype=np.uint8)).reshape(-1, 100)))
+    tests = ("--test", "Frequency", "--test", "Runs", "--test", "CumulativeSums", "--bits", "2000", "--json")
+    cases = [("--input", str(binary)), ("--input", str(binary), "--bit-order", "lsb"),
+             ("--input", str(ascii_), "--format", "ascii"), ("--seed", SEED, "--sequences", "3")]
+    for case in cases:
+        one, other = _run(*case, *tests), _test_bytes(*case, *tests)
+        assert one.exit_code == other.exit_code in (0, 1), (case, other.output)
+        assert json.loads(one.output) == json.loads(other.output), case
+    msb, lsb, text, drawn = (json.loads(_test_bytes(*case, *tests).output) for case in cases)
+    assert msb["rows"] == text["rows"] == drawn["rows"] != lsb["rows"]  # the same bits, MSB first
+    assert msb["sequences"] == 3 and msb["source"]["description"] == f"6,000 bits read from {binary} " \
+                                                                     "(binary, msb first)"
+    piped = _test_bytes("--input", "-", "--format", "ascii", *tests, stdin=ascii_.read_text())
+    assert json.loads(piped.output)["rows"] == msb["rows"]
+    assert json.loads(piped.output)["source"]["input"] == "stdin"
+
+
+def test_test_bytes_suite_sp800_22_refuses_bad_input_with_one_located_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0101\n01x1\n")
+    npy = tmp_path / "bits.npy"
+    np.save(npy, np.zeros(800, dtype=np.uint8))
+    short = tmp_path / "short.bin"
+    short.write_bytes(b"\x00" * 10)
+    cases = [
+        (("--input", str(bad), "--format", "ascii", "--bits", "100"),
+         f"{bad}: byte offset 7 (line 2, column 3) is 'x'; --format ascii holds only 0, 1 and white space"),
+        (("--input", "-", "--format", "ascii", "--bits", "100"), "stdin: byte offset 7 (line 2, column 3)"),
+        (("--input", str(npy), "--bits", "100"), f"{npy}: a .npy file"),
+        (("--input", str(short), "--bits", "1000"), f"{short}: too few bits: SP 800-22 suite needs at least 1,000"),
+        (("--samples", "5"), "--samples is the battery's"),
+        (("--scheduler", "local"), "--scheduler is the battery's"),
+        (("--format", "labels"), "--format labels is the battery's"),
+        (("--test", "frequency"), "unknown SP 800-22 test 'frequency'"),
+        (("--input", str(short), "--seed", SEED), "--seed applies only when drawing"),
+    ]
+    for args, message in cases:
+        result = CliRunner().invoke(main, ["test", "bytes", "--suite", "sp800-22", *args], input=bad.read_text())
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1, result.output
+    wrong = CliRunner().invoke(main, ["test", "roulette-single", "--suite", "sp800-22"])
+    assert wrong.exit_code == 2 and "DEVICE must be bytes, not 'roulette-single'" in wrong.output
+    for args, message in [(("--bits", "1000"), "--bits applies only with --suite sp800-22"),
+                          (("--sequences", "2"), "--sequences applies only with --suite sp800-22"),
+                          (("--bit-order", "lsb"), "--bit-order applies only with --suite sp800-22"),
+                          (("--format", "ascii"), "--format ascii applies only with --suite sp800-22"),
+                          (("--test", "Frequency"), "--test Frequency is an SP 800-22 test: add --suite sp800-22")]:
+        result = CliRunner().invoke(main, ["test", "bytes", "--seed", SEED, *args])
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
+
+
+def test_test_bytes_suite_sp800_22_workers_default_as_sp800_22(monkeypatch):
+    """--workers left unset means one per usable CPU for the suite (not the battery's 1); given, it is kept."""
+    import harness.commands.sp800_22 as command
+    import stats.sp800_22_suite as suite
+
+    seen = []
+    real = suite.run_suite
+    monkeypatch.setattr(command, "default_workers", lambda: 7)
+    monkeypatch.setattr(suite, "run_suite", lambda *a, workers, **k: seen.append(workers) or real(*a, **k))
+    args = ("--seed", SEED, "--bits", "1000", "--test", "Frequency", "--json")
+    assert _test_bytes(*args).exit_code in (0, 1) and _test_bytes(*args, "--workers", "1").exit_code in (0, 1)
+    assert seen == [7, 1]
+
+
+def test_the_command_keeps_freed_memory_in_its_own_process(monkeypatch):
+    """With --workers 1 the command's own process runs every test: it keeps freed memory for reuse, as the
+    pool's workers do (the DFT's temporaries are not page-faulted afresh per sequence)."""
+    import stats._sp800_22_pool as pool
+
+    calls = []
+    monkeypatch.setattr(pool, "keep_freed_memory", lambda: calls.append(True) or True)
+    result = _test_bytes("--seed", SEED, "--bits", "1000", "--test", "Frequency", "--workers", "1")
+    assert result.exit_code in (0, 1) and calls == [True]

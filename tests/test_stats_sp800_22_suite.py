@@ -90,3 +90,49 @@ def test_the_report_is_the_same_for_any_number_of_workers():
 def test_workers_must_be_a_positive_count():
     with pytest.raises(ValueError, match="workers"):
         run_suite(np.zeros(200, dtype=np.uint8), length=100, workers=0)
+
+
+def test_a_worker_keeps_freed_memory_for_reuse():
+    """The pool's workers raise glibc's mmap and trim thresholds (the tests' large temporaries are reused
+    rather than page-faulted afresh for every sequence); the report above is the same either way."""
+    import multiprocessing
+    import platform
+
+    from stats._sp800_22_pool import keep_freed_memory
+
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        pytest.skip("the setting is glibc's")
+    with multiprocessing.get_context("fork").Pool(1) as pool:  # a child: this process's allocator is untouched
+        assert pool.apply(keep_freed_memory) is True
+
+
+_KEPT_FLAG = "RNGCERT_TEST_KEPT_FREED_MEMORY"
+
+
+def _report_kept(packed, count, length, argument):
+    import os
+
+    return [os.environ.get(_KEPT_FLAG)] * count
+
+
+def test_the_suite_pool_starts_its_workers_keeping_freed_memory(monkeypatch):
+    """Every worker the SP 800-22 pool starts calls keep_freed_memory (and still ignores SIGINT): a
+    stand-in, inherited through the fork, marks each worker that ran it."""
+    import os
+    import signal
+
+    from stats import _sp800_22_pool, _workers
+
+    if not _workers.forks():
+        pytest.skip("the stand-in reaches the workers through a fork")
+
+    def mark():
+        os.environ[_KEPT_FLAG] = f"{os.getpid()} {signal.getsignal(signal.SIGINT) is signal.SIG_IGN}"
+        return True
+
+    monkeypatch.delenv(_KEPT_FLAG, raising=False)
+    monkeypatch.setattr(_sp800_22_pool, "keep_freed_memory", mark)
+    marks = [mark for _, mark in _sp800_22_pool.map_sequences(np.zeros(8 * 100, dtype=np.uint8), 100,
+                                                               _report_kept, None, workers=2)]
+    assert len(marks) == 8 and all(m is not None and m.endswith(" True") for m in marks)
+    assert str(os.getpid()) not in {m.split()[0] for m in marks}  # the workers', not this process's

@@ -137,7 +137,17 @@ class InputPath(click.Path):
         with open(path, "wb") as out:
             out.write(head)
             shutil.copyfileobj(stdin, out, 1 << 20)
+        _STDIN_COPIES.add(str(path))
         return str(path)
+
+
+#: The files InputPath copied standard input to (messages name them "stdin").
+_STDIN_COPIES: set = set()
+
+
+def shown_input(path: str) -> str:
+    """How a message names an InputPath value: "stdin" for the copy of standard input, else the path."""
+    return "stdin" if str(path) in _STDIN_COPIES else str(path)
 
 
 def _matching(names, incomplete: str) -> list[CompletionItem]:

@@ -21,6 +21,10 @@ import click
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
                                        scheduler_option, workers_option)
+from harness.commands.sp800_22 import FORMATS as SP800_22_FORMATS, SUITE_OPTIONS, given, sp800_22_options
+
+#: ``--suite``: the certification battery, or NIST SP 800-22 on raw bits (``harness.commands.sp800_22``).
+SUITES = ("battery", "sp800-22")
 
 #: Most values (outcomes × values per outcome) one run tests: every count and sum of the
 #: battery stays exact in 64-bit integers and in the 53-bit mantissa of its statistics.
@@ -47,8 +51,9 @@ class _TestNames(click.Choice):
     @property
     def choices(self):
         from stats.registry import test_names
+        from stats.sp800_22_suite import suite_tests
 
-        return test_names()
+        return tuple(test_names()) + tuple(dict.fromkeys(e.name for e in suite_tests()))
 
 
 class _TestCommand(click.Command):
@@ -67,6 +72,10 @@ class _TestCommand(click.Command):
             formatter.write_dl(rows)
         with formatter.section("Tests (--test), with the device kinds they apply to"):
             formatter.write_dl([(e.name, ", ".join(e.kinds)) for e in entries()])
+        from stats.sp800_22_suite import suite_tests
+
+        with formatter.section("SP 800-22 tests (--suite sp800-22 --test; DEVICE bytes)"):
+            formatter.write_text(", ".join(dict.fromkeys(e.name for e in suite_tests())))
         super().format_epilog(ctx, formatter)
 
 
@@ -210,21 +219,26 @@ def _sigterm_as_interrupt():
 @generator_options()
 @click.option("--alpha", type=Alpha(), default=0.01, show_default=True,
               help="Family-wise significance level, strictly between 0 and 1 (Pennsylvania: 0.05).")
-@click.option("--format", "fmt", type=click.Choice(["auto", "labels", "indices"]), default="auto",
+@click.option("--format", "fmt", type=click.Choice(["auto", "labels", "indices", *SP800_22_FORMATS]), default="auto",
               show_default=True,
               help="How values are read: labels as printed or label indices. An integer .npy of a device "
-                   "whose labels are numbers (roulette, dice) needs labels or indices.")
+                   "whose labels are numbers (roulette, dice) needs labels or indices. With --suite "
+                   "sp800-22: binary (packed bytes; auto means binary) or ascii (the characters 0 and 1).")
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
               help="Run only this battery test (repeatable; the choices are listed below).")
 @workers_option("Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
                 "partitions merged exactly, so the report is that of one pass for any N.")
 @scheduler_option
+@click.option("--suite", type=click.Choice(SUITES), default="battery", show_default=True,
+              help="battery: the certification battery; sp800-22: NIST SP 800-22 Rev. 1a on DEVICE bytes, "
+                   "as `rngcert sp800-22` (--workers unset: one per usable CPU).")
+@sp800_22_options(" (--suite sp800-22)")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @quiet_option
 @output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet,
-                 output):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, suite, bit_order,
+                 sequences, length, as_json, quiet, output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -233,9 +247,27 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, worke
     too data-hungry for N are reported as skipped with the N they need, and
     the verdict is over the tests that ran.  Exit 0 pass, 1 fail, 2 bad
     input, 130 interrupted (the report covers exactly what was tested and
-    says INCOMPLETE).
+    says INCOMPLETE).  `--suite sp800-22` runs NIST SP 800-22 on raw bits
+    instead (DEVICE bytes), exactly as `rngcert sp800-22`.
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
+        if suite == "sp800-22":
+            from harness.commands.sp800_22 import run_from_test
+
+            run_from_test(ctx, device, input_path=input_path, fmt=fmt, samples=samples, scheduler=scheduler,
+                          workers=workers, bit_order=bit_order, sequences=sequences, length=length, alpha=alpha,
+                          tests=tests, rng=rng, as_json=as_json, quiet=quiet, output=output)
+            return
+        for name, option in SUITE_OPTIONS:
+            if given(ctx, name):
+                raise click.UsageError(f"{option} applies only with --suite sp800-22")
+        if fmt in SP800_22_FORMATS:
+            raise click.UsageError(f"--format {fmt} applies only with --suite sp800-22")
+        from stats.registry import test_names
+
+        nist = [t for t in tests if t not in test_names()]
+        if nist:  # (_TestNames also accepts the suite's names)
+            raise click.UsageError(f"--test {nist[0]} is an SP 800-22 test: add --suite sp800-22 (DEVICE bytes)")
         _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output)
 
 
