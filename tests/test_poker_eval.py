@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -27,6 +30,19 @@ SEVEN_CARD_COUNTS = {"royal_flush": 4324, "straight_flush": 37260, "four_of_a_ki
 # "Three Card Poker and Pair Plus", Casino City Times, 8 July 2021.
 THREE_CARD_COUNTS = {"straight_flush": 48, "three_of_a_kind": 52, "straight": 720, "flush": 1096,
                      "one_pair": 3744, "high_card": 16440}
+
+
+IMPLS = [("portable", lib.KERN_PK_IMPL_PORTABLE)] + (
+    [("avx512", lib.KERN_PK_IMPL_AVX512)] if lib.kern_pk_cpu_has_avx512() else [])
+
+
+@pytest.fixture(params=IMPLS, ids=[name for name, _ in IMPLS])
+def impl(request):
+    """Each code path of the best five (poker_eval_simd.h) in turn; the chosen path after."""
+    before = lib.kern_pk_get_impl()
+    assert lib.kern_pk_set_impl(request.param[1]) == 0
+    yield request.param[0]
+    assert lib.kern_pk_set_impl(before) == 0
 
 
 def values(text: str, kind: str = "best5") -> int:
@@ -76,7 +92,7 @@ def test_all_five_card_hands_fall_in_7462_classes_with_the_standard_counts():
     assert counted == FIVE_CARD_COUNTS
 
 
-def test_the_lookup_tables_rank_every_five_card_hand_as_the_evaluator():
+def test_the_lookup_tables_rank_every_five_card_hand_as_the_evaluator(impl):
     """rank() takes the best five of 5..7 cards from the tables of poker_eval_lut.h; every
     five-card hand (each rank pattern and each flush mask of five) gets kern_pk_value's value."""
     hands = np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
@@ -102,15 +118,51 @@ def test_every_three_card_hand_matches_the_reference():
 
 # ------------------------------------------------ agreement on samples --
 
-def test_five_card_hands_match_the_reference():
+def test_five_card_hands_match_the_reference(impl):
     hands = sample_hands(20000, 5, 1)
     assert assert_same_order(ph.rank(hands), [ref.five_key(h) for h in hands.tolist()]) > 2000
 
 
 @pytest.mark.parametrize("size", [6, 7])
-def test_best_five_of_more_cards_matches_the_reference(size):
+def test_best_five_of_more_cards_matches_the_reference(size, impl):
     hands = sample_hands(1000, size, size)
     assert assert_same_order(ph.rank(hands), [ref.best_key(h) for h in hands.tolist()]) > 500
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_every_path_gives_the_portable_values(size):
+    """The AVX-512 path and the portable loop agree hand for hand (and so does
+    the branchy evaluator behind all_values, on five cards), whatever the
+    number of hands (a block of 16 is partly filled at the end)."""
+    hands = sample_hands(200_003, size, 40 + size)
+    expected = {}
+    for name, code in IMPLS:
+        assert lib.kern_pk_set_impl(code) == 0
+        expected[name] = [ph.rank(hands[:n]) for n in (200_003, 16, 17, 1, 31)]
+    lib.kern_pk_set_impl(IMPLS[-1][1])
+    for got in expected.values():
+        assert all((a == b).all() for a, b in zip(got, expected["portable"]))
+    assert len(np.unique(expected["portable"][0])) > 4000
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_a_card_twice_is_refused_at_every_pair_of_positions(size, impl):
+    """Every pair of positions, in a hand early in a block and in the last, partly
+    filled block (the AVX-512 path compares rotated position groups)."""
+    hands = sample_hands(37, size, 3)
+    assert ph.rank(hands).size == 37
+    for a, b in itertools.combinations(range(size), 2):
+        for h in (0, 5, 15, 16, 36):
+            bad = hands.copy()
+            bad[h, b] = bad[h, a]
+            with pytest.raises(ValueError):
+                ph.rank(bad)
+
+
+def test_a_path_the_cpu_lacks_is_refused():
+    assert lib.kern_pk_set_impl(7) != 0
+    if not lib.kern_pk_cpu_has_avx512():
+        assert lib.kern_pk_set_impl(lib.KERN_PK_IMPL_AVX512) != 0
 
 
 def test_omaha_high_and_low_match_the_reference():
@@ -249,3 +301,11 @@ def test_bad_hands_are_refused(hands, kind):
 def test_bad_card_labels_are_refused():
     with pytest.raises(ValueError, match="unknown card"):
         ph.parse("AS 1H")
+
+
+def test_force_portable_selects_the_portable_path():
+    """RNGCERT_FORCE_PORTABLE=1 (dispatch.h) selects the portable lookup loop here too."""
+    code = "from harness.kernels import lib; print(lib.kern_pk_get_impl())"
+    env = {**os.environ, "RNGCERT_FORCE_PORTABLE": "1", "PYTHONSAFEPATH": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert int(out.stdout) == lib.KERN_PK_IMPL_PORTABLE

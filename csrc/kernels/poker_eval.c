@@ -3,6 +3,7 @@
  */
 #include "poker_eval.h"
 #include "poker_eval_lut.h"
+#include "poker_eval_simd.h"
 
 #define ROW4(i) KERN_PK_CARD(i), KERN_PK_CARD((i) + 1), KERN_PK_CARD((i) + 2), KERN_PK_CARD((i) + 3)
 #define SUIT4(i) KERN_PK_SUIT(i), KERN_PK_SUIT((i) + 1), KERN_PK_SUIT((i) + 2), KERN_PK_SUIT((i) + 3)
@@ -106,11 +107,9 @@ static uint32_t any_low(const uint8_t *cards, unsigned n)
     return low_value(m);
 }
 
-/* The best five of 5..7 cards per hand, by the lookup tables (poker_eval_lut.h).
- * The cards are checked first in one pass over the whole array (it vectorizes);
- * a card given twice makes the sum of the cards' bits differ from their OR
- * (a sum of non-negative integers equals their OR exactly when no two share
- * a bit; 7 bits below 2^61 cannot overflow). */
+/* The best five of 5..7 cards per hand, by the lookup tables (poker_eval_lut.h)
+ * on the path dispatch chose (poker_eval_simd.h).  The cards are checked
+ * first in one pass over the whole array (it vectorizes). */
 static int rank_best5(const uint8_t *cards, uint32_t per_hand, uint64_t hands, uint32_t *out)
 {
     int status = kern_pk_lut_ready();
@@ -124,20 +123,13 @@ static int rank_best5(const uint8_t *cards, uint32_t per_hand, uint64_t hands, u
     if (bad) {
         return RNG_E_ARGUMENT;
     }
+    if (kern_pk_get_impl() == KERN_PK_IMPL_AVX512) {
+        return kern_pk_rank_best5_avx512(cards, per_hand, hands, out);
+    }
     for (uint64_t h = 0; h < hands; h++) {
-        const uint8_t *c = cards + h * per_hand;
-        uint64_t w = 0, sum = 0, q = 0;
-        uint32_t s = 0;
-        for (unsigned i = 0; i < per_hand; i++) {
-            w |= kern_pk_card_bit[c[i]];
-            sum += kern_pk_card_bit[c[i]];
-            s += kern_pk_suit_one[c[i]];
-            q += kern_pk_rank_q[c[i]];
-        }
-        if (sum != w) {
+        if (!kern_pk_lut_cards(cards + h * per_hand, per_hand, out + h)) {
             return RNG_E_ARGUMENT;
         }
-        out[h] = kern_pk_lut_value(q, w, s);
     }
     return RNG_OK;
 }
@@ -222,18 +214,17 @@ int kern_pk_all_values(uint32_t size, uint32_t kind, uint32_t *out)
 
 /* Every hand of `left` more cards from `from`..51 added to (word, suits); the
  * last card's loop is the hot one, one evaluation per hand. */
-static void count_from(unsigned from, unsigned left, uint64_t word, uint32_t suits, uint64_t q, uint64_t *counts)
+static void count_from(unsigned from, unsigned left, uint64_t word, uint64_t key, uint64_t *counts)
 {
     if (left == 1) {
         for (unsigned c = from; c < 52; c++) {
-            counts[kern_pk_lut_value(q + kern_pk_rank_q[c], word | kern_pk_card_bit[c],
-                                     suits + kern_pk_suit_one[c]) >> 26]++;
+            uint64_t k = key + kern_pk_card_key[c];
+            counts[kern_pk_lut_value((uint32_t)k, word | kern_pk_card_bit[c], (uint32_t)(k >> 32)) >> 26]++;
         }
         return;
     }
     for (unsigned c = from; c + left <= 52; c++) {
-        count_from(c + 1, left - 1, word | kern_pk_card_bit[c], suits + kern_pk_suit_one[c], q + kern_pk_rank_q[c],
-                   counts);
+        count_from(c + 1, left - 1, word | kern_pk_card_bit[c], key + kern_pk_card_key[c], counts);
     }
 }
 
@@ -246,6 +237,6 @@ int kern_pk_category_counts(uint32_t size, uint64_t *counts)
     if (status != RNG_OK) {
         return status;
     }
-    count_from(0, size, 0, 0, 0, counts);
+    count_from(0, size, 0, 0, counts);
     return RNG_OK;
 }

@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define Q(i) (1ull << (3 * ((i) % 13)))
-#define Q4(i) Q(i), Q((i) + 1), Q((i) + 2), Q((i) + 3)
-const uint64_t kern_pk_rank_q[52] = {Q4(0), Q4(4), Q4(8), Q4(12), Q4(16), Q4(20), Q4(24),
-                                     Q4(28), Q4(32), Q4(36), Q4(40), Q4(44), Q4(48)};
+/* 5^r for the rank bit r of card i (KERN_PK_CARD: A is bit 12, 2..K bits 0..11) */
+#define F(r, k) ((r) >= (k) ? 5u : 1u)
+#define P5(r) (F(r, 1) * F(r, 2) * F(r, 3) * F(r, 4) * F(r, 5) * F(r, 6) * F(r, 7) * F(r, 8) * F(r, 9) * \
+               F(r, 10) * F(r, 11) * F(r, 12))
+#define KEY(i) ((uint64_t)P5((((i) % 13) + 12) % 13) | ((uint64_t)KERN_PK_SUIT(i) << 32))
+#define KEY4(i) KEY(i), KEY((i) + 1), KEY((i) + 2), KEY((i) + 3)
+const uint64_t kern_pk_card_key[52] = {KEY4(0), KEY4(4), KEY4(8), KEY4(12), KEY4(16), KEY4(20), KEY4(24),
+                                       KEY4(28), KEY4(32), KEY4(36), KEY4(40), KEY4(44), KEY4(48)};
 
 struct kern_pk_lut kern_pk_lut;
 
@@ -19,7 +23,7 @@ struct kern_pk_lut kern_pk_lut;
 #define MAX_PATTERNS 80000 /* 6,175 + 18,395 + 49,205 rank patterns of 5, 6, 7 cards */
 
 struct pattern {
-    uint64_t q;
+    uint32_t key;
     uint32_t value;
 };
 
@@ -28,7 +32,8 @@ struct pattern {
  * suit and no suit holds more than two. */
 static struct pattern pattern_of(const unsigned *count)
 {
-    uint64_t word = 0, q = 0;
+    uint64_t word = 0;
+    uint32_t key = 0;
     uint32_t suits = 0;
     unsigned t = 0;
     for (unsigned r = 0; r < 13; r++) {
@@ -36,10 +41,10 @@ static struct pattern pattern_of(const unsigned *count)
             unsigned card = (t % 4) * 13 + r;
             word |= kern_pk_card_bit[card];
             suits += kern_pk_suit_one[card];
-            q += kern_pk_rank_q[card];
+            key += (uint32_t)kern_pk_card_key[card];
         }
     }
-    return (struct pattern){q, kern_pk_value(word, suits)};
+    return (struct pattern){key, kern_pk_value(word, suits)};
 }
 
 /* Every rank pattern of 5..7 cards (0..4 cards of each rank from `rank` on, `total` so far). */
@@ -73,18 +78,18 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static uint32_t bucket_of(uint64_t q, uint64_t m1)
+static uint32_t bucket_of(uint32_t key, uint32_t m1)
 {
-    return (uint32_t)((q * m1) >> (64 - KERN_PK_LUT_BUCKET_BITS));
+    return (key * m1) >> (32 - KERN_PK_LUT_BUCKET_BITS);
 }
 
-static uint32_t slot_of(uint64_t q, uint64_t m2)
+static uint32_t slot_of(uint32_t key, uint32_t m2)
 {
-    return (uint32_t)((q * m2) >> (64 - KERN_PK_LUT_SLOT_BITS));
+    return (key * m2) >> (32 - KERN_PK_LUT_SLOT_BITS);
 }
 
 /* One attempt with multipliers (m1, m2): 1 if every bucket found a displacement. */
-static int build_hash(const struct pattern *p, unsigned n, uint64_t m1, uint64_t m2, uint32_t *first,
+static int build_hash(const struct pattern *p, unsigned n, uint32_t m1, uint32_t m2, uint32_t *first,
                       uint32_t *next, uint32_t *order, uint8_t *used)
 {
     uint32_t size[BUCKETS];
@@ -93,7 +98,7 @@ static int build_hash(const struct pattern *p, unsigned n, uint64_t m1, uint64_t
         first[b] = UINT32_MAX;
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = bucket_of(p[i].q, m1);
+        uint32_t b = bucket_of(p[i].key, m1);
         next[i] = first[b];
         first[b] = i;
         size[b]++;
@@ -119,7 +124,7 @@ static int build_hash(const struct pattern *p, unsigned n, uint64_t m1, uint64_t
         for (d = 0; d < SLOTS; d++) {
             uint32_t i;
             for (i = first[b]; i != UINT32_MAX; i = next[i]) {
-                uint32_t s = slot_of(p[i].q, m2) ^ d;
+                uint32_t s = slot_of(p[i].key, m2) ^ d;
                 if (used[s]) {
                     break;
                 }
@@ -129,7 +134,7 @@ static int build_hash(const struct pattern *p, unsigned n, uint64_t m1, uint64_t
                 break;
             }
             for (uint32_t u = first[b]; u != i; u = next[u]) {
-                used[slot_of(p[u].q, m2) ^ d] = 0;
+                used[slot_of(p[u].key, m2) ^ d] = 0;
             }
         }
         if (d == SLOTS) {
@@ -137,7 +142,7 @@ static int build_hash(const struct pattern *p, unsigned n, uint64_t m1, uint64_t
         }
         kern_pk_lut.disp[b] = d;
         for (uint32_t i = first[b]; i != UINT32_MAX; i = next[i]) {
-            kern_pk_lut.value[slot_of(p[i].q, m2) ^ d] = p[i].value;
+            kern_pk_lut.value[slot_of(p[i].key, m2) ^ d] = p[i].value;
         }
     }
     kern_pk_lut.m1 = m1;
@@ -160,11 +165,11 @@ static void build(void)
     uint64_t seed = 12; /* a fixed sequence of multipliers: the same tables on every run */
     int ok = 0;
     for (unsigned attempt = 0; attempt < 64 && !ok; attempt++) {
-        uint64_t m1 = splitmix64(&seed) | 1, m2 = splitmix64(&seed) | 1;
+        uint32_t m1 = (uint32_t)splitmix64(&seed) | 1, m2 = (uint32_t)splitmix64(&seed) | 1;
         ok = build_hash(p, n, m1, m2, first, next, order, used);
     }
     for (unsigned i = 0; ok && i < n; i++) { /* every pattern reads back its own value */
-        ok = kern_pk_lut_value(p[i].q, 0, 0x2222u) == p[i].value;
+        ok = kern_pk_lut_value(p[i].key, 0, 0x2222u) == p[i].value;
     }
     for (uint32_t mask = 0; ok && mask < (1u << 13); mask++) {
         unsigned bits = (unsigned)__builtin_popcount(mask);

@@ -5,14 +5,17 @@
  * Why: kern_pk_value branches on the category, and on random hands those
  * branches mispredict; a lookup does not branch.  Without a flush (a suit
  * counter below 5) the value depends only on how many cards of each rank
- * the hand holds: the rank-count word Q (3 bits per rank, the sum of one
- * kern_pk_rank_q[] term per card) is mapped by a perfect hash, built once
- * over every rank pattern of 5..7 cards, to its value.  With a flush (at
+ * the hand holds: the rank key K = the sum over the cards of 5^rank (one
+ * kern_pk_rank_key[] term per card; at most four cards share a rank, so K
+ * is the rank counts written in base 5: distinct patterns, distinct keys,
+ * and K < 5^13 < 2^31 fits a 32-bit lane) is mapped by a perfect hash,
+ * built once over every rank pattern of 5..7 cards, to its value.  With a flush (at
  * most 7 cards: no four of a kind or full house beside it) the value is
  * that of the flush suit's 13-bit rank mask, read from a table of all 8,192.
  *
- * The hash: bucket = the top bits of Q * M1, slot = (the top bits of Q * M2)
- * XOR disp[bucket], a displacement found for each bucket when the tables are
+ * The hash (32-bit arithmetic, so that a SIMD lane computes it as the scalar
+ * code does): bucket = the top bits of K * M1, slot = (the top bits of
+ * K * M2) XOR disp[bucket], a displacement found for each bucket when the tables are
  * built (largest buckets first); multipliers come from a fixed sequence and
  * the next pair is tried if a bucket finds no displacement, so the tables
  * are the same on every run.  Every pattern's value is checked after the
@@ -28,31 +31,56 @@
 #define KERN_PK_LUT_BUCKET_BITS 15
 
 struct kern_pk_lut {
-    uint64_t m1, m2;
+    uint32_t m1, m2;
     uint32_t disp[1u << KERN_PK_LUT_BUCKET_BITS];
     uint32_t value[1u << KERN_PK_LUT_SLOT_BITS];   /* by slot: the value of a rank pattern */
     uint32_t flush[1u << 13];                       /* by suited rank mask (5..7 bits set) */
 };
 
-extern const uint64_t kern_pk_rank_q[52];
+/* kern_pk_card_key[i]: 5^rank of card i (rank bit as in KERN_PK_CARD) in the
+ * low 32 bits, the card's suit counter (kern_pk_suit_one) in the high 32:
+ * one addition per card sums the rank key and the suit counters at once. */
+extern const uint64_t kern_pk_card_key[52];
 extern struct kern_pk_lut kern_pk_lut;
 
 /* Builds the tables once (thread-safe); RNG_OK, or RNG_E_SELFTEST if the tables fail their check (RNG_E_MEMORY: no memory to build them). */
 int kern_pk_lut_ready(void);
 
-/* The value of the best five of 5..7 distinct cards: `q` the sum of their
- * kern_pk_rank_q terms, `word` and `suits` as kern_pk_value takes them.
- * The tables must be ready. */
-static inline uint32_t kern_pk_lut_value(uint64_t q, uint64_t word, uint32_t suits)
+/* The slot of rank key `key` (a key of no 5..7-card pattern gives some slot). */
+static inline uint32_t kern_pk_lut_slot(uint32_t key)
+{
+    uint32_t bucket = (key * kern_pk_lut.m1) >> (32 - KERN_PK_LUT_BUCKET_BITS);
+    return ((key * kern_pk_lut.m2) >> (32 - KERN_PK_LUT_SLOT_BITS)) ^ kern_pk_lut.disp[bucket];
+}
+
+/* The value of the best five of 5..7 distinct cards: `key` the sum of their
+ * rank keys (low half of kern_pk_card_key), `word` and `suits` as
+ * kern_pk_value takes them.  The tables must be ready. */
+static inline uint32_t kern_pk_lut_value(uint32_t key, uint64_t word, uint32_t suits)
 {
     uint32_t flush = (suits + 0x3333u) & 0x8888u; /* a counter >= 5 */
     if (flush) {
         unsigned s = (unsigned)__builtin_ctz(flush) / 4;
         return kern_pk_lut.flush[(word >> (s * KERN_PK_SUIT_BITS)) & KERN_PK_RANKS];
     }
-    uint32_t bucket = (uint32_t)((q * kern_pk_lut.m1) >> (64 - KERN_PK_LUT_BUCKET_BITS));
-    uint32_t slot = (uint32_t)((q * kern_pk_lut.m2) >> (64 - KERN_PK_LUT_SLOT_BITS)) ^ kern_pk_lut.disp[bucket];
-    return kern_pk_lut.value[slot];
+    return kern_pk_lut.value[kern_pk_lut_slot(key)];
+}
+
+/* The value of the best five of the n (5..7) cards c[] (each < 52) into
+ * *value; 0 if a card is given twice.  A card given twice makes the sum of
+ * the cards' bits differ from their OR (a sum of non-negative integers
+ * equals their OR exactly when no two share a bit; 7 bits below 2^61 cannot
+ * overflow).  The tables must be ready. */
+static inline int kern_pk_lut_cards(const uint8_t *c, unsigned n, uint32_t *value)
+{
+    uint64_t w = 0, sum = 0, key = 0;
+    for (unsigned i = 0; i < n; i++) {
+        w |= kern_pk_card_bit[c[i]];
+        sum += kern_pk_card_bit[c[i]];
+        key += kern_pk_card_key[c[i]];
+    }
+    *value = kern_pk_lut_value((uint32_t)key, w, (uint32_t)(key >> 32));
+    return sum == w;
 }
 
 #endif

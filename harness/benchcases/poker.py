@@ -2,7 +2,10 @@
 targets: >= 100 M random hands/s/core, all 133,784,560 hands <= 2 s).
 
 * ``rngcert-rank-7card``: the C evaluator on random seven-card hands (the
-  first 7 cards of ``deck`` device rows, drawn once in setup).
+  first 7 cards of ``deck`` device rows, drawn once in setup), on the path
+  this CPU gets (AVX-512 where it has it, ``csrc/kernels/poker_eval_simd.h``).
+* ``rngcert-rank-7card-portable`` (baseline): the same hands on the portable
+  lookup loop, the path ``RNGCERT_FORCE_PORTABLE=1`` selects.
 * ``rngcert-all-7card``: every seven-card hand, incremental enumeration in C.
 * ``numpy-categories-7card`` (baseline): numpy on the same random hands,
   computing only each hand's category (rank and suit counts, straights by
@@ -38,6 +41,22 @@ def _setup_rank():
 
     hands = _hands()
     return lambda: ph.rank(hands)
+
+
+def _setup_portable():
+    from harness.games import poker_hands as ph
+    from harness.kernels import lib
+
+    hands = _hands()
+
+    def portable():
+        before = lib.kern_pk_get_impl()
+        lib.kern_pk_set_impl(lib.KERN_PK_IMPL_PORTABLE)
+        try:
+            return ph.rank(hands)
+        finally:
+            lib.kern_pk_set_impl(before)
+    return portable
 
 
 def _check_rank(values) -> None:
@@ -109,6 +128,8 @@ def _check_numpy(categories) -> None:
 CASES = [
     BenchCase("poker-7card", "rngcert-rank-7card", _setup_rank, HANDS, "hands",
               target=">= 20x numpy-categories-7card", check=_check_rank),
+    BenchCase("poker-7card", "rngcert-rank-7card-portable", _setup_portable, HANDS, "hands",
+              baseline=True, check=_check_rank),
     BenchCase("poker-7card", "rngcert-all-7card", _setup_all, 133_784_560, "hands",
               target=">= 20x numpy-categories-7card", check=_check_all),
     BenchCase("poker-7card", "numpy-categories-7card", _setup_numpy, BASELINE_HANDS, "hands",
