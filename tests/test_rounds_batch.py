@@ -8,6 +8,7 @@
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ from harness.games.registry import GAMES
 from harness.rounds import Bet, RoundError
 from harness.rounds import recall as rc
 from harness.rounds.batch import Table
-from harness.rounds.journal import Journal, Template, canonical
+from harness.rounds.journal import Journal, RoundTemplate, Template, canonical
 from harness.rounds.table import rules_for
 
 from tests.rounds_support import BETS, SEED, step
@@ -112,6 +113,22 @@ def test_a_template_renders_the_canonical_text():
     assert t.render(12, 800, 808) == canonical(real)
 
 
+def test_a_round_template_renders_every_event_in_one_call():
+    r0, start, end = -(10**15), -(10**15) - 1, -(10**15) - 2
+    events = [{"round": r0, "kind": "open", "state": "BETTING_OPEN", "note": "100% {kept} \\ \u0000"},
+              {"round": r0, "kind": "outcome", "provenance": {"end": end, "start": start}, "shown": "%s"},
+              {"kind": "note"},  # a record with no varying field
+              {"round": r0, "kind": "state", "state": "DONE"}]
+    rendered = RoundTemplate(events, (r0, start, end)).records(7, 16, 24)
+    real = [json.loads(json.dumps(e).replace(str(r0), "7").replace(str(start), "16").replace(str(end), "24"))
+            for e in events]
+    assert rendered == [(e["kind"], canonical(e)) for e in real]
+    assert RoundTemplate(events[2:3], (r0,)).records(7) == [("note", '{"kind":"note"}')]
+    assert RoundTemplate(events[3:], (r0,)).records(7) == [("state", '{"kind":"state","round":7,"state":"DONE"}')]
+    with pytest.raises(ValueError, match="more than once"):
+        Template({"kind": "x", "a": r0, "b": r0}, (r0,))
+
+
 @pytest.mark.parametrize("name,options,rounds", [
     ("chacha20", {"reseed_interval": 1000}, 500),               # a reseed every ~125 rounds
     ("ctr-drbg-aes256", {"prediction_resistance": True}, 1500),  # a seeding before every request (of a buffer)
@@ -138,20 +155,59 @@ def test_production_ranges_stay_exact_across_reseeds(tmp_path, name, options, ro
 
 
 def test_group_commit_commits_whole_windows(tmp_path):
-    class Counting(Journal):
-        commits = 0
+    with Journal(tmp_path / "g.sqlite", batch="group", window=10, max_delay=3600) as j:
+        tags, write = [], j._writer.write
 
-        def commit(self):
-            if self._rows or self._db.in_transaction:
-                Counting.commits += 1
-            super().commit()
+        def counting(rows, commit_tag=None):  # what the writer thread is asked to commit, in order
+            if commit_tag is not None:
+                tags.append(commit_tag)
+            write(rows, commit_tag)
 
-    with Counting(tmp_path / "g.sqlite", batch="group", window=10, max_delay=3600) as j:
+        j._writer.write = counting
         table = Table(rules_for("sic-bo"), BETS["sic-bo"], journal=j)
         table.play(rngcore.Generator(SEED), 35)
-        assert Counting.commits == 4 and j.durable_round == 35  # 10, 20, 30, then the last 5 on return
+        # each commit ends on a window of finished rounds: 10, 20, 30, then the last 5 on return
+        assert tags == [10, 20, 30, 35] and j.commits == 4 and j.durable_round == 35
     with pytest.raises(ValueError, match="window"):
         Journal(tmp_path / "x.sqlite", batch="group", window=0)
+
+
+def test_the_writer_thread_reports_only_committed_rounds_durable(tmp_path):
+    import threading
+
+    with Journal(tmp_path / "w.sqlite", batch="group", window=4, max_delay=3600) as j:
+        gate, write = threading.Event(), j._writer._insert
+
+        def held(rows):  # the disk is slow: the writer thread waits at its first chunk
+            gate.wait(30)
+            write(rows)
+
+        j._writer._insert = held
+        table = Table(rules_for("sic-bo"), BETS["sic-bo"], journal=j)
+        for _ in range(4):  # four rounds fill a window: its commit is handed over, not yet done
+            table._play_batch(rngcore.Generator(SEED), 1, j.next_round_id())
+        assert j.commits == 1 and j.durable_round == 0
+        gate.set()
+        j.commit()
+        assert j.durable_round == 4 and j.verify().ok
+
+
+def test_a_failed_write_on_the_writer_thread_is_a_journal_error(tmp_path):
+    from harness.rounds.journal import JournalError
+
+    j = Journal(tmp_path / "f.sqlite", batch="group", window=2, max_delay=3600)
+
+    def full(rows):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    j._writer._insert = full
+    Table(rules_for("sic-bo"), BETS["sic-bo"], journal=j)._play_batch(rngcore.Generator(SEED), 2, 1)
+    with pytest.raises(JournalError, match="disk is full"):
+        j.commit()
+    assert j.durable_round == 0
+    j.close()
+    with Journal(tmp_path / "f.sqlite") as again:
+        assert list(again.rows()) == []
 
 
 CHILD = textwrap.dedent('''
@@ -165,15 +221,12 @@ CHILD = textwrap.dedent('''
     path, stop = sys.argv[1], int(sys.argv[2])
 
     class Stopping(Journal):
-        commits = 0
-
-        def commit(self):
-            if self._rows or self._db.in_transaction:
-                Stopping.commits += 1
-                if Stopping.commits == stop:  # the window is written: the power fails before its commit
-                    self._write()
-                    os.kill(os.getpid(), signal.SIGKILL)
-            super().commit()
+        def _write(self, commit=False):
+            if commit and self._uncommitted and self.commits + 1 == stop:
+                super()._write()  # the window is written: the power fails before its commit
+                self._writer.wait()
+                os.kill(os.getpid(), signal.SIGKILL)
+            super()._write(commit)
 
     j = Stopping(path, batch="group", window=8, max_delay=3600)
     Table(rules_for("roulette-single"), [Bet("ann", "red", 10), Bet("bob", "straight", 5, "0")],
@@ -255,23 +308,22 @@ def test_random_power_losses_in_group_committed_tables(tmp_path):
         path = tmp_path / f"{trial}.sqlite"
 
         class Stopping(Journal):
-            rounds = commits = 0
+            rounds = 0
 
             def append_round(self, round_id, records):
                 Stopping.rounds += 1
                 if where == "append" and Stopping.rounds == stop_at:
-                    records = list(records)[: rnd.randrange(len(records))]  # part of the round is appended
-                    for kind, body in records:
-                        self._add(round_id, kind, body)
+                    self._add(round_id, list(records)[: rnd.randrange(len(records))])  # part of the round
                     raise _PowerLoss
                 super().append_round(round_id, records)
 
-            def commit(self):
-                Stopping.commits += 1
-                if where == "commit-before" and Stopping.commits == stop_at:
+            def _write(self, commit=False):
+                committing = commit and self._uncommitted
+                if committing and where == "commit-before" and self.commits + 1 == stop_at:
                     raise _PowerLoss
-                super().commit()
-                if where == "commit-after" and Stopping.commits == stop_at:
+                super()._write(commit)
+                if committing and where == "commit-after" and self.commits == stop_at:
+                    self._writer.wait()
                     raise _PowerLoss
 
         j = Stopping(path, batch="group", window=window, max_delay=3600)
@@ -280,6 +332,7 @@ def test_random_power_losses_in_group_committed_tables(tmp_path):
         except _PowerLoss:
             pass
         j._rows.clear()  # the process is gone: what was not committed never reaches the file
+        j._writer.stop()
         if j._db.in_transaction:
             j._db.execute("ROLLBACK")
         j._db.close()

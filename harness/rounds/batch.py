@@ -9,7 +9,7 @@ dice game, drawing exactly the bytes round-by-round play would), and plays every
 transition of :data:`~harness.rounds.states.TRANSITIONS` taken, every bet
 settled by :meth:`~harness.rounds.table.RoundRules.settle`).  That round's
 events, with the round id and the draw's byte range left open
-(:class:`~harness.rounds.journal.Template`), are each round's events: a
+(:class:`~harness.rounds.journal.RoundTemplate`), are each round's events: a
 journal written by a table is record for record the journal round-by-round
 play writes (the tests compare the two files' hash chains).
 
@@ -26,7 +26,7 @@ import dataclasses
 
 import numpy as np
 
-from harness.rounds.journal import PLACEHOLDERS, Journal, Template, canonical
+from harness.rounds.journal import PLACEHOLDERS, Journal, RoundTemplate, canonical
 from harness.rounds.machine import Round, drawn_provenance, generator_provenance
 from harness.rounds.table import RoundRules
 
@@ -76,7 +76,7 @@ class Table:
         self._outcomes = self._source = None  # the game's shared outcome table and the generator, once seen
         self._draw = 1  # rounds per batch-engine call: from 1, doubled while reseeds stay rare (production)
         self._shortest = None  # production: the shortest key epoch seen, in bytes
-        self._plays: dict[int, tuple] = {}  # key of that table -> (amounts, templates) of its outcome
+        self._plays: dict[int, tuple] = {}  # key of that table -> (amounts, template) of its outcome
 
     def _template_round(self, dealt, provenance: dict | None, round_id: int) -> Round:
         """The one Round every round dealing ``dealt`` repeats."""
@@ -90,11 +90,11 @@ class Table:
         return r
 
     def _play_of(self, dealt, base: dict | None, templated: bool = True) -> tuple:
-        """(returned, collected, paid) of a round dealing ``dealt``, and its events as templates (if asked)."""
+        """(returned, collected, paid) of a round dealing ``dealt``, and its events as a template (if asked)."""
         r = self._template_round(dealt, _placeholder_provenance(base), ROUND)
         t = r.totals()
-        templates = tuple(Template(e, FIELDS) for e in r.events) if templated else ()
-        return (t["returned"], t["collected"], t["paid"]), templates
+        template = RoundTemplate(r.events, FIELDS) if templated else None
+        return (t["returned"], t["collected"], t["paid"]), template
 
     def play(self, generator, rounds: int, first_round: int | None = None) -> Totals:
         """Play ``rounds`` rounds (ids from ``first_round``, default the journal's next id); their totals.
@@ -134,19 +134,20 @@ class Table:
         starts = np.concatenate((np.zeros(1, dtype=ends.dtype), ends[:-1]))
         position = 0 if base is None else base["position"]
         epochs = _epoch_ranges(base, after, starts, ends)
+        keys, starts, ends = keys.tolist(), starts.tolist(), ends.tolist()  # Python ints: cheap to index
         for i in range(rounds):
-            key, round_id = int(keys[i]), first_round + i
-            amounts, templates = self._cached(key, outcomes, base) if shared else \
+            key, round_id = keys[i], first_round + i
+            amounts, template = self._cached(key, outcomes, base) if shared else \
                 self._play_of(outcomes[key], base, self.journal is not None)
             returned, collected, paid = amounts
             totals.returned, totals.collected, totals.paid = (
                 totals.returned + returned, totals.collected + collected, totals.paid + paid)
             if self.journal is None:
                 continue
-            epoch, start, end = epochs[i], position + int(starts[i]), position + int(ends[i])
+            epoch, start, end = epochs[i], position + starts[i], position + ends[i]
             if epoch is None or len(epoch) == 3:
                 values = (round_id, start, end) + (epoch or ())
-                self.journal.append_round(round_id, [(t.kind, t.render(*values)) for t in templates])
+                self.journal.append_round(round_id, template.records(*values))
             else:  # a reseed inside (or around) this round's draw: its events built as one Round's
                 self.journal.append_round(round_id, [(e["kind"], canonical(e)) for e in self._events_of(
                     outcomes[key], base, after, start, end, epoch, round_id)])

@@ -23,7 +23,12 @@ finished rounds is ever committed in these two modes, so a stop loses
 exactly the rounds of the uncommitted window, whole, as if their betting
 had never opened; a round's result may be reported (and paid) only once
 its window is durable (:attr:`Journal.durable_round`; the batch table of
-:mod:`harness.rounds.batch` returns only then).
+:mod:`harness.rounds.batch` returns only then).  In ``"group"`` mode the
+windows are written and committed on a writer thread
+(:mod:`harness.rounds.writer`), in order, while the next window's records
+are chained: a full window's commit is handed over, not waited for, so
+:attr:`Journal.durable_round` may trail the rounds appended by a few
+windows, and :meth:`Journal.commit` waits until it has caught up.
 
 Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 :data:`MIGRATIONS` brings an older file up to date, a newer one is refused):
@@ -41,10 +46,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import operator
 import os
 import sqlite3
 import time
 from typing import Iterator
+
+from harness.rounds.writer import Inline, Threaded
 
 SCHEMA_VERSION = 1
 GENESIS = "0" * 64
@@ -65,6 +73,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 
 
 BATCHES = ("event", "round", "group")
+CHUNK = 4096  # rows buffered before they are handed to the writer (bounds memory inside a window)
 
 
 class JournalError(ValueError):
@@ -100,13 +109,42 @@ class Template:
     """
 
     def __init__(self, event: dict, fields):
-        text = canonical(event).replace("{", "{{").replace("}", "}}")
+        text = canonical(event).replace("%", "%%")
+        where = {}  # placeholder index -> where in the text it stands
         for n, placeholder in enumerate(fields):
-            if text.count(str(placeholder)) > 1:
+            count = text.count(str(placeholder))
+            if count > 1:
                 raise ValueError(f"placeholder {placeholder} occurs more than once in {event!r}")
-            text = text.replace(str(placeholder), "{" + str(n) + "}")
+            if count:
+                where[n] = text.index(str(placeholder))
+        self.order = tuple(sorted(where, key=where.get))  # the values' indices, in text order
+        for n in self.order:
+            text = text.replace(str(fields[n]), "%s")
         self.kind = event["kind"]
-        self.render = text.format
+        self.pattern = text  # a %-pattern: "%" parses faster than str.format
+
+    def render(self, *values) -> str:
+        return self.pattern % tuple(values[n] for n in self.order)
+
+
+class RoundTemplate:
+    """A whole round's events as :class:`Template` s, rendered by one ``%`` call.
+
+    ``records(*values)`` is ``[(t.kind, t.render(*values)) for t in templates]``: the events'
+    patterns are joined by NUL, which canonical JSON never holds raw (it escapes it as ``\\u0000``),
+    so one format and one split give every text (the batch table renders one per round).
+    """
+
+    def __init__(self, events, fields):
+        templates = [Template(e, fields) for e in events]
+        self.kinds = tuple(t.kind for t in templates)
+        self._pattern = "\0".join(t.pattern for t in templates)
+        order = [n for t in templates for n in t.order]
+        self._pick = operator.itemgetter(*order) if len(order) > 1 else lambda v: tuple(v[n] for n in order)
+
+    def records(self, *values) -> list[tuple[str, str]]:
+        """The (kind, canonical text) pairs of the round with these field values."""
+        return list(zip(self.kinds, (self._pattern % self._pick(values)).split("\0")))
 
 
 #: Distinct whole numbers no real field holds (journal fields are non-negative), for :class:`Template`.
@@ -153,10 +191,11 @@ class Journal:
         self.window = 1 if batch == "round" else window
         self.max_delay = max_delay
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA cache_size=-16384")  # 16 MiB: a window's pages are not spilled mid-write
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: not a round journal ({exc})") from None
         if version > SCHEMA_VERSION:
@@ -171,7 +210,12 @@ class Journal:
         self._boundary = True  # the last event appended finished its round
         self._oldest = 0.0  # when the oldest of them finished (time.monotonic)
         self._last_round = self._db.execute("SELECT MAX(round) FROM records").fetchone()[0] or 0
-        self.durable_round = self._last_round  # the last round id whose records are all committed
+        self._durable_at_open = self._last_round
+        self.commits = 0  # commits of appended records (in "group" mode: handed to the writer thread)
+        self._uncommitted = False  # records appended since the last commit
+        # group commit writes on a thread of its own; the connection is used by one thread at a time
+        # (reads wait for the writer first)
+        self._writer = Threaded(self._db) if batch == "group" else Inline(self._db)
 
     def _migrate(self, version: int) -> None:
         try:
@@ -192,7 +236,7 @@ class Journal:
 
     def append(self, event: dict) -> None:
         """Append one event (the :class:`~harness.rounds.machine.Round` sink)."""
-        self._add(event["round"], event["kind"], canonical(event))
+        self._add(event["round"], ((event["kind"], canonical(event)),))
         if self.batch == "event":
             self.commit()
         elif event["kind"] == "state" and event["state"] in ("DONE", "VOID"):
@@ -206,44 +250,55 @@ class Journal:
         every hash.
         """
         if self.batch == "event":  # every record its own transaction, as the promise of "event" says
-            for kind, body in records:
-                self._add(round_id, kind, body)
+            for record in records:
+                self._add(round_id, (record,))
                 self.commit()
-            return self.finished(1)
-        seq, tip, rows = self._seq, self._tip, self._rows
-        for kind, body in records:
-            seq += 1
-            digest = hashlib.sha256(f"{tip}\n{seq}\n{body}".encode("utf-8")).hexdigest()  # record_hash, inlined
-            rows.append((seq, round_id, kind, body, tip, digest))
-            tip = digest
-        self._seq, self._tip = seq, tip
-        if round_id > self._last_round:
-            self._last_round = round_id
-        if len(rows) >= 4096:
-            self._write()
+        else:
+            self._add(round_id, records)
         self.finished(1)
 
-    def _add(self, round_id: int, kind: str, body: str) -> None:
-        seq = self._seq + 1
-        digest = record_hash(self._tip, seq, body)
-        self._rows.append((seq, round_id, kind, body, self._tip, digest))
-        self._seq, self._tip = seq, digest
-        self._boundary = False
+    def _add(self, round_id: int, records) -> None:
+        """Chain (kind, canonical text) records of round ``round_id`` onto the journal's tip, buffered."""
+        seq, tip, rows, sha256 = self._seq, self._tip, self._rows, hashlib.sha256
+        for kind, body in records:
+            seq += 1
+            digest = sha256(f"{tip}\n{seq}\n{body}".encode("utf-8")).hexdigest()  # record_hash, inlined
+            rows.append((seq, round_id, kind, body, tip, digest))
+            tip = digest
+        self._seq, self._tip, self._boundary, self._uncommitted = seq, tip, False, True
         if round_id > self._last_round:
             self._last_round = round_id
-        if len(self._rows) >= 4096:
+        if len(rows) >= CHUNK:
             self._write()
 
-    def _write(self) -> None:
-        """Write the buffered rows into the open transaction (opening one)."""
-        if self._rows:
-            if not self._db.in_transaction:
-                self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)", self._rows)
-            self._rows.clear()
+    def _write(self, commit: bool = False) -> None:
+        """Hand the buffered rows to the writer, to be written into the open transaction (and committed)."""
+        rows, self._rows = self._rows, []
+        if commit and self._uncommitted:
+            self.commits += 1
+            self._uncommitted = False
+            self._call(self._writer.write, rows, self._last_round)
+        elif rows:
+            self._call(self._writer.write, rows)
+
+    def _call(self, step, *args) -> None:
+        try:
+            step(*args)
+        except sqlite3.DatabaseError as exc:  # a full disk, a lost file: the journal cannot be kept
+            raise JournalError(f"{self.path}: cannot write the journal ({exc})") from None
+
+    @property
+    def durable_round(self) -> int:
+        """The last round id whose records are all committed (fsync'd)."""
+        durable = self._writer.durable
+        return self._durable_at_open if durable is None else durable
 
     def finished(self, rounds: int) -> None:
-        """``rounds`` more rounds are finished (DONE or VOID): commit when the batch's window is full."""
+        """``rounds`` more rounds are finished (DONE or VOID): commit when the batch's window is full.
+
+        In ``"group"`` mode the window's commit is handed to the writer thread and this returns at
+        once (the thread is at most two chunks behind); :meth:`commit` waits for it.
+        """
         self._boundary = True
         if self.batch == "event":
             return self.commit()
@@ -251,25 +306,29 @@ class Journal:
             self._oldest = time.monotonic()
         self._finished += rounds
         if self._finished >= self.window or time.monotonic() - self._oldest >= self.max_delay:
-            self.commit()
+            self._write(commit=True)
+            self._finished = 0
 
     def commit(self) -> None:
         """Make everything appended durable (fsync'd by ``synchronous=FULL``) before returning."""
-        self._write()
-        if self._db.in_transaction:
-            self._db.execute("COMMIT")
+        self._write(commit=True)
         self._finished = 0
-        self.durable_round = self._last_round
+        self._call(self._writer.wait)
 
     def close(self) -> None:
         """Commit a group window of finished rounds; drop a batch that ends inside a round (its window
         included), as if the process had stopped here."""
-        if self.batch == "group" and self._finished and self._boundary:
-            self.commit()
-        self._rows.clear()
-        if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
-        self._db.close()
+        try:
+            if self.batch == "group" and self._finished and self._boundary:
+                self.commit()
+        finally:
+            self._rows.clear()
+            try:
+                self._call(self._writer.stop)
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                self._db.close()
 
     def __enter__(self):
         return self
@@ -282,6 +341,7 @@ class Journal:
     def rows(self) -> Iterator[tuple]:
         """Every row (seq, round, kind, body text, prev, hash) in order (appended ones included)."""
         self._write()
+        self._call(self._writer.wait)
         yield from self._db.execute("SELECT seq, round, kind, body, prev, hash FROM records ORDER BY seq")
 
     def verify(self, tip_seen: str | None = None) -> Verification:
