@@ -41,12 +41,14 @@ from typing import Callable
 
 from harness.slot import bonus as bn
 from harness.slot import cap as cp
+from harness.slot import cascade as cs
 from harness.slot import feature as fs
 from harness.slot import hold_spin as hs
 from harness.slot import progressive as pj
 from harness.slot.errors import ModelError
 from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
+from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
 from harness.slot.outcomes import OutcomeClass, Play, outcome_classes
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
@@ -93,6 +95,7 @@ class Analysis:
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
+    cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
 
     @property
     def sd(self) -> float:
@@ -130,6 +133,10 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
+    if model.cascade is not None:
+        analysis = _analyse_cascade(model, started)
+        work.finish()
+        return analysis
     base = build_stage(model, base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
@@ -213,13 +220,45 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
     ``p R0 / B`` scales as 1 / level (the contribution is a share of every
     bet, and a mystery level's probability is per play at every level).
     """
-    fixed = parts["lines"] + parts["scatters"] + parts["feature"] + parts.get("cap", 0)
+    fixed = sum((v for k, v in parts.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
         share = sum((m.contribution + m.hit_probability * m.reset / bet for m in meters), Fraction(0))
         out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
     return tuple(out)
+
+
+def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
+    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade`, solved exactly."""
+    sol = cs.solve(model)
+    tb = model.total_bet
+    parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
+             "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    names, word = model.symbol_names, "way" if model.ways else "line"
+    times = " x wild multipliers" if model.top_multiplier > 1 else ""
+    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
+    automaton_classes = line_combinations(model)  # the order of sol.classes
+    classes = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
+                            award=f"{lc.pay} x {word} bet{times}{ladder}", probability=c.probability,
+                            probability_upper=c.probability, base_probability=c.first_probability,
+                            per_line_probability=None, free_spin_probability=None, rtp=c.credits / tb)
+               for lc, c in zip(automaton_classes, sol.classes)]
+    if not classes:
+        raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
+                         model.source)
+    rarest = rarest_class(classes)
+    if rarest is None:
+        raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
+                         "no winning outcome", model.source)
+    rtp = sum(parts.values(), Fraction(0))
+    if rtp != sol.mean / tb or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+        raise AssertionError("cascade RTP parts disagree with the per-play mean")
+    return Analysis(model=model, cycle=sol.cycle, rtp=rtp, parts=parts, hit_frequency=sol.hit,
+                    variance=sol.second - sol.mean * sol.mean, classes=tuple(classes), rarest=rarest,
+                    feature=None, progressive=None, engine="python (exact cascade chain)",
+                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, ()),
+                    cascade=sol)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
