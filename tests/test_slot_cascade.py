@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, reference_line, refused, simulate_refused
+from slot_support import model, play_figures, reference_line, refused, simulate_refused
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -63,14 +63,7 @@ def brute_force(m, depth):
         window = tuple(tuple(s[(p + h) % len(s)] for h in range(m.rows)) for s, p in zip(strips, stops))
         for key, q in _play(m, window, 0, depth).items():
             dist[key] = dist.get(key, Fraction(0)) + q / cycle
-    mean = sum(p * w for (w, _), p in dist.items())
-    second = sum(p * w * w for (w, _), p in dist.items())
-    hit = sum(p for (w, _), p in dist.items() if w)
-    once: dict = {}
-    for (_, seen), p in dist.items():
-        for c in seen:
-            once[c] = once.get(c, Fraction(0)) + p
-    return mean, second, hit, once
+    return play_figures(dist)
 
 
 # Reel 1 refills with the blank X only, and every win runs from reel 1: each cascade turns at least

@@ -64,3 +64,10 @@ def test_cascade_fragment_is_the_example_and_valid():
     assert m.cascade.ladder == (1, 2, 3, 5) and len(m.cascade.refill) == m.reels
     a = analyse(m)
     assert a.parts["cascade"] > 0 and a.cascade.states > 1
+
+
+def test_sticky_wilds_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Sticky wilds"), source="docs/slot_model.md")
+    assert [s.name for s in m.symbols if s.sticky] == ["W"] and not m.free_spins.retrigger
+    a = analyse(m)
+    assert a.sticky.states > 1 and a.parts["feature"] > 0 and all(c.exact for c in a.classes)

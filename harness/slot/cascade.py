@@ -34,8 +34,8 @@ from fractions import Fraction
 from harness.slot import chain
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
-from harness.slot.lines import build_line_automaton
 from harness.slot.model import SlotModel
+from harness.slot.window import LineReader, column_groups
 
 
 
@@ -67,16 +67,8 @@ class _Window:
 
     def __init__(self, model: SlotModel):
         self.model = model
-        self.automaton = build_line_automaton(model, with_progressive=False)
-        self._line: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.lines = LineReader(model)
         self._seen: dict[tuple, tuple[int, dict[int, int], frozenset]] = {}
-
-    def line(self, symbols: tuple[int, ...]) -> tuple[int, int]:
-        got = self._line.get(symbols)
-        if got is None:
-            pay, cls, _ = self.automaton.evaluate(symbols)
-            got = self._line[symbols] = (pay, cls)
-        return got
 
     def evaluate(self, window: tuple) -> tuple[int, dict[int, int], frozenset]:
         """(total pay in line bets, pay per class, cells (reel, row) removed)."""
@@ -85,11 +77,11 @@ class _Window:
             return got
         total, per_class, cells = 0, {}, set()
         for path in self.model.paylines:
-            pay, cls = self.line(tuple(window[r][row] for r, row in enumerate(path)))
+            pay, cls = self.lines.read(tuple(window[r][row] for r, row in enumerate(path)))
             if pay:
                 total += pay
                 per_class[cls] = per_class.get(cls, 0) + pay
-                cells.update((r, path[r]) for r in range(self.automaton.classes[cls].count))
+                cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
 
@@ -107,20 +99,6 @@ def _refills(model: SlotModel) -> list[dict[int, int]]:
         for x in strip:
             counts[x] = counts.get(x, 0) + 1
         out.append(counts)
-    return out
-
-
-def _start_columns(model: SlotModel) -> list[dict[tuple[int, ...], int]]:
-    """Per reel: what the paid spin's column shows -> its (virtual) stops."""
-    out = []
-    weights = model.base_weights
-    for r, strip in enumerate(model.base_strips):
-        cols: dict[tuple[int, ...], int] = {}
-        n = len(strip)
-        for p in range(n):
-            col = _column(model, (strip[(p + h) % n] for h in range(model.rows)))
-            cols[col] = cols.get(col, 0) + (weights[r][p] if weights else 1)
-        out.append({c: w for c, w in cols.items() if w})
     return out
 
 
@@ -151,7 +129,7 @@ def solve(model: SlotModel) -> CascadeSolution:
     """
     cascade, bpl = model.cascade, model.bet_per_line
     win = _Window(model)
-    starts = _start_columns(model)
+    starts = column_groups(model.base_strips, model.base_weights, model.rows, key=lambda cells: _column(model, cells))
     n_start = math.prod(len(c) for c in starts)
     if n_start > MAX_START_WINDOWS:
         raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
@@ -215,7 +193,7 @@ def solve(model: SlotModel) -> CascadeSolution:
         edges.append(sorted(nxt.items()))
 
     credits = [Fraction(win.evaluate(w)[0] * bpl * cascade.ladder[k]) for w, k in keys]
-    n_classes = len(win.automaton.classes)
+    n_classes = len(win.lines.classes)
     pays = [[win.evaluate(w)[1].get(c, 0) for w, _ in keys] for c in range(n_classes)]
     try:
         value, count, *means = chain.solve_many(edges, [credits, [Fraction(1)] * len(keys)] + [

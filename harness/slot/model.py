@@ -77,6 +77,7 @@ class Symbol:
     substitutes: frozenset[str] = frozenset()
     multiplier: int = 1
     expanding: bool = False  # wilds only: covers its whole reel when it lands (scatters still count)
+    sticky: bool = False  # wilds only: stays where it lands for the rest of the free spins (harness.slot.sticky)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -544,6 +545,8 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     )
     if model.cascade is not None:
         _check_cascade(model)
+    if any(s.sticky for s in model.symbols):
+        _check_sticky(model)
     if model.cap is not None:
         _check_cap(model)
     if model.bonus is not None and model.hold_and_spin is not None:
@@ -705,7 +708,7 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                              "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
-        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding"})
+        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding", "sticky"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
@@ -737,14 +740,20 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
         if "multiplier" in spec and kind != "wild":
             raise ModelError(f"{where}.multiplier", "only a wild multiplies the combinations it is part of")
         multiplier = _int(spec, "multiplier", where, low=1, high=MAX_WILD_MULTIPLIER, default=1)
-        expanding = spec.get("expanding", False)
-        if not isinstance(expanding, bool):
-            raise ModelError(f"{where}.expanding", f"must be true or false, got {shown(expanding)}")
-        if expanding and kind != "wild":
-            raise ModelError(f"{where}.expanding", "only a wild expands over its reel")
         out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier,
-                          expanding=expanding))
+                          expanding=_wild_flag(spec, where, "expanding", kind, "only a wild expands over its reel"),
+                          sticky=_wild_flag(spec, where, "sticky", kind, "only a wild sticks in the free spins")))
     return out
+
+
+def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
+    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
+    value = spec.get(key, False)
+    if not isinstance(value, bool):
+        raise ModelError(f"{where}.{key}", f"must be true or false, got {shown(value)}")
+    if value and kind != "wild":
+        raise ModelError(f"{where}.{key}", only)
+    return value
 
 
 def _strips(table, key: str, names: list[str], reels: int, section: str = "reels") -> tuple[tuple[int, ...], ...]:
@@ -971,6 +980,22 @@ def _check_cascade(model: SlotModel) -> None:
             what = "scatter" if s.kind == "scatter" else "expanding wild"
             raise ModelError(f"symbols.{s.name}", f"a cascade model has no {what} symbols (not supported "
                              "together; docs/slot_model.md, Cascades)")
+
+
+def _check_sticky(model: SlotModel) -> None:
+    """Sticky wilds live in the free spins, as the chain of harness.slot.sticky follows them."""
+    sticky = [s.name for s in model.symbols if s.sticky]
+    where = f"symbols.{sticky[0]}.sticky"
+    if len(sticky) > 1:
+        raise ModelError(f"symbols.{sticky[1]}.sticky", f"at most one sticky wild is supported, got {listed(sticky)}")
+    if model.free_spins is None:
+        raise ModelError(where, "a wild sticks for the rest of the free spins, but there is no [free_spins] section")
+    if model.free_spins.retrigger:
+        raise ModelError("free_spins.retrigger", "free spins with a sticky wild have no retriggers: the session "
+                         "is solved exactly as a chain of a fixed number of spins (docs/slot_model.md, Sticky wilds)")
+    if model.expanding:
+        raise ModelError(where, "a sticky wild and expanding wilds in one model are not supported together "
+                         "(docs/slot_model.md, Sticky wilds)")
 
 
 def _cap(data) -> int:
