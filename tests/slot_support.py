@@ -407,3 +407,16 @@ spins = {{ 3 = 3, 4 = 5 }}
 retrigger = {{ 4 = 2 }}
 multiplier = 2
 """
+
+
+def play_figures(dist: dict) -> tuple:
+    """(mean, second moment, hit frequency, {outcome: P(paid at least once)}) of a play's outcome
+    distribution ``{(credits, outcomes paid): probability}``."""
+    mean = sum(p * w for (w, _), p in dist.items())
+    second = sum(p * w * w for (w, _), p in dist.items())
+    hit = sum(p for (w, _), p in dist.items() if w)
+    once: dict = {}
+    for (_, seen), p in dist.items():
+        for c in seen:
+            once[c] = once.get(c, 0) + p
+    return mean, second, hit, once

@@ -37,6 +37,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_hold_and_spin.toml": ("RTP 93.08%", "1 in 23,269", True),
         "slot_pick_bonus.toml": ("RTP 95.98%", "1 in 20,000", True),
         "slot_mystery_levels.toml": ("RTP 98.81%", "1 in 2,000,000", True),
+        "slot_cascade.toml": ("RTP 92.70%", "1 in 172", True),
     }
     for name, (rtp_text, odds_text, passes) in expect.items():
         a = analyse(load_model(ROOT / "examples" / name))
@@ -47,3 +48,26 @@ def test_examples_table_quotes_the_analysis():
             assert odds_text == f"1 in {float(1 / a.rarest.probability):,.0f}" and odds_text in row
         assert all(c.passed for c in check(a, "jp")) == passes
         assert ("pass" in row.split("|")[3]) == passes
+
+
+def _fragment(heading: str) -> str:
+    """The first code block under ``## heading``."""
+    section = DOC.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```\n(.*?)```", section, re.S).group(1)
+
+
+def test_cascade_fragment_is_the_example_and_valid():
+    fragment = _fragment("Cascades")
+    example = (ROOT / "examples" / "slot_cascade.toml").read_text(encoding="utf-8")
+    assert fragment in example
+    m = load_model(ROOT / "examples" / "slot_cascade.toml")
+    assert m.cascade.ladder == (1, 2, 3, 5) and len(m.cascade.refill) == m.reels
+    a = analyse(m)
+    assert a.parts["cascade"] > 0 and a.cascade.states > 1
+
+
+def test_sticky_wilds_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Sticky wilds"), source="docs/slot_model.md")
+    assert [s.name for s in m.symbols if s.sticky] == ["W"] and not m.free_spins.retrigger
+    a = analyse(m)
+    assert a.sticky.states > 1 and a.parts["feature"] > 0 and all(c.exact for c in a.classes)

@@ -13,6 +13,8 @@ Modules, one job each:
 * :mod:`~harness.slot.feature`: free spins with retriggers as a branching process;
 * :mod:`~harness.slot.hold_spin`: the hold-and-spin feature as an absorbing Markov chain;
 * :mod:`~harness.slot.bonus`: bonus wheels and pick bonuses, their exact win distribution;
+* :mod:`~harness.slot.cascade`: cascades (tumbles) as a Markov chain over windows;
+* :mod:`~harness.slot.chain`: a Markov chain's reward equations solved exactly (strongly connected components);
 * :mod:`~harness.slot.cap`: the award cap, by the joint programme over line-pay distributions;
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;
 * :mod:`~harness.slot.outcomes`: the winning outcome classes and their probabilities;

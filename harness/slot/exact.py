@@ -41,12 +41,15 @@ from typing import Callable
 
 from harness.slot import bonus as bn
 from harness.slot import cap as cp
+from harness.slot import cascade as cs
 from harness.slot import feature as fs
 from harness.slot import hold_spin as hs
 from harness.slot import progressive as pj
+from harness.slot import sticky as st
 from harness.slot.errors import ModelError
 from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
+from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
 from harness.slot.outcomes import OutcomeClass, Play, outcome_classes
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
@@ -93,6 +96,8 @@ class Analysis:
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
+    cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
+    sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
 
     @property
     def sd(self) -> float:
@@ -130,6 +135,10 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
+    if model.cascade is not None:
+        analysis = _analyse_cascade(model, started)
+        work.finish()
+        return analysis
     base = build_stage(model, base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
@@ -142,13 +151,16 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         work.cancel()  # the stages' threads stop at their next step, and report no more progress
         raise
 
-    tree = spin = None
+    tree = spin = session = None
     if free is not None:
         spin = _free_spin_moments(model, free)
-        tree = fs.tree_moments(spin)  # m < 1 was checked above
+        if st.sticky_symbol(model) is None:
+            tree = fs.tree_moments(spin)  # m < 1 was checked above
+        else:  # the spins of a session are not independent: the chain of harness.slot.sticky
+            session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    mean_feature, mean, variance = _play_moments(model, base, tree, progressive)
+    mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive)
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -165,8 +177,9 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
 
-    play = Play(model=model, base=base, free=free, tree=tree,
-                free_spins_per_play=_triggered_spins_per_play(model, base) * tree.spins if tree else Fraction(0))
+    play = Play(model=model, base=base, free=free, tree=tree, session=session,
+                free_spins_per_play=(_triggered_spins_per_play(model, base) * (tree.spins if tree else 1)
+                                     if free else Fraction(0)))
     hold, bonus = hold_spin_by_cell(model), bonus_by_cell(model)
     for section, feature, cells in (("hold_and_spin", model.hold_and_spin, hold), ("bonus", model.bonus, bonus)):
         if feature is not None and not any(base.scatter_counts[k] for k in cells):
@@ -192,13 +205,14 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         variance=variance,
         classes=tuple(classes),
         rarest=rarest,
-        feature=_feature_summary(model, base, spin, tree) if spin is not None else None,
+        feature=_feature_summary(model, base, spin, tree, session) if spin is not None else None,
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
         bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery),
         mystery=mystery,
         cap=capped,
+        sticky=session,
     )
 
 
@@ -213,13 +227,45 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
     ``p R0 / B`` scales as 1 / level (the contribution is a share of every
     bet, and a mystery level's probability is per play at every level).
     """
-    fixed = parts["lines"] + parts["scatters"] + parts["feature"] + parts.get("cap", 0)
+    fixed = sum((v for k, v in parts.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
         share = sum((m.contribution + m.hit_probability * m.reset / bet for m in meters), Fraction(0))
         out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
     return tuple(out)
+
+
+def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
+    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade`, solved exactly."""
+    sol = cs.solve(model)
+    tb = model.total_bet
+    parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
+             "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    names, word = model.symbol_names, "way" if model.ways else "line"
+    times = " x wild multipliers" if model.top_multiplier > 1 else ""
+    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
+    automaton_classes = line_combinations(model)  # the order of sol.classes
+    classes = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
+                            award=f"{lc.pay} x {word} bet{times}{ladder}", probability=c.probability,
+                            probability_upper=c.probability, base_probability=c.first_probability,
+                            per_line_probability=None, free_spin_probability=None, rtp=c.credits / tb)
+               for lc, c in zip(automaton_classes, sol.classes)]
+    if not classes:
+        raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
+                         model.source)
+    rarest = rarest_class(classes)
+    if rarest is None:
+        raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
+                         "no winning outcome", model.source)
+    rtp = sum(parts.values(), Fraction(0))
+    if rtp != sol.mean / tb or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+        raise AssertionError("cascade RTP parts disagree with the per-play mean")
+    return Analysis(model=model, cycle=sol.cycle, rtp=rtp, parts=parts, hit_frequency=sol.hit,
+                    variance=sol.second - sol.mean * sol.mean, classes=tuple(classes), rarest=rarest,
+                    feature=None, progressive=None, engine="python (exact cascade chain)",
+                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, ()),
+                    cascade=sol)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
@@ -346,17 +392,35 @@ def _triggered_spins_per_play(model: SlotModel, base: Stage) -> Fraction:
     return base.share(sum(w * trigger[k] for k, w in enumerate(base.scatter_counts)))
 
 
-def _feature_summary(model: SlotModel, base: Stage, spin: fs.SpinMoments, tree: fs.TreeMoments) -> FeatureSummary:
+def _feature_summary(model: SlotModel, base: Stage, spin: fs.SpinMoments, tree: fs.TreeMoments | None,
+                     session: st.StickySession | None) -> FeatureSummary:
+    """The free spins in figures; with sticky wilds a free spin's mean win is the session's over its spins."""
     trigger = model.scatter_awards.trigger
     p_trigger = base.share(sum(w for k, w in enumerate(base.scatter_counts) if trigger[k]))
     spins_per_play = _triggered_spins_per_play(model, base)
+    if tree is not None:
+        spins, win, per_spin = spins_per_play * tree.spins, spins_per_play * tree.ev, spin.ew
+    else:
+        spins = spins_per_play
+        win = sum((w * session.mean[trigger[k]] for k, w in enumerate(base.scatter_counts) if trigger[k]),
+                  Fraction(0)) / base.cycle
+        per_spin = win / spins if spins else Fraction(0)
     return FeatureSummary(
         trigger_probability=p_trigger,
         retrigger_per_spin=spin.ej,
-        spins_per_feature=(spins_per_play * tree.spins / p_trigger) if p_trigger else Fraction(0),
-        win_per_feature=(spins_per_play * tree.ev / p_trigger) if p_trigger else Fraction(0),
-        rtp_per_free_spin=spin.ew / model.total_bet,
+        spins_per_feature=(spins / p_trigger) if p_trigger else Fraction(0),
+        win_per_feature=(win / p_trigger) if p_trigger else Fraction(0),
+        rtp_per_free_spin=per_spin / model.total_bet,
     )
+
+
+def _free_award(tree: fs.TreeMoments | None, session: st.StickySession | None):
+    """``award(n)``: ``(E[F], E[F^2])``, credits, of ``n`` free spins awarded (None without free spins)."""
+    if tree is not None:
+        return lambda n: fs.award_moments(n, tree)
+    if session is not None:
+        return lambda n: (session.mean[n], session.second[n])
+    return None
 
 
 def _progressive_weight(base: Stage) -> int:
@@ -409,7 +473,7 @@ def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
     return {k: outcome for k in starting_cells(model, model.bonus.symbol, model.bonus.trigger)}
 
 
-def _feature_by_cell(model: SlotModel, tree: fs.TreeMoments | None,
+def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fraction]] | None,
                      hold: dict[int, hs.HoldSpinOutcome],
                      bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
     """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
@@ -422,8 +486,8 @@ def _feature_by_cell(model: SlotModel, tree: fs.TreeMoments | None,
     out = []
     for k in range(model.scatter_awards.width):
         parts = []
-        if tree is not None and trigger[k]:
-            parts.append(fs.award_moments(trigger[k], tree))
+        if award is not None and trigger[k]:
+            parts.append(award(trigger[k]))
         for by_cell in (hold, bonus):
             if k in by_cell:
                 parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
@@ -435,7 +499,7 @@ def _feature_by_cell(model: SlotModel, tree: fs.TreeMoments | None,
     return out
 
 
-def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
+def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
                   progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction, Fraction]:
     """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
     free spins, progressive).
@@ -445,7 +509,7 @@ def _play_moments(model: SlotModel, base: Stage, tree: fs.TreeMoments | None,
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, tree, hold_spin_by_cell(model), bonus_by_cell(model))
+    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model))
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
         for p in (0, 1):

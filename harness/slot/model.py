@@ -34,6 +34,7 @@ from harness.slot.errors import ModelError, listed, shown
 from harness.slot.limits import (
     MAX_DIGITS,
     MAX_FREE_SPINS,
+    MAX_LADDER,
     MAX_MODEL_BYTES,
     MAX_NAME,
     MAX_PAYLINES,
@@ -76,6 +77,7 @@ class Symbol:
     substitutes: frozenset[str] = frozenset()
     multiplier: int = 1
     expanding: bool = False  # wilds only: covers its whole reel when it lands (scatters still count)
+    sticky: bool = False  # wilds only: stays where it lands for the rest of the free spins (harness.slot.sticky)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,6 +152,21 @@ MAX_MYSTERY_LEVELS = 8
 
 
 @dataclasses.dataclass(frozen=True)
+class Cascade:
+    """The ``[cascade]`` section (solved by :mod:`harness.slot.cascade`).
+
+    ``refill[r]``: the refill strip of reel ``r`` (symbol indices);
+    ``ladder[k]``: the multiplier of the ``k``-th window of a play (the last one repeats).
+    """
+
+    refill: tuple[tuple[int, ...], ...]
+    ladder: tuple[int, ...] = (1,)
+
+    def rung(self, k: int) -> int:
+        return min(k, len(self.ladder) - 1)
+
+
+@dataclasses.dataclass(frozen=True)
 class SlotModel:
     """A validated game model (0-based rows and symbol indices inside)."""
 
@@ -177,6 +194,7 @@ class SlotModel:
     bonus: Bonus | None = None  # a wheel or pick bonus started by the paid spin (harness.slot.bonus)
     mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
     cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
+    cascade: Cascade | None = None  # winning symbols removed and refilled (harness.slot.cascade)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -457,7 +475,7 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap"})
+                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap", "cascade"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -523,7 +541,12 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         bonus=_bonus(data, symbols, rows * reels) if "bonus" in data else None,
         mystery=_mystery(data) if "mystery" in data else (),
         cap=_cap(data) if "cap" in data else None,
+        cascade=_cascade(data, names, reels) if "cascade" in data else None,
     )
+    if model.cascade is not None:
+        _check_cascade(model)
+    if any(s.sticky for s in model.symbols):
+        _check_sticky(model)
     if model.cap is not None:
         _check_cap(model)
     if model.bonus is not None and model.hold_and_spin is not None:
@@ -634,14 +657,8 @@ MAX_BET_LEVELS = 100
 
 def _levels(bet) -> tuple[int, ...]:
     """The bet levels offered: whole numbers >= 1 in increasing order (default: the model's bet only)."""
-    value = bet.get("levels", [1])
-    if not isinstance(value, list) or not value or len(value) > MAX_BET_LEVELS:
-        raise ModelError("bet.levels", f"must be a list of 1 to {MAX_BET_LEVELS} bet multipliers such as "
-                         f"[1, 2, 5], got {shown(value)}")
-    for i, level in enumerate(value, start=1):
-        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_PLAY_WIN:
-            raise ModelError("bet.levels", f"level {i} must be a whole number >= 1 (a multiple of the bet per "
-                             f"line), got {shown(level)}")
+    value = _whole_numbers(bet.get("levels", [1]), "bet.levels", MAX_BET_LEVELS, "bet multipliers such as [1, 2, 5]",
+                           MAX_PLAY_WIN, "level {} must be a whole number >= 1 (a multiple of the bet per line)")
     if any(b <= a for a, b in zip(value, value[1:])):
         raise ModelError("bet.levels", f"levels must increase, got {shown(value)}")
     return tuple(value)
@@ -691,7 +708,7 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
                              "and _ . + - (no spaces)")
         if not isinstance(spec, dict):
             raise ModelError(where, f"must be a table like {{ kind = \"regular\", pays = {{ 3 = 5 }} }}, got {shown(spec)}")
-        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding"})
+        _known(spec, where, {"kind", "pays", "substitutes", "multiplier", "expanding", "sticky"})
         kind = spec.get("kind", "regular")
         if kind not in KINDS:
             raise ModelError(f"{where}.kind", f"unknown kind {shown(kind)}; valid kinds: {', '.join(KINDS)}")
@@ -723,18 +740,24 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
         if "multiplier" in spec and kind != "wild":
             raise ModelError(f"{where}.multiplier", "only a wild multiplies the combinations it is part of")
         multiplier = _int(spec, "multiplier", where, low=1, high=MAX_WILD_MULTIPLIER, default=1)
-        expanding = spec.get("expanding", False)
-        if not isinstance(expanding, bool):
-            raise ModelError(f"{where}.expanding", f"must be true or false, got {shown(expanding)}")
-        if expanding and kind != "wild":
-            raise ModelError(f"{where}.expanding", "only a wild expands over its reel")
         out.append(Symbol(name=name, kind=kind, pays=pays, substitutes=subs, multiplier=multiplier,
-                          expanding=expanding))
+                          expanding=_wild_flag(spec, where, "expanding", kind, "only a wild expands over its reel"),
+                          sticky=_wild_flag(spec, where, "sticky", kind, "only a wild sticks in the free spins")))
     return out
 
 
-def _strips(table, key: str, names: list[str], reels: int) -> tuple[tuple[int, ...], ...]:
-    where = f"reels.{key}"
+def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
+    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
+    value = spec.get(key, False)
+    if not isinstance(value, bool):
+        raise ModelError(f"{where}.{key}", f"must be true or false, got {shown(value)}")
+    if value and kind != "wild":
+        raise ModelError(f"{where}.{key}", only)
+    return value
+
+
+def _strips(table, key: str, names: list[str], reels: int, section: str = "reels") -> tuple[tuple[int, ...], ...]:
+    where = f"{section}.{key}"
     strips = table.get(key)
     if strips is None:
         raise ModelError(where, f"missing: give one strip (list of symbol names) for each of the {reels} reels")
@@ -931,6 +954,50 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
     return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
 
 
+def _cascade(data, names: list[str], reels: int) -> Cascade:
+    """``[cascade]``: one refill strip per reel, and the optional multiplier ladder."""
+    table = _table(data, "cascade", "top level")
+    _known(table, "cascade", {"refill", "ladder"})
+    if "refill" not in table:
+        raise ModelError("cascade", "missing 'refill': one refill strip per reel, the symbols that drop into "
+                         "the window after a win (docs/slot_model.md, Cascades)")
+    refill = _strips(table, "refill", names, reels, section="cascade")
+    ladder = _whole_numbers(table.get("ladder", [1]), "cascade.ladder", MAX_LADDER, "multipliers such as [1, 2, 3, 5]",
+                            MAX_WILD_MULTIPLIER, f"rung {{}} must be a whole number from 1 to {MAX_WILD_MULTIPLIER}")
+    return Cascade(refill=refill, ladder=ladder)
+
+
+def _check_cascade(model: SlotModel) -> None:
+    """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
+    for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
+                             ("bonus", model.bonus), ("progressive", model.progressive),
+                             ("mystery", model.mystery), ("cap", model.cap)):
+        if present:
+            raise ModelError("cascade", f"a cascade model has no [{section}] section (not supported together; "
+                             "docs/slot_model.md, Cascades)")
+    for s in model.symbols:
+        if s.kind == "scatter" or s.expanding:
+            what = "scatter" if s.kind == "scatter" else "expanding wild"
+            raise ModelError(f"symbols.{s.name}", f"a cascade model has no {what} symbols (not supported "
+                             "together; docs/slot_model.md, Cascades)")
+
+
+def _check_sticky(model: SlotModel) -> None:
+    """Sticky wilds live in the free spins, as the chain of harness.slot.sticky follows them."""
+    sticky = [s.name for s in model.symbols if s.sticky]
+    where = f"symbols.{sticky[0]}.sticky"
+    if len(sticky) > 1:
+        raise ModelError(f"symbols.{sticky[1]}.sticky", f"at most one sticky wild is supported, got {listed(sticky)}")
+    if model.free_spins is None:
+        raise ModelError(where, "a wild sticks for the rest of the free spins, but there is no [free_spins] section")
+    if model.free_spins.retrigger:
+        raise ModelError("free_spins.retrigger", "free spins with a sticky wild have no retriggers: the session "
+                         "is solved exactly as a chain of a fixed number of spins (docs/slot_model.md, Sticky wilds)")
+    if model.expanding:
+        raise ModelError(where, "a sticky wild and expanding wilds in one model are not supported together "
+                         "(docs/slot_model.md, Sticky wilds)")
+
+
 def _cap(data) -> int:
     """``[cap] win``: the most one play pays, a whole multiple of the total bet."""
     table = _table(data, "cap", "top level")
@@ -1041,7 +1108,7 @@ def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:
 
 
 _SECTIONS = ("window", "bet", "symbols", "reels", "free_spins", "progressive", "hold_and_spin", "wild_multipliers",
-             "bonus", "mystery", "cap")
+             "bonus", "mystery", "cap", "cascade")
 _SPINS_WHY = "the simulation refuses a feature longer than that"
 
 
@@ -1078,6 +1145,16 @@ def _int(table, key: str, where: str, *, low: int | None = None, high: int | Non
     if high is not None and value > high:
         raise ModelError(f"{where}.{key}", f"must be at most {_limit(high)}{', ' + why if why else ''}, got {shown(value)}")
     return value
+
+
+def _whole_numbers(value, where: str, most: int, example: str, high: int, bad: str) -> tuple[int, ...]:
+    """A list of 1 to ``most`` whole numbers in 1..``high``; ``bad.format(i)`` says what item ``i`` must be."""
+    if not isinstance(value, list) or not 1 <= len(value) <= most:
+        raise ModelError(where, f"must be a list of 1 to {most} {example}, got {shown(value)}")
+    for i, x in enumerate(value, start=1):
+        if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= high:
+            raise ModelError(where, f"{bad.format(i)}, got {shown(x)}")
+    return tuple(value)
 
 
 def _limit(high: int) -> str:

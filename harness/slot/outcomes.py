@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 
 from harness.slot import feature as fs
+from harness.slot import sticky as st
 from harness.slot.model import SlotModel
 from harness.slot.stage import Stage
 
@@ -42,6 +43,9 @@ class Play:
 
     ``free`` and ``tree`` are None without free spins; ``free_spins_per_play``
     is the expected number of free spins per play, retriggers included.
+    With a sticky wild the free spins are one session of dependent spins:
+    ``tree`` is None and ``session`` (:mod:`harness.slot.sticky`) gives the
+    exact figures of every winning outcome ("event") over the session.
     """
 
     model: SlotModel
@@ -49,17 +53,32 @@ class Play:
     free: Stage | None
     tree: fs.TreeMoments | None
     free_spins_per_play: Fraction
+    session: st.StickySession | None = None
 
-    def probability(self, base_with: list[int], free_with: list[int] | None) -> tuple[Fraction, Fraction]:
+    def session_rtp(self, event: int) -> Fraction:
+        """Sticky wilds: the RTP share of ``event`` over the free-spin sessions of a play."""
+        trigger, credits = self.model.scatter_awards.trigger, self.session.credits
+        total = sum((w * credits[trigger[k]][event] for k, w in enumerate(self.base.scatter_counts) if trigger[k]),
+                    Fraction(0))
+        return total / (self.base.cycle * self.model.total_bet)
+
+    def probability(self, base_with: list[int], free_with: list[int] | None,
+                    event: int | None = None) -> tuple[Fraction, Fraction]:
         """Bounds on P(class at least once in a play).
 
         ``base_with[k]`` / ``free_with[k]``: stop combinations of a paid spin /
-        a free spin with ``k`` scatters that pay the class.
+        a free spin with ``k`` scatters that pay the class; ``event``: the
+        class's index among the session's events (sticky wilds: exact).
         """
         base = self.base
         if self.free is None or free_with is None:
             p = base.share(sum(base_with))
             return p, p
+        if self.session is not None:
+            trigger, never = self.model.scatter_awards.trigger, self.session.never
+            p = sum((with_class + (w - with_class) * (1 - never[trigger[k]][event]) if trigger[k] else with_class
+                     for k, (w, with_class) in enumerate(zip(base.scatter_counts, base_with))), Fraction(0))
+            return p / base.cycle, p / base.cycle
         awards = self.model.scatter_awards
         no_class: dict[int, int] = {}  # spins awarded -> free-spin combinations without the class
         for k, w in enumerate(self.free.scatter_counts):
@@ -169,11 +188,13 @@ def line_classes(play: Play) -> list[OutcomeClass]:
     for c, combination in enumerate(base.automaton.classes):
         base_with = list(base.joint.class_scatter[c])
         free_with = list(free.joint.class_scatter[c]) if free is not None else None
-        lo, hi = play.probability(base_with, free_with)
+        lo, hi = play.probability(base_with, free_with, event=c)
         # class_pay_weights: its pays (wild multipliers included) summed over the played lines
         rtp = Fraction(base.class_pay_weights[c] * model.bet_per_line, base.cycle * model.total_bet)
         free_p = None
-        if free is not None:
+        if play.session is not None:  # no single "per free spin" figure: the spins of a session differ
+            rtp += play.session_rtp(c)
+        elif free is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * Fraction(
                 free.class_pay_weights[c] * model.bet_per_line, free.cycle * model.total_bet)
@@ -197,7 +218,8 @@ def scatter_classes(play: Play) -> list[OutcomeClass]:
     awards = model.scatter_awards
     code = awards.code
     out = []
-    for i, lo_k, hi_k in awards.buckets:
+    n_lines = len(base.automaton.classes)  # the session's events: line classes, then these count ranges
+    for b, (i, lo_k, hi_k) in enumerate(awards.buckets):
         # A count range is a winning outcome in a stage only if it awards something there.
         pay, spins, respins = awards.awards(i, lo_k)
         in_base, in_free = bool(pay or spins), bool(pay or respins)
@@ -208,10 +230,12 @@ def scatter_classes(play: Play) -> list[OutcomeClass]:
         base_with = [w if in_base and shows(k) else 0 for k, w in enumerate(base.scatter_counts)]
         free_with = ([w if in_free and shows(k) else 0 for k, w in enumerate(free.scatter_counts)]
                      if free is not None else None)
-        lo, hi = play.probability(base_with, free_with)
+        lo, hi = play.probability(base_with, free_with, event=n_lines + b)
         rtp = base.share(sum(base_with) * pay)
         free_p = None
-        if free_with is not None:
+        if play.session is not None:
+            rtp += play.session_rtp(n_lines + b)
+        elif free_with is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * free_p * pay
         out.append(OutcomeClass(

@@ -71,6 +71,12 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     if a.cap is not None:
         out["cap"] = {"win_total_bets": a.model.cap, **exact_and_float("capped_probability", a.cap.capped),
                       **exact_and_float("rtp_effect", a.parts["cap"])}
+    if a.sticky is not None:
+        out["sticky_wilds"] = {"states": a.sticky.states, "exact": True}
+    if a.cascade is not None:
+        out["cascade"] = {"ladder": list(a.model.cascade.ladder), "states": a.cascade.states, "exact": True,
+                          **exact_and_float("refills_per_play", a.cascade.cascades),
+                          **exact_and_float("rtp_after_first_window", a.parts["cascade"])}
     if a.mystery:
         out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
     if len(a.bet_levels) > 1:
@@ -187,6 +193,13 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         reached = f"reached {_one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
         add(f"Award cap           {m.cap:,} x total bet per play (progressives outside it): {reached}; "
             f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
+    if a.sticky is not None:
+        add(f"Sticky wilds        exact: each free-spin session a Markov chain over the {a.sticky.states:,} sets of "
+            "sticky positions it reaches")
+    if a.cascade is not None:
+        c = a.cascade
+        add(f"Cascades            {float(c.cascades):.6g} refills per play on average; exact: a Markov chain over "
+            f"the {c.states:,} windows (x ladder rungs) the refills reach, no truncation")
     if len(a.bet_levels) > 1:
         add("Bet levels          " + "; ".join(f"x{b.level}: total bet {b.total_bet:,}, RTP {float(b.rtp) * 100:.6f}%"
                                                for b in a.bet_levels))

@@ -1,0 +1,182 @@
+"""Cascades (docs/slot_model.md, "Cascades"): the exact chain of harness.slot.cascade
+against an independent brute force that follows every stop combination and every
+refill stop through the whole play, windows kept as shown (never sorted)."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from slot_support import model, play_figures, reference_line, refused, simulate_refused
+
+from harness.slot.exact import analyse
+from harness.slot.profiles import check
+
+
+def _evaluate(m, window):
+    """(credits before the ladder, classes paid, cells removed) straight from the line rule."""
+    total, classes, cells = 0, set(), set()
+    for path in m.paylines:
+        pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(path)])
+        if pay:
+            total += pay * m.bet_per_line
+            classes.add(combination)
+            cells |= {(r, path[r]) for r in range(combination[1])}
+    return total, classes, cells
+
+
+def _play(m, window, k, depth):
+    """Outcome distribution {(credits, classes paid): probability} of the play from ``window``,
+    the ``k``-th window of the play; every refill stop followed to ``depth`` windows."""
+    ladder = m.cascade.ladder
+    pay, classes, cells = _evaluate(m, window)
+    if not pay:
+        return {(0, frozenset()): Fraction(1)}
+    credits = pay * ladder[min(k, len(ladder) - 1)]
+    if depth == 1:
+        raise AssertionError("the brute force was given too small a depth for this model")
+    options = []
+    for r, column in enumerate(window):
+        kept = [x for row, x in enumerate(column) if (r, row) not in cells]
+        strip = m.cascade.refill[r]
+        options.append([(list(new) + kept, Fraction(1, len(strip) ** len(new)))
+                        for new in itertools.product(strip, repeat=m.rows - len(kept))])
+    out: dict = {}
+    for combo in itertools.product(*options):
+        p = 1
+        for _, q in combo:
+            p *= q
+        for (later, seen), q in _play(m, tuple(tuple(c) for c, _ in combo), k + 1, depth - 1).items():
+            key = (credits + later, frozenset(classes) | seen)
+            out[key] = out.get(key, Fraction(0)) + p * q
+    return out
+
+
+def brute_force(m, depth):
+    """(mean, second moment, hit frequency, P(class at least once)) per play, over every stop."""
+    dist: dict = {}
+    strips = m.base_strips
+    cycle = 1
+    for s in strips:
+        cycle *= len(s)
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        window = tuple(tuple(s[(p + h) % len(s)] for h in range(m.rows)) for s, p in zip(strips, stops))
+        for key, q in _play(m, window, 0, depth).items():
+            dist[key] = dist.get(key, Fraction(0)) + q / cycle
+    return play_figures(dist)
+
+
+# Reel 1 refills with the blank X only, and every win runs from reel 1: each cascade turns at least
+# one of reel 1's two cells into X, so a play has at most three windows and the brute force is complete.
+WAYS = """
+name = "cascade ways"
+window = { rows = 2, reels = 3 }
+bet = { ways = 8, per_way = 1 }
+[symbols]
+A = { pays = { 3 = 5 } }
+K = { pays = { 2 = 1, 3 = 2 } }
+W = { kind = "wild" }
+X = {}
+[reels]
+base = ["A K X K", "K A W X A", "A X K"]
+[cascade]
+refill = ["X", "A K W X", "K A X"]
+ladder = [1, 2, 5]
+"""
+
+LINES = """
+name = "cascade lines"
+window = { rows = 3, reels = 3 }
+bet = { per_line = 2, paylines = [[1, 1, 1], [2, 2, 2], [3, 3, 3], [1, 2, 3]] }
+[symbols]
+A = { pays = { 3 = 8 } }
+K = { pays = { 2 = 1, 3 = 3 } }
+W = { kind = "wild", pays = { 3 = 20 }, multiplier = 2 }
+X = {}
+[reels]
+base = ["A K X W", "K A W", "X A K"]
+[cascade]
+refill = ["X", "A K W", "K X A"]
+ladder = [1, 3]
+"""
+
+BASE = """
+window = { rows = 1, reels = 3 }
+bet = { per_line = 1, paylines = [[1, 1, 1]] }
+[symbols]
+A = { pays = { 3 = 10 } }
+B = {}
+[reels]
+base = ["A B", "A B", "A B"]
+"""
+
+
+@pytest.mark.parametrize("text", [WAYS, LINES], ids=["ways", "lines"])
+def test_chain_equals_brute_force(text):
+    m = model(text)
+    a = analyse(m)
+    mean, second, hit, once = brute_force(m, depth=m.rows + 2)
+    tb = m.total_bet
+    assert a.rtp == mean / tb and a.rtp > a.parts["lines"] > 0 and a.parts["cascade"] > 0
+    assert a.variance == second - mean * mean
+    assert a.hit_frequency == hit
+    names = m.symbol_names
+    by_name = {f"{count} x {names[symbol]}": p for (symbol, count), p in once.items()}
+    assert {c.name: c.probability for c in a.classes if c.probability} == by_name
+    assert sum(c.rtp for c in a.classes) == a.rtp
+    assert a.cascade.states > 0 and a.rarest.exact
+
+
+def test_endless_refill_is_a_geometric_sum():
+    # One line AAA: each window pays 10 with probability 1/8 and is refilled whole.
+    m = model(BASE + '[cascade]\nrefill = ["A B", "A B", "A B"]\nladder = [1, 2, 3]\n')
+    a = analyse(m)
+    q = Fraction(1, 8)
+    # P(k-th window pays) = q^(k+1); its multiplier 1, 2, then 3 for ever after.
+    assert a.rtp == 10 * q * (1 + 2 * q + 3 * q * q / (1 - q))
+    assert a.cascade.cascades == q / (1 - q)  # refills per play: a window pays, one refill follows
+    assert a.hit_frequency == q and a.classes[0].probability == q
+
+
+def test_refill_that_always_pays_again_is_refused(tmp_path):
+    refused(tmp_path, BASE + '[cascade]\nrefill = ["A", "A", "A"]\n',
+            "cascade.refill: from the window A / A / A the cascades never end")
+
+
+@pytest.mark.parametrize("extra, where", [
+    ("[cascade]\nladder = [1, 2]\n", "cascade: missing 'refill'"),
+    ("[cascade]\nrefill = [\"A B\", \"A B\"]\n", "cascade.refill: must list exactly 3 reel strips"),
+    ("[cascade]\nrefill = [\"A B\", \"A Q\", \"A B\"]\n", "cascade.refill: reel 2, position 2"),
+    ("[cascade]\nrefill = [\"A B\", \"A B\", \"A B\"]\nladder = [1, 0]\n", "cascade.ladder: rung 2"),
+    ("[cascade]\nrefill = [\"A B\", \"A B\", \"A B\"]\nladder = []\n", "cascade.ladder"),
+    ("[cascade]\nrefill = [\"A B\", \"A B\", \"A B\"]\nrows = 3\n", "cascade: unknown key 'rows'"),
+    ("[cascade]\nrefill = [\"A B\", \"A B\", \"A B\"]\n[cap]\nwin = 100\n", "cascade: a cascade model has no [cap]"),
+])
+def test_bad_cascade_sections_are_located(tmp_path, extra, where):
+    refused(tmp_path, BASE + extra, where)
+
+
+def test_cascade_with_a_scatter_is_refused(tmp_path):
+    text = BASE.replace("B = {}", "B = {}\nS = { kind = \"scatter\" }") + '[cascade]\nrefill = ["A B", "A B", "A S"]\n'
+    refused(tmp_path, text, "symbols.S: a cascade model has no scatter symbols")
+
+
+def test_simulate_refuses_a_cascade_model(tmp_path):
+    simulate_refused(tmp_path, BASE + '[cascade]\nrefill = ["A B", "A B", "A B"]\n', "cascade")
+
+
+def test_japanese_checks_cover_the_cascades():
+    a = analyse(model(WAYS))
+    by_rule = {c.rule.id: c for c in check(a, "jp")}
+    assert not by_rule["jp-4-3"].passed  # the cascades' return counts: this toy pays far above 100%
+    assert by_rule["jp-3-3"].passed and a.rarest.probability == min(c.probability for c in a.classes
+                                                                     if c.probability)
+
+
+def test_a_chain_beyond_the_state_limit_is_refused_not_cut(monkeypatch):
+    from harness.slot import cascade
+    from harness.slot.errors import ModelError
+
+    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 3)
+    with pytest.raises(ModelError, match="the cascade chain reaches more than 3 windows, too many to solve exactly"):
+        analyse(model(WAYS))

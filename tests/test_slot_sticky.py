@@ -1,0 +1,174 @@
+"""Sticky wilds in free spins (docs/slot_model.md, "Sticky wilds"): the exact session chain of
+harness.slot.sticky against a brute force that plays every sequence of feature stops of every
+session, after every stop combination of the paid spin."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from slot_support import model, play_figures, reference_line, refused, simulate_refused
+
+from harness.slot.exact import analyse
+from harness.slot.profiles import check
+
+
+def _listed(table, count):
+    """The award listed for the largest count <= ``count`` (0 if none)."""
+    return max(((k, v) for k, v in table.items() if k <= count), default=(0, 0))[1]
+
+
+def _window(m, strips, stops):
+    return [[s[(p + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
+
+
+def _scatter_label(m, x, n):
+    """The name of the count range of scatter ``x`` that ``n`` falls in (ranges start at every listed count)."""
+    spins = m.free_spins.spins if m.free_spins.scatter == x else {}
+    keys = sorted(set(m.symbols[x].pays) | set(spins))
+    starts = [k for k in keys if k <= n]
+    if not starts:
+        return None
+    lo = starts[-1]
+    hi = keys[keys.index(lo) + 1] - 1 if lo != keys[-1] else m.max_scatter
+    text = f"{lo}+" if hi == m.max_scatter and hi > lo else f"{lo}" if hi == lo else f"{lo}-{hi}"
+    return f"scatter {text} x {m.symbol_names[x]}"
+
+
+def _pay(m, window, times, paid_spin):
+    """(credits, outcomes paid) of a window: lines by the rule, scatter pays by the count; in the paid
+    spin a count range that awards free spins is an outcome too."""
+    names = m.symbol_names
+    credits, paid = 0, set()
+    for path in m.paylines:
+        pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(path)])
+        if pay:
+            credits += pay * m.bet_per_line * times
+            paid.add(f"{combination[1]} x {names[combination[0]]}")
+    for x in m.scatters:
+        n = sum(col.count(x) for col in window)
+        pay = _listed(m.symbols[x].pays, n)
+        credits += pay * m.total_bet * times
+        spins = _listed(m.free_spins.spins, n) if paid_spin and x == m.free_spins.scatter else 0
+        if pay or spins:
+            paid.add(_scatter_label(m, x, n))
+    return credits, paid
+
+
+def _session(m, n):
+    """{(credits, outcomes paid): probability} of ``n`` free spins with the sticky wild."""
+    wild = next(i for i, s in enumerate(m.symbols) if s.sticky)
+    strips = m.feature_strips
+    combos = list(itertools.product(*(range(len(s)) for s in strips)))
+    out: dict = {}
+    for sequence in itertools.product(combos, repeat=n):
+        sticky, credits, paid = set(), 0, set()
+        for stops in sequence:
+            window = _window(m, strips, stops)
+            for r, h in sticky:
+                window[r][h] = wild
+            won, seen = _pay(m, window, m.free_spins.multiplier, False)
+            credits += won
+            paid |= seen
+            sticky = {(r, h) for r in range(m.reels) for h in range(m.rows) if window[r][h] == wild}
+        key = (credits, frozenset(paid))
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos) ** n)
+    return out
+
+
+def brute_force(m):
+    """(mean, second moment, P(outcome at least once)) per play."""
+    strips = m.base_strips
+    trigger = m.free_spins.scatter
+    sessions: dict = {}
+    dist: dict = {}
+    combos = list(itertools.product(*(range(len(s)) for s in strips)))
+    for stops in combos:
+        window = _window(m, strips, stops)
+        won, paid = _pay(m, window, 1, True)
+        spins = _listed(m.free_spins.spins, sum(col.count(trigger) for col in window))
+        if spins and spins not in sessions:
+            sessions[spins] = _session(m, spins)
+        for (more, seen), q in (sessions[spins] if spins else {(0, frozenset()): 1}).items():
+            key = (won + more, frozenset(paid) | seen)
+            dist[key] = dist.get(key, Fraction(0)) + Fraction(q) / len(combos)
+    mean, second, _, once = play_figures(dist)
+    return mean, second, once
+
+
+WAYS = """
+name = "sticky ways"
+window = { rows = 2, reels = 3 }
+bet = { ways = 8, per_way = 1 }
+[symbols]
+A = { pays = { 3 = 5 } }
+K = { pays = { 2 = 1, 3 = 2 } }
+W = { kind = "wild", sticky = true }
+S = { kind = "scatter", pays = { 2 = 1 } }
+[free_spins]
+spins = { 2 = 1, 3 = 3 }
+multiplier = 2
+[reels]
+base = ["A K S K", "K A W S A", "A S K"]
+feature = ["A K W", "K W S", "A K S"]
+"""
+
+LINES = """
+name = "sticky lines"
+window = { rows = 2, reels = 3 }
+bet = { per_line = 1, paylines = [[1, 1, 1], [2, 2, 2], [1, 2, 1]] }
+[symbols]
+A = { pays = { 3 = 6 } }
+K = { pays = { 3 = 2 } }
+W = { kind = "wild", sticky = true, multiplier = 2 }
+S = { kind = "scatter" }
+[free_spins]
+spins = { 2 = 2 }
+[reels]
+base = ["A S K", "K A S W", "S A K"]
+feature = ["A K W", "W K A", "A K"]
+"""
+
+
+@pytest.mark.parametrize("text", [WAYS, LINES], ids=["ways", "lines"])
+def test_session_chain_equals_brute_force(text):
+    m = model(text)
+    a = analyse(m)
+    mean, second, once = brute_force(m)
+    assert a.rtp == mean / m.total_bet and a.parts["feature"] > 0
+    assert a.variance == second - mean * mean
+    assert {c.name: c.probability for c in a.classes if c.probability} == once
+    assert all(c.exact for c in a.classes) and sum(c.rtp for c in a.classes) == a.rtp
+
+
+def test_sticky_wilds_pay_more_than_the_same_wilds_unstuck():
+    stuck = analyse(model(WAYS))
+    loose = analyse(model(WAYS.replace("sticky = true", "sticky = false")))
+    assert stuck.parts["lines"] == loose.parts["lines"] and stuck.parts["feature"] > loose.parts["feature"]
+    assert stuck.feature.spins_per_feature == loose.feature.spins_per_feature
+
+
+@pytest.mark.parametrize("change, where", [
+    (("sticky = true }", "sticky = 1 }"), "symbols.W.sticky: must be true or false"),
+    (("A = { pays = { 3 = 5 } }", "A = { pays = { 3 = 5 }, sticky = true }"), "symbols.A.sticky: only a wild sticks"),
+    (("multiplier = 2", "multiplier = 2\nretrigger = true"), "free_spins.retrigger: free spins with a sticky wild"),
+    (("S = {", "V = { kind = \"wild\", sticky = true }\nS = {"), "symbols.V.sticky: at most one sticky wild"),
+    (("sticky = true }", "sticky = true, expanding = true }"), "symbols.W.sticky: a sticky wild and expanding"),
+])
+def test_bad_sticky_models_are_located(tmp_path, change, where):
+    refused(tmp_path, WAYS.replace(*change), where)
+
+
+def test_sticky_without_free_spins_is_refused(tmp_path):
+    text = WAYS.split("[free_spins]")[0] + '[reels]\nbase = ["A K S K", "K A W S A", "A S K"]\n'
+    refused(tmp_path, text, "symbols.W.sticky: a wild sticks for the rest of the free spins, but there is no")
+
+
+def test_simulate_refuses_sticky_wilds(tmp_path):
+    simulate_refused(tmp_path, WAYS, "sticky")
+
+
+def test_japanese_checks_use_the_session_figures():
+    a = analyse(model(WAYS))
+    results = {c.rule.id: c for c in check(a, "jp")}
+    assert results["jp-3-3"].value == a.rarest.probability and not results["jp-4-3"].passed
