@@ -146,7 +146,7 @@ def test_c_round_over_every_ordering_equals_the_reference_with_splits():
 # ---------------------------------------------------------- the plumbing --
 
 def test_side_classes_of_the_kernel_and_their_representative_cards():
-    for side in range(lib.KERN_TW_SIDES):
+    for side in range(lib.KERN_TW_PAIR_SIDES):
         assert reference.side_class(*tt.side_cards(side)) == side
 
 

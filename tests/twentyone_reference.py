@@ -73,6 +73,25 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
         if not rules.hole_card:
             dealer.append(deal())
         return Fraction(0) if blackjack(dealer) else rules.blackjack_pays
+    finished = play_area(rules, up, seat, deal, strategy)
+    if finished is None:                        # surrendered
+        if not rules.hole_card:
+            deal()
+        return Fraction(-1, 2)
+    net = Fraction(-sum(h.stake for h in finished if best(h.cards) > 21))
+    standing = [h for h in finished if best(h.cards) <= 21]
+    if not rules.hole_card:
+        dealer.append(deal())
+    if not standing:
+        return net
+    if blackjack(dealer):
+        return net - (1 if rules.original_bet_only else sum(h.stake for h in standing))
+    finish_dealer(rules, dealer, deal)
+    return net + settle(rules, dealer, standing)
+
+
+def play_area(rules: tw.Rules, up: int, seat: list[int], deal, strategy) -> list[Hand] | None:
+    """Play one area's two cards to the end: its finished hands, or None if it surrendered."""
     pending = [Hand(seat, False, False)]
     finished: list[Hand] = []
     held = 1
@@ -83,9 +102,7 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
             act = strategy(tw.of(*hand.cards), up, hand.context(), allowed)
             assert act in allowed, (act, allowed)
             if act == tw.SURRENDER:
-                if not rules.hole_card:
-                    deal()
-                return Fraction(-1, 2)
+                return None
             if act == tw.STAND:
                 break
             if act == tw.SPLIT:
@@ -101,23 +118,77 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
             if best(hand.cards) >= 21:
                 break
         finished.append(hand)
-    net = Fraction(-sum(h.stake for h in finished if best(h.cards) > 21))
-    standing = [h for h in finished if best(h.cards) <= 21]
-    if not rules.hole_card:
-        dealer.append(deal())
-    if not standing:
-        return net
-    if blackjack(dealer):
-        return net - (1 if rules.original_bet_only else sum(h.stake for h in standing))
+    return finished
+
+
+def finish_dealer(rules: tw.Rules, dealer: list[int], deal) -> None:
+    """The dealer draws to 17 (hitting soft 17 under H17)."""
     while best(dealer) < 17 or (best(dealer) == 17 and is_soft(dealer) and rules.hit_soft_17):
         dealer.append(deal())
-    d = best(dealer)
+
+
+def settle(rules: tw.Rules, dealer: list[int], standing: list[Hand]) -> Fraction:
+    """Net of the standing hands against the dealer's finished hand (a dealer 22 pushes under
+    ``dealer_22_push``)."""
+    d, net = best(dealer), Fraction(0)
     for h in standing:
         if d > 21:
             net += 0 if (d == 22 and rules.dealer_22_push) else h.stake
         else:
             net += h.stake * ((best(h.cards) > d) - (best(h.cards) < d))
     return net
+
+
+def play_switch(rules: tw.Rules, deal, strategy, swap) -> tuple[tuple[Fraction, Fraction], bool]:
+    """One Blackjack Switch round (000 第2 2): each area's net and whether the seat switched.
+
+    Deal (2-5-イ): each area's first card, the upcard, each area's second card, the hole
+    card.  A dealer blackjack under the peek ends the round (2-7); otherwise the seat
+    switches the second cards if ``swap(up, a1, a2, b1, b2)`` (2-8-ニ), a two-card 21 is a
+    blackjack (paid ``blackjack_pays``, pushing a dealer blackjack), and each area is
+    played in turn; the dealer plays once for both (2-9), a dealer 22 pushes (2-10).
+    """
+    a1, b1, up, a2, b2 = deal(), deal(), deal(), deal(), deal()
+    dealer = [up] + ([deal()] if rules.hole_card else [])
+    if rules.hole_card and up in (1, 10) and blackjack(dealer):
+        return (Fraction(0) if blackjack([a1, a2]) else Fraction(-1),
+                Fraction(0) if blackjack([b1, b2]) else Fraction(-1)), False
+    switched = bool(swap(up, a1, a2, b1, b2))
+    if switched:
+        a2, b2 = b2, a2
+    areas = [[a1, a2], [b1, b2]]
+    played = [None if blackjack(seat) else play_area(rules, up, seat, deal, strategy) for seat in areas]
+    nets = [Fraction(0), Fraction(0)]
+    standing: list[list[Hand]] = [[], []]
+    for i, (seat, hands) in enumerate(zip(areas, played)):
+        if blackjack(seat):
+            continue
+        if hands is None:
+            nets[i] = Fraction(-1, 2)
+            continue
+        nets[i] -= sum(h.stake for h in hands if best(h.cards) > 21)
+        standing[i] = [h for h in hands if best(h.cards) <= 21]
+    if not rules.hole_card:
+        dealer.append(deal())
+    for i, seat in enumerate(areas):
+        if blackjack(seat):
+            nets[i] = Fraction(0) if blackjack(dealer) else rules.blackjack_pays
+    if standing[0] or standing[1]:
+        if blackjack(dealer):
+            for i in (0, 1):
+                if standing[i]:
+                    nets[i] -= 1 if rules.original_bet_only else sum(h.stake for h in standing[i])
+        else:
+            finish_dealer(rules, dealer, deal)
+            for i in (0, 1):
+                nets[i] += settle(rules, dealer, standing[i])
+    return (nets[0], nets[1]), switched
+
+
+def match_class(codes: list[int]) -> int:
+    """The Super Match class of four cards by rank: 0 none, 1 pair, 2 two pair, 3 three, 4 four."""
+    counts = sorted((sum(1 for c in codes if c & 15 == r) for r in {c & 15 for c in codes}), reverse=True)
+    return {(1, 1, 1, 1): 0, (2, 1, 1): 1, (2, 2): 2, (3, 1): 3, (4,): 4}[tuple(counts)]
 
 
 def side_class(c1: int, up: int, c2: int) -> int:
@@ -129,8 +200,9 @@ def side_class(c1: int, up: int, c2: int) -> int:
     return kind + 4 * ((c1 & 0x3F) == (up & 0x3F))
 
 
-def rounds(rules: tw.Rules, strategy, shoe_rules: str, decks: int, generator, n: int):
-    """(net, side class) of ``n`` rounds dealt through the devices' shoe, one seat."""
+def dealt_rounds(play_one, shoe_rules: str, decks: int, generator, n: int):
+    """``play_one(deal, codes)`` for each of ``n`` rounds dealt through the devices' shoe
+    (``deal()`` the next card's value, ``codes`` the card codes dealt so far)."""
     shoe = Shoe(generator, shoe_rules, decks)
     out = []
     for _ in range(n):
@@ -141,7 +213,22 @@ def rounds(rules: tw.Rules, strategy, shoe_rules: str, decks: int, generator, n:
             codes.append(shoe.deal())
             return value(codes[-1])
 
-        net = play(rules, deal, strategy)
-        out.append((net, side_class(codes[0], codes[1], codes[2])))
+        out.append(play_one(deal, codes))
         shoe.end_round()
     return out, shoe.shuffles
+
+
+def rounds(rules: tw.Rules, strategy, shoe_rules: str, decks: int, generator, n: int):
+    """(net, side class) of ``n`` rounds dealt through the devices' shoe, one seat."""
+    def one(deal, codes):
+        net = play(rules, deal, strategy)
+        return net, side_class(codes[0], codes[1], codes[2])
+    return dealt_rounds(one, shoe_rules, decks, generator, n)
+
+
+def switch_rounds(rules: tw.Rules, strategy, swap, shoe_rules: str, decks: int, generator, n: int):
+    """(both areas' nets, side class) of ``n`` Blackjack Switch rounds dealt through the devices' shoe."""
+    def one(deal, codes):
+        nets, switched = play_switch(rules, deal, strategy, swap)
+        return nets, match_class([codes[0], codes[1], codes[3], codes[4]]) | 8 * switched
+    return dealt_rounds(one, shoe_rules, decks, generator, n)

@@ -90,125 +90,170 @@ static inline uint32_t side_class(uint32_t c1, uint32_t up, uint32_t c2)
         }                                           \
     } while (0)
 
+/* The Super Match class of four first cards by rank (twentyone.h): how many of
+ * their six pairs share a rank tells none 0, one pair 1, two pair 2, three 3, four 6. */
+static inline uint32_t match_class(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    static const uint8_t CLASS[7] = {0, 1, 2, 3, 0, 0, 4};
+    uint32_t r[4] = {a & 15, b & 15, c & 15, d & 15}, same = 0;
+    for (int i = 0; i < 4; i++) {
+        for (int j = i + 1; j < 4; j++) {
+            same += r[i] == r[j];
+        }
+    }
+    return CLASS[same];
+}
+
+static inline int natural(uint32_t a, uint32_t b)
+{
+    return a + b == 11 && (a == 1 || b == 1);
+}
+
 /* One round from c[*at..n): the statement in twentyone.h, step for step as
- * harness.games.twentyone's reference engine plays it. */
-static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uint32_t *at, int32_t *net_out,
+ * harness.games.twentyone's reference engine plays it; with two areas
+ * (switch_hands) each area is a seat's hand of that statement, played in
+ * turn, against one dealer. */
+static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uint32_t *at, int32_t *nets_out,
                       uint32_t *side_out, uint32_t *hands_out)
 {
     const kern_tw_rules *r = &t->rules;
-    uint32_t pos = *at, v1, up, v2, hole = 0, v;
-    if (pos + 3 > n) {
+    const uint32_t areas = r->switch_hands ? 2 : 1;
+    uint32_t pos = *at, first[2] = {0, 0}, second[2] = {0, 0}, up, hole = 0, v;
+    if (pos + 2 * areas + 1 > n) {
         return KERN_TW_OUT_OF_CARDS;
     }
-    *side_out = side_class(c[pos], c[pos + 1], c[pos + 2]);
-    DEAL(v1);
+    *side_out = areas == 1 ? side_class(c[pos], c[pos + 1], c[pos + 2])
+                           : match_class(c[pos], c[pos + 1], c[pos + 3], c[pos + 4]);
+    for (uint32_t a = 0; a < areas; a++) {
+        DEAL(first[a]);
+    }
     DEAL(up);
-    DEAL(v2);
+    for (uint32_t a = 0; a < areas; a++) {
+        DEAL(second[a]);
+    }
     hand dealer;
     start(&dealer, up, 0);
     if (r->hole_card) {
         DEAL(hole);
         take(&dealer, hole);
     }
-    int player_bj = v1 + v2 == 11 && (v1 == 1 || v2 == 1);
     int peeks = r->hole_card && (up == 1 || up == 10);
     int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
-    int32_t net = 0;
-    uint32_t n_hands = 1;
-    if (player_bj && up == 1 && r->even_money) {
-        net = KERN_TW_DEN; /* 000 1-7: even money, paid at once, before the peek */
+    int32_t net[2] = {0, 0};
+    uint32_t n_hands = areas;
+    if (areas == 1 && natural(first[0], second[0]) && up == 1 && r->even_money) {
+        net[0] = KERN_TW_DEN; /* 000 1-7: even money, paid at once, before the peek */
         goto done;
     }
     if (peeks && dealer_bj) {
-        net = player_bj ? 0 : -KERN_TW_DEN;
+        for (uint32_t a = 0; a < areas; a++) {
+            net[a] = natural(first[a], second[a]) ? 0 : -KERN_TW_DEN;
+        }
         goto done;
     }
-    if (player_bj) {
-        if (!r->hole_card) {
-            DEAL(v);
-            take(&dealer, v);
-            dealer_bj = dealer.hard == 11 && dealer.aces;
-        }
-        net = dealer_bj ? 0 : r->blackjack_units;
-        goto done;
+    if (areas == 2 && t->swaps[kern_tw_swap_index(up, first[0], second[0], first[1], second[1])]) {
+        /* 000 第2 2-8-ニ: the second cards change areas */
+        uint32_t x = second[0];
+        second[0] = second[1];
+        second[1] = x;
+        *side_out |= KERN_TW_SWAPPED;
     }
 
-    hand done_hands[KERN_TW_MAX_HANDS], waiting[KERN_TW_MAX_HANDS];
-    uint32_t n_done = 0, n_waiting = 0;
-    int surrendered = 0;
-    start(&waiting[0], v1, 0);
-    take(&waiting[0], v2);
-    n_waiting = 1;
-    while (n_waiting && !surrendered) {
-        hand h = waiting[--n_waiting];
-        for (;;) {
-            uint8_t act = t->cells[kern_tw_cell_index(h.context, up, n_hands < r->max_hands, hand_key(&h))];
-            if (act == KERN_TW_STAND) {
-                break;
-            }
-            if (act == KERN_TW_SURRENDER) {
-                surrendered = 1;
-                break;
-            }
-            if (act == KERN_TW_SPLIT) {
-                /* 000 1-9-ニ-(1): each card of the pair gets one more at once; this hand first */
-                uint32_t x = h.first, context = x == 1 ? 2 : 1;
-                n_hands++;
-                start(&h, x, context);
+    hand done_hands[2 * KERN_TW_MAX_HANDS], waiting[KERN_TW_MAX_HANDS];
+    uint32_t owner[2 * KERN_TW_MAX_HANDS], n_done = 0;
+    int bj[2] = {0, 0};
+    for (uint32_t a = 0; a < areas; a++) {
+        bj[a] = natural(first[a], second[a]);
+        if (bj[a]) {
+            continue;   /* settled against the dealer's blackjack alone */
+        }
+        uint32_t n_waiting = 1, area_hands = 1;
+        int surrendered = 0;
+        start(&waiting[0], first[a], 0);
+        take(&waiting[0], second[a]);
+        while (n_waiting && !surrendered) {
+            hand h = waiting[--n_waiting];
+            for (;;) {
+                uint8_t act =
+                    t->cells[kern_tw_cell_index(h.context, up, area_hands < r->max_hands, hand_key(&h))];
+                if (act == KERN_TW_STAND) {
+                    break;
+                }
+                if (act == KERN_TW_SURRENDER) {
+                    surrendered = 1;
+                    break;
+                }
+                if (act == KERN_TW_SPLIT) {
+                    /* 000 1-9-ニ-(1): each card of the pair gets one more at once; this hand first */
+                    uint32_t x = h.first, context = x == 1 ? 2 : 1;
+                    area_hands++;
+                    n_hands++;
+                    start(&h, x, context);
+                    DEAL(v);
+                    take(&h, v);
+                    hand *other = &waiting[n_waiting++];
+                    start(other, x, context);
+                    DEAL(v);
+                    take(other, v);
+                    continue;
+                }
+                if (act > KERN_TW_SURRENDER) {
+                    return KERN_TW_NO_PLAY;
+                }
                 DEAL(v);
                 take(&h, v);
-                hand *other = &waiting[n_waiting++];
-                start(other, x, context);
-                DEAL(v);
-                take(other, v);
-                continue;
+                if (act == KERN_TW_DOUBLE) {
+                    h.stake = 2;
+                    break;
+                }
+                if (h.context == 2) {
+                    h.context = 1;
+                }
+                if (best_total(h.hard, h.aces) >= 21) {
+                    break;
+                }
             }
-            if (act > KERN_TW_SURRENDER) {
-                return KERN_TW_NO_PLAY;
-            }
-            DEAL(v);
-            take(&h, v);
-            if (act == KERN_TW_DOUBLE) {
-                h.stake = 2;
-                break;
-            }
-            if (h.context == 2) {
-                h.context = 1;
-            }
-            if (best_total(h.hard, h.aces) >= 21) {
-                break;
+            if (!surrendered) {
+                owner[n_done] = a;
+                done_hands[n_done++] = h;
             }
         }
-        done_hands[n_done++] = h;
+        if (surrendered) {
+            net[a] = r->surrender_units;   /* only the initial hand surrenders: nothing else was played */
+        }
     }
 
-    if (surrendered) {
-        if (!r->hole_card) {
-            DEAL(v); /* the dealer's card is still dealt */
-        }
-        net = r->surrender_units;
-        goto done;
-    }
-    int32_t live_stakes = 0;
+    int32_t live_stakes[2] = {0, 0};
     uint32_t live = 0;
     for (uint32_t i = 0; i < n_done; i++) {
         if (best_total(done_hands[i].hard, done_hands[i].aces) > 21) {
-            net -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
+            net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
         } else {
+            owner[live] = owner[i];
             done_hands[live++] = done_hands[i];
-            live_stakes += done_hands[i].stake;
+            live_stakes[owner[i]] += done_hands[i].stake;
         }
     }
     if (!r->hole_card) {
-        DEAL(v);
+        DEAL(v); /* the dealer's card is dealt whatever the seat did */
         take(&dealer, v);
     }
-    if (!live) {
-        goto done; /* every hand busted: the dealer does not draw (1-10-ハ) */
+    dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
+    for (uint32_t a = 0; a < areas; a++) {
+        if (bj[a]) {
+            net[a] = dealer_bj ? 0 : r->blackjack_units;
+        }
     }
-    if (dealer.cards == 2 && dealer.hard == 11 && dealer.aces) {
+    if (!live) {
+        goto done; /* every hand settled: the dealer does not draw (1-10-ハ) */
+    }
+    if (dealer_bj) {
         /* no hole card: a dealer blackjack takes the original stake only (1-12-ロ) */
-        net -= (r->original_bet_only ? 1 : live_stakes) * KERN_TW_DEN;
+        for (uint32_t a = 0; a < areas; a++) {
+            if (live_stakes[a]) {
+                net[a] -= (r->original_bet_only ? 1 : live_stakes[a]) * KERN_TW_DEN;
+            }
+        }
         goto done;
     }
     for (;;) {
@@ -224,13 +269,14 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         int32_t stake = done_hands[i].stake * KERN_TW_DEN;
         uint32_t total = best_total(done_hands[i].hard, done_hands[i].aces);
         if (dealer_total > 21) {
-            net += dealer_total == 22 && r->dealer_22_push ? 0 : stake;
+            net[owner[i]] += dealer_total == 22 && r->dealer_22_push ? 0 : stake;
         } else {
-            net += total > dealer_total ? stake : total < dealer_total ? -stake : 0;
+            net[owner[i]] += total > dealer_total ? stake : total < dealer_total ? -stake : 0;
         }
     }
 done:
-    *net_out = net;
+    nets_out[0] = net[0];
+    nets_out[1] = net[1];
     *hands_out = n_hands;
     *at = pos;
     return RNG_OK;
@@ -245,6 +291,7 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
         return RNG_E_ARGUMENT;
     }
     if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS || rules->even_money > 1 ||
+        rules->switch_hands > 1 || (rules->switch_hands && rules->even_money) ||
         rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||
         rules->surrender_units < -KERN_TW_DEN || rules->surrender_units > 0) {
         return RNG_E_ARGUMENT;
@@ -298,14 +345,17 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
             return status;
         }
         uint32_t begin = s->pos, pos = begin, side, hands;
-        int32_t net;
-        status = play_round(t, s->cards, s->n, &pos, &net, &side, &hands);
+        int32_t area_nets[2];
+        status = play_round(t, s->cards, s->n, &pos, area_nets, &side, &hands);
+        int32_t net = area_nets[0];
         if (status != RNG_OK) {
             return status;
         }
         nets[net + KERN_TW_NET_OFFSET]++;
         if (firsts && s->shoes != shoes) {
-            firsts[hands > 1 ? KERN_TW_SPLIT_CLASS : (uint32_t)(net + KERN_TW_NET_OFFSET)]++;
+            firsts[t->rules.switch_hands ? side
+                   : hands > 1             ? KERN_TW_SPLIT_CLASS
+                                           : (uint32_t)(net + KERN_TW_NET_OFFSET)]++;
         }
         sides[side]++;
         if (net_log) {
@@ -321,11 +371,39 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
     return src->status;
 }
 
+int kern_tw_round_areas(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *nets, uint32_t *side,
+                        uint32_t *used, uint32_t *hands)
+{
+    uint32_t pos = 0;
+    int status = play_round(t, cards, n, &pos, nets, side, hands);
+    *used = pos;
+    return status;
+}
+
 int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
                   uint32_t *used, uint32_t *hands)
 {
-    uint32_t pos = 0;
-    int status = play_round(t, cards, n, &pos, net, side, hands);
-    *used = pos;
+    int32_t nets[2];
+    int status = kern_tw_round_areas(t, cards, n, nets, side, used, hands);
+    *net = nets[0];
     return status;
+}
+
+uint32_t kern_tw_swap_cell(uint32_t u, uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+{
+    return kern_tw_swap_index(u, a1, a2, b1, b2);
+}
+
+int kern_tw_set_swaps(kern_tw_table *t, const uint8_t *swaps)
+{
+    if (!t->rules.switch_hands) {
+        return RNG_E_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < KERN_TW_SWAPS; i++) {
+        if (swaps[i] > 1) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    memcpy(t->swaps, swaps, KERN_TW_SWAPS);
+    return RNG_OK;
 }

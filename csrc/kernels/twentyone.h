@@ -30,6 +30,22 @@
  *
  * Money is integers: every pay the rules state is a whole number of
  * 1 / KERN_TW_DEN units (harness checks it before filling the rules).
+ *
+ * Two areas (Blackjack Switch, 000 第2 2, rules.switch_hands): the seat holds
+ * a pair of main areas with equal stakes (2-4-ハ).  The deal is each area's
+ * first card, the upcard, each area's second card, then the hole card
+ * (2-5-イ).  After the peek the seat may exchange the two second cards (2-8-ニ):
+ * the table's swap cells (kern_tw_swap_index, filled by harness from the
+ * exact values of the two candidate pairs of hands) say whether it does.
+ * Each area is then played to its end (first area first, its own split cap),
+ * a two-card 21 formed by the switch counts as a blackjack (reading of 2-3,
+ * not in sources), and the dealer plays once for both.  The counted net is
+ * the FIRST area's (both areas have one law; kern_tw_round_areas gives
+ * both), and the side class is the Super Match class of the four first
+ * cards by rank with the switch bit:
+ *
+ *   side = match | swapped << 3,  match 0 none, 1 one pair, 2 two pair,
+ *          3 three of a rank, 4 four of a rank (2-12).
  */
 #ifndef KERN_TWENTYONE_H
 #define KERN_TWENTYONE_H
@@ -43,7 +59,8 @@
 #define KERN_TW_MAX_STAKES 16     /* |net| <= 16 stakes */
 #define KERN_TW_NET_OFFSET 160    /* KERN_TW_MAX_STAKES * KERN_TW_DEN */
 #define KERN_TW_NETS 321          /* 2 * KERN_TW_NET_OFFSET + 1 */
-#define KERN_TW_SIDES 8
+#define KERN_TW_SIDES 16          /* side classes counted: one area the first 8 (pair classes), two areas match | swapped << 3 */
+#define KERN_TW_PAIR_SIDES 8      /* one area's side classes */
 #define KERN_TW_FIRSTS 322        /* the first round of each shoe: KERN_TW_NETS nets of rounds without a
                                      split, then one class for a first round that split */
 #define KERN_TW_SPLIT_CLASS 321   /* KERN_TW_NETS */
@@ -52,6 +69,8 @@
 #define KERN_TW_PAIRS 55          /* two-card hands by their values a <= b */
 #define KERN_TW_HAND_KEYS 119     /* 55 two-card hands, then 64 (soft * 32 + total) */
 #define KERN_TW_CELLS 7140        /* 3 contexts x 10 upcards x 2 x 119 */
+#define KERN_TW_SWAPS 100000      /* two areas: upcard x first area's two values x second's (kern_tw_swap_index) */
+#define KERN_TW_SWAPPED 8         /* the side-class bit of a round whose second cards were exchanged */
 
 /* Actions of the strategy table (0xFF: no cell; reaching one fails the round). */
 #define KERN_TW_STAND 0
@@ -78,12 +97,14 @@ typedef struct kern_tw_rules {
     uint32_t even_money;         /* the seat takes even money on a blackjack against an ace */
     int32_t blackjack_units;     /* a player blackjack's net, 1 / KERN_TW_DEN units */
     int32_t surrender_units;     /* a surrender's net (-KERN_TW_DEN / 2) */
+    uint32_t switch_hands;       /* 1: two areas per seat with the switch of the second cards (000 第2 2) */
 } kern_tw_rules;
 
 typedef struct kern_tw_table {
     kern_shoe shoe;              /* the shoe in play (shoe.h) */
     kern_tw_rules rules;
     uint8_t cells[7140];         /* the strategy: kern_tw_cell() */
+    uint8_t swaps[100000];       /* two areas: 1 exchange the second cards (kern_tw_set_swaps) */
     uint64_t rounds;             /* rounds played so far */
 } kern_tw_table;
 
@@ -102,10 +123,20 @@ uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_
 int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *shoe,
                        const kern_tw_rules *rules, const uint8_t *cells);
 
+/* Two areas: set the switch decisions (KERN_TW_SWAPS cells, each 0 keep or
+ * 1 exchange, indexed by kern_tw_swap_index).  RNG_E_ARGUMENT for another
+ * value or a table whose rules hold one area.  Without it a two-area table
+ * never switches. */
+int kern_tw_set_swaps(kern_tw_table *t, const uint8_t *swaps);
+
+/* The cell of a switch decision: upcard u, first area's cards a1, a2, the
+ * second area's b1, b2 (values 1..10, in the order dealt). */
+uint32_t kern_tw_swap_cell(uint32_t u, uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2);
+
 /* Play `rounds` rounds, adding one to nets[] (KERN_TW_NETS) and sides[]
  * (KERN_TW_SIDES) per round, and to firsts[] (KERN_TW_FIRSTS; NULL for none)
  * for the first round dealt from each shoe: its net class if the seat did not
- * split, else KERN_TW_SPLIT_CLASS.  (The first round of a shoe is dealt from a
+ * split, else KERN_TW_SPLIT_CLASS; with two areas its side class instead.  (The first round of a shoe is dealt from a
  * uniformly shuffled full shoe whatever the burn, so its law is the full
  * shoe's first round; later rounds depend on the cut card.)  net_log /
  * side_log (NULL for none) receive each round's net in units and side class.  Returns RNG_OK, the source's failure
@@ -121,6 +152,11 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
  * action, RNG_E_ARGUMENT for a code that is not a card. */
 int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
                   uint32_t *used, uint32_t *hands);
+
+/* kern_tw_round with each area's net: nets[0] the first area's, nets[1] the
+ * second's (0 with one area). */
+int kern_tw_round_areas(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *nets, uint32_t *side,
+                        uint32_t *used, uint32_t *hands);
 /* cffi:end */
 
 _Static_assert(KERN_TW_NET_OFFSET == KERN_TW_MAX_STAKES * KERN_TW_DEN, "net offset");
@@ -128,6 +164,13 @@ _Static_assert(KERN_TW_NETS == 2 * KERN_TW_NET_OFFSET + 1, "net classes");
 _Static_assert(KERN_TW_FIRSTS == KERN_TW_NETS + 1 && KERN_TW_SPLIT_CLASS == KERN_TW_NETS, "first-round classes");
 _Static_assert(KERN_TW_HAND_KEYS == KERN_TW_PAIRS + 64, "hand keys");
 _Static_assert(KERN_TW_CELLS == KERN_TW_CONTEXTS * 10 * 2 * KERN_TW_HAND_KEYS, "cells");
+
+_Static_assert(KERN_TW_SWAPS == 100000, "swap cells");
+
+static inline uint32_t kern_tw_swap_index(uint32_t u, uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+{
+    return ((((u - 1) * 10 + (a1 - 1)) * 10 + (a2 - 1)) * 10 + (b1 - 1)) * 10 + (b2 - 1);
+}
 
 /* kern_tw_cell, inline for the round's hot loop. */
 static inline uint32_t kern_tw_cell_index(uint32_t context, uint32_t up, uint32_t can_split, uint32_t key)

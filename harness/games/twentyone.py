@@ -134,6 +134,9 @@ class Rules:
         The player takes even money on a blackjack against an ace (000 第2 1-7): paid 1 to 1
         at once, before the peek or the dealer's second card.  A player's choice, not a
         rule: declining is worth more (3/2 times the chance of no dealer blackjack).
+    switch : bool
+        Two hands per seat, equal stakes (000 第2 2-4-ハ), whose second cards the seat may
+        exchange after the peek (2-8-ニ); :mod:`harness.games.twentyone_switch`.
     """
 
     hit_soft_17: bool = False
@@ -149,6 +152,7 @@ class Rules:
     hit_split_aces: bool = False
     dealer_22_push: bool = False
     take_even_money: bool = False
+    switch: bool = False
 
     def may_double(self, hand: tuple, split: bool) -> bool:
         if cards(hand) != 2 or (split and not self.double_after_split):

@@ -161,7 +161,7 @@ class TwentyOneGame(Game):
         rules = self.game_rules(**choices)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
-        bets = (main_result(rules, source, chart), insurance_result(decks, insurance.value, insurance.source),
+        bets = (self.main_bet(rules, source, chart), insurance_result(decks, insurance.value, insurance.source),
                 *self.side_bets(decks))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
@@ -173,6 +173,28 @@ class TwentyOneGame(Game):
 
     def note(self, rules: tw.Rules) -> str:
         return MAIN_NOTE
+
+    # -- what a variant with another round (Blackjack Switch's two areas) replaces --
+
+    def main_bet(self, rules: tw.Rules, source: str, chart) -> BetResult:
+        """The main bet's exact outcome law (the round's net per initial unit)."""
+        return main_result(rules, source, chart)
+
+    def c_table(self, rules: tw.Rules, chart, decks: int) -> TwentyOneTable:
+        """The C table dealing this game's rounds."""
+        return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks)
+
+    def side_labels_of(self, side: int) -> dict[str, str]:
+        """Each side bet's outcome class for a kernel side class."""
+        return self.side_labels(*side_cards(side))
+
+    def first_round_fit(self, rules: tw.Rules, table: TwentyOneTable, firsts: np.ndarray, chart,
+                        decks: int) -> FitResult:
+        """The chi-square of the first round of each shoe (:func:`first_round_fit`)."""
+        return first_round_fit(rules, table, firsts)
+
+    fit_note = ("outcome chi-square: the first round of each of the {shoes:,} shoes (net classes, a round that "
+                "split one class) against the law of the first round of this full {decks}-deck shoe")
 
     chart_formats = ("text", "csv", "json")
 
@@ -192,7 +214,7 @@ class TwentyOneGame(Game):
         analysis = self.analyse(strategy=strategy, **choices)
         decks, choices, chart = self._decks(choices)
         rules = self.game_rules(**choices)
-        table = TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks)
+        table = self.c_table(rules, chart, decks)
         nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
         sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
         firsts = np.zeros(lib.KERN_TW_FIRSTS, dtype=np.uint64)
@@ -203,9 +225,9 @@ class TwentyOneGame(Game):
         for i in np.flatnonzero(nets):
             counts["main"][net_label(net_of(int(i)))] = int(nets[i])
         for side in np.flatnonzero(sides):
-            for name, label in self.side_labels(*side_cards(int(side))).items():
+            for name, label in self.side_labels_of(int(side)).items():
                 counts[name][label] = counts[name].get(label, 0) + int(sides[side])
-        fit = first_round_fit(rules, table, firsts)
+        fit = self.first_round_fit(rules, table, firsts, chart, decks)
         sims = tuple((ShoeMainSimulation(analysis.bet(name), in_outcome_order(analysis.bet(name), c), fit)
                       if name == "main" else BetSimulation(analysis.bet(name), in_outcome_order(analysis.bet(name), c)))
                      for name, c in counts.items())
@@ -214,11 +236,10 @@ class TwentyOneGame(Game):
                           procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
                                     "comes out is the last; one seat, basic strategy, side bets every round",
                           interrupted=interrupted, replay=_replay(generator),
-                          note=f"outcome chi-square: the first round of each of the {shoes:,} shoes (net classes, "
-                               "a round that split one class) against the law of the first round of this full "
-                               f"{decks}-deck shoe; only that round is dealt from a full shoe, and the first rounds "
-                               "of distinct shoes are independent (later rounds depend on the cut card, so no one "
-                               "law fits them all); main RTP: every round against the infinite-shoe exact return")
+                          note=self.fit_note.format(shoes=shoes, decks=decks) + "; only that round is dealt "
+                               "from a full shoe, and the first rounds of distinct shoes are independent (later "
+                               "rounds depend on the cut card, so no one law fits them all); main RTP: every round "
+                               "against the infinite-shoe exact return")
 
 
 class ShoeMainSimulation(BetSimulation):

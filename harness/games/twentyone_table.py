@@ -51,7 +51,8 @@ def c_rules(rules: tw.Rules) -> dict[str, int]:
             "max_hands": rules.max_hands, "resplit_aces": int(rules.resplit_aces),
             "even_money": int(rules.take_even_money),
             "blackjack_units": units(rules.blackjack_pays, "the blackjack pay"),
-            "surrender_units": units(Fraction(-1, 2), "the surrender loss")}
+            "surrender_units": units(Fraction(-1, 2), "the surrender loss"),
+            "switch_hands": int(rules.switch)}
 
 
 def _longer_hand(soft: bool, t: int) -> tuple | None:
@@ -121,9 +122,13 @@ def side_cards(side: int) -> tuple[int, int, int]:
 
 class TwentyOneTable:
     """A C twenty-one table: one seat playing ``strategy`` under ``rules`` from the shoe of the
-    devices' procedure ``shoe_rules`` with ``decks`` decks (``rngcore.devices.rulesets``)."""
+    devices' procedure ``shoe_rules`` with ``decks`` decks (``rngcore.devices.rulesets``).
 
-    def __init__(self, rules: tw.Rules, strategy, shoe_rules: str, decks: int):
+    With ``rules.switch`` the seat holds two areas and ``swaps`` (uint8[KERN_TW_SWAPS], 1 where
+    the seat exchanges the second cards, :func:`harness.games.twentyone_switch.swap_cells`)
+    is required."""
+
+    def __init__(self, rules: tw.Rules, strategy, shoe_rules: str, decks: int, swaps: np.ndarray | None = None):
         procedure = rule_set(shoe_rules)
         fresh = np.ascontiguousarray(cards.fresh_stack(decks, procedure.ranks), dtype=np.uint16)
         values = [min(cards.rank_of(int(c)), tw.TEN) for c in fresh]
@@ -137,6 +142,14 @@ class TwentyOneTable:
         raise_for_status(status, f"the twenty-one table ({shoe_rules}, {decks} decks)", details={
             lib.RNG_E_ARGUMENT: "the shoe needs a cut card with at least 10 cards behind it and no per-round "
                                 "burn, and the strategy may split only pairs"})
+        if rules.switch != (swaps is not None):
+            raise ValueError("a two-area (switch) table takes its swap cells, and only it does")
+        if swaps is not None:
+            swaps = np.ascontiguousarray(swaps, dtype=np.uint8)
+            if swaps.shape != (lib.KERN_TW_SWAPS,):
+                raise ValueError(f"swap cells must be {lib.KERN_TW_SWAPS} values")
+            raise_for_status(lib.kern_tw_set_swaps(self._table, ffi.from_buffer("uint8_t[]", swaps)),
+                             "the switch decisions", details={lib.RNG_E_ARGUMENT: "each swap cell is 0 or 1"})
 
     @property
     def cells(self) -> np.ndarray:
@@ -177,14 +190,21 @@ class TwentyOneTable:
 
     def round_hands(self, codes) -> tuple[Fraction, int, int, int]:
         """:meth:`round` and the hands the seat held (1 unless it split)."""
+        nets, side, used, hands = self.round_areas(codes)
+        return nets[0], side, used, hands
+
+    def round_areas(self, codes) -> tuple[tuple[Fraction, Fraction], int, int, int]:
+        """(each area's net per unit on it, side class, cards used, hands held) of the round dealt
+        from ``codes``; the second area's net is 0 with one area."""
         stack = np.ascontiguousarray(codes, dtype=np.uint16)
-        net, side, used, hands = (ffi.new("int32_t *"), ffi.new("uint32_t *"), ffi.new("uint32_t *"),
-                                  ffi.new("uint32_t *"))
-        status = lib.kern_tw_round(self._table, ffi.from_buffer("uint16_t[]", stack), stack.size, net, side, used,
-                                   hands)
+        nets, side, used, hands = (ffi.new("int32_t[2]"), ffi.new("uint32_t *"), ffi.new("uint32_t *"),
+                                   ffi.new("uint32_t *"))
+        status = lib.kern_tw_round_areas(self._table, ffi.from_buffer("uint16_t[]", stack), stack.size, nets, side,
+                                         used, hands)
         raise_for_status(status, "twenty-one round", details={lib.RNG_E_ARGUMENT: "a code is not a card"})
         _check_round(status, f"the round needs more than the {stack.size} cards given")
-        return Fraction(int(net[0]), DEN), int(side[0]), int(used[0]), int(hands[0])
+        return ((Fraction(int(nets[0]), DEN), Fraction(int(nets[1]), DEN)), int(side[0]), int(used[0]),
+                int(hands[0]))
 
 
 class OutOfCards(ValueError):

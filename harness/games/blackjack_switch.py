@@ -1,0 +1,168 @@
+"""Blackjack Switch (000 別表第1 第2 2): the rules as a cited table, the exact main-bet return,
+insurance and the Super Match side bet, and rounds dealt through the virtual shoe.
+
+Source: ``000_d4cd2a3cb5c95429.txt`` L647-821 (digest ``rules/blackjack.md`` § 2).  The
+switch's math is :mod:`harness.games.twentyone_switch`, the rest of the family's
+:mod:`harness.games.twentyone`; the C round engine plays both areas
+(``csrc/kernels/twentyone.c``, ``switch_hands``).
+
+What is exact, precisely:
+
+* ``main``: the law of ONE area's net per unit on it (the second area's law is the same),
+  for an **infinite shoe**, each area played by the total-dependent basic strategy of these
+  rules (computed without regard to the other area: the infinite-shoe optimum of a hand)
+  and the switch decided by the exact values of the two candidate pairs of hands under
+  that strategy.  Its mean is the return per unit staked on the pair of areas.  It is not
+  the joint optimum of the switch and the play (that is the same here: with an infinite
+  shoe the two areas' plays do not interact).
+* ``insurance`` (per area) and ``super_match``: exact for the first round of a full shoe.
+
+Readings (not in sources): a two-card 21 made by the switch counts as a blackjack (2-3
+defines a blackjack as the first two cards dealt totalling 21; the digest's reading);
+surrender (8-ハ) may follow the switch (8-ニ forbids the switch after a surrender, not the
+reverse), so each hand's value used for the decision includes it.
+"""
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+import numpy as np
+
+from harness.games import twentyone as tw
+from harness.games import twentyone_switch as sw
+from harness.games.base import GameOption
+from harness.games.core import BetResult, OutcomeClass, odds
+from harness.games.simulate import FitResult, goodness_of_fit
+from harness.games.twentyone_game import TwentyOneGame, infinite, net_label, played_hands
+from harness.games.twentyone_table import TwentyOneTable
+
+SOURCE = "000 別表第1 第2 2"
+SHOE_RULES = "jp-blackjack-switch"
+MIN_DECKS, MAX_DECKS = 6, 8
+
+RULES = (
+    tw.RuleEntry("decks", 8, "000 第2 2-1 (L651)", "6..8 decks; default 8 (the most permitted)"),
+    tw.RuleEntry("switch", True, "000 第2 2-4-ハ, 2-8-ニ",
+                 "two areas with equal stakes; the second cards may be exchanged before any other action"),
+    tw.RuleEntry("hole_card", True, "000 第2 2-5-イ, 2-7",
+                 "operator's choice of the hole-card or no-hole-card rule; default hole-card (not in sources)"),
+    tw.RuleEntry("hit_soft_17", True, "000 第2 2-9 (L745-751)", "the dealer hits soft 17 (fixed)"),
+    tw.RuleEntry("dealer_22_push", True, "000 第2 2-10 (L753-755)",
+                 "a dealer 22 pushes every hand but a blackjack (which wins) and a bust (which lost)"),
+    tw.RuleEntry("blackjack_pays", Fraction(1), "000 第2 2-11-ハ (L763)",
+                 "every win 1 to 1, a blackjack too; a two-card 21 made by the switch read as a blackjack "
+                 "(2-3; not in sources)"),
+    tw.RuleEntry("original_bet_only", True, "000 第2 2-11-ロ", "a dealer blackjack collects only the original stake"),
+    tw.RuleEntry("double_totals", None, "000 第2 2-8-ヘ, 2-8-チ", "any two cards; the operator may restrict the totals"),
+    tw.RuleEntry("double_after_split", True, "000 第2 2-8-ヘ, 2-8-チ", "allowed unless the operator bars it"),
+    tw.RuleEntry("surrender", True, "000 第2 2-8-ハ, 2-13",
+                 "one or both hands, half the stake, before any 8-ヘ action; the operator may disable it"),
+    tw.RuleEntry("surrender_upcards", frozenset(tw.VALUES), "000 第2 2-8-ハ",
+                 "any upcard; not an ace under the no-hole-card rule"),
+    tw.RuleEntry("max_hands", 4, "000 第2 2-8-チ", "the operator caps the hands per area; default 4 (not in sources)"),
+    tw.RuleEntry("resplit_aces", False, "000 第2 2-8-ヘ (as 1-9-ニ-(1))", "aces formed by a split are not split again"),
+    tw.RuleEntry("hit_split_aces", False, "000 第2 2-8-ヘ (as 1-9-ニ-(3))", "one card to each split ace"),
+    tw.RuleEntry("insurance_pays", odds(2), "000 第2 2-6", "per hand, up to half its stake, upcard ace; no even money"),
+    tw.RuleEntry("super_match_pays", (odds(40), odds(5), odds(8), odds(1)), "000 第2 2-12 (L765-787)",
+                 "the four first cards by rank: four 40, three 5, two pair 8, one pair 1 (three pays less than "
+                 "two pair, as the source says)"),
+)
+DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}
+OPTIONS = (
+    GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 2-1; default 8): the side "
+                             "bets' exact figures and the simulation's shoe", MIN_DECKS, MAX_DECKS, 8),
+    GameOption.choice("deal", "the hole-card rule (peek on A/10, 2-7) or the no-hole-card rule (000 第2 2-5-イ, "
+                              "operator's choice)", ("hole-card", "no-hole-card")),
+    GameOption.choice("surrender", "surrender offered (000 第2 2-8-ハ; 2-13 lets the operator disable it)",
+                      ("yes", "no")),
+    GameOption.choice("das", "double after split (000 第2 2-8-ヘ; 2-8-チ lets the operator bar it)", ("yes", "no")),
+    GameOption.choice("double", "two-card totals that may double (000 第2 2-8-ヘ: any; 2-8-チ lets the operator "
+                                "restrict them)", tuple(DOUBLE_TOTALS)),
+    GameOption("max-hands", "N", "hands one area may hold after splitting, 2 = no re-split (000 第2 2-8-チ, "
+                                 "operator's cap; default 4, not in sources)", 2, 4, 4),
+)
+MAIN_NOTE = ("one area's net per unit on it (the other area has the same law; the mean is the return per unit "
+             "staked on the pair), exact for an infinite shoe: each area by its basic strategy, the switch by the "
+             "exact values of the two candidate pairs of hands")
+
+
+class BlackjackSwitchGame(TwentyOneGame):
+    name = "blackjack-switch"
+    summary = ("Blackjack Switch: two areas, the second cards switched by exact EV; main bet (exact, infinite shoe), "
+               "insurance, Super Match")
+    rules = f"{SOURCE} (seed L647-821)"
+    options = OPTIONS
+    devices = f"shoe:N ({SHOE_RULES} procedure)"
+    table = RULES
+    shoe_rules = SHOE_RULES
+    main_rules = ("switch", "hit_soft_17", "dealer_22_push", "blackjack_pays", "surrender", "max_hands")
+
+    def game_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
+                   max_hands: int = 4) -> tw.Rules:
+        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 2-13)."""
+        hole = deal == "hole-card"
+        ups = self.entry("surrender_upcards").value
+        return tw.rules_from(RULES, hole_card=hole, surrender=surrender == "yes",
+                             surrender_upcards=ups if hole else ups - {tw.ACE},   # 2-8-ハ: not against an ace
+                             double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
+                             max_hands=max_hands)
+
+    def swaps(self, rules: tw.Rules, chart) -> np.ndarray:
+        """The switch decisions under the strategy the areas are played with."""
+        return _swaps(rules, chart)
+
+    def main_bet(self, rules: tw.Rules, source: str, chart) -> BetResult:
+        law = sw.area_law(rules, played_hands(rules, chart), self.swaps(rules, chart))
+        outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in law.items())
+        return BetResult("main", source, outcomes, note=MAIN_NOTE)
+
+    def c_table(self, rules: tw.Rules, chart, decks: int) -> TwentyOneTable:
+        return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks,
+                              swaps=self.swaps(rules, chart))
+
+    def side_bets(self, decks: int) -> tuple[BetResult, ...]:
+        """The Super Match on the four first cards of the pair of areas (2-12)."""
+        ways = sw.super_match_ways(decks)
+        entry = self.entry("super_match_pays")
+        four, three, two_pair, pair = entry.value
+        n = ways["none"][1]
+        return (BetResult("super_match", entry.source, tuple(
+            OutcomeClass(label, Fraction(ways[key][0], n), pays) for label, key, pays in (
+                ("four", "four", four), ("three", "three", three), ("two_pair", "two_pair", two_pair),
+                ("pair", "pair", pair))) + (OutcomeClass("lose", Fraction(ways["none"][0], n), Fraction(-1)),),
+            note="by rank; four excludes three, three and two pair exclude each other, a pair is none of those"),)
+
+    def side_labels_of(self, side: int) -> dict[str, str]:
+        match = sw.MATCH[side & 7]
+        return {"super_match": "lose" if match == "none" else match}
+
+    fit_note = ("outcome chi-square: the first round of each of the {shoes:,} shoes, its Super Match class and "
+                "whether the seat switched, against their exact law for a full {decks}-deck shoe")
+
+    def first_round_fit(self, rules, table, firsts, chart, decks) -> FitResult:
+        law = sw.first_round_sides(rules, self.swaps(rules, chart), decks)
+        labels = [sw.side_label(k) for k in law]
+        observed = [int(firsts[k]) for k in law]
+        stray = int(firsts.sum()) - sum(observed)
+        expected = [float(p) for p in law.values()]
+        if stray:
+            labels, observed, expected = labels + ["other"], observed + [stray], expected + [0.0]
+        return goodness_of_fit(observed, expected, labels)
+
+    def note(self, rules: tw.Rules) -> str:
+        return (MAIN_NOTE + "; insurance per area and the Super Match exact for the first round of a full shoe; "
+                "a two-card 21 made by the switch read as a blackjack (not in sources)")
+
+
+@functools.lru_cache(maxsize=8)
+def _basic_swaps(rules: tw.Rules) -> np.ndarray:
+    return sw.swap_cells(rules, infinite(rules)[0])
+
+
+def _swaps(rules: tw.Rules, chart) -> np.ndarray:
+    """The switch cells of the basic strategy (cached per rule set) or of a player's chart."""
+    return _basic_swaps(rules) if chart is None else sw.swap_cells(rules, played_hands(rules, chart))
+
+
+GAMES = (BlackjackSwitchGame(),)
