@@ -52,9 +52,9 @@ def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
     before it: it stops a stuck engine in service, a repeated 64-byte
     keystream block (a stuck block counter) included.  This one runs at
     ``rngcert selftest`` on what the public API hands out and compares 64-byte
-    blocks, ChaCha20's own unit, across every batch boundary too, which the C
-    test sees only through a fingerprint of the previous batch's last block
-    (``tests/test_core_cli.py::test_a_64_byte_repeat_is_caught_in_c_and_by_the_selftest``).
+    blocks, ChaCha20's own unit, across every batch boundary too, where the C
+    test compares through fingerprints of the previous batch's last two
+    blocks (``tests/test_core_cli.py::test_a_64_byte_repeat_is_caught_in_c_and_by_the_selftest``).
     """
     generator = rngcore.Generator() if generator is None else generator
     buf = bytearray(1 << 20)

@@ -278,6 +278,9 @@ def _held(start, stop):
 _OUTPUT_TAMPERS = {
     "repeat-inside": test_lib.RNGTEST_OUTPUT_REPEAT_INSIDE,
     "repeat-across": test_lib.RNGTEST_OUTPUT_REPEAT_ACROSS,
+    "repeat-across-2": test_lib.RNGTEST_OUTPUT_ACROSS_2,
+    "second-across": test_lib.RNGTEST_OUTPUT_SECOND_ACROSS,
+    "unit-across": test_lib.RNGTEST_OUTPUT_UNIT_ACROSS,
 }
 
 
@@ -288,9 +291,12 @@ def output_tamper(kind: str, *, block: int, after: int = 0):
 
     Parameters
     ----------
-    kind : {"repeat-inside", "repeat-across"}
-        A batch's second block becomes a copy of its first; or its first
-        block a copy of the previous batch's last.
+    kind : {"repeat-inside", "repeat-across", "repeat-across-2", "second-across", "unit-across"}
+        A batch's second block becomes a copy of its first; its first block
+        a copy of the previous batch's last, or of the one before that; its
+        second block a copy of the previous batch's last; or its first two
+        blocks copies of the previous batch's last two (a repeated 64-byte
+        unit across the border, in which no block equals its neighbour).
     block : int
         The continuous test's block in bytes (``lib.RNG_CONTINUOUS_BLOCK``, 32,
         for every engine; a smaller one repeats inside a block).

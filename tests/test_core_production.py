@@ -11,7 +11,7 @@ from rngcore.devices import fresh_shoes
 
 from core_support import reference_keystream
 
-BUF = 2048          # RNG_CHACHA_BUF_BYTES
+BUF = lib.RNG_CHACHA_BUF_BYTES  # buffered batches: 128 blocks
 BULK_BLOCKS = 1024  # blocks per key in a bulk request
 GRANULARITY = 64    # one ChaCha20 block: a key outputs at most reseed_interval + 63 bytes
 
@@ -70,7 +70,7 @@ class ProductionModel:
 def test_production_output_is_fast_key_erasure_exactly():
     generator = rngcore.Generator()
     model = ProductionModel(_key(generator))
-    for n in [1, 100, 1915, 1, 3000, 2048, 200_000, 7, 70_000, 4096, 33]:
+    for n in [1, 100, 1915, 1, 3000, 2048, 200_000, 7, 70_000, 4096, 33, 8159, 8160, 8192, 1, 8191]:
         old_key = model.key
         assert generator.random_bytes(n) == model.read(n)
         assert _key(generator) == model.key
@@ -140,7 +140,7 @@ REQUESTS = [
 def test_seedings_match_the_bytes_output(interval, sizes):
     # Every key but the last generates at least `interval` and at most
     # interval + 63 bytes; generated = read + what is left unread in the
-    # buffer (< 2016).  Hence, for n bytes read:
+    # buffer (< BUF - 32).  Hence, for n bytes read:
     #     ceil(n / (interval + 63)) <= seedings <= (n + 2014) // interval + 1
     generator = rngcore.Generator(reseed_interval=interval)
     n = 0

@@ -24,9 +24,9 @@ def test_replay_equals_openssl_keystream(path, seed, stream):
     assert output == reference_keystream(seed, stream, 5000)
 
 
-# Sizes chosen to straddle the 2048-byte buffer, 64-byte blocks and the
+# Sizes chosen to straddle the 8192-byte buffer, 64-byte blocks and the
 # 512-byte AVX2 groups, mixing buffered and direct-to-output reads.
-READS = [1, 3, 60, 4, 2040, 7, 9, 1, 64, 511, 513, 4096, 2047, 2049, 100_000, 5, 33]
+READS = [1, 3, 60, 4, 2040, 7, 9, 1, 64, 511, 513, 4096, 2047, 2049, 8191, 8193, 100_000, 5, 33]
 
 
 @pytest.mark.parametrize("path", keystream_paths())

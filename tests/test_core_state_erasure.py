@@ -20,7 +20,7 @@ from rngcore.numpy_interop import ChaChaBitGenerator
 
 WINDOW = 16
 SIZES = [1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 100, 1000, 2015, 2016, 2017, 2048,
-         4095, 4096, 5000, 70_000]
+         4095, 4096, 5000, 8159, 8160, 8161, 8192, 70_000]
 
 
 def _state(generator) -> bytes:

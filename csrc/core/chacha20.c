@@ -249,6 +249,13 @@ static int next_batch(rng_chacha *eng, size_t cap, size_t *nblocks)
     return RNG_OK;
 }
 
+/* Production: a batch of nblocks blocks has been made for output. */
+static void count_batch(rng_chacha *eng, size_t nblocks)
+{
+    eng->since_reseed += 64 * nblocks - 32;
+    eng->produced += 64 * nblocks - 32;
+}
+
 /* Production: one key, one batch.  The key makes max(nblocks, 8) blocks
    from counter 0 (the first 8 as one AVX2 group, so every block is on the
    fast path); the first 32 bytes become the next key and are never
@@ -267,8 +274,7 @@ static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
     }
     memcpy(out, head + 32, 64 * in_head - 32);
     rng_memzero(head, sizeof head);
-    eng->since_reseed += 64 * nblocks - 32;
-    eng->produced += 64 * nblocks - 32;
+    count_batch(eng, nblocks);
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -287,9 +293,20 @@ static int refill(rng_chacha *eng)
             return status;
         }
         uint32_t pos = (uint32_t)(RNG_CHACHA_BUF_BYTES - (64 * nblocks - 32));
-        rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
+        if (nblocks == RNG_CHACHA_BUF_BLOCKS) {
+            /* A full batch is the whole buffer's keystream: make it in place,
+               take the key from its first 32 bytes and wipe them (no copy). */
+            rng_chacha20_blocks(eng->key, 0, eng->stream, eng->buf, nblocks);
+            for (int i = 0; i < 8; i++) {
+                eng->key[i] = rng_load32_le(eng->buf + 4 * i);
+            }
+            rng_memzero(eng->buf, pos);
+            count_batch(eng, nblocks);
+        } else {
+            rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
+            production_batch(eng, eng->buf + pos, nblocks);
+        }
         eng->pos = pos;
-        production_batch(eng, eng->buf + pos, nblocks);
         status = rng_continuous_check(&eng->continuous, eng->buf + pos, RNG_CHACHA_BUF_BYTES - pos);
         return status == RNG_OK ? RNG_OK : fail(eng, status);
     }

@@ -23,7 +23,7 @@
  *               with 32 fresh bytes from the OS.  If the OS refuses, the
  *               engine latches RNG_E_ENTROPY (RNG_E_HEALTH_* if the OS bytes fail
  *               a health test, health.h) and outputs nothing more.
- *               A batch of n blocks outputs 64 * n - 32 bytes (n <= 32 to
+ *               A batch of n blocks outputs 64 * n - 32 bytes (n <= 128 to
  *               refill the buffer, <= 1024 written straight into a bulk
  *               request) and is sized so as not to pass the interval by a
  *               whole block: one OS key outputs at least reseed_interval
@@ -69,10 +69,12 @@
 #include "continuous.h"
 #include "rng_source.h"
 
-#define RNG_CHACHA_BUF_BLOCKS 32
-#define RNG_CHACHA_BUF_BYTES (64 * RNG_CHACHA_BUF_BLOCKS)
-
 /* cffi:begin */
+/* Blocks per buffered production batch (one key) and per replay refill:
+   a batch's continuous test costs four fingerprints, so fewer, larger
+   batches cost less (continuous.h). */
+#define RNG_CHACHA_BUF_BLOCKS 128
+#define RNG_CHACHA_BUF_BYTES 8192
 #define RNG_CHACHA_REPLAY 0
 #define RNG_CHACHA_PRODUCTION 1
 #define RNG_CHACHA_IMPL_PORTABLE 0
@@ -83,7 +85,7 @@ typedef struct rng_chacha {
     uint32_t key[8];
     uint64_t counter;          /* replay: block counter of the next block generated */
     uint64_t stream;           /* stream id, state words 14-15 (0 in production) */
-    uint8_t buf[2048];         /* RNG_CHACHA_BUF_BYTES: zeros before pos, unread output from pos */
+    uint8_t buf[8192];         /* RNG_CHACHA_BUF_BYTES: zeros before pos, unread output from pos */
     uint32_t pos;              /* bytes of buf already consumed */
     int status;                /* RNG_OK or a latched negative RNG_E_* */
     int mode;                  /* RNG_CHACHA_REPLAY or RNG_CHACHA_PRODUCTION */
@@ -147,6 +149,7 @@ void rng_chacha_wipe(rng_chacha *eng);
 /* cffi:end */
 
 _Static_assert(RNG_CHACHA_BUF_BYTES == sizeof(((rng_chacha *)0)->buf), "buffer size");
+_Static_assert(RNG_CHACHA_BUF_BYTES == 64 * RNG_CHACHA_BUF_BLOCKS, "the buffer is whole blocks");
 _Static_assert(RNG_CHACHA_BUF_BLOCKS % 8 == 0, "buffer refills in whole AVX2 groups");
 
 /* Changes in the child after every fork() and whenever a self-test run

@@ -3,10 +3,14 @@
 
 #include <string.h>
 
+#include "chacha20.h"
+#include "chacha20_avx2.h"
 #include "entropy.h"
 #include "faults.h"
 #include "hmac_drbg.h"
 #include "rng_source.h"
+
+#define FP RNG_CONTINUOUS_FINGERPRINT
 
 void rng_continuous_init(rng_continuous *c)
 {
@@ -14,27 +18,16 @@ void rng_continuous_init(rng_continuous *c)
     c->block = RNG_CONTINUOUS_BLOCK;
 }
 
-_Static_assert(RNG_CONTINUOUS_BLOCK == 32, "a block is one rng_sha256_32x2 message");
+_Static_assert(RNG_CONTINUOUS_BLOCK == 32, "a block is one rng_sha256_32x4 message");
+_Static_assert(sizeof(((rng_continuous *)0)->last) == FP, "fingerprint size");
 
-/* The fingerprints of blocks a and b (which may be the same block), the
-   two hashed together: on SHA-NI the pair costs about one compression. */
-static void fingerprints(const uint8_t *a, const uint8_t *b, uint8_t fa[RNG_CONTINUOUS_FINGERPRINT],
-                         uint8_t fb[RNG_CONTINUOUS_FINGERPRINT])
-{
-    uint8_t da[32], db[32];
-    rng_sha256_32x2(a, b, da, db);
-    memcpy(fa, da, RNG_CONTINUOUS_FINGERPRINT);
-    memcpy(fb, db, RNG_CONTINUOUS_FINGERPRINT);
-    rng_memzero(da, sizeof da);
-    rng_memzero(db, sizeof db);
-}
+/* ---- inside a run: a scan that can only miss nothing ----------------------- */
 
 /* Whether some block of p[0 .. count blocks) starts with the 64-bit word
-   the block before it, or the one before that, starts with: every repeated
-   block does, good output almost never (2^-63 a block).  Distance 2 is a
-   repeated 64-byte unit (A B A B: a ChaCha20 keystream block whose counter
-   is stuck), in which no block equals its neighbour.  Branch-free. */
-static int words_repeat(const uint8_t *p, size_t count)
+   the block before it, or the one before that, starts with.  Every
+   repeated block does, good output almost never (2^-63 a block), so the
+   blocks themselves are compared only when this says so.  Branch-free. */
+static int words_repeat_portable(const uint8_t *p, size_t count)
 {
     uint64_t hit = 0, before = 0, prev, cur;
     memcpy(&prev, p, 8);
@@ -45,6 +38,44 @@ static int words_repeat(const uint8_t *p, size_t count)
         prev = cur;
     }
     return hit != 0;
+}
+
+#if RNG_HAVE_AVX2_PATH
+#include <immintrin.h>
+
+/* The same scan with a whole block in one 256-bit register: two compares
+   and two ORs a block, on the bytes the generator has just written (still
+   in L1).  It compares all four words of each block, not only the first,
+   so it hits whenever the portable scan does: after the exact compare
+   both give the same answer for every input. */
+__attribute__((target("avx2"))) static int words_repeat_avx2(const uint8_t *p, size_t count)
+{
+    __m256i hit = _mm256_setzero_si256();
+    __m256i before = _mm256_loadu_si256((const __m256i *)p), prev = before;
+    if (count >= 2) {
+        prev = _mm256_loadu_si256((const __m256i *)(p + RNG_CONTINUOUS_BLOCK));
+        hit = _mm256_cmpeq_epi64(prev, before);
+    }
+    for (size_t i = 2; i < count; i++) {
+        __m256i cur = _mm256_loadu_si256((const __m256i *)(p + RNG_CONTINUOUS_BLOCK * i));
+        hit = _mm256_or_si256(hit, _mm256_or_si256(_mm256_cmpeq_epi64(cur, prev), _mm256_cmpeq_epi64(cur, before)));
+        before = prev;
+        prev = cur;
+    }
+    return !_mm256_testz_si256(hit, hit);
+}
+#endif
+
+/* The scan on ChaCha20's path: AVX2 where ChaCha20 runs on it (so
+   RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl select both). */
+static int words_repeat(const uint8_t *p, size_t count)
+{
+#if RNG_HAVE_AVX2_PATH
+    if (rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2) {
+        return words_repeat_avx2(p, count);
+    }
+#endif
+    return words_repeat_portable(p, count);
 }
 
 /* Whether a block of p[0 .. count blocks) equals one of the two before it. */
@@ -58,6 +89,24 @@ static int blocks_repeat(const uint8_t *p, size_t count, size_t b)
     return 0;
 }
 
+/* ---- across runs: fingerprints ------------------------------------------ */
+
+/* The fingerprints of the run's first two blocks and its last two (the
+   same block more than once in a short run), in one interleaved pass:
+   f[0], f[1] for blocks 0 and 1, f[2], f[3] for blocks count - 2 and
+   count - 1 (clamped to the run). */
+static void fingerprints(const uint8_t *p, size_t count, uint8_t f[4][FP])
+{
+    size_t b = RNG_CONTINUOUS_BLOCK, last = count - 1;
+    const uint8_t *in[4] = {p, p + b * (count > 1), p + b * (last - (count > 1)), p + b * last};
+    uint8_t digest[4][32];
+    rng_sha256_32x4(in, digest);
+    for (int j = 0; j < 4; j++) {
+        memcpy(f[j], digest[j], FP);
+    }
+    rng_memzero(digest, sizeof digest);
+}
+
 int rng_continuous_check(rng_continuous *c, uint8_t *batch, size_t n)
 {
     rng_fault_output_tamper(batch, n);
@@ -65,17 +114,25 @@ int rng_continuous_check(rng_continuous *c, uint8_t *batch, size_t n)
     if (count == 0) {
         return RNG_OK;
     }
-    /* The first block's fingerprint (against the last batch's last block)
-       and the last block's (for the next batch), in one interleaved pass. */
-    uint8_t first[RNG_CONTINUOUS_FINGERPRINT], last[RNG_CONTINUOUS_FINGERPRINT];
-    fingerprints(batch, batch + (count - 1) * b, first, last);
-    int repeated = c->primed && memcmp(first, c->last, sizeof first) == 0;
-    /* Inside the batch: the cheap word scan decides; the blocks only on a hit. */
+    uint8_t f[4][FP];
+    fingerprints(batch, count, f);
+    /* Across the border: the first block against the last two kept, the
+       second against the last (kept: blocks -2 and -1, this run: 0 and 1). */
+    int repeated = (c->kept >= 1 && memcmp(f[0], c->last, FP) == 0)
+                   | (c->kept >= 2 && memcmp(f[0], c->before, FP) == 0)
+                   | (c->kept >= 1 && count >= 2 && memcmp(f[1], c->last, FP) == 0);
+    /* Inside the run: the cheap scan decides; the blocks only on a hit. */
     repeated = repeated || (words_repeat(batch, count) && blocks_repeat(batch, count, b));
-    memcpy(c->last, last, sizeof last);
-    rng_memzero(first, sizeof first);
-    rng_memzero(last, sizeof last);
-    c->primed = 1;
+    /* Keep the last two blocks' fingerprints (a one-block run keeps the
+       one before it as the second). */
+    if (count >= 2) {
+        memcpy(c->before, f[2], FP);
+    } else {
+        memcpy(c->before, c->last, FP);
+    }
+    memcpy(c->last, f[3], FP);
+    c->kept = c->kept + count >= 2 ? 2 : 1;
+    rng_memzero(f, sizeof f);
     c->blocks += count;
     return repeated ? RNG_E_CONTINUOUS : RNG_OK;
 }

@@ -148,32 +148,36 @@ SHANI static inline void shani_block(__m128i *abef, __m128i *cdgh, __m128i m0, _
     *cdgh = _mm_add_epi32(s1, *cdgh);
 }
 
-/* SHA-256 of two independent 32-byte messages (one padded block each, from
-   the IV), their round chains interleaved: the pair costs about the
-   latency of one compression. */
-SHANI static void sha256_32x2_shani(const uint32_t iv[8], const uint8_t *a, const uint8_t *b,
-                                    uint8_t out_a[32], uint8_t out_b[32])
+/* SHA-256 of four independent 32-byte messages (one padded block each,
+   from the IV), their round chains interleaved: a round's latency is
+   several times its issue cost, so the four cost little more than one. */
+SHANI static void sha256_32x4_shani(const uint32_t iv[8], const uint8_t *const in[4], uint8_t out[4][32])
 {
     const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
     const __m128i pad = _mm_set_epi32(0, 0, 0, (int)0x80000000u), bits = _mm_set_epi32(256, 0, 0, 0);
-    __m128i abef, cdgh, lo, hi;
+    __m128i abef, cdgh, lo, hi, s0[4], s1[4], m[4][4];
     shani_load(iv, &abef, &cdgh);
-    __m128i a0 = abef, a1 = cdgh, b0 = abef, b1 = cdgh;
-    __m128i ma[4] = {_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)a), swap),
-                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(a + 16)), swap), pad, bits};
-    __m128i mb[4] = {_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), swap),
-                     _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(b + 16)), swap), pad, bits};
+    for (int j = 0; j < 4; j++) {
+        s0[j] = abef;
+        s1[j] = cdgh;
+        m[j][0] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)in[j]), swap);
+        m[j][1] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(in[j] + 16)), swap);
+        m[j][2] = pad;
+        m[j][3] = bits;
+    }
 #pragma GCC unroll 16
     for (int g = 0; g < 16; g++) {
-        shani_rounds(&a0, &a1, g < 4 ? ma[g] : shani_schedule(ma), g);
-        shani_rounds(&b0, &b1, g < 4 ? mb[g] : shani_schedule(mb), g);
+        for (int j = 0; j < 4; j++) {
+            shani_rounds(&s0[j], &s1[j], g < 4 ? m[j][g] : shani_schedule(m[j]), g);
+        }
     }
-    shani_words(_mm_add_epi32(a0, abef), _mm_add_epi32(a1, cdgh), &lo, &hi);
-    _mm_storeu_si128((__m128i *)out_a, _mm_shuffle_epi8(lo, swap));
-    _mm_storeu_si128((__m128i *)(out_a + 16), _mm_shuffle_epi8(hi, swap));
-    shani_words(_mm_add_epi32(b0, abef), _mm_add_epi32(b1, cdgh), &lo, &hi);
-    _mm_storeu_si128((__m128i *)out_b, _mm_shuffle_epi8(lo, swap));
-    _mm_storeu_si128((__m128i *)(out_b + 16), _mm_shuffle_epi8(hi, swap));
+    for (int j = 0; j < 4; j++) {
+        shani_words(_mm_add_epi32(s0[j], abef), _mm_add_epi32(s1[j], cdgh), &lo, &hi);
+        _mm_storeu_si128((__m128i *)out[j], _mm_shuffle_epi8(lo, swap));
+        _mm_storeu_si128((__m128i *)(out[j] + 16), _mm_shuffle_epi8(hi, swap));
+    }
+    /* Whatever of the messages the compiler kept on the stack goes too. */
+    rng_memzero(m, sizeof m);
 }
 
 SHANI static void compress_shani(uint32_t h[8], const uint8_t *block, size_t nblocks)
@@ -283,21 +287,19 @@ static void sha256_final(sha256_ctx *c, uint8_t out[32])
     }
 }
 
-void rng_sha256_32x2(const uint8_t a[32], const uint8_t b[32], uint8_t out_a[32], uint8_t out_b[32])
+void rng_sha256_32x4(const uint8_t *const in[4], uint8_t out[4][32])
 {
     /* Each message and its padding fill one block: data || 0x80 || zeros || 256 (bits), big-endian. */
     static const uint32_t IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
 #if RNG_HAVE_SHANI_PATH
     if (rng_sha256_get_impl() == RNG_SHA_IMPL_SHANI) {
-        sha256_32x2_shani(IV, a, b, out_a, out_b);
+        sha256_32x4_shani(IV, in, out);
         return;
     }
 #endif
     /* Portable C: one after the other (interleaving the scalar rounds gains nothing). */
-    const uint8_t *in[2] = {a, b};
-    uint8_t *out[2] = {out_a, out_b};
-    for (int j = 0; j < 2; j++) {
+    for (int j = 0; j < 4; j++) {
         uint32_t m[16] = {0}, h[8];
         for (int i = 0; i < 8; i++) {
             m[i] = load32_be(in[j] + 4 * i);

@@ -66,9 +66,10 @@ int rng_hmac_drbg_generate(rng_hmac_drbg *d, uint8_t *out, size_t n,
                            const uint8_t *additional, size_t additional_len);
 /* cffi:end */
 
-/* SHA-256 of two messages of exactly 32 bytes each (the digests
-   rng_sha256 gives; a and b may be the same), each in its one compression,
-   the two interleaved: the continuous test's fingerprints (continuous.h). */
-void rng_sha256_32x2(const uint8_t a[32], const uint8_t b[32], uint8_t out_a[32], uint8_t out_b[32]);
+/* SHA-256 of four messages of exactly 32 bytes each (the digests
+   rng_sha256 gives; any may be the same message), each in its one
+   compression, the four interleaved: the continuous test's fingerprints
+   (continuous.h). */
+void rng_sha256_32x4(const uint8_t *const in[4], uint8_t out[4][32]);
 
 #endif

@@ -127,16 +127,19 @@ typedef struct output_plan {
     long after;      /* batches that pass first */
     long batches;    /* batches seen since the plan was set */
     long tampered;   /* batches rewritten */
+    int two_kept;    /* the batches seen so far held two blocks or more */
 } output_plan;
 
-static output_plan plan_out = {RNGTEST_OUTPUT_NONE, 32, 0, 0, 0};
-static unsigned char output_last[64];  /* the previous batch's last block (REPEAT_ACROSS) */
+static output_plan plan_out = {RNGTEST_OUTPUT_NONE, 32, 0, 0, 0, 0};
+/* The last two blocks before this batch (the previous batch's last two, or
+   its one block and the block before it), for the ACROSS plans. */
+static unsigned char output_last[64], output_before[64];
 
 void rngtest_output_tamper(int mode, long block, long after)
 {
     __atomic_store_n(&plan_out.mode, RNGTEST_OUTPUT_NONE, __ATOMIC_SEQ_CST);
     size_t size = block > 0 && block <= (long)sizeof output_last ? (size_t)block : 32;
-    plan_out = (output_plan){RNGTEST_OUTPUT_NONE, size, after, 0, 0};
+    plan_out = (output_plan){RNGTEST_OUTPUT_NONE, size, after, 0, 0, 0};
     __atomic_store_n(&plan_out.mode, mode, __ATOMIC_SEQ_CST);
 }
 
@@ -148,20 +151,38 @@ long rngtest_output_tampered(void)
 static void output_tamper(unsigned char *bytes, size_t n)
 {
     int mode = __atomic_load_n(&plan_out.mode, __ATOMIC_SEQ_CST);
-    size_t b = plan_out.block;
-    if (mode == RNGTEST_OUTPUT_NONE || n < b) {
+    size_t b = plan_out.block, count = n / b;
+    if (mode == RNGTEST_OUTPUT_NONE || count == 0) {
         return;
     }
-    if (plan_out.batches++ >= plan_out.after) {
-        if (mode == RNGTEST_OUTPUT_REPEAT_INSIDE && n >= 2 * b) {
+    long seen = plan_out.batches++; /* batches before this one */
+    if (seen >= plan_out.after) {
+        int two = count >= 2, prior = seen >= 1, prior2 = seen >= 2 || plan_out.two_kept;
+        if (mode == RNGTEST_OUTPUT_REPEAT_INSIDE && two) {
             memcpy(bytes + b, bytes, b);
             plan_out.tampered++;
-        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && plan_out.batches > 1) {
+        } else if (mode == RNGTEST_OUTPUT_REPEAT_ACROSS && prior) {
             memcpy(bytes, output_last, b);
+            plan_out.tampered++;
+        } else if (mode == RNGTEST_OUTPUT_ACROSS_2 && prior2) {
+            memcpy(bytes, output_before, b);
+            plan_out.tampered++;
+        } else if (mode == RNGTEST_OUTPUT_SECOND_ACROSS && prior && two) {
+            memcpy(bytes + b, output_last, b);
+            plan_out.tampered++;
+        } else if (mode == RNGTEST_OUTPUT_UNIT_ACROSS && prior2 && two) {
+            memcpy(bytes, output_before, b);
+            memcpy(bytes + b, output_last, b);
             plan_out.tampered++;
         }
     }
-    memcpy(output_last, bytes + (n / b - 1) * b, b);
+    if (count >= 2) {
+        memcpy(output_before, bytes + (count - 2) * b, b);
+    } else {
+        memcpy(output_before, output_last, b);
+    }
+    memcpy(output_last, bytes + (count - 1) * b, b);
+    plan_out.two_kept = seen >= 1 || count >= 2;
 }
 
 static const rng_faults FAULTS = {entropy_read, entropy_tamper, selftest_corrupt_now, output_tamper};

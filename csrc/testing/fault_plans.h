@@ -43,6 +43,9 @@ long rngtest_entropy_tampered(void);
 #define RNGTEST_OUTPUT_NONE 0           /* production output as the engine made it */
 #define RNGTEST_OUTPUT_REPEAT_INSIDE 1  /* a batch's second block is a copy of its first */
 #define RNGTEST_OUTPUT_REPEAT_ACROSS 2  /* a batch's first block is a copy of the previous batch's last */
+#define RNGTEST_OUTPUT_ACROSS_2 3       /* a batch's first block is a copy of the previous batch's second to last */
+#define RNGTEST_OUTPUT_SECOND_ACROSS 4  /* a batch's second block is a copy of the previous batch's last */
+#define RNGTEST_OUTPUT_UNIT_ACROSS 5    /* a batch's first two blocks are copies of the previous batch's last two */
 
 /* After `after` batches of production output pass untouched, rewrite each
    later batch as `mode` (RNGTEST_OUTPUT_*), in blocks of `block` bytes
