@@ -238,3 +238,22 @@ def test_a_multi_roll_round_stopped_after_its_rolls_is_settled_on_them_at_restar
     assert again.finish("restart") == "DONE"
     results = {e["bet"]: e["result"] for e in again.events if e["kind"] == "settlement"}
     assert results == {"pass": r.outcome.features["decided_pass"], "hard_6": r.outcome.features["decided_hard_6"]}
+
+
+def test_war_enforces_going_to_war_or_surrendering_by_the_rules_table():
+    r = Round("casino-war")  # strategy=war, the default: the additional stake goes with the main bet
+    r.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="bet 1 .ann main 100.: with strategy=war .* 8-1-ロ"):
+        r.close()
+    assert r.state.value == "BETTING_OPEN"  # refused: betting stays open for the missing bet
+    r.place(Bet("ann", "additional", 100))
+    r.close()
+    gone = Round("casino-war", options={"strategy": "surrender"})
+    gone.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="8-1-イ"):
+        gone.place(Bet("ann", "additional", 100))
+    gone.close()  # surrendering needs no additional stake
+    with pytest.raises(RoundError, match="no option 'burns'"):
+        Round("casino-war", options={"burns": 3})
+    with pytest.raises(RoundError, match="4..8"):
+        Round("casino-war", options={"decks": 9})

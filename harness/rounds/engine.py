@@ -23,8 +23,11 @@ class RoundEngine:
 
     Subclasses give :meth:`round_bets`, :meth:`round_outcome` and
     :meth:`round_dealt` the meanings of the same methods of
-    :class:`~harness.games.base.Game`; :meth:`check_bet` may refuse a bet
-    given those placed before it in the round.  An engine whose deal depends
+    :class:`~harness.games.base.Game`; :attr:`round_options` declares the
+    keywords a round takes (:class:`~harness.games.base.GameOption`, set by
+    ``rngcert play --option NAME=VALUE``); :meth:`check_bet` may refuse a bet
+    given those placed before it in the round, and :meth:`check_bets` the
+    round's bets as a whole when betting closes.  An engine whose deal depends
     on the round's bets sets :attr:`deals_for_bets`: its ``round_outcome``
     and ``round_batch`` then also receive ``bets``, the names of the bets
     placed (:meth:`harness.rounds.table.RoundRules.dealing`).
@@ -32,6 +35,7 @@ class RoundEngine:
 
     name: str = ""
     deals_for_bets: bool = False
+    round_options: tuple = ()  # GameOption declarations of the keywords round_outcome takes
 
     def round_bets(self, variant: str) -> tuple:
         """The bets one round settles (rules, splits, families)."""
@@ -49,8 +53,14 @@ class RoundEngine:
         """``rounds`` rounds, one :meth:`round_outcome` each (see :meth:`harness.games.base.Game.round_batch`)."""
         return batch_by_rounds(self, generator, variant, rounds, **options)
 
-    def check_bet(self, bet, placed: tuple) -> None:
-        """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it; default: any bet goes."""
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it and the round's
+        ``options``; default: any bet goes."""
+
+    def check_bets(self, bets: tuple, options: dict) -> tuple[int, str] | None:
+        """The first of a round's ``bets`` its rules refuse once betting closes, as (index, reason);
+        None (the default): they all go."""
+        return None
 
 
 def _check(item) -> None:
