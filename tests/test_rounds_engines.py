@@ -257,3 +257,64 @@ def test_war_enforces_going_to_war_or_surrendering_by_the_rules_table():
         Round("casino-war", options={"burns": 3})
     with pytest.raises(RoundError, match="4..8"):
         Round("casino-war", options={"decks": 9})
+
+
+# ------------------------------------------------------------------ Three Card Poker --
+
+def _tcp(text: str) -> list[int]:
+    from harness.games import poker_hands as ph
+
+    return ph.parse(text)
+
+
+@pytest.mark.parametrize("cards,strategy,decision,label,amounts", [
+    # customer 2-3-5 of mixed suits: below Q-6-4, folded: the ante (half the stake) is lost, Play returned
+    ("2S 3D 5C KH QH 9S", "optimal", "fold", "fold", (10, 10, 0)),
+    # Q-6-4 is the optimal strategy's weakest played hand; the dealer's J-high does not qualify (5-6-イ)
+    ("QS 6D 4C JH 9H 7S", "optimal", "play", "not_qualified", (20, 0, 10)),
+    ("QS 6D 4C JH 9H 7S", "q64", "play", "not_qualified", (20, 0, 10)),
+    # a straight beats the dealer's pair: ante and Play 1 to 1, the ante bonus 1 to 1 (5-7-ニ-(3))
+    ("4S 5D 6C KH KD 2S", "optimal", "play", "win+straight_bonus", (20, 0, 30)),
+    ("AS AD 3C KH KD KC", "optimal", "play", "lose", (0, 20, 0)),
+])
+def test_three_card_poker_rounds_decide_then_settle_by_the_games_tables(cards, strategy, decision, label, amounts):
+    engine = ROUND_ENGINES["three-card-poker"]
+    dealt = engine.round_dealt("standard", {"cards": _tcp(cards)}, strategy=strategy, bets=("ante_play",))
+    r = Round("three-card-poker", options={"strategy": strategy})
+    r.place(Bet("ann", "ante_play", 20))
+    r.close()
+    r.drawn(dealt, None)
+    r.determine()
+    r.settle()
+    kinds = [e["kind"] for e in r.events]
+    assert kinds.index("decision") < kinds.index("outcome")  # decided while dealing, before 6-イ
+    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == [decision]
+    settled = next(e for e in r.events if e["kind"] == "settlement")
+    assert settled["result"] == label and (settled["returned"], settled["collected"], settled["paid"]) == amounts
+
+
+def test_three_card_poker_pair_plus_alone_has_no_decision_and_faults_void():
+    engine = ROUND_ENGINES["three-card-poker"]
+    alone = engine.round_dealt("standard", {"cards": _tcp("7S 7D 2C KH QH 9S")}, bets=("pair_plus",))
+    assert alone.decisions == () and alone.features["hand"] == "one_pair"
+    r = Round("three-card-poker")
+    r.place(Bet("ann", "pair_plus", 10))
+    r.close()
+    r.drawn(alone, None)
+    r.determine()
+    r.settle()
+    assert [e["paid"] for e in r.events if e["kind"] == "settlement"] == [10]  # a pair pays 1 to 1 (5-7-ハ)
+    played = engine.round_dealt("standard", {"cards": _tcp("QS 6D 4C JH 9H 7S")}, bets=("ante_play",))
+    f = Round("three-card-poker")
+    f.place(Bet("ann", "ante_play", 20))
+    f.close()
+    f.drawn(played, None)  # the decision is journaled ...
+    f.fault("fault injected after the decision")  # ... but the dealer's hand is not revealed: void
+    assert f.state.value == "VOID" and any(e["kind"] == "decision" for e in f.events)
+    assert f.totals()["returned"] == 20
+    with pytest.raises(RoundError, match="fraction of a yen"):
+        Round("three-card-poker").place(Bet("ann", "ante_play", 15))  # ante + Play: an even stake
+    with pytest.raises(RoundError, match="one customer position"):
+        t = Round("three-card-poker")
+        t.place(Bet("ann", "ante_play", 20))
+        t.place(Bet("bob", "pair_plus", 10))
