@@ -16,6 +16,7 @@ BETS = {
     "casino-war": [Bet("ann", "main", 100), Bet("ann", "tie", 10), Bet("ann", "additional", 100)],
     "pai-gow": [Bet("ann", "bet", 100), Bet("bob", "bet", 15)],
     "three-card-poker": [Bet("ann", "ante_play", 20), Bet("ann", "pair_plus", 10)],
+    "caribbean-stud": [Bet("ann", "ante_bet", 30)],
 }
 
 

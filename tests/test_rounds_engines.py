@@ -267,6 +267,22 @@ def _tcp(text: str) -> list[int]:
     return ph.parse(text)
 
 
+def _decided(game, cards, strategy, bet, decision, label, amounts) -> Round:
+    """A round of ``game`` dealing ``cards`` with one ante bet: its one decision and its settlement checked."""
+    engine = ROUND_ENGINES[game]
+    r = Round(game, options={"strategy": strategy})
+    r.place(bet)
+    dealt = engine.round_dealt("standard", {"cards": _tcp(cards)}, **r.rules.dealing(r.options, r.bets))
+    r.close()
+    r.drawn(dealt, None)
+    r.determine()
+    r.settle()
+    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == [decision]
+    settled = next(e for e in r.events if e["kind"] == "settlement")
+    assert settled["result"] == label and (settled["returned"], settled["collected"], settled["paid"]) == amounts
+    return r
+
+
 @pytest.mark.parametrize("cards,strategy,decision,label,amounts", [
     # customer 2-3-5 of mixed suits: below Q-6-4, folded: the ante (half the stake) is lost, Play returned
     ("2S 3D 5C KH QH 9S", "optimal", "fold", "fold", (10, 10, 0)),
@@ -278,19 +294,9 @@ def _tcp(text: str) -> list[int]:
     ("AS AD 3C KH KD KC", "optimal", "play", "lose", (0, 20, 0)),
 ])
 def test_three_card_poker_rounds_decide_then_settle_by_the_games_tables(cards, strategy, decision, label, amounts):
-    engine = ROUND_ENGINES["three-card-poker"]
-    dealt = engine.round_dealt("standard", {"cards": _tcp(cards)}, strategy=strategy, bets=("ante_play",))
-    r = Round("three-card-poker", options={"strategy": strategy})
-    r.place(Bet("ann", "ante_play", 20))
-    r.close()
-    r.drawn(dealt, None)
-    r.determine()
-    r.settle()
+    r = _decided("three-card-poker", cards, strategy, Bet("ann", "ante_play", 20), decision, label, amounts)
     kinds = [e["kind"] for e in r.events]
     assert kinds.index("decision") < kinds.index("outcome")  # decided while dealing, before 6-イ
-    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == [decision]
-    settled = next(e for e in r.events if e["kind"] == "settlement")
-    assert settled["result"] == label and (settled["returned"], settled["collected"], settled["paid"]) == amounts
 
 
 def test_three_card_poker_pair_plus_alone_has_no_decision_and_faults_void():
@@ -318,3 +324,19 @@ def test_three_card_poker_pair_plus_alone_has_no_decision_and_faults_void():
         t = Round("three-card-poker")
         t.place(Bet("ann", "ante_play", 20))
         t.place(Bet("bob", "pair_plus", 10))
+
+
+@pytest.mark.parametrize("cards,strategy,decision,label,amounts", [
+    # K-Q high: the dealer does not qualify (4-5-イ): the ante 1 to 1, the bet returned
+    ("AS AD 5C 7H 9S KS QD 4C 3H 2S", "ak", "bet", "not_qualified", (30, 0, 10)),
+    # three of a kind against a qualifying A-K: the ante 1 to 1, the bet 3 to 1 (4-6-ロ-(7))
+    ("2S 2D 2C 7H 9S AS KD 4C 3H 5S", "ak", "bet", "win_three_of_a_kind", (30, 0, 70)),
+    ("2S 2D 2C 7H 9S AS KD 4C 3H 5S", "optimal", "bet", "win_three_of_a_kind", (30, 0, 70)),
+    # below A-K: folded; the ante third collected, the bet returned (never placed)
+    ("2S 3D 5C 7H 9S AS KD 4C 3H 6S", "ak", "fold", "fold", (20, 10, 0)),
+])
+def test_caribbean_stud_rounds_decide_then_settle_by_the_games_table(cards, strategy, decision, label, amounts):
+    r = _decided("caribbean-stud", cards, strategy, Bet("ann", "ante_bet", 30), decision, label, amounts)
+    assert next(e for e in r.events if e["kind"] == "decision")["up_card"] == cards.split()[5]
+    with pytest.raises(RoundError, match="fraction of a yen"):
+        Round("caribbean-stud").place(Bet("ann", "ante_bet", 20))  # ante + bet = 3 antes

@@ -42,7 +42,7 @@ from harness.games.base import GameOption
 from harness.games.casino_war import SOURCE, class_features
 from harness.games.core import BetRule, PayRow, Where, odds, rows
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine
+from harness.rounds.engine import RoundEngine, one_position
 from rngcore.devices import cards
 
 MIN_DECKS, MAX_DECKS = 4, 8  # 000 第4 12-2 (a stack of 4 to 8 decks)
@@ -116,13 +116,8 @@ class CasinoWarRounds(RoundEngine):
         return Dealt(class_features(label), f"{shown} ({label})", {"cards": codes, "used": used, "class": label})
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        customers = {b.customer for b in placed}
-        if customers and bet.customer not in customers:
-            raise ValueError(f"casino-war: a round deals one customer position; {bet.customer!r} cannot join "
-                             f"{sorted(customers)[0]!r}'s round")
+        one_position(self.name, bet, placed)
         main = next((b for b in placed if b.bet == "main"), None)
-        if any(b.bet == bet.bet for b in placed):
-            raise ValueError(f"casino-war: {bet.customer!r} already has a {bet.bet!r} bet in this round")
         if bet.bet in NEEDS_MAIN and main is None:
             raise ValueError(f"casino-war: the {bet.bet!r} bet needs the customer's main bet placed first "
                              f"({SOURCE} 4-2, 8-1-ロ)")

@@ -24,9 +24,8 @@ import functools
 from harness.games import poker_hands as ph
 from harness.games import three_card_poker as tcp
 from harness.games.base import GameOption
-from harness.games.core import BetRule, PayRow
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine
+from harness.rounds.engine import RoundEngine, deck_cards, one_position, recorded_cards, whole_stake
 from rngcore.devices import cards as card_codes
 
 STRATEGY = GameOption.choice("strategy", f"the customer's play-or-fold decision ({tcp.SOURCE} 5-5-イ): "
@@ -36,12 +35,10 @@ BONUS = frozenset(name for name, *_ in tcp.ANTE_BONUS)
 
 
 @functools.lru_cache(maxsize=None)
-def ante_play() -> BetRule:
+def ante_play():
     """The game's ante-and-play table (per unit of ante) per unit of the whole stake, ante + Play."""
-    rule = tcp.ante_play_rule()
-    per_stake = 1 / (1 + tcp.PLAY_STAKE[0])  # an ante is this share of ante + Play (a half: Play = ante)
-    return BetRule(rule.name, rule.source, tuple(PayRow(r.label, r.when, r.pays * per_stake) for r in rule.rows),
-                   note="the stake is ante + Play (Play = ante, 5-5-イ-(2)); on a fold the Play half is returned")
+    return whole_stake(tcp.ante_play_rule(), 1 + tcp.PLAY_STAKE[0],
+                       "the stake is ante + Play (Play = ante, 5-5-イ-(2)); on a fold the Play half is returned")
 
 
 class ThreeCardPokerRounds(RoundEngine):
@@ -54,17 +51,11 @@ class ThreeCardPokerRounds(RoundEngine):
 
     def round_outcome(self, generator, variant: str, *, strategy: str = "optimal", bets=()) -> Dealt:
         """One fresh deck from the ``deck`` device: cards 1-3 the customer's, 4-6 the dealer's."""
-        from rngcore.devices import device_spec
-
-        deck = device_spec("deck").draw(generator, 1)[0]
-        return self.round_dealt(variant, {"cards": [int(c) for c in deck[:CARDS]]}, strategy=strategy, bets=bets)
+        return self.round_dealt(variant, deck_cards(generator, CARDS), strategy=strategy, bets=bets)
 
     def round_dealt(self, variant: str, record: dict, *, strategy: str = "optimal", bets=()) -> Dealt:
         STRATEGY.check("three-card-poker rounds", strategy)
-        codes = record.get("cards") if isinstance(record, dict) else None
-        if not isinstance(codes, list) or len(codes) != CARDS or len(set(codes)) != CARDS \
-                or not all(type(c) is int and 0 <= c < 52 for c in codes):
-            raise ValueError(f"three-card-poker: {record!r} is not a round of six distinct card indices 0..51")
+        codes = recorded_cards(self.name, record, CARDS)
         mine, theirs = codes[:3], codes[3:]
         value, dealer = (int(v) for v in ph.rank([mine, theirs], "three"))
         hand = ph.category_name(value, three=True)
@@ -88,12 +79,7 @@ class ThreeCardPokerRounds(RoundEngine):
                      {"cards": codes, "outcome": outcome, "hand": hand}, decisions)
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        customers = {b.customer for b in placed}
-        if customers and bet.customer not in customers:
-            raise ValueError(f"three-card-poker: a round deals one customer position; {bet.customer!r} cannot "
-                             f"join {sorted(customers)[0]!r}'s round")
-        if any(b.bet == bet.bet for b in placed):
-            raise ValueError(f"three-card-poker: {bet.customer!r} already has a {bet.bet!r} bet in this round")
+        one_position(self.name, bet, placed)
 
 
 @functools.lru_cache(maxsize=None)
