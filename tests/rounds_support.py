@@ -15,6 +15,8 @@ BETS = {
     "craps": [Bet("ann", "field", 10), Bet("bob", "horn", 20)],
     "casino-war": [Bet("ann", "main", 100), Bet("ann", "tie", 10), Bet("ann", "additional", 100)],
     "pai-gow": [Bet("ann", "bet", 100), Bet("bob", "bet", 15)],
+    "three-card-poker": [Bet("ann", "ante_play", 20), Bet("ann", "pair_plus", 10)],
+    "caribbean-stud": [Bet("ann", "ante_bet", 30)],
 }
 
 

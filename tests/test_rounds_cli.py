@@ -187,3 +187,49 @@ def test_verify_against_an_earlier_tip(tmp_path):
     cut = run("journal", "verify", "--journal", journal, "--tip", tip)
     assert cut.exit_code == 1 and "was cut after record" in cut.stdout
     one_line(run("journal", "verify", "--journal", journal, "--tip", "xyz"), "64 lowercase hex")
+
+
+WAR = str(shipped("examples/bets_casino_war.toml"))
+WAR_SURRENDER = str(shipped("examples/bets_casino_war_surrender.toml"))
+
+
+def test_play_takes_the_games_round_options_and_journals_them(tmp_path):
+    import rngcore
+
+    journal = tmp_path / "w.sqlite"
+    result = run("play", "casino-war", "--journal", journal, "--bets", WAR_SURRENDER, "--option", "strategy=surrender",
+                 "--option", "decks=6", "--rounds", 40, "--seed", SEED, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert all(r["options"] == {"decks": 6, "strategy": "surrender"} for r in report["rounds"])
+    # the provenance block every command's JSON has (docs/cli.md)
+    assert report["build"]["core_sha256"] == rngcore.BUILD_INFO.sha256 and report["build"]["version"]
+    assert report["provenance"]["engine"] == "chacha20" and report["provenance"]["mode"] == "replay"
+    ties = [r for r in report["rounds"] if r["outcome"]["record"]["class"] == "surrender"]
+    assert ties, "40 rounds without a tie: pick another seed"  # 2 of 13 or so rounds tie
+    for r in ties:  # half the main stake lost (8-1-イ); the tie bet pays 10 to 1
+        main = next(m for m in r["settlements"] if m["bet"] == "main")
+        assert (main["returned"], main["collected"], main["paid"]) == (50, 50, 0)
+    with sqlite3.connect(journal) as db:
+        opened = [json.loads(b) for (b,) in db.execute("SELECT body FROM records WHERE kind = 'open'")]
+    assert all(o["options"] == {"decks": 6, "strategy": "surrender"} for o in opened)
+    replayed = run("journal", "replay", ties[0]["round"], "--journal", journal, "--seed", SEED)
+    assert replayed.exit_code == 0, replayed.output  # replay deals by the journaled options
+
+
+@pytest.mark.parametrize("script,options,words", [
+    (WAR, ["strategy=surrender"], ("bets_casino_war.toml: bet 3", "8-1-イ", "refused")),
+    (WAR_SURRENDER, [], ("bets_casino_war_surrender.toml: bet 1 (ann on main)", "8-1-ロ", "additional")),
+    (WAR, ["decks=3"], ("decks", "4..8", "got 3")),
+    (WAR, ["strategy=fold"], ("strategy", "war|surrender", "'fold'")),
+    (WAR, ["burns=3"], ("casino-war rounds has no option 'burns'", "decks, strategy")),
+    (WAR, ["decks"], ("NAME=VALUE",)),
+    (WAR, ["decks=6", "decks=5"], ("given twice",)),
+    (SIC_BO, ["decks=6"], ("sic-bo rounds has no option 'decks'", "none")),
+])
+def test_a_bad_round_option_or_a_bet_it_refuses_is_one_line(tmp_path, script, options, words):
+    journal = tmp_path / "r.sqlite"
+    game = "sic-bo" if script == SIC_BO else "casino-war"
+    args = [a for o in options for a in ("--option", o)]
+    one_line(run("play", game, "--journal", journal, "--bets", script, *args, "--seed", SEED), *words)
+    assert not journal.exists()

@@ -238,3 +238,105 @@ def test_a_multi_roll_round_stopped_after_its_rolls_is_settled_on_them_at_restar
     assert again.finish("restart") == "DONE"
     results = {e["bet"]: e["result"] for e in again.events if e["kind"] == "settlement"}
     assert results == {"pass": r.outcome.features["decided_pass"], "hard_6": r.outcome.features["decided_hard_6"]}
+
+
+def test_war_enforces_going_to_war_or_surrendering_by_the_rules_table():
+    r = Round("casino-war")  # strategy=war, the default: the additional stake goes with the main bet
+    r.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="bet 1 .ann main 100.: with strategy=war .* 8-1-ロ"):
+        r.close()
+    assert r.state.value == "BETTING_OPEN"  # refused: betting stays open for the missing bet
+    r.place(Bet("ann", "additional", 100))
+    r.close()
+    gone = Round("casino-war", options={"strategy": "surrender"})
+    gone.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="8-1-イ"):
+        gone.place(Bet("ann", "additional", 100))
+    gone.close()  # surrendering needs no additional stake
+    with pytest.raises(RoundError, match="no option 'burns'"):
+        Round("casino-war", options={"burns": 3})
+    with pytest.raises(RoundError, match="4..8"):
+        Round("casino-war", options={"decks": 9})
+
+
+# ------------------------------------------------------------------ Three Card Poker --
+
+def _tcp(text: str) -> list[int]:
+    from harness.games import poker_hands as ph
+
+    return ph.parse(text)
+
+
+def _decided(game, cards, strategy, bet, decision, label, amounts) -> Round:
+    """A round of ``game`` dealing ``cards`` with one ante bet: its one decision and its settlement checked."""
+    engine = ROUND_ENGINES[game]
+    r = Round(game, options={"strategy": strategy})
+    r.place(bet)
+    dealt = engine.round_dealt("standard", {"cards": _tcp(cards)}, **r.rules.dealing(r.options, r.bets))
+    r.close()
+    r.drawn(dealt, None)
+    r.determine()
+    r.settle()
+    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == [decision]
+    settled = next(e for e in r.events if e["kind"] == "settlement")
+    assert settled["result"] == label and (settled["returned"], settled["collected"], settled["paid"]) == amounts
+    return r
+
+
+@pytest.mark.parametrize("cards,strategy,decision,label,amounts", [
+    # customer 2-3-5 of mixed suits: below Q-6-4, folded: the ante (half the stake) is lost, Play returned
+    ("2S 3D 5C KH QH 9S", "optimal", "fold", "fold", (10, 10, 0)),
+    # Q-6-4 is the optimal strategy's weakest played hand; the dealer's J-high does not qualify (5-6-イ)
+    ("QS 6D 4C JH 9H 7S", "optimal", "play", "not_qualified", (20, 0, 10)),
+    ("QS 6D 4C JH 9H 7S", "q64", "play", "not_qualified", (20, 0, 10)),
+    # a straight beats the dealer's pair: ante and Play 1 to 1, the ante bonus 1 to 1 (5-7-ニ-(3))
+    ("4S 5D 6C KH KD 2S", "optimal", "play", "win+straight_bonus", (20, 0, 30)),
+    ("AS AD 3C KH KD KC", "optimal", "play", "lose", (0, 20, 0)),
+])
+def test_three_card_poker_rounds_decide_then_settle_by_the_games_tables(cards, strategy, decision, label, amounts):
+    r = _decided("three-card-poker", cards, strategy, Bet("ann", "ante_play", 20), decision, label, amounts)
+    kinds = [e["kind"] for e in r.events]
+    assert kinds.index("decision") < kinds.index("outcome")  # decided while dealing, before 6-イ
+
+
+def test_three_card_poker_pair_plus_alone_has_no_decision_and_faults_void():
+    engine = ROUND_ENGINES["three-card-poker"]
+    alone = engine.round_dealt("standard", {"cards": _tcp("7S 7D 2C KH QH 9S")}, bets=("pair_plus",))
+    assert alone.decisions == () and alone.features["hand"] == "one_pair"
+    r = Round("three-card-poker")
+    r.place(Bet("ann", "pair_plus", 10))
+    r.close()
+    r.drawn(alone, None)
+    r.determine()
+    r.settle()
+    assert [e["paid"] for e in r.events if e["kind"] == "settlement"] == [10]  # a pair pays 1 to 1 (5-7-ハ)
+    played = engine.round_dealt("standard", {"cards": _tcp("QS 6D 4C JH 9H 7S")}, bets=("ante_play",))
+    f = Round("three-card-poker")
+    f.place(Bet("ann", "ante_play", 20))
+    f.close()
+    f.drawn(played, None)  # the decision is journaled ...
+    f.fault("fault injected after the decision")  # ... but the dealer's hand is not revealed: void
+    assert f.state.value == "VOID" and any(e["kind"] == "decision" for e in f.events)
+    assert f.totals()["returned"] == 20
+    with pytest.raises(RoundError, match="fraction of a yen"):
+        Round("three-card-poker").place(Bet("ann", "ante_play", 15))  # ante + Play: an even stake
+    with pytest.raises(RoundError, match="one customer position"):
+        t = Round("three-card-poker")
+        t.place(Bet("ann", "ante_play", 20))
+        t.place(Bet("bob", "pair_plus", 10))
+
+
+@pytest.mark.parametrize("cards,strategy,decision,label,amounts", [
+    # K-Q high: the dealer does not qualify (4-5-イ): the ante 1 to 1, the bet returned
+    ("AS AD 5C 7H 9S KS QD 4C 3H 2S", "ak", "bet", "not_qualified", (30, 0, 10)),
+    # three of a kind against a qualifying A-K: the ante 1 to 1, the bet 3 to 1 (4-6-ロ-(7))
+    ("2S 2D 2C 7H 9S AS KD 4C 3H 5S", "ak", "bet", "win_three_of_a_kind", (30, 0, 70)),
+    ("2S 2D 2C 7H 9S AS KD 4C 3H 5S", "optimal", "bet", "win_three_of_a_kind", (30, 0, 70)),
+    # below A-K: folded; the ante third collected, the bet returned (never placed)
+    ("2S 3D 5C 7H 9S AS KD 4C 3H 6S", "ak", "fold", "fold", (20, 10, 0)),
+])
+def test_caribbean_stud_rounds_decide_then_settle_by_the_games_table(cards, strategy, decision, label, amounts):
+    r = _decided("caribbean-stud", cards, strategy, Bet("ann", "ante_bet", 30), decision, label, amounts)
+    assert next(e for e in r.events if e["kind"] == "decision")["up_card"] == cards.split()[5]
+    with pytest.raises(RoundError, match="fraction of a yen"):
+        Round("caribbean-stud").place(Bet("ann", "ante_bet", 20))  # ante + bet = 3 antes

@@ -4,6 +4,8 @@
 * ``workers_option``, ``scheduler_option``: ``--workers N`` and ``--scheduler ADDRESS`` of the
   commands that run in partitions (``docs/scaling.md``);
 * ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
+* ``parse_option_pairs``: ``--option NAME=VALUE`` texts against declared
+  :class:`~harness.games.base.GameOption` s (``rngcert game``, ``rngcert play``);
 * ``Alpha``: a significance level (NaN and infinities refused);
 * ``InputPath``: a file argument that also accepts ``-`` for stdin;
 * ``complete_device`` and friends: shell completion of registry names.
@@ -60,6 +62,25 @@ class ReportFile(click.File):
 output_option = click.option(
     "--output", "-o", "output", type=ReportFile(), default="-",
     metavar="FILE", help="Write the report to FILE instead of stdout ('-': stdout). Exit status is unchanged.")
+
+
+def parse_option_pairs(owner: str, declared, pairs) -> dict:
+    """``--option NAME=VALUE`` texts as {declared name: value text}; UsageError naming ``owner`` (what
+    takes the options: a game, a game's rounds) and its ``declared`` options (GameOption s)."""
+    given: dict = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise click.UsageError(f"--option takes NAME=VALUE, got {pair!r}")
+        option = next((o for o in declared if name in (o.name, o.keyword)), None)
+        if option is None:
+            names = ", ".join(o.name for o in declared) or "none"
+            raise click.UsageError(f"{owner} has no option {name!r} (its options: {names})")
+        if option.name in given:
+            raise click.UsageError(f"{owner}: option {option.name} given twice")
+        given[option.name] = value
+    return given
 
 
 def emit(text: str, output=None) -> None:

@@ -16,7 +16,8 @@ import click
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
-                                      output_option, quiet_option, scheduler_option, workers_option)
+                                      output_option, parse_option_pairs, quiet_option, scheduler_option,
+                                      workers_option)
 from harness.verdict import FAIL, Outcome
 
 # Every tally is a 64-bit counter and craps counts each roll (about 3.4 per
@@ -149,24 +150,6 @@ def _declared_blocks(games) -> list[str]:
     return blocks
 
 
-def _option_pairs(game, pairs) -> dict:
-    """``--option NAME=VALUE`` texts as {name: value}; UsageError naming the game and its options."""
-    given: dict = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise click.UsageError(f"--option takes NAME=VALUE, got {pair!r}")
-        declared = game.option(name)
-        if declared is None:
-            names = ", ".join(o.name for o in game.options) or "none"
-            raise click.UsageError(f"{game.name} has no option {name!r} (its options: {names})")
-        if declared.name in given:
-            raise click.UsageError(f"{game.name}: option {declared.name} given twice")
-        given[declared.name] = value
-    return given
-
-
 def _help_text() -> str:
     from harness.games.registry import GAMES
 
@@ -230,7 +213,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
         if game.option(name) is None:
             takers = ", ".join(g.name for g, _ in declared_options()[name])
             raise click.UsageError(f"--{name} applies to {takers} only, not {game_name}")
-    for name, value in _option_pairs(game, option_pairs).items():
+    for name, value in parse_option_pairs(game.name, game.options, option_pairs).items():
         if name in given:
             raise click.UsageError(f"{game_name}: option {name} given twice (--{name} and --option {name}=)")
         given[name] = value

@@ -16,8 +16,8 @@ import signal
 
 import click
 
-from harness.commands._generator import generator_options
-from harness.commands._options import emit, output_option
+from harness.commands._generator import generator_options, provenance_block
+from harness.commands._options import emit, output_option, parse_option_pairs
 from harness.verdict import Outcome
 
 STATES = ("BETTING_OPEN", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT")
@@ -50,6 +50,8 @@ def _bad(exc) -> click.UsageError:
 def _round_lines(s: dict) -> list[str]:
     """One round of a recall or a play report, as text."""
     lines = [f"round {s['round']}: {s['game']} ({s['variant']}) {s['state']}"]
+    for d in s.get("decisions", ()):
+        lines.append(f"  decision: {d.get('decision')} ({d.get('clause')})")
     if s["outcome"] is not None:
         p = s["outcome"]["provenance"] or {}
         where = (f"{p.get('engine')} replay, seed fingerprint {p.get('seed_fingerprint')}, stream {p.get('stream')}, "
@@ -89,6 +91,9 @@ def _totals(summaries: list[dict]) -> dict:
 @click.option("--rounds", type=click.IntRange(1, 10**9), default=None, metavar="N",
               help="Rounds to play (default: the script's 'rounds', else 1).")
 @click.option("--variant", default=None, help="The game's e-table variant (default: its first).")
+@click.option("--option", "option_texts", multiple=True, metavar="NAME=VALUE",
+              help="Set one of the round options the game's round engine declares (repeatable; docs/rounds.md "
+                   "lists them per game); journaled with each round.")
 @click.option("--fault-at", type=click.Choice(STATES), default=None,
               help="Inject a fault when the last round reaches this state: void before the game's "
                    "determination point, settle after it.")
@@ -107,8 +112,8 @@ def _totals(summaries: list[dict]) -> dict:
 @json_option
 @output_option
 @click.pass_context
-def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at, kill_at, unreachable, batch, window,
-                 rng, as_json, output):
+def play_command(ctx, game, journal_path, script_path, rounds, variant, option_texts, fault_at, kill_at, unreachable,
+                 batch, window, rng, as_json, output):
     """Play scripted rounds of an electronic table game GAME, journaling every event.
 
     Rounds open, take the script's bets (only the bets the game's mode-B
@@ -123,6 +128,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
     \b
     Examples:
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+      rngcert play casino-war --journal war.sqlite --bets examples/bets_casino_war_surrender.toml --option strategy=surrender --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
     from harness.rounds import Round, RoundError, recall, script
     from harness.rounds.batch import Table
@@ -130,7 +136,8 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
 
     try:
         rules = rules_for(game, variant)  # read once: every round of the session plays by it
-        parsed = script.parse(script_path, rules)
+        options = rules.check_options(parse_option_pairs(f"{game} rounds", rules.options, option_texts))
+        parsed = script.parse(script_path, rules, options=options)
     except RoundError as exc:
         raise _bad(exc) from None
     count = rounds or parsed.rounds or 1
@@ -139,7 +146,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
     played, recovered, interrupted = [], [], False
     # rounds without a fault or an unsettleable customer go through a batch table; the last round
     # of a --fault-at / --kill-at session is one Round, stepped by hand
-    table = None if unreachable else Table(rules, parsed.bets, journal=journal)
+    table = None if unreachable else Table(rules, parsed.bets, options, journal=journal)
     batched = 0 if table is None else count - (fault_at is not None or kill_at is not None)
     try:
         recovered = recall.recover(journal)
@@ -152,7 +159,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
             last = n == count - 1
             kill = kill_at if last else None
             sink = journal.append if kill is None else _killing_sink(journal, kill)
-            r = Round(rules, journal.next_round_id(), sink=sink)
+            r = Round(rules, journal.next_round_id(), sink=sink, options=options)
             played.append(r.round_id)
             _play_one(r, parsed.bets, generator, fault_at if last else None, unreachable)
         journal.commit()
@@ -173,7 +180,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, fault_at
                             "every round finished DONE or VOID")
     report = {"game": game, "journal": str(journal_path), "rounds": summaries, "totals": _totals(summaries),
               "recovered": [{"round": r, "stopped_in": s, "finished": f} for r, s, f in recovered],
-              "provenance": rng.provenance()}
+              **provenance_block(rng.provenance())}
     if as_json:
         emit(json.dumps(outcome.report(report), indent=2, ensure_ascii=False), output)
     else:

@@ -352,6 +352,7 @@ class BaccaratGame(Game):
     variants_help = "jp, macau, sbo: the devices' shoe procedures; etable: a fresh stack every round"
     options = (GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (default 8; the simulation "
                                         "takes the counts its shoe procedure allows)", MIN_DECKS, MAX_DECKS, 8),)
+    round_options = options  # an e-table round is dealt from a fresh stack of --option decks=N decks
     devices = "shoe:N"
     chunk = 1 << 21
     etable = ETable(f"{JP} 13", ("etable",), ("player", "banker", "tie", "player_pair", "banker_pair"),

@@ -73,8 +73,14 @@ class Dealt:
     record : dict
         JSON-able facts of the deal (a device index, card codes): replaying
         the round from its generator position must reproduce them exactly.
+    decisions : tuple of dict
+        The customers' mid-round decisions the deal went through (play or
+        fold, double, split, ...), in order, each JSON-able and naming its
+        clause: the round journals each as a ``decision`` record before the
+        outcome.  Empty for a game with none.
     """
 
     features: dict
     shown: str
     record: dict
+    decisions: tuple = ()

@@ -13,6 +13,8 @@ the game's own methods; nothing else names an engine.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rngcore.plugins import Registry
 from harness.games.base import batch_by_rounds
 from harness.games.etable import Dealt
@@ -23,8 +25,11 @@ class RoundEngine:
 
     Subclasses give :meth:`round_bets`, :meth:`round_outcome` and
     :meth:`round_dealt` the meanings of the same methods of
-    :class:`~harness.games.base.Game`; :meth:`check_bet` may refuse a bet
-    given those placed before it in the round.  An engine whose deal depends
+    :class:`~harness.games.base.Game`; :attr:`round_options` declares the
+    keywords a round takes (:class:`~harness.games.base.GameOption`, set by
+    ``rngcert play --option NAME=VALUE``); :meth:`check_bet` may refuse a bet
+    given those placed before it in the round, and :meth:`check_bets` the
+    round's bets as a whole when betting closes.  An engine whose deal depends
     on the round's bets sets :attr:`deals_for_bets`: its ``round_outcome``
     and ``round_batch`` then also receive ``bets``, the names of the bets
     placed (:meth:`harness.rounds.table.RoundRules.dealing`).
@@ -32,6 +37,7 @@ class RoundEngine:
 
     name: str = ""
     deals_for_bets: bool = False
+    round_options: tuple = ()  # GameOption declarations of the keywords round_outcome takes
 
     def round_bets(self, variant: str) -> tuple:
         """The bets one round settles (rules, splits, families)."""
@@ -49,8 +55,54 @@ class RoundEngine:
         """``rounds`` rounds, one :meth:`round_outcome` each (see :meth:`harness.games.base.Game.round_batch`)."""
         return batch_by_rounds(self, generator, variant, rounds, **options)
 
-    def check_bet(self, bet, placed: tuple) -> None:
-        """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it; default: any bet goes."""
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it and the round's
+        ``options``; default: any bet goes."""
+
+    def check_bets(self, bets: tuple, options: dict) -> tuple[int, str] | None:
+        """The first of a round's ``bets`` its rules refuse once betting closes, as (index, reason);
+        None (the default): they all go."""
+        return None
+
+
+def one_position(game: str, bet, placed: tuple) -> None:
+    """Refuse (ValueError) a second customer, or a second bet of one name, in a round dealing one
+    customer position against the dealer (Casino War, the poker games)."""
+    customers = {b.customer for b in placed}
+    if customers and bet.customer not in customers:
+        raise ValueError(f"{game}: a round deals one customer position; {bet.customer!r} cannot join "
+                         f"{sorted(customers)[0]!r}'s round")
+    if any(b.bet == bet.bet for b in placed):
+        raise ValueError(f"{game}: {bet.customer!r} already has a {bet.bet!r} bet in this round")
+
+
+def deck_cards(generator, count: int) -> dict:
+    """The record of a round dealing the first ``count`` cards of one shuffle of the ``deck`` device
+    (card indices 0..51: the procedure of the deck games' simulations)."""
+    from rngcore.devices import device_spec
+
+    return {"cards": [int(c) for c in device_spec("deck").draw(generator, 1)[0][:count]]}
+
+
+def recorded_cards(game: str, record, count: int) -> list[int]:
+    """The ``count`` distinct card indices 0..51 of a journaled ``record``; ValueError otherwise."""
+    codes = record.get("cards") if isinstance(record, dict) else None
+    if not isinstance(codes, list) or len(codes) != count or len(set(codes)) != count \
+            or not all(type(c) is int and 0 <= c < 52 for c in codes):
+        raise ValueError(f"{game}: {record!r} is not a round of {count} distinct card indices 0..51")
+    return codes
+
+
+def whole_stake(rule, antes: Fraction, note: str):
+    """``rule`` (a BetRule paying per unit of ante) per unit of a stake of ``antes`` antes: the ante and
+    the stakes a mid-round decision adds (Play, a raise), placed together when betting closes."""
+    from harness.games.core import BetRule, PayRow
+
+    scale = 1 / Fraction(antes)
+    other = rule.otherwise
+    return BetRule(rule.name, rule.source, tuple(PayRow(r.label, r.when, r.pays * scale) for r in rule.rows),
+                   otherwise=None if other is None else PayRow(other.label, other.when, other.pays * scale),
+                   push_labels=rule.push_labels, note=note)
 
 
 def _check(item) -> None:
@@ -62,4 +114,4 @@ def _check(item) -> None:
 ROUND_ENGINES: Registry[RoundEngine] = Registry("round engine", "ROUND_ENGINES", ["harness.rounds.engines"],
                                                 check=_check, entry_points="rngcert.round_engines")
 
-__all__ = ["ROUND_ENGINES", "RoundEngine"]
+__all__ = ["ROUND_ENGINES", "RoundEngine", "deck_cards", "one_position", "recorded_cards", "whole_stake"]

@@ -63,7 +63,7 @@ class Round:
         self.rules: RoundRules = game if isinstance(game, RoundRules) else rules_for(game, variant)
         game = self.rules.game.name
         self.round_id = round_id
-        self.options = dict(options or {})
+        self.options = self.rules.check_options(options)
         self.state = State.BETTING_OPEN
         self.bets: list[Bet] = []
         self._rules: list = []  # each bet's resolved rule, in bet order
@@ -158,15 +158,25 @@ class Round:
         check = getattr(self.rules.engine, "check_bet", None)  # a registered engine may refuse a combination
         if check is not None:
             try:
-                check(bet, tuple(self.bets))
+                check(bet, tuple(self.bets), self.options)
             except ValueError as exc:
                 raise RoundError(str(exc)) from None
         self.bets.append(bet)
         self._rules.append(rule)
         self._emit("bet", **bet.as_dict())
 
+    def closing_problem(self) -> tuple[int, str] | None:
+        """The first bet the game's rules refuse once betting closes (index, reason), or None."""
+        check = getattr(self.rules.engine, "check_bets", None)
+        return None if check is None else check(tuple(self.bets), self.options)
+
     def close(self) -> None:
-        """Close betting."""
+        """Close betting; RoundError (and betting stays open) if the round's bets as a whole are refused."""
+        problem = self.closing_problem() if self.state is State.BETTING_OPEN else None
+        if problem is not None:
+            index, reason = problem
+            bet = self.bets[index]
+            raise RoundError(f"round {self.round_id}: bet {index + 1} ({bet.customer} {bet.bet} {bet.stake}): {reason}")
         self._move(State.BETTING_CLOSED)
 
     def generate(self, generator) -> None:
@@ -175,12 +185,19 @@ class Round:
         before = generator_provenance(generator)
         dealt = self.rules.engine.round_outcome(generator, self.rules.variant,
                                                 **self.rules.dealing(self.options, self.bets))
-        self._pending = (dealt, drawn_provenance(before, generator_provenance(generator)))
+        self._deal(dealt, drawn_provenance(before, generator_provenance(generator)))
 
     def drawn(self, dealt, provenance: dict | None) -> None:
         """Enter OUTCOME_GENERATION with an outcome already drawn, and its draw's provenance
         (:func:`drawn_provenance`): the batch table draws many rounds in one call."""
         self._move(State.OUTCOME_GENERATION)
+        self._deal(dealt, provenance)
+
+    def _deal(self, dealt, provenance) -> None:
+        """The deal is in progress: its customers' decisions are journaled as they are made, one record
+        each (a fault before the determination point still voids the round)."""
+        for decision in dealt.decisions:
+            self._emit("decision", **decision)
         self._pending = (dealt, provenance)
 
     def determine(self) -> None:

@@ -30,6 +30,8 @@ def summary(events: list[dict]) -> dict:
         "round": first["round"], "game": first["game"], "variant": first["variant"], "options": first["options"],
         "state": state,
         "bets": [{k: e[k] for k in keep if k in e} for e in events if e["kind"] == "bet"],
+        "decisions": [{k: v for k, v in e.items() if k not in ("round", "seq", "kind")}
+                      for e in events if e["kind"] == "decision"],
         "outcome": None if outcome is None else {k: outcome[k] for k in ("shown", "record", "provenance")},
         "fault": None if fault is None else {k: fault[k] for k in ("at", "reason", "clause", "resolution")},
         "settlements": settlements,

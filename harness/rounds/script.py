@@ -84,4 +84,9 @@ def parse(path: pathlib.Path, game, variant: str | None = None, options: dict | 
             raise RoundError(f"{where} ({bet.customer} on {bet.bet}) is placed at {at}: betting is closed then, "
                              "so the bet is refused")
         bets.append(bet)
+    problem = scratch.closing_problem()  # the bets as a whole, as betting closes
+    if problem is not None:
+        index, reason = problem
+        bet = bets[index]
+        raise RoundError(f"{path}: bet {index + 1} ({bet.customer} on {bet.bet}): {reason}")
     return Script(tuple(bets), rounds)

@@ -40,6 +40,29 @@ class RoundRules:
         listed = self.etable.permitted
         return tuple(self.bets) if listed is None else listed
 
+    @property
+    def options(self) -> tuple:
+        """The options a round takes (:class:`~harness.games.base.GameOption`), from its engine."""
+        return tuple(getattr(self.engine, "round_options", ()))
+
+    def check_options(self, given: Mapping | None) -> dict:
+        """``given`` round options (typed, or text from ``--option NAME=VALUE``) checked, by keyword:
+        only the options given, each in its kind; RoundError naming the option and its allowed values."""
+        game, out = self.game.name, {}
+        declared = self.options
+        for name, value in (given or {}).items():
+            option = next((o for o in declared if name in (o.name, o.keyword)), None)
+            if option is None:
+                names = ", ".join(o.name for o in declared) or "none"
+                raise RoundError(f"{game} rounds take no option {name!r} (their options: {names})")
+            if option.keyword in out:
+                raise RoundError(f"{game}: round option {option.name} given twice")
+            try:
+                out[option.keyword] = option.check(f"{game} rounds", value)
+            except ValueError as exc:
+                raise RoundError(str(exc)) from None
+        return out
+
     def dealing(self, options: dict, bets) -> dict:
         """The keywords a round is dealt with: its options, plus the names of its bets for an engine that
         deals by them (``deals_for_bets``: craps rolls until every bet of the round is decided)."""
@@ -148,18 +171,23 @@ def engine_of(g):
 def markdown_table() -> str:
     """The docs' table of every game's e-table declaration (checked against the registry by the tests)."""
     lines = ["| game | mode-B clause | permitted bets | settled, not voided, if the fault comes after | "
-             "fault clause | winnings below 1 yen | rounds |", "|---|---|---|---|---|---|---|"]
+             "fault clause | winnings below 1 yen | rounds | round options (`--option NAME=VALUE`) |",
+             "|---|---|---|---|---|---|---|---|"]
     for g in GAMES.values():
         e = g.etable
         if e is None:
             continue
+        engine = engine_of(g)
         try:
-            engine_of(g).round_bets(e.variants[0])
+            engine.round_bets(e.variants[0])
             plays = "played"
         except NotImplementedError:
             plays = "declared only"
+        options = ", ".join(f"`{o.name}` ({o.describe()})".replace("|", "\\|")  # a table cell holds no bare |
+                            for o in getattr(engine, "round_options", ())) or "none"
         permitted = "every bet of " + ", ".join(f"`{v}`" for v in e.variants) if e.permitted is None \
             else ", ".join(f"`{b}`" for b in e.permitted)
         lines.append(f"| `{g.name}` | {e.permitted_source} | {permitted} | {e.determined_after} | {e.fault_clause} | "
-                     f"{'truncated (' + e.truncation + ')' if e.truncation else 'no rounding stated'} | {plays} |")
+                     f"{'truncated (' + e.truncation + ')' if e.truncation else 'no rounding stated'} | {plays} | "
+                     f"{options} |")
     return "\n".join(lines) + "\n"

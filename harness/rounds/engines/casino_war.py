@@ -8,12 +8,17 @@ decks; as baccarat's e-table rounds, a fresh stack every round, the reading
 only if they are equal in strength (A high, suits ignored: 5) and the
 customer goes to war, the two war cards (8-2; no burns are written).
 
-The customer's choice on a tie (8-1) is the round option ``strategy``:
-``"war"`` (the default; 8-1-ロ) or ``"surrender"`` (8-1-イ).  In a round the
-war's additional stake is placed with the main bet, as the bet
-``additional`` of the same stake (8-1-ロ: equal to the main stake); it is
-returned untouched when there is no war.  So every bet's stake is known
-when betting closes, and each bet settles on its own stake:
+The customer's choice on a tie (8-1) is the round option ``strategy``
+(``rngcert play casino-war --option strategy=surrender``): ``"war"`` (the
+default; 8-1-ロ) or ``"surrender"`` (8-1-イ).  In a round the war's
+additional stake is placed with the main bet, as the bet ``additional`` of
+the same stake (8-1-ロ: equal to the main stake); it is returned untouched
+when there is no war.  So every bet's stake is known when betting closes,
+and each bet settles on its own stake.  The rules table below is enforced
+as bets are placed and as betting closes: a customer who goes to war places
+the additional stake (a main bet without it is refused at the close), one
+who surrenders never goes to war (an additional bet is refused), and the
+additional stake equals the main one:
 
 ========== ===== ====== =========== ======== =========== ===========
 bet        win   lose   war higher  war tie  war lower   surrender
@@ -33,14 +38,20 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
+from harness.games.base import GameOption
 from harness.games.casino_war import SOURCE, class_features
 from harness.games.core import BetRule, PayRow, Where, odds, rows
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine
+from harness.rounds.engine import RoundEngine, one_position
 from rngcore.devices import cards
 
 MIN_DECKS, MAX_DECKS = 4, 8  # 000 第4 12-2 (a stack of 4 to 8 decks)
 STRATEGIES = ("war", "surrender")
+DECKS = GameOption("decks", "N", f"decks in the stack each round is dealt from, {MIN_DECKS}..{MAX_DECKS} "
+                                 f"({SOURCE} 12-2)", MIN_DECKS, MAX_DECKS, 8)
+STRATEGY = GameOption.choice("strategy", f"the customer's choice on a tie ({SOURCE} 8-1): war = go to war, "
+                                         "placing the additional bet of the main stake (8-1-ロ); surrender = end "
+                                         "the bet, half the main stake lost (8-1-イ)", STRATEGIES)
 PUSH = PayRow("push", Where(), Fraction(0))
 
 MAIN = BetRule("main", f"{SOURCE} 4-3-イ, 6-2-イ, 7-2-イ, 8-1, 8-2",
@@ -75,6 +86,7 @@ def compare(customer: int, dealer: int) -> str:
 
 class CasinoWarRounds(RoundEngine):
     name = "casino-war"
+    round_options = (DECKS, STRATEGY)
 
     def round_bets(self, variant: str) -> tuple:
         return (MAIN, TIE, ADDITIONAL)
@@ -103,20 +115,30 @@ class CasinoWarRounds(RoundEngine):
         used = 4 if label.startswith("war_") else 2
         return Dealt(class_features(label), f"{shown} ({label})", {"cards": codes, "used": used, "class": label})
 
-    def check_bet(self, bet, placed: tuple) -> None:
-        customers = {b.customer for b in placed}
-        if customers and bet.customer not in customers:
-            raise ValueError(f"casino-war: a round deals one customer position; {bet.customer!r} cannot join "
-                             f"{sorted(customers)[0]!r}'s round")
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        one_position(self.name, bet, placed)
         main = next((b for b in placed if b.bet == "main"), None)
-        if any(b.bet == bet.bet for b in placed):
-            raise ValueError(f"casino-war: {bet.customer!r} already has a {bet.bet!r} bet in this round")
         if bet.bet in NEEDS_MAIN and main is None:
             raise ValueError(f"casino-war: the {bet.bet!r} bet needs the customer's main bet placed first "
                              f"({SOURCE} 4-2, 8-1-ロ)")
+        if bet.bet == "additional" and options.get("strategy", STRATEGY.default) == "surrender":
+            raise ValueError(f"casino-war: the 'additional' bet is the stake of going to war ({SOURCE} 8-1-ロ); "
+                             "with strategy=surrender the customer ends the bet on a tie (8-1-イ) and never "
+                             "goes to war, so it is refused")
         if bet.bet == "additional" and bet.stake != main.stake:
             raise ValueError(f"casino-war: the additional (war) stake equals the main stake ({SOURCE} 8-1-ロ): "
                              f"{main.stake}, got {bet.stake}")
+
+    def check_bets(self, bets: tuple, options: dict) -> tuple[int, str] | None:
+        """Going to war (the default strategy) needs the additional stake beside the main bet (8-1-ロ)."""
+        if options.get("strategy", STRATEGY.default) != "war" or any(b.bet == "additional" for b in bets):
+            return None
+        main = next((i for i, b in enumerate(bets) if b.bet == "main"), None)
+        if main is None:
+            return None
+        return main, (f"with strategy=war the customer goes to war on a tie, placing an additional stake equal "
+                      f"to the main stake ({SOURCE} 8-1-ロ): add the bet 'additional' of stake {bets[main].stake}, "
+                      "or play --option strategy=surrender (8-1-イ)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -125,11 +147,8 @@ def _stack(decks: int) -> frozenset:
 
 
 def _check(decks, strategy) -> None:
-    if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
-        raise ValueError(f"casino-war rounds: decks must be a whole number in {MIN_DECKS}..{MAX_DECKS} "
-                         f"({SOURCE} 12-2), got {decks!r}")
-    if strategy not in STRATEGIES:
-        raise ValueError(f"casino-war rounds: strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    DECKS.check("casino-war rounds", decks)
+    STRATEGY.check("casino-war rounds", strategy)
 
 
 ROUND_ENGINES = (CasinoWarRounds(),)

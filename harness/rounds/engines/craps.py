@@ -61,7 +61,7 @@ class CrapsRounds(RoundEngine):
     def round_bets(self, variant: str) -> tuple:
         return tuple(self.game.round_bets(variant)) + tuple(_settled_by_decision(b) for b in _chains(variant).values())
 
-    def check_bet(self, bet, placed: tuple) -> None:
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
         chain = self._chains("jp").get(bet.bet)
         if chain is not None and (chain.start != 0 or chain.track != "line"):
             raise ValueError(f"craps: {bet.bet!r} is placed only while a point is on ({chain.source}); a round "

@@ -18,12 +18,16 @@ from __future__ import annotations
 import functools
 
 from harness.games import pai_gow as pg
+from harness.games.base import GameOption
 from harness.games.etable import Dealt
 from harness.rounds.engine import RoundEngine
 from rngcore.devices.tiles import TILE_SET
 
 STRATEGIES = pg.NAMED_STRATEGIES  # the settings by name (a rule-table file is not a round option)
 TILES = len(TILE_SET)
+STRATEGY = GameOption.choice("strategy", "how the customer's hands are set: house-way (the dealer sets them on "
+                                         "request, 000 第9 7 ただし書) or best-vs-house-way (the exact best "
+                                         "setting against the house way)", STRATEGIES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,6 +42,7 @@ def _show(split) -> str:
 
 class PaiGowRounds(RoundEngine):
     name = "pai-gow"
+    round_options = (STRATEGY,)
 
     def round_bets(self, variant: str) -> tuple:
         return (pg.BET,)
@@ -65,8 +70,7 @@ class PaiGowRounds(RoundEngine):
 
 
 def _check(strategy) -> None:
-    if strategy not in STRATEGIES:
-        raise ValueError(f"pai-gow rounds: strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    STRATEGY.check("pai-gow rounds", strategy)
 
 
 ROUND_ENGINES = (PaiGowRounds(),)
