@@ -986,3 +986,18 @@ out:
     reader_free(&feat_rd);
     return rc;
 }
+
+int kern_slot_stops(rng_source *src, uint32_t reels, const uint32_t *bound, uint64_t n, uint32_t *out)
+{
+    for (uint32_t r = 0; r < reels; r++) {
+        if (bound[r] == 0) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    for (uint64_t i = 0; i < n && src->status == RNG_OK; i++) {
+        for (uint32_t r = 0; r < reels; r++) {
+            out[i * reels + r] = rng_bounded32(src, bound[r]);
+        }
+    }
+    return src->status;
+}

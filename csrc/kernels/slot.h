@@ -191,6 +191,12 @@ typedef struct kern_slot_tally {
  * sum that would overflow (tally->refused says which; the totals are then
  * partial and must be discarded), RNG_E_MEMORY if allocation fails. */
 int kern_slot_simulate(rng_source *src, const kern_slot_game *game, uint64_t n, kern_slot_tally *tally);
+
+/* n plays of reel stops as the simulation draws a spin's: play by play,
+ * reel 1 first, stop of reel r = rng_bounded32(src, bound[r]) (a virtual
+ * stop when the reel is weighted), out[i * reels + r].  Returns the
+ * source's status (RNG_E_ARGUMENT for a bound of 0). */
+int kern_slot_stops(rng_source *src, uint32_t reels, const uint32_t *bound, uint64_t n, uint32_t *out);
 /* cffi:end */
 
 _Static_assert(sizeof(((kern_slot_draws *)0)->buf) == KERN_SLOT_DRAW_BUF * sizeof(uint32_t), "draw buffer size");
