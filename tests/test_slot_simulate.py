@@ -168,3 +168,77 @@ def test_kernel_refuses_to_wrap_past_int64(bet_per_line, drawn):
                                          r"a play's win, or a total over one chunk of plays, would pass 2\*\*63 - 1"):
         simulate(m, 100_000, generator, chunk=1000)
     assert (generator.position > 0) == drawn
+
+
+# --- ways games: the path reader (csrc/kernels/slot_ways.h) -------------------------------
+
+
+def _as_ways(text: str, rows: int, reels: int) -> str:
+    """The payline model ``text`` with every row path as a way instead of its paylines."""
+    import re
+
+    bet = re.search(r"\[bet\]\nper_line = (\d+)\npaylines = \[.*\]\n", text)
+    return text.replace(bet.group(0), f"[bet]\nways = {rows ** reels}\nper_way = {bet.group(1)}\n")
+
+
+def _mult_ways(mode: str) -> str:
+    from test_slot_multipliers import texts
+
+    return (texts()[mode].replace('bet = { per_line = 1, paylines = [[1, 1, 1, 1], [2, 2, 2, 2], [1, 2, 1, 2], '
+                                  '[2, 1, 2, 1], [1, 1, 2, 2], [2, 2, 1, 1]] }', "bet = { ways = 16, per_way = 1 }"))
+
+
+WAYS_MODELS = {
+    "paying wilds, progressive": lambda: _as_ways(sup.SMALL, 3, 3),
+    "unequal strips (one draw per stop)": lambda: _as_ways(
+        sup.SMALL.replace('"A K Q W S A K Q A X"', '"A K Q W S A K Q A X K Q"'), 3, 3),
+    "free spins, retriggers, multiplier": lambda: _as_ways(sup.FEATURE, 3, 3),
+    "four rows": lambda: _as_ways(sup.TALL, 4, 4),
+    "multiplier wilds, multiply": lambda: _mult_ways("multiply"),
+    "multiplier wilds, add": lambda: _mult_ways("add"),
+}
+
+
+@pytest.mark.parametrize("name", list(WAYS_MODELS))
+def test_ways_reader_pays_every_path_like_the_reference_replay(name):
+    """The path reader (paths merged by automaton state, reel by reel) and the line-by-line
+    reader give the totals of the Python replay, which pays every path by the rule itself."""
+    m = sup.model(WAYS_MODELS[name]())
+    assert m.ways and len(m.paylines) == m.rows ** m.reels
+    plays = 150 if m.rows == 4 else 500
+    expect = _replay(m, plays, rngcore.Generator(SEED, 11))
+    assert totals(simulate(m, plays, rngcore.Generator(SEED, 11))) == expect
+    assert totals(simulate(m, plays, rngcore.Generator(SEED, 11), line_by_line=True)) == expect
+    assert expect[TOTALS.index("line_win")] > 0
+
+
+# Totals of 200,000 plays (seed 00..1f, stream 19), recorded with the line-by-line reader
+# before the path reader existed: the path reader must reproduce them exactly.
+WAYS_PINS = {
+    "slot_ways243.toml": (200000, 179945, 25877017, 3709152, 16030350, 5412, 54984, 0, 117390365987, 42354),
+    "slot_two_scatters.toml": (200000, 174812, 22019948, 7283682, 16112378, 5412, 54984, 0, 140707676608, 43836),
+}
+
+
+@pytest.mark.parametrize("example", list(WAYS_PINS))
+@pytest.mark.parametrize("line_by_line", [False, True], ids=["paths", "line by line"])
+def test_ways_examples_simulate_their_pinned_totals(example, line_by_line):
+    m = load_model(EXAMPLES / example)
+    got = simulate(m, 200_000, rngcore.Generator(SEED, 19), line_by_line=line_by_line)
+    assert totals(got) == WAYS_PINS[example]
+
+
+@pytest.mark.parametrize("text,ways", [(_as_ways(sup.FEATURE, 3, 3), True), (sup.FEATURE, False)],
+                         ids=["ways game", "payline game"])
+def test_the_path_reader_is_used_for_every_ways_game_and_only_there(text, ways):
+    from harness.slot import native
+    from harness.slot.limits import MAX_FREE_SPINS
+    from rngcore.engine import locked_call
+
+    m = sup.model(text)
+    for line_by_line in (False, True):
+        game = native.SimGame(m, MAX_FREE_SPINS, line_by_line=line_by_line)
+        tally = native.ffi.new("kern_slot_tally *")
+        locked_call(rngcore.Generator(SEED, 1), native.lib.kern_slot_simulate, game.ptr, 10, tally,
+                    what="slot simulation")
+        assert tally.plays == 10 and tally.path_reader == (ways and not line_by_line)

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import main
+from harness.slot import device as slot_device
 from stats import registry
 from stats.battery import plan_tests, run_battery
 from stats.kinds import Permutation, kind_names, unregister_kind
@@ -138,7 +139,7 @@ def test_a_registered_function_is_public_by_name():
 
 
 KIND_SAMPLES = {"categorical": ("roulette-single", 80_000), "dice": ("dice:3", 40_000), "permutation": ("tiles", 3000),
-                "k-of-n": ("k-of-n:3:20", 20_000)}
+                "k-of-n": ("k-of-n:3:20", 20_000), "reels": (f"slot:{slot_device.SAMPLE}", 20_000)}
 
 
 #: Tests that apply only to devices unlike the samples above (exhaustive arrangements: stacks of <= 7).

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slot.h"
+#include "slot_ways.h"
 
 #define MAX_REELS 64u
 #define MAX_ROWS 8u
@@ -649,6 +650,8 @@ typedef struct {
     uint8_t *prefix_rows;   /* [n_prefix * depth] */
     uint32_t *group_off;    /* [n_prefix + 1] into group_line */
     uint32_t *group_line;   /* [n_lines] lines by prefix */
+    int use_ways;           /* every row path is a line once: pay through ways (slot_ways.h) */
+    slot_ways ways;
 } line_reader;
 
 static void reader_free(line_reader *rd)
@@ -658,10 +661,19 @@ static void reader_free(line_reader *rd)
     free(rd->prefix_rows);
     free(rd->group_off);
     free(rd->group_line);
+    slot_ways_free(&rd->ways);
 }
 
-static int reader_init(line_reader *rd, const kern_slot_lines *ln, uint32_t reels)
+static int reader_init(line_reader *rd, const kern_slot_lines *ln, const kern_slot_reelset *rs, int line_by_line)
 {
+    uint32_t reels = rs->reels;
+    if (!line_by_line) {
+        int rc = slot_ways_init(&rd->ways, rs, ln);
+        if (rc != SLOT_WAYS_NOT_WAYS) {
+            rd->use_ways = rc == RNG_OK;
+            return rc;
+        }
+    }
     size_t n = ln->n_symbols;
     uint32_t L = ln->n_lines;
     rd->depth = n * n * n <= 65536 ? 3 : (n * n <= 65536 ? 2 : 1);
@@ -740,13 +752,14 @@ static inline uint32_t next_stop(rng_source *src, kern_slot_draws *d, uint32_t l
     return d->buf[d->pos++];
 }
 
-/* Draw one stop per reel; returns the scatter count, fills cols[r]. */
+/* Draw one stop per reel; returns the scatter count, fills stops[r] and cols[r]. */
 static inline uint32_t spin_reels(rng_source *src, kern_slot_draws *d, const kern_slot_reelset *rs,
-                                  const uint8_t **cols)
+                                  uint32_t *stops, const uint8_t **cols)
 {
     uint32_t scat = 0;
     for (uint32_t r = 0; r < rs->reels; r++) {
         uint32_t stop = next_stop(src, d, rs->strip_len[r]);
+        stops[r] = stop;
         size_t at = (size_t)rs->stop_off[r] + stop;
         cols[r] = rs->window + at * rs->rows;
         scat += rs->scat[at];
@@ -885,19 +898,22 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
     line_reader base_rd, feat_rd;
     memset(&base_rd, 0, sizeof base_rd);
     memset(&feat_rd, 0, sizeof feat_rd);
-    int rc = reader_init(&base_rd, &g->base_lines, g->base.reels);
+    int rc = reader_init(&base_rd, &g->base_lines, &g->base, (int)g->line_by_line);
     if (rc == RNG_OK) {
-        rc = reader_init(&feat_rd, &g->feature_lines, g->feature.reels);
+        rc = reader_init(&feat_rd, &g->feature_lines, &g->feature, (int)g->line_by_line);
     }
     if (rc != RNG_OK) {
         goto out;
     }
+    t->path_reader = (uint32_t)base_rd.use_ways;
     const uint8_t *cols[MAX_REELS];
+    uint32_t stops[MAX_REELS];
     uint32_t reels = g->base.reels;
     for (uint64_t i = 0; i < n; i++) {
         int prog = 0;
-        uint32_t scat = spin_reels(src, g->draws, &g->base, cols);
-        int64_t lines = pay_lines(&g->base_lines, &base_rd, reels, cols, &prog);
+        uint32_t scat = spin_reels(src, g->draws, &g->base, stops, cols);
+        int64_t lines = base_rd.use_ways ? slot_ways_pay(&base_rd.ways, stops, &prog)
+                                         : pay_lines(&g->base_lines, &base_rd, reels, cols, &prog);
         int64_t line_win = lines * g->bet_per_line;                  /* exact: spin_win_fits */
         int64_t scatter_win = g->scatter_pay[scat] * g->total_bet;
         int64_t win = line_win + scatter_win;
@@ -916,8 +932,9 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                     rc = RNG_E_ARGUMENT;
                     goto out;
                 }
-                uint32_t fs = spin_reels(src, g->draws, &g->feature, cols);
-                int64_t fl = pay_lines(&g->feature_lines, &feat_rd, reels, cols, &unused);
+                uint32_t fs = spin_reels(src, g->draws, &g->feature, stops, cols);
+                int64_t fl = feat_rd.use_ways ? slot_ways_pay(&feat_rd.ways, stops, &unused)
+                                              : pay_lines(&g->feature_lines, &feat_rd, reels, cols, &unused);
                 int64_t spin_win = g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
                 if (__builtin_add_overflow(feature_win, spin_win, &feature_win)) {
                     goto overflow;
@@ -968,4 +985,19 @@ out:
     reader_free(&base_rd);
     reader_free(&feat_rd);
     return rc;
+}
+
+int kern_slot_stops(rng_source *src, uint32_t reels, const uint32_t *bound, uint64_t n, uint32_t *out)
+{
+    for (uint32_t r = 0; r < reels; r++) {
+        if (bound[r] == 0) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    for (uint64_t i = 0; i < n && src->status == RNG_OK; i++) {
+        for (uint32_t r = 0; r < reels; r++) {
+            out[i * reels + r] = rng_bounded32(src, bound[r]);
+        }
+    }
+    return src->status;
 }

@@ -33,6 +33,13 @@
  * of those successive calls with the words fetched in bulk (kern_slot_draws).
  * No modulo or float scaling picks a stop.
  *
+ * A spin's lines are paid through the automaton one of two ways, with the
+ * same total: line by line (a prefix table for the first reels, lines with
+ * the same first rows sharing it), or, when the lines are every row path
+ * of the window once (a ways game), by carrying the automaton states of all
+ * paths reel by reel with the paths in one state merged: a 243-ways spin
+ * costs (alive states) x 3 lookups per reel instead of 243 line reads.
+ *
  * Money in the simulation is int64 credits and never wraps: before playing,
  * the largest win of one spin of each stage (every line at the top pay,
  * the top scatter award, the feature multiplier) must fit in int64, and
@@ -150,6 +157,8 @@ typedef struct kern_slot_game {
     int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
     kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
+    uint32_t line_by_line;           /* 1: read a ways game's paths one line at a time (the reference
+                                        and benchmark baseline of the ways reader; same result) */
 } kern_slot_game;
 
 /* Why kern_slot_simulate returned RNG_E_ARGUMENT (tally->refused). */
@@ -174,6 +183,7 @@ typedef struct kern_slot_tally {
     uint64_t win_sq_hi;
     uint64_t max_win;
     uint32_t refused;            /* KERN_SLOT_REFUSED_*: set with RNG_E_ARGUMENT */
+    uint32_t path_reader;        /* 1 if the base game's lines were paid by the ways path reader */
 } kern_slot_tally;
 
 /* Play n spins and add them to *tally.  Returns the source's status, or
@@ -181,6 +191,12 @@ typedef struct kern_slot_tally {
  * sum that would overflow (tally->refused says which; the totals are then
  * partial and must be discarded), RNG_E_MEMORY if allocation fails. */
 int kern_slot_simulate(rng_source *src, const kern_slot_game *game, uint64_t n, kern_slot_tally *tally);
+
+/* n plays of reel stops as the simulation draws a spin's: play by play,
+ * reel 1 first, stop of reel r = rng_bounded32(src, bound[r]) (a virtual
+ * stop when the reel is weighted), out[i * reels + r].  Returns the
+ * source's status (RNG_E_ARGUMENT for a bound of 0). */
+int kern_slot_stops(rng_source *src, uint32_t reels, const uint32_t *bound, uint64_t n, uint32_t *out);
 /* cffi:end */
 
 _Static_assert(sizeof(((kern_slot_draws *)0)->buf) == KERN_SLOT_DRAW_BUF * sizeof(uint32_t), "draw buffer size");

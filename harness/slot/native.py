@@ -147,9 +147,10 @@ def _suffixes(reels: ReelSet, suffixes) -> _Keep:
 class SimGame(_Keep):
     """``kern_slot_game`` for a model, with every table it points into."""
 
-    def __init__(self, model: SlotModel, max_free_spins: int):
+    def __init__(self, model: SlotModel, max_free_spins: int, *, line_by_line: bool = False):
         super().__init__("kern_slot_game *")
         g = self.ptr
+        g.line_by_line = int(line_by_line)  # ways games: the reference reader instead of the path one
         fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
         fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)

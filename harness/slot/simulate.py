@@ -188,7 +188,7 @@ def describe(generator) -> str:
 
 
 def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
-             chunk: int = CHUNK) -> SimulationResult:
+             chunk: int = CHUNK, line_by_line: bool = False) -> SimulationResult:
     """Play ``n`` spins through the C kernel, drawing from ``generator``.
 
     Parameters
@@ -197,6 +197,11 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         Its ``rng_source`` supplies every bit; its lock is held for each chunk.
     progress : callable, optional
         ``progress(done, n)`` after each chunk.
+    line_by_line : bool
+        Read a ways game's paths one line at a time instead of reel by reel
+        with the paths merged by automaton state (``csrc/kernels/slot.h``):
+        the same draws and totals, several times slower; the reference the
+        fast reader is tested and benchmarked against.
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
     plays completed and has ``interrupted = True``.
@@ -213,7 +218,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
     _check_plays(n)
     _check_playable(model)
-    game = native.SimGame(model, MAX_FREE_SPINS)
+    game = native.SimGame(model, MAX_FREE_SPINS, line_by_line=line_by_line)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
     done = 0

@@ -60,6 +60,9 @@ class DeviceSpec:
         Where the equipment is defined.
     sections : tuple of int or None
         Wheels: the label index of every (non-void) section, clockwise.
+    laws : tuple of tuple of Fraction, or None
+        Devices whose values each have their own law (slot reels): the law
+        of value ``i`` of a row (``probabilities`` is then their average).
     """
 
     name: str
@@ -71,6 +74,7 @@ class DeviceSpec:
     citation: str
     _draw: Callable[[object, int], np.ndarray] = field(repr=False, compare=False)
     sections: tuple[int, ...] | None = None
+    laws: tuple[tuple[Fraction, ...], ...] | None = None
 
     @functools.cached_property
     def _kind(self):
@@ -187,7 +191,7 @@ class Device:
         return DeviceSpec(name=name, kind=drawing.kind, labels=tuple(drawing.labels),
                           probabilities=tuple(drawing.probabilities), width=int(drawing.width),
                           multiset=drawing.multiset, citation=self.citation, _draw=drawing.draw,
-                          sections=drawing.sections)
+                          sections=drawing.sections, laws=drawing.laws)
 
 
 def _check(item) -> None:

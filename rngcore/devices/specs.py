@@ -59,6 +59,9 @@ class Drawing:
         ``draw(generator, n)``: n outcomes as uint8 label indices.
     sections : tuple of int or None
         Wheels: the label index of every (non-void) section, clockwise.
+    laws : tuple of tuple of Fraction, or None
+        Kinds whose values each have their own law (the ``reels`` kind): the
+        law of value ``i`` of a row over every label index.
     """
 
     kind: str
@@ -68,6 +71,7 @@ class Drawing:
     multiset: tuple[int, ...] | None
     draw: Draw
     sections: tuple[int, ...] | None = None
+    laws: tuple[tuple[Fraction, ...], ...] | None = None
 
 
 def wheel(table, name: str) -> Drawing:

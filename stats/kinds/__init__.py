@@ -7,7 +7,8 @@ and derived streams (:class:`DeviceKind`).  The kinds shipped here:
 * :class:`Dice` - N independent dice per roll, any number of faces;
 * :class:`Permutation` - a shuffle of a multiset (shoes, decks, tiles);
 * :class:`KOfN` - k distinct balls of n without replacement (``k-of-n:K:N``);
-* :class:`Bytes` - a raw byte stream (``bytes``).
+* :class:`Bytes` - a raw byte stream (``bytes``);
+* :class:`~stats.kinds.reels.Reels` - the stops of N slot reels per play, each reel with its own law.
 
 Every module of this package that defines ``KINDS`` (a list of kind
 classes) is registered at import; :func:`register_kind` and
