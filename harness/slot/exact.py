@@ -44,6 +44,7 @@ from harness.slot import cap as cp
 from harness.slot import cascade as cs
 from harness.slot import feature as fs
 from harness.slot import hold_spin as hs
+from harness.slot import jackpot as jp
 from harness.slot import progressive as pj
 from harness.slot import sticky as st
 from harness.slot.errors import ModelError
@@ -95,6 +96,7 @@ class Analysis:
     seconds: float
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
+    jackpots: tuple[pj.ProgressiveSummary, ...] = ()  # per jackpot level (harness.slot.jackpot), in the model's order
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
@@ -160,7 +162,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive)
+    jackpots = jp.summaries(model, base.scatter_counts, base.cycle)
+    mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
+                                                 jp.by_cell(model, jackpots))
+    # the jackpot meters were added per cell with the features; their share is part "progressive"
+    mean_feature -= sum((m.hit_probability * m.mean_meter for m in jackpots), Fraction(0))
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -170,7 +176,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
     mean, variance = mean + q_mean, variance + q_second - q_mean * q_mean
     parts = _rtp_parts(model, base, mean_feature, progressive)
-    parts["progressive"] += sum((m.rtp for m in mystery), Fraction(0))
+    parts["progressive"] += sum((m.rtp for m in mystery + jackpots), Fraction(0))
     if capped is not None:
         parts["cap"] = cap_part
     rtp = sum(parts.values(), Fraction(0))
@@ -187,7 +193,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
                              "never show in the window of the base game, so the feature can never start",
                              model.source)
     line_share = progressive.rtp if progressive else Fraction(0)
-    classes = outcome_classes(play, _progressive_weight(base), line_share, hold=hold, bonus=bonus, mystery=mystery)
+    classes = outcome_classes(play, _progressive_weight(base), line_share, hold=hold, bonus=bonus, mystery=mystery,
+                              jackpots=jackpots)
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
@@ -209,8 +216,9 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
-        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery),
+        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery + jackpots),
         mystery=mystery,
+        jackpots=jackpots,
         cap=capped,
         sticky=session,
     )
@@ -474,10 +482,10 @@ def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
 
 
 def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                     hold: dict[int, hs.HoldSpinOutcome],
-                     bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
+                     hold: dict[int, hs.HoldSpinOutcome], bonus: dict[int, bn.BonusOutcome],
+                     jackpot: dict[int, tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
     """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
-    (free spins, hold and spin, the wheel or pick bonus; (0, 0) for none).
+    (free spins, hold and spin, the wheel or pick bonus, the jackpot level's meter; (0, 0) for none).
 
     Given the cell the features are independent of each other, so their
     means add and ``E[(F1 + F2)^2] = E[F1^2] + 2 E[F1] E[F2] + E[F2^2]``.
@@ -491,6 +499,8 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
         for by_cell in (hold, bonus):
             if k in by_cell:
                 parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
+        if k in jackpot:
+            parts.append(jackpot[k])
         mean = second = Fraction(0)
         for m1, m2 in parts:
             second += m2 + 2 * mean * m1
@@ -500,7 +510,8 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
 
 
 def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                  progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction, Fraction]:
+                  progressive: pj.ProgressiveSummary | None,
+                  jackpot: dict[int, tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
     """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
     free spins, progressive).
 
@@ -509,7 +520,7 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model))
+    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model), jackpot)
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
         for p in (0, 1):
@@ -585,7 +596,8 @@ def _hit_frequency(model: SlotModel, base: Stage) -> Fraction:
     (A wheel or pick bonus that starts is a hit even when it pays 0, as a feature start always is.)
     """
     awards = model.scatter_awards
-    starts = hold_spin_by_cell(model).keys() | bonus_by_cell(model).keys()
+    starts = hold_spin_by_cell(model).keys() | bonus_by_cell(model).keys() | {k for c in jp.level_cells(model)
+                                                                               for k in c}
     no_hit = sum(z for k, z in enumerate(base.joint.no_line_win)
                  if not awards.pay[k] and not awards.trigger[k] and k not in starts)
     return 1 - base.share(no_hit)

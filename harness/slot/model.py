@@ -152,6 +152,23 @@ MAX_MYSTERY_LEVELS = 8
 
 
 @dataclasses.dataclass(frozen=True)
+class JackpotLevel:
+    """One level of a multi-level progressive won by a symbol combination (:mod:`harness.slot.jackpot`).
+
+    ``count`` or more of the jackpot scatter ``symbol`` (an index) in the
+    paid spin's window win this level, unless they reach a higher level's
+    count: one level at most per play.  ``contribution`` and ``reset`` as
+    for :class:`MysteryLevel`.
+    """
+
+    name: str
+    symbol: int
+    count: int
+    contribution: Fraction
+    reset: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Cascade:
     """The ``[cascade]`` section (solved by :mod:`harness.slot.cascade`).
 
@@ -195,6 +212,7 @@ class SlotModel:
     mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
     cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
     cascade: Cascade | None = None  # winning symbols removed and refilled (harness.slot.cascade)
+    jackpots: tuple[JackpotLevel, ...] = ()  # progressive levels won by counts of a symbol (harness.slot.jackpot)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -475,7 +493,8 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap", "cascade"})
+                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap", "cascade",
+                               "jackpot"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -542,9 +561,14 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         mystery=_mystery(data) if "mystery" in data else (),
         cap=_cap(data) if "cap" in data else None,
         cascade=_cascade(data, names, reels) if "cascade" in data else None,
+        jackpots=_jackpots(data, symbols, rows * reels) if "jackpot" in data else (),
     )
     if model.cascade is not None:
         _check_cascade(model)
+    for section, present in (("progressive", model.progressive), ("cap", model.cap)):
+        if model.jackpots and present is not None:
+            raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
+                             "(docs/slot_model.md, Jackpot levels)")
     if any(s.sticky for s in model.symbols):
         _check_sticky(model)
     if model.cap is not None:
@@ -604,6 +628,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         top = top_award(model.bonus) * tb
         total += top
         terms.append(f"{top_award(model.bonus):,} (the top {model.bonus.kind} award, bonus) x {tb:,} (total bet)")
+    if model.jackpots:
+        top = max(level.reset for level in model.jackpots)  # one level at most per play
+        total += top
+        terms.append(f"{top:,} (the largest jackpot reset)")
     if model.mystery:
         top = max(level.reset for level in model.mystery)  # one level at most per play
         total += top
@@ -822,9 +850,11 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
     return tuple(out)
 
 
-def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, what: str) -> tuple[int, int]:
-    """``symbol`` (a scatter, returned as its index) and ``trigger`` (1..positions) of a feature it starts."""
-    for key in ("symbol", "trigger"):
+def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, what: str,
+                     count_key: str = "trigger") -> tuple[int, int]:
+    """``symbol`` (a scatter, returned as its index) and ``trigger`` (1..positions) of a feature it starts
+    (``count_key``: the count's key in the table)."""
+    for key in ("symbol", count_key):
         if key not in table:
             raise ModelError(where, f"missing {key!r}")
     names = [s.name for s in symbols]
@@ -832,7 +862,7 @@ def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, w
     if not isinstance(name, str) or name not in names or symbols[names.index(name)].kind != "scatter":
         raise ModelError(f"{where}.symbol", f"{what} a scatter symbol, got {shown(name)}; scatters are: "
                          f"{listed(s.name for s in symbols if s.kind == 'scatter')}")
-    return names.index(name), _int(table, "trigger", where, low=1, high=positions)
+    return names.index(name), _int(table, count_key, where, low=1, high=positions)
 
 
 def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
@@ -971,7 +1001,7 @@ def _check_cascade(model: SlotModel) -> None:
     """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
-                             ("mystery", model.mystery), ("cap", model.cap)):
+                             ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
         if present:
             raise ModelError("cascade", f"a cascade model has no [{section}] section (not supported together; "
                              "docs/slot_model.md, Cascades)")
@@ -1047,34 +1077,66 @@ def _mystery(data) -> tuple[MysteryLevel, ...]:
     out, names = [], set()
     for i, level in enumerate(levels, start=1):
         where = f"mystery, level {i}"
-        if not isinstance(level, dict):
-            raise ModelError(where, f"must be a table ([[mystery]]), got {shown(level)}")
-        _known(level, where, {"name", "probability", "contribution", "reset"})
-        for key in ("name", "probability", "contribution", "reset"):
-            if key not in level:
-                raise ModelError(where, f"missing {key!r}")
-        name = level["name"]
-        if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME or name in names:
-            raise ModelError(f"{where}.name", f"a level's name is 1 to {MAX_NAME} letters, digits and _ . + -, "
-                             f"one per level, got {shown(name)}")
-        names.add(name)
+        name, contribution, reset = _meter_level(level, where, "mystery", {"probability"}, names)
         probability = _exact_fraction(level["probability"], f"{where}.probability")
         if not 0 < probability < 1:
             raise ModelError(f"{where}.probability", f"the chance that a play hits this level must be in (0, 1), "
                              f"got {probability}")
-        contribution = _exact_fraction(level["contribution"], f"{where}.contribution")
-        if not 0 <= contribution < 1:
-            raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
-        reset = _int(level, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
         out.append(MysteryLevel(name=name, probability=probability, contribution=contribution, reset=reset))
     total = sum(level.probability for level in out)
     if total >= 1:
         raise ModelError("mystery", f"a play hits at most one level, but the levels' probabilities sum to {total} "
                          "(>= 1)")
-    shares = sum(level.contribution for level in out)
+    _check_shares("mystery", out)
+    return tuple(out)
+
+
+def _meter_level(level, where: str, section: str, own: set[str], names: set[str]) -> tuple[str, Fraction, int]:
+    """A progressive level's table: its own keys ``own`` present, and its name, contribution and reset."""
+    if not isinstance(level, dict):
+        raise ModelError(where, f"must be a table ([[{section}]]), got {shown(level)}")
+    _known(level, where, {"name", "contribution", "reset"} | own)
+    for key in ("name", *sorted(own), "contribution", "reset"):
+        if key not in level:
+            raise ModelError(where, f"missing {key!r}")
+    name = level["name"]
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME or name in names:
+        raise ModelError(f"{where}.name", f"a level's name is 1 to {MAX_NAME} letters, digits and _ . + -, "
+                         f"one per level, got {shown(name)}")
+    names.add(name)
+    contribution = _exact_fraction(level["contribution"], f"{where}.contribution")
+    if not 0 <= contribution < 1:
+        raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
+    return name, contribution, _int(level, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
+
+
+def _check_shares(section: str, levels) -> None:
+    shares = sum(level.contribution for level in levels)
     if shares >= 1:
-        raise ModelError("mystery", f"the levels' contributions sum to {shares} (>= 1): the meters would take "
+        raise ModelError(section, f"the levels' contributions sum to {shares} (>= 1): the meters would take "
                          "the whole bet")
+
+
+def _jackpots(data, symbols: list[Symbol], positions: int) -> tuple[JackpotLevel, ...]:
+    """``[[jackpot]]`` levels: each a name, a count of the one jackpot scatter, a contribution and a reset."""
+    levels = data["jackpot"]
+    if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_MYSTERY_LEVELS:
+        raise ModelError("jackpot", f"must be 1 to {MAX_MYSTERY_LEVELS} [[jackpot]] levels (an array of tables), "
+                         f"got {shown(levels)}")
+    out, names, counts = [], set(), {}
+    for i, level in enumerate(levels, start=1):
+        where = f"jackpot, level {i}"
+        name, contribution, reset = _meter_level(level, where, "jackpot", {"symbol", "count"}, names)
+        symbol, count = _scatter_trigger(level, where, symbols, positions, "a jackpot is won by counts of",
+                                         count_key="count")
+        if out and symbol != out[0].symbol:
+            raise ModelError(f"{where}.symbol", f"every level counts the one jackpot symbol "
+                             f"{symbols[out[0].symbol].name!r}, got {shown(level['symbol'])}")
+        if count in counts:
+            raise ModelError(f"{where}.count", f"{count} x {symbols[symbol].name} already wins level {counts[count]}")
+        counts[count] = i
+        out.append(JackpotLevel(name=name, symbol=symbol, count=count, contribution=contribution, reset=reset))
+    _check_shares("jackpot", out)
     return tuple(out)
 
 

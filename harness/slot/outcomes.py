@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 
 from harness.slot import feature as fs
+from harness.slot import jackpot as jp
 from harness.slot import sticky as st
 from harness.slot.model import SlotModel
 from harness.slot.stage import Stage
@@ -100,7 +101,7 @@ class Play:
 
 def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction,
                     hold: dict | None = None, bonus: dict | None = None,
-                    mystery: tuple = ()) -> list[OutcomeClass]:
+                    mystery: tuple = (), jackpots: tuple = ()) -> list[OutcomeClass]:
     """Every winning outcome class with its probabilities and RTP share.
 
     ``hold`` / ``bonus``: per scatter cell that starts the hold-and-spin
@@ -117,6 +118,7 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
     if bonus:
         out += bonus_classes(play, bonus)
     out += mystery_classes(play, mystery)
+    out += jackpot_classes(play, jackpots)
     return out
 
 
@@ -128,6 +130,21 @@ def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
         out.append(OutcomeClass(name=f"mystery progressive {level.name}", kind="progressive",
                                 award=f"{level.name} meter", probability=p, probability_upper=p, base_probability=p,
                                 per_line_probability=None, free_spin_probability=None, rtp=summary.rtp))
+    return out
+
+
+def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
+    """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot symbol."""
+    model = play.model
+    levels = model.jackpots
+    out = []
+    for level, summary in zip(levels, jackpots):
+        counts = _count_label(*jp.count_range(model, level), model.max_scatter)
+        p = summary.hit_probability
+        out.append(OutcomeClass(name=f"jackpot {level.name} ({counts} x {model.symbol_names[level.symbol]})",
+                                kind="progressive", award=f"{level.name} meter", probability=p, probability_upper=p,
+                                base_probability=p, per_line_probability=None, free_spin_probability=None,
+                                rtp=summary.rtp))
     return out
 
 
