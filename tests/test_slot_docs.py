@@ -79,3 +79,10 @@ def test_jackpot_fragment_is_the_example():
     assert fragment in (ROOT / "examples" / "slot_jackpot_levels.toml").read_text(encoding="utf-8")
     m = load_model(ROOT / "examples" / "slot_jackpot_levels.toml")
     assert [(lv.name, lv.count) for lv in m.jackpots] == [("MINOR", 3), ("MAJOR", 4), ("GRAND", 5)]
+
+
+def test_both_ways_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Both-ways pays"), source="docs/slot_model.md")
+    assert m.both_ways and not m.ways
+    a = analyse(m)
+    assert a.parts["lines"] > 0 and a.parts["scatters"] > 0 and all(c.exact for c in a.classes)

@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Callable
 
 from harness.slot import bonus as bn
+from harness.slot import both_ways as bw
 from harness.slot import cap as cp
 from harness.slot import cascade as cs
 from harness.slot import feature as fs
@@ -52,7 +53,7 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, outcome_classes
+from harness.slot.outcomes import OutcomeClass, Play, outcome_classes, scatter_class
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -137,8 +138,9 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
-    if model.cascade is not None:
-        analysis = _analyse_cascade(model, started)
+    whole = _analyse_cascade if model.cascade is not None else _analyse_both_ways if model.both_ways else None
+    if whole is not None:  # features whose play is analysed whole, window by window
+        analysis = whole(model, started)
         work.finish()
         return analysis
     base = build_stage(model, base_reelset(model), with_progressive=True)
@@ -250,15 +252,48 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     tb = model.total_bet
     parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
              "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
+    lines = [(c.probability, c.first_probability, c.credits / tb) for c in sol.classes]
+    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle,
+                                _window_classes(model, lines, [], ladder), "python (exact cascade chain)",
+                                cascade=sol)
+
+
+def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
+    """A both-ways model: every distinct window paid both ways (:mod:`harness.slot.both_ways`)."""
+    f = bw.solve(model)
+    tb, n = model.total_bet, f.cycle
+    parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
+             "feature": Fraction(0), "progressive": Fraction(0)}
+    lines = [(Fraction(w, n),) * 2 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
+    awards = model.scatter_awards
+    buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
+               for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
+    return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
+                                1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, ", both ways"),
+                                f"python (every distinct window, {f.windows:,})")
+
+
+def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
+    """Exact classes of a play analysed window by window: ``lines[c] = (per play, first window, RTP share)``
+    per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that pays."""
     names, word = model.symbol_names, "way" if model.ways else "line"
     times = " x wild multipliers" if model.top_multiplier > 1 else ""
-    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
-    automaton_classes = line_combinations(model)  # the order of sol.classes
-    classes = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
-                            award=f"{lc.pay} x {word} bet{times}{ladder}", probability=c.probability,
-                            probability_upper=c.probability, base_probability=c.first_probability,
-                            per_line_probability=None, free_spin_probability=None, rtp=c.credits / tb)
-               for lc, c in zip(automaton_classes, sol.classes)]
+    out = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
+                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p,
+                        base_probability=first, per_line_probability=None, free_spin_probability=None, rtp=rtp)
+           for lc, (p, first, rtp) in zip(line_combinations(model), lines)]
+    awards = model.scatter_awards
+    for (i, lo, hi), (p, rtp) in zip(awards.buckets, buckets):
+        if awards.awards(i, lo)[0]:
+            out.append(scatter_class(model, i, lo, hi, p, rtp))
+    return out
+
+
+def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
+                         second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
+                         **extra) -> Analysis:
+    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways)."""
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
                          model.source)
@@ -267,13 +302,12 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
         raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
                          "no winning outcome", model.source)
     rtp = sum(parts.values(), Fraction(0))
-    if rtp != sol.mean / tb or sum((c.rtp for c in classes), Fraction(0)) != rtp:
-        raise AssertionError("cascade RTP parts disagree with the per-play mean")
-    return Analysis(model=model, cycle=sol.cycle, rtp=rtp, parts=parts, hit_frequency=sol.hit,
-                    variance=sol.second - sol.mean * sol.mean, classes=tuple(classes), rarest=rarest,
-                    feature=None, progressive=None, engine="python (exact cascade chain)",
-                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, ()),
-                    cascade=sol)
+    if rtp != mean / model.total_bet or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+        raise AssertionError("RTP parts disagree with the per-play mean")
+    return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
+                    variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
+                    progressive=None, engine=engine, seconds=time.perf_counter() - started,
+                    bet_levels=_bet_levels(model, parts, ()), **extra)
 
 
 def rarest_class(classes) -> OutcomeClass | None:

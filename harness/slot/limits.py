@@ -37,6 +37,7 @@ MAX_CASCADE_STATES = 2_000  # windows x ladder rungs a cascade chain reaches (ex
 MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (column contents over the reels)
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder
+MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines x 2 directions read (~ a minute)
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
 
 

@@ -212,6 +212,7 @@ class SlotModel:
     mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
     cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
     cascade: Cascade | None = None  # winning symbols removed and refilled (harness.slot.cascade)
+    both_ways: bool = False  # every line also paid right to left (harness.slot.both_ways)
     jackpots: tuple[JackpotLevel, ...] = ()  # progressive levels won by counts of a symbol (harness.slot.jackpot)
 
     def combination_multiplier(self, symbols) -> int:
@@ -509,7 +510,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels"})
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels", "both_ways"})
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
@@ -562,9 +563,12 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         cap=_cap(data) if "cap" in data else None,
         cascade=_cascade(data, names, reels) if "cascade" in data else None,
         jackpots=_jackpots(data, symbols, rows * reels) if "jackpot" in data else (),
+        both_ways=_flag(bet, "both_ways", "bet"),
     )
     if model.cascade is not None:
         _check_cascade(model)
+    if model.both_ways:
+        _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
@@ -774,11 +778,17 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
     return out
 
 
-def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
-    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
-    value = spec.get(key, False)
+def _flag(table, key: str, where: str) -> bool:
+    """An optional true/false key (false when absent)."""
+    value = table.get(key, False)
     if not isinstance(value, bool):
         raise ModelError(f"{where}.{key}", f"must be true or false, got {shown(value)}")
+    return value
+
+
+def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
+    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
+    value = _flag(spec, key, where)
     if value and kind != "wild":
         raise ModelError(f"{where}.{key}", only)
     return value
@@ -999,17 +1009,28 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 
 def _check_cascade(model: SlotModel) -> None:
     """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
+    _check_alone(model, "cascade", "a cascade model", "Cascades")
+    if model.both_ways:
+        raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
+                         "docs/slot_model.md, Cascades)")
+    for s in model.symbols:
+        if s.kind == "scatter":
+            raise ModelError(f"symbols.{s.name}", "a cascade model has no scatter symbols (not supported "
+                             "together; docs/slot_model.md, Cascades)")
+
+
+def _check_alone(model: SlotModel, where: str, what: str, section_doc: str) -> None:
+    """A feature analysed window by window (cascades, both ways) with no other feature beside it."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
         if present:
-            raise ModelError("cascade", f"a cascade model has no [{section}] section (not supported together; "
-                             "docs/slot_model.md, Cascades)")
+            raise ModelError(where, f"{what} has no [{section}] section (not supported together; "
+                             f"docs/slot_model.md, {section_doc})")
     for s in model.symbols:
-        if s.kind == "scatter" or s.expanding:
-            what = "scatter" if s.kind == "scatter" else "expanding wild"
-            raise ModelError(f"symbols.{s.name}", f"a cascade model has no {what} symbols (not supported "
-                             "together; docs/slot_model.md, Cascades)")
+        if s.expanding:
+            raise ModelError(f"symbols.{s.name}", f"{what} has no expanding wild symbols (not supported "
+                             f"together; docs/slot_model.md, {section_doc})")
 
 
 def _check_sticky(model: SlotModel) -> None:

@@ -255,18 +255,27 @@ def scatter_classes(play: Play) -> list[OutcomeClass]:
         elif free_with is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * free_p * pay
-        out.append(OutcomeClass(
-            name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[code.symbols[i]]}",
-            kind="scatter",
-            award=_scatter_award_words(model, i, lo_k),
-            probability=lo,
-            probability_upper=hi,
-            base_probability=base.share(sum(base_with)),
-            per_line_probability=None,
-            free_spin_probability=free_p,
-            rtp=rtp,
-        ))
+        out.append(scatter_class(model, i, lo_k, hi_k, lo, rtp, upper=hi, base=base.share(sum(base_with)),
+                                 free=free_p))
     return out
+
+
+def scatter_class(model: SlotModel, i: int, lo_k: int, hi_k: int, probability: Fraction, rtp: Fraction, *,
+                  upper: Fraction | None = None, base: Fraction | None = None,
+                  free: Fraction | None = None) -> OutcomeClass:
+    """The class of counts ``lo_k .. hi_k`` of scatter ``i`` (its place in the scatter code): exact unless
+    ``upper`` is given; ``base`` (per paid spin) defaults to ``probability``."""
+    return OutcomeClass(
+        name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[model.scatter_code.symbols[i]]}",
+        kind="scatter",
+        award=_scatter_award_words(model, i, lo_k),
+        probability=probability,
+        probability_upper=probability if upper is None else upper,
+        base_probability=probability if base is None else base,
+        per_line_probability=None,
+        free_spin_probability=free,
+        rtp=rtp,
+    )
 
 
 def _count_label(lo_k: int, hi_k: int, max_scatter: int) -> str:
