@@ -86,3 +86,10 @@ def test_both_ways_fragment_is_a_valid_model():
     assert m.both_ways and not m.ways
     a = analyse(m)
     assert a.parts["lines"] > 0 and a.parts["scatters"] > 0 and all(c.exact for c in a.classes)
+
+
+def test_reel_heights_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Reel heights per spin"), source="docs/slot_model.md")
+    assert m.heights is not None and m.total_bet == 10 and len(m.paylines) == 27
+    a = analyse(m)
+    assert a.cycle == 4 * 5 * 3 * 3 * 3 * 3 and all(c.exact for c in a.classes)

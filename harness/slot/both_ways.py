@@ -20,36 +20,12 @@ direction) is then a sum of exact integer weights.
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
-from fractions import Fraction
-
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_BOTH_WAYS_READS
 from harness.slot.model import SlotModel
-from harness.slot.window import LineReader, column_groups
-
-
-@dataclasses.dataclass(frozen=True)
-class WindowFigures:
-    """Sums over the cycle of one paid spin (credits; see the module docstring).
-
-    ``line_paid[c]`` / ``line_credits[c]``: combinations where line class ``c``
-    is paid at least once, and what it pays in all; ``bucket_paid[b]``: where
-    scatter count range ``b`` (``model.scatter_awards.buckets``) shows and pays.
-    """
-
-    cycle: int
-    line_credits_total: int
-    scatter_credits_total: int
-    win_sum: int
-    win_sq: int
-    no_win: int
-    line_paid: tuple[int, ...]
-    line_credits: tuple[int, ...]
-    bucket_paid: tuple[int, ...]
-    windows: int
+from harness.slot.window import LineReader, WindowFigures, accumulate, column_groups
 
 
 def line_pay(reader: LineReader, symbols: tuple[int, ...], reels: int) -> list[tuple[int, int]]:
@@ -80,39 +56,10 @@ def solve(model: SlotModel) -> WindowFigures:
                          f"{windows:,} windows x {len(model.paylines):,} {model.line_word}s x 2 directions = "
                          f"{reads:,} readings, beyond the {MAX_BOTH_WAYS_READS:,} this tool does "
                          "(docs/slot_model.md, Both-ways pays)", model.source)
-    awards = model.scatter_awards
-    code = awards.code
-    n_classes = len(reader.classes)
-    line_paid, line_credits = [0] * n_classes, [0] * n_classes
-    bucket_paid = [0] * len(awards.buckets)
-    bpl, tb = model.bet_per_line, model.total_bet
-    lines_total = scatter_total = s1 = s2 = no_win = 0
-    for columns in itertools.product(*groups):
-        weight = math.prod(w for _, w in columns)
-        window = [c for c, _ in columns]
-        paid: set[int] = set()
-        line_win = 0
-        for path in model.paylines:
-            for pay, cls in line_pay(reader, tuple(window[r][row] for r, row in enumerate(path)), model.reels):
-                line_win += pay * bpl
-                line_credits[cls] += weight * pay * bpl
-                paid.add(cls)
-        for c in paid:
-            line_paid[c] += weight
-        cell = sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
-        scatter = awards.pay[cell] * tb
-        for b, (i, lo, hi) in enumerate(awards.buckets):
-            if awards.awards(i, lo)[0] and lo <= code.count(cell, i) <= hi:
-                bucket_paid[b] += weight
-        win = line_win + scatter
-        lines_total += weight * line_win
-        scatter_total += weight * scatter
-        s1 += weight * win
-        s2 += weight * win * win
-        if not win:
-            no_win += weight
-    return WindowFigures(cycle=math.prod(model.stop_totals()), line_credits_total=lines_total,
-                         scatter_credits_total=scatter_total, win_sum=s1, win_sq=s2, no_win=no_win,
-                         line_paid=tuple(line_paid), line_credits=tuple(line_credits),
-                         bucket_paid=tuple(bucket_paid), windows=windows)
+    every = (([c for c, _ in cols], math.prod(w for _, w in cols)) for cols in itertools.product(*groups))
 
+    def read(window) -> list[tuple[int, int]]:
+        return [hit for path in model.paylines
+                for hit in line_pay(reader, tuple(window[r][row] for r, row in enumerate(path)), model.reels)]
+
+    return accumulate(model, every, math.prod(model.stop_totals()), read, windows)

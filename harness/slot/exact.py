@@ -44,6 +44,7 @@ from harness.slot import both_ways as bw
 from harness.slot import cap as cp
 from harness.slot import cascade as cs
 from harness.slot import feature as fs
+from harness.slot import heights as ht
 from harness.slot import hold_spin as hs
 from harness.slot import jackpot as jp
 from harness.slot import progressive as pj
@@ -138,7 +139,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
-    whole = _analyse_cascade if model.cascade is not None else _analyse_both_ways if model.both_ways else None
+    whole = (_analyse_cascade if model.cascade is not None else _analyse_both_ways if model.both_ways
+             else _analyse_heights if model.heights is not None else None)
     if whole is not None:  # features whose play is analysed whole, window by window
         analysis = whole(model, started)
         work.finish()
@@ -261,7 +263,16 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
     """A both-ways model: every distinct window paid both ways (:mod:`harness.slot.both_ways`)."""
-    f = bw.solve(model)
+    return _analyse_windows(model, started, bw.solve(model), ", both ways")
+
+
+def _analyse_heights(model: SlotModel, started: float) -> Analysis:
+    """Reel heights per spin: every height combination and window (:mod:`harness.slot.heights`)."""
+    return _analyse_windows(model, started, ht.solve(model), "")
+
+
+def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis:
+    """The analysis of a paid spin read window by window (:class:`harness.slot.window.WindowFigures`)."""
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
              "feature": Fraction(0), "progressive": Fraction(0)}
@@ -270,7 +281,7 @@ def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
     buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
     return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
-                                1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, ", both ways"),
+                                1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
                                 f"python (every distinct window, {f.windows:,})")
 
 

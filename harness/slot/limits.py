@@ -38,6 +38,7 @@ MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (co
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder
 MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines x 2 directions read (~ a minute)
+MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin: distinct windows over every height combination
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
 
 

@@ -213,6 +213,9 @@ class SlotModel:
     cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
     cascade: Cascade | None = None  # winning symbols removed and refilled (harness.slot.cascade)
     both_ways: bool = False  # every line also paid right to left (harness.slot.both_ways)
+    # Reel heights drawn per spin (harness.slot.heights): per reel, (height, weight) pairs; ``rows`` the tallest.
+    heights: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    stake: int | None = None  # bet.total: the credits staked per play whatever the ways (with heights)
     jackpots: tuple[JackpotLevel, ...] = ()  # progressive levels won by counts of a symbol (harness.slot.jackpot)
 
     def combination_multiplier(self, symbols) -> int:
@@ -243,8 +246,8 @@ class SlotModel:
 
     @property
     def total_bet(self) -> int:
-        """Credits staked per play: bet per line (per way) × paylines (ways) played."""
-        return self.bet_per_line * len(self.paylines)
+        """Credits staked per play: bet per line (per way) × paylines (ways) played, or the stated stake."""
+        return self.stake if self.stake is not None else self.bet_per_line * len(self.paylines)
 
     @property
     def line_word(self) -> str:
@@ -505,12 +508,14 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         raise ModelError("name", f"must be a string, got {shown(name)}")
 
     window = _table(data, "window", "top level")
-    _known(window, "window", {"rows", "reels"})
+    _known(window, "window", {"rows", "reels", "heights"})
     rows = _int(window, "rows", "window", low=1, high=MAX_ROWS)
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
+    heights = _heights(window, rows, reels) if "heights" in window else None
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels", "both_ways"})
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels", "both_ways", "total"})
+    stake = _stake(bet, heights)
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
@@ -519,7 +524,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         bet_key, unit = "per_line", "paylines"
         paylines = _paylines(bet, rows, reels)
     bet_per_line = _int(bet, bet_key, "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
-    if bet_per_line * len(paylines) > MAX_PLAY_WIN:
+    if stake is None and bet_per_line * len(paylines) > MAX_PLAY_WIN:
         raise ModelError("bet", f"total bet = {bet_key} {bet_per_line:,} x {len(paylines)} {unit} = "
                          f"{bet_per_line * len(paylines):,} credits exceeds the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     symbols = _symbols(data, reels, rows)
@@ -564,11 +569,19 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         cascade=_cascade(data, names, reels) if "cascade" in data else None,
         jackpots=_jackpots(data, symbols, rows * reels) if "jackpot" in data else (),
         both_ways=_flag(bet, "both_ways", "bet"),
+        heights=heights,
+        stake=stake,
     )
     if model.cascade is not None:
         _check_cascade(model)
     if model.both_ways:
         _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
+    if model.heights is not None:
+        _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
+        for section, present in (("bet.both_ways", model.both_ways), ("cascade", model.cascade)):
+            if present:
+                raise ModelError("window.heights", f"reel heights per spin and {section} in one model are not "
+                                 "supported together (docs/slot_model.md, Reel heights per spin)")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
@@ -685,6 +698,36 @@ def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
 
 
 MAX_BET_LEVELS = 100
+
+
+def _heights(window, rows: int, reels: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``heights``: per reel a table ``{ height = weight }``, heights 1..rows (``rows`` is the tallest)."""
+    value = window["heights"]
+    if not isinstance(value, list) or len(value) != reels:
+        raise ModelError("window.heights", f"must list one table of height weights per reel ({reels}), such as "
+                         f"{{ 2 = 1, 3 = 2 }}, got {shown(value)}")
+    out = []
+    for r, table in enumerate(value, start=1):
+        where = f"window.heights, reel {r}"
+        weights = _value_weights(table, where, "height", "{ 2 = 1, 3 = 2, 4 = 1 }", "the reel has no height")
+        for h in weights:
+            if not 1 <= h <= rows:
+                raise ModelError(where, f"height {h} is impossible: heights run from 1 to window.rows = {rows}")
+        out.append(tuple(sorted(weights.items())))
+    return tuple(out)
+
+
+def _stake(bet, heights) -> int | None:
+    """``bet.total`` (required with reel heights per spin, refused otherwise)."""
+    if heights is None:
+        if "total" in bet:
+            raise ModelError("bet.total", "only a game with reel heights per spin (window.heights) states its "
+                             "total bet; otherwise it is the bet per line (way) x the lines (ways)")
+        return None
+    if "ways" not in bet:
+        raise ModelError("bet", "a game with reel heights per spin pays every way: give ways = rows^reels "
+                         "(the most ways, every reel at its tallest) and per_way")
+    return _int(bet, "total", "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
 
 
 def _levels(bet) -> tuple[int, ...]:

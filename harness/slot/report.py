@@ -279,8 +279,9 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
 
 
 def _cycle(m) -> int:
-    """Stop combinations of the base game (each equally likely)."""
-    return math.prod(m.stop_totals())
+    """Stop combinations of the base game (each equally likely), times the reel heights' weights if drawn."""
+    heights = math.prod(sum(w for _, w in hs) for hs in m.heights) if m.heights else 1
+    return math.prod(m.stop_totals()) * heights
 
 
 def _model_json(m) -> dict:
@@ -297,7 +298,10 @@ def _model_lines(m) -> list[str]:
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
             f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} {m.line_word}s, "
             f"{m.bet_per_line} credit(s) per {'way' if m.ways else 'line'}, total bet {m.total_bet} credits",
-            f"  base game cycle: {lengths} = {_cycle(m):,} "
+            *([f"  reel heights per spin: weights {' x '.join(str(sum(w for _, w in hs)) for hs in m.heights)}; "
+               f"up to {len(m.paylines):,} ways, total bet {m.total_bet} credits whatever the ways"]
+              if m.heights else []),
+            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {_cycle(m):,} "
             f"{'virtual ' if m.base_weights else ''}stop combinations (each equally likely)"]
 
 

@@ -239,7 +239,7 @@ def _check_playable(model: SlotModel) -> None:
     """Refuse a model whose features the players do not play (the exact analysis still does)."""
     for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
                              ("mystery", model.mystery), ("cap", model.cap), ("cascade", model.cascade), ("jackpot", model.jackpots),
-                             ("bet.both_ways", model.both_ways),
+                             ("bet.both_ways", model.both_ways), ("window.heights", model.heights),
                              ("sticky", any(s.sticky for s in model.symbols))):
         if feature:  # a feature section (an empty tuple: no mystery levels)
             raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
