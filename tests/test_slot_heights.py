@@ -30,9 +30,10 @@ def brute_force(m):
     names = m.symbol_names
     strips = m.base_strips
     dist: dict = {}
+    weights = m.base_weights or [[1] * len(s) for s in strips]
     total = 1
-    for hs, s in zip(m.heights, strips):
-        total *= sum(w for _, w in hs) * len(s)
+    for hs, w in zip(m.heights, weights):
+        total *= sum(x for _, x in hs) * sum(w)
     for heights in itertools.product(*m.heights):
         hw = 1
         for _, w in heights:
@@ -50,12 +51,17 @@ def brute_force(m):
                 credits += 2 * m.total_bet
                 paid.add("scatter 2+ x S")
             key = (credits, frozenset(paid))
-            dist[key] = dist.get(key, Fraction(0)) + Fraction(hw, total)
+            sw = 1
+            for w, p in zip(weights, stops):
+                sw *= w[p]
+            dist[key] = dist.get(key, Fraction(0)) + Fraction(hw * sw, total)
     return dist
 
 
-def test_heights_equal_brute_force():
-    m = model(GAME)
+@pytest.mark.parametrize("weights", ["", "base_weights = [[2, 1, 0, 3], [1, 1, 1, 1, 4], [1, 2, 1]]\n"],
+                         ids=["stops", "virtual stops"])
+def test_heights_equal_brute_force(weights):
+    m = model(GAME + weights)
     a = analyse(m)
     mean, second, hit, once = play_figures(brute_force(m))
     assert a.rtp == mean / 10 and a.variance == second - mean * mean and a.hit_frequency == hit

@@ -709,7 +709,8 @@ def _heights(window, rows: int, reels: int) -> tuple[tuple[tuple[int, int], ...]
     out = []
     for r, table in enumerate(value, start=1):
         where = f"window.heights, reel {r}"
-        weights = _value_weights(table, where, "height", "{ 2 = 1, 3 = 2, 4 = 1 }", "the reel has no height")
+        weights = _value_weights(table, where, "height", "{ 2 = 1, 3 = 2, 4 = 1 }", "the reel has no height",
+                                 unit="rows shown")
         for h in weights:
             if not 1 <= h <= rows:
                 raise ModelError(where, f"height {h} is impossible: heights run from 1 to window.rows = {rows}")
@@ -938,10 +939,11 @@ def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
                        values=dict(sorted(out.items())), grand=grand)
 
 
-def _value_weights(value, where: str, noun: str, example: str, never: str) -> dict[int, int]:
-    """A table ``{value = weight}``: values whole numbers >= 1 (x total bet), weights >= 0, not all 0."""
+def _value_weights(value, where: str, noun: str, example: str, never: str,
+                   unit: str = "a multiple of the total bet") -> dict[int, int]:
+    """A table ``{value = weight}``: values whole numbers >= 1 (``unit``), weights >= 0, not all 0."""
     if not isinstance(value, dict) or not value:
-        raise ModelError(where, f"must be a table from {noun} (a multiple of the total bet) to its weight, "
+        raise ModelError(where, f"must be a table from {noun} ({unit}) to its weight, "
                          f"e.g. {example}, got {shown(value)}")
     out = {}
     for key, weight in value.items():
