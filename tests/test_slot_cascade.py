@@ -180,3 +180,13 @@ def test_a_chain_beyond_the_state_limit_is_refused_not_cut(monkeypatch):
     monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 3)
     with pytest.raises(ModelError, match="the cascade chain reaches more than 3 windows, too many to solve exactly"):
         analyse(model(WAYS))
+
+
+def test_the_numpy_player_refuses_a_cascade_model_rather_than_play_it_wrong():
+    import numpy as np
+
+    from harness.slot.errors import ModelError
+    from harness.slot.simulate import simulate_numpy
+
+    with pytest.raises(ModelError, match="cascade"):
+        simulate_numpy(model(WAYS), 10, np.random.Generator(np.random.PCG64(1)))

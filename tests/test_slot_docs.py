@@ -38,6 +38,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_pick_bonus.toml": ("RTP 95.98%", "1 in 20,000", True),
         "slot_mystery_levels.toml": ("RTP 98.81%", "1 in 2,000,000", True),
         "slot_cascade.toml": ("RTP 92.70%", "1 in 172", True),
+        "slot_jackpot_levels.toml": ("RTP 99.41%", "1 in 20,000", True),
     }
     for name, (rtp_text, odds_text, passes) in expect.items():
         a = analyse(load_model(ROOT / "examples" / name))
@@ -71,3 +72,24 @@ def test_sticky_wilds_fragment_is_a_valid_model():
     assert [s.name for s in m.symbols if s.sticky] == ["W"] and not m.free_spins.retrigger
     a = analyse(m)
     assert a.sticky.states > 1 and a.parts["feature"] > 0 and all(c.exact for c in a.classes)
+
+
+def test_jackpot_fragment_is_the_example():
+    fragment = _fragment("Jackpot levels")
+    assert fragment in (ROOT / "examples" / "slot_jackpot_levels.toml").read_text(encoding="utf-8")
+    m = load_model(ROOT / "examples" / "slot_jackpot_levels.toml")
+    assert [(lv.name, lv.count) for lv in m.jackpots] == [("MINOR", 3), ("MAJOR", 4), ("GRAND", 5)]
+
+
+def test_both_ways_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Both-ways pays"), source="docs/slot_model.md")
+    assert m.both_ways and not m.ways
+    a = analyse(m)
+    assert a.parts["lines"] > 0 and a.parts["scatters"] > 0 and all(c.exact for c in a.classes)
+
+
+def test_reel_heights_fragment_is_a_valid_model():
+    m = parse_model(_fragment("Reel heights per spin"), source="docs/slot_model.md")
+    assert m.heights is not None and m.total_bet == 10 and len(m.paylines) == 27
+    a = analyse(m)
+    assert a.cycle == 4 * 5 * 3 * 3 * 3 * 3 and all(c.exact for c in a.classes)

@@ -106,7 +106,7 @@ K = { pays = { 2 = 1, 3 = 2 } }
 W = { kind = "wild", sticky = true }
 S = { kind = "scatter", pays = { 2 = 1 } }
 [free_spins]
-spins = { 2 = 1, 3 = 3 }
+spins = { 2 = 1, 3 = 2 }
 multiplier = 2
 [reels]
 base = ["A K S K", "K A W S A", "A S K"]
@@ -123,7 +123,7 @@ K = { pays = { 3 = 2 } }
 W = { kind = "wild", sticky = true, multiplier = 2 }
 S = { kind = "scatter" }
 [free_spins]
-spins = { 2 = 2 }
+spins = { 2 = 3 }  # a three-step chain
 [reels]
 base = ["A S K", "K A S W", "S A K"]
 feature = ["A K W", "W K A", "A K"]

@@ -15,6 +15,11 @@ Modules, one job each:
 * :mod:`~harness.slot.bonus`: bonus wheels and pick bonuses, their exact win distribution;
 * :mod:`~harness.slot.cascade`: cascades (tumbles) as a Markov chain over windows;
 * :mod:`~harness.slot.chain`: a Markov chain's reward equations solved exactly (strongly connected components);
+* :mod:`~harness.slot.sticky`: sticky wilds, each free-spin session a Markov chain on the sticky positions;
+* :mod:`~harness.slot.jackpot`: progressive levels won by counts of one symbol;
+* :mod:`~harness.slot.both_ways`: both-ways pays, every distinct window read;
+* :mod:`~harness.slot.heights`: reel heights drawn per spin (Megaways-style), every window read;
+* :mod:`~harness.slot.window`: whole windows read one at a time (the cascade, sticky and both-ways modules);
 * :mod:`~harness.slot.cap`: the award cap, by the joint programme over line-pay distributions;
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;
 * :mod:`~harness.slot.outcomes`: the winning outcome classes and their probabilities;

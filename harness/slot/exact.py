@@ -40,10 +40,13 @@ from fractions import Fraction
 from typing import Callable
 
 from harness.slot import bonus as bn
+from harness.slot import both_ways as bw
 from harness.slot import cap as cp
 from harness.slot import cascade as cs
 from harness.slot import feature as fs
+from harness.slot import heights as ht
 from harness.slot import hold_spin as hs
+from harness.slot import jackpot as jp
 from harness.slot import progressive as pj
 from harness.slot import sticky as st
 from harness.slot.errors import ModelError
@@ -51,7 +54,7 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, outcome_classes
+from harness.slot.outcomes import OutcomeClass, Play, outcome_classes, scatter_class
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -95,6 +98,7 @@ class Analysis:
     seconds: float
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
+    jackpots: tuple[pj.ProgressiveSummary, ...] = ()  # per jackpot level (harness.slot.jackpot), in the model's order
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
@@ -135,8 +139,10 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
-    if model.cascade is not None:
-        analysis = _analyse_cascade(model, started)
+    whole = (_analyse_cascade if model.cascade is not None else _analyse_both_ways if model.both_ways
+             else _analyse_heights if model.heights is not None else None)
+    if whole is not None:  # features whose play is analysed whole, window by window
+        analysis = whole(model, started)
         work.finish()
         return analysis
     base = build_stage(model, base_reelset(model), with_progressive=True)
@@ -160,7 +166,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive)
+    jackpots = jp.summaries(model, base.scatter_counts, base.cycle)
+    mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
+                                                 jp.by_cell(model, jackpots))
+    # the jackpot meters were added per cell with the features; their share is part "progressive"
+    mean_feature -= sum((m.hit_probability * m.mean_meter for m in jackpots), Fraction(0))
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -170,7 +180,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
     mean, variance = mean + q_mean, variance + q_second - q_mean * q_mean
     parts = _rtp_parts(model, base, mean_feature, progressive)
-    parts["progressive"] += sum((m.rtp for m in mystery), Fraction(0))
+    parts["progressive"] += sum((m.rtp for m in mystery + jackpots), Fraction(0))
     if capped is not None:
         parts["cap"] = cap_part
     rtp = sum(parts.values(), Fraction(0))
@@ -187,7 +197,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
                              "never show in the window of the base game, so the feature can never start",
                              model.source)
     line_share = progressive.rtp if progressive else Fraction(0)
-    classes = outcome_classes(play, _progressive_weight(base), line_share, hold=hold, bonus=bonus, mystery=mystery)
+    classes = outcome_classes(play, _progressive_weight(base), line_share, hold=hold, bonus=bonus, mystery=mystery,
+                              jackpots=jackpots)
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, no scatter award and no progressive, "
                          "so the game has no winning outcome", model.source)
@@ -209,8 +220,9 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
-        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery),
+        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery + jackpots),
         mystery=mystery,
+        jackpots=jackpots,
         cap=capped,
         sticky=session,
     )
@@ -242,15 +254,57 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     tb = model.total_bet
     parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
              "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
+    lines = [(c.probability, c.first_probability, c.credits / tb) for c in sol.classes]
+    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle,
+                                _window_classes(model, lines, [], ladder), "python (exact cascade chain)",
+                                cascade=sol)
+
+
+def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
+    """A both-ways model: every distinct window paid both ways (:mod:`harness.slot.both_ways`)."""
+    return _analyse_windows(model, started, bw.solve(model), ", both ways")
+
+
+def _analyse_heights(model: SlotModel, started: float) -> Analysis:
+    """Reel heights per spin: every height combination and window (:mod:`harness.slot.heights`)."""
+    return _analyse_windows(model, started, ht.solve(model), "")
+
+
+def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis:
+    """The analysis of a paid spin read window by window (:class:`harness.slot.window.WindowFigures`)."""
+    tb, n = model.total_bet, f.cycle
+    parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
+             "feature": Fraction(0), "progressive": Fraction(0)}
+    lines = [(Fraction(w, n),) * 2 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
+    awards = model.scatter_awards
+    buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
+               for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
+    return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
+                                1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
+                                f"python (every distinct window, {f.windows:,})")
+
+
+def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
+    """Exact classes of a play analysed window by window: ``lines[c] = (per play, first window, RTP share)``
+    per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that pays."""
     names, word = model.symbol_names, "way" if model.ways else "line"
     times = " x wild multipliers" if model.top_multiplier > 1 else ""
-    ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
-    automaton_classes = line_combinations(model)  # the order of sol.classes
-    classes = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
-                            award=f"{lc.pay} x {word} bet{times}{ladder}", probability=c.probability,
-                            probability_upper=c.probability, base_probability=c.first_probability,
-                            per_line_probability=None, free_spin_probability=None, rtp=c.credits / tb)
-               for lc, c in zip(automaton_classes, sol.classes)]
+    out = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
+                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p,
+                        base_probability=first, per_line_probability=None, free_spin_probability=None, rtp=rtp)
+           for lc, (p, first, rtp) in zip(line_combinations(model), lines)]
+    awards = model.scatter_awards
+    for (i, lo, hi), (p, rtp) in zip(awards.buckets, buckets):
+        if awards.awards(i, lo)[0]:
+            out.append(scatter_class(model, i, lo, hi, p, rtp))
+    return out
+
+
+def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
+                         second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
+                         **extra) -> Analysis:
+    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways)."""
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
                          model.source)
@@ -259,13 +313,12 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
         raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
                          "no winning outcome", model.source)
     rtp = sum(parts.values(), Fraction(0))
-    if rtp != sol.mean / tb or sum((c.rtp for c in classes), Fraction(0)) != rtp:
-        raise AssertionError("cascade RTP parts disagree with the per-play mean")
-    return Analysis(model=model, cycle=sol.cycle, rtp=rtp, parts=parts, hit_frequency=sol.hit,
-                    variance=sol.second - sol.mean * sol.mean, classes=tuple(classes), rarest=rarest,
-                    feature=None, progressive=None, engine="python (exact cascade chain)",
-                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, ()),
-                    cascade=sol)
+    if rtp != mean / model.total_bet or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+        raise AssertionError("RTP parts disagree with the per-play mean")
+    return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
+                    variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
+                    progressive=None, engine=engine, seconds=time.perf_counter() - started,
+                    bet_levels=_bet_levels(model, parts, ()), **extra)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
@@ -474,10 +527,10 @@ def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
 
 
 def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                     hold: dict[int, hs.HoldSpinOutcome],
-                     bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
+                     hold: dict[int, hs.HoldSpinOutcome], bonus: dict[int, bn.BonusOutcome],
+                     jackpot: dict[int, tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
     """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
-    (free spins, hold and spin, the wheel or pick bonus; (0, 0) for none).
+    (free spins, hold and spin, the wheel or pick bonus, the jackpot level's meter; (0, 0) for none).
 
     Given the cell the features are independent of each other, so their
     means add and ``E[(F1 + F2)^2] = E[F1^2] + 2 E[F1] E[F2] + E[F2^2]``.
@@ -491,6 +544,8 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
         for by_cell in (hold, bonus):
             if k in by_cell:
                 parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
+        if k in jackpot:
+            parts.append(jackpot[k])
         mean = second = Fraction(0)
         for m1, m2 in parts:
             second += m2 + 2 * mean * m1
@@ -500,7 +555,8 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
 
 
 def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                  progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction, Fraction]:
+                  progressive: pj.ProgressiveSummary | None,
+                  jackpot: dict[int, tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
     """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
     free spins, progressive).
 
@@ -509,7 +565,7 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model))
+    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model), jackpot)
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
         for p in (0, 1):
@@ -585,7 +641,8 @@ def _hit_frequency(model: SlotModel, base: Stage) -> Fraction:
     (A wheel or pick bonus that starts is a hit even when it pays 0, as a feature start always is.)
     """
     awards = model.scatter_awards
-    starts = hold_spin_by_cell(model).keys() | bonus_by_cell(model).keys()
+    starts = hold_spin_by_cell(model).keys() | bonus_by_cell(model).keys() | {k for c in jp.level_cells(model)
+                                                                               for k in c}
     no_hit = sum(z for k, z in enumerate(base.joint.no_line_win)
                  if not awards.pay[k] and not awards.trigger[k] and k not in starts)
     return 1 - base.share(no_hit)

@@ -33,10 +33,12 @@ MAX_FREE_SPINS = 100_000_000  # a feature longer than this is refused by the sim
 MAX_SIMULATED_PLAYS = 2**64 - 1  # --simulate: what the C kernel's 64-bit play counter holds
 MAX_TABLE_ENTRIES = 4_000_000  # stops x 2**rows over every reel of every stage (~10 s, < 1 GiB)
 BYTES_PER_ENTRY = 160  # at most: a group tuple and its list slot while the tables are built (CPython, 64-bit)
-MAX_CASCADE_STATES = 2_000  # windows x ladder rungs a cascade chain reaches (exact elimination per component)
+MAX_CASCADE_STATES = 1_000  # windows x ladder rungs a cascade chain reaches (exact elimination per component)
 MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (column contents over the reels)
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder
+MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines x 2 directions read (~ a minute)
+MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin: distinct windows over every height combination
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
 
 

@@ -152,6 +152,23 @@ MAX_MYSTERY_LEVELS = 8
 
 
 @dataclasses.dataclass(frozen=True)
+class JackpotLevel:
+    """One level of a multi-level progressive won by a symbol combination (:mod:`harness.slot.jackpot`).
+
+    ``count`` or more of the jackpot scatter ``symbol`` (an index) in the
+    paid spin's window win this level, unless they reach a higher level's
+    count: one level at most per play.  ``contribution`` and ``reset`` as
+    for :class:`MysteryLevel`.
+    """
+
+    name: str
+    symbol: int
+    count: int
+    contribution: Fraction
+    reset: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Cascade:
     """The ``[cascade]`` section (solved by :mod:`harness.slot.cascade`).
 
@@ -195,6 +212,11 @@ class SlotModel:
     mystery: tuple[MysteryLevel, ...] = ()  # mystery progressive levels, hit independently of the reels
     cap: int | None = None  # the most one play pays, x total bet (progressives outside it; harness.slot.cap)
     cascade: Cascade | None = None  # winning symbols removed and refilled (harness.slot.cascade)
+    both_ways: bool = False  # every line also paid right to left (harness.slot.both_ways)
+    # Reel heights drawn per spin (harness.slot.heights): per reel, (height, weight) pairs; ``rows`` the tallest.
+    heights: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    stake: int | None = None  # bet.total: the credits staked per play whatever the ways (with heights)
+    jackpots: tuple[JackpotLevel, ...] = ()  # progressive levels won by counts of a symbol (harness.slot.jackpot)
 
     def combination_multiplier(self, symbols) -> int:
         """The multiplier of a line combination made of ``symbols`` (indices, reel 1 first).
@@ -224,8 +246,8 @@ class SlotModel:
 
     @property
     def total_bet(self) -> int:
-        """Credits staked per play: bet per line (per way) × paylines (ways) played."""
-        return self.bet_per_line * len(self.paylines)
+        """Credits staked per play: bet per line (per way) × paylines (ways) played, or the stated stake."""
+        return self.stake if self.stake is not None else self.bet_per_line * len(self.paylines)
 
     @property
     def line_word(self) -> str:
@@ -475,7 +497,8 @@ def _toml(text: str, source: str | None) -> dict:
 def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotModel:
     """Validate a model given as the dictionary its TOML parses to."""
     _known(data, "top level", {"name", "window", "bet", "symbols", "reels", "free_spins", "progressive",
-                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap", "cascade"})
+                               "wild_multipliers", "hold_and_spin", "bonus", "mystery", "cap", "cascade",
+                               "jackpot"})
     combine = data.get("wild_multipliers", "multiply")
     if combine not in WILD_COMBINE:
         raise ModelError("wild_multipliers", f"must be one of {', '.join(map(repr, WILD_COMBINE))}: how the "
@@ -485,12 +508,14 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         raise ModelError("name", f"must be a string, got {shown(name)}")
 
     window = _table(data, "window", "top level")
-    _known(window, "window", {"rows", "reels"})
+    _known(window, "window", {"rows", "reels", "heights"})
     rows = _int(window, "rows", "window", low=1, high=MAX_ROWS)
     reels = _int(window, "reels", "window", low=1, high=MAX_REELS)
+    heights = _heights(window, rows, reels) if "heights" in window else None
 
     bet = _table(data, "bet", "top level")
-    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels"})
+    _known(bet, "bet", {"per_line", "paylines", "ways", "per_way", "levels", "both_ways", "total"})
+    stake = _stake(bet, heights)
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
@@ -499,7 +524,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         bet_key, unit = "per_line", "paylines"
         paylines = _paylines(bet, rows, reels)
     bet_per_line = _int(bet, bet_key, "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
-    if bet_per_line * len(paylines) > MAX_PLAY_WIN:
+    if stake is None and bet_per_line * len(paylines) > MAX_PLAY_WIN:
         raise ModelError("bet", f"total bet = {bet_key} {bet_per_line:,} x {len(paylines)} {unit} = "
                          f"{bet_per_line * len(paylines):,} credits exceeds the limit {_MONEY_LIMIT}, {_MONEY_WHY}")
     symbols = _symbols(data, reels, rows)
@@ -542,9 +567,25 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         mystery=_mystery(data) if "mystery" in data else (),
         cap=_cap(data) if "cap" in data else None,
         cascade=_cascade(data, names, reels) if "cascade" in data else None,
+        jackpots=_jackpots(data, symbols, rows * reels) if "jackpot" in data else (),
+        both_ways=_flag(bet, "both_ways", "bet"),
+        heights=heights,
+        stake=stake,
     )
     if model.cascade is not None:
         _check_cascade(model)
+    if model.both_ways:
+        _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
+    if model.heights is not None:
+        _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
+        for section, present in (("bet.both_ways", model.both_ways), ("cascade", model.cascade)):
+            if present:
+                raise ModelError("window.heights", f"reel heights per spin and {section} in one model are not "
+                                 "supported together (docs/slot_model.md, Reel heights per spin)")
+    for section, present in (("progressive", model.progressive), ("cap", model.cap)):
+        if model.jackpots and present is not None:
+            raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
+                             "(docs/slot_model.md, Jackpot levels)")
     if any(s.sticky for s in model.symbols):
         _check_sticky(model)
     if model.cap is not None:
@@ -604,6 +645,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         top = top_award(model.bonus) * tb
         total += top
         terms.append(f"{top_award(model.bonus):,} (the top {model.bonus.kind} award, bonus) x {tb:,} (total bet)")
+    if model.jackpots:
+        top = max(level.reset for level in model.jackpots)  # one level at most per play
+        total += top
+        terms.append(f"{top:,} (the largest jackpot reset)")
     if model.mystery:
         top = max(level.reset for level in model.mystery)  # one level at most per play
         total += top
@@ -653,6 +698,37 @@ def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
 
 
 MAX_BET_LEVELS = 100
+
+
+def _heights(window, rows: int, reels: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``heights``: per reel a table ``{ height = weight }``, heights 1..rows (``rows`` is the tallest)."""
+    value = window["heights"]
+    if not isinstance(value, list) or len(value) != reels:
+        raise ModelError("window.heights", f"must list one table of height weights per reel ({reels}), such as "
+                         f"{{ 2 = 1, 3 = 2 }}, got {shown(value)}")
+    out = []
+    for r, table in enumerate(value, start=1):
+        where = f"window.heights, reel {r}"
+        weights = _value_weights(table, where, "height", "{ 2 = 1, 3 = 2, 4 = 1 }", "the reel has no height",
+                                 unit="rows shown")
+        for h in weights:
+            if not 1 <= h <= rows:
+                raise ModelError(where, f"height {h} is impossible: heights run from 1 to window.rows = {rows}")
+        out.append(tuple(sorted(weights.items())))
+    return tuple(out)
+
+
+def _stake(bet, heights) -> int | None:
+    """``bet.total`` (required with reel heights per spin, refused otherwise)."""
+    if heights is None:
+        if "total" in bet:
+            raise ModelError("bet.total", "only a game with reel heights per spin (window.heights) states its "
+                             "total bet; otherwise it is the bet per line (way) x the lines (ways)")
+        return None
+    if "ways" not in bet:
+        raise ModelError("bet", "a game with reel heights per spin pays every way: give ways = rows^reels "
+                         "(the most ways, every reel at its tallest) and per_way")
+    return _int(bet, "total", "bet", low=1, high=MAX_PLAY_WIN, why=_MONEY_WHY)
 
 
 def _levels(bet) -> tuple[int, ...]:
@@ -746,11 +822,17 @@ def _symbols(data, reels: int, rows: int) -> list[Symbol]:
     return out
 
 
-def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
-    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
-    value = spec.get(key, False)
+def _flag(table, key: str, where: str) -> bool:
+    """An optional true/false key (false when absent)."""
+    value = table.get(key, False)
     if not isinstance(value, bool):
         raise ModelError(f"{where}.{key}", f"must be true or false, got {shown(value)}")
+    return value
+
+
+def _wild_flag(spec, where: str, key: str, kind: str, only: str) -> bool:
+    """A true/false property that only a wild may have (``expanding``, ``sticky``)."""
+    value = _flag(spec, key, where)
     if value and kind != "wild":
         raise ModelError(f"{where}.{key}", only)
     return value
@@ -822,9 +904,11 @@ def _weights(table, key: str, strips) -> tuple[tuple[int, ...], ...] | None:
     return tuple(out)
 
 
-def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, what: str) -> tuple[int, int]:
-    """``symbol`` (a scatter, returned as its index) and ``trigger`` (1..positions) of a feature it starts."""
-    for key in ("symbol", "trigger"):
+def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, what: str,
+                     count_key: str = "trigger") -> tuple[int, int]:
+    """``symbol`` (a scatter, returned as its index) and ``trigger`` (1..positions) of a feature it starts
+    (``count_key``: the count's key in the table)."""
+    for key in ("symbol", count_key):
         if key not in table:
             raise ModelError(where, f"missing {key!r}")
     names = [s.name for s in symbols]
@@ -832,7 +916,7 @@ def _scatter_trigger(table, where: str, symbols: list[Symbol], positions: int, w
     if not isinstance(name, str) or name not in names or symbols[names.index(name)].kind != "scatter":
         raise ModelError(f"{where}.symbol", f"{what} a scatter symbol, got {shown(name)}; scatters are: "
                          f"{listed(s.name for s in symbols if s.kind == 'scatter')}")
-    return names.index(name), _int(table, "trigger", where, low=1, high=positions)
+    return names.index(name), _int(table, count_key, where, low=1, high=positions)
 
 
 def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
@@ -855,10 +939,11 @@ def _hold_and_spin(data, symbols: list[Symbol], positions: int) -> HoldAndSpin:
                        values=dict(sorted(out.items())), grand=grand)
 
 
-def _value_weights(value, where: str, noun: str, example: str, never: str) -> dict[int, int]:
-    """A table ``{value = weight}``: values whole numbers >= 1 (x total bet), weights >= 0, not all 0."""
+def _value_weights(value, where: str, noun: str, example: str, never: str,
+                   unit: str = "a multiple of the total bet") -> dict[int, int]:
+    """A table ``{value = weight}``: values whole numbers >= 1 (``unit``), weights >= 0, not all 0."""
     if not isinstance(value, dict) or not value:
-        raise ModelError(where, f"must be a table from {noun} (a multiple of the total bet) to its weight, "
+        raise ModelError(where, f"must be a table from {noun} ({unit}) to its weight, "
                          f"e.g. {example}, got {shown(value)}")
     out = {}
     for key, weight in value.items():
@@ -969,17 +1054,28 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 
 def _check_cascade(model: SlotModel) -> None:
     """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
+    _check_alone(model, "cascade", "a cascade model", "Cascades")
+    if model.both_ways:
+        raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
+                         "docs/slot_model.md, Cascades)")
+    for s in model.symbols:
+        if s.kind == "scatter":
+            raise ModelError(f"symbols.{s.name}", "a cascade model has no scatter symbols (not supported "
+                             "together; docs/slot_model.md, Cascades)")
+
+
+def _check_alone(model: SlotModel, where: str, what: str, section_doc: str) -> None:
+    """A feature analysed window by window (cascades, both ways) with no other feature beside it."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
-                             ("mystery", model.mystery), ("cap", model.cap)):
+                             ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
         if present:
-            raise ModelError("cascade", f"a cascade model has no [{section}] section (not supported together; "
-                             "docs/slot_model.md, Cascades)")
+            raise ModelError(where, f"{what} has no [{section}] section (not supported together; "
+                             f"docs/slot_model.md, {section_doc})")
     for s in model.symbols:
-        if s.kind == "scatter" or s.expanding:
-            what = "scatter" if s.kind == "scatter" else "expanding wild"
-            raise ModelError(f"symbols.{s.name}", f"a cascade model has no {what} symbols (not supported "
-                             "together; docs/slot_model.md, Cascades)")
+        if s.expanding:
+            raise ModelError(f"symbols.{s.name}", f"{what} has no expanding wild symbols (not supported "
+                             f"together; docs/slot_model.md, {section_doc})")
 
 
 def _check_sticky(model: SlotModel) -> None:
@@ -1047,34 +1143,66 @@ def _mystery(data) -> tuple[MysteryLevel, ...]:
     out, names = [], set()
     for i, level in enumerate(levels, start=1):
         where = f"mystery, level {i}"
-        if not isinstance(level, dict):
-            raise ModelError(where, f"must be a table ([[mystery]]), got {shown(level)}")
-        _known(level, where, {"name", "probability", "contribution", "reset"})
-        for key in ("name", "probability", "contribution", "reset"):
-            if key not in level:
-                raise ModelError(where, f"missing {key!r}")
-        name = level["name"]
-        if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME or name in names:
-            raise ModelError(f"{where}.name", f"a level's name is 1 to {MAX_NAME} letters, digits and _ . + -, "
-                             f"one per level, got {shown(name)}")
-        names.add(name)
+        name, contribution, reset = _meter_level(level, where, "mystery", {"probability"}, names)
         probability = _exact_fraction(level["probability"], f"{where}.probability")
         if not 0 < probability < 1:
             raise ModelError(f"{where}.probability", f"the chance that a play hits this level must be in (0, 1), "
                              f"got {probability}")
-        contribution = _exact_fraction(level["contribution"], f"{where}.contribution")
-        if not 0 <= contribution < 1:
-            raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
-        reset = _int(level, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
         out.append(MysteryLevel(name=name, probability=probability, contribution=contribution, reset=reset))
     total = sum(level.probability for level in out)
     if total >= 1:
         raise ModelError("mystery", f"a play hits at most one level, but the levels' probabilities sum to {total} "
                          "(>= 1)")
-    shares = sum(level.contribution for level in out)
+    _check_shares("mystery", out)
+    return tuple(out)
+
+
+def _meter_level(level, where: str, section: str, own: set[str], names: set[str]) -> tuple[str, Fraction, int]:
+    """A progressive level's table: its own keys ``own`` present, and its name, contribution and reset."""
+    if not isinstance(level, dict):
+        raise ModelError(where, f"must be a table ([[{section}]]), got {shown(level)}")
+    _known(level, where, {"name", "contribution", "reset"} | own)
+    for key in ("name", *sorted(own), "contribution", "reset"):
+        if key not in level:
+            raise ModelError(where, f"missing {key!r}")
+    name = level["name"]
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME or name in names:
+        raise ModelError(f"{where}.name", f"a level's name is 1 to {MAX_NAME} letters, digits and _ . + -, "
+                         f"one per level, got {shown(name)}")
+    names.add(name)
+    contribution = _exact_fraction(level["contribution"], f"{where}.contribution")
+    if not 0 <= contribution < 1:
+        raise ModelError(f"{where}.contribution", f"must be a share of the bet in [0, 1), got {contribution}")
+    return name, contribution, _int(level, "reset", where, low=0, high=MAX_PLAY_WIN, why=_MONEY_WHY)
+
+
+def _check_shares(section: str, levels) -> None:
+    shares = sum(level.contribution for level in levels)
     if shares >= 1:
-        raise ModelError("mystery", f"the levels' contributions sum to {shares} (>= 1): the meters would take "
+        raise ModelError(section, f"the levels' contributions sum to {shares} (>= 1): the meters would take "
                          "the whole bet")
+
+
+def _jackpots(data, symbols: list[Symbol], positions: int) -> tuple[JackpotLevel, ...]:
+    """``[[jackpot]]`` levels: each a name, a count of the one jackpot scatter, a contribution and a reset."""
+    levels = data["jackpot"]
+    if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_MYSTERY_LEVELS:
+        raise ModelError("jackpot", f"must be 1 to {MAX_MYSTERY_LEVELS} [[jackpot]] levels (an array of tables), "
+                         f"got {shown(levels)}")
+    out, names, counts = [], set(), {}
+    for i, level in enumerate(levels, start=1):
+        where = f"jackpot, level {i}"
+        name, contribution, reset = _meter_level(level, where, "jackpot", {"symbol", "count"}, names)
+        symbol, count = _scatter_trigger(level, where, symbols, positions, "a jackpot is won by counts of",
+                                         count_key="count")
+        if out and symbol != out[0].symbol:
+            raise ModelError(f"{where}.symbol", f"every level counts the one jackpot symbol "
+                             f"{symbols[out[0].symbol].name!r}, got {shown(level['symbol'])}")
+        if count in counts:
+            raise ModelError(f"{where}.count", f"{count} x {symbols[symbol].name} already wins level {counts[count]}")
+        counts[count] = i
+        out.append(JackpotLevel(name=name, symbol=symbol, count=count, contribution=contribution, reset=reset))
+    _check_shares("jackpot", out)
     return tuple(out)
 
 

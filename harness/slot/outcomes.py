@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 
 from harness.slot import feature as fs
+from harness.slot import jackpot as jp
 from harness.slot import sticky as st
 from harness.slot.model import SlotModel
 from harness.slot.stage import Stage
@@ -100,7 +101,7 @@ class Play:
 
 def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fraction,
                     hold: dict | None = None, bonus: dict | None = None,
-                    mystery: tuple = ()) -> list[OutcomeClass]:
+                    mystery: tuple = (), jackpots: tuple = ()) -> list[OutcomeClass]:
     """Every winning outcome class with its probabilities and RTP share.
 
     ``hold`` / ``bonus``: per scatter cell that starts the hold-and-spin
@@ -117,6 +118,7 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
     if bonus:
         out += bonus_classes(play, bonus)
     out += mystery_classes(play, mystery)
+    out += jackpot_classes(play, jackpots)
     return out
 
 
@@ -128,6 +130,21 @@ def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
         out.append(OutcomeClass(name=f"mystery progressive {level.name}", kind="progressive",
                                 award=f"{level.name} meter", probability=p, probability_upper=p, base_probability=p,
                                 per_line_probability=None, free_spin_probability=None, rtp=summary.rtp))
+    return out
+
+
+def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
+    """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot symbol."""
+    model = play.model
+    levels = model.jackpots
+    out = []
+    for level, summary in zip(levels, jackpots):
+        counts = _count_label(*jp.count_range(model, level), model.max_scatter)
+        p = summary.hit_probability
+        out.append(OutcomeClass(name=f"jackpot {level.name} ({counts} x {model.symbol_names[level.symbol]})",
+                                kind="progressive", award=f"{level.name} meter", probability=p, probability_upper=p,
+                                base_probability=p, per_line_probability=None, free_spin_probability=None,
+                                rtp=summary.rtp))
     return out
 
 
@@ -238,18 +255,27 @@ def scatter_classes(play: Play) -> list[OutcomeClass]:
         elif free_with is not None:
             free_p = free.share(sum(free_with))
             rtp += play.free_spins_per_play * free.multiplier * free_p * pay
-        out.append(OutcomeClass(
-            name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[code.symbols[i]]}",
-            kind="scatter",
-            award=_scatter_award_words(model, i, lo_k),
-            probability=lo,
-            probability_upper=hi,
-            base_probability=base.share(sum(base_with)),
-            per_line_probability=None,
-            free_spin_probability=free_p,
-            rtp=rtp,
-        ))
+        out.append(scatter_class(model, i, lo_k, hi_k, lo, rtp, upper=hi, base=base.share(sum(base_with)),
+                                 free=free_p))
     return out
+
+
+def scatter_class(model: SlotModel, i: int, lo_k: int, hi_k: int, probability: Fraction, rtp: Fraction, *,
+                  upper: Fraction | None = None, base: Fraction | None = None,
+                  free: Fraction | None = None) -> OutcomeClass:
+    """The class of counts ``lo_k .. hi_k`` of scatter ``i`` (its place in the scatter code): exact unless
+    ``upper`` is given; ``base`` (per paid spin) defaults to ``probability``."""
+    return OutcomeClass(
+        name=f"scatter {_count_label(lo_k, hi_k, model.max_scatter)} x {model.symbol_names[model.scatter_code.symbols[i]]}",
+        kind="scatter",
+        award=_scatter_award_words(model, i, lo_k),
+        probability=probability,
+        probability_upper=probability if upper is None else upper,
+        base_probability=probability if base is None else base,
+        per_line_probability=None,
+        free_spin_probability=free,
+        rtp=rtp,
+    )
 
 
 def _count_label(lo_k: int, hi_k: int, max_scatter: int) -> str:

@@ -79,6 +79,9 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
                           **exact_and_float("rtp_after_first_window", a.parts["cascade"])}
     if a.mystery:
         out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
+    if a.jackpots:
+        out["jackpots"] = [{"name": level.name, "symbol": a.model.symbol_names[level.symbol], "count": level.count,
+                            **_meter_json(m)} for level, m in zip(a.model.jackpots, a.jackpots)]
     if len(a.bet_levels) > 1:
         out["bet_levels"] = [{"level": b.level, "total_bet": b.total_bet, **exact_and_float("rtp", b.rtp)}
                              for b in a.bet_levels]
@@ -185,6 +188,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"mean win {float(f.win_per_feature) / m.total_bet:.4g} x total bet")
     meters = [("Progressive", a.progressive)] if a.progressive is not None else []
     meters += [(f"Mystery {level.name}", meter) for level, meter in zip(m.mystery, a.mystery)]
+    meters += [(f"Jackpot {level.name}", meter) for level, meter in zip(m.jackpots, a.jackpots)]
     for label, p in meters:
         add(f"{label:<20}hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
@@ -275,8 +279,9 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
 
 
 def _cycle(m) -> int:
-    """Stop combinations of the base game (each equally likely)."""
-    return math.prod(m.stop_totals())
+    """Stop combinations of the base game (each equally likely), times the reel heights' weights if drawn."""
+    heights = math.prod(sum(w for _, w in hs) for hs in m.heights) if m.heights else 1
+    return math.prod(m.stop_totals()) * heights
 
 
 def _model_json(m) -> dict:
@@ -293,7 +298,10 @@ def _model_lines(m) -> list[str]:
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
             f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} {m.line_word}s, "
             f"{m.bet_per_line} credit(s) per {'way' if m.ways else 'line'}, total bet {m.total_bet} credits",
-            f"  base game cycle: {lengths} = {_cycle(m):,} "
+            *([f"  reel heights per spin: weights {' x '.join(str(sum(w for _, w in hs)) for hs in m.heights)}; "
+               f"up to {len(m.paylines):,} ways, total bet {m.total_bet} credits whatever the ways"]
+              if m.heights else []),
+            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {_cycle(m):,} "
             f"{'virtual ' if m.base_weights else ''}stop combinations (each equally likely)"]
 
 

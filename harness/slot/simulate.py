@@ -240,11 +240,20 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     return result
 
 
-def _check_playable(model: SlotModel) -> None:
-    """Refuse a model whose features the players do not play (the exact analysis still does)."""
-    for section, feature in (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
-                             ("mystery", model.mystery), ("cap", model.cap), ("cascade", model.cascade),
-                             ("sticky", any(s.sticky for s in model.symbols))):
+def _check_playable(model: SlotModel, *, numpy: bool = False) -> None:
+    """Refuse a model whose features the player does not play (the exact analysis still does).
+
+    The numpy player (``numpy=True``) plays hold and spin, the bonuses,
+    mystery levels and the cap; neither player plays the features read window
+    by window or chain by chain (cascades, both-ways pays, reel heights, sticky
+    wilds) nor the jackpot levels.
+    """
+    features = (("cascade", model.cascade), ("jackpot", model.jackpots), ("bet.both_ways", model.both_ways),
+                ("window.heights", model.heights), ("sticky", any(s.sticky for s in model.symbols)))
+    if not numpy:
+        features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
+                     ("mystery", model.mystery), ("cap", model.cap))
+    for section, feature in features:
         if feature:  # a feature section (an empty tuple: no mystery levels)
             raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
                              "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
@@ -309,6 +318,7 @@ class _NumpyStage:
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     _check_plays(n)
+    _check_playable(model, numpy=True)
     awards = model.scatter_awards
     hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
     bonus = _NumpyBonus(model) if model.bonus is not None else None

@@ -9,9 +9,10 @@ column shows.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Iterable
 
-from harness.slot.lines import build_line_automaton
+from harness.slot.lines import build_line_automaton, line_classes
 from harness.slot.model import SlotModel
 
 
@@ -44,3 +45,64 @@ class LineReader:
             pay, cls, _ = self.automaton.evaluate(symbols)
             got = self._seen[symbols] = (pay, cls)
         return got
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowFigures:
+    """Sums over the cycle of one paid spin read window by window (credits).
+
+    ``line_paid[c]`` / ``line_credits[c]``: combinations where line class ``c``
+    is paid at least once, and what it pays in all; ``bucket_paid[b]``: where
+    scatter count range ``b`` (``model.scatter_awards.buckets``) shows and pays.
+    """
+
+    cycle: int
+    line_credits_total: int
+    scatter_credits_total: int
+    win_sum: int
+    win_sq: int
+    no_win: int
+    line_paid: tuple[int, ...]
+    line_credits: tuple[int, ...]
+    bucket_paid: tuple[int, ...]
+    windows: int
+
+
+def accumulate(model: SlotModel, windows, cycle: int, read: Callable[[list], list[tuple[int, int]]],
+               count: int) -> WindowFigures:
+    """Every ``(window, weight)`` of ``windows`` (columns top row first; weights summing to ``cycle``),
+    paid its line readings ``read(window)`` (``(pay, class)`` pairs, pays in line bets) and its scatter pays."""
+    awards = model.scatter_awards
+    code = awards.code
+    n_classes = len(line_classes(model))
+    line_paid, line_credits = [0] * n_classes, [0] * n_classes
+    bucket_paid = [0] * len(awards.buckets)
+    bpl, tb = model.bet_per_line, model.total_bet
+    lines_total = scatter_total = s1 = s2 = no_win = counted = 0
+    for window, weight in windows:
+        counted += weight
+        paid: set[int] = set()
+        line_win = 0
+        for pay, cls in read(window):
+            line_win += pay * bpl
+            line_credits[cls] += weight * pay * bpl
+            paid.add(cls)
+        for c in paid:
+            line_paid[c] += weight
+        cell = sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+        scatter = awards.pay[cell] * tb
+        for b, (i, lo, hi) in enumerate(awards.buckets):
+            if awards.awards(i, lo)[0] and lo <= code.count(cell, i) <= hi:
+                bucket_paid[b] += weight
+        win = line_win + scatter
+        lines_total += weight * line_win
+        scatter_total += weight * scatter
+        s1 += weight * win
+        s2 += weight * win * win
+        if not win:
+            no_win += weight
+    if counted != cycle:
+        raise AssertionError(f"the windows weigh {counted}, the cycle is {cycle}")
+    return WindowFigures(cycle=cycle, line_credits_total=lines_total, scatter_credits_total=scatter_total,
+                         win_sum=s1, win_sq=s2, no_win=no_win, line_paid=tuple(line_paid),
+                         line_credits=tuple(line_credits), bucket_paid=tuple(bucket_paid), windows=count)

@@ -1,0 +1,138 @@
+"""Jackpot levels won by counts of a symbol (docs/slot_model.md, "Jackpot levels"), against a
+brute force over every stop combination with the meters' geometric moments written out here."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from slot_support import model, reference_line, refused, simulate_refused
+
+from harness.slot.exact import analyse
+from harness.slot.profiles import check
+
+GAME = """
+name = "jackpot levels"
+window = { rows = 2, reels = 3 }
+bet = { per_line = 1, paylines = [[1, 1, 1], [2, 2, 2]], levels = [1, 4] }
+[symbols]
+A = { pays = { 3 = 5 } }
+K = { pays = { 3 = 2 } }
+W = { kind = "wild" }
+J = { kind = "scatter", pays = { 2 = 1 } }
+[[jackpot]]
+name = "GRAND"
+symbol = "J"
+count = 4
+contribution = "1/50"
+reset = 300
+[[jackpot]]
+name = "MINOR"
+symbol = "J"
+count = 2
+contribution = "0.01"
+reset = 10
+[[jackpot]]
+name = "MAJOR"
+symbol = "J"
+count = 3
+contribution = "3/200"
+reset = 40
+[reels]
+base = ["A K J K W", "K A J J A", "A J J K"]
+"""
+
+
+def _meter(p, c, reset, bet):
+    """(E[M], E[M^2]) of the meter at a hit: M = reset + c bet G, G geometric on plays (E G = 1/p,
+    E G^2 = (2 - p)/p^2)."""
+    g1, g2 = 1 / p, (2 - p) / (p * p)
+    return reset + c * bet * g1, reset * reset + 2 * reset * c * bet * g1 + c * c * bet * bet * g2
+
+
+def brute_force(m):
+    """(RTP, variance, hit frequency, P(level)) from every stop combination."""
+    strips = m.base_strips
+    j = m.symbol_index("J")
+    levels = sorted(((lv.count, lv) for lv in m.jackpots), key=lambda t: t[0])  # the highest count reached wins
+    combos = list(itertools.product(*(range(len(s)) for s in strips)))
+    plays = []
+    for stops in combos:
+        window = [[s[(p + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
+        win = sum(reference_line(m, [window[r][row] for r, row in enumerate(path)])[0] for path in m.paylines)
+        n = sum(col.count(j) for col in window)
+        win += max((v for k, v in m.symbols[j].pays.items() if k <= n), default=0) * m.total_bet
+        level = next((lv for count, lv in reversed(levels) if count <= n), None)
+        plays.append((win, level))
+    cycle = len(combos)
+    p = {lv.name: Fraction(sum(1 for _, x in plays if x is lv), cycle) for _, lv in levels}
+    meter = {lv.name: _meter(p[lv.name], lv.contribution, lv.reset, m.total_bet) for _, lv in levels}
+    mean = second = Fraction(0)
+    for win, level in plays:
+        e1, e2 = meter[level.name] if level else (0, 0)
+        mean += win + e1
+        second += win * win + 2 * win * e1 + e2
+    mean, second = mean / cycle, second / cycle
+    hit = Fraction(sum(1 for win, level in plays if win or level), cycle)
+    return mean / m.total_bet, second - mean * mean, hit, p
+
+
+def test_levels_equal_brute_force():
+    m = model(GAME)
+    assert [lv.name for lv in m.jackpots] == ["GRAND", "MINOR", "MAJOR"]  # the file's order
+    a = analyse(m)
+    rtp, variance, hit, p = brute_force(m)
+    assert a.rtp == rtp and a.variance == variance and a.hit_frequency == hit
+    by_name = {c.name: c.probability for c in a.classes if c.kind == "progressive"}
+    assert by_name == {"jackpot MINOR (2 x J)": p["MINOR"], "jackpot MAJOR (3 x J)": p["MAJOR"],
+                       "jackpot GRAND (4+ x J)": p["GRAND"]}
+    shares = sum(lv.contribution + p[lv.name] * lv.reset / m.total_bet for lv in m.jackpots)
+    assert a.parts["progressive"] == shares and a.parts["feature"] == 0
+    assert sum(c.rtp for c in a.classes) == a.rtp
+
+
+def test_reset_shares_fall_at_a_larger_bet():
+    m = model(GAME)
+    a = analyse(m)
+    _, _, _, p = brute_force(m)
+    fixed = a.parts["lines"] + a.parts["scatters"]
+    at_four = fixed + sum(lv.contribution + p[lv.name] * lv.reset / (4 * m.total_bet) for lv in m.jackpots)
+    assert [b.rtp for b in a.bet_levels] == [a.rtp, at_four]
+
+
+def test_japanese_checks_cover_the_levels():
+    a = analyse(model(GAME))
+    results = {c.rule.id: c for c in check(a, "jp")}
+    levels = [c for c in a.classes if c.name.startswith("jackpot ")]
+    assert len(levels) == 3 and results["jp-3-3"].outcome == a.rarest.name
+    assert a.rarest.probability == min(c.probability for c in a.classes if c.probability)
+
+
+LEVEL = '[[jackpot]]\nname = "X"\nsymbol = "J"\ncount = 6\ncontribution = "0.01"\nreset = 5\n'
+
+
+@pytest.mark.parametrize("change, where", [
+    (("symbol = \"J\"\ncount = 4", "symbol = \"A\"\ncount = 4"), "jackpot, level 1.symbol: a jackpot is won by counts of a scatter"),
+    (("count = 4", "count = 3"), "jackpot, level 3.count: 3 x J already wins level 1"),
+    (("contribution = \"1/50\"", "contribution = \"0.98\""), "jackpot: the levels' contributions sum to"),
+    (("reset = 300", "reset = 300\nodds = 3"), "jackpot, level 1: unknown key 'odds'"),
+    (("name = \"GRAND\"\n", ""), "jackpot, level 1: missing 'name'"),
+    (("[reels]", "[cap]\nwin = 500\n[reels]"), "jackpot: jackpot levels and [cap] in one model"),
+])
+def test_bad_levels_are_located(tmp_path, change, where):
+    refused(tmp_path, GAME.replace(*change), where)
+
+
+def test_a_level_the_window_cannot_show_is_refused(tmp_path):
+    refused(tmp_path, GAME.replace("[reels]", LEVEL + "[reels]"), "jackpot, level 4: 6 x J can never show")
+
+
+def test_a_second_jackpot_symbol_is_refused(tmp_path):
+    text = GAME.replace('J = { kind = "scatter", pays = { 2 = 1 } }',
+                        'J = { kind = "scatter", pays = { 2 = 1 } }\nQ = { kind = "scatter" }')
+    refused(tmp_path, text.replace("[reels]", LEVEL.replace('"J"', '"Q"') + "[reels]"),
+            "jackpot, level 4.symbol: every level counts the one jackpot symbol 'J'")
+
+
+def test_simulate_refuses_jackpot_levels(tmp_path):
+    simulate_refused(tmp_path, GAME, "jackpot")
