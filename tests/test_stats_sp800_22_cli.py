@@ -155,3 +155,22 @@ def test_the_command_keeps_freed_memory_in_its_own_process(monkeypatch):
     monkeypatch.setattr(pool, "keep_freed_memory", lambda: calls.append(True) or True)
     result = _test_bytes("--seed", SEED, "--bits", "1000", "--test", "Frequency", "--workers", "1")
     assert result.exit_code in (0, 1) and calls == [True]
+
+
+def test_an_ascii_capture_is_read_in_chunks_with_lines_counted_across_them(tmp_path, monkeypatch):
+    """A large ASCII capture is never held whole: chunk by chunk, a bad byte past the first chunk is still named
+    by its offset, line and column in the file, and the bits are those of one read."""
+    import harness.commands.sp800_22 as command
+
+    rows = ["0110100110" * 10] * 30  # 30 lines of 100 bits
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(rows) + "\n")
+    whole = command.read_bits(str(good), "ascii", "msb", None)
+    monkeypatch.setattr(command, "ASCII_CHUNK", 7)
+    assert np.array_equal(command.read_bits(str(good), "ascii", "msb", None), whole) and whole.size == 3000
+    assert np.array_equal(command.read_bits(str(good), "ascii", "msb", 1234), whole[:1234])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(rows[:12]) + "\n0101 01\t1z0\n")
+    at = 12 * 101 + 9
+    result = _run("--input", str(bad), "--format", "ascii", "--bits", "100")
+    assert result.exit_code == 2 and f"byte offset {at:,} (line 13, column 10) is 'z'" in result.output

@@ -98,11 +98,16 @@ ARGS = ("sp800-22", "--seed", SEED, "--sequences", str(M), "--bits", str(LENGTH)
         *sum((("--test", t) for t in TESTS), ()))
 
 
+#: The same run spelled as the issue spells it (rngcert test bytes --suite sp800-22 ...).
+TEST_BYTES_ARGS = ("test", "bytes", "--suite", *ARGS)
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
-def test_the_command_reports_a_partial_suite_in_json_and_exits_130(monkeypatch, how):
+@pytest.mark.parametrize("args", [ARGS, TEST_BYTES_ARGS], ids=["sp800-22", "test-bytes"])
+def test_the_command_reports_a_partial_suite_in_json_and_exits_130(monkeypatch, how, args):
     action = None if how == "ctrl-c" else (lambda: os.kill(os.getpid(), signal.SIGTERM))
     _interrupt_after(monkeypatch, 8, action)
-    result = CliRunner().invoke(main, [*ARGS, "--json"])
+    result = CliRunner().invoke(main, [*args, "--json"])
     assert result.exit_code == 130, result.output
     report = json.loads(result.stdout)
     assert (report["verdict"], report["complete"], report["interrupted"]) == ("incomplete", False, True)

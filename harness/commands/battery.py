@@ -225,7 +225,8 @@ def _sigterm_as_interrupt():
                    "whose labels are numbers (roulette, dice) needs labels or indices. With --suite "
                    "sp800-22: binary (packed bytes; auto means binary) or ascii (the characters 0 and 1).")
 @click.option("--test", "tests", type=_TestNames(), multiple=True, metavar="TEST",
-              help="Run only this battery test (repeatable; the choices are listed below).")
+              help="Run only this test (repeatable): a battery test, or with --suite sp800-22 one of SP 800-22's "
+                   "(both lists below).")
 @workers_option("Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
                 "partitions merged exactly, so the report is that of one pass for any N.")
 @scheduler_option

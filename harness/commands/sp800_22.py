@@ -41,23 +41,15 @@ def read_bits(path: str, fmt: str, bit_order: str, needed: int | None):
 
     ``binary``: packed bytes, each read most (``msb``) or least (``lsb``)
     significant bit first; only the bytes needed are read.  ``ascii``: the
-    characters ``0`` and ``1``, white space ignored.  A character that is
-    neither is bad input, named with its byte offset, line and column.
+    characters ``0`` and ``1``, white space ignored, read in chunks until
+    ``needed`` bits are found.  A character that is neither is bad input,
+    named with its byte offset, line and column.
     """
     import numpy as np
 
     name = shown_input(path)
     if fmt == "ascii":
-        data = np.frombuffer(pathlib.Path(path).read_bytes(), dtype=np.uint8)
-        bad = np.flatnonzero(~np.isin(data, np.frombuffer(b"01" + _SPACE, dtype=np.uint8)))
-        if bad.size:
-            at = int(bad[0])
-            newlines = np.flatnonzero(data[:at] == ord("\n"))
-            line, column = newlines.size + 1, at - (int(newlines[-1]) + 1 if newlines.size else 0) + 1
-            raise click.UsageError(f"{name}: byte offset {at:,} (line {line}, column {column}) is "
-                                   f"{_shown_byte(int(data[at]))}; --format ascii holds only 0, 1 and white space")
-        text = data[~np.isin(data, np.frombuffer(_SPACE, dtype=np.uint8))]
-        return (text[:needed] - ord("0")).astype(np.uint8)
+        return _read_ascii(path, name, needed)
     with open(path, "rb") as capture:
         data = capture.read(-1 if needed is None else (needed + 7) // 8)
     if data.startswith(NPY_MAGIC):  # packed bytes are raw: a .npy header would be read as bits
@@ -65,6 +57,39 @@ def read_bits(path: str, fmt: str, bit_order: str, needed: int | None):
                                "with numpy's tofile)")
     bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="big" if bit_order == "msb" else "little")
     return bits[:needed]
+
+
+#: Bytes of an ASCII capture read at a time: a lab's 10^9-character file is never held whole, only its bits.
+ASCII_CHUNK = 1 << 26
+#: Each byte of an ASCII capture: 0 or 1 a bit, 2 white space, 3 anything else.
+_ASCII_KIND = bytes(0 if b == ord("0") else 1 if b == ord("1") else 2 if b in _SPACE else 3 for b in range(256))
+
+
+def _read_ascii(path: str, name: str, needed: int | None):
+    import numpy as np
+
+    kinds = np.frombuffer(_ASCII_KIND, dtype=np.uint8)
+    parts, have, offset, lines, line_start = [], 0, 0, 0, 0
+    with open(path, "rb") as capture:
+        while needed is None or have < needed:
+            data = np.frombuffer(capture.read(ASCII_CHUNK), dtype=np.uint8)
+            if not data.size:
+                break
+            kind = kinds[data]
+            bad = np.flatnonzero(kind == 3)
+            newlines = np.flatnonzero(data[: bad[0] if bad.size else data.size] == ord("\n"))
+            if newlines.size:
+                lines, line_start = lines + newlines.size, offset + int(newlines[-1]) + 1
+            if bad.size:
+                at = offset + int(bad[0])
+                raise click.UsageError(f"{name}: byte offset {at:,} (line {lines + 1}, column {at - line_start + 1}) "
+                                       f"is {_shown_byte(int(data[bad[0]]))}; --format ascii holds only 0, 1 and "
+                                       "white space")
+            bits = kind[kind < 2]
+            parts.append(bits if needed is None else bits[: needed - have])
+            have += parts[-1].size
+            offset += data.size
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint8)
 
 
 def _shown_byte(value: int) -> str:
