@@ -46,6 +46,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from harness.games import poker_hands as ph
+from harness.games import poker_irregular as irregular
 from harness.games import poker_pots as pots
 
 SOURCE = "000 別表第1 第3 9"
@@ -147,20 +148,12 @@ class Round:
     paid: dict[int, int]
     house: int
     low_paid: dict[int, int]
+    measures: tuple[str, ...] = ()   # the 9-14-イ measures applied to the deal
+    void: str | None = None          # the rule under which the round's result did not occur
 
     def chips_conserved(self) -> bool:
         """Every yen staked (less what 9-7-ロ-(4) returned) is paid out or kept by the house (9-9)."""
         return sum(self.staked.values()) == sum(self.paid.values()) + self.house
-
-
-def deal_positions(seats: int, hole: int, small_blind: int) -> tuple[dict[int, list[int]], list[int]]:
-    """Deck positions of each seat's hole cards and of the five board cards (reading:
-    one card at a time clockwise from the small blind, then burn 3 / burn 1 / burn 1)."""
-    holes = {s: [] for s in range(seats)}
-    for k in range(hole * seats):
-        holes[(small_blind + k) % seats].append(k)
-    top = hole * seats
-    return holes, [top + 1, top + 2, top + 3, top + 5, top + 7]
 
 
 class _Betting:
@@ -231,13 +224,20 @@ class _Betting:
 
 
 def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: Sequence[int],
-               policy: Policy) -> Round:
+               policy: Policy, irregularity: irregular.Irregularity | None = None) -> Round:
     """Play one round on a shuffled ``deck`` (52 card indices) for customers with
-    ``chips`` (each at least 1 yen; two or more), the small blind at seat ``small_blind``."""
+    ``chips`` (each at least 1 yen; two or more), the small blind at seat ``small_blind``;
+    ``irregularity``: what went wrong before the gathering, the measures of 9-14-イ applied
+    (a void round returns every stake and pays nothing)."""
     n = len(chips)
     if n < 2 or min(chips) < 1 or not 0 <= small_blind < n:
         raise ValueError("a round needs two or more customers with chips and a small blind among them")
-    hole_at, board_at = deal_positions(n, rules.hole, small_blind)
+    layout = irregular.deal(n, rules.hole, small_blind, irregularity)
+    if layout.void is not None:   # the round's result did not occur: nothing staked stays staked
+        none = dict.fromkeys(range(n), 0)
+        return Round(n, small_blind, {}, (), (), none, {}, (), 0, frozenset(), False, {}, 0, {}, layout.measures,
+                     layout.void)
+    hole_at, board_at = layout.holes, layout.board
     holes = {s: tuple(int(deck[k]) for k in at) for s, at in hole_at.items()}
     board = tuple(int(deck[k]) for k in board_at)
     b = _Betting(rules, chips, small_blind)
@@ -283,7 +283,7 @@ def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: 
         s = pots.settle(b.pots, b.carried, hands, clockwise, rules.share)
         paid, house = s.paid, s.house
     return Round(n, small_blind, holes, board, tuple(b.actions), dict(b.staked), dict(b.returned), tuple(b.pots),
-                 b.carried, frozenset(b.folded), showdown, paid, house, low_paid)
+                 b.carried, frozenset(b.folded), showdown, paid, house, low_paid, layout.measures)
 
 
 # ------------------------------------------------------------- policies --
