@@ -102,3 +102,35 @@ def test_cli_reports_levels_and_late_entry():
 def test_bad_tournament_options_exit_2(option, message):
     result = run("poker-tournament", "--option", option)
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_shares_are_whole_smallest_chips_in_a_tournament_game():
+    """11-3-ハ reads 9-9-ロ's "1 yen" as the smallest tournament chip: three equal winners of 250
+    points in 25-point chips get 75 each, the odd 25 to the first clockwise."""
+    from harness.games import poker_pots as pots
+
+    s = pots.settle([], 250, {0: 5, 1: 5, 2: 5}, clockwise=[2, 1, 0], r=None, unit=25)
+    assert s.paid == {0: 75, 1: 75, 2: 100} and s.house == 0
+    assert pots.settle([], 250, {0: 5, 1: 5, 2: 5}, clockwise=[2, 1, 0], r=None).paid == {0: 83, 1: 83, 2: 84}
+    # 13-ハ: the low half rounded down to whole chips, the high half the rest
+    h = pots.settle_hilo([], 275, {0: 9, 1: 5}, {0: 0, 1: 200}, [0, 1], [1, 0], None, unit=25)
+    assert (h.high, h.low, h.house) == ({0: 150}, {1: 125}, 0)
+
+
+def test_a_tournament_in_25_point_chips_pays_whole_chips():
+    import rngcore
+    from rngcore.devices import device_spec
+
+    g = rngcore.Generator(SEED, stream=6)
+    d = iter(device_spec("deck").draw(g, 3000))
+    games = []
+    for variant in [*tour.TABLES] * 2:
+        rules = tour.PokerTournamentGame.table(variant, 25, 25)
+        t = tour.play_tournament(rules, 4, 500, d, pt.random_policy(g, 25))
+        assert t.chips_conserved
+        games += t.games
+    assert len(games) > 10 and any(len(game.paid) > 1 for game in games)
+    for game in games:
+        assert all(v % 25 == 0 for v in (*game.paid.values(), *game.staked.values(), *game.low_paid.values()))
+    with pytest.raises(ValueError, match="whole number of the smallest chip"):
+        tour.PokerTournamentGame.table("omaha", 10, 25)

@@ -86,6 +86,11 @@ class TableRules:
     share : Fraction or None
         The operator's r, 0.90 <= r < 1 (9-9-イ); None for a tournament's
         game, whose pots are paid whole in tournament chips (11-3-ハ).
+    chip : int
+        The smallest chip: shares are truncated to whole chips, the rest to
+        the winner 9-9-ロ / 13-ロ names -- 1 yen, or in a tournament's game
+        the smallest tournament chip's points (11-3-ハ reads "1 yen" so);
+        the blind must be a whole number of chips.
     """
 
     hole: int
@@ -94,6 +99,7 @@ class TableRules:
     blind: int = 50
     antes: bool = False
     share: Fraction | None = Fraction(95, 100)
+    chip: int = 1
 
     def __post_init__(self):
         if self.hole not in (2, 4) or self.hand not in ("omaha-hi", "best5") or (self.hilo and self.hole != 4):
@@ -102,6 +108,8 @@ class TableRules:
             raise ValueError(f"the blind must be at least 1 yen, got {self.blind}")
         if self.share is not None:
             pots.check_share(self.share)
+        if self.chip < 1 or self.blind % self.chip:
+            raise ValueError(f"the blind ({self.blind}) must be a whole number of the smallest chip ({self.chip})")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -272,7 +280,7 @@ def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: 
     if showdown and rules.hilo:
         shown_hands = ph.omaha_showdown({i: holes[i] for i in live}, board)
         s = pots.settle_hilo(b.pots, b.carried, shown_hands.high, shown_hands.low, shown_hands.high_first,
-                             shown_hands.low_first, rules.share)
+                             shown_hands.low_first, rules.share, rules.chip)
         paid, house, low_paid = s.paid, s.house, s.low
     else:
         if showdown:
@@ -280,7 +288,7 @@ def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: 
             hands = {i: int(v) for i, v in zip(live, values)}
         else:
             hands = {live[0]: 0}
-        s = pots.settle(b.pots, b.carried, hands, clockwise, rules.share)
+        s = pots.settle(b.pots, b.carried, hands, clockwise, rules.share, rules.chip)
         paid, house = s.paid, s.house
     return Round(n, small_blind, holes, board, tuple(b.actions), dict(b.staked), dict(b.returned), tuple(b.pots),
                  b.carried, frozenset(b.folded), showdown, paid, house, low_paid, layout.measures)
@@ -293,14 +301,15 @@ def call_down(view: View) -> tuple[str, int]:
     return ("check", 0) if "check" in view.legal() else ("call", 0)
 
 
-def random_policy(generator) -> Policy:
-    """Each legal action with equal chance, a bet or raise of any whole amount above the call
-    up to his chips with equal chance: every path of the betting, drawn through the unbiased
-    bounded integers of ``generator``."""
+def random_policy(generator, chip: int = 1) -> Policy:
+    """Each legal action with equal chance, a bet or raise of any whole number of ``chip``
+    above the call up to his chips with equal chance: every path of the betting, drawn
+    through the unbiased bounded integers of ``generator``.  (Every stake and stack is a
+    whole number of chips when the blinds and the starting stacks are.)"""
     def policy(view: View) -> tuple[str, int]:
         legal = view.legal()
         action = legal[int(generator.integers(0, len(legal)))]
         if action in ("bet", "raise"):
-            return action, int(generator.integers(view.to_call + 1, view.chips + 1))
+            return action, chip * int(generator.integers(view.to_call // chip + 1, view.chips // chip + 1))
         return action, 0
     return policy

@@ -11,7 +11,8 @@ Source: ``000_d4cd2a3cb5c95429.txt`` L1883-1925 (digest ``rules/poker.md``
 * 11-3-イ, ロ: every entrant gets the same tournament chips and the games
   (9 or 10) are played for points instead of money; 11-3-ハ, ニ: without
   the house's share (9-9-イ, 13-イ excluded), the odd points to the nearest
-  winner as 9-9-ロ / 13-ロ say, "1 yen" read as the smallest chip (1 point).
+  winner as 9-9-ロ / 13-ロ say, "1 yen" read as the smallest chip
+  (``--option smallest-chip``, 1 point unless set).
 * 11-4: the entrants are ranked by a method the Commission approves; those
   above an approved place win (11-4-ロ).
 * 11-5: the prize pool is the pooled stakes x r, 0.70 <= r < 1, paid in
@@ -173,7 +174,17 @@ OPTIONS = (
     GameOption("late-entrants", "N", "entrants who deposit their stake after the games start, each taking a seat "
                "with the same points before the approved deadline (11-2-イ)", 0, 10, 0),
     GameOption("entry-deadline", "N", "the approved deadline of late entry, in games played (11-2-イ)", 1, 10**6, 10),
+    GameOption("smallest-chip", "N", "the points of the smallest tournament chip: shares of a pot are truncated to "
+               "whole chips, the rest to the winner 9-9-ロ / 13-ロ names (11-3-ハ); --blind and --points must be "
+               "whole chips", 1, 10**6, 1),
 )
+
+
+def _check_chips(points: int, blind: int, chip: int) -> None:
+    """The stacks and the blinds are whole tournament chips (11-3-イ: chips of equal points)."""
+    if points % chip or blind % chip:
+        raise ValueError(f"--points ({points}) and --blind ({blind}) must be whole chips of the smallest chip "
+                         f"({chip} points)")
 
 
 class PokerTournamentGame(Game):
@@ -189,12 +200,13 @@ class PokerTournamentGame(Game):
     strategies = STRATEGIES
 
     @staticmethod
-    def table(variant: str, blind: int) -> pt.TableRules:
+    def table(variant: str, blind: int, chip: int = 1) -> pt.TableRules:
         hole, hand, hilo, _ = TABLES[variant]
-        return pt.TableRules(hole, hand, hilo, blind, share=None)
+        return pt.TableRules(hole, hand, hilo, blind, share=None, chip=chip)
 
     def _analyse(self, variant, *, strategy, entrants, entry, points, blind, pool_share, payout, blinds,
-                 level_games, late_entrants, entry_deadline) -> Analysis:
+                 level_games, late_entrants, entry_deadline, smallest_chip) -> Analysis:
+        _check_chips(points, blind, smallest_chip)
         r = Fraction(pool_share, 10_000)
         each = prizes(entrants, entry, r, PAYOUTS[payout])
         pool = prize_pool(entrants, entry, r)
@@ -205,6 +217,8 @@ class PokerTournamentGame(Game):
             "house_keeps": text(entrants * entry - pool), "games": TABLES[variant][3]}
         if blinds != "flat":
             parameters.update(blind_levels=list(blind_levels(blind, blinds)), level_games=level_games)
+        if smallest_chip != 1:
+            parameters.update(smallest_chip=smallest_chip)
         if late_entrants:
             most = entrants + late_entrants
             parameters.update(late_entrants=late_entrants, entry_deadline_games=entry_deadline,
@@ -218,11 +232,12 @@ class PokerTournamentGame(Game):
                                             else "")))
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, entrants, entry, points, blind,
-                  pool_share, payout, blinds, level_games, late_entrants, entry_deadline):
+                  pool_share, payout, blinds, level_games, late_entrants, entry_deadline, smallest_chip):
         from rngcore.devices import device_spec
 
-        rules = self.table(variant, blind)
-        policy = pt.call_down if strategy == "call-down" else pt.random_policy(generator)
+        _check_chips(points, blind, smallest_chip)
+        rules = self.table(variant, blind, smallest_chip)
+        policy = pt.call_down if strategy == "call-down" else pt.random_policy(generator, smallest_chip)
         r = Fraction(pool_share, 10_000)
         levels = blind_levels(blind, blinds)
         late = arrivals(late_entrants, entry_deadline)
