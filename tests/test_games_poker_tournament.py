@@ -134,3 +134,16 @@ def test_a_tournament_in_25_point_chips_pays_whole_chips():
         assert all(v % 25 == 0 for v in (*game.paid.values(), *game.staked.values(), *game.low_paid.values()))
     with pytest.raises(ValueError, match="whole number of the smallest chip"):
         tour.PokerTournamentGame.table("omaha", 10, 25)
+
+
+def test_a_tournament_game_takes_the_measures_of_9_14():
+    """11-3-ハ, ニ keep 9-14-イ: a replaced exposed card still deals a fair game; a void game moves no point."""
+    from harness.games import poker_irregular as irr
+
+    rules = tour.PokerTournamentGame.table("texas-holdem", 5)
+    void = tour.play_tournament(rules, 3, 100, decks(), pt.call_down, irregularity=irr.Irregularity(exposed=(0, 1)))
+    assert len(void.games) == tour.MAX_GAMES and all(g.void and not g.paid for g in void.games)
+    assert void.chips_conserved and sorted(void.places) == [0, 1, 2]
+    fixed = tour.play_tournament(rules, 3, 100, decks(), pt.call_down, irregularity=irr.Irregularity(exposed=(0,)))
+    assert fixed.chips_conserved and fixed.games[0].measures == (irr.MEASURES["exposed-by-dealer"][0],)
+    assert all(g.void is None for g in fixed.games) and any(g.paid for g in fixed.games)

@@ -21,6 +21,13 @@ from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _r
 from harness.games.simulate import Simulation, goodness_of_fit
 
 SHARE_RULE = "000 別表第1 第3 9-9-イ"
+# --option irregularity: the event of every simulated round (poker_irregular.Irregularity).
+IRREGULARITIES = {"none": None, "face-up-draw": irr.Irregularity(face_up=(0,)),
+                  "exposed-by-dealer": irr.Irregularity(exposed=(0,)), "two-exposed": irr.Irregularity(exposed=(0, 1))}
+IRREGULARITY_OPTION = GameOption.choice(
+    "irregularity", "an irregularity in every simulated round and its measure (9-14-イ): the first card drawn "
+    "face up (3), the first hole card turned up by the dealer (5), two turned up (5: void), or none",
+    tuple(IRREGULARITIES))
 OPTIONS = (
     GameOption("players", "N", "customers seated at the table (9-2-ロ: two or more)", 2, 10, 6),
     GameOption("chips", "YEN", "the chips of seat 1 when a simulated round starts; seat k starts with k times "
@@ -31,13 +38,8 @@ OPTIONS = (
                "pot x r rounded up, 0.90 <= r < 1", 9000, 9999, 9500),
     GameOption.choice("posting", "blinds (9-2-ロ) or a stake from every customer to take part (9-2-ハ)",
                       ("blinds", "antes")),
-    GameOption.choice("irregularity", "an irregularity in every simulated round and its measure (9-14-イ): the "
-                      "first card drawn face up (3), the first hole card turned up by the dealer (5), two turned "
-                      "up (5: void), or none", ("none", "face-up-draw", "exposed-by-dealer", "two-exposed")),
+    IRREGULARITY_OPTION,
 )
-# --option irregularity: the event of every simulated round (poker_irregular.Irregularity).
-IRREGULARITIES = {"none": None, "face-up-draw": irr.Irregularity(face_up=(0,)),
-                  "exposed-by-dealer": irr.Irregularity(exposed=(0,)), "two-exposed": irr.Irregularity(exposed=(0, 1))}
 STRATEGIES = (
     Strategy("random", "each customer takes each legal action (9-3-ロ, 9-4-ロ, 9-7-イ) with equal chance, a bet or "
              "raise of any amount above the call up to his chips: every path of the betting and the pots"),

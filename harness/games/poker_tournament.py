@@ -40,7 +40,7 @@ from typing import Sequence
 
 from harness.games import poker_pots as pots
 from harness.games import poker_table as pt
-from harness.games._pvp_game import STRATEGIES, BoardTally
+from harness.games._pvp_game import IRREGULARITIES, IRREGULARITY_OPTION, STRATEGIES, BoardTally
 from harness.games.base import Analysis, Game, GameOption, _replay, _run
 from harness.games.simulate import Simulation
 
@@ -114,14 +114,16 @@ class Tournament:
 
 def play_tournament(rules: pt.TableRules, entrants: int, chips: int, decks, policy, *,
                     levels: Sequence[int] | None = None, level_games: int = 1,
-                    late: Sequence[int] = ()) -> Tournament:
+                    late: Sequence[int] = (), irregularity=None) -> Tournament:
     """Play games (one shuffled deck each, from the iterator ``decks``) until one entrant
     holds every chip or :data:`MAX_GAMES` are played; the places by elimination.
 
     ``levels``: the small blind of each blind level (default: ``rules.blind`` only),
     each lasting ``level_games`` games; ``late``: after how many games each late
     entrant (seats ``entrants``, ``entrants + 1``, ...) takes a seat with ``chips``
-    (11-2-イ, 11-3-イ), refused once one entrant holds every chip (4-ロ).
+    (11-2-イ, 11-3-イ), refused once one entrant holds every chip (4-ロ);
+    ``irregularity``: a :class:`harness.games.poker_irregular.Irregularity` in every game,
+    its measure of 9-14-イ applied (11-3-ハ, ニ keep 9-14-イ; a void game moves no point).
     """
     levels = tuple(levels) if levels else (rules.blind,)
     held = [chips] * entrants
@@ -141,7 +143,7 @@ def play_tournament(rules: pt.TableRules, entrants: int, chips: int, decks, poli
         sb = next((k for k, i in enumerate(seats) if i >= button), 0)
         blind = blind_of_game(levels, level_games, len(games))
         game_rules = rules if blind == rules.blind else dataclasses.replace(rules, blind=blind)
-        r = pt.play_round(game_rules, [held[i] for i in seats], sb, next(decks), policy)
+        r = pt.play_round(game_rules, [held[i] for i in seats], sb, next(decks), policy, irregularity)
         before = {i: held[i] for i in seats}
         for k, i in enumerate(seats):
             held[i] += r.paid.get(k, 0) - r.staked[k]
@@ -177,6 +179,7 @@ OPTIONS = (
     GameOption("smallest-chip", "N", "the points of the smallest tournament chip: shares of a pot are truncated to "
                "whole chips, the rest to the winner 9-9-ロ / 13-ロ names (11-3-ハ); --blind and --points must be "
                "whole chips", 1, 10**6, 1),
+    IRREGULARITY_OPTION,
 )
 
 
@@ -205,7 +208,7 @@ class PokerTournamentGame(Game):
         return pt.TableRules(hole, hand, hilo, blind, share=None, chip=chip)
 
     def _analyse(self, variant, *, strategy, entrants, entry, points, blind, pool_share, payout, blinds,
-                 level_games, late_entrants, entry_deadline, smallest_chip) -> Analysis:
+                 level_games, late_entrants, entry_deadline, smallest_chip, irregularity) -> Analysis:
         _check_chips(points, blind, smallest_chip)
         r = Fraction(pool_share, 10_000)
         each = prizes(entrants, entry, r, PAYOUTS[payout])
@@ -232,7 +235,8 @@ class PokerTournamentGame(Game):
                                             else "")))
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, entrants, entry, points, blind,
-                  pool_share, payout, blinds, level_games, late_entrants, entry_deadline, smallest_chip):
+                  pool_share, payout, blinds, level_games, late_entrants, entry_deadline, smallest_chip,
+                  irregularity):
         from rngcore.devices import device_spec
 
         _check_chips(points, blind, smallest_chip)
@@ -242,7 +246,8 @@ class PokerTournamentGame(Game):
         levels = blind_levels(blind, blinds)
         late = arrivals(late_entrants, entry_deadline)
         boards = BoardTally()
-        tally = {"tournaments": 0, "games": 0, "not_conserved": 0, "capped": 0, "late": 0, "pooled": 0}
+        tally = {"tournaments": 0, "games": 0, "not_conserved": 0, "capped": 0, "late": 0, "pooled": 0, "void": 0}
+        event = IRREGULARITIES[irregularity]
         won = [Fraction(0)] * (entrants + late_entrants)
 
         def decks():
@@ -252,14 +257,16 @@ class PokerTournamentGame(Game):
         def step(n: int) -> None:
             for _ in range(n):
                 t = play_tournament(rules, entrants, points, decks(), policy, levels=levels,
-                                    level_games=level_games, late=late)
+                                    level_games=level_games, late=late, irregularity=event)
                 each = prizes(t.entrants, entry, r, PAYOUTS[payout])
                 for place, seat in enumerate(t.places[:len(each)]):
                     won[seat] += each[place]
                 tally["late"] += t.entrants - entrants
                 tally["pooled"] += t.entrants * entry
                 for g in t.games:
-                    boards.add(g.board)
+                    tally["void"] += g.void is not None
+                    if g.void is None:
+                        boards.add(g.board)
                 tally["tournaments"] += 1
                 tally["games"] += len(t.games)
                 tally["not_conserved"] += not t.chips_conserved
@@ -268,6 +275,8 @@ class PokerTournamentGame(Game):
         played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["tournaments"], progress)
         fit = boards.fit(tally["not_conserved"])
         late_note = f"; {tally['late']:,} late entrants took a seat ({SOURCE}-2-イ)" if late_entrants else ""
+        if event is not None:
+            late_note += f"; irregularity {irregularity} in every game, {tally['void']:,} games void (9-14-イ)"
         note = (f"outcome chi-square: the board's category (3-1) of every game vs its exact probability; "
                 f"{tally['games']:,} games in {played:,} tournaments ({tally['capped']} stopped at {MAX_GAMES} "
                 f"games){late_note}; prizes paid {float(sum(won)):,.0f} yen of {tally['pooled']:,} pooled; "
