@@ -147,3 +147,15 @@ def test_a_tournament_game_takes_the_measures_of_9_14():
     fixed = tour.play_tournament(rules, 3, 100, decks(), pt.call_down, irregularity=irr.Irregularity(exposed=(0,)))
     assert fixed.chips_conserved and fixed.games[0].measures == (irr.MEASURES["exposed-by-dealer"][0],)
     assert all(g.void is None for g in fixed.games) and any(g.paid for g in fixed.games)
+
+
+def test_the_places_paid_can_follow_the_number_of_entrants():
+    """11-4-ロ: the winners depend on the number of entrants; with late entry that number is known
+    only when entry closes, so the prizes follow the stakes actually taken."""
+    assert [tour.payout_shares("by-entrants", n) for n in (2, 3, 4, 6, 7, 10)] == [
+        (100,), (100,), (65, 35), (65, 35), (50, 30, 20), (50, 30, 20)]
+    assert tour.payout_shares("65-35", 9) == (65, 35)
+    result = run("poker-tournament", "--entrants", "3", "--option", "payout=by-entrants", "--option",
+                 "late-entrants=1", "--json")
+    p = json.loads(result.stdout)["parameters"]
+    assert p["prizes_by_place"] == ["27000"] and p["prizes_by_place_all_late"] == ["23400", "12600"]

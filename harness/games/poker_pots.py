@@ -260,8 +260,8 @@ class HiLoSettlement:
         return {i: self.high.get(i, 0) + self.low.get(i, 0) for i in {*self.high, *self.low}}
 
 
-def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int],
-                prizes: Sequence[int], main_prize: int, unit: int = 1) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int], prizes: Sequence[int],
+                main_prize: int, unit: int = 1) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
     """Each winner's exact amount of the high half and of the low half (9-12, 9-13-ハ).
 
     Each prize's low half is half of it rounded down (to a whole ``unit``, as

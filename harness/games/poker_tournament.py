@@ -55,6 +55,16 @@ TABLES = {
 }
 # The operator's approved proportions of the prize pool by place (11-5): a choice here.
 PAYOUTS = {"50-30-20": (50, 30, 20), "65-35": (65, 35), "100": (100,)}
+# 11-4-ロ, 11-5: the places paid "according to the number of entrants": (fewest entrants, proportions)
+# rows, the last row whose fewest is reached applies (the operator's approved table; one here).
+PAYOUTS_BY_ENTRANTS = {"by-entrants": ((2, (100,)), (4, (65, 35)), (7, (50, 30, 20)))}
+
+
+def payout_shares(name: str, entrants: int) -> tuple[int, ...]:
+    """The proportions by place of payout ``name`` for ``entrants`` entrants (11-4-ロ, 11-5)."""
+    if name in PAYOUTS:
+        return PAYOUTS[name]
+    return [shares for fewest, shares in PAYOUTS_BY_ENTRANTS[name] if fewest <= entrants][-1]
 # Blind levels (the operator's: 9-2-ロ, applied by 11-3-ハ, ニ, sets no amount): the small blind of
 # each level as a multiple of --blind, the big blind twice it; the last level stays.
 BLIND_SCHEDULES = {
@@ -167,7 +177,9 @@ OPTIONS = (
                10**6, 10),
     GameOption("pool-share", "BP", "the approved r of 11-5 in hundredths of a percent: the prize pool is the "
                "pooled stakes x r, 0.70 <= r < 1", 7000, 9999, 9000),
-    GameOption.choice("payout", "the approved shares of the prize pool by place, in percent (11-5)", tuple(PAYOUTS)),
+    GameOption.choice("payout", "the approved shares of the prize pool by place, in percent (11-5); by-entrants: "
+                      "100 with 2-3 entrants, 65-35 with 4-6, 50-30-20 with 7 or more (11-4-ロ)",
+                      (*PAYOUTS, *PAYOUTS_BY_ENTRANTS)),
     GameOption.choice("blinds", "the blind levels, each a multiple of --blind: "
                       + "; ".join(f"{k}: {v[1]}" for k, v in BLIND_SCHEDULES.items())
                       + " (the operator's: 9-2-ロ sets no amount)", tuple(BLIND_SCHEDULES)),
@@ -211,7 +223,7 @@ class PokerTournamentGame(Game):
                  level_games, late_entrants, entry_deadline, smallest_chip, irregularity) -> Analysis:
         _check_chips(points, blind, smallest_chip)
         r = Fraction(pool_share, 10_000)
-        each = prizes(entrants, entry, r, PAYOUTS[payout])
+        each = prizes(entrants, entry, r, payout_shares(payout, entrants))
         pool = prize_pool(entrants, entry, r)
         text = lambda x: f"{x.numerator}/{x.denominator}" if x.denominator > 1 else str(x.numerator)
         parameters = {
@@ -224,15 +236,18 @@ class PokerTournamentGame(Game):
             parameters.update(smallest_chip=smallest_chip)
         if late_entrants:
             most = entrants + late_entrants
+            all_late = prizes(most, entry, r, payout_shares(payout, most))
             parameters.update(late_entrants=late_entrants, entry_deadline_games=entry_deadline,
                               late_arrivals_after_games=list(arrivals(late_entrants, entry_deadline)),
                               prize_pool_all_late=text(prize_pool(most, entry, r)),
-                              prizes_by_place_all_late=[text(x) for x in prizes(most, entry, r, PAYOUTS[payout])])
+                              prizes_by_place_all_late=[text(x) for x in all_late])
+        paid = (f"{payout} % by place" if payout in PAYOUTS
+                else f"by place in the shares for the number of entrants ({SOURCE}-4-ロ)")
+        late = f"; late entrants' stakes ({SOURCE}-2-イ) join the pool" if late_entrants else ""
         return Analysis(self.name, variant, parameters, (),
                         note=(f"the entrants play one another for points (no house share in the games, {SOURCE}-3-ハ); "
-                              f"the prize pool is the pooled stakes x r, 0.70 <= r < 1 ({SOURCE}-5), paid {payout} % "
-                              "by place" + (f"; late entrants' stakes ({SOURCE}-2-イ) join the pool" if late_entrants
-                                            else "")))
+                              f"the prize pool is the pooled stakes x r, 0.70 <= r < 1 ({SOURCE}-5), paid {paid}"
+                              + late))
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, entrants, entry, points, blind,
                   pool_share, payout, blinds, level_games, late_entrants, entry_deadline, smallest_chip,
@@ -258,7 +273,7 @@ class PokerTournamentGame(Game):
             for _ in range(n):
                 t = play_tournament(rules, entrants, points, decks(), policy, levels=levels,
                                     level_games=level_games, late=late, irregularity=event)
-                each = prizes(t.entrants, entry, r, PAYOUTS[payout])
+                each = prizes(t.entrants, entry, r, payout_shares(payout, t.entrants))
                 for place, seat in enumerate(t.places[:len(each)]):
                     won[seat] += each[place]
                 tally["late"] += t.entrants - entrants
