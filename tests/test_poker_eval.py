@@ -146,15 +146,22 @@ def test_every_path_gives_the_portable_values(size):
 
 
 @pytest.mark.parametrize("size", [5, 6, 7])
-def test_a_card_twice_is_refused_at_every_pair_of_positions(size, impl):
+def test_a_card_twice_or_no_card_is_refused_at_every_position(size, impl):
     """Every pair of positions, in a hand early in a block and in the last, partly
-    filled block (the AVX-512 path compares rotated position groups)."""
+    filled block (the AVX-512 path compares rotated position groups); and a byte
+    above 51 at every position."""
     hands = sample_hands(37, size, 3)
     assert ph.rank(hands).size == 37
     for a, b in itertools.combinations(range(size), 2):
         for h in (0, 5, 15, 16, 36):
             bad = hands.copy()
             bad[h, b] = bad[h, a]
+            with pytest.raises(ValueError):
+                ph.rank(bad)
+    for position in range(size):        # a byte that is no card, checked as the cards are read
+        for h, byte in ((0, 52), (15, 255), (36, 64)):
+            bad = hands.copy()
+            bad[h, position] = byte
             with pytest.raises(ValueError):
                 ph.rank(bad)
 

@@ -175,6 +175,10 @@ static void build(void)
         unsigned bits = (unsigned)__builtin_popcount(mask);
         kern_pk_lut.flush[mask] = bits >= 5 && bits <= 7 ? kern_pk_value(mask, bits) : 0;
     }
+    for (unsigned b = 0; b < 256; b++) {
+        kern_pk_lut.byte_bit[b] = b < 52 ? kern_pk_card_bit[b] : KERN_PK_LUT_NO_CARD;
+        kern_pk_lut.byte_key[b] = b < 52 ? kern_pk_card_key[b] : 0;
+    }
     lut_status = ok ? RNG_OK : RNG_E_SELFTEST;
 done:
     free(p);

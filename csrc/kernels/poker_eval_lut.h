@@ -35,7 +35,12 @@ struct kern_pk_lut {
     uint32_t disp[1u << KERN_PK_LUT_BUCKET_BITS];
     uint32_t value[1u << KERN_PK_LUT_SLOT_BITS];   /* by slot: the value of a rank pattern */
     uint32_t flush[1u << 13];                       /* by suited rank mask (5..7 bits set) */
+    /* by any byte: kern_pk_card_bit and kern_pk_card_key of a card 0..51; above 51, bit 63
+     * (no card's) and 0, so that a byte that is no card is found in the sums (kern_pk_lut_sum) */
+    uint64_t byte_bit[256], byte_key[256];
 };
+
+#define KERN_PK_LUT_NO_CARD (1ull << 63)
 
 /* kern_pk_card_key[i]: 5^rank of card i (rank bit as in KERN_PK_CARD) in the
  * low 32 bits, the card's suit counter (kern_pk_suit_one) in the high 32:
@@ -66,21 +71,34 @@ static inline uint32_t kern_pk_lut_value(uint32_t key, uint64_t word, uint32_t s
     return kern_pk_lut.value[kern_pk_lut_slot(key)];
 }
 
-/* The value of the best five of the n (5..7) cards c[] (each < 52) into
- * *value; 0 if a card is given twice.  A card given twice makes the sum of
- * the cards' bits differ from their OR (a sum of non-negative integers
- * equals their OR exactly when no two share a bit; 7 bits below 2^61 cannot
- * overflow).  The tables must be ready. */
+/* The rank key and suit counters (as kern_pk_card_key sums them) and the card
+ * word of the n (5..7) bytes c[]; returns nonzero if a byte is no card (>= 52)
+ * or a card is given twice.  A card given twice makes the sum of the cards'
+ * bits differ from their OR (a sum of non-negative integers equals their OR
+ * exactly when no two share a bit; 7 card bits below 2^61 cannot overflow);
+ * a byte above 51 sets bit 63 of the OR.  The tables must be ready. */
+static inline uint64_t kern_pk_lut_sum(const uint8_t *c, unsigned n, uint64_t *key, uint64_t *word)
+{
+    uint64_t w = 0, sum = 0, k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        w |= kern_pk_lut.byte_bit[c[i]];
+        sum += kern_pk_lut.byte_bit[c[i]];
+        k += kern_pk_lut.byte_key[c[i]];
+    }
+    *key = k;
+    *word = w;
+    return (sum ^ w) | (w & KERN_PK_LUT_NO_CARD);
+}
+
+/* The value of the best five of the n (5..7) cards c[] into *value; 0 if a
+ * byte is no card or a card is given twice (*value is then meaningless).
+ * The tables must be ready. */
 static inline int kern_pk_lut_cards(const uint8_t *c, unsigned n, uint32_t *value)
 {
-    uint64_t w = 0, sum = 0, key = 0;
-    for (unsigned i = 0; i < n; i++) {
-        w |= kern_pk_card_bit[c[i]];
-        sum += kern_pk_card_bit[c[i]];
-        key += kern_pk_card_key[c[i]];
-    }
-    *value = kern_pk_lut_value((uint32_t)key, w, (uint32_t)(key >> 32));
-    return sum == w;
+    uint64_t key, word;
+    uint64_t repeat = kern_pk_lut_sum(c, n, &key, &word);
+    *value = kern_pk_lut_value((uint32_t)key, word, (uint32_t)(key >> 32));
+    return repeat == 0;
 }
 
 #endif

@@ -83,6 +83,7 @@ AVX512 int kern_pk_rank_best5_avx512(const uint8_t *cards, uint32_t per_hand, ui
     const __m512i i0 = _mm512_loadu_si512(idx0), i1 = _mm512_loadu_si512(idx1);
     const __m512i m1 = _mm512_set1_epi32((int)kern_pk_lut.m1), m2 = _mm512_set1_epi32((int)kern_pk_lut.m2);
     const __m512i flush_add = _mm512_set1_epi32(0x3333), flush_bits = _mm512_set1_epi32(0x8888);
+    const __m512i no_card = _mm512_set1_epi8(52);
     /* which byte groups hold two card positions to compare: within 0..3
      * (rotated by 1 and 2 groups: every pair), within 4..p-1, and across */
     const uint64_t in1_r1 = group_bytes(pair_groups(4, 4, 1, p)), in1_r2 = group_bytes(pair_groups(4, 4, 2, p));
@@ -98,6 +99,9 @@ AVX512 int kern_pk_rank_best5_avx512(const uint8_t *cards, uint32_t per_hand, ui
         uint64_t live = (uint64_t)lanes * 0x0001000100010001ull; /* the lanes of every group */
         __m512i a = _mm512_maskz_loadu_epi8(bytes >= 64 ? ~0ull : (1ull << bytes) - 1, c);
         __m512i b = _mm512_maskz_loadu_epi8(bytes > 64 ? (1ull << (bytes - 64)) - 1 : 0, c + 64);
+        if (_mm512_cmpge_epu8_mask(a, no_card) | _mm512_cmpge_epu8_mask(b, no_card)) {
+            return RNG_E_ARGUMENT; /* a byte that is no card (the bytes not loaded are 0) */
+        }
         __m512i p0 = _mm512_permutex2var_epi8(a, i0, b), p1 = _mm512_permutex2var_epi8(a, i1, b);
         __mmask64 same = _mm512_mask_cmpeq_epi8_mask(live, p0, _mm512_alignr_epi64(p0, p0, 2)) |
                          _mm512_mask_cmpeq_epi8_mask(live, p0, _mm512_alignr_epi64(p0, p0, 4)) |

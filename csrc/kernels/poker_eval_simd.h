@@ -28,9 +28,9 @@ int kern_pk_set_impl(int impl);
 int kern_pk_cpu_has_avx512(void);
 /* cffi:end */
 
-/* out[i] = the best-five value of hand i (per_hand 5..7 cards 0..51, already
- * range-checked); RNG_E_ARGUMENT at the first block holding a card twice in
- * one hand.  The lookup tables must be ready.  Only with kern_pk_cpu_has_avx512(). */
+/* out[i] = the best-five value of hand i (per_hand 5..7 cards); RNG_E_ARGUMENT
+ * at the first block holding a byte that is no card (>= 52) or a card twice
+ * in one hand.  The lookup tables must be ready.  Only with kern_pk_cpu_has_avx512(). */
 int kern_pk_rank_best5_avx512(const uint8_t *cards, uint32_t per_hand, uint64_t hands, uint32_t *out);
 
 #endif

@@ -15,11 +15,19 @@ import math
 from fractions import Fraction
 
 from harness.games import poker_hands as ph
+from harness.games import poker_irregular as irr
 from harness.games import poker_table as pt
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.simulate import Simulation, goodness_of_fit
 
 SHARE_RULE = "000 別表第1 第3 9-9-イ"
+# --option irregularity: the event of every simulated round (poker_irregular.Irregularity).
+IRREGULARITIES = {"none": None, "face-up-draw": irr.Irregularity(face_up=(0,)),
+                  "exposed-by-dealer": irr.Irregularity(exposed=(0,)), "two-exposed": irr.Irregularity(exposed=(0, 1))}
+IRREGULARITY_OPTION = GameOption.choice(
+    "irregularity", "an irregularity in every simulated round and its measure (9-14-イ): the first card drawn "
+    "face up (3), the first hole card turned up by the dealer (5), two turned up (5: void), or none",
+    tuple(IRREGULARITIES))
 OPTIONS = (
     GameOption("players", "N", "customers seated at the table (9-2-ロ: two or more)", 2, 10, 6),
     GameOption("chips", "YEN", "the chips of seat 1 when a simulated round starts; seat k starts with k times "
@@ -30,6 +38,7 @@ OPTIONS = (
                "pot x r rounded up, 0.90 <= r < 1", 9000, 9999, 9500),
     GameOption.choice("posting", "blinds (9-2-ロ) or a stake from every customer to take part (9-2-ハ)",
                       ("blinds", "antes")),
+    IRREGULARITY_OPTION,
 )
 STRATEGIES = (
     Strategy("random", "each customer takes each legal action (9-3-ロ, 9-4-ロ, 9-7-イ) with equal chance, a bet or "
@@ -72,7 +81,7 @@ class PvpGame(Game):
         hole, hand, hilo, _ = self.tables[variant]
         return pt.TableRules(hole, hand, hilo, blind, posting == "antes", Fraction(share, 10_000))
 
-    def _analyse(self, variant, *, strategy, players, chips, blind, share, posting) -> Analysis:
+    def _analyse(self, variant, *, strategy, players, chips, blind, share, posting, irregularity) -> Analysis:
         rules = self.table(variant, blind, share, posting)
         hole, hand, hilo, items = self.tables[variant]
         r = rules.share
@@ -84,21 +93,25 @@ class PvpGame(Game):
                                              "posting": posting, **posts, "share_r": f"{r.numerator}/{r.denominator}",
                                              "share_rule": f"0.90 <= r < 1 ({SHARE_RULE})"}, (), note=note)
 
-    def _simulate(self, rounds, generator, variant, progress, *, strategy, players, chips, blind, share, posting):
+    def _simulate(self, rounds, generator, variant, progress, *, strategy, players, chips, blind, share, posting,
+                  irregularity):
         from rngcore.devices import device_spec
 
         rules = self.table(variant, blind, share, posting)
         policy = pt.call_down if strategy == "call-down" else pt.random_policy(generator)
         boards = BoardTally()
         tally = {"rounds": 0, "showdowns": 0, "all_in_pots": 0, "low_halves": 0, "staked": 0, "paid": 0, "house": 0,
-                 "not_conserved": 0}
+                 "not_conserved": 0, "void": 0}
+        event = IRREGULARITIES[irregularity]
         stacks = [chips * (k + 1) for k in range(players)]
 
         def step(n: int) -> None:
             decks = device_spec("deck").draw(generator, n)
             for deck in decks:
-                r = pt.play_round(rules, stacks, tally["rounds"] % players, deck, policy)
-                boards.add(r.board)
+                r = pt.play_round(rules, stacks, tally["rounds"] % players, deck, policy, event)
+                tally["void"] += r.void is not None
+                if r.void is None:
+                    boards.add(r.board)
                 tally["rounds"] += 1
                 tally["showdowns"] += r.showdown
                 tally["all_in_pots"] += len(r.pots)
@@ -111,6 +124,8 @@ class PvpGame(Game):
         played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["rounds"], progress)
         fit = boards.fit(tally["not_conserved"])
         lows = f", {tally['low_halves']:,} with a low half paid" if rules.hilo else ""
+        if event is not None:
+            lows += f"; irregularity {irregularity} in every round, {tally['void']:,} rounds void (9-14-イ)"
         note = (f"outcome chi-square: the board's category (3-1) vs its exact probability; {tally['showdowns']:,} "
                 f"showdowns, {tally['all_in_pots']:,} all-in pots{lows}; staked {tally['staked']:,} yen, paid "
                 f"{tally['paid']:,}, house {tally['house']:,}; rounds whose settlement lost or made a yen: "

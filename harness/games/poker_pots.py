@@ -148,8 +148,14 @@ def _share(r: Fraction | None) -> Fraction | None:
     return None if r is None else check_share(r)
 
 
+def _truncated(amounts: dict[int, Fraction], unit: int) -> dict[int, int]:
+    """Each amount truncated to a whole number of ``unit`` (9-9-ロ, 13-ロ: the yen; in a
+    tournament's game the smallest tournament chip, 11-3-ハ)."""
+    return {i: math.floor(a / unit) * unit for i, a in amounts.items()}
+
+
 def settle(pots: Sequence[Pot], carried: int, hands: dict[int, int], clockwise: Sequence[int],
-           r: Fraction) -> Settlement:
+           r: Fraction, unit: int = 1) -> Settlement:
     """Decide and pay every pot (9-8, 9-9).
 
     Parameters
@@ -166,11 +172,14 @@ def settle(pots: Sequence[Pot], carried: int, hands: dict[int, int], clockwise: 
     r : Fraction or None
         The operator's share, 0.90 <= r < 1 (9-9-イ); None in a tournament's
         game, which pays the whole pot (11-3-ハ).
+    unit : int
+        What a share is truncated to: 1 yen (9-9-ロ), or in a tournament's
+        game the smallest tournament chip's points (11-3-ハ reads "1 yen" so).
     """
     r = _share(r)
     prizes = [prize(p.amount, r) for p in pots]
     amounts = shares(pots, carried, hands, prizes, prize(carried, r))
-    paid = {i: math.floor(a) for i, a in amounts.items()}
+    paid = _truncated(amounts, unit)
     odd = sum(amounts.values(), Fraction(0)) - sum(paid.values())
     if amounts:
         first = next(i for i in clockwise if i in amounts)   # 9-9-ロ
@@ -251,12 +260,12 @@ class HiLoSettlement:
         return {i: self.high.get(i, 0) + self.low.get(i, 0) for i in {*self.high, *self.low}}
 
 
-def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int],
-                prizes: Sequence[int], main_prize: int) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int], prizes: Sequence[int],
+                main_prize: int, unit: int = 1) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
     """Each winner's exact amount of the high half and of the low half (9-12, 9-13-ハ).
 
-    Each prize's low half is half of it rounded down, its high half the rest
-    (rounded up); a prize that no low winner's amount reaches goes whole to
+    Each prize's low half is half of it rounded down (to a whole ``unit``, as
+    :func:`settle`), its high half the rest (rounded up); a prize that no low winner's amount reaches goes whole to
     the high (13-ハ-(2), (4), (6): "the whole prize" when no customer wins
     the low of it).  ``low`` holds the low values of the customers who have
     a low (9-11); the others lose the low (12-イ-(2)-(四)).
@@ -265,15 +274,16 @@ def hilo_shares(pots: Sequence[Pot], carried: int, high: dict[int, int], low: di
     reach = [r for _, r in _decided(pots, carried, lows)]
     top = len(pots) if None in reach else max((r + 1 for r in reach), default=0)  # pots the low reaches
     main_used = None in reach and bool(carried)
-    high_prizes = [-(-p // 2) if k < top else p for k, p in enumerate(prizes)]
-    low_prizes = [p // 2 for p in prizes]
-    high_main = -(-main_prize // 2) if main_used else main_prize
+    low_prizes = [p // (2 * unit) * unit for p in prizes]
+    high_prizes = [p - lo if k < top else p for k, (p, lo) in enumerate(zip(prizes, low_prizes))]
+    low_main = main_prize // (2 * unit) * unit
+    high_main = main_prize - low_main if main_used else main_prize
     return (shares(pots, carried, high, high_prizes, high_main),
-            shares(pots, carried, lows, low_prizes, main_prize // 2))
+            shares(pots, carried, lows, low_prizes, low_main))
 
 
 def settle_hilo(pots: Sequence[Pot], carried: int, high: dict[int, int], low: dict[int, int],
-                high_first: Sequence[int], low_first: Sequence[int], r: Fraction) -> HiLoSettlement:
+                high_first: Sequence[int], low_first: Sequence[int], r: Fraction, unit: int = 1) -> HiLoSettlement:
     """Decide and pay every pot of Omaha Hi-Lo 8 or better (9-12, 9-13).
 
     Parameters
@@ -287,14 +297,16 @@ def settle_hilo(pots: Sequence[Pot], carried: int, high: dict[int, int], low: di
         The customers in the order 13-ロ gives the truncated yen of each half:
         the best high (low) hand first, equal hands by the suit of their
         strongest card (:func:`harness.games.poker_hands.omaha_odd_chip_order`).
+    unit : int
+        As for :func:`settle`.
     """
     r = _share(r)
     prizes = [prize(p.amount, r) for p in pots]
     main_prize = prize(carried, r)
-    exact = hilo_shares(pots, carried, high, low, prizes, main_prize)
+    exact = hilo_shares(pots, carried, high, low, prizes, main_prize, unit)
     halves = []
     for amounts, first in zip(exact, (high_first, low_first)):
-        paid = {i: math.floor(a) for i, a in amounts.items()}
+        paid = _truncated(amounts, unit)
         odd = sum(amounts.values(), Fraction(0)) - sum(paid.values())
         if amounts:  # 13-ロ: the half's truncated yen to its best hand
             paid[next(i for i in first if i in amounts)] += int(odd)

@@ -46,6 +46,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from harness.games import poker_hands as ph
+from harness.games import poker_irregular as irregular
 from harness.games import poker_pots as pots
 
 SOURCE = "000 別表第1 第3 9"
@@ -85,6 +86,11 @@ class TableRules:
     share : Fraction or None
         The operator's r, 0.90 <= r < 1 (9-9-イ); None for a tournament's
         game, whose pots are paid whole in tournament chips (11-3-ハ).
+    chip : int
+        The smallest chip: shares are truncated to whole chips, the rest to
+        the winner 9-9-ロ / 13-ロ names -- 1 yen, or in a tournament's game
+        the smallest tournament chip's points (11-3-ハ reads "1 yen" so);
+        the blind must be a whole number of chips.
     """
 
     hole: int
@@ -93,6 +99,7 @@ class TableRules:
     blind: int = 50
     antes: bool = False
     share: Fraction | None = Fraction(95, 100)
+    chip: int = 1
 
     def __post_init__(self):
         if self.hole not in (2, 4) or self.hand not in ("omaha-hi", "best5") or (self.hilo and self.hole != 4):
@@ -101,6 +108,8 @@ class TableRules:
             raise ValueError(f"the blind must be at least 1 yen, got {self.blind}")
         if self.share is not None:
             pots.check_share(self.share)
+        if self.chip < 1 or self.blind % self.chip:
+            raise ValueError(f"the blind ({self.blind}) must be a whole number of the smallest chip ({self.chip})")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,20 +156,12 @@ class Round:
     paid: dict[int, int]
     house: int
     low_paid: dict[int, int]
+    measures: tuple[str, ...] = ()   # the 9-14-イ measures applied to the deal
+    void: str | None = None          # the rule under which the round's result did not occur
 
     def chips_conserved(self) -> bool:
         """Every yen staked (less what 9-7-ロ-(4) returned) is paid out or kept by the house (9-9)."""
         return sum(self.staked.values()) == sum(self.paid.values()) + self.house
-
-
-def deal_positions(seats: int, hole: int, small_blind: int) -> tuple[dict[int, list[int]], list[int]]:
-    """Deck positions of each seat's hole cards and of the five board cards (reading:
-    one card at a time clockwise from the small blind, then burn 3 / burn 1 / burn 1)."""
-    holes = {s: [] for s in range(seats)}
-    for k in range(hole * seats):
-        holes[(small_blind + k) % seats].append(k)
-    top = hole * seats
-    return holes, [top + 1, top + 2, top + 3, top + 5, top + 7]
 
 
 class _Betting:
@@ -231,13 +232,20 @@ class _Betting:
 
 
 def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: Sequence[int],
-               policy: Policy) -> Round:
+               policy: Policy, irregularity: irregular.Irregularity | None = None) -> Round:
     """Play one round on a shuffled ``deck`` (52 card indices) for customers with
-    ``chips`` (each at least 1 yen; two or more), the small blind at seat ``small_blind``."""
+    ``chips`` (each at least 1 yen; two or more), the small blind at seat ``small_blind``;
+    ``irregularity``: what went wrong before the gathering, the measures of 9-14-イ applied
+    (a void round returns every stake and pays nothing)."""
     n = len(chips)
     if n < 2 or min(chips) < 1 or not 0 <= small_blind < n:
         raise ValueError("a round needs two or more customers with chips and a small blind among them")
-    hole_at, board_at = deal_positions(n, rules.hole, small_blind)
+    layout = irregular.deal(n, rules.hole, small_blind, irregularity)
+    if layout.void is not None:   # the round's result did not occur: nothing staked stays staked
+        none = dict.fromkeys(range(n), 0)
+        return Round(n, small_blind, {}, (), (), none, {}, (), 0, frozenset(), False, {}, 0, {}, layout.measures,
+                     layout.void)
+    hole_at, board_at = layout.holes, layout.board
     holes = {s: tuple(int(deck[k]) for k in at) for s, at in hole_at.items()}
     board = tuple(int(deck[k]) for k in board_at)
     b = _Betting(rules, chips, small_blind)
@@ -272,7 +280,7 @@ def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: 
     if showdown and rules.hilo:
         shown_hands = ph.omaha_showdown({i: holes[i] for i in live}, board)
         s = pots.settle_hilo(b.pots, b.carried, shown_hands.high, shown_hands.low, shown_hands.high_first,
-                             shown_hands.low_first, rules.share)
+                             shown_hands.low_first, rules.share, rules.chip)
         paid, house, low_paid = s.paid, s.house, s.low
     else:
         if showdown:
@@ -280,10 +288,10 @@ def play_round(rules: TableRules, chips: Sequence[int], small_blind: int, deck: 
             hands = {i: int(v) for i, v in zip(live, values)}
         else:
             hands = {live[0]: 0}
-        s = pots.settle(b.pots, b.carried, hands, clockwise, rules.share)
+        s = pots.settle(b.pots, b.carried, hands, clockwise, rules.share, rules.chip)
         paid, house = s.paid, s.house
     return Round(n, small_blind, holes, board, tuple(b.actions), dict(b.staked), dict(b.returned), tuple(b.pots),
-                 b.carried, frozenset(b.folded), showdown, paid, house, low_paid)
+                 b.carried, frozenset(b.folded), showdown, paid, house, low_paid, layout.measures)
 
 
 # ------------------------------------------------------------- policies --
@@ -293,14 +301,15 @@ def call_down(view: View) -> tuple[str, int]:
     return ("check", 0) if "check" in view.legal() else ("call", 0)
 
 
-def random_policy(generator) -> Policy:
-    """Each legal action with equal chance, a bet or raise of any whole amount above the call
-    up to his chips with equal chance: every path of the betting, drawn through the unbiased
-    bounded integers of ``generator``."""
+def random_policy(generator, chip: int = 1) -> Policy:
+    """Each legal action with equal chance, a bet or raise of any whole number of ``chip``
+    above the call up to his chips with equal chance: every path of the betting, drawn
+    through the unbiased bounded integers of ``generator``.  (Every stake and stack is a
+    whole number of chips when the blinds and the starting stacks are.)"""
     def policy(view: View) -> tuple[str, int]:
         legal = view.legal()
         action = legal[int(generator.integers(0, len(legal)))]
         if action in ("bet", "raise"):
-            return action, int(generator.integers(view.to_call + 1, view.chips + 1))
+            return action, chip * int(generator.integers(view.to_call // chip + 1, view.chips // chip + 1))
         return action, 0
     return policy
