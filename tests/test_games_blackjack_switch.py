@@ -82,7 +82,7 @@ def test_c_round_over_every_ordering_of_a_small_shoe_equals_the_reference():
             theirs = "out of cards"
         try:
             nets, side, _, _ = table.round_areas(codes(d))
-            ours = (nets, bool(side & sw.SWAPPED))
+            ours = (nets[:2], bool(side & sw.SWAPPED))
         except tt.OutOfCards:
             ours = "out of cards"
         assert ours == theirs, d
