@@ -105,3 +105,19 @@ def test_simulation_counts_the_bet_behind_from_the_engine():
     assert sim.ok
     bet = {b.name: b for b in sim.bets}["bet_behind"]
     assert bet.decisions == 100_000 and bet.inside
+
+
+@pytest.mark.slow
+def test_c_engine_settles_the_bet_behind_as_the_reference_over_a_million_rounds():
+    rules = GAME.game_rules()
+    strategy = tw.infinite_deck_analysis(rules, distributions=False)[1]
+    table = tt.TwentyOneTable(rules, strategy, GAME.shoe_rules, 8, behind=(False, False))
+    n = 1_000_000
+    nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
+    sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
+    net_log, _, behind_log = table.play(rngcore.Generator(SEED, 23), n, nets, sides, log="behind")
+    theirs, _ = reference.behind_rounds(rules, strategy, False, False, GAME.shoe_rules, 8,
+                                        rngcore.Generator(SEED, 23), n)
+    ours = [(F(int(a), tt.DEN), F(int(b), tt.DEN)) for a, b in zip(net_log, behind_log)]
+    first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
+    assert first is None, f"round {first}: C {ours[first]}, reference {theirs[first]}"
