@@ -34,8 +34,9 @@ def blackjack(cards: list[int]) -> bool:
 
 
 class Hand:
-    def __init__(self, cards: list[int], split: bool, split_aces: bool):
-        self.cards, self.split, self.split_aces, self.stake = cards, split, split_aces, 1
+    def __init__(self, cards: list[int], split: bool, split_aces: bool, first: bool = True):
+        # first: the initial hand, and after a split the hand played first (the bet-behind's)
+        self.cards, self.split, self.split_aces, self.stake, self.first = cards, split, split_aces, 1, first
 
     def context(self) -> tw.Context:
         # a split ace's context lasts while it holds its two cards
@@ -60,8 +61,10 @@ def options(rules: tw.Rules, up: int, hand: Hand, hands_held: int) -> tuple[str,
     return tuple(out)
 
 
-def play(rules: tw.Rules, deal, strategy) -> Fraction:
-    """One round's net per initial unit; ``deal()`` gives the next card's value."""
+def play(rules: tw.Rules, deal, strategy, area=None) -> Fraction:
+    """One round's net per initial unit; ``deal()`` gives the next card's value.  Each finished
+    hand gets ``result``, its outcome per unit staked (``area``: the function playing the
+    seat's hand, :func:`play_area` by default)."""
     first, up, second = deal(), deal(), deal()
     dealer = [up] + ([deal()] if rules.hole_card else [])
     seat = [first, second]
@@ -73,11 +76,13 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
         if not rules.hole_card:
             dealer.append(deal())
         return Fraction(0) if blackjack(dealer) else rules.blackjack_pays
-    finished = play_area(rules, up, seat, deal, strategy)
+    finished = (area or play_area)(rules, up, seat, deal, strategy)
     if finished is None:                        # surrendered
         if not rules.hole_card:
             deal()
         return Fraction(-1, 2)
+    for h in finished:
+        h.result = -1 if best(h.cards) > 21 else 0
     net = Fraction(-sum(h.stake for h in finished if best(h.cards) > 21))
     standing = [h for h in finished if best(h.cards) <= 21]
     if not rules.hole_card:
@@ -88,6 +93,28 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
         return net - (1 if rules.original_bet_only else sum(h.stake for h in standing))
     finish_dealer(rules, dealer, deal)
     return net + settle(rules, dealer, standing)
+
+
+def play_behind(rules: tw.Rules, deal, strategy, follow_double: bool, follow_split: bool) -> tuple[Fraction, Fraction]:
+    """One round's (seat net, bet-behind net), the bet-behind following the seat (001
+    ベットビハインドプレイヤーのアクション): a double is a hit for it (one stake) unless
+    ``follow_double``; after a split it follows the first split hand only unless
+    ``follow_split``.  Hole-card rule only (001's)."""
+    assert rules.hole_card
+    finished: list[Hand] = []
+
+    def area(rules_, up, seat, deal_, strategy_):
+        hands = play_area(rules_, up, seat, deal_, strategy_)
+        finished.extend(hands or [])
+        return hands
+
+    seat_net = play(rules, deal, strategy, area)
+    if not finished:
+        return seat_net, seat_net           # decided before any play, or surrendered: it follows the seat
+    followed = [h for h in finished if h.first or follow_split]
+    stake = {id(h): 1 if (h.stake == 2 and not follow_double) else h.stake for h in followed}
+    # each finished hand's result per unit staked, read back from the seat's own settlement
+    return seat_net, sum((stake[id(h)] * h.result for h in followed), Fraction(0))
 
 
 def play_area(rules: tw.Rules, up: int, seat: list[int], deal, strategy) -> list[Hand] | None:
@@ -108,8 +135,8 @@ def play_area(rules: tw.Rules, up: int, seat: list[int], deal, strategy) -> list
             if act == tw.SPLIT:
                 x = hand.cards[0]
                 held += 1
-                hand = Hand([x, deal()], True, x == 1)
-                pending.append(Hand([x, deal()], True, x == 1))
+                hand = Hand([x, deal()], True, x == 1, hand.first)
+                pending.append(Hand([x, deal()], True, x == 1, False))
                 continue
             hand.cards.append(deal())
             if act == tw.DOUBLE:
@@ -133,9 +160,10 @@ def settle(rules: tw.Rules, dealer: list[int], standing: list[Hand]) -> Fraction
     d, net = best(dealer), Fraction(0)
     for h in standing:
         if d > 21:
-            net += 0 if (d == 22 and rules.dealer_22_push) else h.stake
+            h.result = 0 if (d == 22 and rules.dealer_22_push) else 1
         else:
-            net += h.stake * ((best(h.cards) > d) - (best(h.cards) < d))
+            h.result = (best(h.cards) > d) - (best(h.cards) < d)
+        net += h.stake * h.result
     return net
 
 
@@ -224,6 +252,13 @@ def rounds(rules: tw.Rules, strategy, shoe_rules: str, decks: int, generator, n:
         net = play(rules, deal, strategy)
         return net, side_class(codes[0], codes[1], codes[2])
     return dealt_rounds(one, shoe_rules, decks, generator, n)
+
+
+def behind_rounds(rules: tw.Rules, strategy, follow_double: bool, follow_split: bool, shoe_rules: str, decks: int,
+                  generator, n: int):
+    """(seat net, bet-behind net) of ``n`` rounds dealt through the devices' shoe."""
+    return dealt_rounds(lambda deal, codes: play_behind(rules, deal, strategy, follow_double, follow_split),
+                        shoe_rules, decks, generator, n)
 
 
 def switch_rounds(rules: tw.Rules, strategy, swap, shoe_rules: str, decks: int, generator, n: int):

@@ -16,6 +16,7 @@ typedef struct hand {
     uint32_t first, second;  /* the first two values (the two-card key) */
     uint32_t context;  /* 0 initial, 1 split, 2 split ace with its two cards */
     int32_t stake;     /* 1, or 2 doubled */
+    uint32_t first_hand; /* the area's first hand: the initial one, and after a split the hand completed first */
 } hand;
 
 /* KERN_TW_MAX_HANDS hands, each doubled at most: every net fits the nets' range. */
@@ -65,6 +66,7 @@ static inline void start(hand *h, uint32_t v, uint32_t context)
     h->second = 0;
     h->context = context;
     h->stake = 1;
+    h->first_hand = 1;
 }
 
 /* The side-bet class of the seat's first two cards c1, c2 and the upcard (twentyone.h). */
@@ -104,6 +106,15 @@ static inline uint32_t match_class(uint32_t a, uint32_t b, uint32_t c, uint32_t 
     return CLASS[same];
 }
 
+/* The bet-behind's stake on a finished hand of the first area (twentyone.h): 0 if it does not follow it. */
+static inline int32_t behind_stake(const kern_tw_rules *r, const hand *h, uint32_t area)
+{
+    if (area || !(h->first_hand || r->follow_split)) {
+        return 0;
+    }
+    return h->stake == 2 && !r->follow_double ? 1 : h->stake;
+}
+
 static inline int natural(uint32_t a, uint32_t b)
 {
     return a + b == 11 && (a == 1 || b == 1);
@@ -139,7 +150,8 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
     int peeks = r->hole_card && (up == 1 || up == 10);
     int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
-    int32_t net[2] = {0, 0};
+    int32_t net[2] = {0, 0}, behind = 0;   /* behind: the bet-behind's net, when it differs from net[0] */
+    int behind_own = 0;                    /* behind is its own (the seat played hands), not net[0] */
     uint32_t n_hands = areas;
     if (areas == 1 && natural(first[0], second[0]) && up == 1 && r->even_money) {
         net[0] = KERN_TW_DEN; /* 000 1-7: even money, paid at once, before the peek */
@@ -185,14 +197,16 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
                 }
                 if (act == KERN_TW_SPLIT) {
                     /* 000 1-9-ニ-(1): each card of the pair gets one more at once; this hand first */
-                    uint32_t x = h.first, context = x == 1 ? 2 : 1;
+                    uint32_t x = h.first, context = x == 1 ? 2 : 1, first_hand = h.first_hand;
                     area_hands++;
                     n_hands++;
                     start(&h, x, context);
+                    h.first_hand = first_hand;   /* this hand is completed first: it keeps its place */
                     DEAL(v);
                     take(&h, v);
                     hand *other = &waiting[n_waiting++];
                     start(other, x, context);
+                    other->first_hand = 0;
                     DEAL(v);
                     take(other, v);
                     continue;
@@ -223,12 +237,16 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         }
     }
 
-    int32_t live_stakes[2] = {0, 0};
+    int32_t live_stakes[2] = {0, 0}, behind_live = 0;
     uint32_t live = 0;
+    behind_own = n_done > 0 && owner[0] == 0;
     for (uint32_t i = 0; i < n_done; i++) {
+        int32_t bs = behind_stake(r, &done_hands[i], owner[i]);
         if (best_total(done_hands[i].hard, done_hands[i].aces) > 21) {
             net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
+            behind -= bs * KERN_TW_DEN;
         } else {
+            behind_live += bs;
             owner[live] = owner[i];
             done_hands[live++] = done_hands[i];
             live_stakes[owner[i]] += done_hands[i].stake;
@@ -254,6 +272,9 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
                 net[a] -= (r->original_bet_only ? 1 : live_stakes[a]) * KERN_TW_DEN;
             }
         }
+        if (behind_live) {
+            behind -= (r->original_bet_only ? 1 : behind_live) * KERN_TW_DEN;
+        }
         goto done;
     }
     for (;;) {
@@ -266,17 +287,17 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
     uint32_t dealer_total = best_total(dealer.hard, dealer.aces);
     for (uint32_t i = 0; i < live; i++) {
-        int32_t stake = done_hands[i].stake * KERN_TW_DEN;
         uint32_t total = best_total(done_hands[i].hard, done_hands[i].aces);
-        if (dealer_total > 21) {
-            net[owner[i]] += dealer_total == 22 && r->dealer_22_push ? 0 : stake;
-        } else {
-            net[owner[i]] += total > dealer_total ? stake : total < dealer_total ? -stake : 0;
-        }
+        /* the hand's result per unit staked: +1, 0 or -1 */
+        int32_t sign = dealer_total > 21 ? (dealer_total == 22 && r->dealer_22_push ? 0 : 1)
+                                         : (total > dealer_total) - (total < dealer_total);
+        net[owner[i]] += sign * done_hands[i].stake * KERN_TW_DEN;
+        behind += sign * behind_stake(r, &done_hands[i], owner[i]) * KERN_TW_DEN;
     }
 done:
     nets_out[0] = net[0];
     nets_out[1] = net[1];
+    nets_out[2] = behind_own ? behind : net[0];   /* a round the seat did not play out: it follows the seat */
     *hands_out = n_hands;
     *at = pos;
     return RNG_OK;
@@ -291,7 +312,8 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
         return RNG_E_ARGUMENT;
     }
     if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS || rules->even_money > 1 ||
-        rules->switch_hands > 1 || (rules->switch_hands && rules->even_money) ||
+        rules->switch_hands > 1 || (rules->switch_hands && rules->even_money) || rules->follow_double > 1 ||
+        rules->follow_split > 1 ||
         rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||
         rules->surrender_units < -KERN_TW_DEN || rules->surrender_units > 0) {
         return RNG_E_ARGUMENT;
@@ -332,7 +354,8 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
 }
 
 int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
-                 uint64_t *firsts, int32_t *net_log, uint8_t *side_log, unsigned bits)
+                 uint64_t *firsts, uint64_t *behind, int32_t *net_log, uint8_t *side_log, int32_t *behind_log,
+                 unsigned bits)
 {
     kern_shoe *s = &t->shoe;
     if (s->n < 20 || s->n > KERN_BAC_MAX_SHOE) {
@@ -345,7 +368,7 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
             return status;
         }
         uint32_t begin = s->pos, pos = begin, side, hands;
-        int32_t area_nets[2];
+        int32_t area_nets[3];
         status = play_round(t, s->cards, s->n, &pos, area_nets, &side, &hands);
         int32_t net = area_nets[0];
         if (status != RNG_OK) {
@@ -358,6 +381,12 @@ int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *n
                                            : (uint32_t)(net + KERN_TW_NET_OFFSET)]++;
         }
         sides[side]++;
+        if (behind) {
+            behind[area_nets[2] + KERN_TW_NET_OFFSET]++;
+        }
+        if (behind_log) {
+            behind_log[i] = area_nets[2];
+        }
         if (net_log) {
             net_log[i] = net;
         }
@@ -383,7 +412,7 @@ int kern_tw_round_areas(const kern_tw_table *t, const uint16_t *cards, uint32_t 
 int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *net, uint32_t *side,
                   uint32_t *used, uint32_t *hands)
 {
-    int32_t nets[2];
+    int32_t nets[3];
     int status = kern_tw_round_areas(t, cards, n, nets, side, used, hands);
     *net = nets[0];
     return status;

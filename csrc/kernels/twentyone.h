@@ -31,6 +31,13 @@
  * Money is integers: every pay the rules state is a whole number of
  * 1 / KERN_TW_DEN units (harness checks it before filling the rules).
  *
+ * Bet-behind (001 ベットビハインドプレイヤーのアクション): a bet of one unit
+ * that follows the (first) area's play: its net is the seat's, except that
+ * a doubled hand counts one stake unless follow_double, and after a split it
+ * follows only the first split hand (the one completed first, which keeps
+ * that place through re-splits) unless follow_split.  Its net is counted in
+ * behind[] (kern_tw_play) in the nets' classes.
+ *
  * Two areas (Blackjack Switch, 000 第2 2, rules.switch_hands): the seat holds
  * a pair of main areas with equal stakes (2-4-ハ).  The deal is each area's
  * first card, the upcard, each area's second card, then the hole card
@@ -98,6 +105,8 @@ typedef struct kern_tw_rules {
     int32_t blackjack_units;     /* a player blackjack's net, 1 / KERN_TW_DEN units */
     int32_t surrender_units;     /* a surrender's net (-KERN_TW_DEN / 2) */
     uint32_t switch_hands;       /* 1: two areas per seat with the switch of the second cards (000 第2 2) */
+    uint32_t follow_double;      /* bet-behind (001): its stake doubles with the seat's; else the third card is a hit for it */
+    uint32_t follow_split;       /* bet-behind (001): it follows every split hand; else only the seat's first split hand */
 } kern_tw_rules;
 
 typedef struct kern_tw_table {
@@ -136,14 +145,16 @@ uint32_t kern_tw_swap_cell(uint32_t u, uint32_t a1, uint32_t a2, uint32_t b1, ui
 /* Play `rounds` rounds, adding one to nets[] (KERN_TW_NETS) and sides[]
  * (KERN_TW_SIDES) per round, and to firsts[] (KERN_TW_FIRSTS; NULL for none)
  * for the first round dealt from each shoe: its net class if the seat did not
- * split, else KERN_TW_SPLIT_CLASS; with two areas its side class instead.  (The first round of a shoe is dealt from a
+ * split, else KERN_TW_SPLIT_CLASS; with two areas its side class instead; and
+ * the bet-behind's net to behind[] (KERN_TW_NETS; NULL for none).  (The first round of a shoe is dealt from a
  * uniformly shuffled full shoe whatever the burn, so its law is the full
  * shoe's first round; later rounds depend on the cut card.)  net_log /
- * side_log (NULL for none) receive each round's net in units and side class.  Returns RNG_OK, the source's failure
+ * side_log / behind_log (NULL for none) receive each round's net in units, side class and bet-behind net.  Returns RNG_OK, the source's failure
  * status, KERN_TW_OUT_OF_CARDS or KERN_TW_NO_PLAY (the round in progress is
  * not counted).  On a failure the counts of the call must be discarded. */
 int kern_tw_play(rng_source *src, kern_tw_table *t, uint64_t rounds, uint64_t *nets, uint64_t *sides,
-                 uint64_t *firsts, int32_t *net_log, uint8_t *side_log, unsigned bits);
+                 uint64_t *firsts, uint64_t *behind, int32_t *net_log, uint8_t *side_log, int32_t *behind_log,
+                 unsigned bits);
 
 /* The round the table deals from cards[0..n) (codes): *net its net in
  * units, *side its side class, *used the cards it took, *hands the hands
@@ -154,7 +165,7 @@ int kern_tw_round(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int
                   uint32_t *used, uint32_t *hands);
 
 /* kern_tw_round with each area's net: nets[0] the first area's, nets[1] the
- * second's (0 with one area). */
+ * second's (0 with one area), nets[2] the bet-behind's. */
 int kern_tw_round_areas(const kern_tw_table *t, const uint16_t *cards, uint32_t n, int32_t *nets, uint32_t *side,
                         uint32_t *used, uint32_t *hands);
 /* cffi:end */

@@ -117,7 +117,7 @@ class BlackjackSwitchGame(TwentyOneGame):
         outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in law.items())
         return BetResult("main", source, outcomes, note=MAIN_NOTE)
 
-    def c_table(self, rules: tw.Rules, chart, decks: int) -> TwentyOneTable:
+    def c_table(self, rules: tw.Rules, chart, decks: int, behind=None) -> TwentyOneTable:
         return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks,
                               swaps=self.swaps(rules, chart))
 

@@ -1,5 +1,5 @@
 """Deluxe Blackjack (001, live game): the rules as a cited table, the exact main-bet return,
-insurance and the Pairs side bet, and rounds dealt through the virtual shoe.
+insurance, the Pairs side bet and the bet-behind, and rounds dealt through the virtual shoe.
 
 Source: ``001_87c0e55df12ec8fe.txt`` (digest ``rules/blackjack.md`` § 4), cited by its
 headings.  The game plumbing is :mod:`harness.games.twentyone_game`.
@@ -21,6 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from harness.games import twentyone as tw
+from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
 from harness.games.twentyone_game import TwentyOneGame, pair_counts, pair_kind
 
@@ -49,18 +50,33 @@ RULES = (
                  "half the seat bet, dealer's first card an ace, also with a blackjack"),
     tw.RuleEntry("pairs_pays", (odds(50), odds(30), odds(10), odds(5)), "001 ペイアウト (ペア)",
                  "three card 50, perfect 30, coloured 10, mixed 5; only the highest pattern pays"),
+    tw.RuleEntry("bet_behind", True, "001 1. ベッティング; ベットビハインドプレイヤーのアクション",
+                 "follows a seated player's hand; follow double / follow split are the bet-behind player's "
+                 "choices, both no by default"),
+)
+OPTIONS = (
+    GameOption.choice("follow-double", "the bet-behind follows the seat's double (yes: its stake doubles too) or "
+                                       "not (no: the third card is a hit for it; 001 ベットビハインドプレイヤーのアクション "
+                                       "(ダブルダウンに従う), default no)", ("no", "yes")),
+    GameOption.choice("follow-split", "the bet-behind follows both split hands (yes, an equal stake on the second) "
+                                      "or only the first (no; 001 ベットビハインドプレイヤーのアクション "
+                                      "(スプリットに従う), default no)", ("no", "yes")),
 )
 
 
 class DeluxeBlackjackGame(TwentyOneGame):
     name = "deluxe-blackjack"
-    summary = "Deluxe Blackjack (live): main bet (exact, infinite shoe, basic strategy), insurance, Pairs"
+    summary = "Deluxe Blackjack (live): main bet (exact, infinite shoe, basic strategy), insurance, Pairs, bet-behind"
     rules = f"{SOURCE} (Deluxe Blackjack rules sheet)"
     devices = f"shoe:8 ({SHOE_RULES} procedure)"
     table = RULES
     shoe_rules = SHOE_RULES
     fixed_decks = DECKS
+    options = OPTIONS
     main_rules = ("hit_soft_17", "blackjack_pays", "surrender", "max_hands", "double_after_split")
+
+    def behind_choices(self, choices: dict) -> tuple[bool, bool]:
+        return choices.pop("follow_double", "no") == "yes", choices.pop("follow_split", "no") == "yes"
 
     def side_bets(self, decks: int) -> tuple[BetResult, ...]:
         """Pairs on the seat's first two cards and, for "three card", the dealer's first card."""

@@ -31,6 +31,7 @@ from harness.kernels import lib
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
 from harness.games.core import BetResult, OutcomeClass
 from harness.games.simulate import BetSimulation, FitResult, Simulation, goodness_of_fit
+from harness.games.twentyone_behind import behind_law
 from harness.games.twentyone_first_round import first_round_law, labelled
 
 BASIC = Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe optimum, "
@@ -158,11 +159,12 @@ class TwentyOneGame(Game):
 
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
         decks, choices, chart = self._decks(choices)
+        behind = self.behind_choices(choices)
         rules = self.game_rules(**choices)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
         bets = (self.main_bet(rules, source, chart), insurance_result(decks, insurance.value, insurance.source),
-                *self.side_bets(decks))
+                *self.side_bets(decks), *self.behind_bets(rules, chart, behind))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
                                 for e in self.table},
@@ -180,9 +182,25 @@ class TwentyOneGame(Game):
         """The main bet's exact outcome law (the round's net per initial unit)."""
         return main_result(rules, source, chart)
 
-    def c_table(self, rules: tw.Rules, chart, decks: int) -> TwentyOneTable:
-        """The C table dealing this game's rounds."""
-        return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks)
+    def c_table(self, rules: tw.Rules, chart, decks: int, behind: tuple[bool, bool] | None = None) -> TwentyOneTable:
+        """The C table dealing this game's rounds (``behind``: the bet-behind's choices, if it has one)."""
+        return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks,
+                              behind=behind or (True, True))
+
+    def behind_choices(self, choices: dict) -> tuple[bool, bool] | None:
+        """Pop the bet-behind's (follow double, follow split) choices from ``choices``; None if the
+        game has no bet-behind."""
+        return None
+
+    def behind_bets(self, rules: tw.Rules, chart, behind: tuple[bool, bool] | None) -> tuple[BetResult, ...]:
+        """The bet-behind's exact law (:mod:`harness.games.twentyone_behind`), if the game has one."""
+        if behind is None:
+            return ()
+        law = behind_law(rules, played_hands(rules, chart), *behind, strategy=chart)
+        follow = ", ".join(f"follow {what} {'yes' if on else 'no'}" for what, on in zip(("double", "split"), behind))
+        return (BetResult("bet_behind", self.entry("bet_behind").source,
+                          tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in law.items()),
+                          note=f"follows the seat ({follow}); exact for an infinite shoe with the seat's strategy"),)
 
     def side_labels_of(self, side: int) -> dict[str, str]:
         """Each side bet's outcome class for a kernel side class."""
@@ -213,17 +231,21 @@ class TwentyOneGame(Game):
         player's chart, every side bet placed every round; rounds played in C, counts exact integers."""
         analysis = self.analyse(strategy=strategy, **choices)
         decks, choices, chart = self._decks(choices)
+        follow = self.behind_choices(choices)
         rules = self.game_rules(**choices)
-        table = self.c_table(rules, chart, decks)
+        table = self.c_table(rules, chart, decks, follow)
+        behind = None if follow is None else np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
         nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
         sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
         firsts = np.zeros(lib.KERN_TW_FIRSTS, dtype=np.uint64)
         played, interrupted, seconds = _run(rounds, self.chunk,
-                                            lambda n: table.play(generator, n, nets, sides, firsts=firsts),
+                                            lambda n: table.play(generator, n, nets, sides, firsts=firsts,
+                                                                 behind=behind),
                                             lambda: int(sides.sum(dtype=np.uint64)), progress)
         counts: dict[str, dict[str, int]] = {b.name: {} for b in analysis.bets if b.name != "insurance"}
-        for i in np.flatnonzero(nets):
-            counts["main"][net_label(net_of(int(i)))] = int(nets[i])
+        for name, classes in (("main", nets), ("bet_behind", behind)):
+            for i in np.flatnonzero(classes if classes is not None else []):
+                counts[name][net_label(net_of(int(i)))] = int(classes[i])
         for side in np.flatnonzero(sides):
             for name, label in self.side_labels_of(int(side)).items():
                 counts[name][label] = counts[name].get(label, 0) + int(sides[side])

@@ -41,8 +41,9 @@ def units(value: Fraction, what: str) -> int:
     return int(scaled)
 
 
-def c_rules(rules: tw.Rules) -> dict[str, int]:
-    """The ``kern_tw_rules`` fields of ``rules`` (the strategy table holds the rest)."""
+def c_rules(rules: tw.Rules, behind: tuple[bool, bool] = (True, True)) -> dict[str, int]:
+    """The ``kern_tw_rules`` fields of ``rules`` (the strategy table holds the rest) and the
+    bet-behind's (follow double, follow split) choices."""
     if not 1 <= rules.max_hands <= lib.KERN_TW_MAX_HANDS:
         raise ValueError(f"the C round engine holds 1..{lib.KERN_TW_MAX_HANDS} hands per seat, "
                          f"got max_hands={rules.max_hands}")
@@ -52,7 +53,7 @@ def c_rules(rules: tw.Rules) -> dict[str, int]:
             "even_money": int(rules.take_even_money),
             "blackjack_units": units(rules.blackjack_pays, "the blackjack pay"),
             "surrender_units": units(Fraction(-1, 2), "the surrender loss"),
-            "switch_hands": int(rules.switch)}
+            "switch_hands": int(rules.switch), "follow_double": int(behind[0]), "follow_split": int(behind[1])}
 
 
 def _longer_hand(soft: bool, t: int) -> tuple | None:
@@ -126,9 +127,10 @@ class TwentyOneTable:
 
     With ``rules.switch`` the seat holds two areas and ``swaps`` (uint8[KERN_TW_SWAPS], 1 where
     the seat exchanges the second cards, :func:`harness.games.twentyone_switch.swap_cells`)
-    is required."""
+    is required.  ``behind``: the bet-behind's (follow double, follow split) choices (001)."""
 
-    def __init__(self, rules: tw.Rules, strategy, shoe_rules: str, decks: int, swaps: np.ndarray | None = None):
+    def __init__(self, rules: tw.Rules, strategy, shoe_rules: str, decks: int, swaps: np.ndarray | None = None,
+                 behind: tuple[bool, bool] = (True, True)):
         procedure = rule_set(shoe_rules)
         fresh = np.ascontiguousarray(cards.fresh_stack(decks, procedure.ranks), dtype=np.uint16)
         values = [min(cards.rank_of(int(c)), tw.TEN) for c in fresh]
@@ -136,7 +138,7 @@ class TwentyOneTable:
         self._cells = strategy_cells(rules, strategy)
         self._table = ffi.new("kern_tw_table *")
         shoe = ffi.new("kern_bac_rules *", procedure.c_rules(decks))
-        c = ffi.new("kern_tw_rules *", c_rules(rules))
+        c = ffi.new("kern_tw_rules *", c_rules(rules, behind))
         status = lib.kern_tw_table_init(self._table, ffi.from_buffer("uint16_t[]", fresh), fresh.size, shoe, c,
                                         ffi.from_buffer("uint8_t[]", self._cells))
         raise_for_status(status, f"the twenty-one table ({shoe_rules}, {decks} decks)", details={
@@ -161,27 +163,34 @@ class TwentyOneTable:
         return int(self._table.shoe.shoes)
 
     def play(self, generator, rounds: int, nets: np.ndarray, sides: np.ndarray, *, firsts: np.ndarray | None = None,
-             log: bool = False, bits: int = WORD_BITS):
+             behind: np.ndarray | None = None, log: bool = False, bits: int = WORD_BITS):
         """Play ``rounds`` rounds, adding to ``nets`` (uint64[KERN_TW_NETS]) and ``sides``
         (uint64[KERN_TW_SIDES]), and the first round of each shoe to ``firsts``
         (uint64[KERN_TW_FIRSTS]: its net class, or ``KERN_TW_SPLIT_CLASS`` if the seat split);
-        with ``log``, return each round's (net units, side class) arrays."""
+        and the bet-behind's net to ``behind`` (uint64[KERN_TW_NETS]); with ``log``, return each
+        round's (net units, side class) arrays, and the bet-behind's nets too if ``log="behind"``."""
         arrays = [("nets", nets, lib.KERN_TW_NETS), ("sides", sides, lib.KERN_TW_SIDES)]
         if firsts is not None:
             arrays.append(("firsts", firsts, lib.KERN_TW_FIRSTS))
+        if behind is not None:
+            arrays.append(("behind", behind, lib.KERN_TW_NETS))
         for name, a, size in arrays:
             if a.dtype != np.uint64 or a.shape != (size,) or not a.flags.c_contiguous:
                 raise ValueError(f"{name} must be a contiguous uint64 array of {size} classes")
         net_log = np.zeros(rounds if log else 0, dtype=np.int32)
         side_log = np.zeros(rounds if log else 0, dtype=np.uint8)
+        behind_log = np.zeros(rounds if log == "behind" else 0, dtype=np.int32)
+        optional = [ffi.NULL if a is None else ffi.from_buffer("uint64_t[]", a) for a in (firsts, behind)]
         status = locked_call(generator, lib.kern_tw_play, self._table, rounds, ffi.from_buffer("uint64_t[]", nets),
-                             ffi.from_buffer("uint64_t[]", sides),
-                             ffi.NULL if firsts is None else ffi.from_buffer("uint64_t[]", firsts),
+                             ffi.from_buffer("uint64_t[]", sides), *optional,
                              ffi.from_buffer("int32_t[]", net_log) if log else ffi.NULL,
-                             ffi.from_buffer("uint8_t[]", side_log) if log else ffi.NULL, bits,
+                             ffi.from_buffer("uint8_t[]", side_log) if log else ffi.NULL,
+                             ffi.from_buffer("int32_t[]", behind_log) if log == "behind" else ffi.NULL, bits,
                              what=f"playing {rounds} twenty-one rounds")
         _check_round(status, "a round ran out of cards (the shoe never wraps around); the procedure's cut "
                              "card leaves too few behind it")
+        if log == "behind":
+            return net_log, side_log, behind_log
         return (net_log, side_log) if log else None
 
     def round(self, codes) -> tuple[Fraction, int, int]:
@@ -193,18 +202,17 @@ class TwentyOneTable:
         nets, side, used, hands = self.round_areas(codes)
         return nets[0], side, used, hands
 
-    def round_areas(self, codes) -> tuple[tuple[Fraction, Fraction], int, int, int]:
-        """(each area's net per unit on it, side class, cards used, hands held) of the round dealt
-        from ``codes``; the second area's net is 0 with one area."""
+    def round_areas(self, codes) -> tuple[tuple[Fraction, Fraction, Fraction], int, int, int]:
+        """(each area's net per unit on it and the bet-behind's, side class, cards used, hands
+        held) of the round dealt from ``codes``; the second area's net is 0 with one area."""
         stack = np.ascontiguousarray(codes, dtype=np.uint16)
-        nets, side, used, hands = (ffi.new("int32_t[2]"), ffi.new("uint32_t *"), ffi.new("uint32_t *"),
+        nets, side, used, hands = (ffi.new("int32_t[3]"), ffi.new("uint32_t *"), ffi.new("uint32_t *"),
                                    ffi.new("uint32_t *"))
         status = lib.kern_tw_round_areas(self._table, ffi.from_buffer("uint16_t[]", stack), stack.size, nets, side,
                                          used, hands)
         raise_for_status(status, "twenty-one round", details={lib.RNG_E_ARGUMENT: "a code is not a card"})
         _check_round(status, f"the round needs more than the {stack.size} cards given")
-        return ((Fraction(int(nets[0]), DEN), Fraction(int(nets[1]), DEN)), int(side[0]), int(used[0]),
-                int(hands[0]))
+        return (tuple(Fraction(int(nets[i]), DEN) for i in range(3)), int(side[0]), int(used[0]), int(hands[0]))
 
 
 class OutOfCards(ValueError):
