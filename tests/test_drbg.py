@@ -343,10 +343,23 @@ def test_seek_and_spawn_are_refused_with_the_reason(engine):
     assert g.position == 0  # nothing was consumed
 
 
-@pytest.mark.parametrize("engine", sorted(drbg_bench.REPLAY_SHA256))
-def test_bench_replay_pins_are_the_reference_streams_digests(engine):
-    stream = reference_stream(engine, drbg_bench.SEED, b"", drbg_bench.MIB)
-    assert hashlib.sha256(stream).hexdigest() == drbg_bench.REPLAY_SHA256[engine]
+@pytest.mark.parametrize("engine", sorted(kat.PIN_SHA256))
+def test_the_stability_pins_are_the_reference_streams_digests(engine):
+    stream = reference_stream(engine, kat.PIN_SEED, b"", kat.PIN_BYTES)
+    assert hashlib.sha256(stream).hexdigest() == kat.PIN_SHA256[engine]
+    assert drbg_bench.REPLAY_SHA256 is kat.PIN_SHA256 and drbg_bench.SEED == kat.PIN_SEED
+
+
+@pytest.mark.parametrize("engine", sorted(kat.PIN_SHA256))
+def test_selftest_checks_every_drbgs_stability_pin_on_every_path(engine, monkeypatch):
+    cls = engines()[engine]
+    check = kat.check_stability_pin(cls)
+    kind = "sha" if engine.startswith("hmac") else "aes"
+    assert check.passed and all(path in check.detail for path in kat.code_paths(kind)), check
+    assert "stability-pin" in [c.name for c in cls.known_answers()]
+    monkeypatch.setitem(kat.PIN_SHA256, engine, "0" * 64)  # a changed stream is reported
+    check = kat.check_stability_pin(cls)
+    assert not check.passed and "should hash to " + "0" * 64 in check.detail
 
 
 def test_bench_replay_cases_run_and_check_without_cryptography(monkeypatch):
