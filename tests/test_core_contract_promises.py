@@ -99,6 +99,29 @@ def _body(path: str, function: str) -> str:
     ("csrc/core/chacha20.c", "production_batch", ["head"]),
     ("csrc/core/chacha20.c", "reseed", ["fresh"]),
     ("csrc/core/chacha20_avx2.c", "rng_chacha20_avx2_groups", ["words", "&st"]),
+    # The SP 800-90A engines: SHA-256, HMAC, HMAC_DRBG; AES, CTR_DRBG; OS seeding.
+    ("csrc/core/hmac_drbg.c", "compress_portable_words", ["w"]),
+    ("csrc/core/hmac_drbg.c", "compress_portable", ["m"]),
+    ("csrc/core/hmac_drbg.c", "rng_sha256", ["&c"]),
+    ("csrc/core/hmac_drbg.c", "hmac_set_key", ["pad"]),
+    ("csrc/core/hmac_drbg.c", "hmac3", ["&ctx", "inner"]),
+    ("csrc/core/hmac_drbg.c", "hmac_chain_portable", ["m", "h"]),
+    ("csrc/core/hmac_drbg.c", "rng_hmac_sha256", ["&hk"]),
+    ("csrc/core/hmac_drbg.c", "drbg_update", ["&hk", "&ctx", "inner", "v_round"]),
+    ("csrc/core/hmac_drbg.c", "rng_hmac_drbg_generate", ["&hk"]),
+    ("csrc/core/ctr_drbg.c", "encrypt_blocks_aesni", ["rk"]),
+    ("csrc/core/ctr_drbg.c", "ctr_aesni", ["rk"]),
+    ("csrc/core/ctr_drbg.c", "ctr_vaes", ["rk"]),
+    ("csrc/core/ctr_drbg.c", "aes_encrypt_blocks", ["s"]),
+    ("csrc/core/ctr_drbg.c", "ctr_blocks", ["s"]),
+    ("csrc/core/ctr_drbg.c", "rng_aes_ctr", ["&k"]),
+    ("csrc/core/ctr_drbg.c", "drbg_update", ["temp"]),
+    ("csrc/core/drbg.c", "reseed_from_os", ["fresh"]),
+    # The continuous test's fingerprints are of output about to be handed out; wiped all the same.
+    ("csrc/core/hmac_drbg.c", "rng_sha256_32x4", ["m", "h"]),
+    ("csrc/core/hmac_drbg.c", "sha256_32x4_shani", ["m"]),
+    ("csrc/core/continuous.c", "fingerprints", ["digest"]),
+    ("csrc/core/continuous.c", "rng_continuous_check", ["f"]),
 ])
 def test_block_functions_wipe_their_key_copies(path, function, copies):
     # The stack is out of reach of a runtime test; the source is not: every

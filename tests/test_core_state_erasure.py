@@ -93,6 +93,10 @@ DERIVED_DRAWS = [
 GENERATORS = {
     "production": lambda: rngcore.Generator(),
     "production-reseeding": lambda: rngcore.Generator(reseed_interval=3000),
+    # The SP 800-90A engines buffer a Generate request the same way (csrc/core/drbg.c).
+    "hmac-drbg": lambda: rngcore.Generator(rngcore.HmacDrbg()),
+    "ctr-drbg": lambda: rngcore.Generator(rngcore.CtrDrbg()),
+    "ctr-drbg-reseeding": lambda: rngcore.Generator(rngcore.CtrDrbg(reseed_interval=2)),
 }
 
 

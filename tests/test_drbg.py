@@ -343,10 +343,23 @@ def test_seek_and_spawn_are_refused_with_the_reason(engine):
     assert g.position == 0  # nothing was consumed
 
 
-@pytest.mark.parametrize("engine", sorted(drbg_bench.REPLAY_SHA256))
-def test_bench_replay_pins_are_the_reference_streams_digests(engine):
-    stream = reference_stream(engine, drbg_bench.SEED, b"", drbg_bench.MIB)
-    assert hashlib.sha256(stream).hexdigest() == drbg_bench.REPLAY_SHA256[engine]
+@pytest.mark.parametrize("engine", sorted(kat.PIN_SHA256))
+def test_the_stability_pins_are_the_reference_streams_digests(engine):
+    stream = reference_stream(engine, kat.PIN_SEED, b"", kat.PIN_BYTES)
+    assert hashlib.sha256(stream).hexdigest() == kat.PIN_SHA256[engine]
+    assert drbg_bench.REPLAY_SHA256 is kat.PIN_SHA256 and drbg_bench.SEED == kat.PIN_SEED
+
+
+@pytest.mark.parametrize("engine", sorted(kat.PIN_SHA256))
+def test_selftest_checks_every_drbgs_stability_pin_on_every_path(engine, monkeypatch):
+    cls = engines()[engine]
+    check = kat.check_stability_pin(cls)
+    kind = "sha" if engine.startswith("hmac") else "aes"
+    assert check.passed and all(path in check.detail for path in kat.code_paths(kind)), check
+    assert "stability-pin" in [c.name for c in cls.known_answers()]
+    monkeypatch.setitem(kat.PIN_SHA256, engine, "0" * 64)  # a changed stream is reported
+    check = kat.check_stability_pin(cls)
+    assert not check.passed and "should hash to " + "0" * 64 in check.detail
 
 
 def test_bench_replay_cases_run_and_check_without_cryptography(monkeypatch):
@@ -360,3 +373,41 @@ def test_bench_replay_cases_run_and_check_without_cryptography(monkeypatch):
         case.check(case.setup()())
         with pytest.raises(AssertionError, match="replay differs"):
             case.check(bytes(drbg_bench.MIB))
+
+
+# --- docs/audit_contract.md section 6 ---------------------------------------------------------
+
+def test_draws_read_a_drbg_stream_as_they_read_chacha20s():
+    """The draws see only a byte stream: on a DRBG they give exactly what they give on the same
+    bytes replayed by the test engine (the draw methods themselves are proven on ChaCha20)."""
+    from rngcore.testing import TestEngine
+
+    draws = [lambda g: g.integers(0, 37, size=1000).tolist(),
+             lambda g: g.integers(0, 3_000_000_000, size=100).tolist(),  # rejections
+             lambda g: [g.integers(0, 52) for _ in range(20)],
+             lambda g: g.random(size=50).tolist(),
+             lambda g: g.permutation(416).tolist()]
+    for cls in DRBGS:
+        stream = reference_stream(cls.name, SEED, (3).to_bytes(8, "big"), 3 * 4096)
+        on_drbg, on_bytes = rngcore.Generator(cls(SEED, 3)), rngcore.Generator(TestEngine.from_bytes(stream))
+        for draw in draws:
+            assert draw(on_drbg) == draw(on_bytes), cls.name
+        assert on_drbg.provenance().position == on_bytes.engine.provenance().position > 4096
+
+
+def test_audit_contract_drbg_worked_example():
+    """The numbers of docs/audit_contract.md section 6, from the independent SP 800-90A reference
+    (OpenSSL's HMAC-SHA256 and AES-256) and from the engines' draws."""
+    doc = (pathlib.Path(__file__).parent.parent / "docs" / "audit_contract.md").read_text()
+    seed = bytes(range(48))
+    assert f"Seed `{seed.hex()}`" in doc and "`0000000000000007`" in doc
+    expected = {"hmac-drbg-sha256": [26, 27, 36], "ctr-drbg-aes256": [30, 26, 1], "ctr-drbg-aes256-nodf": [16, 27, 17]}
+    for name, values in expected.items():
+        head = reference_stream(name, seed, (7).to_bytes(8, "big"), 12)
+        words = [int.from_bytes(head[i:i + 4], "little") for i in (0, 4, 8)]
+        assert all(37 * x % 2**32 >= 2**32 % 37 for x in words)  # no word rejected
+        row = (f"| `{name}` | `{head.hex()}` | {', '.join(map(str, words))} | "
+               f"**{', '.join(str(37 * x >> 32) for x in words)}** |")
+        assert row in doc, row
+        g = rngcore.Generator(engines()[name](seed, 7))
+        assert [g.integers(0, 37) for _ in range(3)] == values == [37 * x >> 32 for x in words]

@@ -33,8 +33,9 @@ def _check(result) -> None:
 
 
 CASES = []
-# The test's cost stays under a tenth of the draws' (ChaCha20: a fifth, with the rekeying).
-for _short, _engine, _target in (("chacha20", "chacha20", ">= 0.8x test-off-replay"),
+# The test's cost stays under a tenth of the draws' (for ChaCha20 the ratio also holds the rekeying
+# and the buffered copy, and still meets it).
+for _short, _engine, _target in (("chacha20", "chacha20", ">= 0.9x test-off-replay"),
                                  ("ctr-drbg", "ctr-drbg-aes256", ">= 0.9x test-off-replay"),
                                  ("hmac-drbg", "hmac-drbg-sha256", ">= 0.9x test-off-replay")):
     CASES += [

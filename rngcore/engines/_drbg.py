@@ -170,11 +170,11 @@ class DrbgEngine(CEngine):
     @classmethod
     def known_answers(cls) -> list[Check]:
         """The CAVP cases of this engine's mechanism (on every AES path for
-        CTR_DRBG), SP 800-38A for AES, and the power-on self-test
-        (:mod:`rngcore.engines._drbg_kat`)."""
+        CTR_DRBG), SP 800-38A for AES, the power-on self-test and the
+        stability pin (:mod:`rngcore.engines._drbg_kat`)."""
         from rngcore.engines import _drbg_kat
 
-        return _drbg_kat.known_answers(cls.kat_mechanisms)
+        return _drbg_kat.known_answers(cls)
 
     # -- readouts -----------------------------------------------------------------
 

@@ -9,6 +9,8 @@
    AES-NI, VAES).
 2. SP 800-38A F.5.1/F.5.3/F.5.5 AES-CTR (AES-128/192/256) on every AES path.
 3. The engines' own power-on self-test, re-run.
+4. A stability pin per engine: the SHA-256 of the first MiB of its replay
+   stream for a fixed seed, on every code path of its primitive.
 
 The vector files ship inside the package (``rngcore/data/``, copies of
 ``tests/vectors/`` with their provenance headers), so an installed rngcert
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import os
 import pathlib
 from importlib import resources
@@ -27,8 +30,9 @@ from typing import Iterator
 from rngcore._native import ffi, lib
 from rngcore.engine import Check
 
-__all__ = ["AesVector", "CavpCase", "EXPECTED_CASES", "aes_paths", "aes_path", "check_aes_ctr", "check_cavp",
-           "check_power_on", "code_path", "code_paths", "known_answers", "load_aes_ctr", "load_cavp", "run_case"]
+__all__ = ["AesVector", "CavpCase", "EXPECTED_CASES", "PIN_BYTES", "PIN_SEED", "PIN_SHA256", "aes_paths", "aes_path",
+           "check_aes_ctr", "check_cavp", "check_power_on", "check_stability_pin", "code_path", "code_paths",
+           "known_answers", "load_aes_ctr", "load_cavp", "run_case"]
 
 PROCEDURES = ("no_reseed", "pr_false", "pr_true")
 FILES = {"hmac": "HMAC_DRBG_SHA256_{}.rsp", "ctr": "CTR_DRBG_AES256_{}.rsp"}
@@ -36,6 +40,18 @@ SECTIONS = {"[SHA-256]": "hmac", "[AES-256 use df]": "ctr-df", "[AES-256 no df]"
 EXPECTED_CASES = {"hmac": 720, "ctr-df": 720, "ctr-nodf": 720}
 AES_VECTORS_FILE = "aes_ctr_sp800_38a.txt"
 EXPECTED_AES_VECTORS = 3
+
+# SHA-256 of the first MiB of each engine's replay stream for seed PIN_SEED (entropy input ||
+# nonce; the 48-byte entropy input without the df) and no personalization string: the Python
+# SP 800-90A reference's stream (harness/benchcases/_drbg_reference.py), recomputed from it by
+# tests/test_drbg.py.  The bench cases check their replay runs against these too.
+PIN_SEED = bytes(range(0x40, 0x70))
+PIN_BYTES = 1 << 20
+PIN_SHA256 = {
+    "ctr-drbg-aes256": "a85614556fc2e8cbf2d425bdaaa63d7e807961e750178d9e07c9854606a74f94",
+    "ctr-drbg-aes256-nodf": "4e53ab3a0b6ba5fd3de7be6fb5b015bb5c0449da33a62f0dd4294fcbf934aadd",
+    "hmac-drbg-sha256": "1cf9697e67f9c4d65a3c8686776c4c369bec52dbd5a453dbdcec9b3808a3eba2",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,8 +323,28 @@ def check_power_on() -> Check:
                  "on every AES and SHA-256 path: " + ("pass" if passed else "FAILED; every DRBG engine now refuses output"))
 
 
-def known_answers(mechanisms: tuple[str, ...]) -> list[Check]:
-    """The checks for one engine's mechanisms; a check that raises counts as failed."""
+def check_stability_pin(engine) -> Check:
+    """The first MiB of ``engine``'s (a DRBG engine class) pinned replay stream hashes to its
+    pin, on every path of its primitive (AES for CTR_DRBG, SHA-256 for HMAC_DRBG)."""
+    kind = _kind(engine.kat_mechanisms[0])
+    expected = PIN_SHA256[engine.name]
+    digests = {}
+    for path in code_paths(kind):
+        with code_path(kind, path):
+            out = bytearray(PIN_BYTES)
+            engine(PIN_SEED).fill_pointer(ffi.from_buffer(out), PIN_BYTES, "known answers")
+            digests[path] = hashlib.sha256(out).hexdigest()
+    wrong = {path: digest for path, digest in digests.items() if digest != expected}
+    detail = f"first MiB of seed {PIN_SEED.hex()} ({', '.join(digests)} {kind} paths): SHA-256 {expected}"
+    if wrong:
+        detail = (f"first MiB of seed {PIN_SEED.hex()} should hash to {expected}; "
+                  + "; ".join(f"{path} gives {digest}" for path, digest in wrong.items()))
+    return Check("stability-pin", not wrong, detail)
+
+
+def known_answers(engine) -> list[Check]:
+    """The checks for one engine (a DRBG engine class); a check that raises counts as failed."""
+    mechanisms = engine.kat_mechanisms
     checks: list[Check] = []
     try:
         checks.extend(check_cavp(load_cavp(), mechanisms))
@@ -320,4 +356,8 @@ def known_answers(mechanisms: tuple[str, ...]) -> list[Check]:
         except Exception as exc:
             checks.append(Check("sp800-38a-aes-ctr", False, f"{type(exc).__name__}: {exc}"))
     checks.append(check_power_on())
+    try:
+        checks.append(check_stability_pin(engine))
+    except Exception as exc:
+        checks.append(Check("stability-pin", False, f"{type(exc).__name__}: {exc}"))
     return checks
