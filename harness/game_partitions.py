@@ -89,9 +89,12 @@ def _play_remote(job):
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
-             partition_rounds: int | None = None, scheduler: str | None = None, **options):
+             partition_rounds: int | None = None, scheduler: str | None = None, checkpoint=None, **options):
     """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
     :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order.
+
+    ``checkpoint``: a directory keeping each finished partition's tallies
+    (:mod:`harness.partition_store`); those found there are merged, not played again.
 
     Returns
     -------
@@ -106,24 +109,35 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
     parts = partitions(rounds, size)
     replay = _replay(generator)
+    store, saved = None, {}
+    if checkpoint is not None:
+        from harness.partition_store import PartitionStore
+        from harness.partitions import generator_key
+
+        identity = {"game": game.name, "variant": variant, "strategy": strategy, "options": options,
+                    "rounds": rounds, "partition_rounds": size, "generator": generator_key(generator)}
+        store = PartitionStore(checkpoint, identity, len(parts))
+        saved = store.finished()
+    todo = [i for i in range(len(parts)) if i not in saved]
     if scheduler is not None:
         from harness import cluster
 
         recipe = _recipe(generator)
         generator.spawn(len(parts))  # (the generator ends where it does in a local run)
-        jobs = ((game.name, (variant, strategy, options), recipe, len(parts), i, b - a)
-                for i, (a, b) in enumerate(parts))
+        jobs = ((game.name, (variant, strategy, options), recipe, len(parts), i, parts[i][1] - parts[i][0])
+                for i in todo)
         results = cluster.ordered(_play_remote, jobs, scheduler, workers)
     else:
         _PREPARED.update(game=game, parts=parts, children=generator.spawn(len(parts)),
                          settings=(variant, strategy, options))
         if workers > 1 and _workers.forks():
-            results = ordered(_play, range(len(parts)), workers)
+            results = ordered(_play, todo, workers)
         else:
-            results = ((i, _play(i)) for i in range(len(parts)))
+            results = ((i, _play(i)) for i in todo)
     total, interrupted = None, False
     try:
-        for index, (_, part) in enumerate(results):  # (in partition order)
+        for index, part in _with_saved(results, len(parts), saved, store, game, variant, strategy, options,
+                                       generator):
             total = part if total is None else GameSegments.merge(total, part)
             if part.interrupted:
                 interrupted = True
@@ -139,6 +153,39 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
         raise KeyboardInterrupt
     replay = None if replay is None else {**replay, "partitions": len(parts), "partition_rounds": size}
     return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
+
+
+def _with_saved(results, count: int, saved: dict, store, game, variant, strategy, options, generator):
+    """``(index, simulation)`` of every partition in order: a saved one's rebuilt from its tallies,
+    a played one's from ``results`` (then saved in ``store``, unless interrupted)."""
+    import json
+
+    from harness.segments import GameSegments
+
+    results = iter(results)
+    like = None  # a simulation of this run's game: the exact figures a saved partition's tallies go with
+    for index in range(count):
+        if index in saved:
+            if like is None:
+                like = _template(game, variant, strategy, options, generator)
+            yield index, GameSegments.load(json.loads(saved[index]), like)
+            continue
+        _, part = next(results)
+        if like is None and index == 0:
+            like = part
+        if store is not None and not part.interrupted:
+            store.save(index, json.dumps(GameSegments.dump(part)))
+        yield index, part
+
+
+def _template(game, variant, strategy, options, generator):
+    """A one-round simulation of the run's game on a generator of its own, rebuilt from ``generator``'s
+    recipe (which so does not move): its counts are not used, only its exact figures, class
+    probabilities and labels, the same in every partition."""
+    from harness.games.simulate import fits_deferred
+
+    with fits_deferred():
+        return game.simulate(1, _child(_recipe(generator), 1, 0), variant, strategy=strategy, **options)
 
 
 __all__ = ["simulate", "PARTITION_ROUNDS"]

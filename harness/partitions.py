@@ -138,13 +138,15 @@ def ordered(task, jobs, workers: int):
 
 
 def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
-         scheduler=None):
+         scheduler=None, checkpoint=None, identity=None):
     """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
 
     ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
     or where to read them (then the main process's pass reads them with ``rows_of(a, b)``).
     ``prepare()`` (before the pool starts) readies this process's state for forked workers.
     ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
+    ``checkpoint``: a directory keeping each finished partition (:mod:`harness.partition_store`), the
+    run named by ``identity``; the partitions found there are merged, not tested again.
     """
     from harness.sources import rows_per_chunk
     from stats._signals import deferred_signals
@@ -161,7 +163,17 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         _battery(plan)  # planned here once: forked workers start with it
         if prepare is not None:
             prepare()
-    jobs = ((plan, a, b, source) for (a, b), source in zip(parts, sources(parts)))
+    store, saved = None, {}
+    if checkpoint is not None:
+        from harness.partition_store import PartitionStore
+
+        if serial:
+            raise ValueError(f"--checkpoint keeps partitions of tests that merge; {', '.join(serial)} declares no merge")
+        store = PartitionStore(checkpoint, {**identity, "battery": plan, "partition_rows": PARTITION_ROWS},
+                               len(parts))
+        saved = store.finished()
+    jobs = ((plan, a, b, source) for index, ((a, b), source) in enumerate(zip(parts, sources(parts)))
+            if index not in saved)  # (a saved partition's rows are still drawn: the stream goes on alike)
     if not merging:
         results = ((job, None) for job in jobs)
     elif scheduler is not None:
@@ -172,8 +184,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         results = ordered(_test_partition, jobs, workers)
     accumulators, done, interrupted = None, 0, False
     try:
-        for index, ((_, a, b, source), pickled) in enumerate(results):
-            part = None if pickled is None else pickle.loads(pickled)
+        for index, ((_, a, b, source), part) in enumerate(_with_saved(results, parts, saved, store)):
             with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
                 if lone is not None and isinstance(source, tuple):
                     for c in range(a, b, step):
@@ -203,8 +214,27 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     return full.result(interrupted=interrupted)
 
 
+def _with_saved(results, parts, saved: dict, store):
+    """``(job, accumulators)`` of every partition in order: a saved one's restored from its JSON
+    (``source`` None), a computed one's unpickled from ``results`` and saved in ``store``."""
+    from stats import _state
+
+    results = iter(results)
+    for index, (a, b) in enumerate(parts):
+        if index in saved:
+            fresh = pickle.loads(_PREPARED["fresh"])
+            _state.loads(saved[index].encode(), fresh)
+            yield (None, a, b, None), fresh
+            continue
+        job, pickled = next(results)
+        part = None if pickled is None else pickle.loads(pickled)
+        if store is not None:
+            store.save(index, _state.dumps(b - a, part).decode())
+        yield job, part
+
+
 def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
-                    progress=None, scheduler=None):
+                    progress=None, scheduler=None, checkpoint=None):
     """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
 
     Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
@@ -218,12 +248,16 @@ def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: floa
         for _ in parts:
             yield where
 
+    stat = capture.path.stat()
+    identity = {"capture": str(capture.path.resolve()), "bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+                "format": fmt}
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler)
+                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler,
+                checkpoint=checkpoint, identity=identity)
 
 
 def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None,
-              scheduler=None):
+              scheduler=None, checkpoint=None):
     """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
     on ``workers`` processes: the figures of the one-process run on the same generator."""
     from harness.sources import drawn, rows_per_chunk
@@ -242,7 +276,17 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
             held, have = ([rows[b - a:]], have - (b - a)) if have > b - a else ([], 0)
 
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                scheduler=scheduler)
+                scheduler=scheduler, checkpoint=checkpoint, identity={"generator": generator_key(generator)})
+
+
+def generator_key(generator) -> str:
+    """SHA-256 naming where ``generator`` stands (engine, seed, stream, position): a checkpoint
+    says which stream its partitions drew from without holding the seed."""
+    from harness.partition_store import run_key
+
+    provenance = generator.provenance(show_seed=True)
+    return run_key({"engine": provenance.engine, "seed": provenance.seed, "stream": provenance.stream,
+                    "position": provenance.position})
 
 
 def _concatenate(chunks):
