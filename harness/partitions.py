@@ -39,10 +39,35 @@ PARTITION_ROWS = 1 << 21
 def partitions(n: int, size: int | None = None) -> list[tuple[int, int]]:
     """``[(start, end), ...]`` rows of each partition of ``n`` rows (of :data:`PARTITION_ROWS`), in order.
 
-    The cut depends on ``n`` alone, never on how many workers there are.
+    The cut depends on ``n`` alone, never on how many workers there are.  This module is the one
+    home of how a run is cut: equal partitions here, and the quadratic schedule of a simulation's
+    segments (:func:`schedule`, which :func:`harness.segments.boundaries` reads).
     """
     size = PARTITION_ROWS if size is None else int(size)
-    return [(start, min(n, start + size)) for start in range(0, n, size)]
+    return _ranges([min(n, start + size) for start in range(0, n, size)])
+
+
+def schedule(total: int, points: int, minimum: int) -> list[tuple[int, int]]:
+    """``[(start, end), ...]`` of the segments of a run of ``total`` rounds: ends at
+    ``total (j / points)^2``, j = 1..points (dense early, where a running return still moves),
+    a segment shorter than ``minimum`` dropped (the last one absorbs a short one before it).
+
+    >>> schedule(20_000, 16, 2000)[:2]
+    [(0, 2813), (2813, 5000)]
+    """
+    out: list[int] = []
+    for j in range(1, points + 1):
+        b = total if j == points else -(-total * j * j // (points * points))
+        if b - (out[-1] if out else 0) >= minimum or j == points:
+            out.append(b)
+    if len(out) > 1 and out[-1] - out[-2] < minimum:
+        del out[-2]  # the last segment absorbs a short one before it
+    return _ranges(out)
+
+
+def _ranges(ends: list[int]) -> list[tuple[int, int]]:
+    """Consecutive ``(start, end)`` from 0 through each of ``ends``."""
+    return list(zip([0, *ends[:-1]], ends))
 
 
 #: Per process: the battery of the run (and the capture it reads), prepared once; a forked worker
@@ -295,4 +320,4 @@ def _concatenate(chunks):
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "PARTITION_ROWS"]
+__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "schedule", "PARTITION_ROWS"]
