@@ -135,3 +135,18 @@ def test_a_slot_simulation_in_partitions_is_the_same_for_any_workers(small_parti
     assert a == b and a["simulation"]["plays"] == ROUNDS
     alone = CliRunner().invoke(main, args[:2] + ["--workers", "2"])
     assert alone.exit_code == 2 and "--simulate" in alone.stderr
+
+
+def test_deferring_the_fit_leaves_other_threads_alone():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harness.games.simulate import fits_deferred
+
+    game = GAMES["roulette-single"]
+    with fits_deferred():
+        mine = game.simulate(2000, rngcore.Generator(SEED, stream=5))
+        with ThreadPoolExecutor(1) as pool:
+            theirs = pool.submit(game.simulate, 2000, rngcore.Generator(SEED, stream=5)).result()
+    after = game.simulate(2000, rngcore.Generator(SEED, stream=5))
+    assert mine.outcome_fit.pvalue is None and mine.outcome_fit.inputs[0] == after.outcome_fit.inputs[0]
+    assert theirs.outcome_fit.pvalue is not None and theirs.outcome_fit.pvalue == after.outcome_fit.pvalue
