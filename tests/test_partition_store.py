@@ -114,3 +114,30 @@ def test_a_damaged_partition_file_is_computed_again(tmp_path):
     assert store.finished() == {0: '{"a": 1}'}
     with pytest.raises(ValueError, match="another run"):
         PartitionStore(tmp_path, {"run": 2}, 3)
+
+
+def test_outcomes_drawn_from_our_device_resume_to_the_uninterrupted_report(tmp_path, monkeypatch):
+    from harness.partitions import run_drawn
+
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 20_000)
+    spec = device_spec("roulette-single")
+    folder = tmp_path / "parts"
+
+    def stop_after_one(done, total):
+        if done >= 20_000:
+            raise KeyboardInterrupt
+
+    def run(**kw):
+        return run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=9), N, alpha=0.01, tests=None,
+                         workers=2, **kw)
+
+    first = run(progress=stop_after_one, checkpoint=folder)
+    assert first.interrupted and len(list(folder.glob("part-*.json"))) == 1
+    again, whole = run(checkpoint=folder), run()
+    assert not again.interrupted and again.to_json() == whole.to_json()
+    with pytest.raises(ValueError, match="another run"):  # another seed's stream: not these partitions
+        run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=10), N, alpha=0.01, tests=None,
+                  workers=2, checkpoint=folder)
+    cli = CliRunner().invoke(main, ["test", "roulette-single", "--samples", str(N), "--seed", SEED,
+                                    "--checkpoint", str(folder)])
+    assert cli.exit_code == 2 and "another run" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
