@@ -39,10 +39,35 @@ PARTITION_ROWS = 1 << 21
 def partitions(n: int, size: int | None = None) -> list[tuple[int, int]]:
     """``[(start, end), ...]`` rows of each partition of ``n`` rows (of :data:`PARTITION_ROWS`), in order.
 
-    The cut depends on ``n`` alone, never on how many workers there are.
+    The cut depends on ``n`` alone, never on how many workers there are.  This module is the one
+    home of how a run is cut: equal partitions here, and the quadratic schedule of a simulation's
+    segments (:func:`schedule`, which :func:`harness.segments.boundaries` reads).
     """
     size = PARTITION_ROWS if size is None else int(size)
-    return [(start, min(n, start + size)) for start in range(0, n, size)]
+    return _ranges([min(n, start + size) for start in range(0, n, size)])
+
+
+def schedule(total: int, points: int, minimum: int) -> list[tuple[int, int]]:
+    """``[(start, end), ...]`` of the segments of a run of ``total`` rounds: ends at
+    ``total (j / points)^2``, j = 1..points (dense early, where a running return still moves),
+    a segment shorter than ``minimum`` dropped (the last one absorbs a short one before it).
+
+    >>> schedule(20_000, 16, 2000)[:2]
+    [(0, 2813), (2813, 5000)]
+    """
+    out: list[int] = []
+    for j in range(1, points + 1):
+        b = total if j == points else -(-total * j * j // (points * points))
+        if b - (out[-1] if out else 0) >= minimum or j == points:
+            out.append(b)
+    if len(out) > 1 and out[-1] - out[-2] < minimum:
+        del out[-2]  # the last segment absorbs a short one before it
+    return _ranges(out)
+
+
+def _ranges(ends: list[int]) -> list[tuple[int, int]]:
+    """Consecutive ``(start, end)`` from 0 through each of ``ends``."""
+    return list(zip([0, *ends[:-1]], ends))
 
 
 #: Per process: the battery of the run (and the capture it reads), prepared once; a forked worker
@@ -138,13 +163,15 @@ def ordered(task, jobs, workers: int):
 
 
 def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
-         scheduler=None):
+         scheduler=None, checkpoint=None, identity=None):
     """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
 
     ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
     or where to read them (then the main process's pass reads them with ``rows_of(a, b)``).
     ``prepare()`` (before the pool starts) readies this process's state for forked workers.
     ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
+    ``checkpoint``: a directory keeping each finished partition (:mod:`harness.partition_store`), the
+    run named by ``identity``; the partitions found there are merged, not tested again.
     """
     from harness.sources import rows_per_chunk
     from stats._signals import deferred_signals
@@ -161,7 +188,17 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         _battery(plan)  # planned here once: forked workers start with it
         if prepare is not None:
             prepare()
-    jobs = ((plan, a, b, source) for (a, b), source in zip(parts, sources(parts)))
+    store, saved = None, {}
+    if checkpoint is not None:
+        from harness.partition_store import PartitionStore
+
+        if serial:
+            raise ValueError(f"--checkpoint keeps partitions of tests that merge; {', '.join(serial)} declares no merge")
+        store = PartitionStore(checkpoint, {**identity, "battery": plan, "partition_rows": PARTITION_ROWS},
+                               len(parts))
+        saved = store.finished()
+    jobs = ((plan, a, b, source) for index, ((a, b), source) in enumerate(zip(parts, sources(parts)))
+            if index not in saved)  # (a saved partition's rows are still drawn: the stream goes on alike)
     if not merging:
         results = ((job, None) for job in jobs)
     elif scheduler is not None:
@@ -172,8 +209,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         results = ordered(_test_partition, jobs, workers)
     accumulators, done, interrupted = None, 0, False
     try:
-        for index, ((_, a, b, source), pickled) in enumerate(results):
-            part = None if pickled is None else pickle.loads(pickled)
+        for index, ((_, a, b, source), part) in enumerate(_with_saved(results, parts, saved, store)):
             with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
                 if lone is not None and isinstance(source, tuple):
                     for c in range(a, b, step):
@@ -203,8 +239,27 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     return full.result(interrupted=interrupted)
 
 
+def _with_saved(results, parts, saved: dict, store):
+    """``(job, accumulators)`` of every partition in order: a saved one's restored from its JSON
+    (``source`` None), a computed one's unpickled from ``results`` and saved in ``store``."""
+    from stats import _state
+
+    results = iter(results)
+    for index, (a, b) in enumerate(parts):
+        if index in saved:
+            fresh = pickle.loads(_PREPARED["fresh"])
+            _state.loads(saved[index].encode(), fresh)
+            yield (None, a, b, None), fresh
+            continue
+        job, pickled = next(results)
+        part = None if pickled is None else pickle.loads(pickled)
+        if store is not None:
+            store.save(index, _state.dumps(b - a, part).decode())
+        yield job, part
+
+
 def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
-                    progress=None, scheduler=None):
+                    progress=None, scheduler=None, checkpoint=None):
     """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
 
     Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
@@ -218,12 +273,16 @@ def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: floa
         for _ in parts:
             yield where
 
+    stat = capture.path.stat()
+    identity = {"capture": str(capture.path.resolve()), "bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+                "format": fmt}
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler)
+                rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler,
+                checkpoint=checkpoint, identity=identity)
 
 
 def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None,
-              scheduler=None):
+              scheduler=None, checkpoint=None):
     """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
     on ``workers`` processes: the figures of the one-process run on the same generator."""
     from harness.sources import drawn, rows_per_chunk
@@ -242,7 +301,17 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
             held, have = ([rows[b - a:]], have - (b - a)) if have > b - a else ([], 0)
 
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                scheduler=scheduler)
+                scheduler=scheduler, checkpoint=checkpoint, identity={"generator": generator_key(generator)})
+
+
+def generator_key(generator) -> str:
+    """SHA-256 naming where ``generator`` stands (engine, seed, stream, position): a checkpoint
+    says which stream its partitions drew from without holding the seed."""
+    from harness.partition_store import run_key
+
+    provenance = generator.provenance(show_seed=True)
+    return run_key({"engine": provenance.engine, "seed": provenance.seed, "stream": provenance.stream,
+                    "position": provenance.position})
 
 
 def _concatenate(chunks):
@@ -251,4 +320,4 @@ def _concatenate(chunks):
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "PARTITION_ROWS"]
+__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "schedule", "PARTITION_ROWS"]

@@ -44,20 +44,16 @@ FORMAT = 1
 
 
 def boundaries(total: int, minimum: int | None = None) -> list[int]:
-    """Cumulative rounds at the end of each segment of a run of ``total`` rounds (the last is ``total``).
+    """Cumulative rounds at the end of each segment of a run of ``total`` rounds (the last is ``total``):
+    :data:`POINTS` points of the quadratic schedule (:func:`harness.partitions.schedule`, where every
+    cut of a run lives), segments of at least :data:`MIN_SEGMENT` rounds.
 
     >>> boundaries(20_000)
     [2813, 5000, 7813, 11250, 15313, 17579, 20000]
     """
-    minimum = MIN_SEGMENT if minimum is None else minimum
-    out: list[int] = []
-    for j in range(1, POINTS + 1):
-        b = total if j == POINTS else -(-total * j * j // (POINTS * POINTS))
-        if b - (out[-1] if out else 0) >= minimum or j == POINTS:
-            out.append(b)
-    if len(out) > 1 and out[-1] - out[-2] < minimum:
-        del out[-2]  # the last segment absorbs a short one before it
-    return out
+    from harness.partitions import schedule
+
+    return [end for _, end in schedule(total, POINTS, MIN_SEGMENT if minimum is None else minimum)]
 
 
 @dataclasses.dataclass

@@ -64,6 +64,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from stats import _text_scan
 from stats._text_scan import Vocabulary, scan
 from stats._validate import check_choice
 from stats.kinds import kind_of
@@ -317,29 +318,43 @@ def _open_text(path: Path, kind, fmt: str, progress=None) -> Capture:
         fmt, basis = _proven_reading(path, kind, reading.meaning, reading.label_only, reading.index_only)
     column = 0 if fmt == "labels" else 1
     table = np.array([m[column] for m in reading.meaning], dtype=np.uint16 if len(kind.labels) > 255 else np.uint8)
+    # The reading known, the kernel makes label indices itself: each spelling is taught again with
+    # its index for an id (mapping the ids afterwards cost about a third of the reading pass).
+    indices = Vocabulary()
+    for token, id in reading.ids.items():
+        indices.add(token, int(table[id]))
 
-    def rows_from(a: int, batch: int):
-        """Batches of ids from the resume point at or before row ``a``, and the row that point is."""
+    def body_line(number, raw, terminated, offset, rows):
+        ids = reading.body_line(number, raw, terminated, offset, rows)
+        return None if ids is None else [int(table[i]) for i in ids]
+
+    def rows_from(a: int, batch: int, b: int | None = None):
+        """Batches of ids from the resume point at or before row ``a``, and the row that point is;
+        ``b``: rows up to ``b`` are wanted, so the file is read in blocks of the bytes they span
+        (a block of the default size read for a short chunk was mostly read in vain)."""
         offset, lines = resume[a // RESUME_ROWS]
-        return scan(path, offset, lines, width, reading.vocabulary, batch, reading.body_line,
-                    max_line=MAX_LINE, longest=_LONGEST_LINE_BYTES), a - a % RESUME_ROWS
+        block = None
+        if b is not None:
+            after = -(-b // RESUME_ROWS)
+            end = resume[after][0] if after < len(resume) else total
+            block = min(_text_scan.BLOCK, max(1 << 12, end - offset + 2))  # (+2: the last terminator, "\r\n")
+        return scan(path, offset, lines, width, indices, batch, body_line,
+                    max_line=MAX_LINE, longest=_LONGEST_LINE_BYTES, block=block), a - a % RESUME_ROWS
 
     def get(a: int, b: int) -> np.ndarray:
-        out = np.empty((b - a) * width, dtype=np.uint16)
-        batches, row = rows_from(a, RESUME_ROWS)
-        filled = 0
+        batches, row = rows_from(a, b - a + a % RESUME_ROWS, b)  # one batch: the rows wanted, from the resume point
+        parts = []
         with contextlib.closing(batches):
             for ids, rows, _, _ in batches:
                 if row + rows > a:
-                    part = ids[max(0, a - row) * width:(min(b, row + rows) - row) * width]
-                    out[filled: filled + part.size] = part
-                    filled += part.size
+                    parts.append(ids[max(0, a - row) * width:(min(b, row + rows) - row) * width])
                 row += rows
                 if row >= b:
                     break
-        if filled != out.size:
+        out = parts[0] if len(parts) == 1 else np.concatenate(parts or [np.empty(0, dtype=np.uint16)])
+        if out.size != (b - a) * width:
             raise _fail(path, f"holds fewer outcomes than the {n:,} it held when opened (changed while read?)")
-        return kind.rows_from_values(table[out])
+        return kind.rows_from_values(out.astype(table.dtype, copy=False))
 
     def locate(row: int) -> str:
         batches, start = rows_from(row, 1)

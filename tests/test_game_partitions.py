@@ -102,3 +102,51 @@ def test_later_partitions_send_only_their_counts(small_partitions):
     first, later = (len(pickle.dumps(s)) for s in sent)
     assert later * 4 < first  # the exact class probabilities (7,200 Fractions) travel once
     assert sent[1].outcome_fit.inputs[1] is None and sent[0].outcome_fit.inputs[1] is not None
+
+
+def test_a_slot_simulation_in_partitions_is_the_same_for_any_workers(small_partitions):
+    """`rngcert slot MODEL --simulate N --workers W`: partition i is one call of the slot's simulator on
+    spawn child i; the totals are those of the partitions played and merged by hand, for W = 1 and 2."""
+    import dataclasses
+    from pathlib import Path
+
+    from harness.slot.model import load_model
+    from harness.slot.simulate import simulate
+
+    model = load_model(Path(__file__).resolve().parent.parent / "examples" / "slot_compliant.toml")
+    children = rngcore.Generator(SEED, stream=4).spawn(3)
+    by_hand = None
+    for (a, b), child in zip([(0, SIZE), (SIZE, 2 * SIZE), (2 * SIZE, ROUNDS)], children):
+        part = simulate(model, b - a, child)
+        by_hand = part if by_hand is None else (by_hand.absorb(part) or by_hand)
+
+    def totals(result):
+        return {k: v for k, v in dataclasses.asdict(result).items() if k not in ("seconds", "generator")}
+
+    for workers in (1, 2):
+        result = game_partitions.simulate_slot(model, ROUNDS, rngcore.Generator(SEED, stream=4), workers=workers)
+        assert totals(result) == totals(by_hand) and result.plays == ROUNDS, workers
+        assert result.generator.endswith(f"spawn(3): partitions of {SIZE:,} spins")
+    args = ["slot", str(Path(__file__).resolve().parent.parent / "examples" / "slot_compliant.toml"),
+            "--simulate", str(ROUNDS), "--seed", SEED, "--json"]
+    one, two = (CliRunner().invoke(main, args + ["--workers", w]) for w in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, two.output
+    a, b = (without_times(json.loads(r.stdout)) for r in (one, two))
+    assert a == b and a["simulation"]["plays"] == ROUNDS
+    alone = CliRunner().invoke(main, args[:2] + ["--workers", "2"])
+    assert alone.exit_code == 2 and "--simulate" in alone.stderr
+
+
+def test_deferring_the_fit_leaves_other_threads_alone():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harness.games.simulate import fits_deferred
+
+    game = GAMES["roulette-single"]
+    with fits_deferred():
+        mine = game.simulate(2000, rngcore.Generator(SEED, stream=5))
+        with ThreadPoolExecutor(1) as pool:
+            theirs = pool.submit(game.simulate, 2000, rngcore.Generator(SEED, stream=5)).result()
+    after = game.simulate(2000, rngcore.Generator(SEED, stream=5))
+    assert mine.outcome_fit.pvalue is None and mine.outcome_fit.inputs[0] == after.outcome_fit.inputs[0]
+    assert theirs.outcome_fit.pvalue is not None and theirs.outcome_fit.pvalue == after.outcome_fit.pvalue

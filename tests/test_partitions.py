@@ -87,3 +87,29 @@ def test_a_test_that_cannot_merge_reads_the_outcomes_in_the_main_process(tmp_pat
     one = Battery(spec, N, tests=["frequency", "runs-up", "serial-pairs"])
     one.update(capture.rows(0, N))
     assert result.to_json() == one.result().to_json() and not result.interrupted
+
+
+def test_one_home_cuts_partitions_and_segments_as_before():
+    """harness.partitions holds every cut of a run: the fixed partitions and the segments' quadratic
+    schedule (harness.segments.boundaries reads it), each equal to its straightforward definition."""
+    from harness import segments
+    from harness.partitions import schedule
+
+    def reference_boundaries(total, minimum, points=16):
+        ends = []
+        for j in range(1, points + 1):
+            b = total if j == points else -(-total * j * j // (points * points))
+            if b - (ends[-1] if ends else 0) >= minimum or j == points:
+                ends.append(b)
+        if len(ends) > 1 and ends[-1] - ends[-2] < minimum:
+            del ends[-2]
+        return ends
+
+    rng = np.random.default_rng(5)
+    for total in [1, 2, 1999, 2000, 20_000, 10**6, 2**60, *rng.integers(1, 10**7, 200).tolist()]:
+        assert segments.boundaries(total) == reference_boundaries(total, segments.MIN_SEGMENT)
+        assert segments.boundaries(total, 1) == reference_boundaries(total, 1)
+        assert [b for _, b in schedule(total, 16, 2000)] == reference_boundaries(total, 2000)
+    for n, size in rng.integers(0, 5000, (300, 2)).tolist():
+        size += 1
+        assert partitions(n, size) == [(a, min(n, a + size)) for a in range(0, n, size)]

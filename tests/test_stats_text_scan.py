@@ -151,3 +151,27 @@ def test_a_file_changed_after_it_was_checked_is_refused(tmp_path):
     path.write_text("# format: labels\n" + "1\n" * 10)
     with pytest.raises(CaptureError, match="fewer outcomes than the 1,000"):
         capture.array()
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 5, 8, 1 << 16])
+def test_one_value_lines_of_one_two_and_more_bytes(tmp_path, block):
+    """The kernel's one-value path (direct tables for 1- and 2-byte spellings, the hash for longer
+    ones) reads what the general path reads, with lines and "\\r\\n" cut at any block boundary."""
+    vocab = Vocabulary()
+    for i, token in enumerate(["1", "12", "123", "AS"]):
+        vocab.add(token, i + 1)
+    handed = []
+
+    def slow(number, raw, terminated, offset, rows):
+        handed.append(raw)
+        return None if not raw.strip() or raw.strip().startswith(b"#") else [99]
+
+    data = b"1\n12\r\n123\r2\n13\n\"1\"\n12 \n#1\n 1\nAS\r\n1\r12"
+    path = tmp_path / "one.csv"
+    path.write_bytes(data)
+    batches = list(scan(path, 0, 0, 1, vocab, 4, slow, max_line=50, longest=80, block=block))
+    ids = np.concatenate([b[0] for b in batches]).tolist()
+    # unknown spellings "2" and "13" (1 and 2 bytes: no entry in the direct tables) go to Python
+    assert ids == [1, 2, 3, 99, 99, 1, 2, 1, 4, 1, 2]
+    assert handed == [b"2", b"13"]
+    assert batches[-1][3] == 12  # every line counted, the comment too

@@ -38,6 +38,12 @@ scheduler_option = click.option(
     help="Run the partitions as Dask tasks (the dask extra): tcp://HOST:PORT of a running scheduler, or "
          "'local' for a LocalCluster of --workers N processes; the same result.")
 
+checkpoint_option = click.option(
+    "--checkpoint", "checkpoint", default=None, metavar="DIR", type=click.Path(file_okay=False),
+    help="Keep each finished partition in DIR; run again with the same DIR to go on where a killed run "
+         "stopped, with the result of the uninterrupted run (implies partitions: --workers 1 by default).")
+
+
 class ReportFile(click.File):
     """A report's destination, opened when the report is written (so a run that fails on bad input
     leaves no empty file), but checked at once: a file that could not be written is bad input

@@ -20,7 +20,7 @@ import click
 
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
-                                       scheduler_option, workers_option)
+                                       scheduler_option, workers_option, checkpoint_option)
 from harness.commands.sp800_22 import FORMATS as SP800_22_FORMATS, SUITE_OPTIONS, given, sp800_22_options
 
 #: ``--suite``: the certification battery, or NIST SP 800-22 on raw bits (``harness.commands.sp800_22``).
@@ -230,6 +230,7 @@ def _sigterm_as_interrupt():
 @workers_option("Processes testing the outcomes (a capture file's, or those drawn from our device): fixed "
                 "partitions merged exactly, so the report is that of one pass for any N.")
 @scheduler_option
+@checkpoint_option
 @click.option("--suite", type=click.Choice(SUITES), default="battery", show_default=True,
               help="battery: the certification battery; sp800-22: NIST SP 800-22 Rev. 1a on DEVICE bytes, "
                    "as `rngcert sp800-22` (--workers unset: one per usable CPU).")
@@ -238,8 +239,8 @@ def _sigterm_as_interrupt():
 @quiet_option
 @output_option
 @click.pass_context
-def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, suite, bit_order,
-                 sequences, length, as_json, quiet, output):
+def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, checkpoint, suite,
+                 bit_order, sequences, length, as_json, quiet, output):
     """Run the statistical battery on DEVICE's outcomes and give a verdict.
 
     DEVICE is a device of the registry or a device a kind names itself
@@ -253,6 +254,8 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, worke
     """
     with _sigterm_as_interrupt():  # from start-up on: SIGTERM is Ctrl-C (exit 130), never a silent kill
         if suite == "sp800-22":
+            if checkpoint is not None:
+                raise click.UsageError("--checkpoint applies to the battery's partitions, not --suite sp800-22")
             from harness.commands.sp800_22 import run_from_test
 
             run_from_test(ctx, device, input_path=input_path, fmt=fmt, samples=samples, scheduler=scheduler,
@@ -269,10 +272,12 @@ def test_command(ctx, device, input_path, samples, rng, alpha, fmt, tests, worke
         nist = [t for t in tests if t not in test_names()]
         if nist:  # (_TestNames also accepts the suite's names)
             raise click.UsageError(f"--test {nist[0]} is an SP 800-22 test: add --suite sp800-22 (DEVICE bytes)")
-        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output)
+        _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, checkpoint, as_json,
+              quiet, output)
 
 
-def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, as_json, quiet, output):
+def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, scheduler, checkpoint, as_json,
+          quiet, output):
     from stats.kinds import kind_of
 
     spec = _spec(device)
@@ -311,17 +316,18 @@ def _test(ctx, device, input_path, samples, rng, alpha, fmt, tests, workers, sch
     try:
         label = f"testing {spec.name}" + (f" (reading {capture.path.name})" if capture is not None else "")
         with Progress(label, n, unit=kind.unit, quiet=quiet) as progress:  # the one bar for every format
-            partitioned = workers > 1 or scheduler is not None
+            partitioned = workers > 1 or scheduler is not None or checkpoint is not None
             if partitioned and capture is not None:
                 from harness.partitions import run_partitioned
 
                 result = run_partitioned(spec, device, capture, fmt, n, alpha=alpha, tests=tests or None,
-                                         workers=workers, progress=progress, scheduler=scheduler)
+                                         workers=workers, progress=progress, scheduler=scheduler,
+                                         checkpoint=checkpoint)
             elif partitioned:
                 from harness.partitions import run_drawn
 
                 result = run_drawn(spec, device, generator, n, alpha=alpha, tests=tests or None,
-                                   workers=workers, progress=progress, scheduler=scheduler)
+                                   workers=workers, progress=progress, scheduler=scheduler, checkpoint=checkpoint)
             else:
                 result = run_battery(spec, chunks, n=n, alpha=alpha, progress=progress, tests=tests or None,
                                      locate=locate)

@@ -17,7 +17,7 @@ from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
                                       output_option, parse_option_pairs, quiet_option, scheduler_option,
-                                      workers_option)
+                                      workers_option, checkpoint_option)
 from harness.verdict import FAIL, Outcome
 
 # Every tally is a 64-bit counter and craps counts each roll (about 3.4 per
@@ -191,6 +191,7 @@ def _help_text() -> str:
                 "generator's spawn, on N processes: the same result for any N (not that of a run "
                 "without --workers, which plays one stream).", default=None)
 @scheduler_option
+@checkpoint_option
 @generator_options()
 @click.option("--chart", "chart_format", type=click.Choice(("text", "csv", "json")), is_flag=False,
               flag_value="text", default=None,
@@ -199,8 +200,8 @@ def _help_text() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
-def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, rng, chart_format, as_json,
-                 quiet, output, **given):
+def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, checkpoint, rng, chart_format,
+                 as_json, quiet, output, **given):
     from harness.games.registry import game as get_game
     from harness.games.registry import options as declared_options
 
@@ -219,8 +220,9 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
         given[name] = value
     if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
-    if (workers is not None or scheduler is not None) and rounds is None:
-        raise click.UsageError("--workers/--scheduler play a simulation in partitions and need --simulate N")
+    if (workers is not None or scheduler is not None or checkpoint is not None) and rounds is None:
+        raise click.UsageError("--workers/--scheduler/--checkpoint play a simulation in partitions and need "
+                               "--simulate N")
 
     from harness.progress import Progress
 
@@ -238,7 +240,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
         if rounds is not None:
             generator = rng.build()
             with Progress(f"simulating {game_name}", rounds, unit="rounds", quiet=quiet) as progress:
-                if workers is None and scheduler is None:
+                if workers is None and scheduler is None and checkpoint is None:
                     simulation = game.simulate(rounds, generator, variant, progress=progress, strategy=strategy,
                                                **given)
                 else:
@@ -246,7 +248,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
 
                     simulation = game_partitions.simulate(game, rounds, generator, variant, strategy=strategy,
                                                           workers=workers or 1, progress=progress,
-                                                          scheduler=scheduler, **given)
+                                                          scheduler=scheduler, checkpoint=checkpoint, **given)
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
     outcome = _outcome(simulation)

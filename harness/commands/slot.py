@@ -8,7 +8,7 @@ import pathlib
 import click
 
 from harness.commands._generator import generator_options, provenance_block
-from harness.commands._options import emit, output_option, quiet_option
+from harness.commands._options import emit, output_option, quiet_option, workers_option
 from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
@@ -21,12 +21,15 @@ from harness.slot.profiles import PROFILE_NAMES
 @click.option("--simulate", "spins", type=click.IntRange(min=1, max=MAX_SIMULATED_PLAYS), default=None, metavar="N",
               help="Also play N spins through rngcore and compare with the exact figures "
                    "(N at most 2**64 - 1, what the simulation's 64-bit play counter holds).")
+@workers_option("Play the simulation in fixed partitions of 2^22 spins, partition i on child i of the "
+                "generator's spawn, on N processes: the same totals for any N (not those of a run "
+                "without --workers, which plays one stream).", default=None)
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
 @click.pass_context
-def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
+def slot_command(ctx, model, profile, spins, workers, rng, as_json, quiet, output):
     """Exact analysis (PAR sheet) of the slot game in MODEL.toml (or on standard input when MODEL is -).
 
     Computes the RTP (lines, scatters, free spins, progressive) as exact
@@ -49,6 +52,8 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
+    if workers is not None and spins is None:
+        raise click.UsageError("--workers plays a simulation in partitions and needs --simulate N")
     progress = None
     try:
         game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
@@ -83,7 +88,12 @@ def slot_command(ctx, model, profile, spins, rng, as_json, quiet, output):
         try:
             generator = rng.build()
             with Progress("simulating", spins, unit="spins", quiet=quiet) as progress:
-                simulation = simulate(game, spins, generator, progress=progress)
+                if workers is None:
+                    simulation = simulate(game, spins, generator, progress=progress)
+                else:
+                    from harness.game_partitions import simulate_slot
+
+                    simulation = simulate_slot(game, spins, generator, workers=workers, progress=progress)
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
         except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature

@@ -16,6 +16,7 @@ probability 0 is reported as an impossible outcome and fails the check.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import dataclasses
 import math
 from fractions import Fraction
@@ -28,8 +29,9 @@ from harness.games.core import BetResult
 from harness.intervals import Z_999
 ALPHA = 1e-3
 
-#: Set by :func:`fits_deferred`: simulations then carry their counts and leave the chi-square out.
-_DEFERRED = False
+#: Set by :func:`fits_deferred`: simulations then carry their counts and leave the chi-square out
+#: (a context variable: another thread's simulation is not affected).
+_DEFERRED = contextvars.ContextVar("fits_deferred", default=False)
 
 
 @contextlib.contextmanager
@@ -37,12 +39,11 @@ def fits_deferred():
     """Within it, :func:`goodness_of_fit` keeps only what was tested (``inputs``) and computes no
     statistic: a partition of a longer run, whose counts are merged and tested once
     (:meth:`harness.segments.GameSegments.finish`), so the chi-square is not paid per partition."""
-    global _DEFERRED
-    saved, _DEFERRED = _DEFERRED, True
+    token = _DEFERRED.set(True)
     try:
         yield
     finally:
-        _DEFERRED = saved
+        _DEFERRED.reset(token)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +97,7 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction],
     inputs = (tuple(int(c) for c in observed), tuple(probs), None if labels is None else tuple(labels))
     possible = [i for i, p in enumerate(probs) if p > 0]
     impossible = int(sum(int(observed[i]) for i, p in enumerate(probs) if p == 0))
-    if _DEFERRED:
+    if _DEFERRED.get():
         return FitResult(None, None, None, len(possible), 0, impossible, "deferred: tested after the merge",
                          inputs=inputs)
     if len(possible) < 2:
