@@ -204,6 +204,8 @@ def test_a_failed_write_on_the_writer_thread_is_a_journal_error(tmp_path):
     Table(rules_for("sic-bo"), BETS["sic-bo"], journal=j)._play_batch(rngcore.Generator(SEED), 2, 1)
     with pytest.raises(JournalError, match="disk is full"):
         j.commit()
+    with pytest.raises(JournalError, match="an earlier write failed"):  # and nothing after it is written
+        Table(rules_for("sic-bo"), BETS["sic-bo"], journal=j).play(rngcore.Generator(SEED), 3)
     assert j.durable_round == 0
     j.close()
     with Journal(tmp_path / "f.sqlite") as again:

@@ -233,3 +233,27 @@ def test_a_bad_round_option_or_a_bet_it_refuses_is_one_line(tmp_path, script, op
     args = [a for o in options for a in ("--option", o)]
     one_line(run("play", game, "--journal", journal, "--bets", script, *args, "--seed", SEED), *words)
     assert not journal.exists()
+
+
+def test_a_journal_write_that_fails_is_one_line_and_keeps_what_was_committed(tmp_path, monkeypatch):
+    from harness.rounds import writer
+
+    insert, calls = writer.Inline._insert, []
+
+    def failing(self, rows):  # the disk fills up at the writer thread's third chunk
+        calls.append(len(rows))
+        if len(calls) == 3:
+            raise sqlite3.OperationalError("database or disk is full")
+        insert(self, rows)
+
+    monkeypatch.setattr(writer.Inline, "_insert", failing)
+    journal = tmp_path / "full.sqlite"
+    result = run("play", "sic-bo", "--journal", journal, "--bets", SIC_BO, "--rounds", 200, "--batch", "group",
+                 "--window", 16, "--seed", SEED)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "disk is full" in lines[0] and "not durable" in lines[0], lines
+    assert "Traceback" not in result.output
+    monkeypatch.setattr(writer.Inline, "_insert", insert)
+    verified = run("journal", "verify", "--journal", journal, "--json")
+    assert verified.exit_code == 0 and json.loads(verified.stdout)["records"] > 0  # the committed windows

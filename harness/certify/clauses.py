@@ -56,6 +56,8 @@ class Clause:
         Rule ids of :mod:`harness.slot.profiles` whose checks are evidence.
     selftest : bool
         The build's self-test is evidence.
+    rounds : bool
+        The scripted fault studies of ``[[rounds]]`` sections are evidence.
     replay : bool
         Evidence only when every drawing section ran in replay mode (the report then names the
         seed's fingerprint, stream and position of every outcome).
@@ -73,6 +75,7 @@ class Clause:
     games: tuple = ()
     slot_rules: tuple = ()
     selftest: bool = False
+    rounds: bool = False
     replay: bool = False
     covered: bool = True
     note: str = ""
@@ -96,6 +99,9 @@ class Clause:
             elif kind == "game" and any(fnmatch.fnmatchcase(result.get("game", ""), p) for p in self.games):
                 found.append({"section": record["key"], "what": "exact analysis"
                               + (" and simulation" if result.get("simulation") else ""), "verdict": record["verdict"]})
+            elif kind == "rounds" and self.rounds:
+                found.append({"section": record["key"], "what": "scripted rounds: faults and recovery",
+                              "verdict": record["verdict"]})
             elif kind == "slot" and self.slot_rules:
                 for check in result.get("checks", []):
                     if check.get("rule") in self.slot_rules:
@@ -159,10 +165,13 @@ CLAUSES: tuple[Clause, ...] = (
                 "only those is a review of the product"),
     Clause("000-etable-fault", "000 別表第1 第1 14-1 and each game's fault item (electronic_table_games.md §3)",
            "a fault voids the round for the affected customers unless the outcome was determined, then settle",
-           covered=False, note="the round state machine of the game program, not certified from outcomes"),
+           rounds=True, note="evidence: a [[rounds]] section, rngcert's journaled round state machine faulted "
+                             "before and after the game's determination point and restarted after a stop; the "
+                             "product's own program is tested on the machine"),
     Clause("000-etable-record", "000 別表第1 第1 14-2 and each game's fault item (electronic_table_games.md §3)",
-           "a settlement that cannot be completed is recorded and the record kept", covered=False,
-           note="record keeping of the operator's system"),
+           "a settlement that cannot be completed is recorded and the record kept", rounds=True,
+           note="evidence: a [[rounds]] section, whose unreachable customer's bets are journaled unsettled; "
+                "the operator's own record keeping is reviewed on its system"),
     # GLI-11-style RNG items
     Clause("gli11-strength", f"{GLI} 'cryptographic strength'",
            "the RNG is a cryptographic generator whose output passes its known-answer tests", selftest=True,

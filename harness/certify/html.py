@@ -227,7 +227,14 @@ def _selftest(record: dict, figure) -> str:
     return _table(["engine", "check", "verdict", "detail"], rows)
 
 
-RENDERERS = {"device": _device, "game": _game, "slot": _slot, "selftest": _selftest}
+def _rounds(record: dict, figure) -> str:
+    r = record["result"]
+    rows = [[escape(c["check"]), _verdict("pass" if c["ok"] else "fail"), escape(c["detail"])] for c in r["checks"]]
+    return (f'<p>{escape(r["game"])} ({escape(r["variant"])}): {r["rounds"]} rounds, {r["records"]} journal records, '
+            f'tip <span class="exact">{escape(r["tip"])}</span></p>' + _table(["check", "verdict", "detail"], rows))
+
+
+RENDERERS = {"device": _device, "game": _game, "slot": _slot, "selftest": _selftest, "rounds": _rounds}
 
 
 def _section(record: dict, figure) -> str:

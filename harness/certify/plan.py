@@ -96,6 +96,20 @@ class SlotSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class RoundsSection:
+    """Scripted e-table rounds with faults and a recovery, journaled (:mod:`harness.rounds.study`)."""
+
+    key: str
+    game: str
+    bets: pathlib.Path
+    title: str
+    variant: str | None = None
+    options: tuple = ()  # (name, value) pairs of the game's round options
+    rounds: int = 10
+    stream: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Plan:
     """A checked certification plan.
 
@@ -109,7 +123,7 @@ class Plan:
         Jurisdiction profiles (:data:`harness.slot.profiles.PROFILES`); slots are checked against each.
     engine : Engine
     statistics : Statistics
-    devices, games, slots : tuple
+    devices, games, slots, rounds : tuple
         The sections, in plan order.
     selftest : bool
         Whether the build's self-test is a section (default true).
@@ -125,16 +139,17 @@ class Plan:
     games: tuple
     slots: tuple
     selftest: bool = True
+    rounds: tuple = ()
 
     @property
     def sections(self) -> tuple:
-        """Every section in run order: devices, games, slots (the self-test comes first, separately)."""
-        return self.devices + self.games + self.slots
+        """Every section in run order: devices, games, slots, rounds (the self-test comes first, separately)."""
+        return self.devices + self.games + self.slots + self.rounds
 
     def inputs(self) -> list[pathlib.Path]:
-        """Every file the plan reads besides itself: captures and slot models."""
+        """Every file the plan reads besides itself: captures, option files, slot models and bet scripts."""
         return ([d.input for d in self.devices if d.input is not None] + [f for g in self.games for f in g.files()]
-                + [s.model for s in self.slots])
+                + [s.model for s in self.slots] + [r.bets for r in self.rounds])
 
 
 class _Reader:
@@ -349,6 +364,38 @@ def _slots(plan: _Reader, seen: dict) -> tuple:
     return tuple(out)
 
 
+def _rounds(plan: _Reader, seen: dict) -> tuple:
+    from harness.rounds import RoundError, script
+    from harness.rounds.table import rules_for
+
+    out = []
+    for r in plan.tables("rounds"):
+        name = r.get("game", str, required=True)
+        variant = r.get("variant", str)
+        try:
+            rules = rules_for(name, variant)
+        except RoundError as exc:
+            r.fail("game", str(exc))
+        options = r.table_of("options")
+        try:
+            given = rules.check_options(options.table)
+            options.used.update(options.table)
+        except RoundError as exc:
+            options.fail(None, str(exc))
+        bets = r.file("bets")
+        try:
+            script.parse(bets, rules, options=given)
+        except RoundError as exc:
+            r.fail("bets", str(exc))
+        rounds = r.integer("rounds", 1, 10_000, default=10)
+        stream = r.integer("stream", 0, 2**64 - 1)
+        title = r.get("title", str, f"{name} rounds: faults and recovery")
+        r.done()
+        out.append(RoundsSection(_key("rounds", name, seen), name, bets, title, variant,
+                                 tuple(sorted(given.items())), rounds, stream))
+    return tuple(out)
+
+
 def load_plan(path) -> Plan:
     """Read and check the plan at ``path``.
 
@@ -388,12 +435,13 @@ def load_plan(path) -> Plan:
     selftest = r.get("selftest", bool, True)
     seen: dict = {}
     devices, games, slots = _devices(r, seen), _games(r, seen, path), _slots(r, seen)
+    rounds = _rounds(r, seen)
     r.done()
-    if not (devices or games or slots or selftest):
-        raise PlanError(f"{path.name}: the plan certifies nothing (no devices, games, slots or selftest)")
+    if not (devices or games or slots or rounds or selftest):
+        raise PlanError(f"{path.name}: the plan certifies nothing (no devices, games, slots, rounds or selftest)")
     return Plan(path, hashlib.sha256(raw).hexdigest(), title, tuple(dict.fromkeys(profiles)), engine, statistics,
-                devices, games, slots, selftest)
+                devices, games, slots, selftest, rounds)
 
 
-__all__ = ["Plan", "PlanError", "Engine", "Statistics", "DeviceSection", "GameSection", "SlotSection",
+__all__ = ["Plan", "PlanError", "Engine", "Statistics", "DeviceSection", "GameSection", "SlotSection", "RoundsSection",
            "load_plan", "FORMAT", "PROCEDURES"]

@@ -24,7 +24,7 @@ import inspect
 import pathlib
 
 from harness import segments, sources
-from harness.certify.plan import DeviceSection, GameSection, Plan, SlotSection
+from harness.certify.plan import DeviceSection, GameSection, Plan, RoundsSection, SlotSection
 from harness.progress import Progress
 from harness.verdict import FAIL, Outcome
 
@@ -280,7 +280,32 @@ def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None) -> dic
                    provenance=provenance)
 
 
-RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_slot}
+# -- rounds -----------------------------------------------------------------------------------
+
+def run_rounds(plan: Plan, section: RoundsSection, quiet: bool, partial=None) -> dict:
+    """The scripted fault study of :mod:`harness.rounds.study` on a journal of its own (kept nowhere:
+    the report records its checks, the chain's length and tip)."""
+    import tempfile
+
+    from harness.rounds import script
+    from harness.rounds.study import fault_study
+    from harness.rounds.table import rules_for
+
+    rules = rules_for(section.game, section.variant)
+    options = dict(section.options)
+    bets = script.parse(section.bets, rules, options=options).bets
+    generator = generator_for(plan, section)
+    with tempfile.TemporaryDirectory(prefix="rngcert-certify-rounds-") as folder:
+        body = fault_study(rules, bets, generator, pathlib.Path(folder) / "journal.sqlite", section.rounds, options)
+    failed = [c["check"] for c in body["checks"] if not c["ok"]]
+    outcome = Outcome.judge(not failed, reason=f"failed: {'; '.join(failed)}" if failed else
+                            f"{len(body['checks'])} checks pass: faults void or settle by the rule, the restart "
+                            "recovers the stopped rounds")
+    return _record(section, "rounds", outcome, body, inputs=[_input(section.bets, "bet script", plan)],
+                   provenance=generator.provenance().as_dict())
+
+
+RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_slot, RoundsSection: run_rounds}
 
 
 def run_section(plan: Plan, section, quiet: bool = False, partial=None) -> dict:

@@ -130,8 +130,9 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play casino-war --journal war.sqlite --bets examples/bets_casino_war_surrender.toml --option strategy=surrender --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
-    from harness.rounds import Round, RoundError, recall, script
+    from harness.rounds import RoundError, recall, script
     from harness.rounds.batch import Table
+    from harness.rounds.journal import JournalError
     from harness.rounds.table import rules_for
 
     try:
@@ -149,26 +150,20 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
     table = None if unreachable else Table(rules, parsed.bets, options, journal=journal)
     batched = 0 if table is None else count - (fault_at is not None or kill_at is not None)
     try:
-        recovered = recall.recover(journal)
-        while len(played) < batched:
-            n = min(CHUNK, batched - len(played))
-            first = journal.next_round_id()
-            played.extend(range(first, first + n))
-            table.play(generator, n, first)
-        for n in range(len(played), count):
-            last = n == count - 1
-            kill = kill_at if last else None
-            sink = journal.append if kill is None else _killing_sink(journal, kill)
-            r = Round(rules, journal.next_round_id(), sink=sink, options=options)
-            played.append(r.round_id)
-            _play_one(r, parsed.bets, generator, fault_at if last else None, unreachable)
-        journal.commit()
+        _play_session(journal, table, rules, parsed.bets, options, generator, count, batched, fault_at, kill_at,
+                      unreachable, played, recovered)
     except KeyboardInterrupt:
         interrupted = True
     except RoundError as exc:
         raise _bad(exc) from None
+    except JournalError as exc:  # the disk failed under the journal: what was committed is all there is
+        raise click.ClickException(f"{exc}; rounds after the last commit are not durable (rngcert journal "
+                                   "recover finishes what the file holds)") from None
     finally:
-        journal.close()
+        try:
+            journal.close()
+        except JournalError:
+            pass  # the failure is the one reported above (or by the session's last commit)
     if interrupted:  # whatever the interrupt cut short is finished from what is durable
         with _open(journal_path) as again:
             recovered += recall.recover(again)
@@ -193,6 +188,29 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
         lines.append(outcome.line())
         emit("\n".join(lines), output)
     ctx.exit(outcome.exit_code)
+
+
+def _play_session(journal, table, rules, bets, options, generator, count, batched, fault_at, kill_at, unreachable,
+                  played: list, recovered: list) -> None:
+    """Recover the rounds a stopped process left open, then play ``count`` rounds: ``batched`` through the
+    batch table, the rest (a faulted or killed last round) one Round each; ``played`` and ``recovered``
+    grow as it goes (an interrupt leaves them saying how far it got)."""
+    from harness.rounds import Round, recall
+
+    recovered.extend(recall.recover(journal))
+    while len(played) < batched:
+        n = min(CHUNK, batched - len(played))
+        first = journal.next_round_id()
+        played.extend(range(first, first + n))
+        table.play(generator, n, first)
+    for n in range(len(played), count):
+        last = n == count - 1
+        kill = kill_at if last else None
+        sink = journal.append if kill is None else _killing_sink(journal, kill)
+        r = Round(rules, journal.next_round_id(), sink=sink, options=options)
+        played.append(r.round_id)
+        _play_one(r, bets, generator, fault_at if last else None, unreachable)
+    journal.commit()
 
 
 def _killing_sink(journal, state: str):

@@ -319,7 +319,7 @@ class Journal:
         """Commit a group window of finished rounds; drop a batch that ends inside a round (its window
         included), as if the process had stopped here."""
         try:
-            if self.batch == "group" and self._finished and self._boundary:
+            if self.batch == "group" and self._finished and self._boundary and self._writer.failed is None:
                 self.commit()
         finally:
             self._rows.clear()

@@ -38,6 +38,7 @@ class Inline:
         self._per_statement = max(1, min(1024, limit // _COLUMNS))  # rows per INSERT: fewer, longer steps
         self._many = f"INSERT INTO records VALUES {', '.join([_ROW] * self._per_statement)}"
         self.durable = None
+        self.failed: BaseException | None = None  # the write failure that stopped the writing (raised once)
 
     def write(self, rows: list, commit_tag=None) -> None:
         """Write ``rows`` into the open transaction (opening one); commit it too unless ``commit_tag`` is None."""
@@ -76,7 +77,7 @@ class Threaded(Inline):
     def __init__(self, db: sqlite3.Connection, depth: int = 16):
         super().__init__(db)
         self._queue: queue.Queue = queue.Queue(depth)
-        self._error: BaseException | None = None
+        self._error: BaseException | None = None  # a failure not yet raised in the caller's thread
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
         self._thread.start()
 
@@ -92,12 +93,16 @@ class Threaded(Inline):
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
-        self._raise()
+        if self._error is not None:  # a failure raised once already is not raised again
+            self._raise()
 
     def _raise(self) -> None:
         if self._error is not None:
             error, self._error = self._error, None
+            self.failed = error
             raise error
+        if self.failed is not None:
+            raise sqlite3.OperationalError(f"an earlier write failed ({self.failed}); nothing after it is written")
 
     def _run(self) -> None:
         while True:
@@ -105,7 +110,7 @@ class Threaded(Inline):
             try:
                 if item is None:
                     return
-                if self._error is None:  # after a failure nothing more is written
+                if self._error is None and self.failed is None:  # after a failure nothing more is written
                     rows, tag = item
                     try:
                         self._insert(rows)
