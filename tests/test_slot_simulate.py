@@ -196,6 +196,8 @@ WAYS_MODELS = {
     "four rows": lambda: _as_ways(sup.TALL, 4, 4),
     "multiplier wilds, multiply": lambda: _mult_ways("multiply"),
     "multiplier wilds, add": lambda: _mult_ways("add"),
+    "two reels (no pair table)": lambda: sup.TWO_BY_TWO.replace("bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }",
+                                                                "bet = { ways = 4, per_way = 1 }"),
 }
 
 
