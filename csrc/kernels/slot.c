@@ -918,6 +918,11 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
         t->refused = KERN_SLOT_REFUSED_OVERFLOW;
         return RNG_E_ARGUMENT;
     }
+    /* The totals live in a local copy while spinning (the compiler keeps them in registers
+       instead of storing through the caller's pointer every play), written back at the end. */
+    kern_slot_tally *const caller = t;
+    kern_slot_tally local = *t;
+    t = &local;
     line_reader base_rd, feat_rd;
     memset(&base_rd, 0, sizeof base_rd);
     memset(&feat_rd, 0, sizeof feat_rd);
@@ -1009,6 +1014,7 @@ overflow:
     t->refused = KERN_SLOT_REFUSED_OVERFLOW;
     rc = RNG_E_ARGUMENT;
 out:
+    *caller = local;
     reader_free(&base_rd);
     reader_free(&feat_rd);
     return rc;
