@@ -181,6 +181,12 @@ def _as_ways(text: str, rows: int, reels: int) -> str:
     return text.replace(bet.group(0), f"[bet]\nways = {rows ** reels}\nper_way = {bet.group(1)}\n")
 
 
+def _without_feature_strips(text: str) -> str:
+    import re
+
+    return re.sub(r"feature = \[\n(  \".*\",\n)+\]\n", "", text)
+
+
 def _mult_ways(mode: str) -> str:
     from test_slot_multipliers import texts
 
@@ -193,9 +199,12 @@ WAYS_MODELS = {
     "unequal strips (one draw per stop)": lambda: _as_ways(
         sup.SMALL.replace('"A K Q W S A K Q A X"', '"A K Q W S A K Q A X K Q"'), 3, 3),
     "free spins, retriggers, multiplier": lambda: _as_ways(sup.FEATURE, 3, 3),
+    "free spins on the base strips (shared tables)": lambda: _as_ways(_without_feature_strips(sup.FEATURE), 3, 3),
     "four rows": lambda: _as_ways(sup.TALL, 4, 4),
     "multiplier wilds, multiply": lambda: _mult_ways("multiply"),
     "multiplier wilds, add": lambda: _mult_ways("add"),
+    "two reels (no pair table)": lambda: sup.TWO_BY_TWO.replace("bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }",
+                                                                "bet = { ways = 4, per_way = 1 }"),
 }
 
 

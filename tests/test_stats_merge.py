@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import rngcore
+from harness.slot import device as slot_device
 from stats import registry
 from stats._accumulate import Accumulator, NotMergeable
 from stats._validate import InsufficientDataError
@@ -21,7 +22,7 @@ from tests.stats_support import device_spec
 
 #: (device, rows) each entry is tried on, in order: the first whose kind the entry applies to.
 DEVICES = (("roulette-single", 60_000), ("dice:2", 20_000), ("shoe:1", 400), ("k-of-n:3:20", 20_000),
-           ("bytes", 100_000), ("abcc", 3000))
+           ("bytes", 100_000), ("abcc", 3000), (f"slot:{slot_device.SAMPLE}", 20_000))
 #: Kinds with no device of ours, by the name DEVICES gives them (exhaustive arrangements need <= 7 items).
 BARE = {"abcc": Permutation(("A", "B", "C"), multiset=(0, 1, 2, 2), name="abcc")}
 #: Battery tests that declare no exact merge yet (none: every battery test merges).

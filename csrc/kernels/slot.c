@@ -871,6 +871,29 @@ static int game_ok(const kern_slot_game *g)
     return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels;
 }
 
+/* 1 if two stages' readers would be built from equal tables (strips and automaton alike). */
+static int same_reader(const kern_slot_reelset *a, const kern_slot_lines *la, const kern_slot_reelset *b,
+                       const kern_slot_lines *lb)
+{
+    if (a->reels != b->reels || a->rows != b->rows || la->n_lines != lb->n_lines ||
+        la->n_symbols != lb->n_symbols || la->n_states != lb->n_states) {
+        return 0;
+    }
+    size_t cells = 0;
+    for (uint32_t r = 0; r < a->reels; r++) {
+        if (a->strip_len[r] != b->strip_len[r] || a->stop_off[r] != b->stop_off[r]) {
+            return 0;
+        }
+        cells += a->strip_len[r];
+    }
+    size_t ns = la->n_states;
+    return memcmp(a->window, b->window, cells * a->rows) == 0 &&
+           memcmp(la->line_rows, lb->line_rows, (size_t)la->n_lines * a->reels) == 0 &&
+           memcmp(la->delta, lb->delta, ns * la->n_symbols * sizeof *la->delta) == 0 &&
+           memcmp(la->done, lb->done, ns) == 0 && memcmp(la->pay, lb->pay, ns * sizeof *la->pay) == 0 &&
+           memcmp(la->prog, lb->prog, ns) == 0;
+}
+
 /* acc += v (v >= 0) unless the sum would pass INT64_MAX; 0 if it would. */
 static inline int add_total(uint64_t *acc, int64_t v)
 {
@@ -895,13 +918,22 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
         t->refused = KERN_SLOT_REFUSED_OVERFLOW;
         return RNG_E_ARGUMENT;
     }
+    /* The totals live in a local copy while spinning (the compiler keeps them in registers
+       instead of storing through the caller's pointer every play), written back at the end. */
+    kern_slot_tally *const caller = t;
+    kern_slot_tally local = *t;
+    t = &local;
     line_reader base_rd, feat_rd;
     memset(&base_rd, 0, sizeof base_rd);
     memset(&feat_rd, 0, sizeof feat_rd);
     int rc = reader_init(&base_rd, &g->base_lines, &g->base, (int)g->line_by_line);
-    if (rc == RNG_OK) {
+    /* Free spins on the base strips with the same automaton (no progressive) read through the
+       base game's tables: half the tables competing for the cache. */
+    int shared = same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
+    if (rc == RNG_OK && !shared) {
         rc = reader_init(&feat_rd, &g->feature_lines, &g->feature, (int)g->line_by_line);
     }
+    line_reader *feat = shared ? &base_rd : &feat_rd;
     if (rc != RNG_OK) {
         goto out;
     }
@@ -933,8 +965,8 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                     goto out;
                 }
                 uint32_t fs = spin_reels(src, g->draws, &g->feature, stops, cols);
-                int64_t fl = feat_rd.use_ways ? slot_ways_pay(&feat_rd.ways, stops, &unused)
-                                              : pay_lines(&g->feature_lines, &feat_rd, reels, cols, &unused);
+                int64_t fl = feat->use_ways ? slot_ways_pay(&feat->ways, stops, &unused)
+                                            : pay_lines(&g->feature_lines, feat, reels, cols, &unused);
                 int64_t spin_win = g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
                 if (__builtin_add_overflow(feature_win, spin_win, &feature_win)) {
                     goto overflow;
@@ -982,6 +1014,7 @@ overflow:
     t->refused = KERN_SLOT_REFUSED_OVERFLOW;
     rc = RNG_E_ARGUMENT;
 out:
+    *caller = local;
     reader_free(&base_rd);
     reader_free(&feat_rd);
     return rc;

@@ -45,6 +45,8 @@ void slot_ways_free(slot_ways *w)
     free(w->nxt_q);
     free(w->cur_w);
     free(w->nxt_w);
+    free(w->pair_values);
+    free(w->pair_nexts);
     memset(w, 0, sizeof *w);
 }
 
@@ -100,6 +102,49 @@ static int levels(const kern_slot_reelset *rs, const kern_slot_lines *ln, int32_
         }
     }
     return 1;
+}
+
+/* The pair table of reels 1 and 2 (slot_ways.h), built by walking each pair of stops through
+ * the one-reel tables; skipped (RNG_OK, pair_value NULL) below 3 reels or past its size limit. */
+static int pair_table(slot_ways *w, const kern_slot_reelset *rs)
+{
+    uint32_t rows = w->rows, slots = rows * rows;
+    size_t pairs = (size_t)rs->strip_len[0] * rs->strip_len[1];
+    if (w->reels < 3 || pairs * (sizeof(int64_t) + slots * sizeof(uint32_t)) > SLOT_WAYS_MAX_PAIR_BYTES) {
+        return RNG_OK;
+    }
+    w->pair_values = malloc(pairs * sizeof *w->pair_values);
+    w->pair_nexts = calloc(pairs * slots, sizeof *w->pair_nexts);
+    if (!w->pair_values || !w->pair_nexts) {
+        return RNG_E_MEMORY;
+    }
+    static const uint64_t one = 1;
+    static const uint32_t start = 0;
+    for (uint32_t s0 = 0; s0 < rs->strip_len[0]; s0++) {
+        int64_t pay0 = 0, flag0 = 0;
+        size_t n1 = slot_ways_step(w, 0, s0, &start, &one, 1, w->cur_q, w->cur_w, &pay0, &flag0, rows);
+        for (uint32_t s1 = 0; s1 < rs->strip_len[1]; s1++) {
+            int64_t pay = pay0, flag = flag0;
+            size_t n2 = slot_ways_step(w, 1, s1, w->cur_q, w->cur_w, n1, w->nxt_q, w->nxt_w, &pay, &flag, rows);
+            size_t at = (size_t)s0 * rs->strip_len[1] + s1;
+            uint32_t *x = w->pair_nexts + at * slots, n = 0;
+            for (size_t j = 0; j < n2; j++) { /* paths reaching the same state share a slot */
+                uint32_t k = 0;
+                while (k < n && x[k] >> 8 != w->nxt_q[j]) {
+                    k++;
+                }
+                if (k == n) {
+                    x[n++] = w->nxt_q[j] << 8;
+                }
+                x[k] += (uint32_t)w->nxt_w[j]; /* at most rows^2 <= 64 paths */
+            }
+            w->pair_values[at] = (pay << 1) | (flag & 1);
+        }
+    }
+    w->pair_len1 = rs->strip_len[1];
+    w->pair_value = w->pair_values;
+    w->pair_next = w->pair_nexts;
+    return RNG_OK;
 }
 
 int slot_ways_init(slot_ways *w, const kern_slot_reelset *rs, const kern_slot_lines *ln)
@@ -186,6 +231,9 @@ int slot_ways_init(slot_ways *w, const kern_slot_reelset *rs, const kern_slot_li
     free(depth);
     free(dense);
     free(order);
+    if (rc == RNG_OK) {
+        rc = pair_table(w, rs);
+    }
     if (rc != RNG_OK) {
         slot_ways_free(w);
     }

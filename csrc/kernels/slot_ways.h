@@ -19,6 +19,10 @@
  *                      each with the number of rows leading to it (0: an
  *                      unused slot).
  *
+ * With 3 reels or more, reels 1 and 2 are also tabled together, per pair
+ * of stops (pair_value / pair_next below): one entry gives the paths alive
+ * after two reels, by state.
+ *
  * A spin is then a walk of table entries: one per (alive state, reel)
  * pair its paths reach, with no symbol compared and no branch on the
  * symbols.  The total is the same sum as reading every line (integers, in
@@ -53,7 +57,17 @@ typedef struct {
     uint32_t *cur_q, *nxt_q;     /* [max_front + rows] the walk's frontier */
     uint64_t *cur_w, *nxt_w;
     size_t max_front;
+    /* Reels 1 and 2 at once (3 reels or more, when small enough): for the stops (s0, s1), at
+       s0 * strip_len[1] + s1, the pay of the paths done on them (value, as above) and rows^2
+       slots of the distinct alive states of depth 2 they reach, with their numbers of paths. */
+    const int64_t *pair_value;   /* NULL: no pair table */
+    const uint32_t *pair_next;
+    uint32_t pair_len1;          /* stops of reel 2 */
+    int64_t *pair_values;
+    uint32_t *pair_nexts;
 } slot_ways;
+
+#define SLOT_WAYS_MAX_PAIR_BYTES ((size_t)8 << 20) /* the pair table is built up to this size */
 
 /* RNG_OK, SLOT_WAYS_NOT_WAYS (use the line reader), or RNG_E_MEMORY. */
 int slot_ways_init(slot_ways *w, const kern_slot_reelset *rs, const kern_slot_lines *ln);
@@ -100,12 +114,30 @@ static inline __attribute__((always_inline)) int64_t slot_ways_walk(const slot_w
     int64_t total = 0, p = 0;
     static const uint64_t one = 1;
     static const uint32_t start = 0;
-    size_t nc = last ? slot_ways_step(w, 0, stops[0], &start, &one, 1, cq, cw, &total, &p, rows) : 1;
-    if (!last) {
-        cq[0] = 0;
-        cw[0] = 1;
+    size_t nc;
+    uint32_t r = 1;
+    if (w->pair_value) { /* reels 1 and 2 in one entry */
+        size_t at = (size_t)stops[0] * w->pair_len1 + stops[1];
+        int64_t v = w->pair_value[at];
+        total += v >> 1;
+        p |= v;
+        const uint32_t *x = w->pair_next + at * rows * rows;
+        nc = 0;
+        for (uint32_t k = 0; k < rows * rows; k++) {
+            uint32_t mult = x[k] & 0xFFu;
+            cq[nc] = x[k] >> 8;
+            cw[nc] = mult;
+            nc += mult != 0;
+        }
+        r = 2;
+    } else {
+        nc = last ? slot_ways_step(w, 0, stops[0], &start, &one, 1, cq, cw, &total, &p, rows) : 1;
+        if (!last) {
+            cq[0] = 0;
+            cw[0] = 1;
+        }
     }
-    for (uint32_t r = 1; r < last && nc; r++) {
+    for (; r < last && nc; r++) {
         nc = slot_ways_step(w, r, stops[r], cq, cw, nc, nq, nw, &total, &p, rows);
         uint32_t *tq = cq;
         cq = nq;

@@ -200,7 +200,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     line_by_line : bool
         Read a ways game's paths one line at a time instead of reel by reel
         with the paths merged by automaton state (``csrc/kernels/slot.h``):
-        the same draws and totals, several times slower; the reference the
+        the same draws and totals, two to three times slower for 243 ways; the reference the
         fast reader is tested and benchmarked against.
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
