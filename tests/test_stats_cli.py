@@ -110,6 +110,9 @@ def test_bad_files_exit_2_with_location(tmp_path):
     assert r.exit_code == 2 and "too few samples" in r.output and "got 1" in r.output
     r = _run("roulette-single", "--input", str(few), "--seed", SEED)
     assert r.exit_code == 2 and "--seed applies only" in r.output
+    # An engine named beside a capture would be ignored: refused, as the seed is.
+    r = _run("roulette-single", "--input", str(few), "--engine", "hmac-drbg-sha256")
+    assert r.exit_code == 2 and "--engine applies only when drawing from our own device" in r.output
 
 
 def test_interrupt_reports_partial_results(monkeypatch):

@@ -116,6 +116,8 @@ def test_test_bytes_suite_sp800_22_refuses_bad_input_with_one_located_line(tmp_p
         (("--format", "labels"), "--format labels is the battery's"),
         (("--test", "frequency"), "unknown SP 800-22 test 'frequency'"),
         (("--input", str(short), "--seed", SEED), "--seed applies only when drawing"),
+        (("--input", str(short), "--engine", "hmac-drbg-sha256"), "--engine applies only when drawing"),
+        (("--input", str(short), "--engine", "chacha20", "--seed", SEED), "--engine/--seed apply only when"),
     ]
     for args, message in cases:
         result = CliRunner().invoke(main, ["test", "bytes", "--suite", "sp800-22", *args], input=bad.read_text())

@@ -68,10 +68,21 @@ class GeneratorOptions:
     seed: bytes | None
     stream: int | None
     show_seed: bool = False
+    engine_given: bool = False  # --engine on the command line, not its default
 
     @property
     def replay(self) -> bool:
         return self.seed is not None
+
+    def refuse_drawing(self, what: str) -> None:
+        """Refuse ``--engine``/``--seed``/``--stream`` where nothing is drawn
+        (``what`` says why, e.g. that the data come from ``--input``): an
+        option that would be silently ignored is bad input, not a no-op."""
+        given = [name for name, on in (("--engine", self.engine_given), ("--seed", self.seed is not None),
+                                       ("--stream", self.stream is not None)) if on]
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise click.UsageError(f"{'/'.join(given)} {verb} only when {what}")
 
     def build(self):
         """A new :class:`rngcore.Generator` on the chosen engine (replay mode
@@ -130,7 +141,10 @@ def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bo
             raw = cls.parse_seed(seed)
         except (ValueError, TypeError) as exc:
             raise click.BadParameter(f"{engine}: {exc}", ctx=ctx, param_hint="'--seed'") from None
-    return GeneratorOptions(engine, raw, stream, show_seed)
+    from click.core import ParameterSource
+
+    engine_given = ctx.get_parameter_source("engine") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    return GeneratorOptions(engine, raw, stream, show_seed, engine_given)
 
 
 def generator_options(report: bool = True):

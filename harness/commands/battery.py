@@ -91,8 +91,7 @@ def _source(spec, input_path, fmt, samples, rng, quiet):
     if input_path is not None:
         from stats.io import open_capture
 
-        if rng.seed is not None:
-            raise click.UsageError("--seed applies only when drawing from our own device (no --input)")
+        rng.refuse_drawing("drawing from our own device (no --input)")
         from harness.progress import Progress
 
         path = pathlib.Path(input_path)

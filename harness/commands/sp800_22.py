@@ -171,8 +171,7 @@ def run_sp800_22(ctx, *, input_path, fmt, bit_order, sequences, length, alpha, t
 
     check_test_names(tests)
     if input_path is not None:
-        if rng.seed is not None:
-            raise click.UsageError("--seed applies only when drawing from our own engine (no --input)")
+        rng.refuse_drawing("drawing from our own engine (no --input)")
         needed = None if sequences is None else sequences * length
         bits = read_bits(input_path, fmt, bit_order, needed)
         name = shown_input(input_path)
