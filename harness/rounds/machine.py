@@ -11,10 +11,21 @@ is missing is recorded as unsettled and kept (the clause's second paragraph).
 Every state change, bet, outcome and settlement is one event (a dict), in
 order, handed to ``sink`` as it happens (the journal writes them), so a
 round is exactly what its events say.
+
+Additional stakes.  A game whose customers add stakes after betting closes
+(twenty-one's double, split and insurance) takes each as a ``stake`` event
+while the outcome is generated, before the outcome and the determination
+point (:meth:`Round.add_stake`; a round engine announces them in its
+decisions, ``adds``).  An additional stake is one more entry of
+:attr:`Round.bets`, settled on its own rule like any bet: so a fault before
+the determination point returns it with the rest, a fault after settles it,
+and the conservation ``stakes in = returned + collected + paid`` holds over
+every stake of the round.
 """
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Callable, Iterable
 
 from harness.rounds import money
@@ -55,7 +66,8 @@ class Round:
     sink : callable, optional
         Called with every event as it happens.
     options : dict, optional
-        Keywords of the game's round engine (``decks`` for baccarat).
+        Keywords of the game's round engine (``decks`` for baccarat); options that
+        ``rules.check_options`` returned are not checked again (a table checks once).
     """
 
     def __init__(self, game: str, round_id: int = 1, variant: str | None = None,
@@ -88,10 +100,10 @@ class Round:
         r.events = [dict(e) for e in events]
         for e in events:
             kind = e["kind"]
-            if kind == "bet":
+            if kind in ("bet", "stake"):
                 bet = Bet(e["customer"], e["bet"], e["stake"], e.get("on"))
                 r.bets.append(bet)
-                r._rules.append(r.rules.rule(bet.bet, bet.on))
+                r._rules.append(r.rules.rule(bet.bet, bet.on) if kind == "bet" else r.rules.stake_rule(bet.bet))
             elif kind == "state":
                 r.state = State(e["state"])
             elif kind == "outcome":
@@ -195,10 +207,39 @@ class Round:
 
     def _deal(self, dealt, provenance) -> None:
         """The deal is in progress: its customers' decisions are journaled as they are made, one record
-        each (a fault before the determination point still voids the round)."""
+        each, and the stakes a decision adds right after it (a fault before the determination point
+        still voids the round, returning them too)."""
         for decision in dealt.decisions:
-            self._emit("decision", **decision)
+            adds = decision.get("adds", ())
+            self._emit("decision", **{k: v for k, v in decision.items() if k != "adds"})
+            for extra in adds:
+                self.add_stake(extra["bet"], extra["of"], Fraction(extra["share"]), decision["decision"],
+                               decision.get("clause", ""))
         self._pending = (dealt, provenance)
+
+    def add_stake(self, bet: str, of: str, share: Fraction, reason: str, clause: str = "") -> Bet:
+        """Take an additional stake after betting closed, while the outcome is generated: ``share`` times
+        the stake of the round's bet ``of``, from its customer, settled by the rule ``bet`` (a bet of
+        the round engine: ``double_1``, ``split_2``, ``insurance_1``).  One ``stake`` event, journaled
+        before the outcome; RoundError in any other state, for an ``of`` the round has no bet of, or a
+        stake that is not whole yen."""
+        if self.state is not State.OUTCOME_GENERATION:
+            raise RoundError(f"round {self.round_id}: an additional stake ({reason}) is taken while the outcome is "
+                             f"generated, not in {self.state.value}")
+        to = next((i for i, b in enumerate(self.bets) if b.bet == of), None)
+        if to is None:
+            raise RoundError(f"round {self.round_id}: an additional stake ({reason}) on {of!r}, a bet the round "
+                             "does not have")
+        amount = self.bets[to].stake * share
+        if amount.denominator != 1 or amount < 1:
+            raise RoundError(f"round {self.round_id}: {reason} adds {share} of the {self.bets[to].stake} yen stake on "
+                             f"{of!r}: {amount} yen is not a whole stake")
+        rule = self.rules.stake_rule(bet)
+        extra = Bet(self.bets[to].customer, bet, int(amount))
+        self.bets.append(extra)
+        self._rules.append(rule)
+        self._emit("stake", index=len(self.bets) - 1, **extra.as_dict(), adds=reason, to=to, clause=clause)
+        return extra
 
     def determine(self) -> None:
         """The game's determination point (its ``etable.determined_after``): the outcome is now fixed."""
@@ -261,7 +302,8 @@ class Round:
     # -- reading -----------------------------------------------------------------------------
 
     def totals(self) -> dict[str, int]:
-        """Stakes in and what the settlement records say went where (unsettled amounts apart)."""
+        """Stakes in (additional stakes too) and what the settlement records say went where (unsettled
+        amounts apart)."""
         out = {"staked": sum(b.stake for b in self.bets), "returned": 0, "collected": 0, "paid": 0,
                "unsettled_returned": 0, "unsettled_collected": 0, "unsettled_paid": 0}
         for e in self.events:

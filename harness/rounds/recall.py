@@ -29,7 +29,7 @@ def summary(events: list[dict]) -> dict:
     return {
         "round": first["round"], "game": first["game"], "variant": first["variant"], "options": first["options"],
         "state": state,
-        "bets": [{k: e[k] for k in keep if k in e} for e in events if e["kind"] == "bet"],
+        "bets": [{k: e[k] for k in keep + ("adds",) if k in e} for e in events if e["kind"] in ("bet", "stake")],
         "decisions": [{k: v for k, v in e.items() if k not in ("round", "seq", "kind")}
                       for e in events if e["kind"] == "decision"],
         "outcome": None if outcome is None else {k: outcome[k] for k in ("shown", "record", "provenance")},
