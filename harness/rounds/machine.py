@@ -68,10 +68,14 @@ class Round:
     options : dict, optional
         Keywords of the game's round engine (``decks`` for baccarat); options that
         ``rules.check_options`` returned are not checked again (a table checks once).
+    actions : sequence of str, optional
+        The customer's actions at the round's decision points, in order (a bet
+        script's, for an engine that ``takes_actions``: twenty-one); journaled
+        with the round's ``open`` record.
     """
 
     def __init__(self, game: str, round_id: int = 1, variant: str | None = None,
-                 sink: Callable[[dict], None] | None = None, options: dict | None = None):
+                 sink: Callable[[dict], None] | None = None, options: dict | None = None, actions=None):
         self.rules: RoundRules = game if isinstance(game, RoundRules) else rules_for(game, variant)
         game = self.rules.game.name
         self.round_id = round_id
@@ -84,7 +88,12 @@ class Round:
         self._pending = None  # the dealt outcome and its draw, until the determination point
         self.settled: set[int] = set()  # indices of bets settled (or recorded unsettled)
         self._sink = sink
-        self._emit("open", state=self.state.value, game=game, variant=self.rules.variant, options=self.options)
+        self.actions = None if actions is None else [str(a) for a in actions]
+        if self.actions is not None and not getattr(self.rules.engine, "takes_actions", False):
+            raise RoundError(f"{game}: its rounds take no scripted actions (it has no customer decisions to script)")
+        given = {} if self.actions is None else {"actions": self.actions}
+        self._emit("open", state=self.state.value, game=game, variant=self.rules.variant, options=self.options,
+                   **given)
 
     @classmethod
     def restore(cls, events: list[dict], sink: Callable[[dict], None] | None = None) -> "Round":
@@ -96,7 +105,8 @@ class Round:
         if not events or events[0].get("kind") != "open":
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
-        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"))
+        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"),
+                actions=first.get("actions"))
         r.events = [dict(e) for e in events]
         for e in events:
             kind = e["kind"]
@@ -195,9 +205,21 @@ class Round:
         """Draw the outcome through the game's round engine, recording the generator positions it used."""
         self._move(State.OUTCOME_GENERATION)
         before = generator_provenance(generator)
-        dealt = self.rules.engine.round_outcome(generator, self.rules.variant,
-                                                **self.rules.dealing(self.options, self.bets))
+        try:
+            dealt = self.rules.engine.round_outcome(generator, self.rules.variant, **self.dealing())
+        except ValueError as exc:  # the round cannot be played as given (a scripted action the rules refuse)
+            self.fault(f"the round cannot be played as given: {exc}")
+            error = RoundError(f"round {self.round_id}: {exc} (the round is void, every stake returned)")
+            error.scripted = self.actions is not None  # the caller names the script it came from
+            raise error from None
         self._deal(dealt, drawn_provenance(before, generator_provenance(generator)))
+
+    def dealing(self) -> dict:
+        """The keywords the round engine deals this round with (its options, the bets it deals by, the
+        scripted actions)."""
+        placed = self.bets[:sum(e["kind"] == "bet" for e in self.events)]  # additional stakes come after
+        out = self.rules.dealing(self.options, placed)
+        return out if self.actions is None else {**out, "actions": self.actions}
 
     def drawn(self, dealt, provenance: dict | None) -> None:
         """Enter OUTCOME_GENERATION with an outcome already drawn, and its draw's provenance

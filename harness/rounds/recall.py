@@ -90,7 +90,7 @@ def replay(journal: Journal, round_id: int, seed: str) -> Replayed:
     generator = rngcore.Generator(engine(key, p["stream"]))
     generator.seek(p["start"])
     r = Round.restore(events)
-    dealt = r.rules.engine.round_outcome(generator, r.rules.variant, **r.rules.dealing(r.options, r.bets))
+    dealt = r.rules.engine.round_outcome(generator, r.rules.variant, **r.dealing())
     return Replayed(round_id, outcome["record"], dealt.record, generator.provenance().position)
 
 
