@@ -17,6 +17,7 @@ BETS = {
     "pai-gow": [Bet("ann", "bet", 100), Bet("bob", "bet", 15)],
     "three-card-poker": [Bet("ann", "ante_play", 20), Bet("ann", "pair_plus", 10)],
     "caribbean-stud": [Bet("ann", "ante_bet", 30)],
+    "blackjack": [Bet("ann", "main", 100), Bet("ann", "pair", 10)],
 }
 
 

@@ -344,7 +344,7 @@ def test_random_power_losses_in_group_committed_tables(tmp_path):
         assert sorted(rounds) == list(range(1, len(rounds) + 1))  # a prefix of whole rounds
         for events in rounds.values():
             assert events[-1]["state"] == "DONE"
-            bets = [e for e in events if e["kind"] == "bet"]
+            bets = [e for e in events if e["kind"] in ("bet", "stake")]
             moves = [e for e in events if e["kind"] == "settlement"]
             assert sorted(m["index"] for m in moves) == list(range(len(bets)))
             assert sum(b["stake"] for b in bets) == sum(m["returned"] + m["collected"] for m in moves)

@@ -238,7 +238,7 @@ def check_recovered(path, game):
     """Restart: finish open rounds, then the invariants of the issue."""
     with Journal(path) as j:
         assert j.verify().ok
-        before = {r: [e for e in evs if e["kind"] == "bet"] for r, evs in j.events().items()}
+        before = {r: [e for e in evs if e["kind"] in ("bet", "stake")] for r, evs in j.events().items()}
         finished = rc.recover(j)
         assert rc.recover(j) == []  # a second restart has nothing left to do
         assert j.verify().ok
@@ -246,7 +246,7 @@ def check_recovered(path, game):
     for round_id, events in rounds.items():
         state = [e["state"] for e in events if e["kind"] == "state"][-1]
         assert state in ("DONE", "VOID")
-        bets = [e for e in events if e["kind"] == "bet"]
+        bets = [e for e in events if e["kind"] in ("bet", "stake")]  # additional stakes too
         assert bets == before[round_id]  # no bet lost (or invented) by the recovery
         moves = [e for e in events if e["kind"] in ("settlement", "unsettled")]
         assert sorted(m["index"] for m in moves) == list(range(len(bets)))  # each bet exactly once

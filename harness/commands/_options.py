@@ -73,20 +73,19 @@ output_option = click.option(
 def parse_option_pairs(owner: str, declared, pairs) -> dict:
     """``--option NAME=VALUE`` texts as {declared name: value text}; UsageError naming ``owner`` (what
     takes the options: a game, a game's rounds) and its ``declared`` options (GameOption s)."""
-    given: dict = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise click.UsageError(f"--option takes NAME=VALUE, got {pair!r}")
-        option = next((o for o in declared if name in (o.name, o.keyword)), None)
-        if option is None:
-            names = ", ".join(o.name for o in declared) or "none"
-            raise click.UsageError(f"{owner} has no option {name!r} (its options: {names})")
-        if option.name in given:
-            raise click.UsageError(f"{owner}: option {option.name} given twice")
-        given[option.name] = value
-    return given
+    from harness.games.base import named_options
+
+    def split():
+        for pair in pairs:  # checked one at a time, as named_options reads them
+            name, sep, value = pair.partition("=")
+            if not sep or not name.strip():
+                raise click.UsageError(f"--option takes NAME=VALUE, got {pair!r}")
+            yield name.strip(), value
+
+    try:
+        return {option.name: value for option, value in named_options(owner, declared, split())}
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def emit(text: str, output=None) -> None:

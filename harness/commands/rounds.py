@@ -129,6 +129,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
     Examples:
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play casino-war --journal war.sqlite --bets examples/bets_casino_war_surrender.toml --option strategy=surrender --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+      rngcert play blackjack --journal bj.sqlite --bets examples/bets_blackjack.toml --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
     from harness.rounds import RoundError, recall, script
     from harness.rounds.batch import Table
@@ -147,15 +148,17 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
     played, recovered, interrupted = [], [], False
     # rounds without a fault or an unsettleable customer go through a batch table; the last round
     # of a --fault-at / --kill-at session is one Round, stepped by hand
-    table = None if unreachable else Table(rules, parsed.bets, options, journal=journal)
+    # (a round with the customer's decisions, twenty-one's, is one Round: its scripted actions are its own)
+    table = None if unreachable or getattr(rules.engine, "takes_actions", False) else \
+        Table(rules, parsed.bets, options, journal=journal)
     batched = 0 if table is None else count - (fault_at is not None or kill_at is not None)
     try:
-        _play_session(journal, table, rules, parsed.bets, options, generator, count, batched, fault_at, kill_at,
+        _play_session(journal, table, rules, parsed, options, generator, count, batched, fault_at, kill_at,
                       unreachable, played, recovered)
     except KeyboardInterrupt:
         interrupted = True
     except RoundError as exc:
-        raise _bad(exc) from None
+        raise _bad(f"{script_path}: {exc}" if getattr(exc, "scripted", False) else exc) from None
     except JournalError as exc:  # the disk failed under the journal: what was committed is all there is
         raise click.ClickException(f"{exc}; rounds after the last commit are not durable (rngcert journal "
                                    "recover finishes what the file holds)") from None
@@ -190,7 +193,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
     ctx.exit(outcome.exit_code)
 
 
-def _play_session(journal, table, rules, bets, options, generator, count, batched, fault_at, kill_at, unreachable,
+def _play_session(journal, table, rules, parsed, options, generator, count, batched, fault_at, kill_at, unreachable,
                   played: list, recovered: list) -> None:
     """Recover the rounds a stopped process left open, then play ``count`` rounds: ``batched`` through the
     batch table, the rest (a faulted or killed last round) one Round each; ``played`` and ``recovered``
@@ -207,9 +210,9 @@ def _play_session(journal, table, rules, bets, options, generator, count, batche
         last = n == count - 1
         kill = kill_at if last else None
         sink = journal.append if kill is None else _killing_sink(journal, kill)
-        r = Round(rules, journal.next_round_id(), sink=sink, options=options)
+        r = Round(rules, journal.next_round_id(), sink=sink, options=options, actions=parsed.actions_of(n))
         played.append(r.round_id)
-        _play_one(r, bets, generator, fault_at if last else None, unreachable)
+        _play_one(r, parsed.bets, generator, fault_at if last else None, unreachable)
     journal.commit()
 
 

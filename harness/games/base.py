@@ -200,6 +200,26 @@ class GameOption:
         return self.name.replace("-", "_")
 
 
+def named_options(owner: str, declared, given) -> list:
+    """The ``given`` (name or keyword, value) pairs as [(declared GameOption, value)], in order;
+    ValueError naming ``owner`` (what takes the options: a game, a game's rounds) for an undeclared
+    or a repeated option.
+
+    The one lookup of ``--option NAME=VALUE`` texts (:func:`harness.commands._options.parse_option_pairs`)
+    and of a round's options (:meth:`harness.rounds.table.RoundRules.check_options`).
+    """
+    out: list = []
+    for name, value in given:
+        option = next((o for o in declared if name in (o.name, o.keyword)), None)
+        if option is None:
+            names = ", ".join(o.name for o in declared) or "none"
+            raise ValueError(f"{owner} has no option {name!r} (its options: {names})")
+        if any(o is option for o, _ in out):
+            raise ValueError(f"{owner}: option {option.name} given twice")
+        out.append((option, value))
+    return out
+
+
 @dataclasses.dataclass(frozen=True)
 class Strategy:
     """A player strategy a game offers (``--strategy NAME``).

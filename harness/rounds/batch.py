@@ -69,7 +69,8 @@ class Table:
     """
 
     def __init__(self, rules: RoundRules, bets, options: dict | None = None, journal: Journal | None = None):
-        self.rules, self.bets, self.options, self.journal = rules, tuple(bets), dict(options or {}), journal
+        self.rules, self.bets, self.journal = rules, tuple(bets), journal
+        self.options = rules.check_options(options)  # once per table: its rounds do not check again
         scratch = Round(rules, 0, options=self.options)
         for bet in self.bets:
             scratch.place(bet)  # refuses an unlisted bet, a bad stake, ... before anything is drawn
@@ -90,11 +91,12 @@ class Table:
         return r
 
     def _play_of(self, dealt, base: dict | None, templated: bool = True) -> tuple:
-        """(returned, collected, paid) of a round dealing ``dealt``, and its events as a template (if asked)."""
+        """(staked, returned, collected, paid) of a round dealing ``dealt`` (staked: with the stakes its
+        decisions added), and its events as a template (if asked)."""
         r = self._template_round(dealt, _placeholder_provenance(base), ROUND)
         t = r.totals()
         template = RoundTemplate(r.events, FIELDS) if templated else None
-        return (t["returned"], t["collected"], t["paid"]), template
+        return (t["staked"], t["returned"], t["collected"], t["paid"]), template
 
     def play(self, generator, rounds: int, first_round: int | None = None) -> Totals:
         """Play ``rounds`` rounds (ids from ``first_round``, default the journal's next id); their totals.
@@ -122,14 +124,15 @@ class Table:
         if shared and (outcomes is not self._outcomes or source != self._source):
             self._outcomes, self._source, self._plays = outcomes, source, {}
         self._draw = MAX_DRAW if base is None or "epoch" not in base else self._next_draw(base, after, ends)
-        totals = Totals(rounds, rounds, sum(b.stake for b in self.bets) * rounds)
+        totals = Totals(rounds, rounds)
         if self.journal is None and shared:  # every round's money from its outcome's, by count
             counts = np.bincount(keys, minlength=len(outcomes))
             for key in np.flatnonzero(counts):
-                (returned, collected, paid), _ = self._cached(int(key), outcomes, base)
+                (staked, returned, collected, paid), _ = self._cached(int(key), outcomes, base)
                 n = int(counts[key])
-                totals.returned, totals.collected, totals.paid = (
-                    totals.returned + n * returned, totals.collected + n * collected, totals.paid + n * paid)
+                totals.staked, totals.returned, totals.collected, totals.paid = (
+                    totals.staked + n * staked, totals.returned + n * returned, totals.collected + n * collected,
+                    totals.paid + n * paid)
             return totals
         starts = np.concatenate((np.zeros(1, dtype=ends.dtype), ends[:-1]))
         position = 0 if base is None else base["position"]
@@ -139,9 +142,9 @@ class Table:
             key, round_id = keys[i], first_round + i
             amounts, template = self._cached(key, outcomes, base) if shared else \
                 self._play_of(outcomes[key], base, self.journal is not None)
-            returned, collected, paid = amounts
-            totals.returned, totals.collected, totals.paid = (
-                totals.returned + returned, totals.collected + collected, totals.paid + paid)
+            staked, returned, collected, paid = amounts
+            totals.staked, totals.returned, totals.collected, totals.paid = (
+                totals.staked + staked, totals.returned + returned, totals.collected + collected, totals.paid + paid)
             if self.journal is None:
                 continue
             epoch, start, end = epochs[i], position + starts[i], position + ends[i]

@@ -32,11 +32,16 @@ class RoundEngine:
     round's bets as a whole when betting closes.  An engine whose deal depends
     on the round's bets sets :attr:`deals_for_bets`: its ``round_outcome``
     and ``round_batch`` then also receive ``bets``, the names of the bets
-    placed (:meth:`harness.rounds.table.RoundRules.dealing`).
+    placed (:meth:`harness.rounds.table.RoundRules.dealing`).  An engine whose
+    customers decide mid-round from a bet script sets :attr:`takes_actions`:
+    its ``round_outcome`` then also receives ``actions`` (the round's scripted
+    actions, :class:`~harness.rounds.machine.Round`), and :meth:`check_actions`
+    may refuse them with the round's options before any round is played.
     """
 
     name: str = ""
     deals_for_bets: bool = False
+    takes_actions: bool = False
     round_options: tuple = ()  # GameOption declarations of the keywords round_outcome takes
 
     def round_bets(self, variant: str) -> tuple:
@@ -58,6 +63,10 @@ class RoundEngine:
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
         """Refuse (ValueError) ``bet`` given the round's bets ``placed`` before it and the round's
         ``options``; default: any bet goes."""
+
+    def check_actions(self, actions, options: dict) -> None:
+        """Refuse (ValueError) a bet script's ``actions`` (per-round lists) with the round's ``options``;
+        default: any go (an action's legality is known only as the round is dealt)."""
 
     def check_bets(self, bets: tuple, options: dict) -> tuple[int, str] | None:
         """The first of a round's ``bets`` its rules refuse once betting closes, as (index, reason);

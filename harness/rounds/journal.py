@@ -54,7 +54,7 @@ from typing import Iterator
 
 from harness.rounds.writer import Inline, Threaded
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GENESIS = "0" * 64
 
 #: version -> the statements that bring a file of the version before it to this one.
@@ -69,6 +69,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TRIGGER records_no_delete BEFORE DELETE ON records "
         "BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END",
     ),
+    # records of kind 'stake' (a stake added after betting closed): the tables are unchanged, but a
+    # version-1 reader would restore such a round without them, so version 2 refuses it
+    2: ("INSERT OR IGNORE INTO meta VALUES ('stake_records', 'since schema 2')",),
 }
 
 

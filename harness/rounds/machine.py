@@ -11,10 +11,21 @@ is missing is recorded as unsettled and kept (the clause's second paragraph).
 Every state change, bet, outcome and settlement is one event (a dict), in
 order, handed to ``sink`` as it happens (the journal writes them), so a
 round is exactly what its events say.
+
+Additional stakes.  A game whose customers add stakes after betting closes
+(twenty-one's double, split and insurance) takes each as a ``stake`` event
+while the outcome is generated, before the outcome and the determination
+point (:meth:`Round.add_stake`; a round engine announces them in its
+decisions, ``adds``).  An additional stake is one more entry of
+:attr:`Round.bets`, settled on its own rule like any bet: so a fault before
+the determination point returns it with the rest, a fault after settles it,
+and the conservation ``stakes in = returned + collected + paid`` holds over
+every stake of the round.
 """
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Callable, Iterable
 
 from harness.rounds import money
@@ -55,11 +66,16 @@ class Round:
     sink : callable, optional
         Called with every event as it happens.
     options : dict, optional
-        Keywords of the game's round engine (``decks`` for baccarat).
+        Keywords of the game's round engine (``decks`` for baccarat); options that
+        ``rules.check_options`` returned are not checked again (a table checks once).
+    actions : sequence of str, optional
+        The customer's actions at the round's decision points, in order (a bet
+        script's, for an engine that ``takes_actions``: twenty-one); journaled
+        with the round's ``open`` record.
     """
 
     def __init__(self, game: str, round_id: int = 1, variant: str | None = None,
-                 sink: Callable[[dict], None] | None = None, options: dict | None = None):
+                 sink: Callable[[dict], None] | None = None, options: dict | None = None, actions=None):
         self.rules: RoundRules = game if isinstance(game, RoundRules) else rules_for(game, variant)
         game = self.rules.game.name
         self.round_id = round_id
@@ -72,7 +88,12 @@ class Round:
         self._pending = None  # the dealt outcome and its draw, until the determination point
         self.settled: set[int] = set()  # indices of bets settled (or recorded unsettled)
         self._sink = sink
-        self._emit("open", state=self.state.value, game=game, variant=self.rules.variant, options=self.options)
+        self.actions = None if actions is None else [str(a) for a in actions]
+        if self.actions is not None and not getattr(self.rules.engine, "takes_actions", False):
+            raise RoundError(f"{game}: its rounds take no scripted actions (it has no customer decisions to script)")
+        given = {} if self.actions is None else {"actions": self.actions}
+        self._emit("open", state=self.state.value, game=game, variant=self.rules.variant, options=self.options,
+                   **given)
 
     @classmethod
     def restore(cls, events: list[dict], sink: Callable[[dict], None] | None = None) -> "Round":
@@ -84,14 +105,15 @@ class Round:
         if not events or events[0].get("kind") != "open":
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
-        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"))
+        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"),
+                actions=first.get("actions"))
         r.events = [dict(e) for e in events]
         for e in events:
             kind = e["kind"]
-            if kind == "bet":
+            if kind in ("bet", "stake"):
                 bet = Bet(e["customer"], e["bet"], e["stake"], e.get("on"))
                 r.bets.append(bet)
-                r._rules.append(r.rules.rule(bet.bet, bet.on))
+                r._rules.append(r.rules.rule(bet.bet, bet.on) if kind == "bet" else r.rules.stake_rule(bet.bet))
             elif kind == "state":
                 r.state = State(e["state"])
             elif kind == "outcome":
@@ -183,9 +205,21 @@ class Round:
         """Draw the outcome through the game's round engine, recording the generator positions it used."""
         self._move(State.OUTCOME_GENERATION)
         before = generator_provenance(generator)
-        dealt = self.rules.engine.round_outcome(generator, self.rules.variant,
-                                                **self.rules.dealing(self.options, self.bets))
+        try:
+            dealt = self.rules.engine.round_outcome(generator, self.rules.variant, **self.dealing())
+        except ValueError as exc:  # the round cannot be played as given (a scripted action the rules refuse)
+            self.fault(f"the round cannot be played as given: {exc}")
+            error = RoundError(f"round {self.round_id}: {exc} (the round is void, every stake returned)")
+            error.scripted = self.actions is not None  # the caller names the script it came from
+            raise error from None
         self._deal(dealt, drawn_provenance(before, generator_provenance(generator)))
+
+    def dealing(self) -> dict:
+        """The keywords the round engine deals this round with (its options, the bets it deals by, the
+        scripted actions)."""
+        placed = self.bets[:sum(e["kind"] == "bet" for e in self.events)]  # additional stakes come after
+        out = self.rules.dealing(self.options, placed)
+        return out if self.actions is None else {**out, "actions": self.actions}
 
     def drawn(self, dealt, provenance: dict | None) -> None:
         """Enter OUTCOME_GENERATION with an outcome already drawn, and its draw's provenance
@@ -195,10 +229,39 @@ class Round:
 
     def _deal(self, dealt, provenance) -> None:
         """The deal is in progress: its customers' decisions are journaled as they are made, one record
-        each (a fault before the determination point still voids the round)."""
+        each, and the stakes a decision adds right after it (a fault before the determination point
+        still voids the round, returning them too)."""
         for decision in dealt.decisions:
-            self._emit("decision", **decision)
+            adds = decision.get("adds", ())
+            self._emit("decision", **{k: v for k, v in decision.items() if k != "adds"})
+            for extra in adds:
+                self.add_stake(extra["bet"], extra["of"], Fraction(extra["share"]), decision["decision"],
+                               decision.get("clause", ""))
         self._pending = (dealt, provenance)
+
+    def add_stake(self, bet: str, of: str, share: Fraction, reason: str, clause: str = "") -> Bet:
+        """Take an additional stake after betting closed, while the outcome is generated: ``share`` times
+        the stake of the round's bet ``of``, from its customer, settled by the rule ``bet`` (a bet of
+        the round engine: ``double_1``, ``split_2``, ``insurance_1``).  One ``stake`` event, journaled
+        before the outcome; RoundError in any other state, for an ``of`` the round has no bet of, or a
+        stake that is not whole yen."""
+        if self.state is not State.OUTCOME_GENERATION:
+            raise RoundError(f"round {self.round_id}: an additional stake ({reason}) is taken while the outcome is "
+                             f"generated, not in {self.state.value}")
+        to = next((i for i, b in enumerate(self.bets) if b.bet == of), None)
+        if to is None:
+            raise RoundError(f"round {self.round_id}: an additional stake ({reason}) on {of!r}, a bet the round "
+                             "does not have")
+        amount = self.bets[to].stake * share
+        if amount.denominator != 1 or amount < 1:
+            raise RoundError(f"round {self.round_id}: {reason} adds {share} of the {self.bets[to].stake} yen stake on "
+                             f"{of!r}: {amount} yen is not a whole stake")
+        rule = self.rules.stake_rule(bet)
+        extra = Bet(self.bets[to].customer, bet, int(amount))
+        self.bets.append(extra)
+        self._rules.append(rule)
+        self._emit("stake", index=len(self.bets) - 1, **extra.as_dict(), adds=reason, to=to, clause=clause)
+        return extra
 
     def determine(self) -> None:
         """The game's determination point (its ``etable.determined_after``): the outcome is now fixed."""
@@ -261,7 +324,8 @@ class Round:
     # -- reading -----------------------------------------------------------------------------
 
     def totals(self) -> dict[str, int]:
-        """Stakes in and what the settlement records say went where (unsettled amounts apart)."""
+        """Stakes in (additional stakes too) and what the settlement records say went where (unsettled
+        amounts apart)."""
         out = {"staked": sum(b.stake for b in self.bets), "returned": 0, "collected": 0, "paid": 0,
                "unsettled_returned": 0, "unsettled_collected": 0, "unsettled_paid": 0}
         for e in self.events:

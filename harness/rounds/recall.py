@@ -29,7 +29,7 @@ def summary(events: list[dict]) -> dict:
     return {
         "round": first["round"], "game": first["game"], "variant": first["variant"], "options": first["options"],
         "state": state,
-        "bets": [{k: e[k] for k in keep if k in e} for e in events if e["kind"] == "bet"],
+        "bets": [{k: e[k] for k in keep + ("adds",) if k in e} for e in events if e["kind"] in ("bet", "stake")],
         "decisions": [{k: v for k, v in e.items() if k not in ("round", "seq", "kind")}
                       for e in events if e["kind"] == "decision"],
         "outcome": None if outcome is None else {k: outcome[k] for k in ("shown", "record", "provenance")},
@@ -90,7 +90,7 @@ def replay(journal: Journal, round_id: int, seed: str) -> Replayed:
     generator = rngcore.Generator(engine(key, p["stream"]))
     generator.seek(p["start"])
     r = Round.restore(events)
-    dealt = r.rules.engine.round_outcome(generator, r.rules.variant, **r.rules.dealing(r.options, r.bets))
+    dealt = r.rules.engine.round_outcome(generator, r.rules.variant, **r.dealing())
     return Replayed(round_id, outcome["record"], dealt.record, generator.provenance().position)
 
 

@@ -103,7 +103,7 @@ def _round_checks(events: dict) -> list[dict]:
         state = [e["state"] for e in evs if e["kind"] == "state"][-1]
         if state not in ("DONE", "VOID"):
             open_.append(round_id)
-        bets = [e for e in evs if e["kind"] == "bet"]
+        bets = [e for e in evs if e["kind"] in ("bet", "stake")]  # the stakes added after betting closed too
         moves = [e for e in evs if e["kind"] in ("settlement", "unsettled")]
         if sorted(m["index"] for m in moves) != list(range(len(bets))):
             twice.append(round_id)

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from harness.games.categorical import Family
+from harness.games.base import named_options
 from harness.games.core import BetRule, Split
 from harness.games.registry import GAMES
 from harness.rounds import money
@@ -33,7 +34,9 @@ class RoundRules:
 
     @property
     def etable(self):
-        return self.game.etable
+        """The game's mode-B declaration: its round engine's, if the engine declares it (a game whose
+        module is another's to change), else the game module's."""
+        return getattr(self.engine, "etable", None) or self.game.etable
 
     @property
     def permitted(self) -> tuple[str, ...]:
@@ -45,23 +48,29 @@ class RoundRules:
         """The options a round takes (:class:`~harness.games.base.GameOption`), from its engine."""
         return tuple(getattr(self.engine, "round_options", ()))
 
-    def check_options(self, given: Mapping | None) -> dict:
+    def check_options(self, given: Mapping | None) -> "Checked":
         """``given`` round options (typed, or text from ``--option NAME=VALUE``) checked, by keyword:
-        only the options given, each in its kind; RoundError naming the option and its allowed values."""
-        game, out = self.game.name, {}
-        declared = self.options
-        for name, value in (given or {}).items():
-            option = next((o for o in declared if name in (o.name, o.keyword)), None)
-            if option is None:
-                names = ", ".join(o.name for o in declared) or "none"
-                raise RoundError(f"{game} rounds take no option {name!r} (their options: {names})")
-            if option.keyword in out:
-                raise RoundError(f"{game}: round option {option.name} given twice")
-            try:
-                out[option.keyword] = option.check(f"{game} rounds", value)
-            except ValueError as exc:
-                raise RoundError(str(exc)) from None
-        return out
+        only the options given, each in its kind; RoundError naming the option and its allowed values.
+
+        Checked once per table: a :class:`Round` given the result does not check it again.
+        """
+        if isinstance(given, Checked) and given.rules is self:
+            return given
+        game = self.game.name
+        try:
+            return Checked(self, {option.keyword: option.check(f"{game} rounds", value)
+                                  for option, value in named_options(f"{game} rounds", self.options,
+                                                                     (given or {}).items())})
+        except ValueError as exc:
+            raise RoundError(str(exc)) from None
+
+    def stake_rule(self, name: str):
+        """The rule of an additional stake a round takes after betting closes (a double, a split hand,
+        insurance): a bet of the round engine's, placed only by the procedure of a permitted bet."""
+        if name not in self.bets:
+            raise RoundError(f"{self.game.name}: no bet {name!r} for an additional stake; the round's bets: "
+                             f"{', '.join(self.bets)}")
+        return self.bets[name]
 
     def dealing(self, options: dict, bets) -> dict:
         """The keywords a round is dealt with: its options, plus the names of its bets for an engine that
@@ -135,26 +144,41 @@ class RoundRules:
         return label, money.Amounts(returned, collected, paid)
 
 
+class Checked(dict):
+    """Round options :meth:`RoundRules.check_options` has checked for ``rules`` (by keyword)."""
+
+    def __init__(self, rules: RoundRules, values: dict):
+        super().__init__(values)
+        self.rules = rules
+
+
 def rules_for(game: str, variant: str | None = None) -> RoundRules:
     """The round rules of ``game`` (its first e-table variant unless ``variant`` is given)."""
     try:
         g = GAMES.get_item(game)
     except ValueError as exc:
         raise RoundError(str(exc)) from None
-    if g.etable is None:
-        with_mode = ", ".join(n for n, x in GAMES.items() if x.etable is not None)
+    engine = engine_of(g)
+    etable = etable_of(g)
+    if etable is None:
+        with_mode = ", ".join(n for n, x in GAMES.items() if etable_of(x) is not None)
         raise RoundError(f"{game}: 000 gives no electronic table-game mode for this game; games with one: {with_mode}")
     if variant is None:
-        variant = g.etable.variants[0]
-    if variant not in g.etable.variants:
-        raise RoundError(f"{game}: variant {variant!r} is not the e-table game; use one of {', '.join(g.etable.variants)}")
-    engine = engine_of(g)
+        variant = etable.variants[0]
+    if variant not in etable.variants:
+        raise RoundError(f"{game}: variant {variant!r} is not the e-table game; use one of {', '.join(etable.variants)}")
     try:
         bets = engine.round_bets(variant)
     except NotImplementedError as exc:
         raise RoundError(f"{exc} (its permitted bets and determination point are declared; rounds are not played)") \
             from None
     return RoundRules(g, variant, {b.name: b for b in bets}, engine)
+
+
+def etable_of(g):
+    """Game ``g``'s mode-B declaration: its round engine's if the engine declares one (for a game whose
+    module is another's to change), else the game module's (None: no e-table mode)."""
+    return getattr(engine_of(g), "etable", None) or g.etable
 
 
 def engine_of(g):
@@ -174,7 +198,7 @@ def markdown_table() -> str:
              "fault clause | winnings below 1 yen | rounds | round options (`--option NAME=VALUE`) |",
              "|---|---|---|---|---|---|---|---|"]
     for g in GAMES.values():
-        e = g.etable
+        e = etable_of(g)
         if e is None:
             continue
         engine = engine_of(g)

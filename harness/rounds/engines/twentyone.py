@@ -1,0 +1,449 @@
+"""Twenty-one rounds in mode B (000 別表第1 第2 1-18): one customer position against the dealer.
+
+Built on the public rules of the twenty-one game modules (each game's
+``game_rules`` from its options, its cited table, its side bets and their
+classes) and the family's math (:mod:`harness.games.twentyone`: totals, the
+legal actions of a hand, the dealer's drawing rule, the computed basic
+strategy).  A round deals from a freshly shuffled stack of ``decks`` decks
+(as baccarat's and Casino War's e-table rounds: 000 does not say how often
+a virtual stack is reshuffled, digest §2): every card drawn is uniform over
+the cards not yet drawn (a partial Fisher-Yates shuffle, one bounded draw a
+card), in the order of 第2 1-5-イ: the customer's first card, the dealer's
+up card, the customer's second card and, under the hole-card rule, the
+dealer's hole card; then insurance or even money (6, 7), the peek (8), the
+customer's choices (9: surrender, split, double, hit, stand), the dealer's
+drawing (10) and the settlement (11, 12).
+
+Decisions.  Every decision point is one ``decision`` record, journaled
+before the outcome; the customer's action comes from the round option
+``strategy``: ``script`` takes the bet script's ``actions``, one per
+decision point in order (an action the rules do not allow there, or a point
+with none left, is refused with its place), ``basic`` the game's computed
+basic strategy (the infinite-shoe optimum of its rules; insurance by the
+sign of its exact infinite-shoe value, even money by the game's option
+``even-money``).  Unless the option is given, a round with scripted actions
+plays them and one without plays basic.
+
+Stakes.  ``main`` is the original stake of the first hand; every stake the
+round adds is an additional stake (:meth:`harness.rounds.machine.Round.add_stake`)
+announced by its decision: ``insurance`` half the main stake (6-イ: "up to
+half"; half is taken), ``split_K`` the original stake again for hand K
+(9-ニ-(1)-(一)), ``double_K`` the original stake again on hand K (9-ニ-(2)-(一):
+"up to" it; all of it is taken).  Each settles on its own rule (12): a
+dealer blackjack collects only the original stakes (12-ロ: a split's or a
+double's stake is returned), a surrender collects half the main stake and
+returns the rest (9-ハ), even money pays 1 to 1 (7-イ), a winning below 1 yen
+is truncated (12-イ).  The main stake must be even: surrender's half and
+insurance's half are whole yen only then, and 000 states no rounding of
+either.
+
+The determination point is the end of item 10, the dealer's drawing (1-19-イ,
+seed L643: "10の処理が終了した後"; digest electronic_table_games.md §3, which
+agrees): each row of :data:`TABLE` states it (``point``), and a round reaches
+it when :meth:`TwentyOneRounds.round_outcome` returns, the dealer's hand
+finished.  Every card of the round, the customer's
+and the dealer's, is drawn before it, so a fault anywhere before it voids
+the round and returns every stake, the additional ones too; the engine
+settles nothing earlier (a blackjack against a 2..9, 5-ハ, or a surrender,
+9-ハ, is settled "at once" by the text, but a fault before item 10 voids the
+round's result all the same, so settling it early changes nothing the
+journal could show).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from fractions import Fraction
+
+from harness.games import blackjack
+from harness.games import twentyone as tw
+from harness.games.base import GameOption
+from harness.games.core import BetRule, PayRow, Where, odds, rows
+from harness.games.etable import Dealt, ETable
+from harness.rounds.engine import RoundEngine, one_position
+from rngcore.devices import cards
+
+STRATEGIES = ("basic", "script")
+STRATEGY = GameOption.choice("strategy", "where the customer's actions come from: basic = the game's computed "
+                                         "basic strategy (000 第2 1-9); script = the bet script's 'actions', one "
+                                         "per decision point (docs/rounds.md; the default when the script gives "
+                                         "them)", STRATEGIES)
+#: The script's words for each decision (the play's are harness.games.twentyone's action names).
+PLAY = {name: code for code, name in tw.ACTION_NAMES.items()}
+INSURE = {"insure": True, "no-insurance": False}
+EVEN = {"even-money": True, "no-even-money": False}
+MAX_HANDS = 4  # the most any option allows (the games' max-hands options)
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One twenty-one game's round facts beyond its module.
+
+    Attributes
+    ----------
+    game : object
+        The registered game (a :class:`~harness.games.twentyone_game.TwentyOneGame`).
+    clause : str
+        The game's items, as a decision record cites them (``"000 別表第1 第2 1"``).
+    point : str
+        The determination point and its citation: the step of the game after which a fault
+        settles instead of voiding (the end of the dealer's drawing), where the deal ends.
+    etable : ETable or None
+        The mode-B declaration, for a game whose module declares none (None: the module's).
+    """
+
+    game: object
+    clause: str
+    point: str
+    etable: ETable | None = None
+
+
+#: The games played: 000's blackjack, whose module declares its mode B (第2 1-18).
+TABLE = (
+    Row(blackjack.GAMES[0], blackjack.SOURCE,
+        "item 10 (the dealer's drawing, 第2 1-10) is finished: 000 別表第1 第2 1-19-イ (seed L643, "
+        "「10の処理が終了した後」); electronic_table_games.md §3"),
+)
+
+
+class Shoe:
+    """The cards of one round: drawn from a fresh stack (``generator``), or read from a journaled record."""
+
+    def __init__(self, decks: int, generator=None, recorded=None, game: str = ""):
+        self.left = [int(c) for c in cards.fresh_stack(decks)]
+        self.generator, self.recorded, self.drawn, self.game = generator, recorded, [], game
+
+    def draw(self) -> int:
+        if self.recorded is None:  # a partial Fisher-Yates shuffle: uniform over the cards left
+            j = int(self.generator.integers(0, len(self.left)))
+            self.left[j], self.left[-1] = self.left[-1], self.left[j]
+            code = self.left.pop()
+        else:
+            if len(self.drawn) >= len(self.recorded):
+                raise ValueError(f"{self.game}: the journaled round has {len(self.recorded)} cards; its play needs more")
+            code = self.recorded[len(self.drawn)]
+            if type(code) is not int or code not in self.left:
+                raise ValueError(f"{self.game}: journaled card {code!r} is not a card left in the stack")
+            self.left.remove(code)
+        self.drawn.append(code)
+        return code
+
+
+@functools.lru_cache(maxsize=16)
+def basic_chart(rules: tw.Rules) -> tw.TableStrategy:
+    """The computed basic strategy of ``rules``: the infinite-shoe optimum, every cell by exact EV
+    (the strategy of the game's ``main`` analysis; its outcome laws are not needed here)."""
+    return tw.infinite_deck_analysis(rules, distributions=False)[1]
+
+
+def value(code: int) -> int:
+    """Point value 1..10 of a card code (an ace 1; 10, J, Q, K 10: 5-ロ)."""
+    return min(int(cards.rank_of(code)), 10)
+
+
+def hand_of(codes) -> tuple:
+    return tw.of(*(value(c) for c in codes))
+
+
+def shown(codes) -> str:
+    return " ".join(cards.card_label(c) for c in codes)
+
+
+class Decider:
+    """The customer's actions: the script's in order (checked against what the rules allow), or basic."""
+
+    def __init__(self, game: str, strategy: str, actions):
+        self.game, self.strategy = game, strategy
+        self.actions = None if actions is None else list(actions)
+        self.taken: list[str] = []
+
+    def choose(self, where: str, allowed: dict, basic) -> str:
+        """The action at decision point ``where``: one of ``allowed`` (word -> meaning)."""
+        n = len(self.taken) + 1
+        if self.strategy == "basic":
+            word = basic()
+        elif self.actions is None or n > len(self.actions):
+            raise ValueError(f"{self.game}: action {n} ({where}): the bet script has no action left for it "
+                             f"(allowed: {', '.join(allowed)})")
+        else:
+            word = self.actions[n - 1]
+            if word not in allowed:
+                raise ValueError(f"{self.game}: action {n} ({where}): {word!r} is not allowed here "
+                                 f"(allowed: {', '.join(allowed)})")
+        self.taken.append(word)
+        return word
+
+    def done(self) -> None:
+        if self.strategy == "script" and self.actions is not None and len(self.actions) > len(self.taken):
+            raise ValueError(f"{self.game}: the bet script gives {len(self.actions)} actions for the round, which "
+                             f"had decision points for {len(self.taken)} (the first unused: "
+                             f"{self.actions[len(self.taken)]!r})")
+
+
+@dataclasses.dataclass
+class Hand:
+    number: int          # 1 the original hand, 2.. the hands splits formed, in order
+    codes: list
+    split: bool = False  # formed by a split (so a two-card 21 is not a blackjack)
+    aces: bool = False   # a split ace
+    doubled: bool = False
+    surrendered: bool = False
+    even_money: bool = False
+
+    @property
+    def hand(self) -> tuple:
+        return hand_of(self.codes)
+
+    @property
+    def natural(self) -> bool:
+        return not self.split and tw.is_natural(self.hand)
+
+    @property
+    def bust(self) -> bool:
+        return tw.total(self.hand)[0] > 21
+
+    def describe(self) -> str:
+        t, soft = tw.total(self.hand)
+        return f"hand {self.number} {shown(self.codes)}, {'soft' if soft else 'hard'} {t}"
+
+
+class TwentyOneRounds(RoundEngine):
+    """The round engine of one twenty-one game of :data:`TABLE` (see the module doc)."""
+
+    takes_actions = True  # a round may carry the bet script's actions (Round(actions=...))
+
+    def __init__(self, row: Row):
+        self.row, self.game = row, row.game
+        self.name = self.game.name
+        self.etable = row.etable
+        self.round_options = tuple(o for o in self.game.options if not o.file) + (STRATEGY,)
+
+    # -- the rules ------------------------------------------------------------------------------
+
+    def rules_of(self, options: dict) -> tuple[tw.Rules, int]:
+        """(the twenty-one rules of the game options given, decks)."""
+        choices = {k: v for k, v in options.items() if k not in ("strategy", "decks", "actions")}
+        rules = self.game.game_rules(**choices)
+        decks = options.get("decks") or self.game.fixed_decks or self.game.entry("decks").value
+        return rules, decks
+
+    def round_bets(self, variant: str) -> tuple:
+        return self._bets()
+
+    @functools.lru_cache(maxsize=None)
+    def _bets(self) -> tuple:
+        pays = sorted(set(self._blackjack_pays()))
+        hand = lambda slot, main: BetRule(slot, self.row.clause, rows(  # noqa: E731
+            *((f"blackjack_{p.numerator}to{p.denominator}", Where(**{slot: f"blackjack_{p.numerator}to{p.denominator}"}), p)
+              for p in (pays if main else ())),
+            ("win", Where(**{slot: "win"}), odds(1)), ("push", Where(**{slot: "push"}), Fraction(0)),
+            ("returned", Where(**{slot: "returned"}), Fraction(0)),
+            *((("even_money", Where(**{slot: "even_money"}), odds(1)),
+               ("surrender", Where(**{slot: "surrender"}), Fraction(-1, 2))) if slot == "main" else ()),
+            ("bust", Where(**{slot: "bust"}), Fraction(-1)), ("lose", Where(**{slot: "lose"}), Fraction(-1))),
+            push_labels=frozenset({"push", "returned"}),
+            note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer blackjack (12-ロ)")
+        insurance = self.game.entry("insurance_pays")
+        out = [hand("main", True)]
+        out += [hand(f"split_{k}", False) for k in range(2, MAX_HANDS + 1)]
+        out += [hand(f"double_{k}", False) for k in range(1, MAX_HANDS + 1)]
+        out.append(BetRule("insurance", insurance.source, rows(("win", Where(insurance="win"), insurance.value),
+                                                              ("lose", Where(insurance="lose"), Fraction(-1))),
+                           note="half the main stake, taken as a decision when the up card is an ace (6-イ)"))
+        for side in self.game.side_bets(8):
+            out.append(BetRule(side.name, side.source, rows(*((o.label, Where(**{side.name: o.label}), o.net)
+                                                              for o in side.outcomes)), note=side.note))
+        return tuple(out)
+
+    def _blackjack_pays(self):
+        option = self.game.option("blackjack-pays")
+        if option is None:
+            return (self.game.game_rules().blackjack_pays,)
+        return tuple(self.game.game_rules(blackjack_pays=c).blackjack_pays for c in option.choices)
+
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        one_position(self.name, bet, placed)
+        if bet.bet == "insurance":
+            raise ValueError(f"{self.name}: insurance is offered after the deal when the up card is an ace "
+                             f"({self.row.clause}-6-イ): it is an additional stake of the round (a decision), not a "
+                             "bet placed at the betting")
+        if bet.bet != "main" and not any(b.bet == "main" for b in placed):
+            raise ValueError(f"{self.name}: the {bet.bet!r} bet needs the customer's main bet placed first "
+                             f"({self.row.clause}-13-イ)")
+
+    def check_bets(self, bets: tuple, options: dict):
+        if not any(b.bet == "main" for b in bets):
+            return 0, f"a twenty-one round needs the main bet (the hand bet, {self.row.clause}-4-ハ)"
+        try:
+            self.game.check_together(None, {k: v for k, v in options.items() if k not in ("strategy", "actions")})
+        except ValueError as exc:
+            return 0, str(exc)
+        return None
+
+    def check_actions(self, actions, options: dict) -> None:
+        """Refuse (ValueError) scripted ``actions`` with ``strategy=basic``, which decides every action,
+        and ``strategy=script`` without them."""
+        if actions is not None and options.get("strategy") == "basic":
+            raise ValueError(f"{self.name}: the bet script gives actions, but strategy=basic decides every action; "
+                             "leave the option out (or give strategy=script) to play them")
+        if actions is None and options.get("strategy") == "script":
+            raise ValueError(f"{self.name}: strategy=script plays the bet script's 'actions', and it gives none")
+
+    # -- dealing --------------------------------------------------------------------------------
+
+    def round_outcome(self, generator, variant: str, *, strategy: str | None = None, actions=None,
+                      **options) -> Dealt:
+        self.check_actions(actions, {"strategy": strategy})
+        strategy = strategy or ("basic" if actions is None else "script")
+        rules, decks = self.rules_of(options)
+        shoe = Shoe(decks, generator, game=self.name)
+        return self._play(shoe, Decider(self.name, strategy, actions), rules, options)
+
+    def round_dealt(self, variant: str, record: dict, *, strategy: str | None = None, actions=None,
+                    **options) -> Dealt:
+        if not isinstance(record, dict) or not isinstance(record.get("cards"), list) \
+                or not isinstance(record.get("actions"), list):
+            raise ValueError(f"{self.name}: {record!r} is not a twenty-one round (cards and actions)")
+        rules, decks = self.rules_of(options)
+        shoe = Shoe(decks, recorded=record["cards"], game=self.name)
+        dealt = self._play(shoe, Decider(self.name, "script", record["actions"]), rules, options)
+        if len(shoe.drawn) != len(record["cards"]):
+            raise ValueError(f"{self.name}: the journaled round has {len(record['cards'])} cards; its play used "
+                             f"{len(shoe.drawn)}")
+        return dealt
+
+    def _play(self, shoe: Shoe, decide: Decider, rules: tw.Rules, options: dict) -> Dealt:
+        """One round by 000 第2 1-5 .. 1-12 (see the module doc)."""
+        c = self.row.clause
+        decisions: list[dict] = []
+
+        def decision(word: str, where: str, clause: str, adds=()) -> None:
+            d = {"decision": word, "at": where, "clause": clause, "strategy": decide.strategy}
+            if adds:
+                d["adds"] = list(adds)
+            decisions.append(d)
+
+        first, up, second = shoe.draw(), shoe.draw(), shoe.draw()     # 5-イ: seat, dealer (face up), seat
+        dealer = [up] + ([shoe.draw()] if rules.hole_card else [])    # 5-イ-(2): the hole card
+        hands = [Hand(1, [first, second])]
+        upv = value(up)
+        insured = False
+        ace_up = upv == tw.ACE
+        seat = hands[0]
+        if ace_up and seat.natural and self._even_money_offered(rules):
+            where = f"even money: {seat.describe()} against {cards.card_label(up)}"
+            word = decide.choose(where, EVEN, lambda: "even-money" if rules.take_even_money else "no-even-money")
+            seat.even_money = EVEN[word]
+            decision(word, where, f"{c}-7-イ")
+        elif ace_up:
+            where = f"insurance: {seat.describe()} against {cards.card_label(up)}"
+            word = decide.choose(where, INSURE, lambda: "insure" if self._insurance_value(rules) > 0 else "no-insurance")
+            insured = INSURE[word]
+            decision(word, where, f"{c}-6-イ",
+                     [{"bet": "insurance", "of": "main", "share": "1/2"}] if insured else ())
+        dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # 8-イ: the peek
+        if not dealer_bj_known and not seat.natural and not seat.even_money:
+            self._customer(hands, upv, up, rules, decide, decision, shoe, c)
+        # 10: the dealer's hand, unless every hand busted (10-ハ) or a blackjack was found at the peek (8-イ)
+        if not rules.hole_card:
+            dealer.append(shoe.draw())                                 # 10-イ: the second card face up
+        if not dealer_bj_known and not all(h.bust for h in hands):
+            while not tw.dealer_stands(hand_of(dealer), rules.hit_soft_17):
+                dealer.append(shoe.draw())                             # 10-ロ
+        decide.done()
+        features = self._settle(hands, dealer, insured, rules, (first, second))
+        d_hand = hand_of(dealer)
+        d_total = "blackjack" if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
+        text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
+                         for h in hands)
+        return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
+                     {"cards": list(shoe.drawn), "actions": list(decide.taken)}, tuple(decisions))
+
+    def _customer(self, hands, upv, up, rules, decide, decision, shoe, c) -> None:
+        """Item 9: each hand's choices, in order; a split's new hand is played after the hand it came from."""
+        i = 0
+        while i < len(hands):
+            h = hands[i]
+            while True:
+                ctx = tw.Context(split=h.split, split_aces=h.aces)
+                acts = tw.allowed_actions(rules, upv, h.hand, ctx, len(hands) < rules.max_hands)
+                if h.doubled or acts == (tw.STAND,):
+                    break  # a doubled hand takes no more (9-ニ-(3)); a 21 or a split ace chooses nothing
+                allowed = {tw.ACTION_NAMES[a]: a for a in acts}
+                where = f"{h.describe()} against {cards.card_label(up)}"
+                word = decide.choose(where, allowed, lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
+                act = allowed[word]
+                if act == tw.STAND:
+                    decision(word, where, f"{c}-9-ニ")
+                    break
+                if act == tw.SURRENDER:
+                    h.surrendered = True
+                    decision(word, where, f"{c}-9-ハ")
+                    break
+                if act == tw.SPLIT:
+                    new = Hand(len(hands) + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE)
+                    h.split, h.aces = True, new.aces
+                    decision(word, where, f"{c}-9-ニ-(1)",
+                             [{"bet": f"split_{new.number}", "of": "main", "share": "1"}])
+                    h.codes.append(shoe.draw())     # 9-ニ-(1): one card to each, two two-card hands
+                    new.codes.append(shoe.draw())
+                    hands.insert(i + 1, new)
+                    continue
+                if act == tw.DOUBLE:
+                    h.doubled = True
+                    decision(word, where, f"{c}-9-ニ-(2)", [{"bet": f"double_{h.number}", "of": "main", "share": "1"}])
+                else:
+                    decision(word, where, f"{c}-9-ニ-(3)")
+                h.codes.append(shoe.draw())         # a hit (9-ニ-(3)) or the double's one card
+                if h.bust:
+                    break                           # 9-ホ
+            i += 1
+
+    def _even_money_offered(self, rules: tw.Rules) -> bool:
+        """Even money (7-イ): where the game's table has it, and not with a 6 to 5 blackjack (12-ニ)."""
+        offered = any(e.name == "even_money" and e.value for e in self.game.table)
+        return offered and rules.blackjack_pays == self.game.entry("blackjack_pays").value
+
+    def _insurance_value(self, rules: tw.Rules) -> Fraction:
+        """Insurance's exact value per unit on an infinite shoe (4 ten-value cards in 13): basic declines it."""
+        pays = self.game.entry("insurance_pays").value
+        return pays * Fraction(4, 13) - Fraction(9, 13)
+
+    # -- settlement -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _slot(h: Hand) -> str:
+        return "main" if h.number == 1 else f"split_{h.number}"
+
+    def _settle(self, hands, dealer, insured: bool, rules: tw.Rules, seat: tuple) -> dict:
+        """Each stake's class (11, 12): the rule of every stake reads its own feature."""
+        d_hand = hand_of(dealer)
+        dealer_bj = tw.is_natural(d_hand)
+        outcome = tw.dealer_outcome(d_hand, rules.dealer_22_push)
+        features: dict = {b.name: None for b in self._bets()}
+        features["insurance"] = None if not insured else "win" if dealer_bj else "lose"
+        for h in hands:
+            slot = self._slot(h)
+            if h.even_money:
+                label = "even_money"                       # 7-イ: 11 and 12 do not apply
+            elif h.surrendered:
+                label = "surrender"                        # 9-ハ
+            elif h.natural:
+                bj = rules.blackjack_pays
+                label = "push" if dealer_bj else f"blackjack_{bj.numerator}to{bj.denominator}"
+            elif h.bust:
+                label = "bust"                             # 11-ロ-(2)-(三)
+            elif dealer_bj:                                # 11-ロ-(2)-(一); 12-ロ: original stakes only
+                label = "lose" if h.number == 1 or not rules.original_bet_only else "returned"
+            else:
+                net = tw.standard_settle(h.hand, outcome, h.split)
+                label = "win" if net > 0 else "push" if net == 0 else "lose"
+            features[slot] = label
+            if h.doubled:
+                features[f"double_{h.number}"] = "returned" if (dealer_bj and rules.original_bet_only
+                                                                and not h.bust) else label
+        features.update(self.game.side_labels(seat[0], dealer[0], seat[1]))  # the seat's first two cards (13)
+        return features
+
+
+ROUND_ENGINES = tuple(TwentyOneRounds(row) for row in TABLE)

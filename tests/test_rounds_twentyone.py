@@ -1,0 +1,390 @@
+"""Twenty-one rounds (harness/rounds/engines/twentyone.py): the deal, the customer's decisions and the
+stakes they add, the dealer's play, the settlement, replay and recovery.
+
+The settlement is checked against :func:`reference`, a straightforward reading of 000 別表第1 第2 1
+written here from the seed (5 the deal, 6 insurance, 7 even money, 8 the peek, 9 the customer's
+choices, 10 the dealer, 11 and 12 the settlement, 13 the pair side bet): it replays the journaled
+cards and actions and computes every stake's amounts without the engine's code.
+"""
+import random
+import signal
+from fractions import Fraction as F
+from math import floor
+
+import pytest
+
+import rngcore
+from harness.rounds import Bet, Round, RoundError, State, recall
+from harness.rounds.engines import twentyone as engine
+from harness.rounds.journal import Journal
+from harness.rounds.table import rules_for
+
+SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+MAIN, PAIR = 100, 10
+
+
+# ------------------------------------------------------------------------------ the reference --
+
+def points(code):
+    return min(code & 0x0F, 10)
+
+
+def total(codes):
+    t = sum(points(c) for c in codes)
+    return t + 10 if any(points(c) == 1 for c in codes) and t + 10 <= 21 else t
+
+
+def soft(codes):
+    t = sum(points(c) for c in codes)
+    return any(points(c) == 1 for c in codes) and t + 10 <= 21
+
+
+def natural(codes):
+    return len(codes) == 2 and total(codes) == 21
+
+
+def amounts(stake, net):
+    """(returned, collected, paid) of ``stake`` at net ``net`` per unit; winnings truncated (12-イ)."""
+    if net >= 0:
+        return stake, 0, floor(stake * net)
+    lost = stake * -net
+    assert lost.denominator == 1
+    return stake - int(lost), int(lost), 0
+
+
+def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
+    """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc)."""
+    cards, actions = list(cards), list(actions)
+    draw = lambda: cards.pop(0)  # noqa: E731
+    act = lambda: actions.pop(0)  # noqa: E731
+    first, up, second = draw(), draw(), draw()                     # 5-イ
+    dealer = [up] + ([draw()] if hole else [])
+    stakes = [["main", MAIN]] + ([["pair", PAIR]] if pair else [])
+    insured = even = False
+    if points(up) == 1:                                            # 6-イ, 7-イ
+        word = act()
+        insured, even = word == "insure", word == "even-money"
+        if insured:
+            stakes.append(["insurance", MAIN // 2])
+    peeked_blackjack = hole and points(up) in (1, 10) and natural(dealer)   # 8-イ
+    hands = [{"n": 1, "cards": [first, second], "split": False, "aces": False, "double": False, "gave_up": False}]
+    if not peeked_blackjack and not natural([first, second]) and not even:
+        i = 0
+        while i < len(hands):                                      # 9
+            h = hands[i]
+            while total(h["cards"]) < 21 and not h["double"] and not (h["aces"] and len(h["cards"]) == 2):
+                word = act()
+                if word == "stand":
+                    break
+                if word == "surrender":
+                    h["gave_up"] = True
+                    break
+                if word == "split":
+                    new = {"n": len(hands) + 1, "cards": [h["cards"].pop()], "split": True, "double": False,
+                           "aces": points(h["cards"][0]) == 1, "gave_up": False}
+                    h["split"], h["aces"] = True, new["aces"]
+                    stakes.append([f"split_{new['n']}", MAIN])
+                    h["cards"].append(draw())
+                    new["cards"].append(draw())
+                    hands.insert(i + 1, new)
+                    continue
+                if word == "double":
+                    h["double"] = True
+                    stakes.append([f"double_{h['n']}", MAIN])
+                h["cards"].append(draw())
+            i += 1
+    if not hole:
+        dealer.append(draw())                                      # 10-イ
+    if not peeked_blackjack and not all(total(h["cards"]) > 21 for h in hands):
+        while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
+            dealer.append(draw())                                  # 10-ロ
+    assert not cards and not actions, "the reference used every card and action of the record"
+    dealer_bj, d = natural(dealer), total(dealer)
+
+    def net(h, original):
+        if even:
+            return F(1)                                            # 7-イ
+        if h["gave_up"]:
+            return F(-1, 2)                                        # 9-ハ
+        if not h["split"] and natural(h["cards"]):
+            return F(0) if dealer_bj else bj                       # 11-ロ-(1)-(一), 12-ハ
+        t = total(h["cards"])
+        if t > 21:
+            return F(-1)                                           # 11-ロ-(2)-(三)
+        if dealer_bj:
+            return F(-1) if original else F(0)                     # 11-ロ-(2)-(一), 12-ロ
+        return F(1) if d > 21 or t > d else F(0) if t == d else F(-1)
+
+    by = {h["n"]: h for h in hands}
+    out = []
+    for name, stake in stakes:
+        if name == "main":
+            n = net(by[1], True)
+        elif name.startswith("split_"):
+            n = net(by[int(name[6:])], False)
+        elif name.startswith("double_"):
+            n = net(by[int(name[7:])], False)
+        elif name == "insurance":
+            n = F(2) if dealer_bj else F(-1)                       # 6-ロ, 6-ハ
+        else:  # the pair side bet, 13-ロ, 13-ハ
+            n = F(11) if (first & 0x0F) == (second & 0x0F) else F(-1)
+        out.append((name, stake, *amounts(stake, n)))
+    return out
+
+
+# ------------------------------------------------------------------------------ playing rounds --
+
+def play(rules, generator, options=None, actions=None, sink=None, round_id=1) -> Round:
+    r = Round(rules, round_id, sink=sink, options=options, actions=actions)
+    r.place(Bet("ann", "main", MAIN))
+    r.place(Bet("ann", "pair", PAIR))
+    r.close()
+    r.generate(generator)
+    r.determine()
+    r.settle()
+    return r
+
+
+@pytest.fixture
+def random_choices(monkeypatch):
+    """The customer chooses at random among the actions allowed (every decision the rules offer)."""
+    rnd = random.Random(21)
+    real = engine.Decider.choose
+
+    def choose(self, where, allowed, basic):
+        self.strategy, self.actions = "script", list(self.taken) + [rnd.choice(sorted(allowed))]
+        return real(self, where, allowed, basic)
+
+    monkeypatch.setattr(engine.Decider, "choose", choose)
+    monkeypatch.setattr(engine.Decider, "done", lambda self: None)
+
+
+RULE_SETS = [
+    ({}, {}),
+    ({"deal": "no-hole-card", "dealer": "h17", "blackjack_pays": "6to5"}, {"hole": False, "h17": True, "bj": F(6, 5)}),
+    ({"surrender": "no", "das": "no", "max_hands": 2, "even_money": "take"}, {}),
+]
+
+
+def settlements(r):
+    return [(e["bet"], e["stake"], e["returned"], e["collected"], e["paid"])
+            for e in sorted((e for e in r.events if e["kind"] == "settlement"), key=lambda e: e["index"])]
+
+
+@pytest.mark.parametrize("options,ref", RULE_SETS)
+def test_every_stake_settles_as_the_reference_reads_the_seed(options, ref, random_choices):
+    rules = rules_for("blackjack")
+    checked = rules.check_options(options)
+    g = rngcore.Generator(SEED, stream=11)
+    seen = set()
+    for n in range(400):
+        r = play(rules, g, checked, round_id=n)
+        record = r.outcome.record
+        assert settlements(r) == reference(record["cards"], record["actions"], **ref), r.outcome.shown
+        seen.update(e["bet"].split("_")[0] for e in r.events if e["kind"] == "stake")
+        seen.update(d["decision"] for d in (e for e in r.events if e["kind"] == "decision"))
+    expected = {"split", "double", "insurance", "hit", "stand", "insure", "no-insurance"}
+    if options.get("surrender") != "no":
+        expected |= {"surrender"}
+    assert expected <= seen  # the random customer met every kind of decision and stake
+
+
+def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money():
+    rules = rules_for("blackjack")
+    g = rngcore.Generator(SEED, stream=12)
+    added = 0
+    for n in range(300):
+        r = play(rules, g, round_id=n)
+        record = r.outcome.record
+        assert settlements(r) == reference(record["cards"], record["actions"])
+        t = r.totals()
+        stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
+        assert t["staked"] == sum(e["stake"] for e in stakes) == t["returned"] + t["collected"]
+        kinds = [e["kind"] for e in r.events]
+        if "stake" in kinds:  # each additional stake right after its decision, all before the outcome
+            added += 1
+            assert max(i for i, k in enumerate(kinds) if k == "stake") < kinds.index("outcome")
+            for i, k in enumerate(kinds):
+                if k == "stake":
+                    assert kinds[i - 1] in ("decision", "stake")
+    assert added > 10
+
+
+def test_the_record_replays_and_the_journal_re_derives(tmp_path):
+    rules = rules_for("blackjack")
+    path = tmp_path / "bj.sqlite"
+    with Journal(path) as j:
+        g = rngcore.Generator(SEED, stream=5)
+        for _ in range(12):
+            play(rules, g, sink=j.append, round_id=j.next_round_id())
+        scripted = rules.engine.round_dealt("standard", j.events()[3][-1] and next(
+            e for e in j.events()[3] if e["kind"] == "outcome")["record"])
+        for round_id in j.events():
+            replayed = recall.replay(j, round_id, SEED)
+            assert replayed.equal, round_id
+        assert j.verify().ok
+    assert scripted.record["cards"]  # round_dealt rebuilt a journaled round from its record alone
+
+
+def test_scripted_actions_play_replay_and_are_refused_with_their_place(tmp_path):
+    rules = rules_for("blackjack")
+    basic = play(rules, rngcore.Generator(SEED, stream=2))
+    actions = basic.outcome.record["actions"]
+    path = tmp_path / "s.sqlite"
+    with Journal(path) as j:
+        again = play(rules, rngcore.Generator(SEED, stream=2), actions=actions, sink=j.append)
+        assert again.outcome.record == basic.outcome.record and settlements(again) == settlements(basic)
+        assert recall.replay(j, 1, SEED).equal  # the scripted actions are journaled with the round
+        assert j.events()[1][0]["actions"] == actions
+    # a round whose first decision is a play of a hand that is not a pair: 'split' is refused there
+    for stream in range(40):
+        r = play(rules, rngcore.Generator(SEED, stream=stream))
+        first = next((e for e in r.events if e["kind"] == "decision"), None)
+        if first and first["decision"] in ("hit", "stand") and "insurance" not in first["at"]:
+            break
+    bad = Round(rules, 7, actions=["split"])
+    bad.place(Bet("ann", "main", MAIN))
+    bad.close()
+    with pytest.raises(RoundError, match=r"round 7: blackjack: action 1 \(hand 1 .* against .*\): 'split' is not "
+                                         r"allowed here \(allowed: stand, hit"):
+        bad.generate(rngcore.Generator(SEED, stream=stream))
+    assert bad.state is State.VOID and bad.totals()["returned"] == MAIN  # the round is void, nothing lost
+    short = Round(rules, 8, actions=[])
+    short.place(Bet("ann", "main", MAIN))
+    short.close()
+    with pytest.raises(RoundError, match="action 1 .*: the bet script has no action left for it"):
+        short.generate(rngcore.Generator(SEED, stream=stream))
+
+
+def test_the_cli_names_the_script_and_exits_2(tmp_path):
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    script = tmp_path / "bets.toml"
+    script.write_text('actions = [["split"]]\n[[bets]]\ncustomer = "ann"\nbet = "main"\nstake = 100\n')
+    run = CliRunner().invoke(main, ["play", "blackjack", "--journal", str(tmp_path / "j.sqlite"), "--bets",
+                                    str(script), "--seed", SEED, "--stream", "3"])
+    assert run.exit_code == 2
+    assert f"{script}: round 1: blackjack: action 1" in run.output and "Traceback" not in run.output
+    run = CliRunner().invoke(main, ["play", "blackjack", "--journal", str(tmp_path / "k.sqlite"), "--bets",
+                                    str(script), "--seed", SEED, "--option", "strategy=basic"])
+    assert run.exit_code == 2 and "'actions': blackjack: the bet script gives actions, but strategy=basic" in run.output
+
+
+def test_bets_the_rules_refuse():
+    rules = rules_for("blackjack")
+    r = Round(rules, 1)
+    with pytest.raises(RoundError, match="the 'pair' bet needs the customer's main bet placed first"):
+        r.place(Bet("ann", "pair", 10))
+    with pytest.raises(RoundError, match="insurance is offered after the deal"):
+        r.place(Bet("ann", "insurance", 50))
+    with pytest.raises(RoundError, match="not permitted in an electronic table game"):
+        r.place(Bet("ann", "double_1", 100))
+    with pytest.raises(RoundError, match="a stake of 15 on 'main' would settle in a fraction of a yen"):
+        r.place(Bet("ann", "main", 15))  # surrender's and insurance's halves: an even main stake
+    r.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="cannot join"):
+        r.place(Bet("bob", "main", 100))
+    odd = Round(rules, 2, options=rules.check_options({"even-money": "take", "blackjack-pays": "6to5"}))
+    odd.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="even money is not offered with blackjack-pays=6to5"):
+        odd.close()
+
+
+# ------------------------------------------------------------------------ stops and recovery --
+
+def doubled_stream(rules) -> int:
+    """A stream whose first basic-strategy round adds a stake (a double or a split)."""
+    for stream in range(200):
+        r = play(rules, rngcore.Generator(SEED, stream=stream))
+        if any(e["kind"] == "stake" for e in r.events):
+            return stream
+    raise AssertionError("no round with an additional stake in 200 streams")
+
+
+STOPS = ["BETTING_OPEN", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT"]
+
+
+def stopped_at(rules, path, stream, state) -> None:
+    """A round with an additional stake, journaled up to ``state`` and left open (the process stops)."""
+    with Journal(path) as j:
+        r = Round(rules, 1, sink=j.append)
+        r.place(Bet("ann", "main", MAIN))
+        r.place(Bet("ann", "pair", PAIR))
+        steps = {"BETTING_CLOSED": r.close, "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
+                 "OUTCOME_DETERMINED": r.determine, "SETTLEMENT": r.start_settlement}
+        for name, step in steps.items():
+            if STOPS.index(name) > STOPS.index(state):
+                break
+            step()
+
+
+@pytest.mark.parametrize("state", [s if s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
+                                   pytest.param(s, marks=pytest.mark.slow) for s in STOPS])
+def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, state):
+    rules = rules_for("blackjack")
+    stream = doubled_stream(rules)
+    path = tmp_path / f"{state}.sqlite"
+    stopped_at(rules, path, stream, state)
+    with Journal(path) as j:
+        finished = recall.recover(j)
+        assert recall.recover(j) == [] and j.verify().ok
+        events = j.events()[1]
+    settles = state in ("OUTCOME_DETERMINED", "SETTLEMENT")
+    assert finished == [(1, state, "DONE" if settles else "VOID")]
+    stakes = [e for e in events if e["kind"] in ("bet", "stake")]
+    moves = [e for e in events if e["kind"] == "settlement"]
+    assert sorted(m["index"] for m in moves) == list(range(len(stakes)))  # every stake exactly once
+    assert sum(s["stake"] for s in stakes) == sum(m["returned"] + m["collected"] for m in moves)
+    if state in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT"):
+        assert any(s["kind"] == "stake" for s in stakes)  # the additional stake was journaled before the stop
+    if not settles:
+        assert all(m["result"] == "void" and m["paid"] == 0 for m in moves)  # all returned, the added ones too
+    else:
+        outcome = next(e for e in events if e["kind"] == "outcome")["record"]
+        assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
+            reference(outcome["cards"], outcome["actions"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION",
+                                    "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"])
+@pytest.mark.parametrize("how", ["after-commit", "before-commit", "exception"])
+def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, target, how):
+    from tests.test_rounds_journal import check_recovered, run_child
+
+    path, done = run_child(tmp_path, "blackjack", target, how)
+    assert done.returncode in (-signal.SIGKILL, 1), done.stderr
+    check_recovered(path, "blackjack")
+
+
+@pytest.mark.slow
+def test_a_twenty_one_round_killed_mid_deal_is_voided_at_restart(tmp_path):
+    from tests.test_rounds_journal import check_recovered, run_child
+
+    path, done = run_child(tmp_path, "blackjack", "OUTCOME_GENERATION", "after-commit")
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    finished, rounds = check_recovered(path, "blackjack")
+    assert finished == [(2, "OUTCOME_GENERATION", "VOID")] and len(rounds) == 2
+
+
+@pytest.mark.slow
+def test_the_rounds_basic_strategy_is_the_games_analysed_chart():
+    from harness.games.twentyone_game import infinite
+
+    g = rules_for("blackjack").game
+    for choices in ({}, {"deal": "no-hole-card", "dealer": "h17"}):
+        rules = g.game_rules(**choices)
+        analysed = infinite(rules)[1]
+        chart = engine.basic_chart(rules)
+        assert (chart.cells, chart.splits) == (analysed.cells, analysed.splits)
+
+
+def test_the_determination_point_is_declared_with_its_citation():
+    for row in engine.TABLE:
+        rules = rules_for(row.game.name)
+        assert rules.engine.row is row
+        # the seed's words (1-19-イ, L643) and the digest's: after item 10, the dealer's drawing
+        assert "1-19-イ" in row.point and "L643" in row.point and "10の処理が終了した後" in row.point
+        assert rules.etable.fault_clause.endswith("1-19-イ") and "item 10" in rules.etable.determined_after
