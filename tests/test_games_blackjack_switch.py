@@ -231,3 +231,29 @@ def test_c_engine_equals_the_reference_over_a_million_switch_rounds():
     first = next((i for i, (a, (b, s)) in enumerate(zip(ours, theirs)) if a != (b[0], s)), None)
     assert first is None, f"round {first}: C {ours[first]}, reference {theirs[first]}"
     assert table.shoes == shoes
+
+
+def test_the_swap_cell_index_is_the_kernels():
+    """One Python statement of the switch cells' layout (twentyone_switch.swap_index), the kernel's
+    kern_tw_swap_index, for every cell."""
+    grid = np.array(list(itertools.product(tw.VALUES, repeat=5)))
+    ours = sw.swap_index(*grid.T)
+    assert (np.sort(ours) == np.arange(lib.KERN_TW_SWAPS)).all()
+    for i in range(0, len(grid), 97):
+        assert ours[i] == lib.kern_tw_swap_cell(*map(int, grid[i]))
+
+
+@pytest.mark.slow
+def test_a_simulation_with_a_chart_computes_its_switch_cells_once(tmp_path, monkeypatch):
+    """The swap cells of a player's chart are computed once per analysis and simulation (the main
+    bet, the C table and the first-round law read the same cells)."""
+    chart = tmp_path / "chart.csv"
+    chart.write_text(tw.chart_csv(tw.chart(analysis(GAME.game_rules())[1])))
+    calls = []
+    real = sw.swap_cells
+    monkeypatch.setattr(sw, "swap_cells", lambda rules, hands: calls.append(1) or real(rules, hands))
+    result = CliRunner().invoke(main, ["game", "blackjack-switch", "--strategy", "table", "--option",
+                                       f"chart={chart}", "--option", "das=no", "--simulate", "2000", "--seed",
+                                       SEED])
+    assert result.exit_code in (0, 1), result.output
+    assert len(calls) == 1

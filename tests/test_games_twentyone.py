@@ -128,37 +128,9 @@ def test_basic_strategy_chart_is_the_familiar_one():
 
 # ---------------------------------------------------------- exhaustive --
 
-class _Path(Exception):
-    pass
-
-
 def engine_expectation(rules, counts, strategy):
     """E[net] of the round engine over every ordering of a tiny shoe (exact, path by path)."""
-    total = F(0)
-    stack = [((), F(1))]
-    while stack:
-        path, prob = stack.pop()
-        left = list(counts)
-        for v in path:
-            left[v - 1] -= 1
-        i = [0]
-
-        def deal():
-            if i[0] < len(path):
-                i[0] += 1
-                return path[i[0] - 1]
-            raise _Path
-
-        try:
-            net = reference.play(rules, deal, strategy)
-        except _Path:
-            n = sum(left)
-            for v in tw.VALUES:
-                if left[v - 1]:
-                    stack.append((path + (v,), prob * F(left[v - 1], n)))
-            continue
-        total += prob * net
-    return total
+    return reference.over_every_ordering(lambda deal: reference.play(rules, deal, strategy), tw.VALUES, counts)
 
 
 def composition_strategy(rules, shoe):

@@ -267,3 +267,36 @@ def switch_rounds(rules: tw.Rules, strategy, swap, shoe_rules: str, decks: int, 
         nets, switched = play_switch(rules, deal, strategy, swap)
         return nets, match_class([codes[0], codes[1], codes[3], codes[4]]) | 8 * switched
     return dealt_rounds(one, shoe_rules, decks, generator, n)
+
+
+class _Path(Exception):
+    """The round asked for a card beyond the path being played."""
+
+
+def over_every_ordering(play_one, kinds, counts) -> Fraction:
+    """E[``play_one(deal)``] over every ordering of a small shoe of ``counts[i]`` cards of
+    ``kinds[i]`` (exact, path by path: cards of one kind are one branch; ``deal()`` gives the
+    next card's kind)."""
+    total = Fraction(0)
+    stack = [((), Fraction(1))]
+    while stack:
+        path, prob = stack.pop()
+        left = list(counts)
+        for i in path:
+            left[i] -= 1
+        at = [0]
+
+        def deal():
+            if at[0] < len(path):
+                at[0] += 1
+                return kinds[path[at[0] - 1]]
+            raise _Path
+
+        try:
+            net = play_one(deal)
+        except _Path:
+            n = sum(left)
+            stack.extend((path + (i,), prob * Fraction(c, n)) for i, c in enumerate(left) if c)
+            continue
+        total += prob * net
+    return total

@@ -17,6 +17,11 @@ typedef struct hand {
     uint32_t context;  /* 0 initial, 1 split, 2 split ace with its two cards */
     int32_t stake;     /* 1, or 2 doubled */
     uint32_t first_hand; /* the area's first hand: the initial one, and after a split the hand completed first */
+    uint32_t third;    /* Pontoon: the third card's value (6-7-8, 7-7-7) */
+    uint32_t suits;    /* Pontoon: a bit per suit the hand holds; first_suit, second_suit: its first two cards' */
+    uint32_t first_suit, second_suit;
+    uint32_t doubled;  /* Pontoon: doubled (its aces count 1, 000 第2 3-5-ロ-(1)) */
+    uint32_t rescued;  /* Pontoon: the double stake withdrawn (3-7-ホ) */
 } hand;
 
 /* KERN_TW_MAX_HANDS hands, each doubled at most: every net fits the nets' range. */
@@ -37,36 +42,70 @@ uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_
     return kern_tw_cell_index(context, up, can_split, key);
 }
 
-static inline uint32_t hand_key(const hand *h)
+/* A player hand's total: a doubled Pontoon hand counts its aces 1. */
+static inline uint32_t hand_total(const hand *h)
+{
+    return h->doubled ? h->hard : best_total(h->hard, h->aces);
+}
+
+static inline uint32_t hand_key(const hand *h, uint32_t pontoon)
 {
     if (h->cards == 2) {
         uint32_t a = h->first < h->second ? h->first : h->second;
         uint32_t b = h->first ^ h->second ^ a;
         return kern_tw_pair_key(a, b);
     }
-    return KERN_TW_PAIRS + (uint32_t)soft(h->hard, h->aces) * 32 + best_total(h->hard, h->aces);
+    uint32_t more = pontoon ? 64 * ((h->cards < 7 ? h->cards : 7) - 3) : 0;
+    return KERN_TW_PAIRS + (uint32_t)soft(h->hard, h->aces) * 32 + best_total(h->hard, h->aces) + more;
 }
 
-static inline void take(hand *h, uint32_t v)
+static inline void take(hand *h, uint32_t v, uint32_t suit)
 {
     h->hard += v;
     h->aces += v == 1;
     h->cards++;
+    h->suits |= suit;
     if (h->cards == 2) {
         h->second = v;
+        h->second_suit = suit;
+    } else if (h->cards == 3) {
+        h->third = v;
     }
 }
 
-static inline void start(hand *h, uint32_t v, uint32_t context)
+static inline void start(hand *h, uint32_t v, uint32_t suit, uint32_t context)
 {
     h->hard = v;
     h->aces = v == 1;
     h->cards = 1;
     h->first = v;
     h->second = 0;
+    h->third = 0;
+    h->suits = h->first_suit = suit;
+    h->second_suit = 0;
+    h->doubled = h->rescued = 0;
     h->context = context;
     h->stake = 1;
     h->first_hand = 1;
+}
+
+/* Pontoon: the net in units of a winning 21 that is no pontoon (3-10-ニ, ホ). */
+static inline int32_t pontoon_win(const kern_tw_rules *r, const hand *h)
+{
+    if (h->doubled) {
+        return h->stake * KERN_TW_DEN;                   /* 3-10-ホ: 1 to 1 on the total stake */
+    }
+    if (h->cards == 3 && h->first >= 6 && h->first <= 8 && h->second >= 6 && h->second <= 8 && h->third >= 6 &&
+        h->third <= 8) {
+        /* three of 6..8 totalling 21: 6-7-8 or 7-7-7; then mixed, one suit, or spades (bit 0) */
+        uint32_t base = h->first == 7 && h->second == 7 ? 6 : 3;
+        uint32_t one_suit = (h->suits & (h->suits - 1)) == 0;
+        return r->bonus_units[base + (one_suit ? (h->suits == 1 ? 2 : 1) : 0)];
+    }
+    if (h->cards >= 5) {
+        return r->bonus_units[(h->cards < 7 ? h->cards : 7) - 5];
+    }
+    return KERN_TW_DEN;
 }
 
 /* The side-bet class of the seat's first two cards c1, c2 and the upcard (twentyone.h). */
@@ -81,11 +120,13 @@ static inline uint32_t side_class(uint32_t c1, uint32_t up, uint32_t c2)
     return kind | (uint32_t)((c1 & 0x3F) == (up & 0x3F)) << 2;
 }
 
+/* Deal the next card's value to var (and its suit bit to `suit`). */
 #define DEAL(var)                                   \
     do {                                            \
         if (pos >= n) {                             \
             return KERN_TW_OUT_OF_CARDS;            \
         }                                           \
+        suit = 1u << ((c[pos] >> 4) & 3);           \
         (var) = VALUE[c[pos++] & 15];               \
         if (!(var)) {                               \
             return RNG_E_ARGUMENT;                  \
@@ -129,7 +170,8 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
 {
     const kern_tw_rules *r = &t->rules;
     const uint32_t areas = r->switch_hands ? 2 : 1;
-    uint32_t pos = *at, first[2] = {0, 0}, second[2] = {0, 0}, up, hole = 0, v;
+    uint32_t pos = *at, first[2] = {0, 0}, second[2] = {0, 0}, up, hole = 0, v, suit = 0;
+    uint32_t first_suit[2] = {0, 0}, second_suit[2] = {0, 0};
     if (pos + 2 * areas + 1 > n) {
         return KERN_TW_OUT_OF_CARDS;
     }
@@ -137,16 +179,18 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
                            : match_class(c[pos], c[pos + 1], c[pos + 3], c[pos + 4]);
     for (uint32_t a = 0; a < areas; a++) {
         DEAL(first[a]);
+        first_suit[a] = suit;
     }
     DEAL(up);
     for (uint32_t a = 0; a < areas; a++) {
         DEAL(second[a]);
+        second_suit[a] = suit;
     }
     hand dealer;
-    start(&dealer, up, 0);
+    start(&dealer, up, 0, 0);
     if (r->hole_card) {
         DEAL(hole);
-        take(&dealer, hole);
+        take(&dealer, hole, 0);
     }
     int peeks = r->hole_card && (up == 1 || up == 10);
     int dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
@@ -168,11 +212,14 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         uint32_t x = second[0];
         second[0] = second[1];
         second[1] = x;
+        x = second_suit[0];
+        second_suit[0] = second_suit[1];
+        second_suit[1] = x;
         *side_out |= KERN_TW_SWAPPED;
     }
 
     hand done_hands[2 * KERN_TW_MAX_HANDS], waiting[KERN_TW_MAX_HANDS];
-    uint32_t owner[2 * KERN_TW_MAX_HANDS], n_done = 0;
+    uint32_t owner[2 * KERN_TW_MAX_HANDS], n_done = 0, surrenders = 0;
     int bj[2] = {0, 0};
     for (uint32_t a = 0; a < areas; a++) {
         bj[a] = natural(first[a], second[a]);
@@ -181,13 +228,13 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         }
         uint32_t n_waiting = 1, area_hands = 1;
         int surrendered = 0;
-        start(&waiting[0], first[a], 0);
-        take(&waiting[0], second[a]);
+        start(&waiting[0], first[a], first_suit[a], 0);
+        take(&waiting[0], second[a], second_suit[a]);
         while (n_waiting && !surrendered) {
             hand h = waiting[--n_waiting];
             for (;;) {
-                uint8_t act =
-                    t->cells[kern_tw_cell_index(h.context, up, area_hands < r->max_hands, hand_key(&h))];
+                uint8_t act = t->cells[kern_tw_cell_index(h.context, up, area_hands < r->max_hands,
+                                                          hand_key(&h, r->pontoon))];
                 if (act == KERN_TW_STAND) {
                     break;
                 }
@@ -198,26 +245,39 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
                 if (act == KERN_TW_SPLIT) {
                     /* 000 1-9-ニ-(1): each card of the pair gets one more at once; this hand first */
                     uint32_t x = h.first, context = x == 1 ? 2 : 1, first_hand = h.first_hand;
+                    uint32_t s1 = h.first_suit, s2 = h.second_suit;
                     area_hands++;
                     n_hands++;
-                    start(&h, x, context);
+                    start(&h, x, s1, context);
                     h.first_hand = first_hand;   /* this hand is completed first: it keeps its place */
                     DEAL(v);
-                    take(&h, v);
+                    take(&h, v, suit);
                     hand *other = &waiting[n_waiting++];
-                    start(other, x, context);
+                    start(other, x, s2, context);
                     other->first_hand = 0;
                     DEAL(v);
-                    take(other, v);
+                    take(other, v, suit);
                     continue;
                 }
                 if (act > KERN_TW_SURRENDER) {
                     return KERN_TW_NO_PLAY;
                 }
                 DEAL(v);
-                take(&h, v);
+                take(&h, v, suit);
                 if (act == KERN_TW_DOUBLE) {
                     h.stake = 2;
+                    if (r->pontoon) {
+                        /* 3-5-ロ-(1): its aces count 1; 3-7-ホ: at 20 or less it may be rescued */
+                        h.doubled = 1;
+                        if (h.hard <= 20) {
+                            uint8_t keep = t->cells[kern_tw_cell_index(h.context ? 4 : 3, up, 0,
+                                                                       KERN_TW_PAIRS + h.hard)];
+                            if (keep != KERN_TW_STAND && keep != KERN_TW_RESCUE) {
+                                return KERN_TW_NO_PLAY;
+                            }
+                            h.rescued = keep == KERN_TW_RESCUE;
+                        }
+                    }
                     break;
                 }
                 if (h.context == 2) {
@@ -234,6 +294,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         }
         if (surrendered) {
             net[a] = r->surrender_units;   /* only the initial hand surrenders: nothing else was played */
+            surrenders |= 1u << a;
         }
     }
 
@@ -242,9 +303,11 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     behind_own = n_done > 0 && owner[0] == 0;
     for (uint32_t i = 0; i < n_done; i++) {
         int32_t bs = behind_stake(r, &done_hands[i], owner[i]);
-        if (best_total(done_hands[i].hard, done_hands[i].aces) > 21) {
+        if (hand_total(&done_hands[i]) > 21) {
             net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
             behind -= bs * KERN_TW_DEN;
+        } else if (done_hands[i].rescued) {
+            net[owner[i]] -= KERN_TW_DEN;                       /* Pontoon 3-7-ホ: the original stake, at once */
         } else {
             behind_live += bs;
             owner[live] = owner[i];
@@ -254,16 +317,36 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
     if (!r->hole_card) {
         DEAL(v); /* the dealer's card is dealt whatever the seat did */
-        take(&dealer, v);
+        take(&dealer, v, 0);
     }
     dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;
     for (uint32_t a = 0; a < areas; a++) {
         if (bj[a]) {
-            net[a] = dealer_bj ? 0 : r->blackjack_units;
+            net[a] = dealer_bj && !r->pontoon ? 0 : r->blackjack_units;   /* Pontoon 3-5-ハ: paid at once */
+        }
+        if (r->pontoon && dealer_bj && (surrenders >> a & 1)) {
+            net[a] = -KERN_TW_DEN;   /* 3-10-ロ: the half is returned only without a dealer pontoon */
         }
     }
     if (!live) {
         goto done; /* every hand settled: the dealer does not draw (1-10-ハ) */
+    }
+    if (r->pontoon) {
+        /* 3-9-ロ-(1)-(一): a 21 wins whatever the dealer holds; the rest play on */
+        uint32_t rest = 0;
+        for (uint32_t i = 0; i < live; i++) {
+            if (hand_total(&done_hands[i]) == 21) {
+                net[owner[i]] += pontoon_win(r, &done_hands[i]);
+                live_stakes[owner[i]] -= done_hands[i].stake;
+            } else {
+                owner[rest] = owner[i];
+                done_hands[rest++] = done_hands[i];
+            }
+        }
+        live = rest;
+        if (dealer_bj && !live) {
+            goto done;
+        }
     }
     if (dealer_bj) {
         /* no hole card: a dealer blackjack takes the original stake only (1-12-ロ) */
@@ -283,11 +366,11 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
             break;
         }
         DEAL(v);
-        take(&dealer, v);
+        take(&dealer, v, 0);
     }
     uint32_t dealer_total = best_total(dealer.hard, dealer.aces);
     for (uint32_t i = 0; i < live; i++) {
-        uint32_t total = best_total(done_hands[i].hard, done_hands[i].aces);
+        uint32_t total = hand_total(&done_hands[i]);
         /* the hand's result per unit staked: +1, 0 or -1 */
         int32_t sign = dealer_total > 21 ? (dealer_total == 22 && r->dealer_22_push ? 0 : 1)
                                          : (total > dealer_total) - (total < dealer_total);
@@ -313,7 +396,8 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
     }
     if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS || rules->even_money > 1 ||
         rules->switch_hands > 1 || (rules->switch_hands && rules->even_money) || rules->follow_double > 1 ||
-        rules->follow_split > 1 ||
+        rules->follow_split > 1 || rules->pontoon > 1 || rules->double_any_cards > 1 ||
+        (rules->pontoon && (rules->hole_card || rules->switch_hands || rules->even_money)) ||
         rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||
         rules->surrender_units < -KERN_TW_DEN || rules->surrender_units > 0) {
         return RNG_E_ARGUMENT;
@@ -338,8 +422,22 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
             }
         }
     }
+    for (int32_t i = 0; i < KERN_TW_BONUSES; i++) {
+        if (rules->bonus_units[i] < 0 || rules->bonus_units[i] > 3 * KERN_TW_DEN) {
+            return RNG_E_ARGUMENT;
+        }
+    }
+    if (rules->pontoon && 3 * rules->max_hands > KERN_TW_MAX_STAKES) {
+        return RNG_E_ARGUMENT;   /* a 3 to 1 bonus on every hand must fit the nets' range */
+    }
     for (uint32_t i = 0; i < KERN_TW_CELLS; i++) {
-        if (cells[i] > KERN_TW_SURRENDER && cells[i] != KERN_TW_NO_CELL) {
+        /* a rescue only in the rescue contexts (3, 4), and there only keep or rescue */
+        uint32_t rescue_context = i / (10 * 2 * KERN_TW_HAND_KEYS) >= 3;
+        uint8_t act = cells[i];
+        if (act == KERN_TW_NO_CELL) {
+            continue;
+        }
+        if (rescue_context ? act != KERN_TW_STAND && act != KERN_TW_RESCUE : act > KERN_TW_SURRENDER) {
             return RNG_E_ARGUMENT;
         }
     }

@@ -53,6 +53,17 @@
  *
  *   side = match | swapped << 3,  match 0 none, 1 one pair, 2 two pair,
  *          3 three of a rank, 4 four of a rank (2-12).
+ *
+ * Pontoon (000 第2 3, rules.pontoon; no hole card): a pontoon (the first two
+ * cards 21) is paid blackjack_units at once; a hand's 21 always wins, paid
+ * bonus_units by its cards (5, 6, 7+ cards; 6-7-8 and 7-7-7 mixed, of one
+ * suit, of spades: harness.games.twentyone_pontoon.BONUS_HANDS), a doubled
+ * one 1 to 1 on its stake; an ace in a doubled hand counts 1; a doubled hand
+ * of 20 or less asks the rescue cell (context 3 initial, 4 split; key its
+ * total) whether to withdraw the double stake (KERN_TW_RESCUE: the original
+ * stake is lost at once); a surrender loses all to a dealer pontoon; a longer
+ * hand is keyed by its card count too (key + 64 * (min(cards, 7) - 3)); with
+ * double_any_cards a hand of 3+ cards may double.
  */
 #ifndef KERN_TWENTYONE_H
 #define KERN_TWENTYONE_H
@@ -72,10 +83,13 @@
                                      split, then one class for a first round that split */
 #define KERN_TW_SPLIT_CLASS 321   /* KERN_TW_NETS */
 #define KERN_TW_MAX_HANDS 8
-#define KERN_TW_CONTEXTS 3        /* 0 the initial hand, 1 a split hand, 2 a split ace's two cards */
+#define KERN_TW_CONTEXTS 5        /* 0 the initial hand, 1 a split hand, 2 a split ace's two cards; Pontoon's
+                                     rescue after a double: 3 the initial hand, 4 a split hand */
 #define KERN_TW_PAIRS 55          /* two-card hands by their values a <= b */
-#define KERN_TW_HAND_KEYS 119     /* 55 two-card hands, then 64 (soft * 32 + total) */
-#define KERN_TW_CELLS 7140        /* 3 contexts x 10 upcards x 2 x 119 */
+#define KERN_TW_HAND_KEYS 375     /* 55 two-card hands, then 64 (soft * 32 + total) per card count 3..7+
+                                     (Pontoon; the other games use the 3-card keys for every longer hand) */
+#define KERN_TW_CELLS 37500       /* 5 contexts x 10 upcards x 2 x 375 */
+#define KERN_TW_BONUSES 9         /* Pontoon's bonus hands (bonus_units) */
 #define KERN_TW_SWAPS 100000      /* two areas: upcard x first area's two values x second's (kern_tw_swap_index) */
 #define KERN_TW_SWAPPED 8         /* the side-class bit of a round whose second cards were exchanged */
 
@@ -85,6 +99,7 @@
 #define KERN_TW_DOUBLE 2
 #define KERN_TW_SPLIT 3
 #define KERN_TW_SURRENDER 4
+#define KERN_TW_RESCUE 5          /* Pontoon: withdraw the double stake (rescue cells only) */
 #define KERN_TW_NO_CELL 255
 
 /* What stops a round that is no failure of the source (positive: a source's
@@ -107,19 +122,22 @@ typedef struct kern_tw_rules {
     uint32_t switch_hands;       /* 1: two areas per seat with the switch of the second cards (000 第2 2) */
     uint32_t follow_double;      /* bet-behind (001): its stake doubles with the seat's; else the third card is a hit for it */
     uint32_t follow_split;       /* bet-behind (001): it follows every split hand; else only the seat's first split hand */
+    uint32_t pontoon;            /* 1: Pontoon's settlement (000 第2 3; above) */
+    uint32_t double_any_cards;   /* Pontoon: a hand of 3+ cards may double (the strategy cells say when) */
+    int32_t bonus_units[9];      /* Pontoon: nets of the bonus hands (KERN_TW_BONUSES), 1 / KERN_TW_DEN units */
 } kern_tw_rules;
 
 typedef struct kern_tw_table {
     kern_shoe shoe;              /* the shoe in play (shoe.h) */
     kern_tw_rules rules;
-    uint8_t cells[7140];         /* the strategy: kern_tw_cell() */
+    uint8_t cells[37500];        /* the strategy: kern_tw_cell() */
     uint8_t swaps[100000];       /* two areas: 1 exchange the second cards (kern_tw_set_swaps) */
     uint64_t rounds;             /* rounds played so far */
 } kern_tw_table;
 
-/* Index of a strategy cell: context 0..2, upcard value 1..10, may the seat
- * hold another hand (0/1), hand key 0..118 (kern_tw_pair_key for two cards
- * a <= b, else 55 + soft * 32 + total). */
+/* Index of a strategy cell: context 0..4, upcard value 1..10, may the seat
+ * hold another hand (0/1), hand key 0..374 (kern_tw_pair_key for two cards
+ * a <= b, else 55 + soft * 32 + total, + 64 * (min(cards, 7) - 3) in Pontoon). */
 uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_t key);
 
 /* Set up a table for a stack of n cards (codes in fresh) dealt by `shoe`
@@ -173,7 +191,7 @@ int kern_tw_round_areas(const kern_tw_table *t, const uint16_t *cards, uint32_t 
 _Static_assert(KERN_TW_NET_OFFSET == KERN_TW_MAX_STAKES * KERN_TW_DEN, "net offset");
 _Static_assert(KERN_TW_NETS == 2 * KERN_TW_NET_OFFSET + 1, "net classes");
 _Static_assert(KERN_TW_FIRSTS == KERN_TW_NETS + 1 && KERN_TW_SPLIT_CLASS == KERN_TW_NETS, "first-round classes");
-_Static_assert(KERN_TW_HAND_KEYS == KERN_TW_PAIRS + 64, "hand keys");
+_Static_assert(KERN_TW_HAND_KEYS == KERN_TW_PAIRS + 5 * 64, "hand keys");
 _Static_assert(KERN_TW_CELLS == KERN_TW_CONTEXTS * 10 * 2 * KERN_TW_HAND_KEYS, "cells");
 
 _Static_assert(KERN_TW_SWAPS == 100000, "swap cells");

@@ -28,7 +28,7 @@ from harness.games import twentyone as tw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
 from harness.games.etable import ETable
-from harness.games.twentyone_game import TwentyOneGame, pair_counts, pair_kind
+from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, pair_counts, pair_kind
 
 SOURCE = "000 別表第1 第2 1"
 SHOE_RULES = "jp-blackjack"  # the devices' shoe procedure (rngcore.devices.rulesets)
@@ -62,7 +62,6 @@ RULES = (
     tw.RuleEntry("pair_tiered", (odds(25), odds(12), odds(6)), "000 第2 1-13-ニ",
                  "same suit 25, same colour 12, other pair 6 (operator option)"),
 )
-DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}
 OPTIONS = (
     GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 1-1; default 8): the side "
                              "bets' exact figures and the simulation's shoe", MIN_DECKS, MAX_DECKS, 8),
@@ -106,14 +105,9 @@ class BlackjackGame(TwentyOneGame):
                    even_money: str = "decline") -> tw.Rules:
         """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14,
         and the player's even money, 1-7)."""
-        hole = deal == "hole-card"
-        ups = self.entry("surrender_upcards").value
-        return tw.rules_from(RULES, hit_soft_17=dealer == "h17", hole_card=hole, surrender=surrender == "yes",
-                             surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ: not against an ace
-                             double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
-                             max_hands=max_hands,
-                             blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2),
-                             take_even_money=even_money == "take")
+        return self.operator_rules(deal, surrender, das, double, max_hands, hit_soft_17=dealer == "h17",
+                                   blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2),
+                                   take_even_money=even_money == "take")
 
     def check_together(self, strategy, options) -> None:
         super().check_together(strategy, options)

@@ -33,9 +33,7 @@ from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.simulate import FitResult, goodness_of_fit
-from harness.games.twentyone_game import TwentyOneGame, infinite, net_label, played_hands
-from harness.games.twentyone_table import TwentyOneTable
+from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, net_label, played_hands
 
 SOURCE = "000 別表第1 第2 2"
 SHOE_RULES = "jp-blackjack-switch"
@@ -68,7 +66,6 @@ RULES = (
                  "the four first cards by rank: four 40, three 5, two pair 8, one pair 1 (three pays less than "
                  "two pair, as the source says)"),
 )
-DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}
 OPTIONS = (
     GameOption("decks", "N", f"decks in the shoe, {MIN_DECKS}..{MAX_DECKS} (000 第2 2-1; default 8): the side "
                              "bets' exact figures and the simulation's shoe", MIN_DECKS, MAX_DECKS, 8),
@@ -101,12 +98,7 @@ class BlackjackSwitchGame(TwentyOneGame):
     def game_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
                    max_hands: int = 4) -> tw.Rules:
         """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 2-13)."""
-        hole = deal == "hole-card"
-        ups = self.entry("surrender_upcards").value
-        return tw.rules_from(RULES, hole_card=hole, surrender=surrender == "yes",
-                             surrender_upcards=ups if hole else ups - {tw.ACE},   # 2-8-ハ: not against an ace
-                             double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
-                             max_hands=max_hands)
+        return self.operator_rules(deal, surrender, das, double, max_hands)
 
     def swaps(self, rules: tw.Rules, chart) -> np.ndarray:
         """The switch decisions under the strategy the areas are played with."""
@@ -116,10 +108,6 @@ class BlackjackSwitchGame(TwentyOneGame):
         law = sw.area_law(rules, played_hands(rules, chart), self.swaps(rules, chart))
         outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in law.items())
         return BetResult("main", source, outcomes, note=MAIN_NOTE)
-
-    def c_table(self, rules: tw.Rules, chart, decks: int, behind=None) -> TwentyOneTable:
-        return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks,
-                              swaps=self.swaps(rules, chart))
 
     def side_bets(self, decks: int) -> tuple[BetResult, ...]:
         """The Super Match on the four first cards of the pair of areas (2-12)."""
@@ -140,15 +128,13 @@ class BlackjackSwitchGame(TwentyOneGame):
     fit_note = ("outcome chi-square: the first round of each of the {shoes:,} shoes, its Super Match class and "
                 "whether the seat switched, against their exact law for a full {decks}-deck shoe")
 
-    def first_round_fit(self, rules, table, firsts, chart, decks) -> FitResult:
-        law = sw.first_round_sides(rules, self.swaps(rules, chart), decks)
-        labels = [sw.side_label(k) for k in law]
-        observed = [int(firsts[k]) for k in law]
-        stray = int(firsts.sum()) - sum(observed)
-        expected = [float(p) for p in law.values()]
-        if stray:
-            labels, observed, expected = labels + ["other"], observed + [stray], expected + [0.0]
-        return goodness_of_fit(observed, expected, labels)
+    def first_round_law(self, rules, table, chart, decks) -> dict[str, float]:
+        """The first round's Super Match class and whether the seat switched (side classes)."""
+        return {sw.side_label(k): float(p) for k, p in sw.first_round_sides(rules, self.swaps(rules, chart),
+                                                                            decks).items()}
+
+    def first_round_observed(self, firsts: np.ndarray) -> dict[str, int]:
+        return {sw.side_label(int(k)): int(firsts[k]) for k in np.flatnonzero(firsts)}
 
     def note(self, rules: tw.Rules) -> str:
         return (MAIN_NOTE + "; insurance per area and the Super Match exact for the first round of a full shoe; "
@@ -156,13 +142,10 @@ class BlackjackSwitchGame(TwentyOneGame):
 
 
 @functools.lru_cache(maxsize=8)
-def _basic_swaps(rules: tw.Rules) -> np.ndarray:
-    return sw.swap_cells(rules, infinite(rules)[0])
-
-
 def _swaps(rules: tw.Rules, chart) -> np.ndarray:
-    """The switch cells of the basic strategy (cached per rule set) or of a player's chart."""
-    return _basic_swaps(rules) if chart is None else sw.swap_cells(rules, played_hands(rules, chart))
+    """The switch cells of the basic strategy (``chart`` None) or of a player's chart, cached per
+    rule set and chart: one computation per analysis and simulation."""
+    return sw.swap_cells(rules, played_hands(rules, chart))
 
 
 GAMES = (BlackjackSwitchGame(),)

@@ -1,11 +1,12 @@
 """The twenty-one family's shared math: hands, the dealer, and the exact EV of every decision.
 
-Every twenty-one game (``blackjack``, ``deluxe-blackjack``, ``pa-blackjack``)
-states its rules as a :class:`Rules` table and hands it to this module; nothing
-here is specific to one game.
+Every twenty-one game (``blackjack``, ``blackjack-switch``, ``deluxe-blackjack``,
+``pa-blackjack``, ``pontoon``) states its rules as a :class:`Rules` table and hands it
+to this module; what only Switch and Pontoon have is in
+:mod:`harness.games.twentyone_switch` and :mod:`harness.games.twentyone_pontoon`.
 
 Cards are point values 1..10 (1 = ace, 10 = any ten-value card); suits never
-matter to the main bet.  A shoe is a :class:`FiniteShoe` (cards of each value
+matter to the main bet but for Pontoon's suited bonuses (its module).  A shoe is a :class:`FiniteShoe` (cards of each value
 left) or an :class:`InfiniteShoe` (fixed draw probabilities).  A hand is a
 multiset of values, a 10-tuple of counts, so every probability is a function
 of exactly which cards have left the shoe.
@@ -41,8 +42,10 @@ from typing import Callable, Mapping
 VALUES = tuple(range(1, 11))
 ACE, TEN = 1, 10
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "S", "H", "D", "P", "R"
+RESCUE = "W"   # Pontoon's double-down rescue (000 第2 3-7-ホ): withdraw the double stake, lose the original
 ACTIONS = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
-ACTION_NAMES = {STAND: "stand", HIT: "hit", DOUBLE: "double", SPLIT: "split", SURRENDER: "surrender"}
+ACTION_NAMES = {STAND: "stand", HIT: "hit", DOUBLE: "double", SPLIT: "split", SURRENDER: "surrender",
+                RESCUE: "rescue"}
 # Dealer outcome indices: final totals 17..21, bust, blackjack, 22 (a push in Switch, else a bust).
 D17, D21, DBUST, DBJ, D22 = 0, 4, 5, 6, 7
 OUTCOMES = 8
@@ -137,6 +140,16 @@ class Rules:
     switch : bool
         Two hands per seat, equal stakes (000 第2 2-4-ハ), whose second cards the seat may
         exchange after the peek (2-8-ニ); :mod:`harness.games.twentyone_switch`.
+    pontoon : bool
+        Pontoon's settlement (000 第2 3; :mod:`harness.games.twentyone_pontoon`): a player 21
+        always wins (3-9-ロ-(1)-(一)), a pontoon at once; 21s of five, six, seven or more cards and
+        6-7-8 / 7-7-7 pay ``pontoon_bonus`` (3-10-ニ); an ace in a doubled hand counts 1
+        (3-5-ロ-(1)); a doubled win pays 1 to 1 on the total stake (3-10-ホ); a doubled hand of 20
+        or less may be rescued (3-7-ホ); a surrender loses all against a dealer pontoon (3-10-ロ).
+    pontoon_bonus : tuple of Fraction
+        Pays of :data:`harness.games.twentyone_pontoon.BONUS_HANDS`, in that order.
+    double_any_cards : bool
+        A hand of three or more cards totalling 20 or less may double (000 第2 3-7-ト-(2)-(一)).
     """
 
     hit_soft_17: bool = False
@@ -153,9 +166,13 @@ class Rules:
     dealer_22_push: bool = False
     take_even_money: bool = False
     switch: bool = False
+    pontoon: bool = False
+    pontoon_bonus: tuple = ()
+    double_any_cards: bool = False
 
     def may_double(self, hand: tuple, split: bool) -> bool:
-        if cards(hand) != 2 or (split and not self.double_after_split):
+        n = cards(hand)
+        if (n != 2 and not (self.double_any_cards and n >= 3)) or (split and not self.double_after_split):
             return False
         return self.double_totals is None or total(hand)[0] in self.double_totals
 
@@ -223,19 +240,48 @@ class InfiniteShoe:
 
 # ------------------------------------------------------------------ dealer --
 
-def dealer_stands(hand: tuple, hit_soft_17: bool) -> bool:
-    t, soft = total(hand)
+def _stands(t: int, soft: bool, hit_soft_17: bool) -> bool:
+    """The dealer stands on 17 or more, drawing to a soft 17 under H17 (000 1-10-ロ, 2-9)."""
     return t > 17 or (t == 17 and not (soft and hit_soft_17))
+
+
+def _outcome(t: int, natural: bool, dealer_22_push: bool) -> int:
+    """Outcome index of a dealer who stood on ``t`` (a 22 pushes under Switch's 2-10)."""
+    if natural:
+        return DBJ
+    if t <= 21:
+        return t - 17
+    return D22 if (t == 22 and dealer_22_push) else DBUST
+
+
+def dealer_stands(hand: tuple, hit_soft_17: bool) -> bool:
+    return _stands(*total(hand), hit_soft_17)
 
 
 def dealer_outcome(hand: tuple, dealer_22_push: bool = False) -> int:
     """Outcome index of a finished dealer hand."""
-    if is_natural(hand):
-        return DBJ
-    t, _ = total(hand)
-    if t <= 21:
-        return t - 17
-    return D22 if (t == 22 and dealer_22_push) else DBUST
+    return _outcome(total(hand)[0], is_natural(hand), dealer_22_push)
+
+
+@functools.lru_cache(maxsize=None)
+def dealer_moves(hit_soft_17: bool, dealer_22_push: bool) -> dict[tuple[int, bool, bool], tuple[int, ...]]:
+    """The dealer's play as a table, for the loops that walk the dealer's draws over many
+    compositions (:class:`Dealer`, :mod:`harness.games.twentyone_first_round`):
+    (hard total so far, holds an ace, the next card is the second) -> per value 1..10 the
+    outcome index if the dealer stands after drawing it, else -1 (draws on)."""
+    out = {}
+    for hard in range(1, 22):
+        for ace in (False, True):
+            for second in (False, True):
+                row = []
+                for v in VALUES:
+                    h = hard + v
+                    soft = (ace or v == ACE) and h <= 11
+                    t = h + 10 if soft else h
+                    row.append(_outcome(t, second and t == 21, dealer_22_push)
+                               if _stands(t, soft, hit_soft_17) else -1)
+                out[(hard, ace, second)] = tuple(row)
+    return out
 
 
 class Dealer:
@@ -262,7 +308,7 @@ class Dealer:
         So the outcome numerators are sums of integer products, and only the 8 results are
         fractions (20-30x faster than Fractions at every step, the same values)."""
         rules = self.rules
-        h17, push22 = rules.hit_soft_17, rules.dealer_22_push
+        moves = dealer_moves(rules.hit_soft_17, rules.dealer_22_push)
         left = list(self.shoe.left(removed))
         n = sum(left)
         deepest = min(17, n)
@@ -277,20 +323,16 @@ class Dealer:
                 return found
             out = [0] * OUTCOMES
             weight = scale[cards]          # cards - 1 drawn so far; this draw is the cards-th
+            row = moves[(hard, ace, cards == 1)]
             for i, c in enumerate(left):
                 if not c:
                     continue
-                v = i + 1
-                h, a = hard + v, ace or v == ACE
-                soft = a and h <= 11
-                t = h + 10 if soft else h
-                if t > 17 or (t == 17 and not (soft and h17)):
-                    o = DBJ if (cards == 1 and t == 21) else t - 17 if t <= 21 else \
-                        D22 if (t == 22 and push22) else DBUST
+                o = row[i]
+                if o >= 0:
                     out[o] += c * weight
                 else:
                     left[i] -= 1
-                    sub = play(h, a, cards + 1, drawn + (1 << 5 * i))
+                    sub = play(hard + i + 1, ace or i == 0, cards + 1, drawn + (1 << 5 * i))
                     left[i] += 1
                     for j, q in enumerate(sub):
                         if q:
@@ -347,10 +389,12 @@ def standard_settle(hand: tuple, outcome: int, split: bool) -> Fraction:
 
 @dataclasses.dataclass(frozen=True)
 class Context:
-    """Where a hand stands: two cards dealt (``first``), after a split, a split ace."""
+    """Where a hand stands: two cards dealt (``first``), after a split, a split ace; ``doubled``:
+    Pontoon's rescue decision after a double (000 第2 3-7-ホ)."""
 
     split: bool = False
     split_aces: bool = False
+    doubled: bool = False
 
 
 class Evaluator:
@@ -484,8 +528,8 @@ class Evaluator:
     def _peeking(self) -> "Evaluator":
         twin = self.__dict__.get("_twin")
         if twin is None:
-            twin = self._twin = Evaluator(self.rules, self.shoe, self.up, self.dealer, self.strategy, self.settle,
-                                          self.hand_key)
+            twin = self._twin = type(self)(self.rules, self.shoe, self.up, self.dealer, self.strategy, self.settle,
+                                           self.hand_key)
             twin.peek = True
         return twin
 
@@ -673,17 +717,19 @@ class HandValue:
 
 
 def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_settle,
-                distributions: bool = False, evaluators: dict | None = None) -> list[HandValue]:
+                distributions: bool = False, evaluators: dict | None = None, evaluator=None) -> list[HandValue]:
     """Every initial (upcard, two cards) of a full shoe, with each action's exact value.
 
     A player blackjack is settled before any decision: it wins ``blackjack_pays``
-    unless the dealer also has one (a push).  With the peek, a dealer blackjack
-    ends the round before any decision (every other hand loses its stake).
+    unless the dealer also has one (a push; a Pontoon wins whatever the dealer holds).
+    With the peek, a dealer blackjack ends the round before any decision (every other
+    hand loses its stake).  ``evaluator``: the :class:`Evaluator` class to value hands
+    with (Pontoon's, :mod:`harness.games.twentyone_pontoon`).
     """
     dealer = Dealer(rules, shoe)
     out = []
     for up, p_up in shoe.draws(EMPTY):
-        ev = Evaluator(rules, shoe, up, dealer, strategy, settle)
+        ev = (evaluator or Evaluator)(rules, shoe, up, dealer, strategy, settle)
         if evaluators is not None:
             evaluators[up] = ev
         r0 = of(up)
@@ -702,6 +748,11 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                     values = {STAND: Fraction(1)}             # even money (000 1-7): 1 at once
                     out.append(HandValue(up, hand, prob, p_bj, values, STAND,
                                          {Fraction(1): Fraction(1)} if distributions else None))
+                    continue
+                if is_natural(hand) and rules.pontoon:
+                    values = {STAND: rules.blackjack_pays}        # 000 第2 3-5-ハ: settled at once
+                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
+                                         {rules.blackjack_pays: Fraction(1)} if distributions else None))
                     continue
                 if is_natural(hand):
                     values = {STAND: (1 - p_bj) * rules.blackjack_pays}
@@ -777,6 +828,11 @@ class TableStrategy:
     def key(self, hand: tuple, up: int, ctx: Context):
         t, soft = total(hand)
         return (up, t, soft, cards(hand) == 2, ctx)
+
+    def longer(self, hand: tuple, up: int) -> str | None:
+        """The play of the same total with more cards (a chart's fallback for D and R)."""
+        t, soft = total(hand)
+        return self.cells.get((up, t, soft, False, Context()))
 
     def __call__(self, hand: tuple, up: int, ctx: Context, allowed: tuple[str, ...]) -> str:
         x = pair_value(hand)
@@ -867,8 +923,7 @@ def chart(strategy: TableStrategy) -> dict:
         act = strategy.cells[strategy.key(hand, up, Context())]
         if act in (DOUBLE, SURRENDER):
             # What to do when it is not allowed: the same total's play with more cards.
-            t, soft = total(hand)
-            if strategy.cells.get((up, t, soft, False, Context())) == STAND:
+            if strategy.longer(hand, up) == STAND:
                 return act + "s"
         return act
 
@@ -912,6 +967,14 @@ class ChartStrategy:
 
     def __init__(self, rows: Mapping[str, Mapping[int, str]]):
         self.rows = rows
+        self._cells = tuple(sorted((name, tuple(sorted(row.items()))) for name, row in rows.items()))
+
+    # equal charts are one strategy (so its exact values are computed once, however often it is read)
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ChartStrategy) and self._cells == other._cells
+
+    def __hash__(self) -> int:
+        return hash(self._cells)
 
     def _code(self, hand: tuple, up: int) -> str:
         x = pair_value(hand)

@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 from harness.games import twentyone as tw
+from harness.games import twentyone_pontoon as pt
 from harness.games.twentyone_table import hand_keys, units
 from harness.kernels import lib
 
@@ -44,18 +45,21 @@ SPLIT = "split"
 # kernel action codes (twentyone.h)
 _STAND, _HIT, _DOUBLE, _SPLIT, _SURRENDER = (lib.KERN_TW_STAND, lib.KERN_TW_HIT, lib.KERN_TW_DOUBLE,
                                              lib.KERN_TW_SPLIT, lib.KERN_TW_SURRENDER)
+_RESCUE = lib.KERN_TW_RESCUE
 
 
 # the kernel's key of each two-card hand (a multiset of two values)
 _TWO_CARD_KEYS = {hand: key for key, hand in hand_keys() if key < lib.KERN_TW_PAIRS}
 
 
-def _key(hand: tuple) -> int:
-    """The kernel's hand key (twentyone.h): two cards by their values, else 55 + soft * 32 + total."""
+def _key(hand: tuple, pontoon: bool = False) -> int:
+    """The kernel's hand key (twentyone.h): two cards by their values, else 55 + soft * 32 + total
+    (+ 64 per card over three, up to seven, in Pontoon)."""
     if tw.cards(hand) == 2:
         return _TWO_CARD_KEYS[hand]
     t, soft = tw.total(hand)
-    return lib.KERN_TW_PAIRS + 32 * soft + t
+    more = 64 * (min(tw.cards(hand), 7) - 3) if pontoon else 0
+    return lib.KERN_TW_PAIRS + 32 * soft + t + more
 
 
 def dealer_laws(rules: tw.Rules, up: int, left: np.ndarray) -> np.ndarray:
@@ -66,6 +70,7 @@ def dealer_laws(rules: tw.Rules, up: int, left: np.ndarray) -> np.ndarray:
     ``tw.D22``.  Dealer states are the multisets drawn so far, processed by the
     number of cards drawn, so every path into a state is summed before it draws.
     """
+    moves = tw.dealer_moves(rules.hit_soft_17, rules.dealer_22_push)
     left = np.asarray(left, dtype=np.float64)
     rows = left.shape[0]
     size = left.sum(axis=1)
@@ -79,21 +84,13 @@ def dealer_laws(rules: tw.Rules, up: int, left: np.ndarray) -> np.ndarray:
             ace = up == tw.ACE or drawn[0] > 0
             remaining = size - drawn_cards
             safe = np.where(remaining > 0, remaining, 1.0)
+            row = moves[(base, ace, drawn_cards == 0)]
             for i in range(10):
                 v = i + 1
                 w = np.clip(left[:, i] - drawn[i], 0, None) / safe * (remaining > 0)
                 p = reach * w
-                h = base + v
-                soft = (ace or v == tw.ACE) and h <= 11
-                t = h + 10 if soft else h
-                if t > 17 or (t == 17 and not (soft and rules.hit_soft_17)):
-                    if drawn_cards == 0 and t == 21:
-                        o = tw.DBJ
-                    elif t <= 21:
-                        o = t - 17
-                    else:
-                        o = tw.D22 if (t == 22 and rules.dealer_22_push) else tw.DBUST
-                    out[:, o] += p
+                if row[i] >= 0:
+                    out[:, row[i]] += p
                 else:
                     nxt = tw.add(drawn, v)
                     found = following.get(nxt)
@@ -104,7 +101,7 @@ def dealer_laws(rules: tw.Rules, up: int, left: np.ndarray) -> np.ndarray:
 
 
 def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
-                    settle: tw.Settle = tw.standard_settle) -> np.ndarray:
+                    settle: tw.Settle = tw.standard_settle, suits: dict | None = None) -> np.ndarray:
     """P(class) of the first round of a full shoe of ``counts`` played by the kernel table ``cells``.
 
     Parameters
@@ -117,6 +114,9 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
         The kernel's strategy table (``twentyone_table.strategy_cells``).
     settle : callable, optional
         Net per unit staked of a standing hand against a dealer outcome.
+    suits : dict, optional
+        Pontoon: the shoe's cards of each suit for the values 6, 7, 8 (the suited 6-7-8 and
+        7-7-7 bonuses); default an equal share of each value (full decks).
 
     Returns
     -------
@@ -136,6 +136,10 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
     n = sum(counts)
     can = int(rules.max_hands > 1)
     law = np.zeros(lib.KERN_TW_FIRSTS)
+    pontoon = rules.pontoon
+    shoe = tw.FiniteShoe(counts)
+    if suits is not None:
+        shoe.suits = suits
 
     indices: dict = {}
 
@@ -175,6 +179,9 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
                 if tw.is_natural(hand) and rules.take_even_money and up == tw.ACE:
                     law[index(Fraction(1))] += p        # even money (000 1-7)
                     continue
+                if tw.is_natural(hand) and pontoon:
+                    law[index(rules.blackjack_pays)] += p     # 000 第2 3-5-ハ: paid at once
+                    continue
                 if tw.is_natural(hand):
                     bj = p_bj(up, removed)
                     law[index(rules.blackjack_pays)] += p * (1 - bj)
@@ -188,11 +195,17 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
             following: dict[tuple, float] = {}
             for hand, weight in layer.items():
                 removed = tw.add(hand, up)
-                a = int(cells[lib.kern_tw_cell(0, up, can, _key(hand))])
+                a = int(cells[lib.kern_tw_cell(0, up, can, _key(hand, pontoon))])
                 if a == lib.KERN_TW_NO_CELL:
                     raise ValueError(f"the strategy has no play for {tw.describe(hand)} against {up}")
                 if a == _STAND:
                     stands[(hand, 1)] = stands.get((hand, 1), 0.0) + weight
+                    continue
+                if a == _SURRENDER and pontoon:
+                    # 3-10-ロ: half the stake, all of it if the dealer makes pontoon
+                    bj = p_bj(up, removed)
+                    law[index(Fraction(-1, 2))] += weight * (1 - bj)
+                    law[index(Fraction(-1))] += weight * bj
                     continue
                 if a in (_SURRENDER, _SPLIT):
                     # two cards: the surrender ends the round; the whole split is one class
@@ -207,6 +220,9 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
                         continue
                     nxt, w = tw.add(hand, i + 1), weight * c / left
                     t = tw.total(nxt)[0]
+                    if pontoon and (a == _DOUBLE or t == 21):
+                        _pontoon_settled(rules, shoe, cells, up, nxt, a == _DOUBLE, w, stands, law, index)
+                        continue
                     if t > 21:
                         law[lost[stake]] += w * no_bj(tw.add(removed, i + 1))
                     elif a == _DOUBLE or t == 21:     # one card to a double; 21 stands
@@ -217,6 +233,24 @@ def first_round_law(rules: tw.Rules, counts, cells: np.ndarray,
         if stands:
             _settle_stands(rules, up, counts, stands, settle, law, index)
     return law
+
+
+def _pontoon_settled(rules, shoe, cells, up, hand, doubled, weight, stands, law, index) -> None:
+    """Pontoon (000 第2 3): a hand just doubled (its aces count 1, a bust, a 21 that wins 1 to 1 on
+    the stake, a rescue, or a stand as ``(hand, "doubled")``), or a hit to 21 (its bonus law)."""
+    if not doubled:
+        for pays, q in pt.pay_law(rules, shoe, hand, False).items():
+            law[index(pays)] += weight * q
+        return
+    t = tw.hard_total(hand)
+    if t > 21:
+        law[index(Fraction(-2))] += weight
+    elif t == 21:
+        law[index(Fraction(2))] += weight
+    elif int(cells[lib.kern_tw_cell(3, up, 0, lib.KERN_TW_PAIRS + t)]) == _RESCUE:
+        law[index(Fraction(-1))] += weight
+    else:
+        stands[(hand, "doubled")] = stands.get((hand, "doubled"), 0.0) + weight
 
 
 def _settle_stands(rules, up, counts, stands: dict, settle, law: np.ndarray, index) -> None:
@@ -232,6 +266,8 @@ def _settle_stands(rules, up, counts, stands: dict, settle, law: np.ndarray, ind
     for (hand, stake), weight in stands.items():
         dist = laws[row[hand]]
         key = tw.total(hand) if by_total else hand
+        if stake == "doubled":     # Pontoon: a doubled hand counts its aces 1
+            key, stake = tw.hard_total(hand), 2
         for o in range(tw.OUTCOMES):
             if not dist[o] or (o == tw.DBJ and peek):
                 continue
@@ -239,6 +275,8 @@ def _settle_stands(rules, up, counts, stands: dict, settle, law: np.ndarray, ind
             if found is None:
                 if o == tw.DBJ:     # no hole card: a dealer natural takes the original stake only (1-12-ロ)
                     net = Fraction(-1 if rules.original_bet_only else -stake)
+                elif rules.pontoon and stake == 2:
+                    net = Fraction(2 * pt.doubled_net(key, o))
                 else:
                     net = stake * settle(hand, o, False)
                 found = nets[(key, stake, o)] = index(net)

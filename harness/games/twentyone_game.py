@@ -1,6 +1,7 @@
 """The twenty-one family's game plumbing: one :class:`TwentyOneGame` every variant subclasses.
 
-A variant module (``blackjack.py``, ``deluxe_blackjack.py``, ``pa_blackjack.py``)
+A variant module (``blackjack.py``, ``blackjack_switch.py``, ``deluxe_blackjack.py``,
+``pa_blackjack.py``, ``pontoon.py``)
 holds its cited rules table, its options, how the options become
 :class:`~harness.games.twentyone.Rules`, and its side bets; this module turns
 that into the exact analysis (:mod:`harness.games.twentyone`) and the
@@ -26,6 +27,7 @@ import numpy as np
 
 from rngcore.devices import cards as device_cards
 from harness.games import twentyone as tw
+from harness.games import twentyone_pontoon as pt
 from harness.games.twentyone_table import TwentyOneTable, net_of, side_cards
 from harness.kernels import lib
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
@@ -40,6 +42,7 @@ TABLE = Strategy("table", "the player's own chart, read from --option chart=FILE
                           "chart in CSV: hand,2,...,10,A; codes H S D Ds P R Rs); its return is computed exactly")
 CHART = GameOption.path("chart", "a strategy chart for --strategy table (CSV: hand,2,...,10,A; rows hard 5..19, "
                                  "soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
+DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}  # the operator's choices
 MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
              "side bets and insurance exact for the first round of a full shoe")
 RED = frozenset({1, 2})  # hearts, diamonds (rngcore.devices.cards suits S, H, D, C)
@@ -52,12 +55,20 @@ def net_label(net: Fraction) -> str:
 
 @functools.lru_cache(maxsize=None)
 def infinite(rules: tw.Rules):
-    """(initial hands, basic strategy) of an infinite shoe under ``rules`` (cached per rule set)."""
-    return tw.infinite_deck_analysis(rules)
+    """(initial hands, basic strategy) of an infinite shoe under ``rules`` (cached per rule set;
+    Pontoon's own shoe and values, :mod:`harness.games.twentyone_pontoon`)."""
+    return pt.pontoon_analysis(rules) if rules.pontoon else tw.infinite_deck_analysis(rules)
 
 
+def strategy_chart(rules: tw.Rules, strategy) -> dict:
+    """The chart of a computed strategy (Pontoon's has its own rows)."""
+    return pt.chart(strategy) if rules.pontoon else tw.chart(strategy)
+
+
+@functools.lru_cache(maxsize=16)
 def played_hands(rules: tw.Rules, chart) -> list:
-    """The infinite shoe's initial hands played by the basic strategy (``chart`` None) or a chart."""
+    """The infinite shoe's initial hands played by the basic strategy (``chart`` None) or a chart
+    (cached: a chart is equal to another of the same cells)."""
     if chart is None:
         return infinite(rules)[0]
     return tw.first_round(rules, tw.InfiniteShoe(), chart, distributions=True)
@@ -70,10 +81,11 @@ def main_result(rules: tw.Rules, source: str, chart=None) -> BetResult:
     return BetResult("main", source, outcomes, note=MAIN_NOTE)
 
 
-def insurance_result(decks: int, pays: Fraction, source: str) -> BetResult:
-    """Insurance on every hand with an ace up: wins if the hole card is ten-valued."""
-    n = 52 * decks - 1
-    tens = 16 * decks
+def insurance_result(decks: int, pays: Fraction, source: str, deck: tuple[int, int] = (52, 16)) -> BetResult:
+    """Insurance on every hand with an ace up: wins if the hole card is ten-valued (``deck``: cards
+    and ten-value cards per deck; Pontoon's (48, 12))."""
+    n = deck[0] * decks - 1
+    tens = deck[1] * decks
     return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
                                            OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))),
                      note="exact for the first round of a full shoe; insurance taken whatever the player holds")
@@ -128,12 +140,25 @@ class TwentyOneGame(Game):
     strategies = (BASIC, TABLE)
     chunk = 1 << 20
     fixed_decks: int | None = None
+    deck = (52, 16)          # cards and ten-value cards per deck
 
     def entry(self, name: str) -> tw.RuleEntry:
         return next(e for e in self.table if e.name == name)
 
     def game_rules(self, **choices) -> tw.Rules:
         return tw.rules_from(self.table)
+
+    def operator_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
+                       max_hands: int = 4, **fields) -> tw.Rules:
+        """The table's rules with the operator's choices Blackjack and Switch share (000 第2 1-14,
+        2-13): the dealing method, surrender, DAS, the totals that double, the split cap; and any
+        other ``Rules`` fields."""
+        hole = deal == "hole-card"
+        ups = self.entry("surrender_upcards").value
+        return tw.rules_from(self.table, hole_card=hole, surrender=surrender == "yes",
+                             surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ, 2-8-ハ: not against an ace
+                             double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],
+                             max_hands=max_hands, **fields)
 
     def side_bets(self, decks: int) -> tuple[BetResult, ...]:
         return ()
@@ -144,7 +169,8 @@ class TwentyOneGame(Game):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls.options = tuple(cls.options) + (CHART,)
+        if TABLE in cls.strategies:
+            cls.options = tuple(cls.options) + (CHART,)
 
     def check_together(self, strategy, options) -> None:
         if (strategy == "table") != (options.get("chart") is not None):
@@ -163,12 +189,13 @@ class TwentyOneGame(Game):
         rules = self.game_rules(**choices)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
-        bets = (self.main_bet(rules, source, chart), insurance_result(decks, insurance.value, insurance.source),
+        bets = (self.main_bet(rules, source, chart),
+                insurance_result(decks, insurance.value, insurance.source, self.deck),
                 *self.side_bets(decks), *self.behind_bets(rules, chart, behind))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
                                 for e in self.table},
-                      "chart": tw.chart(infinite(rules)[1]) if chart is None else
+                      "chart": strategy_chart(rules, infinite(rules)[1]) if chart is None else
                       {"upcards": [str(u) if u != tw.ACE else "A" for u in tw.CHART_UPCARDS],
                        "rows": {n: [r[u] for u in tw.CHART_UPCARDS] for n, r in chart.rows.items()}}}
         return Analysis(self.name, variant, parameters, bets, self.note(rules))
@@ -182,10 +209,15 @@ class TwentyOneGame(Game):
         """The main bet's exact outcome law (the round's net per initial unit)."""
         return main_result(rules, source, chart)
 
+    def swaps(self, rules: tw.Rules, chart) -> np.ndarray | None:
+        """The switch decisions of a two-area game (Blackjack Switch), under the strategy the
+        areas are played with; None for one area."""
+        return None
+
     def c_table(self, rules: tw.Rules, chart, decks: int, behind: tuple[bool, bool] | None = None) -> TwentyOneTable:
         """The C table dealing this game's rounds (``behind``: the bet-behind's choices, if it has one)."""
         return TwentyOneTable(rules, infinite(rules)[1] if chart is None else chart, self.shoe_rules, decks,
-                              behind=behind or (True, True))
+                              swaps=self.swaps(rules, chart), behind=behind or (True, True))
 
     def behind_choices(self, choices: dict) -> tuple[bool, bool] | None:
         """Pop the bet-behind's (follow double, follow split) choices from ``choices``; None if the
@@ -206,10 +238,22 @@ class TwentyOneGame(Game):
         """Each side bet's outcome class for a kernel side class."""
         return self.side_labels(*side_cards(side))
 
+    def first_round_law(self, rules: tw.Rules, table: TwentyOneTable, chart, decks: int) -> dict[str, float]:
+        """The exact law of the kernel's first-round classes (:data:`lib.KERN_TW_FIRSTS`), by label:
+        the round's net (a round that split one class), the full shoe's first round."""
+        return _law(rules, table.counts, table.cells.tobytes())
+
+    def first_round_observed(self, firsts: np.ndarray) -> dict[str, int]:
+        """The kernel's first-round counts by the labels of :meth:`first_round_law`."""
+        return {k: int(v) for k, v in labelled(firsts.astype(np.float64), net_label).items()}
+
     def first_round_fit(self, rules: tw.Rules, table: TwentyOneTable, firsts: np.ndarray, chart,
                         decks: int) -> FitResult:
-        """The chi-square of the first round of each shoe (:func:`first_round_fit`)."""
-        return first_round_fit(rules, table, firsts)
+        """The chi-square of the first round of each shoe against :meth:`first_round_law` (a class
+        the law has not, expected 0)."""
+        law, observed = self.first_round_law(rules, table, chart, decks), self.first_round_observed(firsts)
+        labels = list(law) + [k for k in observed if k not in law]
+        return goodness_of_fit([observed.get(k, 0) for k in labels], [law.get(k, 0.0) for k in labels], labels)
 
     fit_note = ("outcome chi-square: the first round of each of the {shoes:,} shoes (net classes, a round that "
                 "split one class) against the law of the first round of this full {decks}-deck shoe")
@@ -284,16 +328,6 @@ class ShoeMainSimulation(BetSimulation):
 def _law(rules: tw.Rules, counts: tuple, cells: bytes) -> dict[str, float]:
     law = first_round_law(rules, counts, np.frombuffer(cells, dtype=np.uint8))
     return labelled(law, net_label)
-
-
-def first_round_fit(rules: tw.Rules, table: TwentyOneTable, firsts: np.ndarray) -> FitResult:
-    """Chi-square of the first rounds of the shoes (``firsts``, the kernel's first-round classes)
-    against the law of the first round of the table's full shoe
-    (:func:`~harness.games.twentyone_first_round.first_round_law`)."""
-    law = _law(rules, table.counts, table.cells.tobytes())
-    observed = labelled(firsts.astype(np.float64), net_label)
-    labels = list(law) + [k for k in observed if k not in law]
-    return goodness_of_fit([int(observed.get(k, 0)) for k in labels], [law.get(k, 0.0) for k in labels], labels)
 
 
 def in_outcome_order(bet: BetResult, counts: dict[str, int]) -> dict[str, int]:

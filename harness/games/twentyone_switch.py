@@ -51,24 +51,31 @@ def decision_values(rules: tw.Rules, hands) -> dict:
     return out
 
 
+def swap_index(up, a1, a2, b1, b2):
+    """Index of the switch cell of upcard ``up``, the first area's values ``a1, a2`` and the
+    second's ``b1, b2`` (in the order dealt), as the kernel's ``kern_tw_swap_index``; ints or
+    numpy arrays."""
+    return ((((up - 1) * 10 + (a1 - 1)) * 10 + (a2 - 1)) * 10 + (b1 - 1)) * 10 + (b2 - 1)
+
+
 def swap_cells(rules: tw.Rules, hands) -> np.ndarray:
     """The kernel's switch decisions (uint8[KERN_TW_SWAPS]): 1 where exchanging the second
     cards is worth strictly more."""
     value = decision_values(rules, hands)
-    cells = np.zeros((10, 10, 10, 10, 10), dtype=np.uint8)     # up, a1, a2, b1, b2 (kern_tw_swap_index)
+    cells = np.zeros(lib.KERN_TW_SWAPS, dtype=np.uint8)
+    a1, a2, b1, b2 = np.ix_(range(10), range(10), range(10), range(10))
     for up in tw.VALUES:
         vals = [value[(up, tw.of(a, b))] for a in tw.VALUES for b in tw.VALUES]
         scale = math.lcm(*(v.denominator for v in vals))
         # the values as integers over one denominator: exact comparisons, vectorised
         v = np.array([int(x * scale) for x in vals], dtype=object).reshape(10, 10)
-        a1, a2, b1, b2 = np.ix_(range(10), range(10), range(10), range(10))
         gain = v[a1, b2] + v[b1, a2] - v[a1, a2] - v[b1, b2]
-        cells[up - 1] = (gain > 0).astype(np.uint8)
-    return cells.reshape(-1)
+        cells[swap_index(up, a1 + 1, a2 + 1, b1 + 1, b2 + 1)] = (gain > 0).astype(np.uint8)
+    return cells
 
 
 def _swapped(cells: np.ndarray, up: int, a1: int, a2: int, b1: int, b2: int) -> bool:
-    return bool(cells[lib.kern_tw_swap_cell(up, a1, a2, b1, b2)])
+    return bool(cells[swap_index(up, a1, a2, b1, b2)])
 
 
 def area_law(rules: tw.Rules, hands, cells: np.ndarray, area: int = 0) -> dict[Fraction, Fraction]:
@@ -154,12 +161,12 @@ def first_round_sides(rules: tw.Rules, cells: np.ndarray, decks: int) -> dict[in
     n = 52 * decks
     full = [4 * decks] * 9 + [16 * decks]
     used = [(values == v).sum(axis=1) for v in tw.VALUES]
-    index = ((values[:, 0] - 1) * 10 + (values[:, 2] - 1)) * 100 + (values[:, 1] - 1) * 10 + (values[:, 3] - 1)
     out: dict[int, Fraction] = {}
     for up in tw.VALUES:
         left_up = full[up - 1] - used[up - 1]
         wu = w * left_up
-        swapped = cells[(up - 1) * 10000 + index].astype(np.int64)
+        # the grid's columns are the order dealt: a1, b1, then a2, b2
+        swapped = cells[swap_index(up, values[:, 0], values[:, 2], values[:, 1], values[:, 3])].astype(np.int64)
         denominator = n * (n - 1) * (n - 2) * (n - 3) * (n - 4)
         if rules.peeks(up):
             other = tw.TEN if up == tw.ACE else tw.ACE

@@ -13,6 +13,7 @@ through an independent Python round and must agree round by round.
 from __future__ import annotations
 
 import functools
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -27,8 +28,10 @@ from rngcore.errors import raise_for_status
 WORD_BITS = 64
 DEN = lib.KERN_TW_DEN
 CONTEXTS = (tw.Context(), tw.Context(split=True), tw.Context(split=True, split_aces=True))  # kernel order
+RESCUE_CONTEXTS = (tw.Context(doubled=True), tw.Context(split=True, doubled=True))  # kernel contexts 3, 4
 ACTION_CODES = {tw.STAND: lib.KERN_TW_STAND, tw.HIT: lib.KERN_TW_HIT, tw.DOUBLE: lib.KERN_TW_DOUBLE,
-                tw.SPLIT: lib.KERN_TW_SPLIT, tw.SURRENDER: lib.KERN_TW_SURRENDER}
+                tw.SPLIT: lib.KERN_TW_SPLIT, tw.SURRENDER: lib.KERN_TW_SURRENDER, tw.RESCUE: lib.KERN_TW_RESCUE}
+LONGER = 64   # keys per card count of a longer Pontoon hand (twentyone.h)
 # The side class of the first cards (twentyone.h): kind | up_twin << 2.
 SIDE_KINDS = ("none", "mixed", "coloured", "suited")
 
@@ -47,7 +50,9 @@ def c_rules(rules: tw.Rules, behind: tuple[bool, bool] = (True, True)) -> dict[s
     if not 1 <= rules.max_hands <= lib.KERN_TW_MAX_HANDS:
         raise ValueError(f"the C round engine holds 1..{lib.KERN_TW_MAX_HANDS} hands per seat, "
                          f"got max_hands={rules.max_hands}")
-    return {"hit_soft_17": int(rules.hit_soft_17), "hole_card": int(rules.hole_card),
+    bonus = [units(p, "a Pontoon bonus pay") for p in rules.pontoon_bonus] if rules.pontoon else []
+    return {"pontoon": int(rules.pontoon), "double_any_cards": int(rules.double_any_cards),
+            "bonus_units": bonus + [0] * (lib.KERN_TW_BONUSES - len(bonus)),"hit_soft_17": int(rules.hit_soft_17), "hole_card": int(rules.hole_card),
             "original_bet_only": int(rules.original_bet_only), "dealer_22_push": int(rules.dealer_22_push),
             "max_hands": rules.max_hands, "resplit_aces": int(rules.resplit_aces),
             "even_money": int(rules.take_even_money),
@@ -71,8 +76,9 @@ def _longer_hand(soft: bool, t: int) -> tuple | None:
     return hand if rest == 0 and tw.total(hand) == (t, soft) else None
 
 
-def hand_keys() -> list[tuple[int, tuple]]:
-    """(kernel hand key, a hand with that key) for every key a hand can have."""
+def hand_keys(pontoon: bool = False) -> list[tuple[int, tuple]]:
+    """(kernel hand key, a hand with that key) for every key a hand can have (Pontoon's longer
+    hands keyed by their card count too, twentyone.h)."""
     # two-card hands a <= b in lexicographic order: keys 0..54 (kern_tw_pair_key)
     out = list(enumerate(tw.of(a, b) for a in tw.VALUES for b in tw.VALUES[a - 1:]))
     for soft in (False, True):
@@ -80,6 +86,22 @@ def hand_keys() -> list[tuple[int, tuple]]:
             hand = _longer_hand(soft, t)
             if hand is not None:
                 out.append((lib.KERN_TW_PAIRS + 32 * soft + t, hand))
+    if pontoon:
+        for n in range(4, 8):
+            out += [(lib.KERN_TW_PAIRS + LONGER * (n - 3) + 32 * soft + t, hand)
+                    for (soft, t), hand in _hands_of(n).items()]
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _hands_of(n: int) -> dict[tuple[bool, int], tuple]:
+    """A hand of ``n`` cards (``n`` = 7: seven) for every (soft, total) one can have, not 6-7-8 / 7-7-7."""
+    out: dict = {}
+    for values in itertools.combinations_with_replacement(tw.VALUES, n):
+        hand = tw.of(*values)
+        t, soft = tw.total(hand)
+        if t < 32:
+            out.setdefault((soft, t), hand)
     return out
 
 
@@ -91,7 +113,7 @@ def strategy_cells(rules: tw.Rules, strategy) -> np.ndarray:
     a gap in the strategy) is ``KERN_TW_NO_CELL``, which fails a round that reaches it.
     """
     cells = np.full(lib.KERN_TW_CELLS, lib.KERN_TW_NO_CELL, dtype=np.uint8)
-    keys = hand_keys()
+    keys = hand_keys(rules.pontoon)
     for ci, ctx in enumerate(CONTEXTS):
         for up in tw.VALUES:
             for can in (0, 1):
@@ -103,7 +125,19 @@ def strategy_cells(rules: tw.Rules, strategy) -> np.ndarray:
                         continue
                     if act in allowed:
                         cells[lib.kern_tw_cell(ci, up, can, key)] = ACTION_CODES[act]
+    if rules.pontoon:
+        # the rescue of a doubled hand of hard total t <= 20 (3-7-ホ): contexts 3, 4, key 55 + t
+        for ci, ctx in enumerate(RESCUE_CONTEXTS, start=len(CONTEXTS)):
+            for up in tw.VALUES:
+                for t in range(3, 21):
+                    act = strategy(_doubled_hand(t), up, ctx, (tw.STAND, tw.RESCUE))
+                    cells[lib.kern_tw_cell(ci, up, 0, lib.KERN_TW_PAIRS + t)] = ACTION_CODES[act]
     return cells
+
+
+def _doubled_hand(t: int) -> tuple:
+    """A three-card hand of hard total ``t`` (3..20): what a doubled hand's rescue is asked with."""
+    return tw.of(*([1, 1, t - 2] if t <= 11 else [1, t - 11, 10]))
 
 
 def net_of(index: int) -> Fraction:

@@ -1,0 +1,293 @@
+"""Pontoon (000 別表第1 第2 3): the exact analysis against an independent round played over every
+ordering of small shoes, the suited bonuses' odds, the rules table, and the CLI's refusals.
+
+No published figure is checked: the search for one (Wizard of Odds' Spanish 21 pages, the
+nearest published game) found none for these rules (no hole card with the original stake
+only, hits soft 17, an ace counting 1 in a doubled hand, surrender only against A/K/Q/J), so
+the return is checked against the reference round only (see docs/table_games.md).
+"""
+from fractions import Fraction as F
+import functools
+import itertools
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import rngcore
+from harness.cli import main
+from harness.games import twentyone as tw
+from harness.games import twentyone_first_round as fr
+from harness.games import twentyone_pontoon as pt
+from harness.games import twentyone_table as tt
+from harness.games.registry import GAMES
+from harness.kernels import lib
+from rngcore.devices import cards
+from tests import pontoon_reference as reference
+from tests import twentyone_reference
+
+SEED = bytes(range(32)).hex()
+
+GAME = GAMES["pontoon"]
+
+
+# ---------------------------------------------------------- exhaustive --
+
+def reference_expectation(rules, codes, strategy):
+    """E[net] of the reference round over every ordering of the cards ``codes`` (exact)."""
+    kinds = sorted(set(codes))
+    return twentyone_reference.over_every_ordering(lambda deal: reference.play(rules, deal, strategy), kinds,
+                                                   [codes.count(k) for k in kinds])
+
+
+def composition_strategy(rules, shoe):
+    """The DP's composition-dependent play as the reference round's strategy (no splits)."""
+    dealer = tw.Dealer(rules, shoe)
+    evs = {up: pt.PontoonEvaluator(rules, shoe, up, dealer) for up in tw.VALUES}
+    memo = {}
+
+    def play(hand, up, ctx, allowed):
+        key = (hand, up, ctx)
+        if key not in memo:
+            memo[key] = decide(hand, up, ctx)
+        return memo[key]
+
+    def decide(hand, up, ctx):
+        ev, removed = evs[up], tw.add(hand, up)
+        if ctx.doubled:
+            return ev.after_double(hand, removed, tw.Context(ctx.split))[0]
+        if tw.cards(hand) == 2 and not ctx.split:
+            values = ev.values(hand, removed)
+            return max(values, key=values.get)
+        return ev.best(hand, removed, ctx)[0]
+    return play
+
+
+def finite_shoe(codes):
+    """The DP's shoe of ``codes``: counts per value and, for 6, 7, 8, per suit."""
+    shoe = tw.FiniteShoe([sum(1 for c in codes if reference.value(c) == v) for v in tw.VALUES])
+    shoe.suits = {v: tuple(sum(1 for c in codes if reference.value(c) == v and reference.suit(c) == s)
+                           for s in range(4)) for v in (6, 7, 8)}
+    return shoe
+
+
+S, H, C = 0, 1, 3
+# A 2 3 6 7 8 J J, the 6-7-8 in spades: pontoons, 5-card 21s (A 2 3 7 8), a doubled 21 against
+# a possible dealer pontoon, rescues, surrenders against A and J
+SMALL = [cards.encode(1, S), cards.encode(2, H), cards.encode(3, C), cards.encode(6, S), cards.encode(7, S),
+         cards.encode(8, S)] + [cards.encode(11, S, d) for d in range(2)]
+SUITED = SMALL + [cards.encode(7, H)]    # and a 7 of hearts: 6-7-8 mixed too (slow)
+
+
+def recorded(strategy, seen):
+    def play(hand, up, ctx, allowed):
+        act = strategy(hand, up, ctx, allowed)
+        seen.add((ctx.doubled, act))
+        return act
+    return play
+
+
+@pytest.mark.parametrize("changes, codes", [({}, SMALL),
+                                            pytest.param({"double_any_cards": True}, SMALL, marks=pytest.mark.slow),
+                                            pytest.param({}, SUITED, marks=pytest.mark.slow)])
+def test_dp_equals_the_reference_round_over_every_ordering(changes, codes):
+    rules = tw.Rules(**{**GAME.game_rules().__dict__, "max_hands": 1, **changes})
+    shoe = finite_shoe(codes)
+    hands = tw.first_round(rules, shoe, evaluator=pt.PontoonEvaluator, distributions=True)
+    seen = set()
+    assert reference_expectation(rules, codes, recorded(composition_strategy(rules, shoe), seen)) == \
+        tw.expected_return(hands)
+    # what the shoe reaches: every action, a rescue, and every net up to the 3 to 1 bonus
+    assert {(False, a) for a in (tw.STAND, tw.HIT, tw.DOUBLE, tw.SURRENDER)} | {(True, tw.RESCUE)} <= seen
+    assert {F(-2), F(-1), F(-1, 2), F(0), F(1), F(3, 2), F(2), F(3)} <= set(tw.net_distribution(hands))
+
+
+# ------------------------------------------------------------- bonuses --
+
+def test_suit_odds_infinite_and_by_enumeration():
+    assert pt.suit_odds(tw.InfiniteShoe(pt.PONTOON_WEIGHTS), tw.of(7, 7, 7)) == (F(1, 64), F(3, 64), F(60, 64))
+    decks = 2
+    shoe = tw.FiniteShoe.decks(decks, tens_per_deck=12)
+    sevens = [s for s in range(4) for _ in range(decks)]
+    triples = [(a, b, c) for a in range(8) for b in range(a + 1, 8) for c in range(b + 1, 8)]
+    spades = sum(1 for t in triples if all(sevens[i] == 0 for i in t))
+    suited = sum(1 for t in triples if len({sevens[i] for i in t}) == 1)
+    assert pt.suit_odds(shoe, tw.of(7, 7, 7)) == (F(spades, len(triples)), F(suited - spades, len(triples)),
+                                                  F(len(triples) - suited, len(triples)))
+    assert pt.suit_odds(shoe, tw.of(6, 7, 8)) == (F(1, 64), F(3, 64), F(60, 64))
+    assert math.comb(8, 3) == len(triples)
+
+
+def test_bonus_pays_and_doubled_hands():
+    rules = GAME.game_rules()
+    inf = tw.InfiniteShoe(pt.PONTOON_WEIGHTS)
+    assert pt.pay_law(rules, inf, tw.of(2, 3, 4, 5, 7), False) == {F(3, 2): 1}
+    assert pt.pay_law(rules, inf, tw.of(1, 2, 3, 4, 5, 6), False) == {F(2): 1}
+    assert pt.pay_law(rules, inf, tw.of(1, 1, 2, 3, 4, 5, 5), False) == {F(3): 1}
+    assert pt.pay_law(rules, inf, tw.of(6, 7, 8), False) == {F(3, 2): F(60, 64), F(2): F(3, 64), F(3): F(1, 64)}
+    assert pt.pay_law(rules, inf, tw.of(1, 10), True) == {F(1): 1}          # a split 21 is no pontoon
+    # a doubled soft hand counts its ace 1 (3-5-ロ-(1)): A,5 doubled with a 5 is 11, not 21
+    ev = pt.PontoonEvaluator(rules, inf, 9, tw.Dealer(rules, inf))
+    assert tw.hard_total(tw.of(1, 5, 5)) == 11
+    assert ev.after_double(tw.of(1, 5, 5), tw.of(9, 1, 5, 5), tw.Context()) == (tw.RESCUE, F(-1))
+
+
+def test_reference_bonus_by_suits():
+    rules = GAME.game_rules()
+    hand = reference.Hand([cards.encode(6, S), cards.encode(7, S), cards.encode(8, S)], False, False)
+    assert reference.bonus_pays(rules, hand) == 3
+    hand.codes[2] = cards.encode(8, H)
+    assert reference.bonus_pays(rules, hand) == F(3, 2)
+    hand.codes = [cards.encode(7, 2)] * 3
+    assert reference.bonus_pays(rules, hand) == 2
+
+
+# --------------------------------------------------------------- rules --
+
+def test_every_rule_pontoon_reads_is_a_cited_table_entry():
+    names = {e.name for e in GAME.table}
+    assert {"pontoon", "pontoon_bonus", "hole_card", "hit_soft_17", "surrender_upcards", "double_any_cards",
+            "original_bet_only", "max_hands", "double_rescue", "doubled_aces_one"} <= names
+    assert all(e.source.startswith("000 第2 3") for e in GAME.table)
+    rules = GAME.game_rules()
+    assert rules.pontoon and not rules.hole_card and rules.hit_soft_17 and rules.surrender_upcards == {1, 10}
+    assert GAME.game_rules(double_cards="any", das="no", max_hands=2) == tw.Rules(
+        **{**rules.__dict__, "double_any_cards": True, "double_after_split": False, "max_hands": 2})
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--option", "switch=yes"], "switch"),
+    (["--option", "dealer=s17"], "dealer"),
+    (["--option", "decks=3"], "decks"),
+    (["--option", "double-cards=three"], "double-cards"),
+    (["--strategy", "table"], "table"),
+    (["--option", "chart=x.csv"], "chart"),
+])
+def test_bad_input_exits_2_with_one_line_naming_it(args, named):
+    result = CliRunner().invoke(main, ["game", "pontoon", *args])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and named in lines[0] and "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ C engine --
+
+def pontoon_rounds(rules, strategy, decks, stream, n):
+    """(net, cards used) of ``n`` reference rounds dealt through the devices' Pontoon shoe."""
+    def one(deal, codes):
+        return reference.play(rules, lambda: (deal(), codes[-1])[1], strategy), len(codes)
+    return twentyone_reference.dealt_rounds(one, GAME.shoe_rules, decks, rngcore.Generator(SEED, stream), n)
+
+
+def c_rounds(rules, strategy, decks, stream, n):
+    table = tt.TwentyOneTable(rules, strategy, GAME.shoe_rules, decks)
+    nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
+    sides = np.zeros(lib.KERN_TW_SIDES, dtype=np.uint64)
+    net_log, _ = table.play(rngcore.Generator(SEED, stream), n, nets, sides, log=True)
+    return [F(int(a), tt.DEN) for a in net_log], table.shoes
+
+
+@functools.lru_cache(maxsize=None)
+def analysis(rules):
+    return pt.pontoon_analysis(rules, distributions=False)
+
+
+def basic(rules):
+    return analysis(rules)[1]
+
+
+def simple(hand, up, ctx, allowed):
+    """A strategy that splits, surrenders, doubles (3+ cards too), rescues and hits (cheaper than
+    computing the basic one)."""
+    t, soft = tw.total(hand)
+    if ctx.doubled:
+        return tw.RESCUE if tw.hard_total(hand) < 15 and up in (1, 10) else tw.STAND
+    for act, wanted in ((tw.SPLIT, tw.pair_value(hand) in (7, 8)), (tw.SURRENDER, t == 16 and up == 10),
+                        (tw.DOUBLE, t in (10, 11)), (tw.HIT, t < 17 or (soft and t < 19))):
+        if wanted and act in allowed:
+            return act
+    return tw.STAND
+
+
+PONTOON_CASES = {"default": {}, "3+cards-nodas-2hands": {"double_cards": "any", "das": "no", "max_hands": 2}}
+
+
+def assert_same_rounds(options, rounds, stream, decks=8, strategy=None):
+    rules = GAME.game_rules(**options)
+    strategy = strategy or basic(rules)
+    ours, shoes = c_rounds(rules, strategy, decks, stream, rounds)
+    theirs, their_shoes = pontoon_rounds(rules, strategy, decks, stream, rounds)
+    theirs = [net for net, _ in theirs]
+    first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
+    assert first is None, f"round {first}: C {ours[first]}, reference {theirs[first]}"
+    assert shoes == their_shoes
+
+
+@pytest.mark.parametrize("case", PONTOON_CASES)
+def test_c_engine_equals_the_reference_round_by_round(case):
+    """A simple strategy with splits (7s, 8s), rescues and 3+-card doubles; the basic strategy
+    under ``slow``."""
+    assert_same_rounds(PONTOON_CASES[case], 1500, 5, decks=4, strategy=simple)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", PONTOON_CASES)
+def test_c_engine_equals_the_reference_over_a_million_rounds(case):
+    assert_same_rounds(PONTOON_CASES[case], 1_000_000, 7)
+
+
+# A 2 6 7 7 8 J, a spade and a heart 7: every ordering of 7 cards for the C round (never short of cards)
+SMALLER = [cards.encode(1, S), cards.encode(2, H), cards.encode(6, S), cards.encode(7, S), cards.encode(7, H),
+           cards.encode(8, S), cards.encode(11, S)]
+
+
+def test_c_round_and_first_round_law_over_every_ordering():
+    """The C round over every ordering of a small shoe, by the basic strategy's table (3+-card
+    doubles on): its mean is the DP's exact value of that fixed strategy (fractions), and its
+    law is the simulation's null (the first round of a full shoe, harness.games.twentyone_first_round)."""
+    rules = tw.Rules(**{**GAME.game_rules().__dict__, "max_hands": 1, "double_any_cards": True})
+    strategy = simple
+    shoe = finite_shoe(SMALLER)
+    exact = tw.expected_return(tw.first_round(rules, shoe, strategy, evaluator=pt.PontoonEvaluator))
+    table = tt.TwentyOneTable(rules, strategy, GAME.shoe_rules, 4)
+    deals = sorted(set(itertools.permutations(SMALLER)))
+    counted = np.zeros(lib.KERN_TW_FIRSTS)
+    mean = F(0)
+    for d in deals:
+        net, _, _, hands = table.round_hands(np.array(d, dtype=np.uint16))
+        mean += net
+        counted[int(net * tt.DEN) + lib.KERN_TW_NET_OFFSET] += 1
+    assert mean / len(deals) == exact
+    assert reference_expectation(rules, SMALLER, strategy) == exact
+    law = fr.first_round_law(rules, shoe.counts, table.cells, suits=shoe.suits)
+    assert np.abs(law - counted / len(deals)).max() < 1e-12
+    assert (law > 0).sum() >= 5
+
+
+@pytest.mark.slow
+def test_simulation_through_the_shoe_contains_the_exact_return():
+    sim = GAME.simulate(200_000, rngcore.Generator(SEED, 11))
+    main_bet = sim.bets[0]
+    low, high = main_bet.interval
+    assert low <= float(main_bet.exact.rtp) <= high
+    assert sim.outcome_fit.impossible == 0 and sim.outcome_fit.pvalue > 1e-6
+
+
+def test_the_exact_return_of_the_default_rules():
+    """A stability pin of the computed figure (docs/table_games.md), no published figure to check."""
+    hands = analysis(GAME.game_rules())[0]
+    assert round(float(1 + tw.expected_return(hands)), 12) == 0.990203995138
+
+
+def test_the_chart_adds_pontoons_rows_and_is_valid_csv():
+    table = pt.chart(basic(GAME.game_rules()))
+    text = tw.chart_csv(table)
+    rows = [line.split(",") for line in text.splitlines()]
+    assert all(len(r) == 11 for r in rows)
+    names = [r[0] for r in rows[1:]]
+    assert {"hard 16", "pair 7", "6-7", "7-8", "hard 16 x4", "hard 16 x7+", "doubled 12"} <= set(names)
+    codes = {c for r in rows[1:] for c in r[1:]}
+    assert codes <= {"H", "S", "D", "Ds", "P", "R", "Rs", "W"} and "W" in codes
+    # the rescue is taken only where keeping the doubled hand is worth less than losing the stake
+    assert table["rows"]["doubled 20"] == ["S"] * 10
