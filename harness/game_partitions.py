@@ -13,9 +13,10 @@ and the outcome check is made once on the merged counts.  So the result
 is bit-identical for W = 1, 2, ... (it differs from the run without
 ``--workers``, which plays all N rounds on one stream).
 
-``rngcert slot MODEL --simulate N --workers W`` does the same with the slot
-simulator (:func:`harness.slot.simulate.simulate`, one whole call per
-partition) and :class:`harness.segments.SlotSegments`' merge of its totals.
+``rngcert slot MODEL --simulate N --workers W`` (``--scheduler``,
+``--checkpoint``) does the same with the slot simulator
+(:func:`harness.slot.simulate.simulate`, one whole call per partition) and
+:class:`harness.segments.SlotSegments`' merge of its totals.
 
 Workers are forked (:mod:`stats._workers`), inheriting the children; where
 the platform cannot fork, the partitions are played in this process, one
@@ -149,16 +150,23 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
 
 
-def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=None, partition_spins: int | None = None):
+def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=None, partition_spins: int | None = None,
+                  scheduler: str | None = None, checkpoint=None):
     """``spins`` spins of the slot ``model`` in partitions (of ``partition_spins``, default
-    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order: the same totals for any
-    ``workers``.  Returns the :class:`harness.slot.simulate.SimulationResult` of the partitions merged."""
+    :data:`PARTITION_ROUNDS`) on ``workers`` processes (or the Dask cluster ``scheduler``), merged in
+    the fixed tree: the same totals for any ``workers``, anywhere.  ``checkpoint``: as
+    :func:`simulate`'s.  Returns the :class:`harness.slot.simulate.SimulationResult` of the
+    partitions merged."""
+    from harness.partition_store import run_key
     from harness.segments import SlotSegments
     from harness.slot.simulate import describe
 
     size = PARTITION_ROUNDS if partition_spins is None else int(partition_spins)
     before = describe(generator)  # (the report names the generator the children were spawned from)
-    total, interrupted, count = _run(SlotSegments(model), spins, generator, size, workers=workers, progress=progress)
+    identity = {"slot": run_key(dataclasses.asdict(model))}
+    total, interrupted, count = _run(SlotSegments(model), spins, generator, size, workers=workers, progress=progress,
+                                     scheduler=scheduler, remote=("slot", model), checkpoint=checkpoint,
+                                     identity=identity)
     total.interrupted = interrupted
     total.generator = f"{before}, spawn({count}): partitions of {size:,} spins"
     return total

@@ -84,3 +84,19 @@ def test_without_the_extra_the_scheduler_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     r = CliRunner().invoke(main, ["test", "roulette-single", "--samples", "20000", "--scheduler", "local"])
     assert r.exit_code == 2 and "rngcert[dask]" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
+
+
+def test_a_slot_simulation_on_the_cluster_equals_the_local_partitions(cluster):
+    """`rngcert slot MODEL --simulate N --scheduler ADDRESS`: the model travels with each task."""
+    import dataclasses
+
+    from harness import game_partitions
+    from harness.slot.model import load_model
+
+    model = load_model(pathlib.Path(__file__).resolve().parents[1] / "examples" / "slot_compliant.toml")
+    run = lambda **where: game_partitions.simulate_slot(model, 2500, rngcore.Generator(SEED, stream=3),
+                                                       partition_spins=1000, **where)
+    remote, local = run(scheduler=cluster), run(workers=1)
+    drop = ("seconds",)
+    assert ({k: v for k, v in dataclasses.asdict(remote).items() if k not in drop}
+            == {k: v for k, v in dataclasses.asdict(local).items() if k not in drop}) and remote.plays == 2500
