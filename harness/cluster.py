@@ -1,19 +1,19 @@
 """Partitions as Dask tasks: on an existing scheduler, or on a LocalCluster of worker processes.
 
-The optional extra ``rngcert[dask]`` (``dask.distributed``) lets
-:func:`harness.partitions.ordered` send each partition to a Dask cluster
-instead of a local pool of processes: ``rngcert test ... --scheduler
-tcp://HOST:PORT`` for a running cluster, ``--scheduler local`` for a
-``LocalCluster`` of ``--workers N`` processes on this machine.  The tasks
-are the same module-level functions the local pool runs, on the same jobs,
-and their results are merged in partition order here, so the report is the
+The optional extra ``rngcert[dask]`` (``dask.distributed``) lets a
+partitioned run (:func:`harness.reduction.reduce`) send its partitions and
+their merges to a Dask cluster instead of a local pool of processes:
+``rngcert test ... --scheduler tcp://HOST:PORT`` for a running cluster,
+``--scheduler local`` for a ``LocalCluster`` of ``--workers N`` processes on
+this machine.  The tasks are the module-level functions the local pool
+runs, on the same jobs, merged in the same fixed tree, so the report is the
 one of a local run.  Workers of a remote cluster need rngcert installed and,
 for a capture file, the file at the same path.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
+import weakref
 
 EXTRA = "pip install 'rngcert[dask]'"
 
@@ -47,26 +47,59 @@ def client(scheduler: str, workers: int):
         yield connected
 
 
-def ordered(task, jobs, scheduler: str, workers: int):
-    """Yield ``(job, task(job))`` for each job, in order, computed as Dask tasks (see the module
-    docstring); at most two jobs per cluster worker are in flight."""
-    with client(scheduler, workers) as connected:
-        slots = 2 * max(1, len(connected.scheduler_info().get("workers", {})) or workers)
-        pending = collections.deque()
-        jobs = iter(jobs)
-        try:
-            while True:
-                for job in jobs:
-                    pending.append((job, connected.submit(task, job, pure=False)))
-                    if len(pending) >= slots:
-                        break
-                if not pending:
-                    return
-                job, future = pending.popleft()
-                yield job, future.result()
-        finally:
-            for _, future in pending:
+class Cluster:
+    """Tasks on the Dask cluster ``scheduler`` (see :func:`client`), an executor of
+    :func:`harness.reduction.reduce`: a merge is submitted with its halves' futures (``chains``), so
+    the partitions' results go from worker to worker and only the root comes back here; at most two
+    partitions per cluster worker are in flight."""
+
+    chains = True
+
+    def __init__(self, scheduler: str, workers: int):
+        self.scheduler, self.workers = scheduler, int(workers)
+
+    def __enter__(self):
+        self._stack = contextlib.ExitStack()
+        self.client = self._stack.enter_context(client(self.scheduler, self.workers))
+        self.slots = 2 * max(1, len(self.client.scheduler_info().get("workers", {})) or self.workers)
+        self._submitted = weakref.WeakSet()  # (held weakly: a result the run has let go of is freed)
+        return self
+
+    def __exit__(self, *exc):
+        self.abandon()
+        return self._stack.__exit__(*exc)
+
+    def submit(self, task, *args):
+        future = self.client.submit(task, *args, pure=False)
+        self._submitted.add(future)
+        return future
+
+    def put(self, value):
+        return self.client.scatter([value], hash=False)[0]
+
+    @staticmethod
+    def done(handle) -> bool:
+        return handle.done()
+
+    @staticmethod
+    def wait(handles) -> None:
+        if handles:
+            _distributed().wait(handles, return_when="FIRST_COMPLETED")
+
+    @staticmethod
+    def result(handle):
+        return handle.result()
+
+    @staticmethod
+    def raise_failure(handle) -> None:
+        if handle.status == "error":
+            handle.result()
+
+    def abandon(self) -> None:
+        """Cancel every task of the run not yet finished."""
+        for future in list(self._submitted):
+            if not future.done():
                 future.cancel()
 
 
-__all__ = ["client", "ordered", "EXTRA"]
+__all__ = ["client", "Cluster", "EXTRA"]

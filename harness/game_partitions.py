@@ -13,9 +13,10 @@ and the outcome check is made once on the merged counts.  So the result
 is bit-identical for W = 1, 2, ... (it differs from the run without
 ``--workers``, which plays all N rounds on one stream).
 
-``rngcert slot MODEL --simulate N --workers W`` does the same with the slot
-simulator (:func:`harness.slot.simulate.simulate`, one whole call per
-partition) and :class:`harness.segments.SlotSegments`' merge of its totals.
+``rngcert slot MODEL --simulate N --workers W`` (``--scheduler``,
+``--checkpoint``) does the same with the slot simulator
+(:func:`harness.slot.simulate.simulate`, one whole call per partition) and
+:class:`harness.segments.SlotSegments`' merge of its totals.
 
 Workers are forked (:mod:`stats._workers`), inheriting the children; where
 the platform cannot fork, the partitions are played in this process, one
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.partitions import ordered, partitions
+from harness.partitions import partitions
 
 #: Rounds per partition: a simulator call's set-up (up to about a second) is noise against it.
 PARTITION_ROUNDS = 1 << 22
@@ -38,9 +39,26 @@ _PREPARED: dict = {}  # the run's adapter (what is played) and child generators;
 
 
 def _play(index: int):
-    """Worker (or this process): partition ``index`` of the prepared run (see :func:`_partition`)."""
+    """Partition ``index`` of the prepared run (see :func:`_partition`)."""
     adapter, (a, b), child = _PREPARED["adapter"], _PREPARED["parts"][index], _PREPARED["children"][index]
     return _partition(lambda: adapter.play(b - a, child, None), index)
+
+
+def _leaf(job):
+    """Worker (or this process): partition ``index`` of the prepared run as a tree value
+    (:func:`_value`); ``job`` = (index, keep)."""
+    index, keep = job
+    return _value(_play(index), _PREPARED["adapter"], keep)
+
+
+def _value(sim, adapter, keep: bool):
+    """A partition's tree value (:func:`harness.reduction.value`), its note (the checkpoint's JSON when
+    ``keep`` and it ran to its end, else None; whether it was interrupted)."""
+    import json
+
+    from harness.reduction import value
+
+    return value(sim, (json.dumps(adapter.dump(sim)) if keep and not sim.interrupted else None, sim.interrupted))
 
 
 def _partition(play, index: int):
@@ -83,14 +101,25 @@ def _child(recipe, count: int, index: int):
     return parent.spawn(count)[index]
 
 
-def _play_remote(job):
-    """Dask task: one partition of a table game, its generator rebuilt from the recipe (the same child
-    as here)."""
+def _adapter(what):
+    """The adapter ``what`` names, on any machine: ``("game", name, variant, strategy, options)`` or
+    ``("slot", model)``."""
+    from harness.segments import GameSegments, SlotSegments
+
+    if what[0] == "slot":
+        return SlotSegments(what[1])
     from harness.games.registry import GAMES
 
-    name, (variant, strategy, options), recipe, count, index, rounds = job
-    return _partition(lambda: GAMES[name].simulate(rounds, _child(recipe, count, index), variant,
-                                                   strategy=strategy, **options), index)
+    _, name, variant, strategy, options = what
+    return GameSegments(GAMES[name], variant, strategy, **options)
+
+
+def _play_remote(job):
+    """Dask task: one partition, its generator rebuilt from the recipe (the same child as here), as
+    a tree value; ``job`` = (what, recipe, count, index, rounds, keep), ``what`` for :func:`_adapter`."""
+    what, recipe, count, index, rounds, keep = job
+    adapter = _adapter(what)
+    return _value(_partition(lambda: adapter.play(rounds, _child(recipe, count, index), None), index), adapter, keep)
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
@@ -113,27 +142,31 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
     replay = _replay(generator)
     identity = {"game": game.name, "variant": variant, "strategy": strategy, "options": options}
-
-    def remote(recipe, count, todo, parts):
-        return ((game.name, (variant, strategy, options), recipe, count, i, parts[i][1] - parts[i][0]) for i in todo)
-
     total, interrupted, count = _run(GameSegments(game, variant, strategy, **options), rounds, generator, size,
-                                     workers=workers, progress=progress, scheduler=scheduler, remote=remote,
+                                     workers=workers, progress=progress, scheduler=scheduler,
+                                     remote=("game", game.name, variant, strategy, options),
                                      checkpoint=checkpoint, identity=identity)
     replay = None if replay is None else {**replay, "partitions": count, "partition_rounds": size}
     return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
 
 
-def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=None, partition_spins: int | None = None):
+def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=None, partition_spins: int | None = None,
+                  scheduler: str | None = None, checkpoint=None):
     """``spins`` spins of the slot ``model`` in partitions (of ``partition_spins``, default
-    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order: the same totals for any
-    ``workers``.  Returns the :class:`harness.slot.simulate.SimulationResult` of the partitions merged."""
+    :data:`PARTITION_ROUNDS`) on ``workers`` processes (or the Dask cluster ``scheduler``), merged in
+    the fixed tree: the same totals for any ``workers``, anywhere.  ``checkpoint``: as
+    :func:`simulate`'s.  Returns the :class:`harness.slot.simulate.SimulationResult` of the
+    partitions merged."""
+    from harness.partition_store import run_key
     from harness.segments import SlotSegments
     from harness.slot.simulate import describe
 
     size = PARTITION_ROUNDS if partition_spins is None else int(partition_spins)
     before = describe(generator)  # (the report names the generator the children were spawned from)
-    total, interrupted, count = _run(SlotSegments(model), spins, generator, size, workers=workers, progress=progress)
+    identity = {"slot": run_key(dataclasses.asdict(model))}
+    total, interrupted, count = _run(SlotSegments(model), spins, generator, size, workers=workers, progress=progress,
+                                     scheduler=scheduler, remote=("slot", model), checkpoint=checkpoint,
+                                     identity=identity)
     total.interrupted = interrupted
     total.generator = f"{before}, spawn({count}): partitions of {size:,} spins"
     return total
@@ -142,11 +175,16 @@ def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=No
 def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, scheduler=None, remote=None,
          checkpoint=None, identity=None):
     """Play ``rounds`` through ``adapter`` (:class:`harness.segments.GameSegments` or ``SlotSegments``)
-    in partitions of ``size``, partition i on child i of ``generator.spawn(P)``, and merge them in order.
+    in partitions of ``size``, partition i on child i of ``generator.spawn(P)``, merged in
+    :mod:`harness.reduction`'s fixed tree (by the workers, when there are some).
 
-    Returns (merged result, interrupted, P).  ``remote(recipe, P, todo, parts)`` makes the Dask jobs
-    of :func:`_play_remote` (``scheduler``); ``checkpoint``/``identity``: see :func:`simulate`.
+    Returns (merged result, interrupted, P).  ``remote`` names the adapter for a Dask task
+    (:func:`_adapter`; with ``scheduler``); ``checkpoint``/``identity``: see :func:`simulate`.
     """
+    import json
+
+    from harness import reduction
+    from harness.partitions import executor
     from stats import _workers
 
     parts = partitions(rounds, size)
@@ -158,57 +196,43 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
         store = PartitionStore(checkpoint, {**identity, "rounds": rounds, "partition_rounds": size,
                                             "generator": generator_key(generator)}, len(parts))
         saved = store.finished()
-    todo = [i for i in range(len(parts)) if i not in saved]
+    keep = store is not None
     if scheduler is not None:
-        from harness import cluster
-
         recipe = _recipe(generator)
         generator.spawn(len(parts))  # (the generator ends where it does in a local run)
-        results = cluster.ordered(_play_remote, remote(recipe, len(parts), todo, parts), scheduler, workers)
     else:
         _PREPARED.update(adapter=adapter, parts=parts, children=generator.spawn(len(parts)))
-        if workers > 1 and _workers.forks():
-            results = ordered(_play, todo, workers)
-        else:
-            results = ((i, _play(i)) for i in todo)
-    total, interrupted = None, False
+
+    def leaves():
+        like = None  # a simulation of this run: the exact figures a saved partition's tallies go with
+        for index, (a, b) in enumerate(parts):
+            if index in saved:
+                like = like or _template(adapter, generator)
+                yield None, reduction.value(adapter.load(json.loads(saved[index]), like))
+            elif scheduler is not None:
+                yield _play_remote, (remote, recipe, len(parts), index, b - a, keep)
+            else:
+                yield _leaf, (index, keep)
+
+    def take(index, handle):
+        if index not in saved and (store is not None or not ex.chains):
+            text, stopped = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
+            if text is not None:
+                store.save(index, text)
+            if stopped:
+                raise KeyboardInterrupt  # this partition's rounds are the run's last
+        if progress is not None:
+            progress(parts[index][1], rounds)
+
     try:
-        for index, part in _with_saved(results, len(parts), saved, store, adapter, generator):
-            total = part if total is None else adapter.merge(total, part)
-            if part.interrupted:
-                interrupted = True
-                break
-            if progress is not None:
-                progress(parts[index][1], rounds)
-    except KeyboardInterrupt:
-        interrupted = True
+        with executor(workers, scheduler, local=workers > 1 and _workers.forks()) as ex:
+            values, _, interrupted = reduction.reduce(ex, leaves(), len(parts), type(adapter).merge, take)
     finally:
-        results.close()
         _PREPARED.clear()
+    total = reduction.unpack(values, type(adapter).merge)
     if total is None:
         raise KeyboardInterrupt
     return total, interrupted, len(parts)
-
-
-def _with_saved(results, count: int, saved: dict, store, adapter, generator):
-    """``(index, simulation)`` of every partition in order: a saved one's rebuilt from its tallies,
-    a played one's from ``results`` (then saved in ``store``, unless interrupted)."""
-    import json
-
-    results = iter(results)
-    like = None  # a simulation of this run: the exact figures a saved partition's tallies go with
-    for index in range(count):
-        if index in saved:
-            if like is None:
-                like = _template(adapter, generator)
-            yield index, adapter.load(json.loads(saved[index]), like)
-            continue
-        _, part = next(results)
-        if like is None and index == 0:
-            like = part
-        if store is not None and not part.interrupted:
-            store.save(index, json.dumps(adapter.dump(part)))
-        yield index, part
 
 
 def _template(adapter, generator):

@@ -33,8 +33,14 @@ class PartitionStoreError(ValueError):
 
 
 def run_key(identity: dict) -> str:
-    """SHA-256 of a run's identity (JSON-able: sorted keys, so any order of building it agrees)."""
-    return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
+    """SHA-256 of a run's identity (JSON-able: sorted keys, so any order of building it agrees; a set
+    sorted, any other value by its ``str``)."""
+    return hashlib.sha256(json.dumps(identity, sort_keys=True, default=_plain).encode()).hexdigest()
+
+
+def _plain(value):
+    """A value JSON cannot write, as one it can, the same in every process (a set's order is not)."""
+    return sorted(value, key=repr) if isinstance(value, (set, frozenset)) else str(value)
 
 
 class PartitionStore:

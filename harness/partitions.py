@@ -5,9 +5,11 @@ partitions of :data:`PARTITION_ROWS` rows, a size fixed in advance and never
 derived from the number of workers, so every run cuts them the same way.
 Each partition is tested in a worker process by the battery's tests that
 merge exactly (:meth:`stats.battery.Battery.starting_at`); the partitions'
-accumulators are merged in order.  A test that declares no merge reads the
-outcomes in one pass in the main process, at the same time.  Every figure is
-therefore that of one pass, bit for bit, for any number of workers.
+accumulators are merged by the workers in a tree whose shape is fixed by the
+number of partitions (:mod:`harness.reduction`).  A test that declares no
+merge reads the outcomes in one pass in the main process, at the same time.
+Every figure is therefore that of one pass, bit for bit, for any number of
+workers.
 
 Outcomes drawn from our device are drawn in the main process, in the
 chunks a one-process run draws (:func:`harness.sources.drawn`), and sent to
@@ -28,8 +30,6 @@ exactly the whole partitions merged so far.
 """
 from __future__ import annotations
 
-import collections
-import concurrent.futures
 import pickle
 
 #: Rows per partition: large enough that a worker's set-up is noise, small enough to spread the work.
@@ -103,15 +103,18 @@ def _capture(path: str, device: str, fmt: str):
     return _PREPARED["capture"]
 
 
-def _test_partition(job) -> bytes:
-    """Worker: the mergeable tests' accumulators over one partition (pickled).
+def _test_partition(job):
+    """Worker: the mergeable tests' accumulators over one partition, as a tree value
+    (:func:`harness.reduction.value`; its note the checkpoint's JSON when ``keep``).
 
-    ``job`` = (plan, start, end, source): ``source`` is the rows themselves, or
+    ``job`` = (plan, start, end, source, keep): ``source`` is the rows themselves, or
     ``(path, device, format)`` of the capture to read them from.
     """
+    from harness.reduction import value
     from harness.sources import rows_per_chunk
+    from stats import _state
 
-    plan, start, end, source = job
+    plan, start, end, source, keep = job
     battery = _battery(plan)
     battery.starting_at(start)  # (0: the derived streams back at their start)
     if isinstance(source, tuple):
@@ -121,45 +124,27 @@ def _test_partition(job) -> bytes:
             battery.update(capture.rows(a, min(end, a + step)))
     else:
         battery.update(source)
-    return pickle.dumps([t.acc for t in battery.tests])
+    accumulators = [t.acc for t in battery.tests]
+    return value(accumulators, _state.dumps(end - start, accumulators).decode() if keep else None)
 
 
-_END = object()
+def merge_accumulators(first: list, later: list) -> list:
+    """The accumulators of one partition followed by the next's (each list in the battery's order)."""
+    for mine, theirs in zip(first, later, strict=True):
+        mine.merge(theirs)
+    return first
 
 
-def ordered(task, jobs, workers: int):
-    """Yield ``(job, task(job))`` for each job of the iterable ``jobs``, in order, computed on
-    ``workers`` processes (:mod:`stats._workers`; ``task`` a module-level function).
+def executor(workers: int, scheduler: str | None = None, *, local: bool = True):
+    """Where a run's partitions and merges are computed (:mod:`harness.reduction`): the Dask cluster
+    ``scheduler``, else ``workers`` local processes, or this process when ``local`` is False."""
+    from harness import reduction
 
-    At most two jobs per worker are in flight, so a lazily built job (drawn outcomes) holds bounded
-    memory.  Closing the generator, or an interrupt while it waits, cancels what is queued and
-    stops the pool once the jobs under way have finished.
-    """
-    from stats import _workers
-    from stats._signals import deferred_signals
+    if scheduler is not None:
+        from harness.cluster import Cluster
 
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=_workers.context(),
-                                                  initializer=_workers.quiet_worker)
-    pending = collections.deque()
-    jobs = iter(jobs)
-    stopped = False
-    try:
-        while True:
-            while len(pending) < 2 * workers:
-                with deferred_signals():  # a job built (drawn) is submitted whole
-                    job = next(jobs, _END)
-                    if job is _END:
-                        break
-                    pending.append((job, pool.submit(task, job)))
-            if not pending:
-                return
-            job, future = pending.popleft()
-            yield job, future.result()
-    except BaseException:
-        stopped = True
-        raise
-    finally:
-        pool.shutdown(wait=not stopped, cancel_futures=True)
+        return Cluster(scheduler, workers)
+    return reduction.Processes(workers) if local else reduction.Inline()
 
 
 def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
@@ -172,8 +157,11 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
     ``checkpoint``: a directory keeping each finished partition (:mod:`harness.partition_store`), the
     run named by ``identity``; the partitions found there are merged, not tested again.
+    The partitions' accumulators are merged in :mod:`harness.reduction`'s fixed tree, by the workers.
     """
+    from harness import reduction
     from harness.sources import rows_per_chunk
+    from stats import _state
     from stats._signals import deferred_signals
     from stats.battery import Battery
 
@@ -197,65 +185,50 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         store = PartitionStore(checkpoint, {**identity, "battery": plan, "partition_rows": PARTITION_ROWS},
                                len(parts))
         saved = store.finished()
-    jobs = ((plan, a, b, source) for index, ((a, b), source) in enumerate(zip(parts, sources(parts)))
-            if index not in saved)  # (a saved partition's rows are still drawn: the stream goes on alike)
-    if not merging:
-        results = ((job, None) for job in jobs)
-    elif scheduler is not None:
-        from harness import cluster
+    sources_of = {}  # partition -> what it was read from, until taken (for the tests that do not merge)
 
-        results = cluster.ordered(_test_partition, jobs, scheduler, workers)
-    else:
-        results = ordered(_test_partition, jobs, workers)
-    accumulators, done, interrupted = None, 0, False
-    try:
-        for index, ((_, a, b, source), part) in enumerate(_with_saved(results, parts, saved, store)):
-            with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
-                if lone is not None and isinstance(source, tuple):
+    def leaves():
+        # (a saved partition's rows are still drawn: the stream goes on alike)
+        for index, ((a, b), source) in enumerate(zip(parts, sources(parts))):
+            if lone is not None:
+                sources_of[index] = source
+            if not merging:
+                yield None, reduction.value([])
+            elif index in saved:
+                fresh = pickle.loads(_PREPARED["fresh"])
+                _state.loads(saved[index].encode(), fresh)
+                yield None, reduction.value(fresh)
+            else:
+                yield _test_partition, (plan, a, b, source, store is not None)
+
+    def take(index, handle):
+        a, b = parts[index]
+        with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
+            if lone is not None:
+                source = sources_of.pop(index)
+                if isinstance(source, tuple):
                     for c in range(a, b, step):
                         lone.update(rows_of(c, min(b, c + step)))
-                elif lone is not None:
+                else:
                     lone.update(source)
-                if part is not None:
-                    if accumulators is None:
-                        accumulators = part
-                    else:
-                        for mine, theirs in zip(accumulators, part):
-                            mine.merge(theirs)
-                done = index + 1
-            if progress is not None:
-                progress(b, n)
-    except KeyboardInterrupt:
-        interrupted = True
+            if store is not None and index not in saved:
+                store.save(index, ex.result(handle)[1])
+        if progress is not None:
+            progress(b, n)
+
+    try:
+        with executor(workers, scheduler if merging else None, local=bool(merging)) as ex:
+            values, done, interrupted = reduction.reduce(ex, leaves(), len(parts), merge_accumulators, take)
     finally:
-        results.close()
         _PREPARED.clear()
-    by_name = dict(zip(merging, accumulators)) if accumulators is not None else {}
+    accumulators = reduction.unpack(values, merge_accumulators)
+    by_name = dict(zip(merging, accumulators)) if accumulators else {}
     if lone is not None:
         by_name.update((t.name, t.acc) for t in lone.tests)
     for test in full.tests:
         test.acc = by_name.get(test.name, test.acc)  # (none finished: the fresh accumulators, n = 0)
     full.n = parts[done - 1][1] if done else 0
     return full.result(interrupted=interrupted)
-
-
-def _with_saved(results, parts, saved: dict, store):
-    """``(job, accumulators)`` of every partition in order: a saved one's restored from its JSON
-    (``source`` None), a computed one's unpickled from ``results`` and saved in ``store``."""
-    from stats import _state
-
-    results = iter(results)
-    for index, (a, b) in enumerate(parts):
-        if index in saved:
-            fresh = pickle.loads(_PREPARED["fresh"])
-            _state.loads(saved[index].encode(), fresh)
-            yield (None, a, b, None), fresh
-            continue
-        job, pickled = next(results)
-        part = None if pickled is None else pickle.loads(pickled)
-        if store is not None:
-            store.save(index, _state.dumps(b - a, part).decode())
-        yield job, part
 
 
 def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
@@ -320,4 +293,4 @@ def _concatenate(chunks):
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-__all__ = ["run_partitioned", "run_drawn", "ordered", "partitions", "schedule", "PARTITION_ROWS"]
+__all__ = ["run_partitioned", "run_drawn", "executor", "merge_accumulators", "partitions", "schedule", "PARTITION_ROWS"]

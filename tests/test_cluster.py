@@ -47,7 +47,12 @@ def cluster():
 
 
 def test_a_local_cluster_of_two_workers_gives_the_one_process_report(cluster, monkeypatch):
-    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 10_007)  # 4 partitions (cut in this process)
+    """The partitions and a tree of merge tasks on the cluster: only the root comes back."""
+    from harness import reduction
+
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 8_009)  # 5 partitions (cut in this process)
+    nodes, unpack = [], reduction.unpack
+    monkeypatch.setattr(reduction, "unpack", lambda values, merge: nodes.append(len(values)) or unpack(values, merge))
     spec = device_spec("roulette-single")
     tests = ["frequency", "serial-pairs", "gap", "runs-up", "coupon-collector"]
     result = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=6), N, alpha=0.01, tests=tests,
@@ -55,6 +60,7 @@ def test_a_local_cluster_of_two_workers_gives_the_one_process_report(cluster, mo
     one = Battery(spec, N, tests=tests)
     one.update(spec.draw(rngcore.Generator(SEED, stream=6), N))
     assert result.to_json() == one.result().to_json() and result.n == N and not result.interrupted
+    assert nodes == [1]
 
 
 def test_a_game_simulation_on_the_cluster_equals_the_local_partitions(cluster):
@@ -78,3 +84,19 @@ def test_without_the_extra_the_scheduler_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     r = CliRunner().invoke(main, ["test", "roulette-single", "--samples", "20000", "--scheduler", "local"])
     assert r.exit_code == 2 and "rngcert[dask]" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.output
+
+
+def test_a_slot_simulation_on_the_cluster_equals_the_local_partitions(cluster):
+    """`rngcert slot MODEL --simulate N --scheduler ADDRESS`: the model travels with each task."""
+    import dataclasses
+
+    from harness import game_partitions
+    from harness.slot.model import load_model
+
+    model = load_model(pathlib.Path(__file__).resolve().parents[1] / "examples" / "slot_compliant.toml")
+    run = lambda **where: game_partitions.simulate_slot(model, 2500, rngcore.Generator(SEED, stream=3),
+                                                       partition_spins=1000, **where)
+    remote, local = run(scheduler=cluster), run(workers=1)
+    drop = ("seconds",)
+    assert ({k: v for k, v in dataclasses.asdict(remote).items() if k not in drop}
+            == {k: v for k, v in dataclasses.asdict(local).items() if k not in drop}) and remote.plays == 2500

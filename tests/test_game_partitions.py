@@ -150,3 +150,20 @@ def test_deferring_the_fit_leaves_other_threads_alone():
     after = game.simulate(2000, rngcore.Generator(SEED, stream=5))
     assert mine.outcome_fit.pvalue is None and mine.outcome_fit.inputs[0] == after.outcome_fit.inputs[0]
     assert theirs.outcome_fit.pvalue is not None and theirs.outcome_fit.pvalue == after.outcome_fit.pvalue
+
+
+def test_the_tree_of_merges_gives_the_partitions_merged_one_after_another(monkeypatch):
+    """The tree the workers merge (7 partitions: levels of 7, 4, 2, 1) equals the partitions played one by
+    one here and merged in order, on 1 or 3 workers (3 partitions of 700 above: 1 and 2 workers)."""
+    size = 300
+    monkeypatch.setattr(game_partitions, "PARTITION_ROUNDS", size)
+    game = GAMES["roulette-single"]
+    cuts = [(a, min(ROUNDS, a + size)) for a in range(0, ROUNDS, size)]
+    merged = None
+    for (a, b), child in zip(cuts, rngcore.Generator(SEED, stream=2).spawn(len(cuts))):
+        part = game.simulate(b - a, child)
+        merged = part if merged is None else GameSegments.merge(merged, part)
+    expected = _figures(GameSegments.finish(merged, ROUNDS))
+    for workers in (1, 3):
+        sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=workers)
+        assert _figures(sim) == expected and sim.replay["partitions"] == len(cuts), workers

@@ -68,10 +68,11 @@ game_partitions.simulate(GAMES["baccarat"], 40_000, rngcore.Generator(sys.argv[1
 """
 
 
-def test_a_simulation_killed_mid_run_restarts_where_it_stopped(tmp_path, monkeypatch):
-    folder = tmp_path / "parts"
+def _killed(script: str, folder, *args) -> int:
+    """Run ``script`` (SEED, folder, *args) in a child process, SIGKILL it once it has kept 3 of its 20
+    partitions; the number it kept (checked: killed mid-run, between or during partitions)."""
     env = {**os.environ, "PYTHONSAFEPATH": "1"}
-    child = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, SEED, str(folder)], env=env)
+    child = subprocess.Popen([sys.executable, "-c", script, SEED, str(folder), *args], env=env)
     try:
         deadline = time.monotonic() + 120
         while len(list(folder.glob("part-*.json"))) < 3 and child.poll() is None and time.monotonic() < deadline:
@@ -80,7 +81,13 @@ def test_a_simulation_killed_mid_run_restarts_where_it_stopped(tmp_path, monkeyp
         child.send_signal(signal.SIGKILL)
         child.wait()
     kept = len(list(folder.glob("part-*.json")))
-    assert 3 <= kept < 20, kept  # killed mid-run, between or during partitions
+    assert 3 <= kept < 20, kept
+    return kept
+
+
+def test_a_simulation_killed_mid_run_restarts_where_it_stopped(tmp_path, monkeypatch):
+    folder = tmp_path / "parts"
+    kept = _killed(_KILLED_RUN, folder)
     monkeypatch.setattr(game_partitions, "PARTITION_ROUNDS", 2000)
     played = []
     real = game_partitions._play
@@ -141,3 +148,50 @@ def test_outcomes_drawn_from_our_device_resume_to_the_uninterrupted_report(tmp_p
     cli = CliRunner().invoke(main, ["test", "roulette-single", "--samples", str(N), "--seed", SEED,
                                     "--checkpoint", str(folder)])
     assert cli.exit_code == 2 and "another run" in cli.stderr and len(cli.stderr.strip().splitlines()) == 1
+
+
+_KILLED_SLOT = """
+import sys, time
+import rngcore
+from harness import game_partitions
+from harness.slot.model import load_model
+game_partitions.PARTITION_ROUNDS = 3000
+game_partitions.simulate_slot(load_model(sys.argv[3]), 60_000, rngcore.Generator(sys.argv[1], stream=5),
+                              checkpoint=sys.argv[2], progress=lambda done, total: time.sleep(0.3))
+"""
+MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "slot_weighted.toml")
+
+
+def test_a_slot_simulation_killed_mid_run_restarts_where_it_stopped(tmp_path, monkeypatch):
+    """`rngcert slot MODEL --simulate N --checkpoint DIR`, killed with SIGKILL and run again: the totals of
+    the uninterrupted run, only the partitions the killed run had not kept played again."""
+    import dataclasses
+
+    from harness.slot.model import load_model
+
+    folder = tmp_path / "parts"
+    kept = _killed(_KILLED_SLOT, folder, MODEL)
+    monkeypatch.setattr(game_partitions, "PARTITION_ROUNDS", 3000)
+    played = []
+    real = game_partitions._play
+    monkeypatch.setattr(game_partitions, "_play", lambda index: played.append(index) or real(index))
+    model = load_model(MODEL)
+    resumed = game_partitions.simulate_slot(model, 60_000, rngcore.Generator(SEED, stream=5), checkpoint=folder)
+    assert len(played) == 20 - kept and min(played) >= kept - 1
+    monkeypatch.setattr(game_partitions, "_play", real)
+    whole = game_partitions.simulate_slot(model, 60_000, rngcore.Generator(SEED, stream=5), workers=2)
+
+    def totals(result):
+        return {k: v for k, v in dataclasses.asdict(result).items() if k != "seconds"}
+
+    assert totals(resumed) == totals(whole) and resumed.plays == 60_000 and not resumed.interrupted
+
+
+def test_the_slot_command_keeps_its_partitions(tmp_path):
+    args = ["slot", MODEL, "--simulate", "5000", "--seed", SEED, "--checkpoint", str(tmp_path), "--json"]
+    first, again = CliRunner().invoke(main, args), CliRunner().invoke(main, args)
+    assert first.exit_code == again.exit_code == 0, first.output
+    assert without_times(json.loads(again.stdout)) == without_times(json.loads(first.stdout))
+    assert (tmp_path / "part-000000.json").exists() and json.loads(first.stdout)["simulation"]["plays"] == 5000
+    alone = CliRunner().invoke(main, ["slot", MODEL, "--checkpoint", str(tmp_path)])
+    assert alone.exit_code == 2 and "--simulate" in alone.stderr

@@ -113,3 +113,24 @@ def test_one_home_cuts_partitions_and_segments_as_before():
     for n, size in rng.integers(0, 5000, (300, 2)).tolist():
         size += 1
         assert partitions(n, size) == [(a, min(n, a + size)) for a in range(0, n, size)]
+
+
+def test_any_partition_size_and_number_of_workers_give_the_one_pass_report(tmp_path, monkeypatch):
+    """The partitions' accumulators are merged by the workers in a tree of fixed shape (harness.reduction):
+    only the root comes back, and it is the one pass's, for 10 partitions (levels of 10, 5, 3, 2, 1: two
+    carried up unpaired) on 1 or 3 workers (the 4 partitions above: 1, 2 and 3 workers)."""
+    from harness import reduction
+
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 6_007)
+    nodes, unpack = [], reduction.unpack
+    monkeypatch.setattr(reduction, "unpack", lambda values, merge: nodes.append(len(values)) or unpack(values, merge))
+    spec = device_spec("roulette-single")
+    capture = open_capture(_capture(tmp_path), spec, format="indices")
+    tests = ["frequency", "serial-pairs", "gap", "coupon-collector", "runs-up", "ks-subsequences", "spectral"]
+    one = Battery(spec, N, tests=tests)
+    one.update(capture.rows(0, N))
+    for workers in (1, 3):
+        result = run_partitioned(spec, "roulette-single", capture, "indices", N, alpha=0.01, tests=tests,
+                                 workers=workers)
+        assert result.to_json() == one.result().to_json(), workers
+    assert nodes == [1, 1]

@@ -8,7 +8,8 @@ import pathlib
 import click
 
 from harness.commands._generator import generator_options, provenance_block
-from harness.commands._options import emit, output_option, quiet_option, workers_option
+from harness.commands._options import (checkpoint_option, emit, output_option, quiet_option, scheduler_option,
+                                      workers_option)
 from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
@@ -24,12 +25,14 @@ from harness.slot.profiles import PROFILE_NAMES
 @workers_option("Play the simulation in fixed partitions of 2^22 spins, partition i on child i of the "
                 "generator's spawn, on N processes: the same totals for any N (not those of a run "
                 "without --workers, which plays one stream).", default=None)
+@scheduler_option
+@checkpoint_option
 @generator_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @quiet_option
 @output_option
 @click.pass_context
-def slot_command(ctx, model, profile, spins, workers, rng, as_json, quiet, output):
+def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng, as_json, quiet, output):
     """Exact analysis (PAR sheet) of the slot game in MODEL.toml (or on standard input when MODEL is -).
 
     Computes the RTP (lines, scatters, free spins, progressive) as exact
@@ -52,8 +55,10 @@ def slot_command(ctx, model, profile, spins, workers, rng, as_json, quiet, outpu
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
-    if workers is not None and spins is None:
-        raise click.UsageError("--workers plays a simulation in partitions and needs --simulate N")
+    partitioned = workers is not None or scheduler is not None or checkpoint is not None
+    if partitioned and spins is None:
+        raise click.UsageError("--workers/--scheduler/--checkpoint play a simulation in partitions and need "
+                               "--simulate N")
     progress = None
     try:
         game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
@@ -88,16 +93,19 @@ def slot_command(ctx, model, profile, spins, workers, rng, as_json, quiet, outpu
         try:
             generator = rng.build()
             with Progress("simulating", spins, unit="spins", quiet=quiet) as progress:
-                if workers is None:
+                if not partitioned:
                     simulation = simulate(game, spins, generator, progress=progress)
                 else:
                     from harness.game_partitions import simulate_slot
 
-                    simulation = simulate_slot(game, spins, generator, workers=workers, progress=progress)
+                    simulation = simulate_slot(game, spins, generator, workers=workers or 1, progress=progress,
+                                               scheduler=scheduler, checkpoint=checkpoint)
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
         except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature
             raise click.BadParameter(str(exc), param_hint="MODEL") from None
+        except ValueError as exc:  # a --scheduler that cannot be reached, a --checkpoint DIR of another run
+            raise click.UsageError(str(exc)) from None
         interrupted = simulation.interrupted
         if interrupted:
             click.echo(f"\ninterrupted after {simulation.plays:,} of {spins:,} spins; reporting those", err=True)

@@ -1,0 +1,244 @@
+"""A run's partitions computed and merged in a fixed binary tree: on local processes, on Dask, or here.
+
+The results of a run's P partitions are the leaves of one tree whose shape
+depends on P alone: level 0 holds the leaves in order; node j of the next
+level merges nodes 2j and 2j + 1 of the level below (a last node without a
+pair goes up as it is), up to one node, the run's result.  Every merge is
+the exact merge of two consecutive segments (integer counts, lists in
+order, the later segment's state), and the tree's shape is fixed, so every
+run of the same partitions makes the same merges, bit for bit, whatever
+the number of workers or where they are.
+
+Merges are tasks, like the partitions (so the process that started the run
+does not merge every partition, one after another):
+
+* :class:`Processes`, a local pool (:mod:`stats._workers`): a merge is
+  submitted when both its halves are back;
+* :class:`harness.cluster.Cluster`, Dask: a merge is submitted with its
+  halves' futures as soon as they exist (a tree of merge tasks), so results
+  go from worker to worker;
+* :class:`Inline`, this process: each task runs when submitted.
+
+This process takes each leaf in turn, in order (:func:`reduce`'s
+``on_leaf``: progress, a checkpoint, the tests that do not merge).  An
+interrupt ends the run with the whole leaves taken so far, merged here from
+the largest finished nodes that cover them.
+
+Every value in the tree is a pair ``(data, note)``: ``data`` the pickled
+result, unpickled only by the process that merges it; ``note`` what a leaf
+tells the process that takes it (a checkpoint's JSON, say), None on merged
+nodes.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import pickle
+
+
+def merged(merge, first, later):
+    """Task: the node of ``first`` then ``later`` (two ``(data, note)`` values), by ``merge(a, b)``
+    (a module-level function taking two unpickled results, returning the merged one)."""
+    return pickle.dumps(merge(pickle.loads(first[0]), pickle.loads(later[0])), pickle.HIGHEST_PROTOCOL), None
+
+
+def value(result, note=None):
+    """A tree value of ``result`` (pickled), with a leaf's ``note``."""
+    return pickle.dumps(result, pickle.HIGHEST_PROTOCOL), note
+
+
+def unpack(values, merge):
+    """The result of ``values`` (the nodes :func:`reduce` returns, in order) merged here, in order;
+    None when there are none."""
+    out = None
+    for data, _ in values:
+        part = pickle.loads(data)
+        out = part if out is None else merge(out, part)
+    return out
+
+
+def levels(count: int) -> list[int]:
+    """Nodes per level of the tree over ``count`` leaves: ``[count, ceil(count / 2), ..., 1]``.
+
+    >>> levels(5)
+    [5, 3, 2, 1]
+    """
+    sizes = [int(count)]
+    while sizes[-1] > 1:
+        sizes.append((sizes[-1] + 1) // 2)
+    return sizes
+
+
+def reduce(executor, leaves, count: int, merge, on_leaf=None):
+    """Compute ``count`` leaves on ``executor`` and merge them in the fixed tree (module docstring).
+
+    Parameters
+    ----------
+    executor : Inline, Processes or harness.cluster.Cluster
+    leaves : iterable
+        For each leaf in order, ``(task, job)``: computed as ``task(job)``, which returns a
+        :func:`value`; or ``(None, value)``, a leaf already known (a checkpoint's).  At most
+        ``executor.slots`` leaves are in flight; each is built (drawn outcomes, say) with Ctrl-C held.
+    merge : callable
+        ``merge(a, b)`` of two results (module-level, so a worker can run it).
+    on_leaf : callable, optional
+        ``on_leaf(index, handle)`` for each leaf in order, once it is finished
+        (``executor.result(handle)`` is its value); it may raise KeyboardInterrupt to stop the run
+        after that leaf.
+
+    Returns
+    -------
+    (values, taken, interrupted)
+        The values of the finished nodes covering leaves ``[0, taken)``, in order (one node, the
+        root, when the run finished; :func:`unpack` merges them), and whether an interrupt stopped it.
+    """
+    from stats._signals import deferred_signals
+
+    sizes = levels(count)
+    top = len(sizes) - 1
+    nodes: dict = {}  # (level, j) -> handle; a node is forgotten once its parent is done and taken
+    waiting: dict = {}  # leaf index -> handle, until taken
+    source = iter(leaves)
+    submitted = taken = 0
+    done = executor.done
+
+    def span(level, j):
+        return j << level, min((j + 1) << level, count)
+
+    def combine():
+        for (level, j) in sorted(nodes):
+            parent = (level + 1, j // 2)
+            if level == top or parent in nodes or j % 2:
+                continue
+            if j + 1 == sizes[level]:
+                nodes[parent] = nodes[(level, j)]  # no pair: goes up as it is
+                continue
+            pair = (level, j + 1)
+            if pair not in nodes:
+                continue
+            first, later = nodes[(level, j)], nodes[pair]
+            if executor.chains:
+                nodes[parent] = executor.submit(merged, merge, first, later)
+            elif done(first) and done(later):
+                nodes[parent] = executor.submit(merged, merge, executor.result(first), executor.result(later))
+
+    def prune():
+        for (level, j) in list(nodes):
+            parent = nodes.get((level + 1, j // 2))
+            if parent is not None and span(level + 1, j // 2)[1] <= taken and done(parent):
+                del nodes[(level, j)]
+
+    def cover(level, j):
+        lo, hi = span(level, j)
+        handle = nodes.get((level, j))
+        if lo >= taken:
+            return []
+        if handle is not None and hi <= taken and done(handle):
+            return [handle]
+        return [] if level == 0 else cover(level - 1, 2 * j) + cover(level - 1, 2 * j + 1)
+
+    interrupted = False
+    try:
+        while count:
+            while submitted < count and submitted - taken < executor.slots:
+                with deferred_signals():  # a leaf built (drawn) is submitted whole
+                    task, job = next(source)
+                    handle = executor.put(job) if task is None else executor.submit(task, job)
+                nodes[(0, submitted)] = waiting[submitted] = handle
+                submitted += 1
+            combine()
+            while taken < submitted and done(waiting[taken]):
+                handle = waiting.pop(taken)
+                executor.raise_failure(handle)
+                taken += 1
+                if on_leaf is not None:
+                    on_leaf(taken - 1, handle)
+            root = nodes.get((top, 0))
+            if root is not None and done(root):
+                break
+            prune()
+            executor.wait([h for h in nodes.values() if not done(h)])
+    except KeyboardInterrupt:
+        interrupted = True
+    values = [executor.result(h) for h in (cover(top, 0) if count else [])]
+    if interrupted:
+        executor.abandon()  # what is queued or under way is not waited for
+    return values, taken, interrupted
+
+
+class _Done(concurrent.futures.Future):
+    def __init__(self, result):
+        super().__init__()
+        self.set_result(result)
+
+
+class Inline:
+    """Tasks run in this process when submitted (no workers, or a platform that cannot fork)."""
+
+    chains = False
+    slots = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    @staticmethod
+    def submit(task, *args):
+        return _Done(task(*args))
+
+    put = staticmethod(_Done)
+
+    @staticmethod
+    def done(handle) -> bool:
+        return handle.done()
+
+    @staticmethod
+    def wait(handles) -> None:
+        return None
+
+    @staticmethod
+    def result(handle):
+        return handle.result()
+
+    @staticmethod
+    def raise_failure(handle) -> None:
+        handle.result()
+
+    def abandon(self) -> None:
+        """Stop without waiting for the tasks queued or under way."""
+
+
+class Processes(Inline):
+    """Tasks on a pool of ``workers`` local processes (:mod:`stats._workers`: forked where the platform
+    can, so they start with what this process prepared).  An interrupt (:meth:`abandon`, or an exception
+    leaving the ``with``) cancels what is queued and stops the pool without waiting."""
+
+    def __init__(self, workers: int):
+        self.workers = int(workers)
+        self.slots = 2 * self.workers
+
+    def __enter__(self):
+        from stats import _workers
+
+        self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=_workers.context(),
+                                                           initializer=_workers.quiet_worker)
+        return self
+
+    def __exit__(self, kind, *exc):
+        self.pool.shutdown(wait=kind is None, cancel_futures=True)
+        return False
+
+    def abandon(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, task, *args):
+        return self.pool.submit(task, *args)
+
+    @staticmethod
+    def wait(handles) -> None:
+        if handles:
+            concurrent.futures.wait(handles, return_when=concurrent.futures.FIRST_COMPLETED)
+
+
+__all__ = ["reduce", "merged", "value", "unpack", "levels", "Inline", "Processes"]

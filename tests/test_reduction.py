@@ -1,0 +1,90 @@
+"""harness.reduction: a run's partitions merged in a tree of fixed shape (pairs of consecutive nodes, level by
+level), the merges made by the workers, the same tree for any number of workers; an interrupt keeps exactly
+the leaves taken, in order."""
+import os
+
+import pytest
+
+from harness import reduction
+
+
+def _leaf(index):
+    return reduction.value(("leaf", index), note=index)
+
+
+def _join(first, later):
+    return ("merge", first, later, os.getpid())
+
+
+def _shape(node):
+    """The tree without the processes that merged it."""
+    return node if node[0] == "leaf" else ("merge", _shape(node[1]), _shape(node[2]))
+
+
+def _pids(node):
+    return [] if node[0] == "leaf" else [node[3], *_pids(node[1]), *_pids(node[2])]
+
+
+def _expected(count):
+    """The fixed tree, built the straightforward way: pair consecutive nodes, a last one alone goes up."""
+    level = [("leaf", i) for i in range(count)]
+    while len(level) > 1:
+        level = [("merge", level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return level[0]
+
+
+def _run(executor, count, on_leaf=None, saved=()):
+    leaves = ((None, reduction.value(("leaf", i))) if i in saved else (_leaf, i) for i in range(count))
+    with executor as ex:
+        return reduction.reduce(ex, leaves, count, _join, on_leaf)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 8, 11])
+def test_the_tree_is_the_same_for_any_number_of_workers_and_merged_by_them(count):
+    expected = _expected(count)
+    for executor in (reduction.Inline(), reduction.Processes(1), reduction.Processes(3)):
+        values, taken, interrupted = _run(executor, count, saved={1})
+        assert len(values) == 1 and taken == count and not interrupted  # only the root comes back
+        root = reduction.unpack(values, _join)
+        assert _shape(root) == expected, executor
+        if isinstance(executor, reduction.Processes):
+            assert os.getpid() not in _pids(root)  # every merge made by a worker
+
+
+def test_leaves_are_taken_in_order_and_an_interrupt_keeps_exactly_those_taken():
+    seen = []
+
+    def take(index, handle):
+        seen.append((index, None if index == 2 else reduction.Inline.result(handle)[1]))
+        if index == 5:
+            raise KeyboardInterrupt
+
+    for executor in (reduction.Inline(), reduction.Processes(2)):
+        seen.clear()
+        values, taken, interrupted = _run(executor, 11, take, saved={2})
+        assert interrupted and taken == 6 and seen == [(0, 0), (1, 1), (2, None), (3, 3), (4, 4), (5, 5)]
+        # the largest finished nodes covering leaves 0-5, in order, merge here into their tree
+        leaves = []
+        for data in values:
+            node = reduction.unpack([data], _join)
+            stack = [node]
+            while stack:
+                top = stack.pop()
+                if top[0] == "leaf":
+                    leaves.append(top[1])
+                else:
+                    stack += [top[2], top[1]]
+        assert leaves == list(range(6))
+
+
+def _broken(index):
+    raise ValueError(f"partition {index}: line 7 is not an outcome")
+
+
+def test_the_levels_and_a_failing_partition():
+    assert [reduction.levels(n) for n in (0, 1, 5, 8)] == [[0], [1], [5, 3, 2, 1], [8, 4, 2, 1]]
+    with reduction.Processes(2) as ex, pytest.raises(ValueError, match="partition 1: line 7"):
+        reduction.reduce(ex, iter([(_leaf, 0), (_broken, 1), (_leaf, 2)]), 3, _join)
+    with reduction.Inline() as ex:
+        assert reduction.reduce(ex, iter([]), 0, _join) == ([], 0, False)
