@@ -154,16 +154,20 @@ def _fewest_stops(acc) -> tuple:
     return min(acc.exact, key=len)
 
 
-def _biased_stop(acc, result, alpha, power) -> float:
-    # the least likely stop of any reel at (1 + δ) p: the hardest single-stop bias to see
+def _least_likely_stop(acc) -> tuple[int, int]:
+    """(reel, stop) of the least likely stop of any reel: the hardest single-stop bias to see."""
     reel = min(range(len(acc.p)), key=lambda r: float(acc.p[r].min()))
-    return detectable_shift(acc.exact[reel], result.n, alpha, power=power, df=result.df)
+    return reel, int(np.argmin(acc.p[reel]))
+
+
+def _biased_stop(acc, result, alpha, power) -> float:
+    reel, stop = _least_likely_stop(acc)  # that stop at (1 + δ) p
+    return detectable_shift(acc.exact[reel], result.n, alpha, power=power, category=stop, df=result.df)
 
 
 def _biased_stop_words(ctx, acc) -> str:
-    reel = min(range(len(acc.p)), key=lambda r: float(acc.p[r].min()))
-    j = int(np.argmin(acc.p[reel]))
-    return f"reel {reel + 1}'s stop {ctx.labels[j]} at (1 + δ)·{acc.exact[reel][j]}"
+    reel, stop = _least_likely_stop(acc)
+    return f"reel {reel + 1}'s stop {ctx.labels[stop]} at (1 + δ)·{acc.exact[reel][stop]}"
 
 
 def _repeat(acc, result, alpha, power) -> float:

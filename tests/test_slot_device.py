@@ -78,3 +78,14 @@ def test_bad_model_and_missing_path_exit_2(tmp_path):
     for name in (f"slot:{tmp_path / 'none.toml'}", "slot:"):
         result = runner.invoke(main, ["draw", name, "-n", "10"])
         assert result.exit_code == 2 and "slot:" in result.stderr and "Traceback" not in result.output
+
+
+def test_reels_of_different_lengths_share_one_average_law(tmp_path):
+    """The device's one-value law is the reels kind's (one home): the average of the reels' laws, a
+    shorter reel's missing stops counting 0."""
+    path = tmp_path / "uneven.toml"
+    path.write_text(TWO_BY_TWO, encoding="utf-8")  # reels of 6 and 7 stops
+    spec = device_spec(f"slot:{path}")
+    kind = spec.as_kind()
+    assert spec.probabilities == kind.probabilities
+    assert spec.probabilities == (Fraction(13, 84),) * 6 + (Fraction(1, 14),)

@@ -30,6 +30,7 @@ import numpy as np
 from rngcore.devices import specs
 from rngcore.devices.registry import Device
 from rngcore.devices.specs import Drawing
+from stats.kinds.reels import average_law
 
 MAX_STOPS = 256  # one uint8 label index per physical stop
 SAMPLE = str(pathlib.Path(__file__).with_name("sample_reels.toml"))  # the family's example member
@@ -54,12 +55,11 @@ def _build(name: str, path: str) -> Drawing:
     width = max(len(w) for w in weights)
     laws = tuple(tuple(Fraction(x, sum(w)) for x in w) + (Fraction(0),) * (width - len(w)) for w in weights)
     labels = tuple(str(p) for p in range(1, width + 1))
-    average = tuple(sum(law[i] for law in laws) / len(laws) for i in range(width))
     if len(set(weights)) == 1 and sum(weights[0]) <= MAX_STOPS:
         draw = specs.reels(weights[0], name, model.reels).draw
     else:
         draw = _play_by_play(weights)
-    return Drawing("reels", labels, average, model.reels, None, draw, laws=laws)
+    return Drawing("reels", labels, average_law(laws), model.reels, None, draw, laws=laws)
 
 
 def _play_by_play(weights):

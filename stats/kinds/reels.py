@@ -16,6 +16,12 @@ import numpy as np
 from stats.kinds._base import DeviceKind
 
 
+def average_law(laws) -> tuple[Fraction, ...]:
+    """The law of the stop of a reel picked at random: the average of the reels' ``laws`` (each over
+    the same labels), the kind's one-value ``probabilities``."""
+    return tuple(sum(law[i] for law in laws) / len(laws) for i in range(len(laws[0])))
+
+
 class Reels(DeviceKind):
     """N reel stops per play, reel r with its own exact law ``laws[r]`` (label indices 0 .. L_r - 1).
 
@@ -45,8 +51,7 @@ class Reels(DeviceKind):
         self.laws = laws
         # a stop past the reel's last stop of positive probability does not exist on that reel
         self.stops = tuple(max(i for i, p in enumerate(law) if p) + 1 for law in laws)
-        average = tuple(sum(law[i] for law in laws) / len(laws) for i in range(len(labels)))
-        super().__init__(labels, average, width=width, name=name)
+        super().__init__(labels, average_law(laws), width=width, name=name)
 
     @classmethod
     def from_spec(cls, spec):
