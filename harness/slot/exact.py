@@ -268,10 +268,12 @@ def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
 
 def _analyse_heights(model: SlotModel, started: float) -> Analysis:
     """Reel heights per spin: every height combination and window (:mod:`harness.slot.heights`)."""
-    return _analyse_windows(model, started, ht.solve(model), "")
+    f = ht.solve(model)
+    return _analyse_windows(model, started, f, "", f"python (ways summed over the reels; {f.windows:,} distinct "
+                            "windows never listed)")
 
 
-def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis:
+def _analyse_windows(model: SlotModel, started: float, f, note: str, engine: str | None = None) -> Analysis:
     """The analysis of a paid spin read window by window (:class:`harness.slot.window.WindowFigures`)."""
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
@@ -282,7 +284,7 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
     return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
                                 1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
-                                f"python (every distinct window, {f.windows:,})")
+                                engine or f"python (every distinct window, {f.windows:,})")
 
 
 def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
