@@ -64,8 +64,14 @@ def brute_force(m):
             window = [[s[(p + i) % len(s)] for i in range(h)] for s, p, (h, _) in zip(strips, stops, hs)]
             credits, paid = 0, set()
             for rows in itertools.product(*(range(h) for h, _ in hs)):
-                pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(rows)])
-                if pay:
+                way = [window[r][row] for r, row in enumerate(rows)]
+                pay, combination, _ = reference_line(m, way)
+                readings = [(pay, combination)] if pay else []
+                if m.both_ways and not (pay and combination[1] == m.reels):  # a full-width win is paid once
+                    back, back_combination, _ = reference_line(m, way[::-1])
+                    if back:
+                        readings.append((back, back_combination))
+                for pay, combination in readings:
                     credits += pay * m.bet_per_line
                     paid.add(f"{combination[1]} x {names[combination[0]]}")
             for x in scatters:
@@ -84,8 +90,10 @@ def _label(name: str) -> str:
     return re.sub(r"^scatter (\d+)\S* x", r"scatter \1 x", name)
 
 
-def test_mixed_heights_equal_brute_force():
-    m = model(MIXED)
+@pytest.mark.parametrize("both", [False, True], ids=["left to right", "both ways"])
+def test_mixed_heights_equal_brute_force(both):
+    m = model(MIXED.replace("total = 12 }", "total = 12, both_ways = true }") if both else MIXED)
+    assert m.both_ways == both
     a = analyse(m)
     assert a.engine.startswith("python (ways summed over the reels")
     mean, second, hit, once = play_figures(brute_force(m))
@@ -98,16 +106,20 @@ def test_mixed_heights_equal_brute_force():
 # --- the shipped example at full size -------------------------------------------------
 
 
+def _heights(m, r: int):
+    return m.heights[r] if m.heights is not None else ((m.rows, 1),)
+
+
 def _reel_facts(m, r: int):
-    """Per reel: {height: weight}, and per symbol set: the weighted number of cells showing one of them,
-    and the weight of the columns showing at least one (every stop at every height)."""
+    """Per reel: the weighted cells of the reel, and per symbol set: the weighted number of cells showing
+    one of them and the weight of the columns showing at least one (every stop at every height)."""
     strip = m.base_strips[r]
     n = len(strip)
 
     @functools.cache
     def facts(accepted: frozenset) -> tuple[int, int]:
         cells = shows = 0
-        for h, hw in m.heights[r]:
+        for h, hw in _heights(m, r):
             for p in range(n):
                 col = [strip[(p + i) % n] for i in range(h)]
                 c = sum(x in accepted for x in col)
@@ -115,16 +127,18 @@ def _reel_facts(m, r: int):
                 shows += hw * (c > 0)
         return cells, shows
 
-    rows = sum(h * w for h, w in m.heights[r]) * n  # weighted cells of the reel
+    rows = sum(h * w for h, w in _heights(m, r)) * n  # weighted cells of the reel
     return rows, facts
 
 
-def ways_product_formula(m):
+def ways_product_formula(m, order=None):
     """(line credits per class over the cycle / cycle, P(class paid at least once)) by the textbook
-    ways formula: n x S (S on reel 1, S or WILD on reels 2..n, a cell that is neither on reel n+1)."""
+    ways formula: n x S (S on the first reel read, S or WILD on the next n - 1, a cell that is neither
+    on the one after), reading the reels in ``order`` (default: left to right)."""
+    order = list(range(m.reels)) if order is None else order
     wild = m.symbol_index("WILD")
-    total = [sum(w for _, w in m.heights[r]) * len(m.base_strips[r]) for r in range(m.reels)]
-    facts = [_reel_facts(m, r) for r in range(m.reels)]
+    total = [sum(w for _, w in _heights(m, r)) * len(m.base_strips[r]) for r in order]
+    facts = [_reel_facts(m, r) for r in order]
     credits, once = {}, {}
     for i, s in enumerate(m.symbols):
         if s.kind != "regular":
@@ -132,21 +146,22 @@ def ways_product_formula(m):
         for n, pay in s.pays.items():
             ways_in = 1
             at_least = Fraction(1)
-            for r in range(n):
-                accepted = frozenset({i} if r == 0 else {i, wild})
-                cells, shows = facts[r][1](accepted)
-                ways_in *= Fraction(cells, total[r])
-                at_least *= Fraction(shows, total[r])
+            for k in range(n):
+                accepted = frozenset({i} if k == 0 else {i, wild})
+                cells, shows = facts[k][1](accepted)
+                ways_in *= Fraction(cells, total[k])
+                at_least *= Fraction(shows, total[k])
             if n < m.reels:
                 rows, f = facts[n]
                 cells, _ = f(frozenset({i, wild}))
                 ways_in *= Fraction(rows - cells, total[n])
                 # a cell that is neither: the column is not all S or WILD
-                all_s = sum(hw for h, hw in m.heights[n] for p in range(len(m.base_strips[n]))
-                            if all(m.base_strips[n][(p + k) % len(m.base_strips[n])] in (i, wild) for k in range(h)))
+                strip, r = m.base_strips[order[n]], order[n]
+                all_s = sum(hw for h, hw in _heights(m, r) for p in range(len(strip))
+                            if all(strip[(p + j) % len(strip)] in (i, wild) for j in range(h)))
                 at_least *= 1 - Fraction(all_s, total[n])
-                for r in range(n + 1, m.reels):
-                    ways_in *= Fraction(facts[r][0], total[r])
+                for k in range(n + 1, m.reels):
+                    ways_in *= Fraction(facts[k][0], total[k])
             credits[f"{n} x {s.name}"] = ways_in * pay * m.bet_per_line
             once[f"{n} x {s.name}"] = at_least
     return credits, once
@@ -157,9 +172,9 @@ def scatter_distribution(m):
     x = m.symbol_index("SCATTER")
     dist = {0: Fraction(1)}
     for r, strip in enumerate(m.base_strips):
-        total = sum(w for _, w in m.heights[r]) * len(strip)
+        total = sum(w for _, w in _heights(m, r)) * len(strip)
         col: dict[int, int] = {}
-        for h, hw in m.heights[r]:
+        for h, hw in _heights(m, r):
             for p in range(len(strip)):
                 c = sum(strip[(p + i) % len(strip)] == x for i in range(h))
                 col[c] = col.get(c, 0) + hw
@@ -208,6 +223,30 @@ def test_example_verdict_and_docs_row(example):
     row = next(line for line in doc.splitlines() if line.startswith("| `slot_megaways.toml`"))
     assert f"RTP {float(example.rtp) * 100:.2f}%" in row
     assert f"1 in {float(1 / example.rarest.probability):,.0f}" in row and "pass" in row
+
+
+def _both_ways_243() -> str:
+    """examples/slot_ways243.toml paid both ways, without its free spins, every strip x 5 (100 stops)."""
+    text = (ROOT / "examples" / "slot_ways243.toml").read_text(encoding="utf-8")
+    text = text[:text.index("[free_spins]")] + text[text.index("[reels]"):]
+    text = text.replace("per_way = 1 ", "both_ways = true\nper_way = 1 ")
+    return re.sub(r'"([A-Z ]+)"', lambda g: '"' + " ".join([g.group(1)] * 5) + '"', text)
+
+
+def test_both_ways_243_at_full_size_equals_the_product_formula():
+    """5 x 100 stops, 243 ways, both ways: WILD is on reels 2 to 4 only, so a way's right-to-left
+    reading is that of the mirrored reels, and a full-width win (paid once) is n = 5 either way."""
+    m = model(_both_ways_243())
+    assert m.both_ways and m.ways and all(len(s) == 100 for s in m.base_strips)
+    a = analyse(m)
+    assert a.engine.startswith("python (ways summed over the reels")
+    left, _ = ways_product_formula(m)
+    right, _ = ways_product_formula(m, order=list(range(m.reels))[::-1])
+    for c in a.classes:
+        if c.kind == "line":
+            full = c.name.startswith(f"{m.reels} x ")
+            assert c.rtp == (left[c.name] + (0 if full else right[c.name])) / m.total_bet, c.name
+    assert {c.rule.id: c for c in check(a, "jp")}["jp-4-3"].value == a.rtp
 
 
 def test_more_ways_than_the_limit_are_refused(tmp_path):

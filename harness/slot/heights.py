@@ -27,25 +27,31 @@ import math
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_HEIGHT_WINDOWS
 from harness.slot.model import SlotModel
-from harness.slot import ways
+from harness.slot import both_ways, ways
 from harness.slot.window import LineReader, WindowFigures, accumulate, column_groups
 
 
-def ways_reading(reader: LineReader, window) -> list[tuple[int, int]]:
-    """(pay x the ways paying it, class) per paying end state of the window's ways, read column by column."""
-    a = reader.automaton
+def ways_reading(reader: ways.WayReader, window) -> list[tuple[int, int]]:
+    """(pay x the ways paying it, class) per paying reading of the window's ways, read column by column."""
     counts = {0: 1}
     for col in window:
         nxt: dict[int, int] = {}
         for state, n in counts.items():
-            if a.done[state]:  # decided: it absorbs every row of the reels left
+            if reader.done[state]:  # decided: it absorbs every row of the reels left
                 nxt[state] = nxt.get(state, 0) + n * len(col)
                 continue
             for x in col:
-                t = int(a.delta[state, x])
+                t = reader.delta[state][x]
                 nxt[t] = nxt.get(t, 0) + n
         counts = nxt
-    return [(int(a.pay[s]) * n, int(a.cls[s])) for s, n in counts.items() if a.pay[s]]
+    return [(pay * n, c) for s, n in counts.items() for pay, c in reader.readings[s]]
+
+
+def _reader(model: SlotModel) -> ways.WayReader:
+    """How a way is read: left to right, or both ways (:func:`harness.slot.both_ways.way_reader`)."""
+    if model.both_ways:
+        return both_ways.way_reader(model)
+    return ways.WayReader.left_to_right(LineReader(model).automaton)
 
 
 def cycle(model: SlotModel) -> int:
@@ -77,7 +83,7 @@ def solve(model: SlotModel) -> WindowFigures:
                 reel[col] = reel.get(col, 0) + weight[h] * w
         columns.append(reel)
     windows = math.prod(len(c) for c in columns)  # every height combination's windows, summed
-    return ways.solve(model, LineReader(model).automaton, columns, windows)
+    return ways.solve(model, _reader(model), columns, windows)
 
 
 def solve_by_windows(model: SlotModel) -> WindowFigures:
@@ -88,7 +94,7 @@ def solve_by_windows(model: SlotModel) -> WindowFigures:
     ModelError
         If there are more than :data:`MAX_HEIGHT_WINDOWS` distinct windows.
     """
-    reader = LineReader(model)
+    reader = _reader(model)
     groups = _groups(model)
     per_reel = [[(h, w) for h, w in model.heights[r] if w] for r in range(model.reels)]
     windows = math.prod(sum(len(g) for g in by_height.values()) for by_height in groups)

@@ -580,10 +580,9 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
     if model.heights is not None:
         _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
-        for section, present in (("bet.both_ways", model.both_ways), ("cascade", model.cascade)):
-            if present:
-                raise ModelError("window.heights", f"reel heights per spin and {section} in one model are not "
-                                 "supported together (docs/slot_model.md, Reel heights per spin)")
+        if model.cascade is not None:
+            raise ModelError("window.heights", "reel heights per spin and cascade in one model are not "
+                             "supported together (docs/slot_model.md, Reel heights per spin)")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "

@@ -94,6 +94,33 @@ class ReelTables:
 
 
 @dataclasses.dataclass(frozen=True)
+class WayReader:
+    """How one way is read: a layered automaton over its symbols, reel 1 first.
+
+    ``delta[s][x]``: the next state (state 0 is the start); ``done[s]``: the
+    way's result is final (a done state absorbs every symbol; after the last
+    reel every state is done); ``readings[s]``: the ``(pay, class)`` of each
+    reading of a done state that pays (one for a left-to-right way, up to
+    two both ways), pays in bets per way.
+    """
+
+    delta: list[list[int]]
+    done: list[bool]
+    readings: list[tuple[tuple[int, int], ...]]
+    classes: int
+
+    @classmethod
+    def left_to_right(cls, a: LineAutomaton) -> "WayReader":
+        """The payline automaton's reading (:mod:`harness.slot.lines`)."""
+        pay, kind = a.pay.tolist(), a.cls.tolist()
+        return cls(delta=a.delta.tolist(), done=[bool(d) for d in a.done.tolist()],
+                   readings=[((p, c),) if p else () for p, c in zip(pay, kind)], classes=len(a.classes))
+
+    def pay(self, s: int) -> int:
+        return sum(p for p, _ in self.readings[s])
+
+
+@dataclasses.dataclass(frozen=True)
 class Reduced:
     """An automaton reduced to the states that differ in what they still output.
 
@@ -106,7 +133,7 @@ class Reduced:
     of_state: list[int]  # automaton state -> reduced state
 
 
-def reduce(a: LineAutomaton, output) -> Reduced:
+def reduce(a: WayReader, output) -> Reduced:
     """Merge the states of ``a`` whose future output is the same, ``output(done state)`` at the end.
 
     Two states are merged when every symbol leads to merged states; a state
@@ -114,9 +141,8 @@ def reduce(a: LineAutomaton, output) -> Reduced:
     state is always one), so decided states and the states sure to give the
     same result become one.
     """
-    delta = a.delta.tolist()
-    done = a.done.tolist()
-    nsym = a.delta.shape[1]
+    delta, done = a.delta, a.done
+    nsym = len(delta[0])
     ids: dict[tuple, int] = {}
     const: list[object] = []
     memo: dict[int, int] = {}
@@ -155,9 +181,9 @@ def _limit(model: SlotModel, count: int, what: str) -> None:
                          model.source)
 
 
-def _mean_by_cell(model: SlotModel, a: LineAutomaton, reels: list[ReelTables]) -> dict[tuple[int, int], int]:
-    """Weighted count of ways ending in each paying (pay, class), per scatter cell: ``{((pay, class), cell): n}``."""
-    r = reduce(a, lambda s: (int(a.pay[s]), int(a.cls[s])))
+def _mean_by_cell(model: SlotModel, a: WayReader, reels: list[ReelTables]) -> dict[tuple[tuple, int], int]:
+    """Weighted count of ways ending with each readings, per scatter cell: ``{(readings, cell): n}``."""
+    r = reduce(a, lambda s: a.readings[s])
     delta, const = r.delta, r.const
     mass = {(r.of_state[0], 0): 1}
     for t in reels:
@@ -171,50 +197,60 @@ def _mean_by_cell(model: SlotModel, a: LineAutomaton, reels: list[ReelTables]) -
                 row = delta[i]
                 for (c, x), w in first:
                     j = row[x]
-                    if const[j] != (0, -1):  # a way sure to pay nothing adds nothing
+                    if const[j] != ():  # a way sure to pay nothing adds nothing
                         new[(j, k + c)] += v * w
         mass = new
         _limit(model, len(mass), "(state, scatter count) pairs")
     return {(const[i], k): v for (i, k), v in mass.items()}
 
 
-def _second_moment(model: SlotModel, a: LineAutomaton, reels: list[ReelTables]) -> int:
-    """Sum over the cycle of (line pay in bets per way)^2: ordered pairs of ways."""
-    r = reduce(a, lambda s: int(a.pay[s]))
+def _second_moment(model: SlotModel, a: WayReader, reels: list[ReelTables]) -> int:
+    """Sum over the cycle of (line pay in bets per way)^2: ordered pairs of ways.
+
+    The pair table is symmetric (both ways of a pair read the same
+    columns), so only pairs ``i <= j`` are kept; and the symbols a state
+    sends to one next state are taken together, as one block of the reel's
+    pair table, so a pair costs its next-state pairs, not symbol pairs.
+    """
+    r = reduce(a, a.pay)
     delta, const = r.delta, r.const
+    nsym = len(delta[0])
+    # per state: next state -> the symbols leading there (a way sure to pay 0 adds 0: dropped)
+    moves = []
+    for row in delta:
+        by: dict[int, list[int]] = defaultdict(list)
+        for x in range(nsym):
+            if const[row[x]] != 0:
+                by[row[x]].append(x)
+        moves.append([(u, tuple(xs)) for u, xs in by.items()])
     start = r.of_state[0]
     pairs = {(start, start): 1} if const[start] != 0 else {}
     for t in reels:
-        both = sum(t.pairs.values())
-        side: dict[int, int] = defaultdict(int)  # sum over the other way's symbol
-        for (x, _), w in t.pairs.items():
-            side[x] += w
-        items = list(t.pairs.items())
+        block: dict[tuple, int] = {}
+
+        def weight(xs: tuple, ys: tuple) -> int:
+            got = block.get((xs, ys))
+            if got is None:
+                got = block[(xs, ys)] = sum(t.pairs.get((x, y), 0) for x in xs for y in ys)
+            return got
+
         new: dict = defaultdict(int)
         for (i, j), v in pairs.items():
-            fixed_i, fixed_j = const[i] is not None, const[j] is not None
-            if fixed_i and fixed_j:
-                new[(i, j)] += v * both
-            elif fixed_i:
-                for y, w in side.items():
-                    if const[delta[j][y]] != 0:
-                        new[(i, delta[j][y])] += v * w
-            elif fixed_j:
-                for x, w in side.items():
-                    if const[delta[i][x]] != 0:
-                        new[(delta[i][x], j)] += v * w
-            else:
-                di, dj = delta[i], delta[j]
-                for (x, y), w in items:
-                    key = (di[x], dj[y])
-                    if const[key[0]] != 0 and const[key[1]] != 0:  # a pair with a way sure to pay 0 adds 0
-                        new[key] += v * w
+            for u, xs in moves[i]:
+                for w, ys in moves[j]:
+                    if i == j and u > w:  # a diagonal pair: its mirror image is counted at (w, u)
+                        continue
+                    m = weight(xs, ys)
+                    if m:
+                        # off the diagonal (i < j) the pair also stands for (j, i): its image (w, u)
+                        # lands on the same kept pair, once more when u == w
+                        new[(u, w) if u <= w else (w, u)] += v * m * (2 if i != j and u == w else 1)
         pairs = new
         _limit(model, len(pairs), "pairs of states")
-    return sum(v * const[i] * const[j] for (i, j), v in pairs.items())
+    return sum(v * const[i] * const[j] * (1 if i == j else 2) for (i, j), v in pairs.items())
 
 
-def never_reached(model: SlotModel, a: LineAutomaton, reels: list[ReelTables], reached,
+def never_reached(model: SlotModel, a: WayReader, reels: list[ReelTables], reached,
                   ending: set[int] | None = None) -> int:
     """Weight of the spins on which no way reaches an outcome (and, if given, whose scatter cell is in ``ending``).
 
@@ -269,14 +305,14 @@ def never_reached(model: SlotModel, a: LineAutomaton, reels: list[ReelTables], r
     return sum(v for (_, k), v in mass.items() if ending is None or k in ending)
 
 
-def solve(model: SlotModel, a: LineAutomaton, columns: list[dict[tuple[int, ...], int]],
+def solve(model: SlotModel, a: WayReader, columns: list[dict[tuple[int, ...], int]],
           windows: int) -> WindowFigures:
     """The paid spin's figures from each reel's distinct columns and weights (see the module docstring).
 
     Parameters
     ----------
-    a : LineAutomaton
-        The payline automaton every way is read with (no progressive).
+    a : WayReader
+        How every way is read (:meth:`WayReader.left_to_right`, or both ways).
     columns : list of dict
         Per reel: column shown (top row first, any height) -> its weight.
     windows : int
@@ -292,7 +328,6 @@ def solve(model: SlotModel, a: LineAutomaton, columns: list[dict[tuple[int, ...]
     reels = [ReelTables.of(c, code) for c in columns]
     cycle = math.prod(t.total for t in reels)
     bpl, tb = model.bet_per_line, model.total_bet
-    pay, cls = a.pay.tolist(), a.cls.tolist()  # per automaton state
 
     cells = {0: 1}  # the scatter cell's distribution, by convolution over the reels
     for t in reels:
@@ -303,11 +338,10 @@ def solve(model: SlotModel, a: LineAutomaton, columns: list[dict[tuple[int, ...]
         cells = nxt
     scatter_pay = {k: awards.pay[k] * tb for k in cells}
 
-    n_classes = len(a.classes)
-    line_credits = [0] * n_classes
+    line_credits = [0] * a.classes
     lines_total = cross = 0
-    for ((p, c), k), v in _mean_by_cell(model, a, reels).items():
-        if p:
+    for (readings, k), v in _mean_by_cell(model, a, reels).items():
+        for p, c in readings:
             credits = v * p * bpl
             line_credits[c] += credits
             lines_total += credits
@@ -316,10 +350,10 @@ def solve(model: SlotModel, a: LineAutomaton, columns: list[dict[tuple[int, ...]
     scatter_sq = sum(w * scatter_pay[k] ** 2 for k, w in cells.items())
     lines_sq = _second_moment(model, a, reels) * bpl * bpl
 
-    paid_cls = {c for c in cls if c >= 0}
-    line_paid = [cycle - never_reached(model, a, reels, lambda s, c=c: cls[s] == c) if c in paid_cls else 0
-                 for c in range(n_classes)]
-    no_win = never_reached(model, a, reels, lambda s: pay[s] > 0, {k for k in cells if not scatter_pay[k]})
+    paid = {c for readings in a.readings for _, c in readings}
+    line_paid = [cycle - never_reached(model, a, reels, lambda s, c=c: any(k == c for _, k in a.readings[s]))
+                 if c in paid else 0 for c in range(a.classes)]
+    no_win = never_reached(model, a, reels, lambda s: bool(a.readings[s]), {k for k in cells if not scatter_pay[k]})
     bucket_paid = tuple(sum(w for k, w in cells.items() if lo <= code.count(k, i) <= hi)
                         if awards.awards(i, lo)[0] else 0 for i, lo, hi in awards.buckets)
     return WindowFigures(cycle=cycle, line_credits_total=lines_total, scatter_credits_total=scatter_total,
