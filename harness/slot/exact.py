@@ -139,8 +139,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
-    whole = (_analyse_cascade if model.cascade is not None else _analyse_both_ways if model.both_ways
-             else _analyse_heights if model.heights is not None else None)
+    whole = (_analyse_cascade if model.cascade is not None else _analyse_heights if model.heights is not None
+             else _analyse_both_ways if model.both_ways else None)
     if whole is not None:  # features whose play is analysed whole, window by window
         analysis = whole(model, started)
         work.finish()
@@ -262,16 +262,21 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
-    """A both-ways model: every distinct window paid both ways (:mod:`harness.slot.both_ways`)."""
-    return _analyse_windows(model, started, bw.solve(model), ", both ways")
+    """A both-ways model: paid both ways (:mod:`harness.slot.both_ways`), a ways game summed over the reels."""
+    f = bw.solve(model)
+    return _analyse_windows(model, started, f, ", both ways", _SUMMED.format(f.windows) if model.ways else None)
 
 
 def _analyse_heights(model: SlotModel, started: float) -> Analysis:
-    """Reel heights per spin: every height combination and window (:mod:`harness.slot.heights`)."""
-    return _analyse_windows(model, started, ht.solve(model), "")
+    """Reel heights per spin, either way (:mod:`harness.slot.heights`), summed over the reels."""
+    f = ht.solve(model)
+    return _analyse_windows(model, started, f, ", both ways" if model.both_ways else "", _SUMMED.format(f.windows))
 
 
-def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis:
+_SUMMED = "python (ways summed over the reels; {:,} distinct windows never listed)"
+
+
+def _analyse_windows(model: SlotModel, started: float, f, note: str, engine: str | None = None) -> Analysis:
     """The analysis of a paid spin read window by window (:class:`harness.slot.window.WindowFigures`)."""
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
@@ -282,7 +287,7 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
     return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
                                 1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
-                                f"python (every distinct window, {f.windows:,})")
+                                engine or f"python (every distinct window, {f.windows:,})")
 
 
 def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:

@@ -26,6 +26,7 @@ MAX_SYMBOLS = 255  # strips are stored one byte per stop
 MAX_SCATTER_CELLS = 4096  # joint scatter counts of all scatter symbols (ScatterCode cells); 16 bits in C
 MAX_NAME = 64  # characters of a symbol name
 MAX_PAYLINES = 65_535  # the C kernels count paylines in 16 bits
+MAX_HEIGHT_WAYS = 2**24  # ways of a reel-heights game (7^6 = 117,649 fit; 8 rows x 8 reels): never read one by one
 MAX_REEL_STOPS = 100_000  # stops of one reel strip
 MAX_DIGITS = 50  # digits of an exact share ("0.015", "3/200")
 MAX_PLAY_WIN = 2**36  # credits: largest win of one play; x 2^20 plays per simulation chunk < 2^56
@@ -38,7 +39,8 @@ MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (co
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder
 MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines x 2 directions read (~ a minute)
-MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin: distinct windows over every height combination
+MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin, read window by window: distinct windows over every height combination
+MAX_WAYS_STATES = 500_000  # the ways programme (harness.slot.ways): states, state pairs or state sets at one reel
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
 
 

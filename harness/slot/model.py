@@ -26,6 +26,7 @@ import pathlib
 import re
 import tomllib
 from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any, BinaryIO, Mapping
 
 from harness.slot.bonus import KINDS as BONUS_KINDS
@@ -36,6 +37,7 @@ from harness.slot.limits import (
     MAX_FREE_SPINS,
     MAX_LADDER,
     MAX_MODEL_BYTES,
+    MAX_HEIGHT_WAYS,
     MAX_NAME,
     MAX_PAYLINES,
     MAX_PLAY_WIN,
@@ -191,7 +193,7 @@ class SlotModel:
     rows: int
     reels: int
     bet_per_line: int
-    paylines: tuple[tuple[int, ...], ...]
+    paylines: Sequence[tuple[int, ...]]  # a tuple; every path of the window (WayPaths) for a ways game
     symbols: tuple[Symbol, ...]
     base_strips: tuple[tuple[int, ...], ...]
     feature_strips: tuple[tuple[int, ...], ...]
@@ -519,7 +521,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     ways = "ways" in bet
     if ways:
         bet_key, unit = "per_way", "ways"
-        paylines = _ways(bet, rows, reels)
+        paylines = _ways(bet, rows, reels, MAX_PAYLINES if heights is None else MAX_HEIGHT_WAYS)
     else:
         bet_key, unit = "per_line", "paylines"
         paylines = _paylines(bet, rows, reels)
@@ -578,10 +580,9 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
     if model.heights is not None:
         _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
-        for section, present in (("bet.both_ways", model.both_ways), ("cascade", model.cascade)):
-            if present:
-                raise ModelError("window.heights", f"reel heights per spin and {section} in one model are not "
-                                 "supported together (docs/slot_model.md, Reel heights per spin)")
+        if model.cascade is not None:
+            raise ModelError("window.heights", "reel heights per spin and cascade in one model are not "
+                             "supported together (docs/slot_model.md, Reel heights per spin)")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
@@ -676,8 +677,44 @@ def _check_largest_win(model: SlotModel) -> None:
 # --- sections -----------------------------------------------------------------
 
 
-def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
-    """Every row path of the window, reel 1 first: a ways game pays each path as a payline."""
+@dataclasses.dataclass(frozen=True)
+class WayPaths(Sequence):
+    """Every row path of a ``rows x reels`` window, reel 1 first, in ``itertools.product`` order.
+
+    A ways game's paylines, computed when read rather than listed: a game
+    with reel heights may have 117,649 of them and its analysis never reads
+    them one by one.
+    """
+
+    rows: int
+    reels: int
+
+    def __len__(self) -> int:
+        return self.rows ** self.reels
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self))))
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        i %= n
+        out = []
+        for _ in range(self.reels):
+            i, row = divmod(i, self.rows)
+            out.append(row)
+        return tuple(reversed(out))
+
+    def __iter__(self):
+        return itertools.product(range(self.rows), repeat=self.reels)
+
+
+def _ways(bet, rows: int, reels: int, limit: int) -> Sequence[tuple[int, ...]]:
+    """Every row path of the window, reel 1 first: a ways game pays each path as a payline.
+
+    ``limit``: the most ways; a game with reel heights per spin may have more
+    than the C kernels' paylines, as its analysis never reads them one by one.
+    """
     if "paylines" in bet:
         raise ModelError("bet", "a ways game pays every path through the window, so it has no paylines: "
                          "give 'ways' or 'paylines', not both")
@@ -689,12 +726,13 @@ def _ways(bet, rows: int, reels: int) -> tuple[tuple[int, ...], ...]:
     if value != rows ** reels:
         raise ModelError("bet.ways", f"{value:,} ways, but a window of {rows} rows x {reels} reels has "
                          f"{rows}^{reels} = {rows ** reels:,} paths; ways = {rows ** reels:,}")
-    if value > MAX_PAYLINES:
-        raise ModelError("bet.ways", f"{value:,} ways; at most {MAX_PAYLINES:,} are supported "
+    if value > limit:
+        raise ModelError("bet.ways", f"{value:,} ways; at most {limit:,} are supported "
                          "(docs/slot_model.md, Limits)")
     if "per_way" not in bet:
         raise ModelError("bet", "missing 'per_way': the credits bet on each way")
-    return tuple(itertools.product(range(rows), repeat=reels))
+    paths = WayPaths(rows, reels)
+    return paths if value > MAX_PAYLINES else tuple(paths)  # the listed tuple the C kernels read, as before
 
 
 MAX_BET_LEVELS = 100

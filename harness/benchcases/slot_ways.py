@@ -1,0 +1,101 @@
+"""Bench cases of large ways games (issue 19, "Large ways games" in docs/slot_model.md):
+
+* ``slot-exact-megaways-117649``: the exact analysis of ``examples/slot_megaways.toml``
+  (6 reels of 100 stops, heights 2 to 7 drawn per spin, up to 117,649 ways, wild,
+  scatter pays), the ways summed over the reels (:mod:`harness.slot.ways`); it
+  checks the pinned exact RTP and rarest outcome.  Throughput is in stop and
+  height combinations of the cycle (2.99e18 per analysis, none listed).  No
+  baseline can enumerate it; the next group gives the ratio.
+* ``slot-ways-dp-vs-windows``: the same programme against the window-by-window
+  reading (:func:`harness.slot.heights.solve_by_windows`, every height
+  combination and distinct window visited once) on a 4-reel game small enough
+  for both (heights 2 or 3, 8-stop strips: 61,440 distinct windows); both must give
+  the same figures.
+"""
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+from harness.benchcases._base import BenchCase
+from harness.resources import shipped
+
+EXAMPLE = shipped("examples/slot_megaways.toml")
+EXAMPLE_RTP = Fraction(959694894841959, 1024000000000000)  # pinned; tests/test_slot_megaways.py derives it
+EXAMPLE_CYCLE = 100 ** 6 * 12 ** 6
+
+SMALL = """
+name = "ways programme bench"
+[window]
+rows = 3
+reels = 4
+heights = [{ 2 = 1, 3 = 2 }, { 2 = 1, 3 = 2 }, { 2 = 1, 3 = 2 }, { 2 = 1, 3 = 2 }]
+[bet]
+ways = 81
+per_way = 1
+total = 40
+[symbols]
+LION = { pays = { 3 = 20, 4 = 50 } }
+WOLF = { pays = { 3 = 10, 4 = 25 } }
+A = { pays = { 3 = 4, 4 = 10 } }
+K = { pays = { 3 = 2, 4 = 5 } }
+WILD = { kind = "wild", multiplier = 2 }
+SCATTER = { kind = "scatter", pays = { 3 = 2, 4 = 10 } }
+[reels]
+base = [
+  "LION A K WOLF K A SCATTER K",
+  "A WILD K LION K A WOLF SCATTER",
+  "K A WOLF WILD A K LION SCATTER",
+  "WOLF K A SCATTER LION K A WILD",
+]
+"""
+SMALL_WINDOWS = 61_440  # distinct windows (a few columns repeat)
+
+
+@functools.cache
+def _small():
+    from harness.slot.model import parse_model
+
+    return parse_model(SMALL, source="harness/benchcases/slot_ways.py")
+
+
+def _setup_example():
+    from harness.slot.exact import analyse
+    from harness.slot.model import load_model
+
+    model = load_model(EXAMPLE)
+    return lambda: analyse(model)
+
+
+def _check_example(a) -> None:
+    assert a.rtp == EXAMPLE_RTP, a.rtp
+    assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
+
+
+def _setup_small(by_windows: bool):
+    from harness.slot import heights
+
+    model = _small()
+    return functools.partial(heights.solve_by_windows if by_windows else heights.solve, model)
+
+
+@functools.cache
+def _small_by_windows():
+    from harness.slot import heights
+
+    return heights.solve_by_windows(_small())
+
+
+def _check_small(f) -> None:
+    assert f.windows == SMALL_WINDOWS, f.windows
+    assert f == _small_by_windows(), "the programme and the window-by-window reading disagree"
+
+
+CASES = [
+    BenchCase("slot-exact-megaways-117649", "rngcert-ways-programme", _setup_example, EXAMPLE_CYCLE,
+              "combinations", check=_check_example),
+    BenchCase("slot-ways-dp-vs-windows", "rngcert-ways-programme", functools.partial(_setup_small, False),
+              SMALL_WINDOWS, "windows", target=">= 10x window-by-window", check=_check_small),
+    BenchCase("slot-ways-dp-vs-windows", "window-by-window", functools.partial(_setup_small, True),
+              SMALL_WINDOWS, "windows", baseline=True, check=_check_small),
+]
