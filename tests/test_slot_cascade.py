@@ -173,15 +173,6 @@ def test_japanese_checks_cover_the_cascades():
                                                                      if c.probability)
 
 
-def test_a_chain_beyond_the_state_limit_is_refused_not_cut(monkeypatch):
-    from harness.slot import cascade
-    from harness.slot.errors import ModelError
-
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 3)
-    with pytest.raises(ModelError, match="the cascade chain reaches more than 3 windows, too many to solve exactly"):
-        analyse(model(WAYS))
-
-
 def test_the_numpy_player_refuses_a_cascade_model_rather_than_play_it_wrong():
     import numpy as np
 

@@ -77,7 +77,8 @@ class BetLevel:
 
     level: int
     total_bet: int
-    rtp: Fraction
+    rtp: Fraction  # a lower bound when the analysis is bounded
+    rtp_upper: Fraction | None = None  # the upper bound when bounded (None: exact)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +103,12 @@ class Analysis:
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
+    # A bounded analysis (a cascade chain beyond the exact limit): ``rtp``, ``parts`` and ``variance``
+    # are then rigorous lower bounds, these their upper bounds, and ``bounded`` says why (None: exact).
+    rtp_upper: Fraction | None = None
+    parts_upper: dict[str, Fraction] | None = None
+    variance_upper: Fraction | None = None
+    bounded: str | None = None
 
     @property
     def sd(self) -> float:
@@ -228,8 +235,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     )
 
 
-def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
-                meters: tuple[pj.ProgressiveSummary, ...]) -> tuple[BetLevel, ...]:
+def _bet_levels(model: SlotModel, parts: dict[str, Fraction], meters: tuple[pj.ProgressiveSummary, ...],
+                parts_upper: dict[str, Fraction] | None = None) -> tuple[BetLevel, ...]:
     """The RTP at every bet level offered.
 
     Every pay is a multiple of the bet, so the stop combinations, the
@@ -238,13 +245,18 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
     each mystery level's) is a fixed number of credits, so its share
     ``p R0 / B`` scales as 1 / level (the contribution is a share of every
     bet, and a mystery level's probability is per play at every level).
+    With bounds (``parts_upper``) the fixed part is the same unknown at every
+    level, so the difference between two levels is still exact.
     """
-    fixed = sum((v for k, v in parts.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
+    def fixed(p):
+        return sum((v for k, v in p.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
+
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
         share = sum((m.contribution + m.hit_probability * m.reset / bet for m in meters), Fraction(0))
-        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
+        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed(parts) + share,
+                            rtp_upper=None if parts_upper is None else fixed(parts_upper) + share))
     return tuple(out)
 
 
@@ -255,10 +267,18 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
              "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
     ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
-    lines = [(c.probability, c.first_probability, c.credits / tb) for c in sol.classes]
-    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle,
-                                _window_classes(model, lines, [], ladder), "python (exact cascade chain)",
-                                cascade=sol)
+    lines = [(c.probability, c.probability_upper, c.first_probability, c.credits / tb) for c in sol.classes]
+    classes = _window_classes(model, lines, [], ladder)
+    if sol.exact:
+        return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle, classes,
+                                    "python (exact cascade chain)", cascade=sol)
+    upper = dict(parts, cascade=(sol.mean_upper - sol.first_mean) / tb)
+    bounded = (f"the cascade chain has {sol.states:,} states, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
+               f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
+               f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
+    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle, classes,
+                                "python (cascade chain, rigorous bounds)", cascade=sol,
+                                upper=(upper, sol.mean_upper, sol.second_upper, bounded))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
@@ -276,7 +296,7 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
              "feature": Fraction(0), "progressive": Fraction(0)}
-    lines = [(Fraction(w, n),) * 2 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
+    lines = [(Fraction(w, n),) * 3 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
     awards = model.scatter_awards
     buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
@@ -286,14 +306,15 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
 
 
 def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
-    """Exact classes of a play analysed window by window: ``lines[c] = (per play, first window, RTP share)``
-    per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that pays."""
+    """Classes of a play analysed window by window: ``lines[c] = (per play, its upper bound, first window,
+    RTP share)`` per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that
+    pays (exact)."""
     names, word = model.symbol_names, "way" if model.ways else "line"
     times = " x wild multipliers" if model.top_multiplier > 1 else ""
     out = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
-                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p,
+                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p_hi,
                         base_probability=first, per_line_probability=None, free_spin_probability=None, rtp=rtp)
-           for lc, (p, first, rtp) in zip(line_combinations(model), lines)]
+           for lc, (p, p_hi, first, rtp) in zip(line_combinations(model), lines)]
     awards = model.scatter_awards
     for (i, lo, hi), (p, rtp) in zip(awards.buckets, buckets):
         if awards.awards(i, lo)[0]:
@@ -303,8 +324,12 @@ def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[Outcome
 
 def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
                          second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
-                         **extra) -> Analysis:
-    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways)."""
+                         upper=None, **extra) -> Analysis:
+    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways).
+
+    ``upper``: for a bounded play, ``(parts, mean, second, why)`` upper bounds (the given figures are then
+    lower bounds) and the reason the figures are bounded.
+    """
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
                          model.source)
@@ -313,12 +338,25 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
         raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
                          "no winning outcome", model.source)
     rtp = sum(parts.values(), Fraction(0))
-    if rtp != mean / model.total_bet or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+    if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
+    if upper is None:
+        if sum((c.rtp for c in classes), Fraction(0)) != rtp:
+            raise AssertionError("RTP parts disagree with the classes' shares")
+        return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
+                        variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
+                        progressive=None, engine=engine, seconds=time.perf_counter() - started,
+                        bet_levels=_bet_levels(model, parts, ()), **extra)
+    parts_upper, mean_upper, second_upper, why = upper
+    rtp_upper = sum(parts_upper.values(), Fraction(0))
+    if rtp_upper != mean_upper / model.total_bet or not rtp <= rtp_upper:
+        raise AssertionError("RTP bounds disagree with the per-play mean's")
     return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
-                    variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
-                    progressive=None, engine=engine, seconds=time.perf_counter() - started,
-                    bet_levels=_bet_levels(model, parts, ()), **extra)
+                    variance=max(Fraction(0), second - mean_upper * mean_upper), classes=tuple(classes),
+                    rarest=rarest, feature=None, progressive=None, engine=engine,
+                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, (), parts_upper),
+                    rtp_upper=rtp_upper, parts_upper=parts_upper, variance_upper=second_upper - mean * mean,
+                    bounded=why, **extra)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
