@@ -261,18 +261,29 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction], meters: tuple[pj.P
 
 
 def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
-    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade`, solved exactly."""
+    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade` (exact, or bounded)."""
     sol = cs.solve(model)
     tb = model.total_bet
-    parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
-             "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    lines_total = sol.mean - sol.scatter_mean - sol.feature_mean  # every window's line pays, paid spin
+    parts = {"lines": sol.first_mean / tb, "scatters": sol.scatter_mean / tb, "feature": sol.feature_mean / tb,
+             "progressive": Fraction(0), "cascade": (lines_total - sol.first_mean) / tb}
     ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
-    lines = [(c.probability, c.probability_upper, c.first_probability, c.credits / tb) for c in sol.classes]
-    classes = _window_classes(model, lines, [], ladder)
+    lines, buckets = ([(c.probability, c.probability_upper, c.first_probability, c.credits / tb,
+                        c.free_spin_probability) for c in got] for got in (sol.classes, sol.buckets))
+    classes = _window_classes(model, lines, buckets, ladder)
+    feature = None
+    if sol.free is not None:
+        f = sol.free
+        feature = FeatureSummary(
+            trigger_probability=f.trigger_probability, retrigger_per_spin=f.retrigger_per_spin,
+            spins_per_feature=f.spins_per_play / f.trigger_probability if f.trigger_probability else Fraction(0),
+            win_per_feature=sol.feature_mean / f.trigger_probability if f.trigger_probability else Fraction(0),
+            rtp_per_free_spin=f.win_per_spin / tb)
     if sol.exact:
         return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle, classes,
-                                    "python (exact cascade chain)", cascade=sol)
-    upper = dict(parts, cascade=(sol.mean_upper - sol.first_mean) / tb)
+                                    "python (exact cascade chain)", cascade=sol, feature=feature)
+    lines_upper = sol.mean_upper - sol.scatter_upper  # (no free spins in a bounded play)
+    upper = dict(parts, scatters=sol.scatter_upper / tb, cascade=(lines_upper - sol.first_mean) / tb)
     bounded = (f"the cascade chain has {sol.states:,} states, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
                f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
                f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
@@ -296,9 +307,9 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
              "feature": Fraction(0), "progressive": Fraction(0)}
-    lines = [(Fraction(w, n),) * 3 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
+    lines = [(Fraction(w, n),) * 3 + (Fraction(c, n * tb), None) for w, c in zip(f.line_paid, f.line_credits)]
     awards = model.scatter_awards
-    buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
+    buckets = [(Fraction(w, n),) * 3 + (Fraction(w * awards.awards(i, lo)[0], n), None)
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
     return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
                                 1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
@@ -306,25 +317,25 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str) -> Analysis
 
 
 def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
-    """Classes of a play analysed window by window: ``lines[c] = (per play, its upper bound, first window,
-    RTP share)`` per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that
-    pays (exact)."""
+    """Classes of a play analysed whole: ``lines[c] = (per play, its upper bound, paid spin, RTP share,
+    per free spin)`` per line combination, ``buckets[b]`` the same per scatter count range of
+    ``model.scatter_awards.buckets`` (one that awards something)."""
     names, word = model.symbol_names, "way" if model.ways else "line"
     times = " x wild multipliers" if model.top_multiplier > 1 else ""
     out = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
                         award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p_hi,
-                        base_probability=first, per_line_probability=None, free_spin_probability=None, rtp=rtp)
-           for lc, (p, p_hi, first, rtp) in zip(line_combinations(model), lines)]
+                        base_probability=first, per_line_probability=None, free_spin_probability=free, rtp=rtp)
+           for lc, (p, p_hi, first, rtp, free) in zip(line_combinations(model), lines)]
     awards = model.scatter_awards
-    for (i, lo, hi), (p, rtp) in zip(awards.buckets, buckets):
-        if awards.awards(i, lo)[0]:
-            out.append(scatter_class(model, i, lo, hi, p, rtp))
+    for (i, lo, hi), (p, p_hi, first, rtp, free) in zip(awards.buckets, buckets):
+        if any(awards.awards(i, lo)):
+            out.append(scatter_class(model, i, lo, hi, p, rtp, upper=p_hi, base=first, free=free))
     return out
 
 
 def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
                          second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
-                         upper=None, **extra) -> Analysis:
+                         upper=None, feature: FeatureSummary | None = None, **extra) -> Analysis:
     """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways).
 
     ``upper``: for a bounded play, ``(parts, mean, second, why)`` upper bounds (the given figures are then
@@ -344,7 +355,7 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
         if sum((c.rtp for c in classes), Fraction(0)) != rtp:
             raise AssertionError("RTP parts disagree with the classes' shares")
         return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
-                        variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
+                        variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=feature,
                         progressive=None, engine=engine, seconds=time.perf_counter() - started,
                         bet_levels=_bet_levels(model, parts, ()), **extra)
     parts_upper, mean_upper, second_upper, why = upper
@@ -353,7 +364,7 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
         raise AssertionError("RTP bounds disagree with the per-play mean's")
     return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
                     variance=max(Fraction(0), second - mean_upper * mean_upper), classes=tuple(classes),
-                    rarest=rarest, feature=None, progressive=None, engine=engine,
+                    rarest=rarest, feature=feature, progressive=None, engine=engine,
                     seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, (), parts_upper),
                     rtp_upper=rtp_upper, parts_upper=parts_upper, variance_upper=second_upper - mean * mean,
                     bounded=why, **extra)

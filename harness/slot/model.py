@@ -324,7 +324,7 @@ class ScatterCode:
     @classmethod
     def of(cls, model: SlotModel) -> "ScatterCode":
         scatters = model.scatters
-        if len(scatters) <= 1:
+        if len(scatters) <= 1 or model.cascade is not None:  # refills may fill the window with any scatter
             return cls(symbols=scatters, radix=(model.max_scatter + 1,) * len(scatters))
         def most(x: int, strips) -> int:  # the most x a window of these strips can show
             return sum(max(sum(strip[(p + h) % len(strip)] == x for h in range(model.rows))
@@ -1053,20 +1053,25 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 
 
 def _check_cascade(model: SlotModel) -> None:
-    """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
-    _check_alone(model, "cascade", "a cascade model", "Cascades")
+    """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused.
+
+    Scatter symbols and free spins are followed (docs/slot_model.md, "Cascades with scatters and free spins").
+    """
+    _check_alone(model, "cascade", "a cascade model", "Cascades", free_spins=True)
     if model.both_ways:
         raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
                          "docs/slot_model.md, Cascades)")
     for s in model.symbols:
-        if s.kind == "scatter":
-            raise ModelError(f"symbols.{s.name}", "a cascade model has no scatter symbols (not supported "
-                             "together; docs/slot_model.md, Cascades)")
+        if s.sticky:
+            raise ModelError(f"symbols.{s.name}.sticky", "a cascade model has no sticky wilds (a sticky wild "
+                             "would have to survive the refills; not supported together; docs/slot_model.md, "
+                             "Cascades)")
 
 
-def _check_alone(model: SlotModel, where: str, what: str, section_doc: str) -> None:
-    """A feature analysed window by window (cascades, both ways) with no other feature beside it."""
-    for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
+def _check_alone(model: SlotModel, where: str, what: str, section_doc: str, free_spins: bool = False) -> None:
+    """A feature analysed window by window (cascades, both ways) with no other feature beside it
+    (``free_spins``: but free spins, which the cascade chain follows)."""
+    for section, present in (("free_spins", model.free_spins and not free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
         if present:

@@ -30,6 +30,11 @@ def column_groups(strips, weights, rows: int,
     return out
 
 
+def scatter_cell(code, window) -> int:
+    """The scatter cell (:class:`~harness.slot.model.ScatterCode`) a window (columns of symbols) shows."""
+    return sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+
+
 class LineReader:
     """The payline automaton of ``model`` (no progressive), read for one line's symbols at a time, cached."""
 
@@ -89,7 +94,7 @@ def accumulate(model: SlotModel, windows, cycle: int, read: Callable[[list], lis
             paid.add(cls)
         for c in paid:
             line_paid[c] += weight
-        cell = sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+        cell = scatter_cell(code, window)
         scatter = awards.pay[cell] * tb
         for b, (i, lo, hi) in enumerate(awards.buckets):
             if awards.awards(i, lo)[0] and lo <= code.count(cell, i) <= hi:
