@@ -152,7 +152,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         analysis = whole(model, started)
         work.finish()
         return analysis
-    base = build_stage(model, base_reelset(model), with_progressive=True)
+    # line jackpot levels ride on the joint programme's progressive flag (harness.slot.jackpot)
+    base = build_stage(jp.flag_model(model), base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
         feature_reels = feature_reelset(model)
@@ -173,11 +174,15 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    jackpots = jp.summaries(model, base.scatter_counts, base.cycle)
+    groups = jp.line_groups(model, _line_level_stages(model, base, engine)) if jp.line_levels(model) else {}
+    jackpots = jp.summaries(model, base.scatter_counts, base.cycle, groups)
     mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
-                                                 jp.by_cell(model, jackpots))
-    # the jackpot meters were added per cell with the features; their share is part "progressive"
-    mean_feature -= sum((m.hit_probability * m.mean_meter for m in jackpots), Fraction(0))
+                                                 jp.by_cell(model, jackpots),
+                                                 {i: (jackpots[i], g) for i, g in groups.items()})
+    variance += jp.pair_correction(model, jackpots, groups, base.cycle)
+    # the scatter levels' meters were added per cell with the features; their share is part "progressive"
+    mean_feature -= sum((m.hit_probability * m.mean_meter for lv, m in zip(model.jackpots, jackpots)
+                         if lv.on == "scatter"), Fraction(0))
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -466,6 +471,17 @@ def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
         free.check_joint("the free spins")
 
 
+def _line_level_stages(model: SlotModel, base: Stage, engine: str) -> list[Stage]:
+    """The base stage, then one per higher line jackpot level (by count), each flagged with that level's
+    run and its joint programme run (:func:`harness.slot.jackpot.line_groups`)."""
+    stages = [base]
+    for level in jp.line_levels(model)[1:]:
+        stage = build_stage(jp.flag_model(model, level), base_reelset(model), with_progressive=True)
+        stage.joint = joint_moments(stage.reels, stage.automaton, model.paylines, engine=engine)
+        stages.append(stage)
+    return stages
+
+
 def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
     """Moments of one free spin's win ``W`` (credits) and the spins ``J`` it awards."""
     retrigger = model.scatter_awards.retrigger
@@ -604,19 +620,28 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
 
 
 def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                  progressive: pj.ProgressiveSummary | None,
-                  jackpot: dict[int, tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
-    """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
-    free spins, progressive).
+                  progressive: pj.ProgressiveSummary | None, jackpot: dict[int, tuple[Fraction, Fraction]],
+                  line_levels: dict | None = None) -> tuple[Fraction, Fraction, Fraction]:
+    """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P + J`` (base win,
+    free spins, progressive, line jackpot levels).
 
     Given the scatter count k, F is independent of B and of P; the meter
-    paid at a hit is independent of the play's reels.
+    paid at a hit is independent of the play's reels.  ``line_levels``: per
+    line jackpot level, its meter and its :func:`harness.slot.jackpot.line_groups`
+    sums (the paid spins whose highest line level it is, per cell).
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
     features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model), jackpot)
+    line_mean = line_sq = Fraction(0)  # sums over the cycle: J, and J^2 + 2 J (B + F)
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
+        for meter, groups in (line_levels or {}).values():
+            n, s1, _ = groups[k]
+            if n:
+                m1 = meter.mean_meter
+                line_mean += n * m1
+                line_sq += n * meter.meter_second_moment + 2 * m1 * (s1 + n * free_mean)
         for p in (0, 1):
             n, s1, s2 = base.cell_sums(model, k, p)
             base_sum += s1
@@ -638,8 +663,8 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
         e_p2 = progressive.hit_probability * progressive.meter_second_moment
         e_bp = base.share(base_on_hits) * meter
         e_fp = e_f_hit * meter
-    mean = e_b + e_f + e_p
-    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) - mean * mean
+    mean = e_b + e_f + e_p + line_mean / base.cycle
+    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) + line_sq / base.cycle - mean * mean
     return e_f, mean, variance
 
 

@@ -91,6 +91,7 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
     if a.jackpots:
         out["jackpots"] = [{"name": level.name, "symbol": a.model.symbol_names[level.symbol], "count": level.count,
+                            "won_on": level.on,
                             **_meter_json(m)} for level, m in zip(a.model.jackpots, a.jackpots)]
     if len(a.bet_levels) > 1:
         out["bet_levels"] = [{"level": b.level, "total_bet": b.total_bet, **exact_and_float("rtp", b.rtp)}
