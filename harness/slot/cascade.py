@@ -129,12 +129,10 @@ class _Window:
         if got is not None:
             return got
         total, per_class, cells = 0, {}, set()
-        for path in self.model.paylines:
-            pay, cls = self.lines.read(tuple(window[r][row] for r, row in enumerate(path)))
-            if pay:
-                total += pay
-                per_class[cls] = per_class.get(cls, 0) + pay
-                cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
+        for path, pay, cls in self.lines.hits(window, self.model.paylines):
+            total += pay
+            per_class[cls] = per_class.get(cls, 0) + pay
+            cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
 
@@ -413,10 +411,10 @@ def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolutio
     bw = base.walk
     zero_cells = _exact([Fraction(0)] * width)
     h = _exact(base.h)
-    tree = spin = None
+    tree = None
     f1 = f2 = zero_cells
     if free is not None:
-        fs_moments, spin = _free_spin(model, free)
+        fs_moments = _free_spin(model, free)
         tree = fs.tree_moments(fs_moments)
         f1 = _exact([fs.award_moments(int(n), tree)[0] for n in base.awards])
         f2 = _exact([fs.award_moments(int(n), tree)[1] for n in base.awards])
@@ -551,7 +549,7 @@ def _free_last(free: _Stage) -> dict[int, Fraction]:
     return {k: p for k, (p, _) in _last(free).items()}
 
 
-def _free_spin(model: SlotModel, free: _Stage) -> tuple[fs.SpinMoments, None]:
+def _free_spin(model: SlotModel, free: _Stage) -> fs.SpinMoments:
     """The moments of one free spin (a whole cascade sequence): win ``W`` and spins awarded ``J``.
 
     Raises
@@ -559,7 +557,7 @@ def _free_spin(model: SlotModel, free: _Stage) -> tuple[fs.SpinMoments, None]:
     ModelError
         If each free spin awards one or more further free spins on average.
     """
-    fw, width = free.walk, free.width
+    fw = free.walk
     h, j = _exact(free.h), _exact(free.awards)
     jj = _exact([a * (a - 1) for a in free.awards])
     x, jx, jjx = free.expect([(fw.credits, h), (free.zero, j), (free.zero, jj)])
@@ -574,7 +572,7 @@ def _free_spin(model: SlotModel, free: _Stage) -> tuple[fs.SpinMoments, None]:
                          f"= {float(m):.6g} further free spins (>= 1), so the expected number of free spins is "
                          "infinite; lower the retrigger awards or the scatters on the feature or refill strips",
                          model.source)
-    return moments, None
+    return moments
 
 
 def _no_occurrence(without: dict[int, Fraction]) -> tuple[Fraction, Fraction]:

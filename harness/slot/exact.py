@@ -174,15 +174,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    groups = jp.line_groups(model, _line_level_stages(model, base, engine)) if jp.line_levels(model) else {}
-    jackpots = jp.summaries(model, base.scatter_counts, base.cycle, groups)
+    won = jp.groups(model, _line_level_stages(model, base, engine)) if model.jackpots else {}
+    jackpots = jp.summaries(model, won, base.cycle)
     mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
-                                                 jp.by_cell(model, jackpots),
-                                                 {i: (jackpots[i], g) for i, g in groups.items()})
-    variance += jp.pair_correction(model, jackpots, groups, base.cycle)
-    # the scatter levels' meters were added per cell with the features; their share is part "progressive"
-    mean_feature -= sum((m.hit_probability * m.mean_meter for lv, m in zip(model.jackpots, jackpots)
-                         if lv.on == "scatter"), Fraction(0))
+                                                 {i: (jackpots[i], g) for i, g in won.items()})
+    variance += jp.pair_terms(model, jackpots, won, base.cycle)
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -473,7 +469,7 @@ def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
 
 def _line_level_stages(model: SlotModel, base: Stage, engine: str) -> list[Stage]:
     """The base stage, then one per higher line jackpot level (by count), each flagged with that level's
-    run and its joint programme run (:func:`harness.slot.jackpot.line_groups`)."""
+    run and its joint programme run (:func:`harness.slot.jackpot.groups`)."""
     stages = [base]
     for level in jp.line_levels(model)[1:]:
         stage = build_stage(jp.flag_model(model, level), base_reelset(model), with_progressive=True)
@@ -592,10 +588,10 @@ def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
 
 
 def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                     hold: dict[int, hs.HoldSpinOutcome], bonus: dict[int, bn.BonusOutcome],
-                     jackpot: dict[int, tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
+                     hold: dict[int, hs.HoldSpinOutcome],
+                     bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
     """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
-    (free spins, hold and spin, the wheel or pick bonus, the jackpot level's meter; (0, 0) for none).
+    (free spins, hold and spin, the wheel or pick bonus; (0, 0) for none).
 
     Given the cell the features are independent of each other, so their
     means add and ``E[(F1 + F2)^2] = E[F1^2] + 2 E[F1] E[F2] + E[F2^2]``.
@@ -609,8 +605,6 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
         for by_cell in (hold, bonus):
             if k in by_cell:
                 parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
-        if k in jackpot:
-            parts.append(jackpot[k])
         mean = second = Fraction(0)
         for m1, m2 in parts:
             second += m2 + 2 * mean * m1
@@ -620,28 +614,29 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
 
 
 def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                  progressive: pj.ProgressiveSummary | None, jackpot: dict[int, tuple[Fraction, Fraction]],
-                  line_levels: dict | None = None) -> tuple[Fraction, Fraction, Fraction]:
+                  progressive: pj.ProgressiveSummary | None,
+                  jackpots: dict | None = None) -> tuple[Fraction, Fraction, Fraction]:
     """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P + J`` (base win,
     free spins, progressive, line jackpot levels).
 
     Given the scatter count k, F is independent of B and of P; the meter
-    paid at a hit is independent of the play's reels.  ``line_levels``: per
-    line jackpot level, its meter and its :func:`harness.slot.jackpot.line_groups`
-    sums (the paid spins whose highest line level it is, per cell).
+    paid at a hit is independent of the play's reels.  ``jackpots``: per
+    jackpot level, its meter and its :func:`harness.slot.jackpot.groups`
+    sums (the paid spins that win it, per cell); the cross term of two
+    meters won together is :func:`harness.slot.jackpot.pair_terms`'s.
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model), jackpot)
-    line_mean = line_sq = Fraction(0)  # sums over the cycle: J, and J^2 + 2 J (B + F)
+    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model))
+    meter_mean = meter_sq = Fraction(0)  # sums over the cycle: J, and J^2 + 2 J (B + F)
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
-        for meter, groups in (line_levels or {}).values():
+        for meter, groups in (jackpots or {}).values():
             n, s1, _ = groups[k]
             if n:
                 m1 = meter.mean_meter
-                line_mean += n * m1
-                line_sq += n * meter.meter_second_moment + 2 * m1 * (s1 + n * free_mean)
+                meter_mean += n * m1
+                meter_sq += n * meter.meter_second_moment + 2 * m1 * (s1 + n * free_mean)
         for p in (0, 1):
             n, s1, s2 = base.cell_sums(model, k, p)
             base_sum += s1
@@ -663,8 +658,8 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
         e_p2 = progressive.hit_probability * progressive.meter_second_moment
         e_bp = base.share(base_on_hits) * meter
         e_fp = e_f_hit * meter
-    mean = e_b + e_f + e_p + line_mean / base.cycle
-    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) + line_sq / base.cycle - mean * mean
+    mean = e_b + e_f + e_p + meter_mean / base.cycle
+    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) + meter_sq / base.cycle - mean * mean
     return e_f, mean, variance
 
 

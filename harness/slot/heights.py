@@ -48,7 +48,9 @@ def ways_reading(reader: LineReader, window) -> list[tuple[int, int]]:
 
 
 def cycle(model: SlotModel) -> int:
-    """Equally likely outcomes of one spin: height weights times stops, over the reels."""
+    """Equally likely outcomes of one paid spin: height weights (if drawn) times stops, over the reels."""
+    if model.heights is None:
+        return math.prod(model.stop_totals())
     return math.prod(sum(w for _, w in hs) * n for hs, n in zip(model.heights, model.stop_totals()))
 
 

@@ -83,23 +83,30 @@ def level_cells(model: SlotModel) -> list[list[int]]:
     return out
 
 
-def line_groups(model: SlotModel, stages) -> dict[int, list[tuple[int, int, int]]]:
-    """Per line level: per scatter cell, ``(combinations, sum of win, sum of win^2)`` of the paid spins
-    whose highest line level it is, from ``stages[j]`` (the base stage flagged with the ``j``-th line
-    level by count, its joint programme run; see the module docstring)."""
+def groups(model: SlotModel, stages) -> dict[int, list[tuple[int, int, int]]]:
+    """Per level (its index in the model): per scatter cell, ``(combinations, sum of win, sum of win^2)``
+    of the paid spins that win it.  ``stages``: the base stage (its joint programme run), flagged with the
+    lowest line level's run if there are line levels, then one per higher line level by count (see the
+    module docstring).  The analysis pays each level's meter on these spins (its own hook, beside the
+    features the scatter cell starts)."""
     width = model.scatter_awards.width
-    sums = [[stage.cell_sums(model, k, 1) for k in range(width)] for stage in stages]
+    base = stages[0]
     out = {}
+    for i, cells in enumerate(level_cells(model)):
+        if model.jackpots[i].on == "scatter":
+            mine = set(cells)
+            out[i] = [tuple(a + b for a, b in zip(base.cell_sums(model, k, 0), base.cell_sums(model, k, 1)))
+                      if k in mine else (0, 0, 0) for k in range(width)]
+    sums = [[stage.cell_sums(model, k, 1) for k in range(width)] for stage in stages]
     for j, level in enumerate(line_levels(model)):
         above = sums[j + 1] if j + 1 < len(sums) else [(0, 0, 0)] * width
         out[level] = [tuple(a - b for a, b in zip(mine, theirs)) for mine, theirs in zip(sums[j], above)]
     return out
 
 
-def summaries(model: SlotModel, scatter_counts: list[int], cycle: int,
-              lines: dict[int, list[tuple[int, int, int]]]) -> tuple[pj.ProgressiveSummary, ...]:
-    """Every level's meter figures, from the base game's stop combinations per scatter cell (scatter
-    levels) and the :func:`line_groups` (line levels).
+def summaries(model: SlotModel, won: dict[int, list[tuple[int, int, int]]],
+              cycle: int) -> tuple[pj.ProgressiveSummary, ...]:
+    """Every level's meter figures, from the paid spins that win it (:func:`groups`).
 
     Raises
     ------
@@ -107,24 +114,15 @@ def summaries(model: SlotModel, scatter_counts: list[int], cycle: int,
         If a level can never be won in the paid spin.
     """
     out = []
-    for n, (level, cells) in enumerate(zip(model.jackpots, level_cells(model)), start=1):
-        if level.on == "scatter":
-            weight = sum(scatter_counts[k] for k in cells)
-            where = "show in the base game's window (below any higher level's count)"
-        else:
-            weight = sum(g[0] for g in lines[n - 1])
-            where = "show on a payline of the base game (below any higher line level's count)"
+    for n, level in enumerate(model.jackpots, start=1):
+        weight = sum(g[0] for g in won[n - 1])
         if not weight:
+            where = ("show in the base game's window (below any higher level's count)" if level.on == "scatter"
+                     else "show on a payline of the base game (below any higher line level's count)")
             raise ModelError(f"jackpot, level {n}", f"{level.count} x {model.symbol_names[level.symbol]} can never "
                              f"{where}, so {level.name} can never be won", model.source)
         out.append(pj.summarise(level, Fraction(weight, cycle), model.total_bet))
     return tuple(out)
-
-
-def by_cell(model: SlotModel, meters: tuple[pj.ProgressiveSummary, ...]) -> dict[int, tuple[Fraction, Fraction]]:
-    """Per scatter cell that wins a scatter level: ``(E[M], E[M^2])``, credits, of the meter it pays."""
-    return {k: (m.mean_meter, m.meter_second_moment)
-            for cells, m in zip(level_cells(model), meters) for k in cells}
 
 
 def pair_moment(scatter: pj.ProgressiveSummary, line: pj.ProgressiveSummary, both: Fraction, bet: int) -> Fraction:
@@ -144,15 +142,16 @@ def pair_moment(scatter: pj.ProgressiveSummary, line: pj.ProgressiveSummary, bot
             + cs * cl * e_gg)
 
 
-def pair_correction(model: SlotModel, meters: tuple[pj.ProgressiveSummary, ...],
-                    lines: dict[int, list[tuple[int, int, int]]], cycle: int) -> Fraction:
-    """What ``E[X^2]`` gains over treating the meters of a scatter and a line level hit together as
-    independent (the analysis adds them per cell as if they were): ``2 P(both) (E[M_s M_l] - E[M_s] E[M_l])``."""
+def pair_terms(model: SlotModel, meters: tuple[pj.ProgressiveSummary, ...],
+               won: dict[int, list[tuple[int, int, int]]], cycle: int) -> Fraction:
+    """``2 E[M_s M_l]`` summed over the plays that win a scatter level ``s`` and a line level ``l``
+    together (per play; :func:`pair_moment`): the meters' cross term in ``E[X^2]``."""
     out = Fraction(0)
+    kinds = {i: lv.on for i, lv in enumerate(model.jackpots)}
     for s, cells in enumerate(level_cells(model)):
-        for l, groups in lines.items():
-            both = Fraction(sum(groups[k][0] for k in cells), cycle)
-            if both:
-                ms, ml = meters[s], meters[l]
-                out += 2 * both * (pair_moment(ms, ml, both, model.total_bet) - ms.mean_meter * ml.mean_meter)
+        for l, spins in won.items():
+            if kinds[s] == "scatter" and kinds[l] == "line":
+                both = Fraction(sum(spins[k][0] for k in cells), cycle)
+                if both:
+                    out += 2 * both * pair_moment(meters[s], meters[l], both, model.total_bet)
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from harness.slot import heights
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
 from harness.slot.simulate import SimulationResult
@@ -310,15 +311,9 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
     return lines
 
 
-def _cycle(m) -> int:
-    """Stop combinations of the base game (each equally likely), times the reel heights' weights if drawn."""
-    heights = math.prod(sum(w for _, w in hs) for hs in m.heights) if m.heights else 1
-    return math.prod(m.stop_totals()) * heights
-
-
 def _model_json(m) -> dict:
     out = {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
-           "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": _cycle(m)}
+           "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": heights.cycle(m)}
     if m.ways:  # "paylines" then counts the ways, each paid as a line; "bet_per_line" is the bet per way
         out["ways"] = len(m.paylines)
     return out
@@ -333,7 +328,7 @@ def _model_lines(m) -> list[str]:
             *([f"  reel heights per spin: weights {' x '.join(str(sum(w for _, w in hs)) for hs in m.heights)}; "
                f"up to {len(m.paylines):,} ways, total bet {m.total_bet} credits whatever the ways"]
               if m.heights else []),
-            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {_cycle(m):,} "
+            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {heights.cycle(m):,} "
             f"{'virtual ' if m.base_weights else ''}stop combinations (each equally likely)"]
 
 

@@ -51,6 +51,27 @@ class LineReader:
             got = self._seen[symbols] = (pay, cls)
         return got
 
+    def hits(self, window, paylines) -> list[tuple[tuple[int, ...], int, int]]:
+        """``(path, pay, class)`` of every payline of ``window`` (columns, top row first) that pays."""
+        out = []
+        for path in paylines:
+            pay, cls = self.read(tuple(window[r][row] for r, row in enumerate(path)))
+            if pay:
+                out.append((path, pay, cls))
+        return out
+
+
+def paying_buckets(awards, cell: int) -> list[tuple[int, int]]:
+    """``(b, pay)`` per scatter count range ``awards.buckets[b]`` that ``cell`` shows and that pays
+    (multiples of the total bet)."""
+    code = awards.code
+    out = []
+    for b, (i, lo, hi) in enumerate(awards.buckets):
+        pay = awards.awards(i, lo)[0]
+        if pay and lo <= code.count(cell, i) <= hi:
+            out.append((b, pay))
+    return out
+
 
 @dataclasses.dataclass(frozen=True)
 class WindowFigures:
@@ -96,9 +117,8 @@ def accumulate(model: SlotModel, windows, cycle: int, read: Callable[[list], lis
             line_paid[c] += weight
         cell = scatter_cell(code, window)
         scatter = awards.pay[cell] * tb
-        for b, (i, lo, hi) in enumerate(awards.buckets):
-            if awards.awards(i, lo)[0] and lo <= code.count(cell, i) <= hi:
-                bucket_paid[b] += weight
+        for b, _ in paying_buckets(awards, cell):
+            bucket_paid[b] += weight
         win = line_win + scatter
         lines_total += weight * line_win
         scatter_total += weight * scatter
