@@ -196,3 +196,49 @@ def test_docs_fragment_is_a_valid_model():
     assert a.feature.retrigger_per_spin > 0 and any(not c.exact for c in a.classes)  # retriggers: bounds
     results = check(a, "jp")
     assert results[0].outcome == a.rarest.name
+
+
+MYSTERY = """
+[[mystery]]
+name = "MINI"
+probability = "1/40"
+contribution = "0.01"
+reset = 10
+[[mystery]]
+name = "GRAND"
+probability = "1/5000"
+contribution = "0.002"
+reset = 500
+"""
+
+
+def test_mystery_levels_with_cascades_equal_brute_force():
+    from test_slot_mystery import meter
+
+    m = model(GAME + MYSTERY)
+    a = analyse(m)
+    tb = m.total_bet
+    # every play's cascades and free spins, then independently no level or one level's meter
+    outcomes = [(1 - sum(lv.probability for lv in m.mystery), Fraction(0), Fraction(0), None)]
+    outcomes += [(lv.probability, *meter(lv.probability, lv.contribution, lv.reset, tb), lv.name)
+                 for lv in m.mystery]
+    mean = second = hit = Fraction(0)
+    once: dict = {}
+    for (w, seen), p in brute_force(m).items():
+        for q, e1, e2, name in outcomes:
+            mean += p * q * (w + e1)
+            second += p * q * (w * w + 2 * w * e1 + e2)
+            hit += p * q if (w or name) else 0
+            for c in seen | ({f"mystery progressive {name}"} if name else set()):
+                once[c] = once.get(c, 0) + p * q
+    assert a.rtp == mean / tb and a.variance == second - mean * mean and a.hit_frequency == hit
+    assert {c.name: c.probability for c in a.classes if c.probability} == once
+    assert [b.rtp for b in a.bet_levels] == [a.rtp]
+
+
+def test_bounded_cascades_with_mystery_levels_hold_the_exact_figures(monkeypatch):
+    exact = analyse(model(NO_FREE_SPINS + MYSTERY))
+    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
+    a = analyse(model(NO_FREE_SPINS + MYSTERY))
+    assert a.bounded and a.rtp <= exact.rtp <= a.rtp_upper and a.variance <= exact.variance <= a.variance_upper
+    assert a.parts["progressive"] == exact.parts["progressive"] > 0 and a.hit_frequency == exact.hit_frequency

@@ -54,7 +54,7 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, outcome_classes, scatter_class
+from harness.slot.outcomes import OutcomeClass, Play, mystery_classes, outcome_classes, scatter_class
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -280,17 +280,28 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
             spins_per_feature=f.spins_per_play / f.trigger_probability if f.trigger_probability else Fraction(0),
             win_per_feature=sol.feature_mean / f.trigger_probability if f.trigger_probability else Fraction(0),
             rtp_per_free_spin=f.win_per_spin / tb)
+    # mystery levels: independent of the reels, so their moments add (harness.slot.progressive)
+    mystery = tuple(pj.summarise(level, level.probability, tb) for level in model.mystery)
+    q_mean, q_second = pj.mystery_moments(mystery)
+    q_rtp = sum((m.rtp for m in mystery), Fraction(0))
+    parts["progressive"] += q_rtp
+    classes += mystery_classes(model, mystery)
+    hit = 1 - (1 - sol.hit) * (1 - sum(level.probability for level in model.mystery))
+    mean, second = sol.mean + q_mean, sol.second + 2 * sol.mean * q_mean + q_second
     if sol.exact:
-        return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle, classes,
-                                    "python (exact cascade chain)", cascade=sol, feature=feature)
+        return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
+                                    "python (exact cascade chain)", cascade=sol, feature=feature, meters=mystery,
+                                    mystery=mystery)
     lines_upper = sol.mean_upper - sol.scatter_upper  # (no free spins in a bounded play)
     upper = dict(parts, scatters=sol.scatter_upper / tb, cascade=(lines_upper - sol.first_mean) / tb)
     bounded = (f"the cascade chain has {sol.states:,} states, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
                f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
                f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
-    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle, classes,
-                                "python (cascade chain, rigorous bounds)", cascade=sol,
-                                upper=(upper, sol.mean_upper, sol.second_upper, bounded))
+    return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
+                                "python (cascade chain, rigorous bounds)", cascade=sol, meters=mystery,
+                                mystery=mystery,
+                                upper=(upper, sol.mean_upper + q_mean,
+                                       sol.second_upper + 2 * sol.mean_upper * q_mean + q_second, bounded))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
@@ -336,7 +347,8 @@ def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[Outcome
 
 def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
                          second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
-                         upper=None, feature: FeatureSummary | None = None, **extra) -> Analysis:
+                         upper=None, feature: FeatureSummary | None = None, meters: tuple = (),
+                         **extra) -> Analysis:
     """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways).
 
     ``upper``: for a bounded play, ``(parts, mean, second, why)`` upper bounds (the given figures are then
@@ -358,7 +370,7 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
         return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
                         variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=feature,
                         progressive=None, engine=engine, seconds=time.perf_counter() - started,
-                        bet_levels=_bet_levels(model, parts, ()), **extra)
+                        bet_levels=_bet_levels(model, parts, meters), **extra)
     parts_upper, mean_upper, second_upper, why = upper
     rtp_upper = sum(parts_upper.values(), Fraction(0))
     if rtp_upper != mean_upper / model.total_bet or not rtp <= rtp_upper:
@@ -366,7 +378,7 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
     return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
                     variance=max(Fraction(0), second - mean_upper * mean_upper), classes=tuple(classes),
                     rarest=rarest, feature=feature, progressive=None, engine=engine,
-                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, (), parts_upper),
+                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, meters, parts_upper),
                     rtp_upper=rtp_upper, parts_upper=parts_upper, variance_upper=second_upper - mean * mean,
                     bounded=why, **extra)
 

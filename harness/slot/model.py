@@ -1061,9 +1061,10 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 def _check_cascade(model: SlotModel) -> None:
     """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused.
 
-    Scatter symbols and free spins are followed (docs/slot_model.md, "Cascades with scatters and free spins").
+    Scatter symbols, free spins and mystery levels are followed (docs/slot_model.md, "Cascades with
+    scatters and free spins").
     """
-    _check_alone(model, "cascade", "a cascade model", "Cascades", free_spins=True)
+    _check_alone(model, "cascade", "a cascade model", "Cascades", frozenset({"free_spins", "mystery"}))
     if model.both_ways:
         raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
                          "docs/slot_model.md, Cascades)")
@@ -1074,13 +1075,14 @@ def _check_cascade(model: SlotModel) -> None:
                              "Cascades)")
 
 
-def _check_alone(model: SlotModel, where: str, what: str, section_doc: str, free_spins: bool = False) -> None:
+def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
+                 allowed: frozenset[str] = frozenset()) -> None:
     """A feature analysed window by window (cascades, both ways) with no other feature beside it
-    (``free_spins``: but free spins, which the cascade chain follows)."""
-    for section, present in (("free_spins", model.free_spins and not free_spins), ("hold_and_spin", model.hold_and_spin),
+    but the sections ``allowed`` (cascades follow free spins and mystery levels)."""
+    for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
-        if present:
+        if present and section not in allowed:
             raise ModelError(where, f"{what} has no [{section}] section (not supported together; "
                              f"docs/slot_model.md, {section_doc})")
     for s in model.symbols:

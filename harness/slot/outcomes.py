@@ -117,15 +117,15 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
         out += hold_spin_classes(play, hold)
     if bonus:
         out += bonus_classes(play, bonus)
-    out += mystery_classes(play, mystery)
+    out += mystery_classes(play.model, mystery)
     out += jackpot_classes(play, jackpots)
     return out
 
 
-def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
+def mystery_classes(model: SlotModel, mystery: tuple) -> list[OutcomeClass]:
     """One class per mystery progressive level: hit with its stated probability per play."""
     out = []
-    for level, summary in zip(play.model.mystery, mystery):
+    for level, summary in zip(model.mystery, mystery):
         p = summary.hit_probability
         out.append(OutcomeClass(name=f"mystery progressive {level.name}", kind="progressive",
                                 award=f"{level.name} meter", probability=p, probability_upper=p, base_probability=p,
