@@ -39,6 +39,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_mystery_levels.toml": ("RTP 98.81%", "1 in 2,000,000", True),
         "slot_cascade.toml": ("RTP 92.70%", "1 in 172", True),
         "slot_jackpot_levels.toml": ("RTP 99.41%", "1 in 20,000", True),
+        "slot_jackpot_lines.toml": ("RTP 94.17%", "1 in 160,000", True),
     }
     for name, (rtp_text, odds_text, passes) in expect.items():
         a = analyse(load_model(ROOT / "examples" / name))
@@ -79,6 +80,19 @@ def test_jackpot_fragment_is_the_example():
     assert fragment in (ROOT / "examples" / "slot_jackpot_levels.toml").read_text(encoding="utf-8")
     m = load_model(ROOT / "examples" / "slot_jackpot_levels.toml")
     assert [(lv.name, lv.count) for lv in m.jackpots] == [("MINOR", 3), ("MAJOR", 4), ("GRAND", 5)]
+
+
+def test_line_jackpot_fragment_is_the_example():
+    section = DOC.split("\n## Jackpot levels\n", 1)[1].split("\n## ", 1)[0]
+    fragment = re.findall(r"```\n(.*?)```", section, re.S)[1]
+    path = ROOT / "examples" / "slot_jackpot_lines.toml"
+    assert fragment in path.read_text(encoding="utf-8")
+    m = load_model(path)
+    assert [(lv.name, lv.on, lv.count) for lv in m.jackpots] == [
+        ("MINOR", "scatter", 3), ("MAJOR", "scatter", 4), ("SUPER", "line", 4), ("GRAND", "line", 5)]
+    a = analyse(m)
+    assert a.rarest.name == "jackpot GRAND (5 x SEVEN on a line)" and len(a.bet_levels) == 2
+    assert all(c.passed for c in check(a, "jp"))
 
 
 def test_both_ways_fragment_is_a_valid_model():

@@ -112,7 +112,11 @@ LEVEL = '[[jackpot]]\nname = "X"\nsymbol = "J"\ncount = 6\ncontribution = "0.01"
 
 
 @pytest.mark.parametrize("change, where", [
-    (("symbol = \"J\"\ncount = 4", "symbol = \"A\"\ncount = 4"), "jackpot, level 1.symbol: a jackpot is won by counts of a scatter"),
+    (("symbol = \"J\"\ncount = 4", "symbol = \"Q\"\ncount = 4"),
+     "jackpot, level 1.symbol: a jackpot is won on a payline by a line symbol or by counts of a scatter"),
+    (("symbol = \"J\"\ncount = 4", "symbol = \"A\"\ncount = 4"), "jackpot, level 1.count: must be at most 3"),
+    (("symbol = \"J\"\ncount = 4", "symbol = \"J\"\ncount = 4\nwilds = true"),
+     "jackpot, level 1.wilds: only a level won on a payline counts substituting wilds"),
     (("count = 4", "count = 3"), "jackpot, level 3.count: 3 x J already wins level 1"),
     (("contribution = \"1/50\"", "contribution = \"0.98\""), "jackpot: the levels' contributions sum to"),
     (("reset = 300", "reset = 300\nodds = 3"), "jackpot, level 1: unknown key 'odds'"),
@@ -131,8 +135,120 @@ def test_a_second_jackpot_symbol_is_refused(tmp_path):
     text = GAME.replace('J = { kind = "scatter", pays = { 2 = 1 } }',
                         'J = { kind = "scatter", pays = { 2 = 1 } }\nQ = { kind = "scatter" }')
     refused(tmp_path, text.replace("[reels]", LEVEL.replace('"J"', '"Q"') + "[reels]"),
-            "jackpot, level 4.symbol: every level counts the one jackpot symbol 'J'")
+            "jackpot, level 4.symbol: every scatter level counts the one jackpot scatter symbol 'J'")
 
 
 def test_simulate_refuses_jackpot_levels(tmp_path):
     simulate_refused(tmp_path, GAME, "jackpot")
+
+
+# Two more levels won on a payline: a run of 2, or of 3, A from reel 1 (wilds count for these).
+LINE_LEVELS = """
+[[jackpot]]
+name = "RUBY"
+symbol = "A"
+count = 2
+wilds = true
+contribution = "0.004"
+reset = 25
+[[jackpot]]
+name = "DIAMOND"
+symbol = "A"
+count = 3
+wilds = true
+contribution = "0.006"
+reset = 150
+"""
+BOTH = GAME.replace("[reels]", LINE_LEVELS + "[reels]")
+
+
+def _run(m, symbols, jackpot, wilds):
+    """Length of the run of ``jackpot`` (or a wild substituting for it, if ``wilds``) from reel 1."""
+    n = 0
+    for x in symbols:
+        s = m.symbols[x]
+        if x == jackpot or (wilds and s.kind == "wild" and m.symbol_names[jackpot] in s.substitutes):
+            n += 1
+        else:
+            break
+    return n
+
+
+def brute_force_both(m):
+    """(RTP, variance, hit frequency, P(level)) from every stop combination, a scatter level and a line
+    level per play at most (the highest of each kind)."""
+    strips = m.base_strips
+    j = m.symbol_index("J")
+    by_kind = {on: sorted((lv for lv in m.jackpots if lv.on == on), key=lambda lv: lv.count)
+               for on in ("scatter", "line")}
+    combos = list(itertools.product(*(range(len(s)) for s in strips)))
+    plays = []
+    for stops in combos:
+        window = [[s[(p + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
+        lines = [[window[r][row] for r, row in enumerate(path)] for path in m.paylines]
+        win = sum(reference_line(m, seq)[0] for seq in lines)
+        n = sum(col.count(j) for col in window)
+        win += max((v for k, v in m.symbols[j].pays.items() if k <= n), default=0) * m.total_bet
+        hits = [next((lv for lv in reversed(by_kind["scatter"]) if lv.count <= n), None)]
+        line = by_kind["line"]
+        run = max(_run(m, seq, line[0].symbol, line[0].wilds) for seq in lines) if line else 0
+        hits.append(next((lv for lv in reversed(line) if lv.count <= run), None))
+        plays.append((win, [lv for lv in hits if lv is not None]))
+    cycle = len(combos)
+    p = {lv.name: Fraction(sum(1 for _, hit in plays if lv in hit), cycle) for lv in m.jackpots}
+    meter = {lv.name: _meter(p[lv.name], lv.contribution, lv.reset, m.total_bet) for lv in m.jackpots}
+    mean = second = Fraction(0)
+    for win, hit in plays:
+        # E[(w + M1 + M2)^2] = w^2 + 2 w (E M1 + E M2) + E M1^2 + E M2^2 + 2 E[M1 M2]
+        e1 = sum(meter[lv.name][0] for lv in hit)
+        e2 = sum(meter[lv.name][1] for lv in hit) + (2 * _pair(plays, cycle, *hit, m.total_bet)
+                                                     if len(hit) == 2 else 0)
+        mean += win + e1
+        second += win * win + 2 * win * e1 + e2
+    mean, second = mean / cycle, second / cycle
+    hit_frequency = Fraction(sum(1 for win, hit in plays if win or hit), cycle)
+    return mean / m.total_bet, second - mean * mean, hit_frequency, p
+
+
+def _pair(plays, cycle, s, l, bet):
+    """E[M_s M_l] at a play hitting both, M = reset + c bet (1 + A): going back over the earlier plays,
+    first-step analysis on the first of them: a play that hits s (or l) ends A (or B), so
+    E[AB] = P(neither) (1 + E[A] + E[B] + E[AB])."""
+    neither = Fraction(sum(1 for _, hit in plays if s not in hit and l not in hit), cycle)
+    p_s = Fraction(sum(1 for _, hit in plays if s in hit), cycle)
+    p_l = Fraction(sum(1 for _, hit in plays if l in hit), cycle)
+    ea, eb = (1 - p_s) / p_s, (1 - p_l) / p_l  # geometric: earlier plays back to the level's last hit
+    eab = neither * (1 + ea + eb) / (1 - neither)
+    g_s, g_l = 1 + ea, 1 + eb
+    cs, cl = s.contribution * bet, l.contribution * bet
+    return (s.reset * l.reset + s.reset * cl * g_l + l.reset * cs * g_s
+            + cs * cl * (1 + ea + eb + eab))
+
+
+def test_line_and_scatter_levels_equal_brute_force():
+    m = model(BOTH)
+    assert [lv.on for lv in m.jackpots] == ["scatter"] * 3 + ["line"] * 2
+    a = analyse(m)
+    rtp, variance, hit, p = brute_force_both(m)
+    assert a.rtp == rtp and a.variance == variance and a.hit_frequency == hit
+    by_name = {c.name: c.probability for c in a.classes if c.kind == "progressive"}
+    assert by_name["jackpot RUBY (2 x A on a line)"] == p["RUBY"] > 0
+    assert by_name["jackpot DIAMOND (3 x A on a line)"] == p["DIAMOND"] > 0
+    assert sum(c.rtp for c in a.classes) == a.rtp
+    # (the brute force's meters of the two kinds are dependent: the product rule fails this test)
+
+
+def test_line_levels_alone_equal_brute_force():
+    text = GAME.split("[[jackpot]]")[0] + LINE_LEVELS + "[reels]" + GAME.split("[reels]")[1]
+    m = model(text)
+    a = analyse(m)
+    rtp, variance, hit, p = brute_force_both(m)
+    assert a.rtp == rtp and a.variance == variance and a.hit_frequency == hit
+
+
+def test_a_line_level_the_paylines_cannot_show_is_refused(tmp_path):
+    text = BOTH.replace('symbol = "A"\ncount = 3\nwilds = true', 'symbol = "K"\ncount = 3\nwilds = true')
+    refused(tmp_path, text, "jackpot, level 5.symbol: every line level counts the one jackpot line symbol 'A'")
+    never = GAME.replace("[reels]", LINE_LEVELS.replace('symbol = "A"', 'symbol = "X"') + "[reels]").replace(
+        "[symbols]", "[symbols]\nX = {}")
+    refused(tmp_path, never, "jackpot, level 4: 2 x X can never show on a payline")

@@ -11,6 +11,15 @@ and so on until a window pays nothing.  The ``k``-th window of a play
 (``k = 0``: the paid spin's) is paid ``ladder[k]`` times its line pays; the
 ladder's last rung applies to every later window.
 
+Scatters and free spins (``docs/slot_model.md``, "Cascades with scatters and
+free spins"): a scatter is on no line, so it is never removed; when a
+sequence ends, its last window's scatters pay (x the total bet) and award
+free spins, each free spin a whole sequence from the feature strips with the
+ladder restarted, everything x the free-spin multiplier, its last window
+awarding the retriggers.  Every such figure is a reward of the chain (see
+:class:`_Stage`); the free spins form the branching process of
+:mod:`harness.slot.feature`.
+
 What is exact.  After the paid spin the play is a Markov chain whose state is
 the window and the rung (:mod:`harness.slot.chain` solves its reward
 equations in fractions, cycles included: a refill can bring back the window
@@ -18,11 +27,18 @@ it removed).  In a ways game the order of the symbols within a column
 changes no pay and no removal, so a column is kept as its sorted contents.
 Every window the chain can reach is followed; the paid spin's windows are
 enumerated by column contents (the strips' stops, or virtual stops, grouped
-by what the column shows).  The mean, the second moment, the hit frequency
-and each combination's probability of being paid at least once in the play
-are exact.  A model whose chain reaches more than :data:`MAX_CASCADE_STATES`
-windows is refused (exit 2): this module gives no bounds and never cuts the
-chain short.
+by what the column shows).  Up to :data:`MAX_CASCADE_STATES` states the
+mean, the second moment, the hit frequency and each combination's
+probability of being paid at least once in the play are exact.
+
+What is bounded.  A chain of more states (up to
+:data:`MAX_CASCADE_BOUND_STATES`, every one still followed: nothing is cut)
+is too large to eliminate in fractions; its figures are then bracketed by
+:mod:`harness.slot.chain_bounds` (integer fixed point rounded outward, both
+sides proved), and :attr:`CascadeSolution.exact` is False.  The paid spin's
+own figures (its window's pays, the hit frequency, each combination's
+probability in the first window) stay exact.  Beyond that limit, or for a
+chain that ends too slowly to bound, the model is refused (exit 2).
 """
 from __future__ import annotations
 
@@ -32,35 +48,72 @@ import math
 from fractions import Fraction
 
 from harness.slot import chain
+from harness.slot import chain_bounds as cb
+from harness.slot import feature as fs
 from harness.slot.errors import ModelError
-from harness.slot.limits import MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
+from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
-from harness.slot.window import LineReader, column_groups
+from harness.slot.window import LineReader, column_groups, scatter_cell
 
 
 
 @dataclasses.dataclass(frozen=True)
 class CascadeClass:
-    """One line combination in a cascade play (``automaton.classes[i]``)."""
+    """One winning outcome of a cascade play: a line combination (``automaton.classes[i]``) or a scatter
+    count range (``model.scatter_awards.buckets[b]``); ``*_upper``: see :attr:`CascadeSolution.exact`."""
 
-    probability: Fraction        # paid at least once in a play
-    first_probability: Fraction  # paid in the paid spin's window
-    credits: Fraction            # its expected credits per play (ladder included)
+    probability: Fraction        # paid at least once in a play (a lower bound when not exact)
+    first_probability: Fraction  # line: paid in the paid spin's window; scatter: shown when its cascades end
+    credits: Fraction            # expected credits per play, ladder and free spins included (lower bound)
+    probability_upper: Fraction
+    credits_upper: Fraction
+    free_spin_probability: Fraction | None = None  # paid in one free spin (its whole cascade sequence)
+
+
+@dataclasses.dataclass(frozen=True)
+class CascadeFree:
+    """The free spins of a cascade model, each one whole cascade sequence on the feature strips (exact)."""
+
+    trigger_probability: Fraction  # per play
+    retrigger_per_spin: Fraction   # spins awarded by one free spin
+    spins_per_play: Fraction       # retriggers included
+    win_per_spin: Fraction         # credits, the multiplier included
+    states: int                    # the free spins' chain
 
 
 @dataclasses.dataclass(frozen=True)
 class CascadeSolution:
-    """The exact figures of a cascade play (credits; see the module docstring)."""
+    """The figures of a cascade play (credits; see the module docstring).
+
+    ``exact``: every figure is exact and each ``*_upper`` equals its
+    figure; otherwise ``mean``, ``second``, ``scatter_mean``, ``cascades``
+    and the classes' ``probability`` and ``credits`` are rigorous lower
+    bounds and the ``*_upper`` fields rigorous upper bounds (``first_mean``,
+    ``hit`` and the lines' ``first_probability`` are exact either way).
+    """
 
     mean: Fraction
     second: Fraction
-    first_mean: Fraction           # credits paid by the paid spin's window
-    hit: Fraction                  # the paid spin's window pays
-    cascades: Fraction             # expected refills per play
+    first_mean: Fraction           # line credits paid by the paid spin's window
+    hit: Fraction                  # the play pays or triggers
+    cascades: Fraction             # expected refills per play (the paid spin's sequence)
     classes: tuple[CascadeClass, ...]
     states: int                    # windows x rungs the chain reached
     cycle: int
+    exact: bool = True
+    mean_upper: Fraction | None = None    # None when exact (then equal to mean), likewise below
+    second_upper: Fraction | None = None
+    cascades_upper: Fraction | None = None
+    scatter_mean: Fraction = Fraction(0)  # the paid spin's scatter pays (its last window's count)
+    scatter_upper: Fraction = Fraction(0)
+    feature_mean: Fraction = Fraction(0)  # everything the free spins win
+    buckets: tuple[CascadeClass, ...] = ()  # per model.scatter_awards.buckets
+    free: CascadeFree | None = None
 
+    @property
+    def rtp_gap(self) -> Fraction:
+        """Width of the RTP interval, in credits per play (0 when exact)."""
+        return Fraction(0) if self.exact else self.mean_upper - self.mean
 
 class _Window:
     """What a window pays and which cells it removes (cached per window)."""
@@ -76,12 +129,10 @@ class _Window:
         if got is not None:
             return got
         total, per_class, cells = 0, {}, set()
-        for path in self.model.paylines:
-            pay, cls = self.lines.read(tuple(window[r][row] for r, row in enumerate(path)))
-            if pay:
-                total += pay
-                per_class[cls] = per_class.get(cls, 0) + pay
-                cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
+        for path, pay, cls in self.lines.hits(window, self.model.paylines):
+            total += pay
+            per_class[cls] = per_class.get(cls, 0) + pay
+            cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
 
@@ -117,119 +168,418 @@ def _next_columns(model: SlotModel, column: tuple[int, ...], removed: list[int],
 
 
 def solve(model: SlotModel) -> CascadeSolution:
-    """The exact figures of ``model``'s cascade play (see the module docstring).
+    """The figures of ``model``'s cascade play: exact, or rigorously bounded (see the module docstring).
 
     Raises
     ------
     ModelError
         If the paid spin shows more than :data:`MAX_START_WINDOWS` different
-        windows, the chain reaches more than :data:`MAX_CASCADE_STATES`
-        states or :data:`MAX_TRANSITIONS` refill outcomes, or a cascade can
-        go on forever with probability 1 from some window.
+        windows, the chain reaches more than :data:`MAX_CASCADE_BOUND_STATES`
+        states or :data:`MAX_TRANSITIONS` refill outcomes, a cascade can go
+        on forever with probability 1 from some window, (beyond
+        :data:`MAX_CASCADE_STATES` states) the chain ends too slowly to
+        bound or the model has free spins, or the free spins' retriggers
+        make their expected number infinite.
     """
-    cascade, bpl = model.cascade, model.bet_per_line
-    win = _Window(model)
-    starts = column_groups(model.base_strips, model.base_weights, model.rows, key=lambda cells: _column(model, cells))
-    n_start = math.prod(len(c) for c in starts)
-    if n_start > MAX_START_WINDOWS:
-        raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
-                         f"{MAX_START_WINDOWS:,} the exact cascade chain follows (docs/slot_model.md, Cascades); "
-                         "use fewer distinct stops", model.source)
-    refills = _refills(model)
-    lengths = [len(s) for s in cascade.refill]
+    free = None
+    if model.free_spins is not None:
+        free = _Stage(_Walk(model, model.feature_strips, model.feature_weights, model.free_spins.multiplier),
+                      model.scatter_awards.retrigger)
+        if not free.solver.exact:
+            raise ModelError("cascade", f"the free spins' cascade chain has {len(free.walk.keys):,} states, more "
+                             f"than the {MAX_CASCADE_STATES:,} solved exactly; free spins with cascades are solved "
+                             "exactly or not at all (docs/slot_model.md, Cascades with scatters and free spins)",
+                             model.source)
+    base = _Stage(_Walk(model, model.base_strips, model.base_weights, 1), model.scatter_awards.trigger)
+    if free is not None and not base.solver.exact:
+        raise ModelError("cascade", f"the paid spin's cascade chain has {len(base.walk.keys):,} states, more than "
+                         f"the {MAX_CASCADE_STATES:,} solved exactly; free spins with cascades are solved exactly "
+                         "or not at all (docs/slot_model.md, Cascades with scatters and free spins)", model.source)
+    return _play(model, base, free)
 
-    index: dict[tuple, int] = {}
-    keys: list[tuple] = []
 
-    def state(window: tuple, rung: int) -> int | None:
+class _Solver:
+    """``x = b + P x`` on a walk's chain: exact in fractions up to :data:`MAX_CASCADE_STATES` states,
+    rigorous bounds beyond; ModelErrors name the window where the chain cannot be solved."""
+
+    def __init__(self, walk: "_Walk"):
+        self.walk = walk
+        self.exact = len(walk.keys) <= MAX_CASCADE_STATES
+        self.prepared = None if self.exact else self._guard(cb.prepare, walk.edges)
+
+    def many(self, rewards: list[tuple[list[Fraction], list[Fraction]]]) -> list[tuple[list, list]]:
+        """``(lo, hi)`` per ``(reward_lo, reward_hi)`` (the same lists when exact); a reward given twice
+        is solved once, and a zero reward not at all."""
+        distinct: list = []
+        for r in rewards:
+            if any(r[0]) and r not in distinct:
+                distinct.append(r)
+        if self.exact:
+            xs = self._guard(chain.solve_many, self.walk.edges, [lo for lo, _ in distinct]) if distinct else []
+            solved = [(x, x) for x in xs]
+        else:
+            solved = [self._guard(cb.bounds, self.prepared, lo, hi) for lo, hi in distinct]
+        return [solved[distinct.index(r)] if any(r[0]) else r for r in rewards]
+
+    def cut(self, reward: list[Fraction], stop: list[bool], cap: Fraction | None = None) -> tuple[list, list]:
+        """The chain with the edges of the ``stop`` states cut (a question answered on entering them)."""
+        if self.exact:
+            x = self._guard(chain.solve, [() if st else e for st, e in zip(stop, self.walk.edges)], reward)
+            return x, x
+        return self._guard(cb.bounds, self.prepared, reward, stop=stop, cap=cap)
+
+    def _guard(self, fn, *args, **kwargs):
+        model, keys = self.walk.model, self.walk.keys
+        try:
+            return fn(*args, **kwargs)
+        except chain.ChainDiverges as exc:
+            raise ModelError("cascade.refill", f"from the window {_shown(model, keys[exc.state][0])} the cascades "
+                             "never end (every refill pays again), so the play has no finite return",
+                             model.source) from None
+        except cb.ChainTooSlow as exc:
+            raise ModelError("cascade.refill", f"the cascade chain has {len(keys):,} states, more than the "
+                             f"{MAX_CASCADE_STATES:,} solved exactly, and from the window "
+                             f"{_shown(model, keys[exc.state][0])} the cascades end too slowly to bound within "
+                             f"{cb.MAX_SWEEPS:,} steps (docs/slot_model.md, Cascades)", model.source) from None
+
+
+class _Walk:
+    """Every state of the chain one spin's cascades reach (on ``strips``), breadth first, with its edges,
+    its pays (x ``times``, the free-spin multiplier) and where its sequence ends (the last window's scatter
+    cell: ``term[s]`` cell -> probability from state ``s``; ``start_term`` cell -> stop combinations of a
+    spin whose own window pays no line)."""
+
+    def __init__(self, model: SlotModel, strips, weights, times: int):
+        self.model, self.times = model, times
+        cascade, bpl = model.cascade, model.bet_per_line
+        win = self.win = _Window(model)
+        self.code = model.scatter_code if model.scatters else None
+        starts = column_groups(strips, weights, model.rows, key=lambda cells: _column(model, cells))
+        n_start = math.prod(len(c) for c in starts)
+        if n_start > MAX_START_WINDOWS:
+            raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
+                             f"{MAX_START_WINDOWS:,} the cascade chain follows (docs/slot_model.md, Cascades); "
+                             "use fewer distinct stops", model.source)
+        refills = _refills(model)
+        lengths = [len(s) for s in cascade.refill]
+        self.index: dict[tuple, int] = {}
+        self.keys: list[tuple] = []
+        self.cycle = math.prod(len(s) if weights is None else sum(w) for s, w in
+                               zip(strips, weights or [None] * len(strips)))
+        self.start: dict[int, int] = {}  # state -> stop combinations
+        self.start_term: dict[int, int] = {}  # scatter cell -> stop combinations whose window pays no line
+        self.first_class: dict[int, int] = {}
+        self.first_mean = Fraction(0)
+        for columns in itertools.product(*(c.items() for c in starts)):
+            window = tuple(c for c, _ in columns)
+            weight = math.prod(w for _, w in columns)
+            s = self._state(window, 0)
+            if s is None:
+                k = self.cell(window)
+                self.start_term[k] = self.start_term.get(k, 0) + weight
+                continue
+            self.start[s] = self.start.get(s, 0) + weight
+            pay, per_class, _ = win.evaluate(window)
+            self.first_mean += weight * pay * bpl * cascade.ladder[0] * times
+            for c in per_class:
+                self.first_class[c] = self.first_class.get(c, 0) + weight
+        self.first_mean /= self.cycle
+
+        self.edges: list[list[tuple[int, Fraction]]] = []
+        self.term: list[dict[int, Fraction]] = []
+        transitions = 0
+        while len(self.edges) < len(self.keys):  # breadth first: keys grows while states are expanded
+            window, rung = self.keys[len(self.edges)]
+            _, _, cells = win.evaluate(window)
+            columns = []
+            for r in range(model.reels):
+                removed = [row for (rr, row) in cells if rr == r]  # rows of the column as kept (sorted in ways)
+                columns.append(_next_columns(model, window[r], removed, refills[r], lengths[r]))
+            transitions += math.prod(len(c) for c in columns)
+            if transitions > MAX_TRANSITIONS:  # before following them
+                raise ModelError("cascade", f"the cascade chain has more than {MAX_TRANSITIONS:,} refill "
+                                 "outcomes, too many to follow (docs/slot_model.md, Cascades); use fewer rows "
+                                 "or fewer distinct symbols on the refill strips", model.source)
+            nxt: dict[int, Fraction] = {}
+            ends: dict[int, Fraction] = {}
+            for combo in itertools.product(*columns):
+                after = tuple(c for c, _ in combo)
+                p = math.prod(p for _, p in combo)
+                t = self._state(after, cascade.rung(rung + 1))
+                if t is not None:
+                    nxt[t] = nxt.get(t, Fraction(0)) + p
+                elif self.code is not None:
+                    k = self.cell(after)
+                    ends[k] = ends.get(k, Fraction(0)) + p
+            if self.code is None:  # one cell: the sequence ends with the rest of the mass
+                ends = {0: 1 - sum(nxt.values(), Fraction(0))}
+            self.edges.append(sorted(nxt.items()))
+            self.term.append({k: p for k, p in ends.items() if p})
+
+        self.credits = [Fraction(win.evaluate(w)[0] * bpl * cascade.ladder[k] * times) for w, k in self.keys]
+        self.n_classes = len(win.lines.classes)
+        self.pays = [[win.evaluate(w)[1].get(c, 0) for w, _ in self.keys] for c in range(self.n_classes)]
+        self.class_credits = [[Fraction(self.pays[c][s] * bpl * cascade.ladder[k] * times)
+                               for s, (_, k) in enumerate(self.keys)] for c in range(self.n_classes)]
+
+    def cell(self, window: tuple) -> int:
+        """The scatter cell a window shows (0 without scatter symbols)."""
+        return 0 if self.code is None else scatter_cell(self.code, window)
+
+    def _state(self, window: tuple, rung: int) -> int | None:
         """The state of a paying window, or None: a window that pays nothing ends the play."""
-        if not win.evaluate(window)[0]:
+        if not self.win.evaluate(window)[0]:
             return None
         key = (window, rung)
-        if key not in index:
-            if len(keys) >= MAX_CASCADE_STATES:
-                raise ModelError("cascade", f"the cascade chain reaches more than {MAX_CASCADE_STATES:,} "
-                                 "windows, too many to solve exactly (docs/slot_model.md, Cascades); use shorter "
-                                 "ladders, fewer rows or fewer symbols on the refill strips", model.source)
-            index[key] = len(keys)
-            keys.append(key)
-        return index[key]
+        if key not in self.index:
+            if len(self.keys) >= MAX_CASCADE_BOUND_STATES:
+                raise ModelError("cascade", f"the cascade chain reaches more than {MAX_CASCADE_BOUND_STATES:,} "
+                                 "windows, too many to follow (docs/slot_model.md, Cascades); use shorter "
+                                 "ladders, fewer rows or fewer symbols on the refill strips", self.model.source)
+            self.index[key] = len(self.keys)
+            self.keys.append(key)
+        return self.index[key]
 
-    cycle = math.prod(model.stop_totals())
-    start: dict[int, int] = {}  # state -> stop combinations
-    first_class = {}
-    first_mean = Fraction(0)
-    for columns in itertools.product(*(c.items() for c in starts)):
-        window = tuple(c for c, _ in columns)
-        weight = math.prod(w for _, w in columns)
-        s = state(window, 0)
-        if s is None:
-            continue
-        start[s] = start.get(s, 0) + weight
-        pay, per_class, _ = win.evaluate(window)
-        first_mean += weight * pay * bpl * cascade.ladder[0]
-        for c in per_class:
-            first_class[c] = first_class.get(c, 0) + weight
 
-    edges: list[list[tuple[int, Fraction]]] = []
-    transitions = 0
-    while len(edges) < len(keys):  # breadth first: keys grows while states are expanded
-        window, rung = keys[len(edges)]
-        _, _, cells = win.evaluate(window)
-        columns = []
-        for r in range(model.reels):
-            removed = [row for (rr, row) in cells if rr == r]  # rows of the column as kept (sorted in ways)
-            columns.append(_next_columns(model, window[r], removed, refills[r], lengths[r]))
-        transitions += math.prod(len(c) for c in columns)
-        if transitions > MAX_TRANSITIONS:  # before following them
-            raise ModelError("cascade", f"the cascade chain has more than {MAX_TRANSITIONS:,} refill "
-                             "outcomes, too many to solve exactly (docs/slot_model.md, Cascades); use fewer rows "
-                             "or fewer distinct symbols on the refill strips", model.source)
-        nxt: dict[int, Fraction] = {}
-        for combo in itertools.product(*columns):
-            t = state(tuple(c for c, _ in combo), cascade.rung(rung + 1))
-            if t is not None:
-                nxt[t] = nxt.get(t, Fraction(0)) + math.prod(p for _, p in combo)
-        edges.append(sorted(nxt.items()))
+Pair = tuple[list[Fraction], list[Fraction]]  # (lower, upper) per state, or per scatter cell
 
-    credits = [Fraction(win.evaluate(w)[0] * bpl * cascade.ladder[k]) for w, k in keys]
-    n_classes = len(win.lines.classes)
-    pays = [[win.evaluate(w)[1].get(c, 0) for w, _ in keys] for c in range(n_classes)]
-    try:
-        value, count, *means = chain.solve_many(edges, [credits, [Fraction(1)] * len(keys)] + [
-            [Fraction(pays[c][s] * bpl * cascade.ladder[k]) for s, (_, k) in enumerate(keys)]
-            for c in range(n_classes)])
-        second = chain.solve(edges, [c * c + 2 * c * (v - c) for c, v in zip(credits, value)])
-        classes = []
-        for c in range(n_classes):
-            # paid at least once: a state that pays c ends the question (its edges cut)
-            cut = [() if pays[c][s] else edges[s] for s in range(len(keys))]
-            once = chain.solve(cut, [Fraction(1 if pays[c][s] else 0) for s in range(len(keys))])
-            classes.append(CascadeClass(
-                probability=_over(start, once, cycle),
-                first_probability=Fraction(first_class.get(c, 0), cycle),
-                credits=_over(start, means[c], cycle),
-            ))
-    except chain.ChainDiverges as exc:
-        window, _ = keys[exc.state]
-        raise ModelError("cascade.refill", f"from the window {_shown(model, window)} the cascades never end "
-                         "(every refill pays again), so the play has no finite return", model.source) from None
+
+def _exact(values: list[Fraction]) -> Pair:
+    return values, values
+
+
+class _Stage:
+    """One spin's cascade sequence as a random variable: ``X`` = its line pays (every window, ladder,
+    multiplier) + ``h(last cell)``, its scatter pay; and ``J`` = ``awards[last cell]`` spins it awards.
+
+    Every expectation is a chain of :class:`_Solver`: a quantity ``sum c(S_i) + a(last cell)`` over the
+    paying windows ``S_i`` has reward ``c(s) + sum_k term[s][k] a(k)``; its product with a quantity of the
+    last cell only, ``b``, has reward ``c(s) E[b | s] + sum_k term[s][k] a(k) b(k)``; its square, reward
+    ``c(s)^2 + 2 c(s) (E[. | s] - c(s)) + sum_k term[s][k] a(k)^2``.
+    """
+
+    def __init__(self, walk: _Walk, awards):
+        self.walk = walk
+        self.solver = _Solver(walk)
+        m = walk.model
+        width = m.scatter_awards.width
+        self.width = width
+        self.h = [Fraction(m.scatter_awards.pay[k] * m.total_bet * walk.times) for k in range(width)]
+        self.awards = [Fraction(awards[k]) for k in range(width)]
+        self.zero = [Fraction(0)] * len(walk.keys)
+
+    def terminal(self, a: Pair) -> Pair:
+        """Per state: ``sum_k term[s][k] a(k)``, bounds kept apart."""
+        return tuple([sum((p * f[k] for k, p in t.items()), Fraction(0)) for t in self.walk.term] for f in a)
+
+    def over(self, x: Pair, a: Pair) -> tuple[Fraction, Fraction]:
+        """Per spin: paying windows ``x[s]``, the others ``a(cell)``."""
+        w = self.walk
+        return tuple((sum((n * xs[s] for s, n in w.start.items()), Fraction(0))
+                      + sum((n * f[k] for k, n in w.start_term.items()), Fraction(0))) / w.cycle
+                     for xs, f in zip(x, a))
+
+    def expect(self, pairs: list[tuple[list[Fraction], Pair]]) -> list[Pair]:
+        """Per ``(c, a)``: ``E[sum c(S_i) + a(last cell) | s]`` for every state."""
+        rewards = []
+        for c, a in pairs:
+            t_lo, t_hi = self.terminal(a)
+            rewards.append(([x + y for x, y in zip(c, t_lo)], [x + y for x, y in zip(c, t_hi)]))
+        return self.solver.many(rewards)
+
+    def product(self, c: list[Fraction], a: Pair, b: Pair, beta: Pair) -> Pair:
+        """``E[(sum c(S_i) + a(last)) b(last) | s]``, given ``beta = E[b(last) | s]`` (all non-negative)."""
+        t = self.terminal(tuple([x * y for x, y in zip(aa, bb)] for aa, bb in zip(a, b)))
+        return self.solver.many([tuple([ci * bs + ts for ci, bs, ts in zip(c, be, tt)]
+                                       for be, tt in zip(beta, t))])[0]
+
+    def square(self, c: list[Fraction], a: Pair, alpha: Pair) -> Pair:
+        """``E[(sum c(S_i) + a(last))^2 | s]``, given ``alpha`` = its mean from every state."""
+        t = self.terminal(tuple([x * x for x in f] for f in a))
+        return self.solver.many([tuple([ci * ci + 2 * ci * (al - ci) + ts for ci, al, ts in zip(c, alph, tt)]
+                                       for alph, tt in zip(alpha, t))])[0]
+
+
+def _onehot(width: int, cells) -> list[Fraction]:
+    return [Fraction(int(k in cells)) for k in range(width)]
+
+
+def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolution:
+    """Every figure of a play: the paid spin's cascade sequence, then the free spins its last window awards."""
+    awards, tb = model.scatter_awards, model.total_bet
+    code, width = awards.code, base.width
+    bw = base.walk
+    zero_cells = _exact([Fraction(0)] * width)
+    h = _exact(base.h)
+    tree = None
+    f1 = f2 = zero_cells
+    if free is not None:
+        fs_moments = _free_spin(model, free)
+        tree = fs.tree_moments(fs_moments)
+        f1 = _exact([fs.award_moments(int(n), tree)[0] for n in base.awards])
+        f2 = _exact([fs.award_moments(int(n), tree)[1] for n in base.awards])
+
+    # every first-order expectation in one solve: the parts, refills, each class's credits, where it ends
+    credits, n_classes = bw.credits, bw.n_classes
+    reached = _ends(bw)
+    ends = [_exact(_onehot(width, {k})) for k in reached]
+    solved = base.expect([(credits, zero_cells), (base.zero, h), (base.zero, f1),
+                          ([Fraction(1)] * len(bw.keys), zero_cells), (credits, h)]
+                         + [(bw.class_credits[c], zero_cells) for c in range(n_classes)]
+                         + [(base.zero, e) for e in ends])
+    lines_x, scat_x, feat_x, count_x, alpha = solved[:5]
+    class_x = solved[5:5 + n_classes]
+    last = {k: base.over(x, e) for k, x, e in zip(reached, solved[5 + n_classes:], ends)}
+
+    def p_last(cells) -> tuple[Fraction, Fraction]:
+        """P(the paid spin's sequence ends on one of ``cells``), bounds."""
+        return tuple(sum((last[k][i] for k in reached if k in cells), Fraction(0)) for i in (0, 1))
+
+    lines_mean, scatter_mean = base.over(lines_x, zero_cells), base.over(scat_x, h)
+    feature_mean, cascades = base.over(feat_x, f1), base.over(count_x, zero_cells)
+    hx = tuple([x * x for x in f] for f in h)
+    second = list(base.over(base.square(credits, h, alpha), hx))
+    if free is not None:  # X + F: given the last cell, F is independent of X (fresh spins)
+        cross = base.over(base.product(credits, h, f1, feat_x), tuple([a * b for a, b in zip(x, y)]
+                                                                    for x, y in zip(h, f1)))
+        f2_mean = base.over(base.expect([(base.zero, f2)])[0], f2)
+        second = [second[i] + 2 * cross[i] + f2_mean[i] for i in (0, 1)]
+    mean = [lines_mean[i] + scatter_mean[i] + feature_mean[i] for i in (0, 1)]
+    start_hits = sum(n for k, n in bw.start_term.items() if awards.pay[k] or awards.trigger[k])
+    hit = Fraction(sum(bw.start.values()) + start_hits, bw.cycle)
+
+    trigger_values = sorted({int(n) for n in base.awards if n})
+    spins_per_play = Fraction(0)
+    if free is not None:
+        spins_per_play = sum((n * p_last({k for k in reached if base.awards[k] == n})[0] for n in trigger_values),
+                             Fraction(0)) * tree.spins
+
+    classes = []
+    free_class = (free.expect([(free.walk.class_credits[c], _exact([Fraction(0)] * width))
+                               for c in range(free.walk.n_classes)]) if free is not None else None)
+    for c in range(bw.n_classes):
+        paid = [bool(bw.pays[c][s]) for s in range(len(bw.keys))]
+        once = base.over(base.solver.cut([Fraction(int(p)) for p in paid], paid, Fraction(1)), zero_cells)
+        lo, hi = once
+        credits_c = list(base.over(class_x[c], zero_cells))
+        free_p = None
+        if free is not None:
+            # not paid in the paid spin's sequence, which awards n free spins: then paid in one of them or not
+            missed = [_never(base, paid, {k for k in range(width) if base.awards[k] == n}) for n in trigger_values]
+            fw = free.walk
+            f_paid = [bool(fw.pays[c][s]) for s in range(len(fw.keys))]
+            without = {j: _never(free, f_paid, {k for k in range(width) if free.awards[k] == j})
+                       for j in sorted(set(int(n) for n in free.awards))}  # P(a free spin never pays c, awards j)
+            z_lo, z_hi = _no_occurrence(without)
+            lo += sum((a * (1 - z_hi ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
+            hi += sum((a * (1 - z_lo ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
+            free_p = 1 - sum(without.values(), Fraction(0))
+            per_spin = free.over(free_class[c], _exact([Fraction(0)] * width))[0]
+            credits_c = [x + spins_per_play * per_spin for x in credits_c]
+        classes.append(CascadeClass(probability=lo, first_probability=Fraction(bw.first_class.get(c, 0), bw.cycle),
+                                    credits=credits_c[0], probability_upper=hi, credits_upper=credits_c[1],
+                                    free_spin_probability=free_p))
+
+    buckets = []
+    for i, lo_k, hi_k in awards.buckets:
+        pay, spins, respins = awards.awards(i, lo_k)
+        shows = {k for k in range(width) if k < code.cells and lo_k <= code.count(k, i) <= hi_k}
+        in_base = shows if (pay or spins) else set()
+        p_lo, p_hi = p_last(in_base)
+        first = p_lo
+        credits_b = [pay * tb * p_lo, pay * tb * p_hi]
+        free_p = None
+        if free is not None:
+            free_last = _free_last(free)
+            in_free = shows if (pay or respins) else set()
+            without = {}
+            for k, p in free_last.items():
+                if k not in in_free:
+                    j = int(free.awards[k])
+                    without[j] = without.get(j, Fraction(0)) + p
+            z_lo, z_hi = _no_occurrence(without)
+            for n in trigger_values:
+                a = p_last({k for k in reached if base.awards[k] == n and k not in in_base})[0]
+                p_lo += a * (1 - z_hi ** n)
+                p_hi += a * (1 - z_lo ** n)
+            free_p = sum((p for k, p in free_last.items() if k in in_free), Fraction(0))
+            f_shows = sum((p for k, p in free_last.items() if k in shows), Fraction(0))
+            credits_b = [x + spins_per_play * pay * tb * free.walk.times * f_shows for x in credits_b]
+        buckets.append(CascadeClass(probability=p_lo, first_probability=first, credits=credits_b[0],
+                                    probability_upper=p_hi, credits_upper=credits_b[1], free_spin_probability=free_p))
+
+    exact = base.solver.exact
+    free_figures = None
+    if free is not None:
+        p_trigger = p_last({k for k in reached if base.awards[k]})[0]
+        free_figures = CascadeFree(trigger_probability=p_trigger, retrigger_per_spin=fs_moments.ej,
+                                   spins_per_play=spins_per_play, win_per_spin=fs_moments.ew,
+                                   states=len(free.walk.keys))
     return CascadeSolution(
-        mean=_over(start, value, cycle),
-        second=_over(start, second, cycle),
-        first_mean=first_mean / cycle,
-        hit=Fraction(sum(start.values()), cycle),
-        cascades=_over(start, count, cycle),
-        classes=tuple(classes),
-        states=len(keys),
-        cycle=cycle,
-    )
+        mean=mean[0], second=second[0], first_mean=bw.first_mean, hit=hit, cascades=cascades[0],
+        classes=tuple(classes), states=len(bw.keys), cycle=bw.cycle, exact=exact,
+        mean_upper=None if exact else mean[1], second_upper=None if exact else second[1],
+        cascades_upper=None if exact else cascades[1], scatter_mean=scatter_mean[0], scatter_upper=scatter_mean[1],
+        feature_mean=feature_mean[0], buckets=tuple(buckets), free=free_figures)
 
 
-def _over(start: dict[int, int], x: list[Fraction], cycle: int) -> Fraction:
-    """Expectation per play of a quantity ``x[s]`` of the paid spin's state (0 where it pays nothing)."""
-    return sum((w * x[s] for s, w in start.items()), Fraction(0)) / cycle
+def _never(stage: _Stage, paid: list[bool], cells: set[int]) -> Fraction:
+    """P(a spin's sequence never pays the class paid in the states ``paid``, and ends on one of ``cells``)
+    (exact: used with free spins, whose chains are)."""
+    ends = _exact(_onehot(stage.width, cells))
+    reward = [Fraction(0) if p else t for p, t in zip(paid, stage.terminal(ends)[0])]
+    return stage.over(stage.solver.cut(reward, paid), ends)[0]
 
+
+def _ends(walk: _Walk) -> list[int]:
+    """The scatter cells a spin's sequence can end on."""
+    return sorted(set(walk.start_term) | {k for t in walk.term for k in t})
+
+
+def _last(stage: _Stage) -> dict[int, tuple[Fraction, Fraction]]:
+    """Per scatter cell a spin's sequence can end on: bounds on the probability that it does."""
+    reached = _ends(stage.walk)
+    ends = [_exact(_onehot(stage.width, {k})) for k in reached]
+    xs = stage.expect([(stage.zero, e) for e in ends])
+    return {k: stage.over(x, e) for k, x, e in zip(reached, xs, ends)}
+
+
+def _free_last(free: _Stage) -> dict[int, Fraction]:
+    """Per scatter cell: P(one free spin's sequence ends on it) (exact: the free spins' chain is)."""
+    return {k: p for k, (p, _) in _last(free).items()}
+
+
+def _free_spin(model: SlotModel, free: _Stage) -> fs.SpinMoments:
+    """The moments of one free spin (a whole cascade sequence): win ``W`` and spins awarded ``J``.
+
+    Raises
+    ------
+    ModelError
+        If each free spin awards one or more further free spins on average.
+    """
+    fw = free.walk
+    h, j = _exact(free.h), _exact(free.awards)
+    jj = _exact([a * (a - 1) for a in free.awards])
+    x, jx, jjx = free.expect([(fw.credits, h), (free.zero, j), (free.zero, jj)])
+    hh = _exact([a * a for a in free.h])
+    hj = _exact([a * b for a, b in zip(free.h, free.awards)])
+    moments = fs.SpinMoments(ew=free.over(x, h)[0], ew2=free.over(free.square(fw.credits, h, x), hh)[0],
+                             ewj=free.over(free.product(fw.credits, h, j, jx), hj)[0], ej=free.over(jx, j)[0],
+                             ejj1=free.over(jjx, jj)[0])
+    if moments.ej >= 1:
+        m = moments.ej
+        raise ModelError("free_spins.retrigger", f"each free spin (a whole cascade sequence) awards on average {m} "
+                         f"= {float(m):.6g} further free spins (>= 1), so the expected number of free spins is "
+                         "infinite; lower the retrigger awards or the scatters on the feature or refill strips",
+                         model.source)
+    return moments
+
+
+def _no_occurrence(without: dict[int, Fraction]) -> tuple[Fraction, Fraction]:
+    """Bounds on P(an outcome never shows in the tree of one free spin), from
+    ``without[j]`` = P(not in the spin, and it awards ``j`` spins) (:func:`harness.slot.feature.no_occurrence_bracket`)."""
+    den = math.lcm(*(p.denominator for p in without.values())) if without else 1
+    return fs.no_occurrence_bracket({j: int(p * den) for j, p in without.items()}, den)
 
 def _shown(model: SlotModel, window: tuple) -> str:
     names = model.symbol_names

@@ -54,7 +54,7 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, outcome_classes, scatter_class
+from harness.slot.outcomes import OutcomeClass, Play, mystery_classes, outcome_classes, scatter_class
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -77,7 +77,8 @@ class BetLevel:
 
     level: int
     total_bet: int
-    rtp: Fraction
+    rtp: Fraction  # a lower bound when the analysis is bounded
+    rtp_upper: Fraction | None = None  # the upper bound when bounded (None: exact)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +103,12 @@ class Analysis:
     cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
+    # A bounded analysis (a cascade chain beyond the exact limit): ``rtp``, ``parts`` and ``variance``
+    # are then rigorous lower bounds, these their upper bounds, and ``bounded`` says why (None: exact).
+    rtp_upper: Fraction | None = None
+    parts_upper: dict[str, Fraction] | None = None
+    variance_upper: Fraction | None = None
+    bounded: str | None = None
 
     @property
     def sd(self) -> float:
@@ -145,7 +152,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         analysis = whole(model, started)
         work.finish()
         return analysis
-    base = build_stage(model, base_reelset(model), with_progressive=True)
+    # line jackpot levels ride on the joint programme's progressive flag (harness.slot.jackpot)
+    base = build_stage(jp.flag_model(model), base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
         feature_reels = feature_reelset(model)
@@ -166,11 +174,11 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    jackpots = jp.summaries(model, base.scatter_counts, base.cycle)
+    won = jp.groups(model, _line_level_stages(model, base, engine)) if model.jackpots else {}
+    jackpots = jp.summaries(model, won, base.cycle)
     mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
-                                                 jp.by_cell(model, jackpots))
-    # the jackpot meters were added per cell with the features; their share is part "progressive"
-    mean_feature -= sum((m.hit_probability * m.mean_meter for m in jackpots), Fraction(0))
+                                                 {i: (jackpots[i], g) for i, g in won.items()})
+    variance += jp.pair_terms(model, jackpots, won, base.cycle)
     capped = None
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped = _capped_moments(model, base)
@@ -228,8 +236,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     )
 
 
-def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
-                meters: tuple[pj.ProgressiveSummary, ...]) -> tuple[BetLevel, ...]:
+def _bet_levels(model: SlotModel, parts: dict[str, Fraction], meters: tuple[pj.ProgressiveSummary, ...],
+                parts_upper: dict[str, Fraction] | None = None) -> tuple[BetLevel, ...]:
     """The RTP at every bet level offered.
 
     Every pay is a multiple of the bet, so the stop combinations, the
@@ -238,27 +246,62 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction],
     each mystery level's) is a fixed number of credits, so its share
     ``p R0 / B`` scales as 1 / level (the contribution is a share of every
     bet, and a mystery level's probability is per play at every level).
+    With bounds (``parts_upper``) the fixed part is the same unknown at every
+    level, so the difference between two levels is still exact.
     """
-    fixed = sum((v for k, v in parts.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
+    def fixed(p):
+        return sum((v for k, v in p.items() if k != "progressive"), Fraction(0))  # lines, ..., cap, cascade
+
     out = []
     for level in model.bet_levels:
         bet = model.total_bet * level
         share = sum((m.contribution + m.hit_probability * m.reset / bet for m in meters), Fraction(0))
-        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed + share))
+        out.append(BetLevel(level=level, total_bet=bet, rtp=fixed(parts) + share,
+                            rtp_upper=None if parts_upper is None else fixed(parts_upper) + share))
     return tuple(out)
 
 
 def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
-    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade`, solved exactly."""
+    """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade` (exact, or bounded)."""
     sol = cs.solve(model)
     tb = model.total_bet
-    parts = {"lines": sol.first_mean / tb, "scatters": Fraction(0), "feature": Fraction(0),
-             "progressive": Fraction(0), "cascade": (sol.mean - sol.first_mean) / tb}
+    lines_total = sol.mean - sol.scatter_mean - sol.feature_mean  # every window's line pays, paid spin
+    parts = {"lines": sol.first_mean / tb, "scatters": sol.scatter_mean / tb, "feature": sol.feature_mean / tb,
+             "progressive": Fraction(0), "cascade": (lines_total - sol.first_mean) / tb}
     ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
-    lines = [(c.probability, c.first_probability, c.credits / tb) for c in sol.classes]
-    return _whole_play_analysis(model, started, parts, sol.mean, sol.second, sol.hit, sol.cycle,
-                                _window_classes(model, lines, [], ladder), "python (exact cascade chain)",
-                                cascade=sol)
+    lines, buckets = ([(c.probability, c.probability_upper, c.first_probability, c.credits / tb,
+                        c.free_spin_probability) for c in got] for got in (sol.classes, sol.buckets))
+    classes = _window_classes(model, lines, buckets, ladder)
+    feature = None
+    if sol.free is not None:
+        f = sol.free
+        feature = FeatureSummary(
+            trigger_probability=f.trigger_probability, retrigger_per_spin=f.retrigger_per_spin,
+            spins_per_feature=f.spins_per_play / f.trigger_probability if f.trigger_probability else Fraction(0),
+            win_per_feature=sol.feature_mean / f.trigger_probability if f.trigger_probability else Fraction(0),
+            rtp_per_free_spin=f.win_per_spin / tb)
+    # mystery levels: independent of the reels, so their moments add (harness.slot.progressive)
+    mystery = tuple(pj.summarise(level, level.probability, tb) for level in model.mystery)
+    q_mean, q_second = pj.mystery_moments(mystery)
+    q_rtp = sum((m.rtp for m in mystery), Fraction(0))
+    parts["progressive"] += q_rtp
+    classes += mystery_classes(model, mystery)
+    hit = 1 - (1 - sol.hit) * (1 - sum(level.probability for level in model.mystery))
+    mean, second = sol.mean + q_mean, sol.second + 2 * sol.mean * q_mean + q_second
+    if sol.exact:
+        return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
+                                    "python (exact cascade chain)", cascade=sol, feature=feature, meters=mystery,
+                                    mystery=mystery)
+    lines_upper = sol.mean_upper - sol.scatter_upper  # (no free spins in a bounded play)
+    upper = dict(parts, scatters=sol.scatter_upper / tb, cascade=(lines_upper - sol.first_mean) / tb)
+    bounded = (f"the cascade chain has {sol.states:,} states, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
+               f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
+               f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
+    return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
+                                "python (cascade chain, rigorous bounds)", cascade=sol, meters=mystery,
+                                mystery=mystery,
+                                upper=(upper, sol.mean_upper + q_mean,
+                                       sol.second_upper + 2 * sol.mean_upper * q_mean + q_second, bounded))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
@@ -281,9 +324,9 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str, engine: str
     tb, n = model.total_bet, f.cycle
     parts = {"lines": Fraction(f.line_credits_total, n * tb), "scatters": Fraction(f.scatter_credits_total, n * tb),
              "feature": Fraction(0), "progressive": Fraction(0)}
-    lines = [(Fraction(w, n),) * 2 + (Fraction(c, n * tb),) for w, c in zip(f.line_paid, f.line_credits)]
+    lines = [(Fraction(w, n),) * 3 + (Fraction(c, n * tb), None) for w, c in zip(f.line_paid, f.line_credits)]
     awards = model.scatter_awards
-    buckets = [(Fraction(w, n), Fraction(w * awards.awards(i, lo)[0], n))
+    buckets = [(Fraction(w, n),) * 3 + (Fraction(w * awards.awards(i, lo)[0], n), None)
                for w, (i, lo, _) in zip(f.bucket_paid, awards.buckets)]
     return _whole_play_analysis(model, started, parts, Fraction(f.win_sum, n), Fraction(f.win_sq, n),
                                 1 - Fraction(f.no_win, n), n, _window_classes(model, lines, buckets, note),
@@ -291,25 +334,31 @@ def _analyse_windows(model: SlotModel, started: float, f, note: str, engine: str
 
 
 def _window_classes(model: SlotModel, lines, buckets, note: str) -> list[OutcomeClass]:
-    """Exact classes of a play analysed window by window: ``lines[c] = (per play, first window, RTP share)``
-    per line combination, ``buckets[b] = (probability, RTP share)`` per scatter count range that pays."""
+    """Classes of a play analysed whole: ``lines[c] = (per play, its upper bound, paid spin, RTP share,
+    per free spin)`` per line combination, ``buckets[b]`` the same per scatter count range of
+    ``model.scatter_awards.buckets`` (one that awards something)."""
     names, word = model.symbol_names, "way" if model.ways else "line"
     times = " x wild multipliers" if model.top_multiplier > 1 else ""
     out = [OutcomeClass(name=f"{lc.count} x {names[lc.symbol]}", kind="line",
-                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p,
-                        base_probability=first, per_line_probability=None, free_spin_probability=None, rtp=rtp)
-           for lc, (p, first, rtp) in zip(line_combinations(model), lines)]
+                        award=f"{lc.pay} x {word} bet{times}{note}", probability=p, probability_upper=p_hi,
+                        base_probability=first, per_line_probability=None, free_spin_probability=free, rtp=rtp)
+           for lc, (p, p_hi, first, rtp, free) in zip(line_combinations(model), lines)]
     awards = model.scatter_awards
-    for (i, lo, hi), (p, rtp) in zip(awards.buckets, buckets):
-        if awards.awards(i, lo)[0]:
-            out.append(scatter_class(model, i, lo, hi, p, rtp))
+    for (i, lo, hi), (p, p_hi, first, rtp, free) in zip(awards.buckets, buckets):
+        if any(awards.awards(i, lo)):
+            out.append(scatter_class(model, i, lo, hi, p, rtp, upper=p_hi, base=first, free=free))
     return out
 
 
 def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Fraction], mean: Fraction,
                          second: Fraction, hit: Fraction, cycle: int, classes: list[OutcomeClass], engine: str,
+                         upper=None, feature: FeatureSummary | None = None, meters: tuple = (),
                          **extra) -> Analysis:
-    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways)."""
+    """The :class:`Analysis` of a play whose figures came whole from one module (cascades, both ways).
+
+    ``upper``: for a bounded play, ``(parts, mean, second, why)`` upper bounds (the given figures are then
+    lower bounds) and the reason the figures are bounded.
+    """
     if not classes:
         raise ModelError("symbols", "nothing pays: no symbol has pays, so the game has no winning outcome",
                          model.source)
@@ -318,12 +367,25 @@ def _whole_play_analysis(model: SlotModel, started: float, parts: dict[str, Frac
         raise ModelError("symbols", "no listed award can ever be paid on these reels, so the game has "
                          "no winning outcome", model.source)
     rtp = sum(parts.values(), Fraction(0))
-    if rtp != mean / model.total_bet or sum((c.rtp for c in classes), Fraction(0)) != rtp:
+    if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
+    if upper is None:
+        if sum((c.rtp for c in classes), Fraction(0)) != rtp:
+            raise AssertionError("RTP parts disagree with the classes' shares")
+        return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
+                        variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=feature,
+                        progressive=None, engine=engine, seconds=time.perf_counter() - started,
+                        bet_levels=_bet_levels(model, parts, meters), **extra)
+    parts_upper, mean_upper, second_upper, why = upper
+    rtp_upper = sum(parts_upper.values(), Fraction(0))
+    if rtp_upper != mean_upper / model.total_bet or not rtp <= rtp_upper:
+        raise AssertionError("RTP bounds disagree with the per-play mean's")
     return Analysis(model=model, cycle=cycle, rtp=rtp, parts=parts, hit_frequency=hit,
-                    variance=second - mean * mean, classes=tuple(classes), rarest=rarest, feature=None,
-                    progressive=None, engine=engine, seconds=time.perf_counter() - started,
-                    bet_levels=_bet_levels(model, parts, ()), **extra)
+                    variance=max(Fraction(0), second - mean_upper * mean_upper), classes=tuple(classes),
+                    rarest=rarest, feature=feature, progressive=None, engine=engine,
+                    seconds=time.perf_counter() - started, bet_levels=_bet_levels(model, parts, meters, parts_upper),
+                    rtp_upper=rtp_upper, parts_upper=parts_upper, variance_upper=second_upper - mean * mean,
+                    bounded=why, **extra)
 
 
 def rarest_class(classes) -> OutcomeClass | None:
@@ -420,6 +482,17 @@ def _run_joint(model: SlotModel, base: Stage, free: Stage | None, engine: str,
     base.check_joint("the line return")
     if free is not None:
         free.check_joint("the free spins")
+
+
+def _line_level_stages(model: SlotModel, base: Stage, engine: str) -> list[Stage]:
+    """The base stage, then one per higher line jackpot level (by count), each flagged with that level's
+    run and its joint programme run (:func:`harness.slot.jackpot.groups`)."""
+    stages = [base]
+    for level in jp.line_levels(model)[1:]:
+        stage = build_stage(jp.flag_model(model, level), base_reelset(model), with_progressive=True)
+        stage.joint = joint_moments(stage.reels, stage.automaton, model.paylines, engine=engine)
+        stages.append(stage)
+    return stages
 
 
 def _free_spin_moments(model: SlotModel, free: Stage) -> fs.SpinMoments:
@@ -532,10 +605,10 @@ def bonus_by_cell(model: SlotModel) -> dict[int, bn.BonusOutcome]:
 
 
 def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fraction]] | None,
-                     hold: dict[int, hs.HoldSpinOutcome], bonus: dict[int, bn.BonusOutcome],
-                     jackpot: dict[int, tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
+                     hold: dict[int, hs.HoldSpinOutcome],
+                     bonus: dict[int, bn.BonusOutcome]) -> list[tuple[Fraction, Fraction]]:
     """Per scatter cell: ``(E[F], E[F^2])``, credits, of the features the paid spin starts
-    (free spins, hold and spin, the wheel or pick bonus, the jackpot level's meter; (0, 0) for none).
+    (free spins, hold and spin, the wheel or pick bonus; (0, 0) for none).
 
     Given the cell the features are independent of each other, so their
     means add and ``E[(F1 + F2)^2] = E[F1^2] + 2 E[F1] E[F2] + E[F2^2]``.
@@ -549,8 +622,6 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
         for by_cell in (hold, bonus):
             if k in by_cell:
                 parts.append((b * by_cell[k].mean, b * b * by_cell[k].second))
-        if k in jackpot:
-            parts.append(jackpot[k])
         mean = second = Fraction(0)
         for m1, m2 in parts:
             second += m2 + 2 * mean * m1
@@ -561,18 +632,28 @@ def _feature_by_cell(model: SlotModel, award: Callable[[int], tuple[Fraction, Fr
 
 def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fraction, Fraction]] | None,
                   progressive: pj.ProgressiveSummary | None,
-                  jackpot: dict[int, tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Fraction]:
-    """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P`` (base win,
-    free spins, progressive).
+                  jackpots: dict | None = None) -> tuple[Fraction, Fraction, Fraction]:
+    """``(E[F], E[X], Var X)`` per play, credits, of ``X = B + F + P + J`` (base win,
+    free spins, progressive, line jackpot levels).
 
     Given the scatter count k, F is independent of B and of P; the meter
-    paid at a hit is independent of the play's reels.
+    paid at a hit is independent of the play's reels.  ``jackpots``: per
+    jackpot level, its meter and its :func:`harness.slot.jackpot.groups`
+    sums (the paid spins that win it, per cell); the cross term of two
+    meters won together is :func:`harness.slot.jackpot.pair_terms`'s.
     """
     base_sum = base_sq = base_on_hits = 0  # sums over the cycle: B, B^2, B on progressive hits
     free_sum = free_sq = base_free = free_on_hits = Fraction(0)  # F, F^2, B F, F on progressive hits
-    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model), jackpot)
+    features = _feature_by_cell(model, award, hold_spin_by_cell(model), bonus_by_cell(model))
+    meter_mean = meter_sq = Fraction(0)  # sums over the cycle: J, and J^2 + 2 J (B + F)
     for k in range(model.scatter_awards.width):
         free_mean, free_second = features[k]
+        for meter, groups in (jackpots or {}).values():
+            n, s1, _ = groups[k]
+            if n:
+                m1 = meter.mean_meter
+                meter_mean += n * m1
+                meter_sq += n * meter.meter_second_moment + 2 * m1 * (s1 + n * free_mean)
         for p in (0, 1):
             n, s1, s2 = base.cell_sums(model, k, p)
             base_sum += s1
@@ -594,8 +675,8 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
         e_p2 = progressive.hit_probability * progressive.meter_second_moment
         e_bp = base.share(base_on_hits) * meter
         e_fp = e_f_hit * meter
-    mean = e_b + e_f + e_p
-    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) - mean * mean
+    mean = e_b + e_f + e_p + meter_mean / base.cycle
+    variance = e_b2 + e_f2 + e_p2 + 2 * (e_bf + e_bp + e_fp) + meter_sq / base.cycle - mean * mean
     return e_f, mean, variance
 
 

@@ -55,7 +55,9 @@ def _reader(model: SlotModel) -> ways.WayReader:
 
 
 def cycle(model: SlotModel) -> int:
-    """Equally likely outcomes of one spin: height weights times stops, over the reels."""
+    """Equally likely outcomes of one paid spin: height weights (if drawn) times stops, over the reels."""
+    if model.heights is None:
+        return math.prod(model.stop_totals())
     return math.prod(sum(w for _, w in hs) * n for hs, n in zip(model.heights, model.stop_totals()))
 
 

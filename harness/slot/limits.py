@@ -35,6 +35,7 @@ MAX_SIMULATED_PLAYS = 2**64 - 1  # --simulate: what the C kernel's 64-bit play c
 MAX_TABLE_ENTRIES = 4_000_000  # stops x 2**rows over every reel of every stage (~10 s, < 1 GiB)
 BYTES_PER_ENTRY = 160  # at most: a group tuple and its list slot while the tables are built (CPython, 64-bit)
 MAX_CASCADE_STATES = 1_000  # windows x ladder rungs a cascade chain reaches (exact elimination per component)
+MAX_CASCADE_BOUND_STATES = 100_000  # beyond MAX_CASCADE_STATES: every state still followed, figures bounded
 MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (column contents over the reels)
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder

@@ -157,10 +157,13 @@ MAX_MYSTERY_LEVELS = 8
 class JackpotLevel:
     """One level of a multi-level progressive won by a symbol combination (:mod:`harness.slot.jackpot`).
 
-    ``count`` or more of the jackpot scatter ``symbol`` (an index) in the
-    paid spin's window win this level, unless they reach a higher level's
-    count: one level at most per play.  ``contribution`` and ``reset`` as
-    for :class:`MysteryLevel`.
+    ``on = "scatter"``: ``count`` or more of the jackpot scatter ``symbol``
+    (an index) in the paid spin's window win this level, unless they reach a
+    higher scatter level's count.  ``on = "line"``: ``count`` or more of the
+    jackpot line ``symbol`` from reel 1 on a played payline of the paid spin
+    (substituting wilds too if ``wilds``), unless some payline reaches a
+    higher line level's count.  A play wins one level of each kind at most.
+    ``contribution`` and ``reset`` as for :class:`MysteryLevel`.
     """
 
     name: str
@@ -168,6 +171,8 @@ class JackpotLevel:
     count: int
     contribution: Fraction
     reset: int
+    on: str = "scatter"
+    wilds: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -326,7 +331,7 @@ class ScatterCode:
     @classmethod
     def of(cls, model: SlotModel) -> "ScatterCode":
         scatters = model.scatters
-        if len(scatters) <= 1:
+        if len(scatters) <= 1 or model.cascade is not None:  # refills may fill the window with any scatter
             return cls(symbols=scatters, radix=(model.max_scatter + 1,) * len(scatters))
         def most(x: int, strips) -> int:  # the most x a window of these strips can show
             return sum(max(sum(strip[(p + h) % len(strip)] == x for h in range(model.rows))
@@ -569,7 +574,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         mystery=_mystery(data) if "mystery" in data else (),
         cap=_cap(data) if "cap" in data else None,
         cascade=_cascade(data, names, reels) if "cascade" in data else None,
-        jackpots=_jackpots(data, symbols, rows * reels) if "jackpot" in data else (),
+        jackpots=_jackpots(data, symbols, rows * reels, reels) if "jackpot" in data else (),
         both_ways=_flag(bet, "both_ways", "bet"),
         heights=heights,
         stake=stake,
@@ -647,9 +652,10 @@ def largest_play_win(model: SlotModel) -> tuple[int, list[str]]:
         total += top
         terms.append(f"{top_award(model.bonus):,} (the top {model.bonus.kind} award, bonus) x {tb:,} (total bet)")
     if model.jackpots:
-        top = max(level.reset for level in model.jackpots)  # one level at most per play
+        # one level of each kind (scatter, line) at most per play
+        top = sum(max((lv.reset for lv in model.jackpots if lv.on == on), default=0) for on in ("scatter", "line"))
         total += top
-        terms.append(f"{top:,} (the largest jackpot reset)")
+        terms.append(f"{top:,} (the largest jackpot reset of each kind)")
     if model.mystery:
         top = max(level.reset for level in model.mystery)  # one level at most per play
         total += top
@@ -1091,23 +1097,30 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 
 
 def _check_cascade(model: SlotModel) -> None:
-    """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused."""
-    _check_alone(model, "cascade", "a cascade model", "Cascades")
+    """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused.
+
+    Scatter symbols, free spins and mystery levels are followed (docs/slot_model.md, "Cascades with
+    scatters and free spins").
+    """
+    _check_alone(model, "cascade", "a cascade model", "Cascades", frozenset({"free_spins", "mystery"}))
     if model.both_ways:
         raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
                          "docs/slot_model.md, Cascades)")
     for s in model.symbols:
-        if s.kind == "scatter":
-            raise ModelError(f"symbols.{s.name}", "a cascade model has no scatter symbols (not supported "
-                             "together; docs/slot_model.md, Cascades)")
+        if s.sticky:
+            raise ModelError(f"symbols.{s.name}.sticky", "a cascade model has no sticky wilds (a sticky wild "
+                             "would have to survive the refills; not supported together; docs/slot_model.md, "
+                             "Cascades)")
 
 
-def _check_alone(model: SlotModel, where: str, what: str, section_doc: str) -> None:
-    """A feature analysed window by window (cascades, both ways) with no other feature beside it."""
+def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
+                 allowed: frozenset[str] = frozenset()) -> None:
+    """A feature analysed window by window (cascades, both ways) with no other feature beside it
+    but the sections ``allowed`` (cascades follow free spins and mystery levels)."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
-        if present:
+        if present and section not in allowed:
             raise ModelError(where, f"{what} has no [{section}] section (not supported together; "
                              f"docs/slot_model.md, {section_doc})")
     for s in model.symbols:
@@ -1195,11 +1208,13 @@ def _mystery(data) -> tuple[MysteryLevel, ...]:
     return tuple(out)
 
 
-def _meter_level(level, where: str, section: str, own: set[str], names: set[str]) -> tuple[str, Fraction, int]:
-    """A progressive level's table: its own keys ``own`` present, and its name, contribution and reset."""
+def _meter_level(level, where: str, section: str, own: set[str], names: set[str],
+                 optional: frozenset = frozenset()) -> tuple[str, Fraction, int]:
+    """A progressive level's table: its own keys ``own`` present (``optional`` keys allowed), and its name,
+    contribution and reset."""
     if not isinstance(level, dict):
         raise ModelError(where, f"must be a table ([[{section}]]), got {shown(level)}")
-    _known(level, where, {"name", "contribution", "reset"} | own)
+    _known(level, where, {"name", "contribution", "reset"} | own | optional)
     for key in ("name", *sorted(own), "contribution", "reset"):
         if key not in level:
             raise ModelError(where, f"missing {key!r}")
@@ -1221,7 +1236,7 @@ def _check_shares(section: str, levels) -> None:
                          "the whole bet")
 
 
-def _jackpots(data, symbols: list[Symbol], positions: int) -> tuple[JackpotLevel, ...]:
+def _jackpots(data, symbols: list[Symbol], positions: int, reels: int) -> tuple[JackpotLevel, ...]:
     """``[[jackpot]]`` levels: each a name, a count of the one jackpot scatter, a contribution and a reset."""
     levels = data["jackpot"]
     if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_MYSTERY_LEVELS:
@@ -1230,18 +1245,42 @@ def _jackpots(data, symbols: list[Symbol], positions: int) -> tuple[JackpotLevel
     out, names, counts = [], set(), {}
     for i, level in enumerate(levels, start=1):
         where = f"jackpot, level {i}"
-        name, contribution, reset = _meter_level(level, where, "jackpot", {"symbol", "count"}, names)
-        symbol, count = _scatter_trigger(level, where, symbols, positions, "a jackpot is won by counts of",
-                                         count_key="count")
-        if out and symbol != out[0].symbol:
-            raise ModelError(f"{where}.symbol", f"every level counts the one jackpot symbol "
-                             f"{symbols[out[0].symbol].name!r}, got {shown(level['symbol'])}")
-        if count in counts:
-            raise ModelError(f"{where}.count", f"{count} x {symbols[symbol].name} already wins level {counts[count]}")
-        counts[count] = i
-        out.append(JackpotLevel(name=name, symbol=symbol, count=count, contribution=contribution, reset=reset))
+        name, contribution, reset = _meter_level(level, where, "jackpot", {"symbol", "count"}, names,
+                                                 frozenset({"wilds"}))
+        on, symbol, count, wilds = _jackpot_win(level, where, symbols, positions, reels)
+        first = next((lv for lv in out if lv.on == on), None)
+        if first is not None and symbol != first.symbol:
+            kind = "scatter" if on == "scatter" else "line"
+            raise ModelError(f"{where}.symbol", f"every {kind} level counts the one jackpot {kind} symbol "
+                             f"{symbols[first.symbol].name!r}, got {shown(level['symbol'])}")
+        if (on, count) in counts:
+            raise ModelError(f"{where}.count", f"{count} x {symbols[symbol].name} already wins level "
+                             f"{counts[on, count]}")
+        counts[on, count] = i
+        out.append(JackpotLevel(name=name, symbol=symbol, count=count, contribution=contribution, reset=reset,
+                                on=on, wilds=wilds))
     _check_shares("jackpot", out)
     return tuple(out)
+
+
+def _jackpot_win(level, where: str, symbols: list[Symbol], positions: int, reels: int) -> tuple[str, int, int, bool]:
+    """How a jackpot level is won: ``("scatter", symbol, count, False)`` by counts of a scatter in the
+    window, or ``("line", symbol, count, wilds)`` by a run of a line symbol on a payline."""
+    names = [s.name for s in symbols]
+    name = level.get("symbol")
+    if isinstance(name, str) and name in names and symbols[names.index(name)].kind != "scatter":
+        symbol = names.index(name)
+        count = _int(level, "count", where, low=1, high=reels)
+        wilds = level.get("wilds", False)
+        if not isinstance(wilds, bool):
+            raise ModelError(f"{where}.wilds", f"must be true or false, got {shown(wilds)}")
+        return "line", symbol, count, wilds
+    if "wilds" in level:
+        raise ModelError(f"{where}.wilds", "only a level won on a payline counts substituting wilds")
+    symbol, count = _scatter_trigger(level, where, symbols, positions,
+                                     "a jackpot is won on a payline by a line symbol or by counts of",
+                                     count_key="count")
+    return "scatter", symbol, count, False
 
 
 def _progressive(data, symbols: list[Symbol], reels: int) -> Progressive:

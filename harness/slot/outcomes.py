@@ -117,15 +117,15 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
         out += hold_spin_classes(play, hold)
     if bonus:
         out += bonus_classes(play, bonus)
-    out += mystery_classes(play, mystery)
+    out += mystery_classes(play.model, mystery)
     out += jackpot_classes(play, jackpots)
     return out
 
 
-def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
+def mystery_classes(model: SlotModel, mystery: tuple) -> list[OutcomeClass]:
     """One class per mystery progressive level: hit with its stated probability per play."""
     out = []
-    for level, summary in zip(play.model.mystery, mystery):
+    for level, summary in zip(model.mystery, mystery):
         p = summary.hit_probability
         out.append(OutcomeClass(name=f"mystery progressive {level.name}", kind="progressive",
                                 award=f"{level.name} meter", probability=p, probability_upper=p, base_probability=p,
@@ -134,14 +134,17 @@ def mystery_classes(play: Play, mystery: tuple) -> list[OutcomeClass]:
 
 
 def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
-    """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot symbol."""
+    """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot scatter, or of
+    the jackpot line symbol's run on a payline."""
     model = play.model
     levels = model.jackpots
     out = []
     for level, summary in zip(levels, jackpots):
-        counts = _count_label(*jp.count_range(model, level), model.max_scatter)
+        line = level.on == "line"
+        counts = _count_label(*jp.count_range(model, level), model.reels if line else model.max_scatter)
         p = summary.hit_probability
-        out.append(OutcomeClass(name=f"jackpot {level.name} ({counts} x {model.symbol_names[level.symbol]})",
+        where = " on a line" if line else ""
+        out.append(OutcomeClass(name=f"jackpot {level.name} ({counts} x {model.symbol_names[level.symbol]}{where})",
                                 kind="progressive", award=f"{level.name} meter", probability=p, probability_upper=p,
                                 base_probability=p, per_line_probability=None, free_spin_probability=None,
                                 rtp=summary.rtp))

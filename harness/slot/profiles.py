@@ -8,14 +8,17 @@ Probabilities compared with a rule are *per play* (see
 :mod:`harness.slot.exact`): the probability that an outcome class is paid at
 least once in one paid spin together with the free spins it triggers.  Where
 retriggers make that probability irrational, the analysis gives exact
-rational bounds and a check passes only if the lower bound passes.
+rational bounds and a check passes only if the lower bound passes.  Where
+the analysis itself is bounded (``Analysis.bounded``: a cascade chain too
+large to solve exactly), an RTP rule passes only if the whole interval is
+in range, and every check's note says that it rests on bounds.
 """
 from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
 
-from harness.slot.exact import Analysis
+from harness.slot.exact import Analysis, BetLevel
 
 ONE_IN_100M = Fraction(1, 100_000_000)
 
@@ -223,7 +226,11 @@ def profile_rules(name: str) -> tuple[Rule, ...]:
 
 def check(analysis: Analysis, profile: str = "jp") -> list[CheckResult]:
     """Apply every rule of ``profile`` to ``analysis``."""
-    return [_apply(rule, analysis) for rule in profile_rules(profile)]
+    results = [_apply(rule, analysis) for rule in profile_rules(profile)]
+    if analysis.bounded is not None:
+        results = [dataclasses.replace(r, note=f"{r.note} [rests on rigorous bounds: {analysis.bounded}]")
+                   for r in results]
+    return results
 
 
 def _apply(rule: Rule, a: Analysis) -> CheckResult:
@@ -232,15 +239,22 @@ def _apply(rule: Rule, a: Analysis) -> CheckResult:
         bound = f">= {_pct(rule.low)}{top}"
         levels = a.bet_levels or ()
         if len(levels) <= 1:
-            return CheckResult(rule, _in_range(rule, a.rtp), a.rtp, None, None, (), f"RTP {_pct(a.rtp)}, required {bound}")
-        # "per single bet" (jp 4-3) / "for each wager": every level offered must be in range
-        failing = tuple(f"bet level {b.level}" for b in levels if not _in_range(rule, b.rtp))
-        worst = next((b for b in levels if not _in_range(rule, b.rtp)), min(levels, key=lambda b: b.rtp))
-        spread = f"{_pct(min(b.rtp for b in levels))} to {_pct(max(b.rtp for b in levels))}"
+            ok = _in_range(rule, a.rtp) and (a.rtp_upper is None or _in_range(rule, a.rtp_upper))
+            shown = _pct(a.rtp) if a.rtp_upper is None else f"between {_pct(a.rtp)} and {_pct(a.rtp_upper)}"
+            return CheckResult(rule, ok, a.rtp, a.rtp_upper, None, (), f"RTP {shown}, required {bound}")
+        # "per single bet" (jp 4-3) / "for each wager": every level offered must be in range (its whole
+        # interval when bounded: the range is an interval, so both ends in it suffice)
+        def inside(b: BetLevel) -> bool:
+            return _in_range(rule, b.rtp) and (b.rtp_upper is None or _in_range(rule, b.rtp_upper))
+
+        failing = tuple(f"bet level {b.level}" for b in levels if not inside(b))
+        worst = next((b for b in levels if not inside(b)), min(levels, key=lambda b: b.rtp))
+        top = max(b.rtp if b.rtp_upper is None else b.rtp_upper for b in levels)
+        spread = f"{_pct(min(b.rtp for b in levels))} to {_pct(top)}"
         note = f"RTP {spread} over {len(levels)} bet levels, required {bound} at each"
         if failing:
             note += f"; outside at {', '.join(failing)}"
-        return CheckResult(rule, not failing, worst.rtp, None, None, failing, note)
+        return CheckResult(rule, not failing, worst.rtp, worst.rtp_upper, None, failing, note)
     if rule.kind == "bet_levels":
         levels = a.bet_levels or ()
         drops = [(small, large) for i, small in enumerate(levels) for large in levels[i + 1:]

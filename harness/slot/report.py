@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from harness.slot import heights
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
 from harness.slot.simulate import SimulationResult
@@ -57,6 +58,11 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     }
     if not rarest.exact:
         out["min_win_probability_upper"] = frac(rarest.probability_upper)
+    if a.bounded is not None:  # rtp, parts and variance above are then rigorous lower bounds
+        out["bounded"] = a.bounded
+        out.update(exact_and_float("rtp_upper", a.rtp_upper))
+        out["parts_upper"] = {k: frac(v) for k, v in a.parts_upper.items()}
+        out["variance_per_play_upper"] = frac(a.variance_upper)
     if a.feature is not None:
         f = a.feature
         out["free_spins"] = {
@@ -74,13 +80,19 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
     if a.sticky is not None:
         out["sticky_wilds"] = {"states": a.sticky.states, "exact": True}
     if a.cascade is not None:
-        out["cascade"] = {"ladder": list(a.model.cascade.ladder), "states": a.cascade.states, "exact": True,
-                          **exact_and_float("refills_per_play", a.cascade.cascades),
+        c = a.cascade
+        out["cascade"] = {"ladder": list(a.model.cascade.ladder), "states": c.states, "exact": c.exact,
+                          **exact_and_float("refills_per_play", c.cascades),
                           **exact_and_float("rtp_after_first_window", a.parts["cascade"])}
+        if not c.exact:
+            out["cascade"].update({"refills_per_play_upper": frac(c.cascades_upper),
+                                   "rtp_after_first_window_upper": frac(a.parts_upper["cascade"]),
+                                   **exact_and_float("rtp_gap", a.rtp_upper - a.rtp)})
     if a.mystery:
         out["mystery"] = [{"name": level.name, **_meter_json(m)} for level, m in zip(a.model.mystery, a.mystery)]
     if a.jackpots:
         out["jackpots"] = [{"name": level.name, "symbol": a.model.symbol_names[level.symbol], "count": level.count,
+                            "won_on": level.on,
                             **_meter_json(m)} for level, m in zip(a.model.jackpots, a.jackpots)]
     if len(a.bet_levels) > 1:
         out["bet_levels"] = [{"level": b.level, "total_bet": b.total_bet, **exact_and_float("rtp", b.rtp)}
@@ -170,16 +182,30 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
     lines = _model_lines(m)
     add = lines.append
     add("")
-    add("Return to player (exact; expected credits returned per play / total bet)")
-    for k, v in a.parts.items():  # PARTS, then "cap" for a capped model
-        add(f"  {k:<12} {float(v):.9f}  {_fmt_fraction(v)}")
-    add(f"  {'total':<12} {float(a.rtp):.9f}  ({float(a.rtp) * 100:.6f}%)  {_fmt_fraction(a.rtp)}")
+    if a.bounded is None:
+        add("Return to player (exact; expected credits returned per play / total bet)")
+        for k, v in a.parts.items():  # PARTS, then "cap" for a capped model
+            add(f"  {k:<12} {float(v):.9f}  {_fmt_fraction(v)}")
+        add(f"  {'total':<12} {float(a.rtp):.9f}  ({float(a.rtp) * 100:.6f}%)  {_fmt_fraction(a.rtp)}")
+    else:
+        add("Return to player (RIGOROUS BOUNDS, not exact; expected credits returned per play / total bet)")
+        for k, v in a.parts.items():
+            hi = a.parts_upper[k]
+            add(f"  {k:<12} {float(v):.9f}" + ("" if hi == v else f" to {float(hi):.9f}"))
+        add(f"  {'total':<12} {float(a.rtp):.9f} to {float(a.rtp_upper):.9f}  ({float(a.rtp) * 100:.6f}% to "
+            f"{float(a.rtp_upper) * 100:.6f}%; gap {float(a.rtp_upper - a.rtp):.3g})")
+        add(f"  why bounded: {a.bounded}")
     add("")
     add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({_one_in(a.hit_frequency)})  "
         f"{_fmt_fraction(a.hit_frequency)}")
     add("                    a play pays anything, triggers free spins or hits the progressive")
-    add(f"Standard deviation  {a.sd_per_bet:.6g} x total bet per play ({a.sd:,.6g} credits), "
-        "free spins and progressive included")
+    if a.variance_upper is None:
+        add(f"Standard deviation  {a.sd_per_bet:.6g} x total bet per play ({a.sd:,.6g} credits), "
+            "free spins and progressive included")
+    else:
+        hi = math.sqrt(a.variance_upper)
+        add(f"Standard deviation  {a.sd_per_bet:.6g} to {hi / m.total_bet:.6g} x total bet per play "
+            f"({a.sd:,.6g} to {hi:,.6g} credits; rigorous bounds)")
     if a.feature is not None:
         f = a.feature
         add(f"Free spins          triggered {_one_in(f.trigger_probability)} plays; "
@@ -202,8 +228,13 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             "sticky positions it reaches")
     if a.cascade is not None:
         c = a.cascade
-        add(f"Cascades            {float(c.cascades):.6g} refills per play on average; exact: a Markov chain over "
-            f"the {c.states:,} windows (x ladder rungs) the refills reach, no truncation")
+        if c.exact:
+            add(f"Cascades            {float(c.cascades):.6g} refills per play on average; exact: a Markov chain "
+                f"over the {c.states:,} windows (x ladder rungs) the refills reach, no truncation")
+        else:
+            add(f"Cascades            {float(c.cascades):.6g} to {float(c.cascades_upper):.6g} refills per play; "
+                f"rigorous bounds: a Markov chain over the {c.states:,} windows (x ladder rungs) the refills reach, "
+                "every one followed (no truncation), too many to solve exactly")
     if len(a.bet_levels) > 1:
         add("Bet levels          " + "; ".join(f"x{b.level}: total bet {b.total_bet:,}, RTP {float(b.rtp) * 100:.6f}%"
                                                for b in a.bet_levels))
@@ -218,7 +249,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add("Simulation INTERRUPTED before two plays were complete: nothing to report")
     add("")
     lines.extend(_check_lines(checks, profile))
-    add(f"(exact analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
+    add(f"({'exact' if a.bounded is None else 'bounded'} analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
     add(outcome(checks, interrupted).line())
     return "\n".join(lines) + "\n"
 
@@ -251,9 +282,11 @@ def _outcome_lines(a: Analysis) -> list[str]:
             f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
     if any(not c.exact for c in a.classes):
         add("  ~ retriggers make this probability irrational: exact rational bounds 2^-192 apart "
-            "(--json gives both); checks use the lower bound")
+            "(--json gives both); checks use the lower bound" if a.bounded is None else
+            "  ~ a rigorous lower bound (the cascade chain is bounded, --json gives both bounds); checks use it")
     r = a.rarest
-    exact = "exact" if r.exact else "within rational bounds 2^-192 apart"
+    exact = ("exact" if r.exact else "within rational bounds 2^-192 apart" if a.bounded is None
+             else f"between it and {float(r.probability_upper):.9g} (rigorous bounds)")
     add(f"  * least likely winning outcome: {r.name}, probability {float(r.probability):.9g} per play "
         f"({_one_in(r.probability)}), {exact}")
     if r.exact and len(frac(r.probability)) <= 60:
@@ -278,15 +311,9 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
     return lines
 
 
-def _cycle(m) -> int:
-    """Stop combinations of the base game (each equally likely), times the reel heights' weights if drawn."""
-    heights = math.prod(sum(w for _, w in hs) for hs in m.heights) if m.heights else 1
-    return math.prod(m.stop_totals()) * heights
-
-
 def _model_json(m) -> dict:
     out = {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
-           "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": _cycle(m)}
+           "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": heights.cycle(m)}
     if m.ways:  # "paylines" then counts the ways, each paid as a line; "bet_per_line" is the bet per way
         out["ways"] = len(m.paylines)
     return out
@@ -301,7 +328,7 @@ def _model_lines(m) -> list[str]:
             *([f"  reel heights per spin: weights {' x '.join(str(sum(w for _, w in hs)) for hs in m.heights)}; "
                f"up to {len(m.paylines):,} ways, total bet {m.total_bet} credits whatever the ways"]
               if m.heights else []),
-            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {_cycle(m):,} "
+            f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {heights.cycle(m):,} "
             f"{'virtual ' if m.base_weights else ''}stop combinations (each equally likely)"]
 
 

@@ -38,7 +38,7 @@ from fractions import Fraction
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_STICKY_READS
 from harness.slot.model import SlotModel
-from harness.slot.window import LineReader, column_groups
+from harness.slot.window import LineReader, column_groups, paying_buckets, scatter_cell
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,20 +81,15 @@ class _Step:
         times = m.free_spins.multiplier
         per: dict[int, int] = {}
         total = 0
-        for path in m.paylines:
-            pay, cls = self.lines.read(tuple(window[r][row] for r, row in enumerate(path)))
-            if pay:
-                credits = pay * m.bet_per_line * times
-                total += credits
-                per[cls] = per.get(cls, 0) + credits
-        cell = sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+        for _, pay, cls in self.lines.hits(window, m.paylines):
+            credits = pay * m.bet_per_line * times
+            total += credits
+            per[cls] = per.get(cls, 0) + credits
+        cell = scatter_cell(code, window)
         scatter = awards.pay[cell] * m.total_bet * times
         total += scatter
-        for b, (i, lo, hi) in enumerate(awards.buckets):
-            count = code.count(cell, i)
-            pay = awards.awards(i, lo)[0]
-            if pay and lo <= count <= hi:  # a count range is an outcome in free spins if it pays there
-                per[self.n_lines + b] = per.get(self.n_lines + b, 0) + pay * m.total_bet * times
+        for b, pay in paying_buckets(awards, cell):  # a count range is an outcome in free spins if it pays there
+            per[self.n_lines + b] = per.get(self.n_lines + b, 0) + pay * m.total_bet * times
         return total, per
 
     def spin(self, sticky: tuple[int, ...]):

@@ -30,6 +30,11 @@ def column_groups(strips, weights, rows: int,
     return out
 
 
+def scatter_cell(code, window) -> int:
+    """The scatter cell (:class:`~harness.slot.model.ScatterCode`) a window (columns of symbols) shows."""
+    return sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+
+
 class LineReader:
     """The payline automaton of ``model`` (no progressive), read for one line's symbols at a time, cached."""
 
@@ -45,6 +50,27 @@ class LineReader:
             pay, cls, _ = self.automaton.evaluate(symbols)
             got = self._seen[symbols] = (pay, cls)
         return got
+
+    def hits(self, window, paylines) -> list[tuple[tuple[int, ...], int, int]]:
+        """``(path, pay, class)`` of every payline of ``window`` (columns, top row first) that pays."""
+        out = []
+        for path in paylines:
+            pay, cls = self.read(tuple(window[r][row] for r, row in enumerate(path)))
+            if pay:
+                out.append((path, pay, cls))
+        return out
+
+
+def paying_buckets(awards, cell: int) -> list[tuple[int, int]]:
+    """``(b, pay)`` per scatter count range ``awards.buckets[b]`` that ``cell`` shows and that pays
+    (multiples of the total bet)."""
+    code = awards.code
+    out = []
+    for b, (i, lo, hi) in enumerate(awards.buckets):
+        pay = awards.awards(i, lo)[0]
+        if pay and lo <= code.count(cell, i) <= hi:
+            out.append((b, pay))
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,11 +115,10 @@ def accumulate(model: SlotModel, windows, cycle: int, read: Callable[[list], lis
             paid.add(cls)
         for c in paid:
             line_paid[c] += weight
-        cell = sum(col.count(x) * place for x, place in zip(code.symbols, code.place) for col in window)
+        cell = scatter_cell(code, window)
         scatter = awards.pay[cell] * tb
-        for b, (i, lo, hi) in enumerate(awards.buckets):
-            if awards.awards(i, lo)[0] and lo <= code.count(cell, i) <= hi:
-                bucket_paid[b] += weight
+        for b, _ in paying_buckets(awards, cell):
+            bucket_paid[b] += weight
         win = line_win + scatter
         lines_total += weight * line_win
         scatter_total += weight * scatter
