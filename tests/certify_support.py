@@ -50,6 +50,10 @@ def draw_figures_as_svg(monkeypatch) -> None:
     ``certify`` many times, where matplotlib would cost seconds a run and change nothing they check
     (the figures are drawn from the report; tests/test_certify.py and tests/test_certify_figures.py
     test matplotlib's)."""
-    from harness.certify import figures, svg
+    from harness.certify import figures, html, svg
 
-    monkeypatch.setattr(figures, "renderer", lambda: figures.Renderer(svg, "inline SVG (test)"))
+    # html binds the name at import: patching figures.renderer alone misses it once html is imported
+    # (e.g. by an earlier test in the run), and matplotlib would draw after all
+    svg_renderer = lambda: figures.Renderer(svg, "inline SVG (test)")  # noqa: E731
+    monkeypatch.setattr(figures, "renderer", svg_renderer)
+    monkeypatch.setattr(html, "renderer", svg_renderer)

@@ -78,17 +78,25 @@ def _count_updates(monkeypatch, stop_at=None):
     return calls
 
 
-@pytest.fixture
-def reference(tmp_path_factory, small_chunks, monkeypatch):
+@pytest.fixture(scope="module")
+def _uninterrupted(tmp_path_factory):
+    """The plan's uninterrupted run, certified once for the module (every test only reads it)."""
     folder = tmp_path_factory.mktemp("plan")
     plan = folder / "plan.toml"
     plan.write_text(PLAN)
-    calls = _count_updates(monkeypatch)
-    result = certify(plan, "--out", folder / "whole")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        draw_figures_as_svg(monkeypatch)
+        monkeypatch.setattr(sections, "CHUNK_VALUES", 250)
+        calls = _count_updates(monkeypatch)
+        result = certify(plan, "--out", folder / "whole")
     assert result.exit_code == 0, result.output
-    monkeypatch.undo()
-    monkeypatch.setattr(sections, "CHUNK_VALUES", 250)
-    return plan, json.loads((folder / "whole" / "report.json").read_text()), calls["n"]
+    return plan, (folder / "whole" / "report.json").read_text(), calls["n"]
+
+
+@pytest.fixture
+def reference(_uninterrupted, small_chunks):
+    plan, whole, total = _uninterrupted
+    return plan, json.loads(whole), total  # a fresh copy: no test can change another's reference
 
 
 def _stop_points(total):
@@ -114,6 +122,7 @@ def test_resumed_run_reproduces_the_uninterrupted_report(reference, tmp_path, mo
     finished = [s["key"] for s in partial["sections"] if s["verdict"] == "pass"]
 
     monkeypatch.undo()
+    draw_figures_as_svg(monkeypatch)  # (undo took the autouse fixture's patch too)
     monkeypatch.setattr(sections, "CHUNK_VALUES", 250)
     calls = _count_updates(monkeypatch)
     resumed = certify(plan, "--out", out, "--resume")
@@ -136,6 +145,7 @@ def test_a_long_section_resumes_from_its_saved_accumulators(reference, tmp_path,
     state = json.loads((out / "checkpoints" / "device_deck.state.json").read_text())
     assert state["rows"] == 56 * 4  # the last state saved: after chunk 56
     monkeypatch.undo()
+    draw_figures_as_svg(monkeypatch)  # (undo took the autouse fixture's patch too)
     monkeypatch.setattr(sections, "CHUNK_VALUES", 250)
     calls = _count_updates(monkeypatch)
     assert certify(plan, "--out", out, "--resume").exit_code == 0
