@@ -1,4 +1,7 @@
-"""Twenty-one rounds in mode B (000 別表第1 第2 1-18): one customer position against the dealer.
+"""Twenty-one rounds in mode B (000 別表第1 第2 1-18, 2-17): one customer position against the dealer.
+
+The games are the rows of :data:`TABLE` (blackjack, Blackjack Switch); what follows is blackjack's
+procedure, the switch's differences are in ``docs/rounds.md``.
 
 Built on the public rules of the twenty-one game modules (each game's
 ``game_rules`` from its options, its cited table, its side bets and their
@@ -39,10 +42,11 @@ either.
 
 The determination point is the end of item 10, the dealer's drawing (1-19-イ,
 seed L643: "10の処理が終了した後"; digest electronic_table_games.md §3, which
-agrees): each row of :data:`TABLE` states it (``point``), and a round reaches
-it when :meth:`TwentyOneRounds.round_outcome` returns, the dealer's hand
-finished.  Every card of the round, the customer's
-and the dealer's, is drawn before it, so a fault anywhere before it voids
+agrees; Blackjack Switch's is the end of its item 9, 2-18): each row of
+:data:`TABLE` states it (``point``), and a round reaches it when
+:meth:`TwentyOneRounds.round_outcome` returns, the dealer's hand finished.
+Every card of the round, the customer's and the dealer's, is drawn before
+it, so a fault anywhere before it voids
 the round and returns every stake, the additional ones too; the engine
 settles nothing earlier (a blackjack against a 2..9, 5-ハ, or a surrender,
 9-ハ, is settled "at once" by the text, but a fault before item 10 voids the
@@ -169,10 +173,12 @@ def value(code: int) -> int:
 
 
 def hand_of(codes) -> tuple:
+    """The point-value multiset of card codes (:mod:`harness.games.twentyone`'s hand)."""
     return tw.of(*(value(c) for c in codes))
 
 
 def shown(codes) -> str:
+    """Card codes as printed (``"AS 10H"``)."""
     return " ".join(cards.card_label(c) for c in codes)
 
 
@@ -201,6 +207,7 @@ class Decider:
         return word
 
     def done(self) -> None:
+        """At the round's end: ValueError if the script gave more actions than it had decision points."""
         if self.strategy == "script" and self.actions is not None and len(self.actions) > len(self.taken):
             raise ValueError(f"{self.game}: the bet script gives {len(self.actions)} actions for the round, which "
                              f"had decision points for {len(self.taken)} (the first unused: "
@@ -209,6 +216,8 @@ class Decider:
 
 @dataclasses.dataclass
 class Hand:
+    """One hand of the customer position as the round plays it (its card codes and what was done to it)."""
+
     number: int          # 1.. the original hands (one per main area), then the hands splits formed, in order
     codes: list
     area: int = 1
