@@ -151,7 +151,8 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             n = F(11) if (firsts[0] & 0x0F) == (seconds[0] & 0x0F) else F(-1)
         else:                                                      # 2-12-ロ, 2-12-ハ: by rank, as dealt
             ranks = sorted([sum((x & 0x0F) == (y & 0x0F) for y in firsts + seconds) for x in firsts + seconds])
-            n = {(4, 4, 4, 4): F(40), (1, 3, 3, 3): F(5), (2, 2, 2, 2): F(8), (1, 1, 2, 2): F(1)}.get(tuple(ranks), F(-1))
+            pays = {(4, 4, 4, 4): F(40), (1, 3, 3, 3): F(5), (2, 2, 2, 2): F(8), (1, 1, 2, 2): F(1)}
+            n = pays.get(tuple(ranks), F(-1))
         out.append((name, stake, *amounts(stake, n)))
     return out
 
@@ -342,7 +343,8 @@ def stopped_at(rules, path, stream, state) -> None:
         r = Round(rules, 1, sink=j.append)
         for bet in BETS[rules.game.name]:
             r.place(bet)
-        steps = {"BETTING_CLOSED": r.close, "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
+        steps = {"BETTING_CLOSED": r.close,
+                 "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
                  "OUTCOME_DETERMINED": r.determine, "SETTLEMENT": r.start_settlement}
         for name, step in steps.items():
             if STOPS.index(name) > STOPS.index(state):
@@ -413,7 +415,8 @@ def test_the_rounds_basic_strategy_is_the_games_analysed_chart():
 
 
 def test_the_determination_point_is_declared_with_its_citation():
-    # the seed's words (1-19-イ, L643: 「10の処理が終了した後」; 2-18, L821: 「十」 read as 「2の九」), the digest's §3
+    # the seed's words (1-19-イ, L643: 「10の処理が終了した後」; 2-18, L821: 「十」 read as 「2の九」),
+    # and the digest's §3
     expected = {"blackjack": ("L643", "10の処理が終了した後", "1-19-イ", "item 10"),
                 "blackjack-switch": ("L821", "「2の九」", "2-18 (applying 1-19-イ)", "item 9")}
     assert {row.game.name for row in engine.TABLE} == set(expected)

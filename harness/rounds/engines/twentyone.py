@@ -64,7 +64,7 @@ from harness.games import blackjack, blackjack_switch
 from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
-from harness.games.core import BetRule, PayRow, Where, odds, rows
+from harness.games.core import BetRule, Where, odds, rows
 from harness.games.etable import Dealt, ETable
 from harness.kernels import lib
 from harness.rounds.engine import RoundEngine, one_position
@@ -151,7 +151,8 @@ class Shoe:
             code = self.left.pop()
         else:
             if len(self.drawn) >= len(self.recorded):
-                raise ValueError(f"{self.game}: the journaled round has {len(self.recorded)} cards; its play needs more")
+                raise ValueError(f"{self.game}: the journaled round has {len(self.recorded)} cards; its play needs "
+                                 "more")
             code = self.recorded[len(self.drawn)]
             if type(code) is not int or code not in self.left:
                 raise ValueError(f"{self.game}: journaled card {code!r} is not a card left in the stack")
@@ -180,6 +181,28 @@ def hand_of(codes) -> tuple:
 def shown(codes) -> str:
     """Card codes as printed (``"AS 10H"``)."""
     return " ".join(cards.card_label(c) for c in codes)
+
+
+def blackjack_label(pays: Fraction) -> str:
+    """The class of a blackjack paying ``pays`` (``"blackjack_3to2"``)."""
+    return f"blackjack_{pays.numerator}to{pays.denominator}"
+
+
+def hand_rule(slot: str, *, source: str, blackjack, original: bool) -> BetRule:
+    """The rule of one stake on a hand, read from the feature ``slot`` (1-11, 1-12): an original stake
+    (of a main area) may be a blackjack, surrendered or paid even money; a split's or a double's stake
+    is returned against a dealer blackjack (12-ロ, ``returned``)."""
+    def row(label, pays):
+        return (label, Where(**{slot: label}), pays)
+
+    first = [row(blackjack_label(p), p) for p in blackjack] if original else []
+    extra = [row("even_money", odds(1)), row("surrender", Fraction(-1, 2))] if original else []
+    return BetRule(slot, source, rows(*first, row("win", odds(1)), row("push", Fraction(0)),
+                                      row("returned", Fraction(0)), *extra, row("bust", Fraction(-1)),
+                                      row("lose", Fraction(-1))),
+                   push_labels=frozenset({"push", "returned"}),
+                   note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer "
+                        "blackjack (12-ロ)")
 
 
 class Decider:
@@ -270,21 +293,12 @@ class TwentyOneRounds(RoundEngine):
     @functools.lru_cache(maxsize=None)
     def _bets(self) -> tuple:
         pays = sorted(set(self._blackjack_pays()))
-        hand = lambda slot, main: BetRule(slot, self.row.clause, rows(  # noqa: E731
-            *((f"blackjack_{p.numerator}to{p.denominator}", Where(**{slot: f"blackjack_{p.numerator}to{p.denominator}"}), p)
-              for p in (pays if main else ())),
-            ("win", Where(**{slot: "win"}), odds(1)), ("push", Where(**{slot: "push"}), Fraction(0)),
-            ("returned", Where(**{slot: "returned"}), Fraction(0)),
-            *((("even_money", Where(**{slot: "even_money"}), odds(1)),
-               ("surrender", Where(**{slot: "surrender"}), Fraction(-1, 2))) if main else ()),
-            ("bust", Where(**{slot: "bust"}), Fraction(-1)), ("lose", Where(**{slot: "lose"}), Fraction(-1))),
-            push_labels=frozenset({"push", "returned"}),
-            note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer blackjack (12-ロ)")
+        hand = functools.partial(hand_rule, source=self.row.clause, blackjack=pays)
         insurance = self.game.entry("insurance_pays")
         areas, most = self.row.areas, MAX_HANDS * self.row.areas
-        out = [hand(self.main_slot(k), True) for k in range(1, areas + 1)]
-        out += [hand(f"split_{k}", False) for k in range(areas + 1, most + 1)]
-        out += [hand(f"double_{k}", False) for k in range(1, most + 1)]
+        out = [hand(self.main_slot(k), original=True) for k in range(1, areas + 1)]
+        out += [hand(f"split_{k}", original=False) for k in range(areas + 1, most + 1)]
+        out += [hand(f"double_{k}", original=False) for k in range(1, most + 1)]
         for k in range(1, areas + 1):
             slot = self.insurance_slot(k)
             out.append(BetRule(slot, insurance.source, rows(("win", Where(**{slot: "win"}), insurance.value),
@@ -398,7 +412,8 @@ class TwentyOneRounds(RoundEngine):
                 decision(word, where, "even_money")
                 continue
             where = f"insurance: {h.describe()} against {against}"  # 6-イ: per hand
-            word = decide.choose(where, INSURE, lambda: "insure" if self._insurance_value(rules) > 0 else "no-insurance")
+            word = decide.choose(where, INSURE,
+                                 lambda: "insure" if self._insurance_value(rules) > 0 else "no-insurance")
             if INSURE[word]:
                 insured.add(h.number)
             decision(word, where, "insurance", [{"bet": self.insurance_slot(h.number), "of": self.main_slot(h.number),
@@ -459,7 +474,8 @@ class TwentyOneRounds(RoundEngine):
                     break  # a doubled hand takes no more cards (9-ニ-(3))
                 allowed = {tw.ACTION_NAMES[a]: a for a in acts}
                 where = f"{h.describe()} against {against}"
-                word = decide.choose(where, allowed, lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
+                word = decide.choose(where, allowed,
+                                     lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
                 act = allowed[word]
                 if act == tw.STAND:
                     decision(word, where, "stand")
@@ -525,8 +541,7 @@ class TwentyOneRounds(RoundEngine):
             elif h.surrendered:
                 label = "surrender"                        # 9-ハ
             elif h.natural:
-                bj = rules.blackjack_pays
-                label = "push" if dealer_bj else f"blackjack_{bj.numerator}to{bj.denominator}"
+                label = "push" if dealer_bj else blackjack_label(rules.blackjack_pays)
             elif h.bust:
                 label = "bust"                             # 11-ロ-(2)-(三)
             elif dealer_bj:                                # 11-ロ-(2)-(一); 12-ロ: original stakes only
