@@ -18,7 +18,8 @@ MAIN = BetRule("main", "toy", rows(("win", Where(main="win"), odds(1)), ("lose",
 EXTRA = BetRule("double_1", "toy", rows(("win", Where(extra="win"), odds(1)),
                                         ("push", Where(extra="push"), Fraction(0)),
                                         ("lose", Where(extra="lose"), Fraction(-1))))
-HALF = BetRule("insurance_1", "toy", rows(("win", Where(half="win"), odds(2)), ("lose", Where(half="lose"), Fraction(-1))))
+HALF = BetRule("insurance_1", "toy", rows(("win", Where(half="win"), odds(2)),
+                                          ("lose", Where(half="lose"), Fraction(-1))))
 
 
 class Toy:

@@ -21,6 +21,8 @@ from harness.rounds.table import rules_for
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 MAIN, PAIR = 100, 10
+BETS = {"blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pair", PAIR)],
+        "blackjack-switch": [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "super_match", PAIR)]}
 
 
 # ------------------------------------------------------------------------------ the reference --
@@ -52,27 +54,43 @@ def amounts(stake, net):
     return stake - int(lost), int(lost), 0
 
 
-def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
-    """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc)."""
+def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True):
+    """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc);
+    ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
+    hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
+    of either or both hands after the switch and before any other action on the pair, 2-8-ハ)."""
     cards, actions = list(cards), list(actions)
     draw = lambda: cards.pop(0)  # noqa: E731
     act = lambda: actions.pop(0)  # noqa: E731
-    first, up, second = draw(), draw(), draw()                     # 5-イ
+    switch = areas == 2
+    h17, bj = (True, F(1)) if switch else (h17, bj)
+    firsts = [draw() for _ in range(areas)]                        # 5-イ (2-5-イ)
+    up = draw()
+    seconds = [draw() for _ in range(areas)]
     dealer = [up] + ([draw()] if hole else [])
-    stakes = [["main", MAIN]] + ([["pair", PAIR]] if pair else [])
-    insured = even = False
-    if points(up) == 1:                                            # 6-イ, 7-イ
-        word = act()
-        insured, even = word == "insure", word == "even-money"
-        if insured:
-            stakes.append(["insurance", MAIN // 2])
-    peeked_blackjack = hole and points(up) in (1, 10) and natural(dealer)   # 8-イ
-    hands = [{"n": 1, "cards": [first, second], "split": False, "aces": False, "double": False, "gave_up": False}]
-    if not peeked_blackjack and not natural([first, second]) and not even:
+    mains = ["main"] if areas == 1 else ["main", "main_2"]
+    stakes = [[m, MAIN] for m in mains] + ([["super_match" if switch else "pair", PAIR]] if pair else [])
+    hands = [{"n": k + 1, "area": k + 1, "cards": [firsts[k], seconds[k]], "split": False, "aces": False,
+              "double": False, "gave_up": False, "even": False} for k in range(areas)]
+    if points(up) == 1:                                            # 6-イ (per hand), 7-イ
+        for h in hands:
+            word = act()
+            h["even"] = word == "even-money"
+            if word == "insure":
+                stakes.append(["insurance" if h["n"] == 1 else f"insurance_{h['n']}", MAIN // 2])
+    peeked_blackjack = hole and points(up) in (1, 10) and natural(dealer)   # 8-イ (2-7-イ)
+    if not peeked_blackjack:
+        if switch and act() == "switch":                           # 2-8-ニ
+            hands[0]["cards"][1], hands[1]["cards"][1] = hands[1]["cards"][1], hands[0]["cards"][1]
+        if switch and surrender and (hole or points(up) != 1):     # 2-8-ハ
+            for h in hands:
+                h["gave_up"] = act() == "surrender"
         i = 0
-        while i < len(hands):                                      # 9
+        while i < len(hands):                                      # 9 (2-8)
             h = hands[i]
-            while total(h["cards"]) < 21 and not h["double"] and not (h["aces"] and len(h["cards"]) == 2):
+            while not (natural(h["cards"]) or h["even"] or h["gave_up"]) and total(h["cards"]) < 21 \
+                    and not h["double"] \
+                    and not (h["aces"] and len(h["cards"]) == 2):
                 word = act()
                 if word == "stand":
                     break
@@ -80,8 +98,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
                     h["gave_up"] = True
                     break
                 if word == "split":
-                    new = {"n": len(hands) + 1, "cards": [h["cards"].pop()], "split": True, "double": False,
-                           "aces": points(h["cards"][0]) == 1, "gave_up": False}
+                    assert sum(x["area"] == h["area"] for x in hands) < max_hands
+                    new = {"n": len(hands) + 1, "area": h["area"], "cards": [h["cards"].pop()], "split": True,
+                           "double": False, "aces": points(h["cards"][0]) == 1, "gave_up": False, "even": False}
                     h["split"], h["aces"] = True, new["aces"]
                     stakes.append([f"split_{new['n']}", MAIN])
                     h["cards"].append(draw())
@@ -97,12 +116,12 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
         dealer.append(draw())                                      # 10-イ
     if not peeked_blackjack and not all(total(h["cards"]) > 21 for h in hands):
         while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
-            dealer.append(draw())                                  # 10-ロ
+            dealer.append(draw())                                  # 10-ロ (2-9-ロ)
     assert not cards and not actions, "the reference used every card and action of the record"
     dealer_bj, d = natural(dealer), total(dealer)
 
     def net(h, original):
-        if even:
+        if h["even"]:
             return F(1)                                            # 7-イ
         if h["gave_up"]:
             return F(-1, 2)                                        # 9-ハ
@@ -113,21 +132,27 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
             return F(-1)                                           # 11-ロ-(2)-(三)
         if dealer_bj:
             return F(-1) if original else F(0)                     # 11-ロ-(2)-(一), 12-ロ
+        if switch and d == 22:
+            return F(0)                                            # 2-10
         return F(1) if d > 21 or t > d else F(0) if t == d else F(-1)
 
     by = {h["n"]: h for h in hands}
     out = []
     for name, stake in stakes:
-        if name == "main":
-            n = net(by[1], True)
+        if name in ("main", "main_2"):
+            n = net(by[1 if name == "main" else 2], True)
         elif name.startswith("split_"):
             n = net(by[int(name[6:])], False)
         elif name.startswith("double_"):
             n = net(by[int(name[7:])], False)
-        elif name == "insurance":
+        elif name.startswith("insurance"):
             n = F(2) if dealer_bj else F(-1)                       # 6-ロ, 6-ハ
-        else:  # the pair side bet, 13-ロ, 13-ハ
-            n = F(11) if (first & 0x0F) == (second & 0x0F) else F(-1)
+        elif name == "pair":                                       # 13-ロ, 13-ハ
+            n = F(11) if (firsts[0] & 0x0F) == (seconds[0] & 0x0F) else F(-1)
+        else:                                                      # 2-12-ロ, 2-12-ハ: by rank, as dealt
+            ranks = sorted([sum((x & 0x0F) == (y & 0x0F) for y in firsts + seconds) for x in firsts + seconds])
+            pays = {(4, 4, 4, 4): F(40), (1, 3, 3, 3): F(5), (2, 2, 2, 2): F(8), (1, 1, 2, 2): F(1)}
+            n = pays.get(tuple(ranks), F(-1))
         out.append((name, stake, *amounts(stake, n)))
     return out
 
@@ -136,8 +161,8 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True):
 
 def play(rules, generator, options=None, actions=None, sink=None, round_id=1) -> Round:
     r = Round(rules, round_id, sink=sink, options=options, actions=actions)
-    r.place(Bet("ann", "main", MAIN))
-    r.place(Bet("ann", "pair", PAIR))
+    for bet in BETS[rules.game.name]:
+        r.place(bet)
     r.close()
     r.generate(generator)
     r.determine()
@@ -171,13 +196,16 @@ def settlements(r):
             for e in sorted((e for e in r.events if e["kind"] == "settlement"), key=lambda e: e["index"])]
 
 
-@pytest.mark.parametrize("options,ref", RULE_SETS)
-def test_every_stake_settles_as_the_reference_reads_the_seed(options, ref, random_choices):
-    rules = rules_for("blackjack")
+@pytest.mark.parametrize("game,options,ref", [("blackjack", *r) for r in RULE_SETS] + [
+    ("blackjack-switch", {}, {"areas": 2}),
+    ("blackjack-switch", {"deal": "no-hole-card", "max_hands": 2}, {"areas": 2, "hole": False, "max_hands": 2}),
+    ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False})])
+def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
+    rules = rules_for(game)
     checked = rules.check_options(options)
     g = rngcore.Generator(SEED, stream=11)
     seen = set()
-    for n in range(400):
+    for n in range(250):
         r = play(rules, g, checked, round_id=n)
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], **ref), r.outcome.shown
@@ -186,17 +214,20 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(options, ref, rando
     expected = {"split", "double", "insurance", "hit", "stand", "insure", "no-insurance"}
     if options.get("surrender") != "no":
         expected |= {"surrender"}
+    if game == "blackjack-switch":
+        expected |= {"switch", "keep"}
     assert expected <= seen  # the random customer met every kind of decision and stake
 
 
-def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money():
-    rules = rules_for("blackjack")
+@pytest.mark.parametrize("game", ["blackjack", "blackjack-switch"])
+def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
+    rules = rules_for(game)
     g = rngcore.Generator(SEED, stream=12)
     added = 0
-    for n in range(300):
+    for n in range(200):
         r = play(rules, g, round_id=n)
         record = r.outcome.record
-        assert settlements(r) == reference(record["cards"], record["actions"])
+        assert settlements(r) == reference(record["cards"], record["actions"], areas=rules.engine.row.areas)
         t = r.totals()
         stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
         assert t["staked"] == sum(e["stake"] for e in stakes) == t["returned"] + t["collected"]
@@ -310,9 +341,10 @@ def stopped_at(rules, path, stream, state) -> None:
     """A round with an additional stake, journaled up to ``state`` and left open (the process stops)."""
     with Journal(path) as j:
         r = Round(rules, 1, sink=j.append)
-        r.place(Bet("ann", "main", MAIN))
-        r.place(Bet("ann", "pair", PAIR))
-        steps = {"BETTING_CLOSED": r.close, "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
+        for bet in BETS[rules.game.name]:
+            r.place(bet)
+        steps = {"BETTING_CLOSED": r.close,
+                 "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
                  "OUTCOME_DETERMINED": r.determine, "SETTLEMENT": r.start_settlement}
         for name, step in steps.items():
             if STOPS.index(name) > STOPS.index(state):
@@ -320,10 +352,11 @@ def stopped_at(rules, path, stream, state) -> None:
             step()
 
 
-@pytest.mark.parametrize("state", [s if s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
-                                   pytest.param(s, marks=pytest.mark.slow) for s in STOPS])
-def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, state):
-    rules = rules_for("blackjack")
+@pytest.mark.parametrize("game,state", [
+    (g, s) if g == "blackjack" and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
+    pytest.param(g, s, marks=pytest.mark.slow) for g in BETS for s in STOPS])
+def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, state):
+    rules = rules_for(game)
     stream = doubled_stream(rules)
     path = tmp_path / f"{state}.sqlite"
     stopped_at(rules, path, stream, state)
@@ -344,7 +377,7 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, state):
     else:
         outcome = next(e for e in events if e["kind"] == "outcome")["record"]
         assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
-            reference(outcome["cards"], outcome["actions"])
+            reference(outcome["cards"], outcome["actions"], areas=rules.engine.row.areas)
 
 
 @pytest.mark.slow
@@ -382,9 +415,36 @@ def test_the_rounds_basic_strategy_is_the_games_analysed_chart():
 
 
 def test_the_determination_point_is_declared_with_its_citation():
+    # the seed's words (1-19-イ, L643: 「10の処理が終了した後」; 2-18, L821: 「十」 read as 「2の九」),
+    # and the digest's §3
+    expected = {"blackjack": ("L643", "10の処理が終了した後", "1-19-イ", "item 10"),
+                "blackjack-switch": ("L821", "「2の九」", "2-18 (applying 1-19-イ)", "item 9")}
+    assert {row.game.name for row in engine.TABLE} == set(expected)
     for row in engine.TABLE:
+        line, words, clause, item = expected[row.game.name]
         rules = rules_for(row.game.name)
         assert rules.engine.row is row
-        # the seed's words (1-19-イ, L643) and the digest's: after item 10, the dealer's drawing
-        assert "1-19-イ" in row.point and "L643" in row.point and "10の処理が終了した後" in row.point
-        assert rules.etable.fault_clause.endswith("1-19-イ") and "item 10" in rules.etable.determined_after
+        assert line in row.point and words in row.point and item in row.point
+        assert rules.etable.fault_clause.endswith(clause) and item in rules.etable.determined_after
+
+
+def test_the_switch_rounds_rules():
+    rules = rules_for("blackjack-switch")
+    assert rules.etable.fault_clause == "000 別表第1 第2 2-18 (applying 1-19-イ)"
+    assert rules.etable.truncation is None and set(rules.permitted) == {"main", "main_2", "super_match"}
+    r = Round(rules, 1)
+    r.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="the pair of areas takes equal stakes"):
+        r.place(Bet("ann", "main_2", 50))
+    with pytest.raises(RoundError, match="needs the bet 'main_2'"):
+        r.close()
+    assert engine.super_match([1, 17, 33, 49]) == "four" and engine.super_match([2, 18, 34, 5]) == "three"
+    assert engine.super_match([2, 18, 5, 21]) == "two_pair" and engine.super_match([2, 18, 5, 6]) == "pair"
+    assert engine.super_match([2, 3, 4, 5]) == "lose"
+
+
+@pytest.mark.slow
+def test_the_rounds_switch_decisions_are_the_games():
+    g = rules_for("blackjack-switch").game
+    rules = g.game_rules()
+    assert (engine.basic_swaps(rules) == g.swaps(rules, None)).all()

@@ -221,17 +221,19 @@ class Journal:
         self._writer = Threaded(self._db) if batch == "group" else Inline(self._db)
 
     def _migrate(self, version: int) -> None:
-        try:
+        if version == SCHEMA_VERSION:
+            return
+        try:  # one transaction from the file's version to this one: all of it, or none
+            self._db.execute("BEGIN IMMEDIATE")
             for target in range(version + 1, SCHEMA_VERSION + 1):
-                self._db.execute("BEGIN IMMEDIATE")
                 for statement in MIGRATIONS[target]:
                     self._db.execute(statement)
                 if target == 1:
                     from rngcore import __version__
 
                     self._db.execute("INSERT INTO meta VALUES ('created_by', ?)", (f"rngcert {__version__}",))
-                self._db.execute(f"PRAGMA user_version = {target}")
-                self._db.execute("COMMIT")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: cannot bring the journal to schema {SCHEMA_VERSION} ({exc})") from None
 

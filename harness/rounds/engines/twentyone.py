@@ -1,4 +1,7 @@
-"""Twenty-one rounds in mode B (000 別表第1 第2 1-18): one customer position against the dealer.
+"""Twenty-one rounds in mode B (000 別表第1 第2 1-18, 2-17): one customer position against the dealer.
+
+The games are the rows of :data:`TABLE` (blackjack, Blackjack Switch); what follows is blackjack's
+procedure, the switch's differences are in ``docs/rounds.md``.
 
 Built on the public rules of the twenty-one game modules (each game's
 ``game_rules`` from its options, its cited table, its side bets and their
@@ -39,10 +42,11 @@ either.
 
 The determination point is the end of item 10, the dealer's drawing (1-19-イ,
 seed L643: "10の処理が終了した後"; digest electronic_table_games.md §3, which
-agrees): each row of :data:`TABLE` states it (``point``), and a round reaches
-it when :meth:`TwentyOneRounds.round_outcome` returns, the dealer's hand
-finished.  Every card of the round, the customer's
-and the dealer's, is drawn before it, so a fault anywhere before it voids
+agrees; Blackjack Switch's is the end of its item 9, 2-18): each row of
+:data:`TABLE` states it (``point``), and a round reaches it when
+:meth:`TwentyOneRounds.round_outcome` returns, the dealer's hand finished.
+Every card of the round, the customer's and the dealer's, is drawn before
+it, so a fault anywhere before it voids
 the round and returns every stake, the additional ones too; the engine
 settles nothing earlier (a blackjack against a 2..9, 5-ハ, or a surrender,
 9-ハ, is settled "at once" by the text, but a fault before item 10 voids the
@@ -51,15 +55,18 @@ journal could show).
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 from fractions import Fraction
 
-from harness.games import blackjack
+from harness.games import blackjack, blackjack_switch
 from harness.games import twentyone as tw
+from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
-from harness.games.core import BetRule, PayRow, Where, odds, rows
+from harness.games.core import BetRule, Where, odds, rows
 from harness.games.etable import Dealt, ETable
+from harness.kernels import lib
 from harness.rounds.engine import RoundEngine, one_position
 from rngcore.devices import cards
 
@@ -72,7 +79,9 @@ STRATEGY = GameOption.choice("strategy", "where the customer's actions come from
 PLAY = {name: code for code, name in tw.ACTION_NAMES.items()}
 INSURE = {"insure": True, "no-insurance": False}
 EVEN = {"even-money": True, "no-even-money": False}
-MAX_HANDS = 4  # the most any option allows (the games' max-hands options)
+SWITCH = {"switch": True, "keep": False}
+GIVE_UP = {"surrender": True, "no-surrender": False}
+MAX_HANDS = 4  # per main area: the most any option allows (the games' max-hands options)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +97,11 @@ class Row:
     point : str
         The determination point and its citation: the step of the game after which a fault
         settles instead of voiding (the end of the dealer's drawing), where the deal ends.
+    items : dict
+        The game's item of each step a decision record cites (``"insurance": "6-イ"``).
+    areas : int
+        Main areas of the customer position: 1, or 2 (Blackjack Switch's pair of areas, 2-4-ハ,
+        whose second cards may be switched, 2-8-ニ).
     etable : ETable or None
         The mode-B declaration, for a game whose module declares none (None: the module's).
     """
@@ -95,14 +109,31 @@ class Row:
     game: object
     clause: str
     point: str
+    items: dict
+    areas: int = 1
     etable: ETable | None = None
 
 
-#: The games played: 000's blackjack, whose module declares its mode B (第2 1-18).
+#: The games played.  000's blackjack declares its mode B in its module (第2 1-18); Blackjack Switch's
+#: (第2 2-17, applying 1-18 with its own items) is declared here.
 TABLE = (
     Row(blackjack.GAMES[0], blackjack.SOURCE,
         "item 10 (the dealer's drawing, 第2 1-10) is finished: 000 別表第1 第2 1-19-イ (seed L643, "
-        "「10の処理が終了した後」); electronic_table_games.md §3"),
+        "「10の処理が終了した後」); electronic_table_games.md §3",
+        {"main": "4-ハ", "insurance": "6-イ", "even_money": "7-イ", "surrender": "9-ハ", "split": "9-ニ-(1)",
+         "double": "9-ニ-(2)", "hit": "9-ニ-(3)", "stand": "9-ニ", "side": "13-イ"}),
+    Row(blackjack_switch.GAMES[0], blackjack_switch.SOURCE,
+        "item 9 (the dealer's drawing, 第2 2-9) is finished: 000 別表第1 第2 2-18 (seed L821: 1-19-イ applied, "
+        "its 「十」 read as 「2の九」); electronic_table_games.md §3",
+        {"main": "4-ハ", "insurance": "6-イ", "surrender": "8-ハ", "switch": "8-ニ", "split": "8-ヘ-(1)",
+         "double": "8-ヘ-(2)", "hit": "8-ヘ-(3)", "stand": "8-ヘ", "side": "12-イ"},
+        areas=2,
+        etable=ETable("000 別表第1 第2 2-17 (applying 1-18)", ("standard",), ("main", "main_2", "super_match"),
+                      "000 別表第1 第2 2-17 (applying 1-18): the bets of 2-4-ハ (the pair of areas) and, as an "
+                      "additional bet, only 2-12-イ",
+                      "item 9 (the dealer's drawing) is finished", "000 別表第1 第2 2-18 (applying 1-19-イ)",
+                      note="insurance (2-6) is read as part of the main bets' procedure; 2-11 states no rounding "
+                           "(every winning is whole yen at 1 to 1, 2 to 1 and the Super Match odds)")),
 )
 
 
@@ -120,7 +151,8 @@ class Shoe:
             code = self.left.pop()
         else:
             if len(self.drawn) >= len(self.recorded):
-                raise ValueError(f"{self.game}: the journaled round has {len(self.recorded)} cards; its play needs more")
+                raise ValueError(f"{self.game}: the journaled round has {len(self.recorded)} cards; its play needs "
+                                 "more")
             code = self.recorded[len(self.drawn)]
             if type(code) is not int or code not in self.left:
                 raise ValueError(f"{self.game}: journaled card {code!r} is not a card left in the stack")
@@ -142,11 +174,35 @@ def value(code: int) -> int:
 
 
 def hand_of(codes) -> tuple:
+    """The point-value multiset of card codes (:mod:`harness.games.twentyone`'s hand)."""
     return tw.of(*(value(c) for c in codes))
 
 
 def shown(codes) -> str:
+    """Card codes as printed (``"AS 10H"``)."""
     return " ".join(cards.card_label(c) for c in codes)
+
+
+def blackjack_label(pays: Fraction) -> str:
+    """The class of a blackjack paying ``pays`` (``"blackjack_3to2"``)."""
+    return f"blackjack_{pays.numerator}to{pays.denominator}"
+
+
+def hand_rule(slot: str, *, source: str, blackjack, original: bool) -> BetRule:
+    """The rule of one stake on a hand, read from the feature ``slot`` (1-11, 1-12): an original stake
+    (of a main area) may be a blackjack, surrendered or paid even money; a split's or a double's stake
+    is returned against a dealer blackjack (12-ロ, ``returned``)."""
+    def row(label, pays):
+        return (label, Where(**{slot: label}), pays)
+
+    first = [row(blackjack_label(p), p) for p in blackjack] if original else []
+    extra = [row("even_money", odds(1)), row("surrender", Fraction(-1, 2))] if original else []
+    return BetRule(slot, source, rows(*first, row("win", odds(1)), row("push", Fraction(0)),
+                                      row("returned", Fraction(0)), *extra, row("bust", Fraction(-1)),
+                                      row("lose", Fraction(-1))),
+                   push_labels=frozenset({"push", "returned"}),
+                   note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer "
+                        "blackjack (12-ロ)")
 
 
 class Decider:
@@ -174,6 +230,7 @@ class Decider:
         return word
 
     def done(self) -> None:
+        """At the round's end: ValueError if the script gave more actions than it had decision points."""
         if self.strategy == "script" and self.actions is not None and len(self.actions) > len(self.taken):
             raise ValueError(f"{self.game}: the bet script gives {len(self.actions)} actions for the round, which "
                              f"had decision points for {len(self.taken)} (the first unused: "
@@ -182,8 +239,11 @@ class Decider:
 
 @dataclasses.dataclass
 class Hand:
-    number: int          # 1 the original hand, 2.. the hands splits formed, in order
+    """One hand of the customer position as the round plays it (its card codes and what was done to it)."""
+
+    number: int          # 1.. the original hands (one per main area), then the hands splits formed, in order
     codes: list
+    area: int = 1
     split: bool = False  # formed by a split (so a two-card 21 is not a blackjack)
     aces: bool = False   # a split ace
     doubled: bool = False
@@ -233,23 +293,18 @@ class TwentyOneRounds(RoundEngine):
     @functools.lru_cache(maxsize=None)
     def _bets(self) -> tuple:
         pays = sorted(set(self._blackjack_pays()))
-        hand = lambda slot, main: BetRule(slot, self.row.clause, rows(  # noqa: E731
-            *((f"blackjack_{p.numerator}to{p.denominator}", Where(**{slot: f"blackjack_{p.numerator}to{p.denominator}"}), p)
-              for p in (pays if main else ())),
-            ("win", Where(**{slot: "win"}), odds(1)), ("push", Where(**{slot: "push"}), Fraction(0)),
-            ("returned", Where(**{slot: "returned"}), Fraction(0)),
-            *((("even_money", Where(**{slot: "even_money"}), odds(1)),
-               ("surrender", Where(**{slot: "surrender"}), Fraction(-1, 2))) if slot == "main" else ()),
-            ("bust", Where(**{slot: "bust"}), Fraction(-1)), ("lose", Where(**{slot: "lose"}), Fraction(-1))),
-            push_labels=frozenset({"push", "returned"}),
-            note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer blackjack (12-ロ)")
+        hand = functools.partial(hand_rule, source=self.row.clause, blackjack=pays)
         insurance = self.game.entry("insurance_pays")
-        out = [hand("main", True)]
-        out += [hand(f"split_{k}", False) for k in range(2, MAX_HANDS + 1)]
-        out += [hand(f"double_{k}", False) for k in range(1, MAX_HANDS + 1)]
-        out.append(BetRule("insurance", insurance.source, rows(("win", Where(insurance="win"), insurance.value),
-                                                              ("lose", Where(insurance="lose"), Fraction(-1))),
-                           note="half the main stake, taken as a decision when the up card is an ace (6-イ)"))
+        areas, most = self.row.areas, MAX_HANDS * self.row.areas
+        out = [hand(self.main_slot(k), original=True) for k in range(1, areas + 1)]
+        out += [hand(f"split_{k}", original=False) for k in range(areas + 1, most + 1)]
+        out += [hand(f"double_{k}", original=False) for k in range(1, most + 1)]
+        for k in range(1, areas + 1):
+            slot = self.insurance_slot(k)
+            out.append(BetRule(slot, insurance.source, rows(("win", Where(**{slot: "win"}), insurance.value),
+                                                            ("lose", Where(**{slot: "lose"}), Fraction(-1))),
+                               note=f"half the stake of {self.main_slot(k)!r}, taken as a decision when the up card "
+                                    f"is an ace ({self.row.items['insurance']})"))
         for side in self.game.side_bets(8):
             out.append(BetRule(side.name, side.source, rows(*((o.label, Where(**{side.name: o.label}), o.net)
                                                               for o in side.outcomes)), note=side.note))
@@ -261,19 +316,36 @@ class TwentyOneRounds(RoundEngine):
             return (self.game.game_rules().blackjack_pays,)
         return tuple(self.game.game_rules(blackjack_pays=c).blackjack_pays for c in option.choices)
 
+    @staticmethod
+    def main_slot(k: int) -> str:
+        """The bet of original hand ``k`` (main area ``k``)."""
+        return "main" if k == 1 else f"main_{k}"
+
+    @staticmethod
+    def insurance_slot(k: int) -> str:
+        return "insurance" if k == 1 else f"insurance_{k}"
+
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
         one_position(self.name, bet, placed)
-        if bet.bet == "insurance":
+        items, c = self.row.items, self.row.clause
+        if bet.bet.startswith("insurance"):
             raise ValueError(f"{self.name}: insurance is offered after the deal when the up card is an ace "
-                             f"({self.row.clause}-6-イ): it is an additional stake of the round (a decision), not a "
-                             "bet placed at the betting")
-        if bet.bet != "main" and not any(b.bet == "main" for b in placed):
+                             f"({c}-{items['insurance']}): it is an additional stake of the round (a decision), not "
+                             "a bet placed at the betting")
+        main = next((b for b in placed if b.bet == "main"), None)
+        if bet.bet != "main" and main is None:
             raise ValueError(f"{self.name}: the {bet.bet!r} bet needs the customer's main bet placed first "
-                             f"({self.row.clause}-13-イ)")
+                             f"({c}-{items['main' if bet.bet.startswith('main') else 'side']})")
+        if bet.bet.startswith("main_") and bet.stake != main.stake:
+            raise ValueError(f"{self.name}: the pair of areas takes equal stakes ({c}-{items['main']}): "
+                             f"{main.stake} on 'main', got {bet.stake} on {bet.bet!r}")
 
     def check_bets(self, bets: tuple, options: dict):
-        if not any(b.bet == "main" for b in bets):
-            return 0, f"a twenty-one round needs the main bet (the hand bet, {self.row.clause}-4-ハ)"
+        names = {b.bet for b in bets}
+        for k in range(1, self.row.areas + 1):
+            if self.main_slot(k) not in names:
+                return 0, (f"a {self.name} round needs the bet {self.main_slot(k)!r} (the hand bet of main area {k}, "
+                           f"{self.row.clause}-{self.row.items['main']})")
         try:
             self.game.check_together(None, {k: v for k, v in options.items() if k not in ("strategy", "actions")})
         except ValueError as exc:
@@ -313,45 +385,58 @@ class TwentyOneRounds(RoundEngine):
         return dealt
 
     def _play(self, shoe: Shoe, decide: Decider, rules: tw.Rules, options: dict) -> Dealt:
-        """One round by 000 第2 1-5 .. 1-12 (see the module doc)."""
-        c = self.row.clause
+        """One round by the game's items (blackjack 第2 1-5 .. 1-12; see the module doc)."""
+        c, items, areas = self.row.clause, self.row.items, self.row.areas
         decisions: list[dict] = []
 
-        def decision(word: str, where: str, clause: str, adds=()) -> None:
-            d = {"decision": word, "at": where, "clause": clause, "strategy": decide.strategy}
+        def decision(word: str, where: str, item: str, adds=()) -> None:
+            d = {"decision": word, "at": where, "clause": f"{c}-{items[item]}", "strategy": decide.strategy}
             if adds:
                 d["adds"] = list(adds)
             decisions.append(d)
 
-        first, up, second = shoe.draw(), shoe.draw(), shoe.draw()     # 5-イ: seat, dealer (face up), seat
-        dealer = [up] + ([shoe.draw()] if rules.hole_card else [])    # 5-イ-(2): the hole card
-        hands = [Hand(1, [first, second])]
+        # 5-イ: one card to each main area, the dealer's up card, a second card to each area, the hole card
+        firsts = [shoe.draw() for _ in range(areas)]
+        up = shoe.draw()
+        seconds = [shoe.draw() for _ in range(areas)]
+        dealer = [up] + ([shoe.draw()] if rules.hole_card else [])
+        hands = [Hand(k + 1, [firsts[k], seconds[k]], area=k + 1) for k in range(areas)]
         upv = value(up)
-        insured = False
-        ace_up = upv == tw.ACE
-        seat = hands[0]
-        if ace_up and seat.natural and self._even_money_offered(rules):
-            where = f"even money: {seat.describe()} against {cards.card_label(up)}"
-            word = decide.choose(where, EVEN, lambda: "even-money" if rules.take_even_money else "no-even-money")
-            seat.even_money = EVEN[word]
-            decision(word, where, f"{c}-7-イ")
-        elif ace_up:
-            where = f"insurance: {seat.describe()} against {cards.card_label(up)}"
-            word = decide.choose(where, INSURE, lambda: "insure" if self._insurance_value(rules) > 0 else "no-insurance")
-            insured = INSURE[word]
-            decision(word, where, f"{c}-6-イ",
-                     [{"bet": "insurance", "of": "main", "share": "1/2"}] if insured else ())
-        dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # 8-イ: the peek
-        if not dealer_bj_known and not seat.natural and not seat.even_money:
-            self._customer(hands, upv, up, rules, decide, decision, shoe, c)
-        # 10: the dealer's hand, unless every hand busted (10-ハ) or a blackjack was found at the peek (8-イ)
+        insured: set = set()
+        against = cards.card_label(up)
+        for h in hands if upv == tw.ACE else ():
+            if h.natural and self._even_money_offered(rules):   # 7-イ
+                where = f"even money: {h.describe()} against {against}"
+                word = decide.choose(where, EVEN, lambda: "even-money" if rules.take_even_money else "no-even-money")
+                h.even_money = EVEN[word]
+                decision(word, where, "even_money")
+                continue
+            where = f"insurance: {h.describe()} against {against}"  # 6-イ: per hand
+            word = decide.choose(where, INSURE,
+                                 lambda: "insure" if self._insurance_value(rules) > 0 else "no-insurance")
+            if INSURE[word]:
+                insured.add(h.number)
+            decision(word, where, "insurance", [{"bet": self.insurance_slot(h.number), "of": self.main_slot(h.number),
+                                                 "share": "1/2"}] if INSURE[word] else ())
+        dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # the peek (1-8-イ, 2-7-イ)
+        if not dealer_bj_known and areas == 2:
+            a, b = hands
+            where = f"switch: {a.describe()}, {b.describe()} against {against}"
+            word = decide.choose(where, SWITCH, lambda: "switch" if self._basic_switch(rules, upv, a, b) else "keep")
+            if SWITCH[word]:
+                a.codes[1], b.codes[1] = b.codes[1], a.codes[1]
+            decision(word, where, "switch")
+            self._surrenders(hands, upv, against, rules, decide, decision)
+        if not dealer_bj_known:
+            self._customer(hands, upv, against, rules, decide, decision, shoe)
+        # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ) or a blackjack was found at the peek
         if not rules.hole_card:
             dealer.append(shoe.draw())                                 # 10-イ: the second card face up
         if not dealer_bj_known and not all(h.bust for h in hands):
             while not tw.dealer_stands(hand_of(dealer), rules.hit_soft_17):
                 dealer.append(shoe.draw())                             # 10-ロ
         decide.done()
-        features = self._settle(hands, dealer, insured, rules, (first, second))
+        features = self._settle(hands, dealer, insured, rules, firsts, seconds)
         d_hand = hand_of(dealer)
         d_total = "blackjack" if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
         text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
@@ -359,45 +444,72 @@ class TwentyOneRounds(RoundEngine):
         return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
                      {"cards": list(shoe.drawn), "actions": list(decide.taken)}, tuple(decisions))
 
-    def _customer(self, hands, upv, up, rules, decide, decision, shoe, c) -> None:
-        """Item 9: each hand's choices, in order; a split's new hand is played after the hand it came from."""
+    def _surrenders(self, hands, upv, against, rules, decide, decision) -> None:
+        """A pair of areas (2-8-ハ): the surrender of either or both hands comes before any 8-ヘ action on the
+        pair (and after the switch, which a surrender would bar, 8-ニ), one decision a hand."""
+        if not rules.may_surrender(upv):
+            return
+        for h in hands:
+            where = f"surrender: {h.describe()} against {against}"
+            acts = tw.allowed_actions(rules, upv, h.hand, tw.Context(), False)
+            word = decide.choose(where, GIVE_UP, lambda: "no-surrender" if h.natural else
+                                 "surrender" if basic_chart(rules)(h.hand, upv, tw.Context(), acts) == tw.SURRENDER
+                                 else "no-surrender")
+            h.surrendered = GIVE_UP[word]
+            decision(word, where, "surrender")
+
+    def _customer(self, hands, upv, against, rules, decide, decision, shoe) -> None:
+        """The customer's choices (1-9, 2-8) for each hand in turn; a split's new hand is played right after
+        the hand it came from.  A blackjack, an even-money hand, a 21, a split ace or a bust chooses nothing."""
         i = 0
         while i < len(hands):
             h = hands[i]
-            while True:
+            while not (h.natural or h.even_money or h.surrendered):
                 ctx = tw.Context(split=h.split, split_aces=h.aces)
-                acts = tw.allowed_actions(rules, upv, h.hand, ctx, len(hands) < rules.max_hands)
+                room = sum(x.area == h.area for x in hands) < rules.max_hands  # hands per main area (9-ヘ-(2))
+                acts = tw.allowed_actions(rules, upv, h.hand, ctx, room)
+                if self.row.areas == 2:  # a pair's surrenders were decided before any play (2-8-ハ)
+                    acts = tuple(a for a in acts if a != tw.SURRENDER)
                 if h.doubled or acts == (tw.STAND,):
-                    break  # a doubled hand takes no more (9-ニ-(3)); a 21 or a split ace chooses nothing
+                    break  # a doubled hand takes no more cards (9-ニ-(3))
                 allowed = {tw.ACTION_NAMES[a]: a for a in acts}
-                where = f"{h.describe()} against {cards.card_label(up)}"
-                word = decide.choose(where, allowed, lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
+                where = f"{h.describe()} against {against}"
+                word = decide.choose(where, allowed,
+                                     lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
                 act = allowed[word]
                 if act == tw.STAND:
-                    decision(word, where, f"{c}-9-ニ")
+                    decision(word, where, "stand")
                     break
                 if act == tw.SURRENDER:
                     h.surrendered = True
-                    decision(word, where, f"{c}-9-ハ")
+                    decision(word, where, "surrender")
                     break
                 if act == tw.SPLIT:
-                    new = Hand(len(hands) + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE)
+                    new = Hand(len(hands) + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE,
+                               area=h.area)
                     h.split, h.aces = True, new.aces
-                    decision(word, where, f"{c}-9-ニ-(1)",
-                             [{"bet": f"split_{new.number}", "of": "main", "share": "1"}])
-                    h.codes.append(shoe.draw())     # 9-ニ-(1): one card to each, two two-card hands
+                    decision(word, where, "split",
+                             [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}])
+                    h.codes.append(shoe.draw())     # one card to each: two two-card hands (9-ニ-(1))
                     new.codes.append(shoe.draw())
                     hands.insert(i + 1, new)
                     continue
                 if act == tw.DOUBLE:
                     h.doubled = True
-                    decision(word, where, f"{c}-9-ニ-(2)", [{"bet": f"double_{h.number}", "of": "main", "share": "1"}])
+                    decision(word, where, "double",
+                             [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}])
                 else:
-                    decision(word, where, f"{c}-9-ニ-(3)")
-                h.codes.append(shoe.draw())         # a hit (9-ニ-(3)) or the double's one card
+                    decision(word, where, "hit")
+                h.codes.append(shoe.draw())         # a hit, or the double's one card
                 if h.bust:
                     break                           # 9-ホ
             i += 1
+
+    def _basic_switch(self, rules: tw.Rules, up: int, a: Hand, b: Hand) -> bool:
+        """The switch by the exact values of the two candidate pairs of hands (the game's own decision,
+        :func:`harness.games.twentyone_switch.swap_cells`, with the basic strategy's hand values)."""
+        cell = lib.kern_tw_swap_cell(up, *(value(x) for x in (a.codes[0], a.codes[1], b.codes[0], b.codes[1])))
+        return bool(basic_swaps(rules)[cell])
 
     def _even_money_offered(self, rules: tw.Rules) -> bool:
         """Even money (7-イ): where the game's table has it, and not with a 6 to 5 blackjack (12-ニ)."""
@@ -411,39 +523,59 @@ class TwentyOneRounds(RoundEngine):
 
     # -- settlement -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _slot(h: Hand) -> str:
-        return "main" if h.number == 1 else f"split_{h.number}"
+    def _slot(self, h: Hand) -> str:
+        return self.main_slot(h.number) if h.number <= self.row.areas else f"split_{h.number}"
 
-    def _settle(self, hands, dealer, insured: bool, rules: tw.Rules, seat: tuple) -> dict:
-        """Each stake's class (11, 12): the rule of every stake reads its own feature."""
+    def _settle(self, hands, dealer, insured: set, rules: tw.Rules, firsts, seconds) -> dict:
+        """Each stake's class (1-11, 1-12; 2-10, 2-11): the rule of every stake reads its own feature."""
         d_hand = hand_of(dealer)
         dealer_bj = tw.is_natural(d_hand)
         outcome = tw.dealer_outcome(d_hand, rules.dealer_22_push)
         features: dict = {b.name: None for b in self._bets()}
-        features["insurance"] = None if not insured else "win" if dealer_bj else "lose"
+        for k in insured:
+            features[self.insurance_slot(k)] = "win" if dealer_bj else "lose"
         for h in hands:
-            slot = self._slot(h)
+            original = h.number <= self.row.areas
             if h.even_money:
                 label = "even_money"                       # 7-イ: 11 and 12 do not apply
             elif h.surrendered:
                 label = "surrender"                        # 9-ハ
             elif h.natural:
-                bj = rules.blackjack_pays
-                label = "push" if dealer_bj else f"blackjack_{bj.numerator}to{bj.denominator}"
+                label = "push" if dealer_bj else blackjack_label(rules.blackjack_pays)
             elif h.bust:
                 label = "bust"                             # 11-ロ-(2)-(三)
             elif dealer_bj:                                # 11-ロ-(2)-(一); 12-ロ: original stakes only
-                label = "lose" if h.number == 1 or not rules.original_bet_only else "returned"
+                label = "lose" if original or not rules.original_bet_only else "returned"
             else:
-                net = tw.standard_settle(h.hand, outcome, h.split)
+                net = tw.standard_settle(h.hand, outcome, h.split)  # a dealer 22 pushes in Switch (2-10)
                 label = "win" if net > 0 else "push" if net == 0 else "lose"
-            features[slot] = label
+            features[self._slot(h)] = label
             if h.doubled:
                 features[f"double_{h.number}"] = "returned" if (dealer_bj and rules.original_bet_only
                                                                 and not h.bust) else label
-        features.update(self.game.side_labels(seat[0], dealer[0], seat[1]))  # the seat's first two cards (13)
+        if self.row.areas == 1:  # the pair side bet on the seat's first two cards (1-13)
+            features.update(self.game.side_labels(firsts[0], dealer[0], seconds[0]))
+        else:  # the Super Match on the four first cards of the pair of areas, as dealt (2-12)
+            features["super_match"] = super_match(firsts + seconds)
         return features
+
+
+@functools.lru_cache(maxsize=8)
+def basic_swaps(rules: tw.Rules):
+    """The switch decisions of the game's analysis (2-8-ニ), from the basic strategy's exact hand values."""
+    return sw.swap_cells(rules, tw.infinite_deck_analysis(rules, distributions=False)[0])
+
+
+def super_match(codes) -> str:
+    """The Super Match class of four cards by rank (2-12-ロ: four, three, two pair, a pair; else lose)."""
+    counts = sorted(collections.Counter(int(cards.rank_of(c)) for c in codes).values(), reverse=True)
+    if counts[0] == 4:
+        return "four"
+    if counts[0] == 3:
+        return "three"
+    if counts[:2] == [2, 2]:
+        return "two_pair"
+    return "pair" if counts[0] == 2 else "lose"
 
 
 ROUND_ENGINES = tuple(TwentyOneRounds(row) for row in TABLE)
