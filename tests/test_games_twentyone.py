@@ -57,6 +57,16 @@ def test_single_deck_whole_round_matches_wizard_appendix_9():
     assert round(float(tw.expected_return(hands)), 6) == 0.001839
 
 
+@pytest.mark.slow
+def test_single_deck_h17_whole_round_matches_wizard_appendix_9():
+    # Wizard of Odds, Blackjack Appendix 9 "1dh17r4", as reproduced at
+    # http://photoeditorx.com/games/blackjack/appendix/9/1dh17r4/: 1 deck, dealer hits
+    # soft 17, re-split to four hands except aces, no drawing to split aces; "Player may double
+    # after split: -0.000072".
+    hands = tw.first_round(tw.Rules(hit_soft_17=True), tw.FiniteShoe.decks(1))
+    assert round(float(tw.expected_return(hands)), 6) == -0.000072
+
+
 def test_six_deck_h17_no_hole_card_hand_matches_wizard_appendix_9():
     # "A 2,A -0.722356 -0.379910 -1.024099": the dealer's blackjack takes doubles too there.
     rules = tw.Rules(hit_soft_17=True, hole_card=False, original_bet_only=False)
