@@ -134,3 +134,25 @@ def test_any_partition_size_and_number_of_workers_give_the_one_pass_report(tmp_p
                                  workers=workers)
         assert result.to_json() == one.result().to_json(), workers
     assert nodes == [1, 1]
+
+
+def test_the_worker_benchmark_checks_each_case_against_the_other(monkeypatch):
+    """battery-workers-16M (here on 2^15 outcomes): the one-process baseline's check runs the two workers
+    and compares (not the baseline with itself); a report that differs is caught."""
+    from harness.benchcases import partitions as bench
+
+    monkeypatch.setattr(bench, "OUTCOMES", 1 << 15)
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 1 << 13)
+    for cached in (bench._capture, bench._report):
+        cached.cache_clear()
+    monkeypatch.setattr(bench, "_capture", bench._capture.__wrapped__)  # (not the 2^24 capture of a bench run)
+    calls, real = [], harness.partitions.run_partitioned
+    monkeypatch.setattr(harness.partitions, "run_partitioned", lambda *a, **k: calls.append(k["workers"]) or real(*a, **k))
+    two, one = (next(c for c in bench.CASES if c.group == bench.GROUP and c.name == label)
+                for label in ("two-workers", "one-process"))
+    result = one.setup()()
+    one.check(result)
+    assert calls == [2]
+    with pytest.raises(AssertionError):
+        two.check(Battery(device_spec("roulette-single"), 1 << 15, tests=list(bench.TESTS)).result())
+    bench._report.cache_clear()
