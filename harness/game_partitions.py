@@ -8,8 +8,8 @@ fresh table: a new shoe, a new shooter) on its own generator, child ``i``
 of ``generator.spawn(P)`` (the audit contract: in replay mode child ``i``'s
 seed is bytes ``[32 i, 32 i + 32)`` of the generator's next ``32 P`` bytes,
 stream 0).  The partitions' tallies (integer counts per bet and per outcome
-class) are merged in order by :meth:`harness.segments.GameSegments.merge`,
-and the outcome check is made once on the merged counts.  So the result
+class) are merged by :meth:`harness.segments.GameSegments.merge` in the
+fixed tree of :mod:`harness.reduction` (by the workers), and the outcome check is made once on the merged counts.  So the result
 is bit-identical for W = 1, 2, ... (it differs from the run without
 ``--workers``, which plays all N rounds on one stream).
 
@@ -125,7 +125,7 @@ def _play_remote(job):
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
              partition_rounds: int | None = None, scheduler: str | None = None, checkpoint=None, **options):
     """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
-    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in order.
+    :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in the fixed tree.
 
     ``checkpoint``: a directory keeping each finished partition's tallies
     (:mod:`harness.partition_store`); those found there are merged, not played again.

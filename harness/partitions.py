@@ -148,7 +148,7 @@ def executor(workers: int, scheduler: str | None = None, *, local: bool = True):
 
 
 def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
-         scheduler=None, checkpoint=None, identity=None):
+         scheduler=None, checkpoint=None, identity=None, power=None):
     """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
 
     ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
@@ -156,7 +156,8 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     ``prepare()`` (before the pool starts) readies this process's state for forked workers.
     ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
     ``checkpoint``: a directory keeping each finished partition (:mod:`harness.partition_store`), the
-    run named by ``identity``; the partitions found there are merged, not tested again.
+    run named by ``identity``; the partitions found there are merged, not tested again.  ``power``:
+    the report's (:class:`stats.battery.Battery`'s; it changes no accumulator).
     The partitions' accumulators are merged in :mod:`harness.reduction`'s fixed tree, by the workers.
     """
     from harness import reduction
@@ -165,7 +166,9 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     from stats._signals import deferred_signals
     from stats.battery import Battery
 
-    full = Battery(spec, n, alpha=alpha, tests=tests, locate=locate)
+    from stats.power import DEFAULT_POWER
+
+    full = Battery(spec, n, alpha=alpha, power=DEFAULT_POWER if power is None else power, tests=tests, locate=locate)
     merging = tuple(t.name for t in full.tests if t.acc.mergeable())
     serial = [t.name for t in full.tests if t.name not in merging]
     plan = (device, n, alpha, merging)
@@ -232,7 +235,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
 
 
 def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: float, tests, workers: int,
-                    progress=None, scheduler=None, checkpoint=None):
+                    progress=None, scheduler=None, checkpoint=None, power=None):
     """The battery's report on the first ``n`` rows of ``capture``, tested on ``workers`` processes.
 
     Returns the :class:`stats.battery.BatteryResult` of one pass (``interrupted`` when stopped).
@@ -251,11 +254,11 @@ def run_partitioned(spec, device: str, capture, fmt: str, n: int, *, alpha: floa
                 "format": fmt}
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
                 rows_of=capture.rows, locate=capture.locate, prepare=prepare, scheduler=scheduler,
-                checkpoint=checkpoint, identity=identity)
+                checkpoint=checkpoint, identity=identity, power=power)
 
 
 def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, workers: int, progress=None,
-              scheduler=None, checkpoint=None):
+              scheduler=None, checkpoint=None, power=None):
     """The battery's report on ``n`` rows drawn from our device ``spec`` through ``generator``, tested
     on ``workers`` processes: the figures of the one-process run on the same generator."""
     from harness.sources import drawn, rows_per_chunk
@@ -274,7 +277,8 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
             held, have = ([rows[b - a:]], have - (b - a)) if have > b - a else ([], 0)
 
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
-                scheduler=scheduler, checkpoint=checkpoint, identity={"generator": generator_key(generator)})
+                scheduler=scheduler, checkpoint=checkpoint, identity={"generator": generator_key(generator)},
+                power=power)
 
 
 def generator_key(generator) -> str:

@@ -13,6 +13,11 @@ import numpy as np
 from stats._validate import InsufficientDataError, as_float, category_array, exact_probabilities
 
 
+#: Values of a later segment's start first shown to :meth:`Accumulator.sync` (then 16 times more, and
+#: so on): a sync may scan all it is shown (a gap test's first hit is a few values in, its chunk 10^6).
+_FIRST_WINDOW = 256
+
+
 class NotMergeable(ValueError):
     """An accumulator whose test declares no exact merge (:meth:`Accumulator.merge`)."""
 
@@ -123,7 +128,12 @@ class Accumulator:
     def _settle(self, array: np.ndarray) -> np.ndarray:
         """Hold values back until the head is known; set the state it leaves; return the values after it."""
         pending = np.concatenate(self._segment_pending + [array]) if self._segment_pending else array
-        cut = self.sync(pending, self._segment_start)
+        window = _FIRST_WINDOW
+        while True:  # the head is short, the chunk long: shown a growing prefix, sync stops scanning early
+            cut = self.sync(pending[:window], self._segment_start)
+            if cut is not None or window >= len(pending):
+                break
+            window *= 16
         if cut is None:
             self._segment_pending = [pending]
             return array[:0]

@@ -134,3 +134,46 @@ def test_any_partition_size_and_number_of_workers_give_the_one_pass_report(tmp_p
                                  workers=workers)
         assert result.to_json() == one.result().to_json(), workers
     assert nodes == [1, 1]
+
+
+def test_the_worker_benchmark_checks_each_case_against_the_other(monkeypatch):
+    """battery-workers-16M (here on 2^15 outcomes): the one-process baseline's check runs the two workers
+    and compares (not the baseline with itself); a report that differs is caught."""
+    from harness.benchcases import partitions as bench
+
+    monkeypatch.setattr(bench, "OUTCOMES", 1 << 15)
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 1 << 13)
+    for cached in (bench._capture, bench._report):
+        cached.cache_clear()
+    monkeypatch.setattr(bench, "_capture", bench._capture.__wrapped__)  # (not the 2^24 capture of a bench run)
+    calls, real = [], harness.partitions.run_partitioned
+    monkeypatch.setattr(harness.partitions, "run_partitioned", lambda *a, **k: calls.append(k["workers"]) or real(*a, **k))
+    two, one = (next(c for c in bench.CASES if c.group == bench.GROUP and c.name == label)
+                for label in ("two-workers", "one-process"))
+    result = one.setup()()
+    one.check(result)
+    assert calls == [2]
+    with pytest.raises(AssertionError):
+        two.check(Battery(device_spec("roulette-single"), 1 << 15, tests=list(bench.TESTS)).result())
+    bench._report.cache_clear()
+
+
+def test_a_later_partitions_head_is_looked_for_in_a_short_prefix(monkeypatch):
+    """sync() is shown a growing prefix of a later segment's first chunk (256 values, then 16 times more):
+    a gap test's first hit is a few values in, and scanning the whole chunk for it (and for the runs' and
+    coupon collector's heads) cost a third of a 2^20-value first chunk's time.  The same state as from the
+    whole chunk."""
+    from stats.gap import GapAccumulator
+
+    shown, real = [], GapAccumulator.sync
+    monkeypatch.setattr(GapAccumulator, "sync", lambda self, head, start: shown.append(len(head)) or real(self, head, start))
+    x = np.random.default_rng(2).integers(0, 37, 100_000).astype(np.uint8)
+    first, later = GapAccumulator(37), GapAccumulator(37).starting_at(50_000)
+    first.update(x[:50_000])
+    later.update(x[50_000:])
+    assert shown == [256]
+    whole = GapAccumulator(37)
+    whole.update(x)
+    merged = first.merge(later).result()
+    assert merged.statistic == whole.result().statistic and merged.pvalue == whole.result().pvalue
+    assert np.array_equal(first.counts, whole.counts)

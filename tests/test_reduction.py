@@ -88,3 +88,22 @@ def test_the_levels_and_a_failing_partition():
         reduction.reduce(ex, iter([(_leaf, 0), (_broken, 1), (_leaf, 2)]), 3, _join)
     with reduction.Inline() as ex:
         assert reduction.reduce(ex, iter([]), 0, _join) == ([], 0, False)
+
+
+def _slow_leaf(index):
+    import time
+
+    time.sleep(0.05 if index == 0 else 3)
+    return reduction.value(("leaf", index))
+
+
+def test_an_interrupt_does_not_wait_for_the_partitions_under_way():
+    import time
+
+    def stop(index, handle):
+        raise KeyboardInterrupt
+
+    started = time.monotonic()
+    with reduction.Processes(2) as ex:
+        values, taken, interrupted = reduction.reduce(ex, ((_slow_leaf, i) for i in range(4)), 4, _join, stop)
+    assert interrupted and taken == 1 and len(values) == 1 and time.monotonic() - started < 2.5

@@ -127,6 +127,10 @@ class Partial:
         self.data, self.meta = folder / f"{stem}.state", folder / f"{stem}.state.json"
         self.plan_sha256 = plan_sha256
 
+    def partitions(self) -> pathlib.Path:
+        """The folder keeping the section's finished partitions (:mod:`harness.partition_store`)."""
+        return self.data.with_name(self.data.name[:-len(".state")] + ".parts")
+
     def save(self, rows: int, state: bytes) -> None:
         temporary = self.data.with_name(self.data.name + ".partial")
         with open(temporary, "wb") as handle:

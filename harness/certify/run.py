@@ -88,7 +88,7 @@ def build_report(plan: Plan, records: list[dict], state: dict, interrupted: bool
 
 
 def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = False, quiet: bool = False,
-            render=None, signing_key=None) -> Certification:
+            render=None, signing_key=None, partitioned=None) -> Certification:
     """Run ``plan`` into the folder ``out`` and write the bundle.
 
     Parameters
@@ -106,6 +106,8 @@ def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = Fa
         ``render(report) -> str``, the HTML page (default :func:`harness.certify.html.render`).
     signing_key : optional
         An Ed25519 private key (:func:`harness.certify.sign.load_key`): sign ``report.json``.
+    partitioned : harness.certify.sections.Partitioned, optional
+        Device sections' batteries in partitions (``--workers``, ``--scheduler``).
 
     Raises
     ------
@@ -126,7 +128,7 @@ def certify(plan: Plan, out: pathlib.Path, *, argv: list[str], resume: bool = Fa
         if record is None and not interrupted:
             try:
                 record = (run_selftest(plan, quiet) if section is None
-                          else run_section(plan, section, quiet, checkpoints.partial(key)))
+                          else run_section(plan, section, quiet, checkpoints.partial(key), partitioned))
             except KeyboardInterrupt:
                 interrupted, record = True, None
             if record is not None and record["interrupted"]:

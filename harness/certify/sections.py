@@ -19,6 +19,7 @@ the totals so far and the generator's position), their exact analyses anew.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import pathlib
@@ -30,6 +31,17 @@ from harness.verdict import FAIL, Outcome
 
 CHUNK_VALUES = sources.CHUNK_VALUES  # values per chunk fed to the battery (tests lower it)
 CHECKPOINT_VALUES = 1 << 26  # a long device section saves its accumulators about every 64 M values
+
+
+@dataclasses.dataclass(frozen=True)
+class Partitioned:
+    """``rngcert certify --workers N [--scheduler ADDRESS]``: a device section's battery runs in the
+    fixed partitions of ``rngcert test --workers`` (:mod:`harness.partitions`: the report of one
+    pass, for any N), each finished partition kept beside the section's checkpoint so ``--resume``
+    goes on from the partitions a stopped run finished."""
+
+    workers: int = 1
+    scheduler: str | None = None
 
 
 def sha256_file(path: pathlib.Path) -> str:
@@ -167,8 +179,22 @@ def _feed(battery, chunks, n: int, progress, partial, rows: int):
     return battery.result()
 
 
-def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None) -> dict:
-    """The battery on one device: drawn from the plan's engine, or read from a capture file."""
+def _partitioned(spec, section, source, n: int, stats_, tests, progress, partitioned: Partitioned, partial):
+    """The battery of a device section in partitions (:class:`Partitioned`): ``source`` the opened
+    capture or the section's generator; the partitions kept in ``partial``'s folder."""
+    from harness.partitions import run_drawn, run_partitioned
+
+    common = dict(alpha=stats_.alpha, power=stats_.power, tests=tests, workers=partitioned.workers,
+                  progress=progress, scheduler=partitioned.scheduler,
+                  checkpoint=None if partial is None else partial.partitions())
+    if section.input is not None:
+        return run_partitioned(spec, section.device, source, section.format, n, **common)
+    return run_drawn(spec, section.device, source, n, **common)
+
+
+def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None, partitioned=None) -> dict:
+    """The battery on one device: drawn from the plan's engine, or read from a capture file (in
+    partitions with ``partitioned``, a :class:`Partitioned`)."""
     from stats.battery import Battery
     from stats.kinds import kind_of
 
@@ -196,10 +222,14 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None) ->
         chunks = sources.drawn(spec, generator, n, rows)
     source["n"] = n
     stats_ = plan.statistics
-    battery = Battery(spec, n, alpha=stats_.alpha, power=stats_.power, tests=list(section.tests) or None,
-                      locate=locate)
+    tests = list(section.tests) or None
     with Progress(f"{section.key}", n, unit=kind.unit, quiet=quiet) as progress:
-        result = _feed(battery, chunks, n, progress, partial, rows)
+        if partitioned is not None:
+            result = _partitioned(spec, section, capture if section.input is not None else generator, n,
+                                  stats_, tests, progress, partitioned, partial)
+        else:
+            battery = Battery(spec, n, alpha=stats_.alpha, power=stats_.power, tests=tests, locate=locate)
+            result = _feed(battery, chunks, n, progress, partial, rows)
     if section.input is None:
         provenance = generator.provenance().as_dict()
     body = result.to_json()
@@ -221,7 +251,7 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None) ->
 
 # -- games ------------------------------------------------------------------------------------
 
-def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None) -> dict:
+def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None, partitioned=None) -> dict:
     """A table game's exact analysis with the plan's options, and its simulation if asked for."""
     from harness.commands.game import _outcome
     from harness.games.registry import game as get_game
@@ -249,7 +279,7 @@ def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None) -> dic
 
 # -- slots ------------------------------------------------------------------------------------
 
-def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None) -> dict:
+def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None, partitioned=None) -> dict:
     """A slot model's exact PAR sheet, checked against every profile of the plan."""
     from harness.slot.exact import analyse
     from harness.slot.limits import estimate
@@ -282,7 +312,7 @@ def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None) -> dic
 
 # -- rounds -----------------------------------------------------------------------------------
 
-def run_rounds(plan: Plan, section: RoundsSection, quiet: bool, partial=None) -> dict:
+def run_rounds(plan: Plan, section: RoundsSection, quiet: bool, partial=None, partitioned=None) -> dict:
     """The scripted fault study of :mod:`harness.rounds.study` on a journal of its own (kept nowhere:
     the report records its checks, the chain's length and tip)."""
     import tempfile
@@ -308,11 +338,12 @@ def run_rounds(plan: Plan, section: RoundsSection, quiet: bool, partial=None) ->
 RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_slot, RoundsSection: run_rounds}
 
 
-def run_section(plan: Plan, section, quiet: bool = False, partial=None) -> dict:
+def run_section(plan: Plan, section, quiet: bool = False, partial=None, partitioned=None) -> dict:
     """Run one section of the plan (any kind in :data:`RUNNERS`); ``partial``
     (:class:`harness.certify.checkpoint.Partial`) keeps a long section's state between runs
-    (a device's accumulators, a simulation's totals between segments)."""
-    return RUNNERS[type(section)](plan, section, quiet, partial)
+    (a device's accumulators, a simulation's totals between segments); ``partitioned``
+    (:class:`Partitioned`): a device section's battery in partitions."""
+    return RUNNERS[type(section)](plan, section, quiet, partial, partitioned)
 
 
-__all__ = ["run_section", "run_selftest", "RUNNERS", "sha256_file", "stream_of", "samples_for_target"]
+__all__ = ["run_section", "run_selftest", "Partitioned", "RUNNERS", "sha256_file", "stream_of", "samples_for_target"]

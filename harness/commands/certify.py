@@ -13,7 +13,7 @@ import pathlib
 
 import click
 
-from harness.commands._options import quiet_option
+from harness.commands._options import quiet_option, scheduler_option, workers_option
 
 EXAMPLE = "rngcert certify examples/plan.toml --out report/"
 
@@ -29,9 +29,13 @@ EXAMPLE = "rngcert certify examples/plan.toml --out report/"
               type=click.Path(dir_okay=False, path_type=pathlib.Path),
               help="Sign report.json with this Ed25519 private key (PEM, PKCS#8, unencrypted): "
                    "report.json.sig and report.json.pub.pem (needs rngcert[sign]).")
+@workers_option("Run each device section's battery in the fixed partitions of `rngcert test --workers` on N "
+                "processes: the report of one pass, for any N; finished partitions are kept in "
+                "DIR/checkpoints, so --resume goes on from them.", default=None)
+@scheduler_option
 @quiet_option
 @click.pass_context
-def certify_command(ctx, plan_path, out, resume, sign_key, quiet):
+def certify_command(ctx, plan_path, out, resume, sign_key, workers, scheduler, quiet):
     """Run the certification plan PLAN.toml and write the evidence bundle into DIR.
 
     The plan names the jurisdiction profiles, the engine (replay seed or
@@ -63,8 +67,14 @@ def certify_command(ctx, plan_path, out, resume, sign_key, quiet):
         except SigningError as exc:
             raise click.BadParameter(str(exc), param_hint="'--sign-key'") from None
     argv = ["rngcert", "certify", str(plan_path), "--out", str(out)] + (["--resume"] if resume else [])
+    partitioned = None
+    if workers is not None or scheduler is not None:
+        from harness.certify.sections import Partitioned
+
+        partitioned = Partitioned(workers or 1, scheduler)
+        argv += [f"--workers={partitioned.workers}"] + ([f"--scheduler={scheduler}"] if scheduler else [])
     try:
-        done = certify(plan, out, argv=argv, resume=resume, quiet=quiet, signing_key=key)
+        done = certify(plan, out, argv=argv, resume=resume, quiet=quiet, signing_key=key, partitioned=partitioned)
     except CheckpointError as exc:
         raise click.BadParameter(str(exc), param_hint="'--out'") from None
     except ValueError as exc:  # a capture or model that turns out malformed while its section runs
