@@ -249,6 +249,20 @@ def test_both_ways_243_at_full_size_equals_the_product_formula():
     assert {c.rule.id: c for c in check(a, "jp")}["jp-4-3"].value == a.rtp
 
 
+@pytest.mark.slow  # some seconds: 6 reels of heights 2..7 paid both ways
+def test_megaways_example_both_ways_equals_the_product_formula():
+    text = EXAMPLE.read_text(encoding="utf-8").replace("per_way = 1 ", "both_ways = true\nper_way = 1 ")
+    m = model(text)
+    assert m.both_ways and m.heights is not None
+    a = analyse(m)
+    left, _ = ways_product_formula(m)
+    right, _ = ways_product_formula(m, order=list(range(m.reels))[::-1])
+    for c in a.classes:
+        if c.kind == "line":
+            full = c.name.startswith(f"{m.reels} x ")
+            assert c.rtp == (left[c.name] + (0 if full else right[c.name])) / m.total_bet, c.name
+
+
 def test_more_ways_than_the_limit_are_refused(tmp_path):
     tall = ", ".join(["{ 8 = 1 }"] * 9)
     text = (f"window = {{ rows = 8, reels = 9, heights = [{tall}] }}\n"
