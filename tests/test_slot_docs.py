@@ -70,9 +70,11 @@ def test_cascade_fragment_is_the_example_and_valid():
 
 def test_sticky_wilds_fragment_is_a_valid_model():
     m = parse_model(_fragment("Sticky wilds"), source="docs/slot_model.md")
-    assert [s.name for s in m.symbols if s.sticky] == ["W"] and not m.free_spins.retrigger
+    assert [s.name for s in m.symbols if s.sticky] == ["W", "V"] and m.free_spins.retrigger
+    assert m.free_spins.max_spins == 6
     a = analyse(m)
-    assert a.sticky.states > 1 and a.parts["feature"] > 0 and all(c.exact for c in a.classes)
+    assert a.sticky.chain_states > a.sticky.states > 1 and a.parts["feature"] > 0 and all(c.exact for c in a.classes)
+    assert a.feature.spins_per_feature > 2  # retriggers add spins
 
 
 def test_jackpot_fragment_is_the_example():

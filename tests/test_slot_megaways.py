@@ -233,6 +233,17 @@ def _both_ways_243() -> str:
     return re.sub(r'"([A-Z ]+)"', lambda g: '"' + " ".join([g.group(1)] * 5) + '"', text)
 
 
+def assert_both_ways_formula(m, a) -> None:
+    """Each line class's RTP share is the product formula read from the left plus, unless it covers
+    every reel (paid once), read from the right (the mirrored reels)."""
+    left, _ = ways_product_formula(m)
+    right, _ = ways_product_formula(m, order=list(range(m.reels))[::-1])
+    for c in a.classes:
+        if c.kind == "line":
+            full = c.name.startswith(f"{m.reels} x ")
+            assert c.rtp == (left[c.name] + (0 if full else right[c.name])) / m.total_bet, c.name
+
+
 def test_both_ways_243_at_full_size_equals_the_product_formula():
     """5 x 100 stops, 243 ways, both ways: WILD is on reels 2 to 4 only, so a way's right-to-left
     reading is that of the mirrored reels, and a full-width win (paid once) is n = 5 either way."""
@@ -240,13 +251,17 @@ def test_both_ways_243_at_full_size_equals_the_product_formula():
     assert m.both_ways and m.ways and all(len(s) == 100 for s in m.base_strips)
     a = analyse(m)
     assert a.engine.startswith("python (ways summed over the reels")
-    left, _ = ways_product_formula(m)
-    right, _ = ways_product_formula(m, order=list(range(m.reels))[::-1])
-    for c in a.classes:
-        if c.kind == "line":
-            full = c.name.startswith(f"{m.reels} x ")
-            assert c.rtp == (left[c.name] + (0 if full else right[c.name])) / m.total_bet, c.name
+    assert_both_ways_formula(m, a)
     assert {c.rule.id: c for c in check(a, "jp")}["jp-4-3"].value == a.rtp
+
+
+@pytest.mark.slow  # some seconds: 6 reels of heights 2..7 paid both ways
+def test_megaways_example_both_ways_equals_the_product_formula():
+    text = EXAMPLE.read_text(encoding="utf-8").replace("per_way = 1 ", "both_ways = true\nper_way = 1 ")
+    m = model(text)
+    assert m.both_ways and m.heights is not None
+    a = analyse(m)
+    assert_both_ways_formula(m, a)
 
 
 def test_more_ways_than_the_limit_are_refused(tmp_path):

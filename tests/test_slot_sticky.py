@@ -56,23 +56,36 @@ def _pay(m, window, times, paid_spin):
 
 
 def _session(m, n):
-    """{(credits, outcomes paid): probability} of ``n`` free spins with the sticky wild."""
-    wild = next(i for i, s in enumerate(m.symbols) if s.sticky)
+    """{(credits, outcomes paid): probability} of ``n`` free spins with the sticky wilds: every sequence of
+    feature stops, depth first; a retrigger adds its spins up to ``free_spins.max_spins`` in all."""
+    wilds = {i for i, s in enumerate(m.symbols) if s.sticky}
     strips = m.feature_strips
     combos = list(itertools.product(*(range(len(s)) for s in strips)))
+    cap = m.free_spins.max_spins
     out: dict = {}
-    for sequence in itertools.product(combos, repeat=n):
-        sticky, credits, paid = set(), 0, set()
-        for stops in sequence:
+    paid_for: dict = {}  # a window's pay, read once (the same windows recur along the sequences)
+
+    def pay(window):
+        key = tuple(map(tuple, window))
+        if key not in paid_for:
+            paid_for[key] = _pay(m, window, m.free_spins.multiplier, False)
+        return paid_for[key]
+
+    def play(sticky: dict, left: int, awarded: int, credits: int, paid: frozenset, p: Fraction) -> None:
+        if left == 0:
+            out[(credits, paid)] = out.get((credits, paid), Fraction(0)) + p
+            return
+        for stops in combos:
             window = _window(m, strips, stops)
-            for r, h in sticky:
-                window[r][h] = wild
-            won, seen = _pay(m, window, m.free_spins.multiplier, False)
-            credits += won
-            paid |= seen
-            sticky = {(r, h) for r in range(m.reels) for h in range(m.rows) if window[r][h] == wild}
-        key = (credits, frozenset(paid))
-        out[key] = out.get(key, Fraction(0)) + Fraction(1, len(combos) ** n)
+            for (r, h), x in sticky.items():  # a stuck position shows its wild, over whatever landed
+                window[r][h] = x
+            won, seen = pay(window)
+            scatters = sum(col.count(m.free_spins.scatter) for col in window)
+            more = min(_listed(m.free_spins.retrigger, scatters), cap - awarded) if m.free_spins.retrigger else 0
+            stuck = {(r, h): window[r][h] for r in range(m.reels) for h in range(m.rows) if window[r][h] in wilds}
+            play(stuck, left - 1 + more, awarded + more, credits + won, paid | seen, p / len(combos))
+
+    play({}, n, n, 0, frozenset(), Fraction(1))
     return out
 
 
@@ -130,7 +143,29 @@ feature = ["A K W", "W K A", "A K"]
 """
 
 
-@pytest.mark.parametrize("text", [WAYS, LINES], ids=["ways", "lines"])
+# Two sticky wilds (x2 and x3, multiplying) and retriggers, capped at 3 spins a session (a retrigger of 2
+# after a first award of 2 is cut to 1).
+RETRIGGERS = """
+name = "sticky retriggers"
+window = { rows = 2, reels = 3 }
+bet = { ways = 8, per_way = 1 }
+[symbols]
+A = { pays = { 3 = 5 } }
+K = { pays = { 2 = 1, 3 = 2 } }
+W = { kind = "wild", sticky = true, multiplier = 2 }
+V = { kind = "wild", sticky = true, multiplier = 3 }
+S = { kind = "scatter", pays = { 2 = 1 } }
+[free_spins]
+spins = { 2 = 1, 3 = 2 }
+retrigger = { 1 = 1, 2 = 2 }
+max_spins = 3
+[reels]
+base = ["A K S K", "K A W S A", "A S V"]
+feature = ["A W", "K V S", "S A K"]
+"""
+
+
+@pytest.mark.parametrize("text", [WAYS, LINES, RETRIGGERS], ids=["ways", "lines", "two wilds, retriggers"])
 def test_session_chain_equals_brute_force(text):
     m = model(text)
     a = analyse(m)
@@ -151,8 +186,12 @@ def test_sticky_wilds_pay_more_than_the_same_wilds_unstuck():
 @pytest.mark.parametrize("change, where", [
     (("sticky = true }", "sticky = 1 }"), "symbols.W.sticky: must be true or false"),
     (("A = { pays = { 3 = 5 } }", "A = { pays = { 3 = 5 }, sticky = true }"), "symbols.A.sticky: only a wild sticks"),
-    (("multiplier = 2", "multiplier = 2\nretrigger = true"), "free_spins.retrigger: free spins with a sticky wild"),
-    (("S = {", "V = { kind = \"wild\", sticky = true }\nS = {"), "symbols.V.sticky: at most one sticky wild"),
+    (("multiplier = 2", "multiplier = 2\nretrigger = true"),
+     "free_spins.retrigger: free spins with sticky wilds and retriggers need free_spins.max_spins"),
+    (("multiplier = 2", "multiplier = 2\nretrigger = true\nmax_spins = 1"),
+     "free_spins.max_spins: 1 is below the 2 free spins free_spins.spins awards"),
+    (("multiplier = 2", "multiplier = 2\nmax_spins = 5"), "free_spins.max_spins: caps the spins retriggers add"),
+    (("multiplier = 2", "multiplier = 2\nretrigger = true\nmax_spins = 0"), "free_spins.max_spins"),
     (("sticky = true }", "sticky = true, expanding = true }"), "symbols.W.sticky: a sticky wild and expanding"),
 ])
 def test_bad_sticky_models_are_located(tmp_path, change, where):
@@ -172,3 +211,29 @@ def test_japanese_checks_use_the_session_figures():
     a = analyse(model(WAYS))
     results = {c.rule.id: c for c in check(a, "jp")}
     assert results["jp-3-3"].value == a.rarest.probability and not results["jp-4-3"].passed
+
+
+def test_retriggers_and_two_wilds_reach_the_checks_and_the_cap():
+    a = analyse(model(RETRIGGERS))
+    s = a.sticky
+    assert s.chain_states > s.states > 1 and 1 < s.spins[1] < s.spins[2] <= 3  # retriggers, never past the cap
+    capped = analyse(model(RETRIGGERS.replace("max_spins = 3", "max_spins = 5")))
+    assert capped.sticky.spins[2] > s.spins[2] and capped.parts["feature"] > a.parts["feature"]
+    assert a.feature.spins_per_feature > 1 and 0 < a.feature.retrigger_per_spin < 1
+    results = {c.rule.id: c for c in check(a, "jp")}
+    assert results["jp-3-3"].value == a.rarest.probability and results["jp-4-3"].value == a.rtp
+
+
+def test_a_session_beyond_its_state_limit_is_refused(tmp_path, monkeypatch):
+    from harness.slot import sticky
+    from harness.slot.errors import ModelError
+
+    monkeypatch.setattr(sticky, "MAX_STICKY_STATES", 5)
+    with pytest.raises(ModelError, match="free_spins.max_spins: the sticky-wild session reaches more than 5 states"):
+        analyse(model(RETRIGGERS))
+    refused(tmp_path, RETRIGGERS, "free_spins.max_spins: the sticky-wild session reaches more than 5 states")
+
+
+def test_max_spins_without_sticky_wilds_is_refused(tmp_path):
+    text = RETRIGGERS.replace(", sticky = true", "")
+    refused(tmp_path, text, "free_spins.max_spins: only a free-spin session with sticky wilds is capped")

@@ -157,7 +157,8 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     free = None
     if model.free_spins is not None:
         feature_reels = feature_reelset(model)
-        _check_retriggers_converge(model, feature_reels)  # before the expensive part
+        if model.free_spins.max_spins is None:  # a capped session always ends
+            _check_retriggers_converge(model, feature_reels)  # before the expensive part
         free = build_stage(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
     try:
         _run_joint(model, base, free, engine, work.add)
@@ -196,8 +197,9 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         raise AssertionError("RTP parts disagree with the per-play mean")
 
     play = Play(model=model, base=base, free=free, tree=tree, session=session,
-                free_spins_per_play=(_triggered_spins_per_play(model, base) * (tree.spins if tree else 1)
-                                     if free else Fraction(0)))
+                free_spins_per_play=(_triggered_spins_per_play(model, base) * tree.spins if tree
+                                     else _session_spins_per_play(model, base, session) if session
+                                     else Fraction(0)))
     hold, bonus = hold_spin_by_cell(model), bonus_by_cell(model)
     for section, feature, cells in (("hold_and_spin", model.hold_and_spin, hold), ("bonus", model.bonus, bonus)):
         if feature is not None and not any(base.scatter_counts[k] for k in cells):
@@ -532,17 +534,25 @@ def _feature_summary(model: SlotModel, base: Stage, spin: fs.SpinMoments, tree: 
     if tree is not None:
         spins, win, per_spin = spins_per_play * tree.spins, spins_per_play * tree.ev, spin.ew
     else:
-        spins = spins_per_play
+        spins = _session_spins_per_play(model, base, session)
         win = sum((w * session.mean[trigger[k]] for k, w in enumerate(base.scatter_counts) if trigger[k]),
                   Fraction(0)) / base.cycle
         per_spin = win / spins if spins else Fraction(0)
     return FeatureSummary(
         trigger_probability=p_trigger,
-        retrigger_per_spin=spin.ej,
+        # with sticky wilds: the spins retriggers awarded per spin played, over the sessions
+        retrigger_per_spin=spin.ej if tree is not None else (1 - spins_per_play / spins if spins else Fraction(0)),
         spins_per_feature=(spins / p_trigger) if p_trigger else Fraction(0),
         win_per_feature=(win / p_trigger) if p_trigger else Fraction(0),
         rtp_per_free_spin=per_spin / model.total_bet,
     )
+
+
+def _session_spins_per_play(model: SlotModel, base: Stage, session: st.StickySession) -> Fraction:
+    """Sticky wilds: the expected free spins played per play, retriggers (up to the cap) included."""
+    trigger = model.scatter_awards.trigger
+    return sum((w * session.spins[trigger[k]] for k, w in enumerate(base.scatter_counts) if trigger[k]),
+               Fraction(0)) / base.cycle
 
 
 def _free_award(tree: fs.TreeMoments | None, session: st.StickySession | None):

@@ -43,6 +43,7 @@ MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines 
 MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin, read window by window: distinct windows over every height combination
 MAX_WAYS_STATES = 500_000  # the ways programme (harness.slot.ways): states, state pairs or state sets at one reel
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
+MAX_STICKY_STATES = 200_000  # sticky wilds: (sticky set, spins left, spins awarded) states of the session chain
 
 
 @dataclasses.dataclass(frozen=True)

@@ -98,6 +98,7 @@ class FreeSpins:
     retrigger: Mapping[int, int]
     multiplier: int
     scatter: int = -1  # the trigger scatter's symbol index (set by the loader)
+    max_spins: int | None = None  # sticky wilds with retriggers: the most spins one session plays (harness.slot.sticky)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -594,6 +595,8 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
                              "(docs/slot_model.md, Jackpot levels)")
     if any(s.sticky for s in model.symbols):
         _check_sticky(model)
+    if model.free_spins is not None:
+        _check_max_spins(model)
     if model.cap is not None:
         _check_cap(model)
     if model.bonus is not None and model.hold_and_spin is not None:
@@ -1047,7 +1050,7 @@ def _bonus(data, symbols: list[Symbol], positions: int) -> Bonus:
 def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins:
     where = "free_spins"
     table = _table(data, where, "top level")
-    _known(table, where, {"spins", "retrigger", "multiplier", "scatter"})
+    _known(table, where, {"spins", "retrigger", "multiplier", "scatter", "max_spins"})
     scatters = [i for i, s in enumerate(symbols) if s.kind == "scatter"]
     if not scatters:
         raise ModelError(where, "free spins are triggered by scatters, but no symbol has kind = \"scatter\"")
@@ -1080,7 +1083,14 @@ def _free_spins(data, symbols: list[Symbol], rows: int, reels: int) -> FreeSpins
             high=MAX_FREE_SPINS, why=_SPINS_WHY,
         )
     multiplier = _int(table, "multiplier", where, low=1, high=MAX_PLAY_WIN, default=1, why=_MONEY_WHY)
-    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger)
+    max_spins = None
+    if "max_spins" in table:
+        most = max(spins.values())
+        max_spins = _int(table, "max_spins", where, low=1, high=MAX_FREE_SPINS, why=_SPINS_WHY)
+        if max_spins < most:
+            raise ModelError(f"{where}.max_spins", f"{max_spins:,} is below the {most:,} free spins "
+                             f"{where}.spins awards: a session plays at least its first award")
+    return FreeSpins(spins=spins, retrigger=retrigger, multiplier=multiplier, scatter=trigger, max_spins=max_spins)
 
 
 def _cascade(data, names: list[str], reels: int) -> Cascade:
@@ -1133,16 +1143,29 @@ def _check_sticky(model: SlotModel) -> None:
     """Sticky wilds live in the free spins, as the chain of harness.slot.sticky follows them."""
     sticky = [s.name for s in model.symbols if s.sticky]
     where = f"symbols.{sticky[0]}.sticky"
-    if len(sticky) > 1:
-        raise ModelError(f"symbols.{sticky[1]}.sticky", f"at most one sticky wild is supported, got {listed(sticky)}")
     if model.free_spins is None:
         raise ModelError(where, "a wild sticks for the rest of the free spins, but there is no [free_spins] section")
-    if model.free_spins.retrigger:
-        raise ModelError("free_spins.retrigger", "free spins with a sticky wild have no retriggers: the session "
-                         "is solved exactly as a chain of a fixed number of spins (docs/slot_model.md, Sticky wilds)")
+    if model.free_spins.retrigger and model.free_spins.max_spins is None:
+        raise ModelError("free_spins.retrigger", "free spins with sticky wilds and retriggers need "
+                         "free_spins.max_spins, the most spins one session plays: the exact session chain "
+                         "follows the spins left, and without a bound its figures are not fractions in general "
+                         "(docs/slot_model.md, Sticky wilds)")
     if model.expanding:
         raise ModelError(where, "a sticky wild and expanding wilds in one model are not supported together "
                          "(docs/slot_model.md, Sticky wilds)")
+
+
+def _check_max_spins(model: SlotModel) -> None:
+    """``free_spins.max_spins`` bounds a sticky-wild session; nothing else follows it."""
+    if model.free_spins.max_spins is None:
+        return
+    if not any(s.sticky for s in model.symbols):
+        raise ModelError("free_spins.max_spins", "only a free-spin session with sticky wilds is capped: without "
+                         "them the free spins are analysed as a branching process with no cap "
+                         "(docs/slot_model.md, Sticky wilds)")
+    if not model.free_spins.retrigger:
+        raise ModelError("free_spins.max_spins", "caps the spins retriggers add, but there is no "
+                         "free_spins.retrigger")
 
 
 def _cap(data) -> int:

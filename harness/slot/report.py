@@ -78,7 +78,7 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         out["cap"] = {"win_total_bets": a.model.cap, **exact_and_float("capped_probability", a.cap.capped),
                       **exact_and_float("rtp_effect", a.parts["cap"])}
     if a.sticky is not None:
-        out["sticky_wilds"] = {"states": a.sticky.states, "exact": True}
+        out["sticky_wilds"] = {"states": a.sticky.states, "chain_states": a.sticky.chain_states, "exact": True}
     if a.cascade is not None:
         c = a.cascade
         out["cascade"] = {"ladder": list(a.model.cascade.ladder), "states": c.states, "exact": c.exact,
@@ -225,7 +225,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
     if a.sticky is not None:
         add(f"Sticky wilds        exact: each free-spin session a Markov chain over the {a.sticky.states:,} sets of "
-            "sticky positions it reaches")
+            f"sticky positions it reaches ({a.sticky.chain_states:,} states with the spins left)")
     if a.cascade is not None:
         c = a.cascade
         if c.exact:

@@ -1,7 +1,8 @@
 """Ways pays summed by dynamic programming over the reels, never window by window.
 
 A way is one shown row on each reel, paid as a payline is (the automaton of
-:mod:`harness.slot.lines`).  What one way pays depends only on the symbols
+:mod:`harness.slot.lines`), or both ways (:func:`harness.slot.both_ways.way_reader`):
+either is a :class:`WayReader`.  What one way pays depends only on the symbols
 along it, the reels are independent, and the number of ways through a
 column showing symbol ``x`` is the number of its cells showing ``x``.  So
 every figure of the paid spin comes from a few tables per reel, built from
@@ -53,6 +54,7 @@ from harness.slot.limits import MAX_WAYS_STATES
 from harness.slot.lines import LineAutomaton
 from harness.slot.model import SlotModel
 from harness.slot.window import WindowFigures
+
 
 @dataclasses.dataclass(frozen=True)
 class ReelTables:
@@ -215,36 +217,36 @@ def _second_moment(model: SlotModel, a: WayReader, reels: list[ReelTables]) -> i
     r = reduce(a, a.pay)
     delta, const = r.delta, r.const
     nsym = len(delta[0])
-    # per state: next state -> the symbols leading there (a way sure to pay 0 adds 0: dropped)
+    # per state: next state -> the group of symbols leading there (a way sure to pay 0 adds 0: dropped)
+    groups: dict[tuple[int, ...], int] = {}
     moves = []
     for row in delta:
         by: dict[int, list[int]] = defaultdict(list)
         for x in range(nsym):
             if const[row[x]] != 0:
                 by[row[x]].append(x)
-        moves.append([(u, tuple(xs)) for u, xs in by.items()])
+        moves.append([(u, groups.setdefault(tuple(xs), len(groups))) for u, xs in by.items()])
+    members = list(groups)
+    size = len(members)
     start = r.of_state[0]
     pairs = {(start, start): 1} if const[start] != 0 else {}
     for t in reels:
-        block: dict[tuple, int] = {}
-
-        def weight(xs: tuple, ys: tuple) -> int:
-            got = block.get((xs, ys))
-            if got is None:
-                got = block[(xs, ys)] = sum(t.pairs.get((x, y), 0) for x in xs for y in ys)
-            return got
-
+        block: dict[int, int] = {}  # group pair -> the reel's pair-table weight over it
         new: dict = defaultdict(int)
         for (i, j), v in pairs.items():
-            for u, xs in moves[i]:
-                for w, ys in moves[j]:
-                    if i == j and u > w:  # a diagonal pair: its mirror image is counted at (w, u)
+            diagonal = i == j
+            for u, gx in moves[i]:
+                for w, gy in moves[j]:
+                    if diagonal and u > w:  # a diagonal pair: its mirror image is counted at (w, u)
                         continue
-                    m = weight(xs, ys)
+                    key = gx * size + gy
+                    m = block.get(key)
+                    if m is None:
+                        m = block[key] = sum(t.pairs.get((x, y), 0) for x in members[gx] for y in members[gy])
                     if m:
                         # off the diagonal (i < j) the pair also stands for (j, i): its image (w, u)
                         # lands on the same kept pair, once more when u == w
-                        new[(u, w) if u <= w else (w, u)] += v * m * (2 if i != j and u == w else 1)
+                        new[(u, w) if u <= w else (w, u)] += v * m * (2 if not diagonal and u == w else 1)
         pairs = new
         _limit(model, len(pairs), "pairs of states")
     return sum(v * const[i] * const[j] * (1 if i == j else 2) for (i, j), v in pairs.items())
@@ -260,6 +262,8 @@ def never_reached(model: SlotModel, a: WayReader, reels: list[ReelTables], reach
     way has reached it, or whose cell can no longer end in ``ending``
     (cells only grow, digit by digit), is dropped.
     """
+    if ending is not None and not ending:  # every scatter cell pays: no spin is without a win
+        return 0
     r = reduce(a, lambda s: bool(reached(s)))
     delta, const = r.delta, r.const
     code = model.scatter_code
