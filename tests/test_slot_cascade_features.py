@@ -11,7 +11,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import award, feature_value_by_first_step, model, play_figures, refused
+from slot_support import award, feature_value_by_first_step, model, play_figures, refused, simulate_refused
 from test_slot_cascade import WAYS, _play
 
 from harness.slot import cascade
@@ -249,3 +249,10 @@ def test_bounded_cascades_with_mystery_levels_hold_the_exact_figures(monkeypatch
     a = analyse(model(NO_FREE_SPINS + MYSTERY))
     assert a.bounded and a.rtp <= exact.rtp <= a.rtp_upper and a.variance <= exact.variance <= a.variance_upper
     assert a.parts["progressive"] == exact.parts["progressive"] > 0 and a.hit_frequency == exact.hit_frequency
+
+
+@pytest.mark.parametrize("text", [GAME, NO_FREE_SPINS, NO_FREE_SPINS + MYSTERY], ids=["free-spins", "scatters", "mystery"])
+def test_simulate_refuses_cascades_with_scatters_free_spins_or_mystery(tmp_path, text):
+    # a player that plays cascades must also pay the last window's scatters, play the free spins as
+    # whole sequences and draw the mystery levels before it may take these models
+    simulate_refused(tmp_path, text, "cascade")
