@@ -101,7 +101,7 @@ def canonical(body: dict) -> str:
 
 
 def record_hash(prev: str, seq: int, body: str) -> str:
-    """The hash of record ``seq`` with this body, chained onto ``prev`` (the definition :meth:`Journal.verify` checks)."""
+    """The hash of record ``seq`` with this body, chained onto ``prev`` (what :meth:`Journal.verify` checks)."""
     return hashlib.sha256(f"{prev}\n{seq}\n{body}".encode("utf-8")).hexdigest()
 
 
