@@ -167,3 +167,23 @@ def test_a_slot_round_stopped_at_every_state_is_finished_by_5_1(tmp_path, model,
         assert round_id == 2 and final == ("DONE" if determined else "VOID")
     db = sqlite3.connect(path)
     assert db.execute("SELECT COUNT(*) FROM records WHERE kind = 'outcome'").fetchone()[0] >= 1
+
+
+def test_a_bonus_play_journals_its_draws_and_replays_to_them(tmp_path):
+    from tests.test_slot_spin import BONUS_MODEL
+
+    path = tmp_path / "bonus.toml"
+    path.write_text(BONUS_MODEL)
+    game = f"slot:{path}"
+    with Journal(tmp_path / "b.sqlite", batch="round") as j:
+        g = rngcore.Generator(SEED, stream=8)
+        for _ in range(8):
+            r = Round(game, j.next_round_id(), sink=j.append)
+            r.place(Bet("ann", "spin", 5))
+            r.close()
+            r.generate(g)
+            r.determine()
+            r.settle()
+        records = [next(e for e in evs if e["kind"] == "outcome")["record"] for evs in j.events().values()]
+        assert any(rec["bonus"] for rec in records) and all("bonus" in rec for rec in records)
+        assert all(rc.replay(j, n, SEED).equal for n in range(1, 9))

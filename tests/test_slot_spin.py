@@ -129,3 +129,81 @@ def test_a_model_with_an_unplayed_feature_is_refused_naming_it():
 
     with pytest.raises(ModelError, match="progressive"):
         check_playable(load_model("examples/slot_compliant.toml"))
+
+
+BONUS_MODEL = """
+name = "Bonus check"
+[window]
+rows = 1
+reels = 3
+[bet]
+per_line = 5
+paylines = [[1, 1, 1]]
+[symbols.BAR]
+pays = { 3 = 20 }
+[symbols.BLANK]
+[symbols.GEM]
+kind = "scatter"
+pays = { 2 = 1 }
+[bonus]
+kind = "pick"
+symbol = "GEM"
+trigger = 2
+picks = 3
+items = [ { value = 1 }, { value = 2, weight = 2 }, { value = 0, end = true }, { value = 5 } ]
+[reels]
+base = ["BAR GEM BLANK BLANK", "GEM BAR BLANK", "BLANK GEM BAR BLANK BLANK"]
+"""
+ITEMS = [(1, 1, False), (2, 2, False), (0, 1, True), (5, 1, False)]  # value, weight, ends the bonus
+
+
+def reference_draws(supply):
+    """(draws, value won) of a pick bonus fed ``supply``: each draw indexes the board's remaining items,
+    each listed weight times (a supply value is taken modulo the board, so it is a valid draw)."""
+    board, draws, won = [i for i, (_, w, _) in enumerate(ITEMS) for _ in range(w)], [], 0
+    for r in supply:
+        if len(draws) == 3 or not board:
+            break
+        draws.append(r % len(board))
+        item = board[draws[-1]]
+        won += ITEMS[item][0]
+        board = [i for i in board if i != item]
+        if ITEMS[item][2]:
+            break
+    return draws, won
+
+
+def test_a_pick_bonus_pays_the_items_its_draws_fall_in():
+    model = parse_model(BONUS_MODEL)
+    strips = ["BAR GEM BLANK BLANK", "GEM BAR BLANK", "BLANK GEM BAR BLANK BLANK"]
+    total_bet, bonused, ended_early = 5, 0, 0
+    for stops in itertools.product(*(range(len(s.split())) for s in strips)):
+        shown = [s.split()[p] for s, p in zip(strips, stops)]
+        base = (20 * 5 if shown == ["BAR"] * 3 else 0) + (total_bet if shown.count("GEM") >= 2 else 0)
+        if shown.count("GEM") < 2:
+            play = evaluate(model, [list(stops)])
+            assert play.award == base and play.bonus == ()
+            continue
+        for supply in ([0, 0, 0], [4, 1, 0], [2, 3, 1], [3, 0, 2], [1, 2, 1]):
+            draws, won = reference_draws(supply)
+            play = evaluate(model, [list(stops)], draws)
+            assert play.bonus == tuple(draws) and play.award == base + won * total_bet, (stops, draws)
+            bonused, ended_early = bonused + 1, ended_early + (len(draws) < 3)
+    assert bonused > 10 and ended_early
+    with pytest.raises(ValueError, match="owes a draw"):
+        evaluate(model, [[1, 0, 1]], [])
+    with pytest.raises(ValueError, match="owes a draw below 5"):
+        evaluate(model, [[1, 0, 1]], [5])
+    with pytest.raises(ValueError, match="are recorded"):
+        evaluate(model, [[0, 1, 2]], [0])  # no bonus started, one draw recorded
+
+
+def test_a_drawn_bonus_play_is_its_draws_evaluated():
+    model = parse_model(BONUS_MODEL)
+    g = rngcore.Generator(SEED, stream=8)
+    plays = [spin(model, g) for _ in range(300)]
+    assert sum(1 for p in plays if p.bonus) > 20
+    for play in plays:
+        assert evaluate(model, play.stops, play.bonus) == play
+        if play.bonus:
+            assert reference_draws(list(play.bonus))[0] == list(play.bonus)  # each draw was in range

@@ -3,7 +3,7 @@
 A round is one play of the model (:mod:`harness.slot.spin`): one customer
 stakes the model's total bet on ``spin`` (2-2: the wagering operation
 before the spin starts), the reel stops are drawn from the system's RNG
-(3-1) and the play's award, free spins included (4-3-ロ), is paid
+(3-1) and the play's award, its free spins and bonus included (4-3-ロ), is paid
 (4-1).  Credits settle as yen one for one: the award is a whole number of
 credits, so no rounding arises (the clauses state none).
 
@@ -12,10 +12,11 @@ voids the round for the customer, unless it came after the outcome was
 determined, when the round is settled on that determination; 5-2: a
 settlement that cannot be completed (the customer cannot be identified or
 is missing) is recorded and kept.  The determination point is the end of
-the play's draws: every spin's stops drawn, the free spins included, so
-the award is fixed.  The machine journals the outcome (every spin's
-virtual stops, with the draw's generator position range) before it
-enters ``OUTCOME_DETERMINED``; a round stopped before that is void.
+the play's draws: every spin's stops drawn, the free spins and the bonus
+included, so the award is fixed.  The machine journals the outcome (every
+spin's virtual stops and any bonus draws, with the draws' generator
+position range) before it enters ``OUTCOME_DETERMINED``; a round stopped
+before that is void.
 
 The outcome record names the model file's SHA-256 beside the stops, so a
 replay or a recovery that finds another file under the journaled name is
@@ -41,7 +42,8 @@ ETABLE = ETable(
     variants=("play",),
     permitted=(BET,),
     permitted_source="000 第10 2-2 (a slot play's one wager: the model's total bet on a spin)",
-    determined_after="3-1: every reel stop of the play drawn from the RNG, free spins included (the award is fixed)",
+    determined_after="3-1: every draw of the play made from the RNG, free spins and bonus included "
+                     "(the award is fixed)",
     fault_clause="000 第10 5-1 (5-2: an unsettleable case is recorded and kept)",
     note="credits settle as yen one for one",
 )
@@ -132,17 +134,22 @@ class ModelRounds(RoundEngine):
             raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
                              f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
                              f"({self.sha256})")
-        return self._dealt(self.play.evaluate(record.get("stops")))
+        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", [])))
 
     def _dealt(self, play) -> Dealt:
         base = play.spins[0]
         shown = f"stops {'-'.join(str(s) for s in base.positions)}: {' | '.join(' '.join(c) for c in base.window)}"
         if len(play.spins) > 1:
             shown += f"; {len(play.spins) - 1} free spins"
+        if play.bonus:
+            shown += f"; bonus {play.bonus_win} credits"
         shown += f"; award {play.award} credits" + (f" (cap took {play.capped})" if play.capped else "")
         features = {"award": play.award, "line_win": play.line_win, "scatter_win": play.scatter_win,
                     "feature_win": play.feature_win, "capped": play.capped}
-        return Dealt(features, shown, {"model": self.sha256, "stops": play.stops})
+        record = {"model": self.sha256, "stops": play.stops}
+        if self.play.model.bonus is not None:  # the bonus's draws (none when the play did not start it)
+            record["bonus"] = list(play.bonus)
+        return Dealt(features, shown, record)
 
 
 ROUND_ENGINES = (SlotRounds(),)
