@@ -434,3 +434,11 @@ def test_the_last_round_is_found_from_the_open_records_index(tmp_path):
     assert "records_open" in plan
     with Journal(path, batch="round") as j:
         assert j.next_round_id() == 4
+
+
+def test_a_body_is_ascii_and_reads_back_its_text(journal):
+    """Canonical bodies escape what is not ASCII (roulette's determination point cites 1-3-ニ)."""
+    rows = list(journal.rows())
+    assert all(body.isascii() for _, _, _, body, _, _ in rows)
+    points = [json.loads(body).get("point", "") for _, _, _, body, _, _ in rows]
+    assert any("ニ" in p for p in points) and any("\\u30cb" in body for _, _, _, body, _, _ in rows)

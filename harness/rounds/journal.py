@@ -38,7 +38,11 @@ a new file has pages of :data:`PAGE_SIZE` bytes):
     ``created_by`` (the rngcert version that created the file).
 ``records(seq INTEGER PRIMARY KEY, round INTEGER, kind TEXT, body TEXT, prev TEXT, hash TEXT)``
     ``seq`` from 1 without gaps; ``body`` the event's canonical JSON
-    (sorted keys, no spaces, UTF-8); ``prev`` the previous row's ``hash``
+    (sorted keys, no spaces, ASCII: any other character written as a
+    ``\\uXXXX`` escape, which keeps formatting, encoding and hashing a
+    window's texts on Python's fast one-byte paths; a journal written
+    before this holds raw UTF-8 bodies, which verify and read the same,
+    each hash covering the text stored); ``prev`` the previous row's ``hash``
     (64 zeros for the first); ``hash`` = SHA-256 of
     ``prev + "\\n" + str(seq) + "\\n" + body``.
 ``records_open``: an index of the ``open`` records (each round's first) by round.
@@ -96,8 +100,8 @@ class JournalError(ValueError):
 
 
 def canonical(body: dict) -> str:
-    """The one JSON text of an event that its hash covers."""
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON text of an event that its hash covers (ASCII: see the module doc)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
 
 
 def record_hash(prev: str, seq: int, body: str) -> str:
