@@ -326,6 +326,10 @@ class Journal:
         if len(self._kinds) >= CHUNK:
             self._write()
 
+    def _drop(self) -> None:
+        """Forget the records appended and not yet handed to the writer (a stop loses them)."""
+        self._texts, self._kinds, self._rounds = [], [], []
+
     def _chained(self) -> list:
         """The buffered records' row values (flat, in the columns' order), chained onto the tip in one
         call (the buffer emptied)."""
@@ -398,7 +402,7 @@ class Journal:
             if self.batch == "group" and self._finished and self._boundary and self._writer.failed is None:
                 self.commit()
         finally:
-            self._texts, self._kinds, self._rounds = [], [], []
+            self._drop()
             try:
                 self._call(self._writer.stop)
             finally:
