@@ -85,8 +85,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # every round's first record is its 'open' one: indexing those alone finds the last round as fast,
     # and costs one index entry per round rather than one per record
     3: (
-        "DROP INDEX records_round",
-        "CREATE INDEX records_open ON records(round) WHERE kind = 'open'",
+        "DROP INDEX IF EXISTS records_round",
+        "CREATE INDEX IF NOT EXISTS records_open ON records(round) WHERE kind = 'open'",
     ),
 }
 
