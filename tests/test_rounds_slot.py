@@ -19,7 +19,7 @@ from harness.rounds import recall as rc
 from harness.rounds.journal import Journal
 from harness.rounds.table import rules_for
 
-from tests.rounds_support import SEED
+from tests.rounds_support import SEED, step
 from tests.test_rounds_journal import CHILD, STATES, check_recovered
 
 MODEL = "examples/slot_two_scatters.toml"  # free spins with retriggers and a second scatter
@@ -36,13 +36,7 @@ def model(tmp_path):
 def _play(journal, game, rounds, stream=5):
     g = rngcore.Generator(SEED, stream=stream)
     for _ in range(rounds):
-        r = Round(game, journal.next_round_id(), sink=journal.append)
-        r.place(Bet("ann", "spin", STAKE))
-        r.close()
-        r.generate(g)
-        r.determine()
-        r.settle()
-    return r
+        step(journal, game, [Bet("ann", "spin", STAKE)], g)
 
 
 def test_a_play_is_journaled_with_its_stops_and_replays_to_them(tmp_path, model):
@@ -178,12 +172,7 @@ def test_a_bonus_play_journals_its_draws_and_replays_to_them(tmp_path):
     with Journal(tmp_path / "b.sqlite", batch="round") as j:
         g = rngcore.Generator(SEED, stream=8)
         for _ in range(8):
-            r = Round(game, j.next_round_id(), sink=j.append)
-            r.place(Bet("ann", "spin", 5))
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
+            step(j, game, [Bet("ann", "spin", 5)], g)
         records = [next(e for e in evs if e["kind"] == "outcome")["record"] for evs in j.events().values()]
         assert any(rec["bonus"] for rec in records) and all("bonus" in rec for rec in records)
         assert all(rc.replay(j, n, SEED).equal for n in range(1, 9))
