@@ -109,7 +109,8 @@ def test_clause_table_lists_every_clause_with_its_evidence(example):
     assert rows["000-7-2-8"]["evidence"][0]["section"] == "device:roulette-double"  # the lab's capture
     assert rows["000-9-13-2"]["status"] == "not in plan"  # rngcert checks it; this plan has no tiles
     not_covered = [r for r in rows.values() if r["status"] == NOT_COVERED]
-    assert {"000-10-5", "gli11-seeding"} <= {r["id"] for r in not_covered}
+    assert {"000-10-help", "gli11-seeding"} <= {r["id"] for r in not_covered}
+    assert rows["000-10-5"]["status"] == "not in plan"  # a [[rounds]] section of a slot model checks it
     assert rows["000-etable-fault"]["status"] == "not in plan"  # a [[rounds]] section checks it (test_certify_rounds)
     assert all(r["note"] and r["verdict"] is None for r in not_covered)
 

@@ -78,3 +78,22 @@ def test_a_bad_rounds_section_is_one_line_and_exit_2(tmp_path, body, message):
     assert result.exit_code == 2, result.output
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_slot_rounds_section_is_the_evidence_of_000_10_5_only(tmp_path):
+    shutil.copy(shipped("examples/slot_two_scatters.toml"), tmp_path / "model.toml")
+    shutil.copy(shipped("examples/bets_slot.toml"), tmp_path / "bets_slot.toml")
+    result = certify(tmp_path, '[[rounds]]\ngame = "slot:model.toml"\nbets = "bets_slot.toml"\nrounds = 3\n')
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema()).validate(report)
+    section, = report["sections"]
+    assert section["key"] == "rounds:slot:model.toml" and section["verdict"] == "pass"
+    assert [i["role"] for i in section["inputs"]] == ["bet script", "slot model"]
+    assert [(r["stopped_in"], r["finished"]) for r in section["result"]["recovered"]] == [
+        ("OUTCOME_GENERATION", "VOID"), ("OUTCOME_DETERMINED", "DONE")]
+    clauses = {c["id"]: c for c in report["clauses"]}
+    assert clauses["000-10-5"]["status"] == "checked" and clauses["000-10-5"]["verdict"] == "pass"
+    assert [e["section"] for e in clauses["000-10-5"]["evidence"]] == ["rounds:slot:model.toml"]
+    for clause in ("000-etable-fault", "000-etable-record"):  # a slot play is not an e-table round
+        assert clauses[clause]["status"] == "not in plan"

@@ -361,3 +361,84 @@ def test_records_cut_from_the_end_are_caught_against_an_earlier_tip(journal):
     assert again.verify().ok  # a shorter chain is still a valid chain ...
     cut = again.verify(tip)  # ... but it no longer holds the tip seen before
     assert not cut.ok and cut.first_bad == last - 4 and "cut after record" in cut.reason
+
+
+def test_the_chain_kernel_hashes_every_record_as_record_hash_does():
+    """The C chain (one call per window) against hashlib, record by record: non-ASCII text, an
+    escaped NUL, an empty body, a body longer than the message buffer's usual size, big seq numbers."""
+    import random
+
+    from harness.rounds.journal import chain, record_hash
+
+    rng = random.Random(17)
+    bodies = ["", '{"point":"1-3-ニ"}', '{"a":"\\u0000"}', "x" * 70_000] + [
+        json.dumps({"k": rng.randrange(10**9), "s": "é" * rng.randrange(40)}) for _ in range(200)]
+    for tip, first in ((GENESIS, 1), ("ab" * 32, 2**63)):
+        hashes, prev = chain(tip, first, "".join(b + "\0" for b in bodies), len(bodies)), tip
+        assert len(hashes) == len(bodies)
+        for seq, (body, digest) in enumerate(zip(bodies, hashes), start=first):
+            assert digest == record_hash(prev, seq, body)
+            prev = digest
+    for text, count in (("a\0b\0", 3), ("a\0b", 2), ("a\0b\0", 1)):  # framing that does not hold `count`
+        with pytest.raises(ValueError, match="records expected"):
+            chain(GENESIS, 1, text, count)
+
+
+def _old_journal(path, bodies, version):
+    """A file of schema ``version`` as an earlier rngcert wrote it, holding a chain of these records."""
+    from harness.rounds.journal import MIGRATIONS, record_hash
+
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    for statement in (s for v in range(1, version + 1) for s in MIGRATIONS[v]):
+        db.execute(statement)
+    db.execute("INSERT INTO meta VALUES ('created_by', 'rngcert 0')")
+    prev = GENESIS
+    for seq, (round_id, body) in enumerate(bodies, start=1):
+        digest = record_hash(prev, seq, body)
+        db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
+                   (seq, round_id, json.loads(body)["kind"], body, prev, digest))
+        prev = digest
+    db.execute(f"PRAGMA user_version = {version}")
+    db.close()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_journal_is_migrated_and_its_chain_continues(tmp_path, version):
+    source = tmp_path / "new.sqlite"
+    with Journal(source, batch="round") as j:
+        play_rounds(j, ["roulette-single", "baccarat"], rngcore.Generator(SEED, stream=9))
+        old = [(r[1], r[3]) for r in j.rows()]
+    path = tmp_path / f"v{version}.sqlite"
+    _old_journal(path, old, version)
+    with Journal(path, batch="round") as j:
+        assert j.next_round_id() == 3 and j.verify().ok
+        play_rounds(j, ["sic-bo"], rngcore.Generator(SEED, stream=10))
+        v = j.verify()
+        assert v.ok and v.records == len(list(j.rows())) > len(old)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "records_open" in indexes and "records_round" not in indexes
+    assert db.execute("PRAGMA page_size").fetchone()[0] == 4096  # an existing file keeps its pages
+    assert sqlite3.connect(source).execute("PRAGMA page_size").fetchone()[0] == 16384
+
+
+def test_the_last_round_is_found_from_the_open_records_index(tmp_path):
+    """Opening a journal finds its last round through the index of 'open' records, not a scan."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path, batch="round") as j:
+        play_rounds(j, ["roulette-single"] * 3, rngcore.Generator(SEED, stream=9))
+    db = sqlite3.connect(path)
+    plan = " ".join(r[-1] for r in db.execute("EXPLAIN QUERY PLAN SELECT MAX(round) FROM records WHERE kind = 'open'"))
+    assert "records_open" in plan
+    with Journal(path, batch="round") as j:
+        assert j.next_round_id() == 4
+
+
+def test_a_body_is_ascii_and_reads_back_its_text(journal):
+    """Canonical bodies escape what is not ASCII (roulette's determination point cites 1-3-ニ)."""
+    rows = list(journal.rows())
+    assert all(body.isascii() for _, _, _, body, _, _ in rows)
+    points = [json.loads(body).get("point", "") for _, _, _, body, _, _ in rows]
+    assert any("ニ" in p for p in points) and any("\\u30cb" in body for _, _, _, body, _, _ in rows)

@@ -3,6 +3,7 @@
 
 #include "devices.h"
 #include "draws.h"
+#include "hmac_drbg.h"
 #include "shuffle.h"
 
 static const rng_core_api TABLE = {
@@ -11,6 +12,7 @@ static const rng_core_api TABLE = {
     rng_uniform8,
     rng_draw_bounded32,
     rng_batch_limit,
+    rng_sha256,
 };
 
 const rng_core_api *rng_core_api_table(void)

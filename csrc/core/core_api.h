@@ -3,7 +3,8 @@
  *
  * Each layer is its own extension, and one extension cannot link against
  * another's symbols.  The kernels (csrc/kernels/) therefore reach the
- * certified shuffle, device and bounded draws through this table, handed to them once
+ * certified shuffle, device and bounded draws (and the core's SHA-256, for the
+ * round journal's hash chain) through this table, handed to them once
  * at import, rather than compiling a second copy of the core: there is one
  * certified implementation in the process, and its build hash names it.
  * Header-only routines (bounded.h, the batch helpers of shuffle.h) are
@@ -25,6 +26,7 @@ typedef struct rng_core_api {
                     unsigned bits);
     int64_t (*draw_bounded32)(rng_source *src, uint32_t max);
     uint64_t (*batch_limit)(unsigned bits);
+    void (*sha256)(const uint8_t *data, size_t n, uint8_t out[32]);
 } rng_core_api;
 
 /* The table (static storage; never NULL). */

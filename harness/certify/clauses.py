@@ -57,7 +57,8 @@ class Clause:
     selftest : bool
         The build's self-test is evidence.
     rounds : bool
-        The scripted fault studies of ``[[rounds]]`` sections are evidence.
+        The scripted fault studies of ``[[rounds]]`` sections are evidence: those of slot models
+        (``game = "slot:MODEL"``) when ``slot_rounds``, else those of table games.
     replay : bool
         Evidence only when every drawing section ran in replay mode (the report then names the
         seed's fingerprint, stream and position of every outcome).
@@ -76,6 +77,7 @@ class Clause:
     slot_rules: tuple = ()
     selftest: bool = False
     rounds: bool = False
+    slot_rounds: bool = False
     replay: bool = False
     covered: bool = True
     note: str = ""
@@ -99,7 +101,8 @@ class Clause:
             elif kind == "game" and any(fnmatch.fnmatchcase(result.get("game", ""), p) for p in self.games):
                 found.append({"section": record["key"], "what": "exact analysis"
                               + (" and simulation" if result.get("simulation") else ""), "verdict": record["verdict"]})
-            elif kind == "rounds" and self.rounds:
+            elif kind == "rounds" and self.rounds and \
+                    str(result.get("game", "")).startswith("slot:") == self.slot_rounds:
                 found.append({"section": record["key"], "what": "scripted rounds: faults and recovery",
                               "verdict": record["verdict"]})
             elif kind == "slot" and self.slot_rules:
@@ -144,7 +147,11 @@ CLAUSES: tuple[Clause, ...] = (
            slot_rules=("jp-4-3",)),
     Clause("000-10-5", "000 別表第1 第10 5-1, 5-2 (electronic_games.md §5)",
            "a fault before the outcome is determined voids the round; after, it is settled; unsettleable: record",
-           covered=False, note="fault handling of the game program: tested on the machine, not from outcomes"),
+           rounds=True, slot_rounds=True,
+           note="evidence: a [[rounds]] section of a slot model (game = \"slot:MODEL\"), rngcert's journaled slot "
+                "play faulted before and after its determination point (the play's last reel stop drawn), one "
+                "customer's settlement recorded unsettled, and restarted after a stop; the product's own program "
+                "is tested on the machine"),
     Clause("000-10-help", "000 別表第1 第10 2-3, 3-2, 4-2, 5-3 (electronic_games.md)",
            "help screens describe the bets, the win conditions, the payout computation and fault measures",
            covered=False, note="content review of the help screens"),

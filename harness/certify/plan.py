@@ -371,9 +371,14 @@ def _rounds(plan: _Reader, seen: dict) -> tuple:
     out = []
     for r in plan.tables("rounds"):
         name = r.get("game", str, required=True)
+        game = name
+        family, colon, model = name.partition(":")
+        if colon and family == "slot":  # slot:MODEL: the model file, like every path, from the plan's folder
+            path = pathlib.Path(model)
+            game = f"slot:{path if path.is_absolute() else plan.path.parent / path}"
         variant = r.get("variant", str)
         try:
-            rules = rules_for(name, variant)
+            rules = rules_for(game, variant)
         except RoundError as exc:
             r.fail("game", str(exc))
         options = r.table_of("options")
@@ -391,7 +396,7 @@ def _rounds(plan: _Reader, seen: dict) -> tuple:
         stream = r.integer("stream", 0, 2**64 - 1)
         title = r.get("title", str, f"{name} rounds: faults and recovery")
         r.done()
-        out.append(RoundsSection(_key("rounds", name, seen), name, bets, title, variant,
+        out.append(RoundsSection(_key("rounds", name, seen), game, bets, title, variant,
                                  tuple(sorted(given.items())), rounds, stream))
     return tuple(out)
 

@@ -331,8 +331,11 @@ def run_rounds(plan: Plan, section: RoundsSection, quiet: bool, partial=None, pa
     outcome = Outcome.judge(not failed, reason=f"failed: {'; '.join(failed)}" if failed else
                             f"{len(body['checks'])} checks pass: faults void or settle by the rule, the restart "
                             "recovers the stopped rounds")
-    return _record(section, "rounds", outcome, body, inputs=[_input(section.bets, "bet script", plan)],
-                   provenance=generator.provenance().as_dict())
+    inputs = [_input(section.bets, "bet script", plan)]
+    family, _, model = section.game.partition(":")
+    if family == "slot":
+        inputs.append(_input(pathlib.Path(model), "slot model", plan))
+    return _record(section, "rounds", outcome, body, inputs=inputs, provenance=generator.provenance().as_dict())
 
 
 RUNNERS = {DeviceSection: run_device, GameSection: run_game, SlotSection: run_slot, RoundsSection: run_rounds}

@@ -116,6 +116,9 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
                  batch, window, rng, as_json, output):
     """Play scripted rounds of an electronic table game GAME, journaling every event.
 
+    GAME is a game with an e-table mode (docs/rounds.md lists them), or
+    slot:MODEL for plays of the slot model file MODEL (000 第10; docs/rounds.md).
+
     Rounds open, take the script's bets (only the bets the game's mode-B
     item permits), close, draw the outcome through the game's devices and
     settle in whole yen.  Rounds a stopped process left open in the journal
@@ -130,6 +133,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play casino-war --journal war.sqlite --bets examples/bets_casino_war_surrender.toml --option strategy=surrender --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play blackjack --journal bj.sqlite --bets examples/bets_blackjack.toml --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+      rngcert play slot:examples/slot_two_scatters.toml --journal slot.sqlite --bets examples/bets_slot.toml --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
     from harness.rounds import RoundError, recall, script
     from harness.rounds.batch import Table

@@ -150,7 +150,7 @@ class Table:
             epoch, start, end = epochs[i], position + starts[i], position + ends[i]
             if epoch is None or len(epoch) == 3:
                 values = (round_id, start, end) + (epoch or ())
-                self.journal.append_round(round_id, template.records(*values))
+                self.journal.append_text(round_id, template.kinds, template.text(*values))
             else:  # a reseed inside (or around) this round's draw: its events built as one Round's
                 self.journal.append_round(round_id, [(e["kind"], canonical(e)) for e in self._events_of(
                     outcomes[key], base, after, start, end, epoch, round_id)])

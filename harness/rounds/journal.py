@@ -31,15 +31,24 @@ are chained: a full window's commit is handed over, not waited for, so
 windows, and :meth:`Journal.commit` waits until it has caught up.
 
 Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
-:data:`MIGRATIONS` brings an older file up to date, a newer one is refused):
+:data:`MIGRATIONS` brings an older file up to date, a newer one is refused;
+a new file has pages of :data:`PAGE_SIZE` bytes):
 
 ``meta(key TEXT PRIMARY KEY, value TEXT)``
     ``created_by`` (the rngcert version that created the file).
 ``records(seq INTEGER PRIMARY KEY, round INTEGER, kind TEXT, body TEXT, prev TEXT, hash TEXT)``
     ``seq`` from 1 without gaps; ``body`` the event's canonical JSON
-    (sorted keys, no spaces, UTF-8); ``prev`` the previous row's ``hash``
+    (sorted keys, no spaces, ASCII: any other character written as a
+    ``\\uXXXX`` escape, which keeps formatting, encoding and hashing a
+    window's texts on Python's fast one-byte paths; a journal written
+    before this holds raw UTF-8 bodies, which verify and read the same,
+    each hash covering the text stored); ``prev`` the previous row's ``hash``
     (64 zeros for the first); ``hash`` = SHA-256 of
     ``prev + "\\n" + str(seq) + "\\n" + body``.
+``records_open``: an index of the ``open`` records (each round's first) by round.
+
+The records buffered since the last hand-over (at most :data:`CHUNK`) are
+chained in one C call (:func:`chain`) when they are handed to the writer.
 """
 from __future__ import annotations
 
@@ -52,9 +61,10 @@ import sqlite3
 import time
 from typing import Iterator
 
-from harness.rounds.writer import Inline, Threaded
+from harness.rounds.writer import COLUMNS, Inline, Threaded
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+PAGE_SIZE = 16384  # a new file's pages: fewer, fuller pages than SQLite's 4096 for rows of a few hundred bytes
 GENESIS = "0" * 64
 
 #: version -> the statements that bring a file of the version before it to this one.
@@ -72,6 +82,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # records of kind 'stake' (a stake added after betting closed): the tables are unchanged, but a
     # version-1 reader would restore such a round without them, so version 2 refuses it
     2: ("INSERT OR IGNORE INTO meta VALUES ('stake_records', 'since schema 2')",),
+    # every round's first record is its 'open' one: indexing those alone finds the last round as fast,
+    # and costs one index entry per round rather than one per record
+    3: (
+        "DROP INDEX IF EXISTS records_round",
+        "CREATE INDEX IF NOT EXISTS records_open ON records(round) WHERE kind = 'open'",
+    ),
 }
 
 
@@ -84,12 +100,32 @@ class JournalError(ValueError):
 
 
 def canonical(body: dict) -> str:
-    """The one JSON text of an event that its hash covers."""
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON text of an event that its hash covers (ASCII: see the module doc)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
 
 
 def record_hash(prev: str, seq: int, body: str) -> str:
+    """The hash of record ``seq`` with this body, chained onto ``prev`` (what :meth:`Journal.verify` checks)."""
     return hashlib.sha256(f"{prev}\n{seq}\n{body}".encode("utf-8")).hexdigest()
+
+
+def chain(tip: str, seq: int, bodies: str, count: int) -> list[str]:
+    """The hashes of ``count`` records numbered from ``seq`` chained onto ``tip``, in one C call.
+
+    ``bodies`` holds their canonical texts, each ended by a NUL.  Each hash is
+    ``record_hash(previous, seq, body)`` (tests/ compare the two); the C kernel
+    (``csrc/kernels/journal_chain.h``) formats and hashes every record with the
+    core's SHA-256, which costs less than one Python ``hashlib`` call per record.
+    """
+    from harness.kernels import ffi, lib
+
+    data = bodies.encode("utf-8")
+    out = ffi.new("char[]", 64 * count or 1)
+    status = lib.kern_journal_chain(data, len(data), count, seq, tip.encode("ascii"), out)
+    if status != 0:
+        raise ValueError(f"journal chain: {count} records expected, status {status}")
+    hexes = ffi.unpack(out, 64 * count).decode("ascii")
+    return [hexes[i:i + 64] for i in range(0, 64 * count, 64)]
 
 
 class Template:
@@ -133,21 +169,27 @@ class Template:
 class RoundTemplate:
     """A whole round's events as :class:`Template` s, rendered by one ``%`` call.
 
-    ``records(*values)`` is ``[(t.kind, t.render(*values)) for t in templates]``: the events'
-    patterns are joined by NUL, which canonical JSON never holds raw (it escapes it as ``\\u0000``),
-    so one format and one split give every text (the batch table renders one per round).
+    ``text(*values)`` is every event's canonical text, each ended by a NUL, which canonical JSON
+    never holds raw (it escapes it as ``\\u0000``): the form :meth:`Journal.append_text` takes,
+    so the batch table renders a round with one format and the journal chains a window of them
+    in one call.  ``records(*values)`` is the same as ``[(t.kind, t.render(*values)) for t in
+    templates]``.
     """
 
     def __init__(self, events, fields):
         templates = [Template(e, fields) for e in events]
         self.kinds = tuple(t.kind for t in templates)
-        self._pattern = "\0".join(t.pattern for t in templates)
+        self._pattern = "".join(t.pattern + "\0" for t in templates)
         order = [n for t in templates for n in t.order]
         self._pick = operator.itemgetter(*order) if len(order) > 1 else lambda v: tuple(v[n] for n in order)
 
+    def text(self, *values) -> str:
+        """The round's canonical texts with these field values, each ended by a NUL."""
+        return self._pattern % self._pick(values)
+
     def records(self, *values) -> list[tuple[str, str]]:
         """The (kind, canonical text) pairs of the round with these field values."""
-        return list(zip(self.kinds, (self._pattern % self._pick(values)).split("\0")))
+        return list(zip(self.kinds, self.text(*values).split("\0")))
 
 
 #: Distinct whole numbers no real field holds (journal fields are non-negative), for :class:`Template`.
@@ -196,6 +238,8 @@ class Journal:
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:  # takes effect only on a file with no table yet (before WAL is on)
+                self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA cache_size=-16384")  # 16 MiB: a window's pages are not spilled mid-write
@@ -207,12 +251,18 @@ class Journal:
                                f"({SCHEMA_VERSION}); use a newer rngcert")
         self._migrate(version)
         last = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-        self._seq, self._tip = (0, GENESIS) if last is None else last
-        self._rows: list[tuple] = []  # appended, not yet written into the open transaction
+        self._seq, self._tip = (0, GENESIS) if last is None else last  # the last record chained
+        # appended, not yet chained nor written: each unit's texts (each ended by a NUL), every
+        # record's kind and round id
+        self._texts: list[str] = []
+        self._kinds: list[str] = []
+        self._rounds: list[int] = []
         self._finished = 0  # rounds finished since the last commit
         self._boundary = True  # the last event appended finished its round
         self._oldest = 0.0  # when the oldest of them finished (time.monotonic)
-        self._last_round = self._db.execute("SELECT MAX(round) FROM records").fetchone()[0] or 0
+        opened = self._db.execute("SELECT MAX(round) FROM records WHERE kind = 'open'").fetchone()[0]
+        self._last_round = max(opened or 0, self._db.execute(
+            "SELECT round FROM records ORDER BY seq DESC LIMIT 1").fetchone()[0] if last else 0)
         self._durable_at_open = self._last_round
         self.commits = 0  # commits of appended records (in "group" mode: handed to the writer thread)
         self._uncommitted = False  # records appended since the last commit
@@ -241,50 +291,77 @@ class Journal:
 
     def append(self, event: dict) -> None:
         """Append one event (the :class:`~harness.rounds.machine.Round` sink)."""
-        self._add(event["round"], ((event["kind"], canonical(event)),))
+        self._add(event["round"], (event["kind"],), canonical(event) + "\0")
         if self.batch == "event":
             self.commit()
         elif event["kind"] == "state" and event["state"] in ("DONE", "VOID"):
             self.finished(1)
 
     def append_round(self, round_id: int, records) -> None:
-        """Append a whole round's events, given as (kind, canonical text) pairs, and count it finished.
+        """Append a whole round's events, given as (kind, canonical text) pairs, and count it finished."""
+        self.append_text(round_id, tuple(kind for kind, _ in records), "".join(body + "\0" for _, body in records))
+
+    def append_text(self, round_id: int, kinds, text: str) -> None:
+        """Append a whole round's events, given as their kinds and their canonical texts each ended
+        by a NUL (:meth:`RoundTemplate.text`), and count the round finished.
 
         The batch table's path (:mod:`harness.rounds.batch`): the texts come from
         :class:`Template`, which renders exactly ``canonical(event)``; :meth:`verify` rechecks
         every hash.
         """
         if self.batch == "event":  # every record its own transaction, as the promise of "event" says
-            for record in records:
-                self._add(round_id, (record,))
+            for kind, body in zip(kinds, text.split("\0")):
+                self._add(round_id, (kind,), body + "\0")
                 self.commit()
         else:
-            self._add(round_id, records)
+            self._add(round_id, kinds, text)
         self.finished(1)
 
-    def _add(self, round_id: int, records) -> None:
-        """Chain (kind, canonical text) records of round ``round_id`` onto the journal's tip, buffered."""
-        seq, tip, rows, sha256 = self._seq, self._tip, self._rows, hashlib.sha256
-        for kind, body in records:
-            seq += 1
-            digest = sha256(f"{tip}\n{seq}\n{body}".encode("utf-8")).hexdigest()  # record_hash, inlined
-            rows.append((seq, round_id, kind, body, tip, digest))
-            tip = digest
-        self._seq, self._tip, self._boundary, self._uncommitted = seq, tip, False, True
+    def _add(self, round_id: int, kinds, text: str) -> None:
+        """Buffer records of round ``round_id`` (their kinds; their texts each ended by a NUL)."""
+        self._texts.append(text)
+        self._kinds.extend(kinds)
+        self._rounds.extend([round_id] * len(kinds))
+        self._boundary, self._uncommitted = False, True
         if round_id > self._last_round:
             self._last_round = round_id
-        if len(rows) >= CHUNK:
+        if len(self._kinds) >= CHUNK:
             self._write()
+
+    def _drop(self) -> None:
+        """Forget the records appended and not yet handed to the writer (a stop loses them)."""
+        self._texts, self._kinds, self._rounds = [], [], []
+
+    def _chained(self) -> list:
+        """The buffered records' row values (flat, in the columns' order), chained onto the tip in one
+        call (the buffer emptied)."""
+        if not self._kinds:
+            return []
+        text, kinds, rounds = "".join(self._texts), self._kinds, self._rounds
+        self._texts, self._kinds, self._rounds = [], [], []
+        first, tip = self._seq + 1, self._tip
+        hashes = chain(tip, first, text, len(kinds))
+        bodies = text.split("\0")
+        bodies.pop()  # what follows the last NUL: nothing
+        n = len(kinds)
+        self._seq, self._tip = first + n - 1, hashes[-1]
+        values = [None] * (COLUMNS * n)  # filled column by column: no tuple per row
+        values[0::COLUMNS], values[1::COLUMNS], values[2::COLUMNS] = range(first, first + n), rounds, kinds
+        values[3::COLUMNS], values[5::COLUMNS] = bodies, hashes
+        hashes.insert(0, tip)
+        hashes.pop()
+        values[4::COLUMNS] = hashes  # each record's prev: the hash before it
+        return values
 
     def _write(self, commit: bool = False) -> None:
         """Hand the buffered rows to the writer, to be written into the open transaction (and committed)."""
-        rows, self._rows = self._rows, []
+        values = self._chained()
         if commit and self._uncommitted:
             self.commits += 1
             self._uncommitted = False
-            self._call(self._writer.write, rows, self._last_round)
-        elif rows:
-            self._call(self._writer.write, rows)
+            self._call(self._writer.write, values, self._last_round)
+        elif values:
+            self._call(self._writer.write, values)
 
     def _call(self, step, *args) -> None:
         try:
@@ -327,7 +404,7 @@ class Journal:
             if self.batch == "group" and self._finished and self._boundary and self._writer.failed is None:
                 self.commit()
         finally:
-            self._rows.clear()
+            self._drop()
             try:
                 self._call(self._writer.stop)
             finally:

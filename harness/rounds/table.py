@@ -153,7 +153,19 @@ class Checked(dict):
 
 
 def rules_for(game: str, variant: str | None = None) -> RoundRules:
-    """The round rules of ``game`` (its first e-table variant unless ``variant`` is given)."""
+    """The round rules of ``game`` (its first e-table variant unless ``variant`` is given).
+
+    ``FAMILY:ARGUMENT`` (``slot:MODEL.toml``) is a game built from a file: the round engine
+    registered under ``FAMILY`` builds its rules (``rules_for(argument, variant)``).
+    """
+    family, colon, argument = game.partition(":")
+    if colon:
+        from harness.rounds.engine import ROUND_ENGINES
+
+        builder = getattr(ROUND_ENGINES.get(family), "rules_for", None)
+        if builder is None:
+            raise RoundError(f"{game}: no round engine builds games of the form {family}:...")
+        return builder(argument, variant)
     try:
         g = GAMES.get_item(game)
     except ValueError as exc:

@@ -1,8 +1,10 @@
 """Where a journal's rows go into SQLite: at once, or on a writer thread (group commit).
 
 A :class:`~harness.rounds.journal.Journal` hands its hash-chained rows to a
-writer in chunks, each chunk either only written into the open transaction
-or also committed.  :class:`Inline` does that at once, in the caller's
+writer in chunks, each chunk one flat list of the rows' values (``COLUMNS``
+per row, in the columns' order: the writer slices it into multi-row INSERTs
+without building a tuple per row), either only written into the open
+transaction or also committed.  :class:`Inline` does that at once, in the caller's
 thread.  :class:`Threaded` does it on one writer thread behind a bounded
 queue, so the rows of the next window are chained while SQLite writes and
 fsyncs the last one (SQLite runs without the GIL).  The thread keeps the
@@ -14,13 +16,12 @@ thread at its next call, and nothing after it is written.
 """
 from __future__ import annotations
 
-import itertools
 import queue
 import sqlite3
 import threading
 
-_ROW = "(?, ?, ?, ?, ?, ?)"
-_COLUMNS = 6
+COLUMNS = 6  # seq, round, kind, body, prev, hash
+_ROW = "(" + ", ".join(["?"] * COLUMNS) + ")"
 
 
 class Inline:
@@ -35,14 +36,15 @@ class Inline:
     def __init__(self, db: sqlite3.Connection):
         self._db = db
         limit = db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) if hasattr(db, "getlimit") else 999
-        self._per_statement = max(1, min(1024, limit // _COLUMNS))  # rows per INSERT: fewer, longer steps
+        self._per_statement = max(1, min(1024, limit // COLUMNS))  # rows per INSERT: fewer, longer steps
         self._many = f"INSERT INTO records VALUES {', '.join([_ROW] * self._per_statement)}"
         self.durable = None
         self.failed: BaseException | None = None  # the write failure that stopped the writing (raised once)
 
-    def write(self, rows: list, commit_tag=None) -> None:
-        """Write ``rows`` into the open transaction (opening one); commit it too unless ``commit_tag`` is None."""
-        self._insert(rows)
+    def write(self, values: list, commit_tag=None) -> None:
+        """Write the rows whose values are ``values`` into the open transaction (opening one); commit it
+        too unless ``commit_tag`` is None."""
+        self._insert(values)
         if commit_tag is not None:
             self._commit(commit_tag)
 
@@ -52,18 +54,18 @@ class Inline:
     def stop(self) -> None:
         """Write what was handed over; hand nothing more."""
 
-    def _insert(self, rows: list) -> None:
-        if not rows:
+    def _insert(self, values: list) -> None:
+        if not values:
             return
         if not self._db.in_transaction:
             self._db.execute("BEGIN IMMEDIATE")
-        m = self._per_statement
-        whole = len(rows) - len(rows) % m if m > 1 else 0
+        step = self._per_statement * COLUMNS
+        whole = len(values) - len(values) % step if self._per_statement > 1 else 0
         if whole:  # one statement per m rows: the per-row cost of a statement step is paid m times less
-            flat = list(itertools.chain.from_iterable(rows[:whole]))
-            self._db.executemany(self._many, [flat[i:i + m * _COLUMNS] for i in range(0, len(flat), m * _COLUMNS)])
-        if whole < len(rows):
-            self._db.executemany(f"INSERT INTO records VALUES {_ROW}", rows[whole:])
+            self._db.executemany(self._many, [values[i:i + step] for i in range(0, whole, step)])
+        if whole < len(values):
+            self._db.executemany(f"INSERT INTO records VALUES {_ROW}",
+                                 [values[i:i + COLUMNS] for i in range(whole, len(values), COLUMNS)])
 
     def _commit(self, tag) -> None:
         if self._db.in_transaction:
@@ -81,9 +83,9 @@ class Threaded(Inline):
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
         self._thread.start()
 
-    def write(self, rows: list, commit_tag=None) -> None:
+    def write(self, values: list, commit_tag=None) -> None:
         self._raise()
-        self._queue.put((rows, commit_tag))  # blocks while the writer is ``depth`` chunks behind
+        self._queue.put((values, commit_tag))  # blocks while the writer is ``depth`` chunks behind
 
     def wait(self) -> None:
         self._queue.join()
@@ -111,9 +113,9 @@ class Threaded(Inline):
                 if item is None:
                     return
                 if self._error is None and self.failed is None:  # after a failure nothing more is written
-                    rows, tag = item
+                    values, tag = item
                     try:
-                        self._insert(rows)
+                        self._insert(values)
                         if tag is not None:
                             self._commit(tag)
                     except BaseException as exc:  # handed to the caller's thread at its next call
@@ -122,4 +124,4 @@ class Threaded(Inline):
                 self._queue.task_done()
 
 
-__all__ = ["Inline", "Threaded"]
+__all__ = ["COLUMNS", "Inline", "Threaded"]

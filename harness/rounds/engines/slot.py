@@ -1,0 +1,155 @@
+"""Slot plays as rounds (000 別表第1 第10): ``slot:MODEL`` names the model file, as the device does.
+
+A round is one play of the model (:mod:`harness.slot.spin`): one customer
+stakes the model's total bet on ``spin`` (2-2: the wagering operation
+before the spin starts), the reel stops are drawn from the system's RNG
+(3-1) and the play's award, its free spins and bonus included (4-3-ロ), is paid
+(4-1).  Credits settle as yen one for one: the award is a whole number of
+credits, so no rounding arises (the clauses state none).
+
+The fault rule is 5-1: a fault between the wager and the end of settlement
+voids the round for the customer, unless it came after the outcome was
+determined, when the round is settled on that determination; 5-2: a
+settlement that cannot be completed (the customer cannot be identified or
+is missing) is recorded and kept.  The determination point is the end of
+the play's draws: every spin's stops drawn, the free spins and the bonus
+included, so the award is fixed.  The machine journals the outcome (every
+spin's virtual stops and any bonus draws, with the draws' generator
+position range) before it enters ``OUTCOME_DETERMINED``; a round stopped
+before that is void.
+
+The outcome record names the model file's SHA-256 beside the stops, so a
+replay or a recovery that finds another file under the journaled name is
+refused rather than settled on another game.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import pathlib
+from fractions import Fraction
+
+from harness.games.core import PayRow, Where
+from harness.games.etable import Dealt, ETable
+from harness.rounds.engine import RoundEngine, one_position
+
+FAMILY = "slot"
+BET = "spin"
+
+ETABLE = ETable(
+    clause="000 別表第1 第10 (電子ゲーム)",
+    variants=("play",),
+    permitted=(BET,),
+    permitted_source="000 第10 2-2 (a slot play's one wager: the model's total bet on a spin)",
+    determined_after="3-1: every draw of the play made from the RNG, free spins and bonus included "
+                     "(the award is fixed)",
+    fault_clause="000 第10 5-1 (5-2: an unsettleable case is recorded and kept)",
+    note="credits settle as yen one for one",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class SlotGame:
+    """What the round machine reads of a game (its name and mode-B declaration), for one model file."""
+
+    name: str
+    etable: ETable = ETABLE
+
+
+@dataclasses.dataclass(frozen=True)
+class AwardRule:
+    """The ``spin`` bet: it returns the play's award, whatever it is, on a stake of the model's total bet.
+
+    Settled by :meth:`~harness.rounds.table.RoundRules.settle` like any pay table: the row's net is
+    ``award / stake - 1`` (an award below the stake returns the award and collects the rest).
+    """
+
+    name: str
+    source: str
+    stake: int
+    rows: tuple = ()
+    otherwise: PayRow | None = None
+
+    def classify(self, features) -> PayRow:
+        award = features["award"]
+        label = "lose" if award == 0 else f"award {award}"
+        return PayRow(label, Where(), Fraction(award - self.stake, self.stake))
+
+
+class SlotRounds(RoundEngine):
+    """Rounds of the slot models (``slot:MODEL``): :meth:`rules_for` builds one model's rules."""
+
+    name = FAMILY
+
+    def rules_for(self, path: str, variant: str | None = None):
+        """The round rules of the model file ``path`` (RoundError naming what is wrong)."""
+        return _rules(path, variant or ETABLE.variants[0])
+
+
+@functools.lru_cache(maxsize=16)
+def _rules(path: str, variant: str):
+    from harness.rounds.table import RoundError, RoundRules
+    from harness.slot.errors import ModelError
+    from harness.slot.model import load_model
+    from harness.slot.spin import player
+
+    if variant not in ETABLE.variants:
+        raise RoundError(f"{FAMILY}:{path}: variant {variant!r} is not a slot play; use {', '.join(ETABLE.variants)}")
+    try:
+        data = pathlib.Path(path).read_bytes()
+        model = load_model(path)
+        play = player(model)
+    except OSError as exc:
+        raise RoundError(f"{FAMILY}:{path}: cannot read the model ({exc.strerror or exc})") from None
+    except ModelError as exc:
+        raise RoundError(f"{FAMILY}:{path}: {exc}") from None
+    engine = ModelRounds(play, hashlib.sha256(data).hexdigest())
+    rule = AwardRule(BET, "000 第10 4-1 (the award computed by the model's program)", model.total_bet)
+    return RoundRules(SlotGame(f"{FAMILY}:{path}"), variant, {BET: rule}, engine)
+
+
+class ModelRounds(RoundEngine):
+    """The round engine of one slot model: a play per round, the stops journaled."""
+
+    name = FAMILY
+
+    def __init__(self, play, sha256: str):
+        self.play, self.sha256 = play, sha256
+
+    def round_bets(self, variant: str) -> tuple:
+        return ()
+
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        one_position(FAMILY, bet, placed)
+        if bet.stake != self.play.model.total_bet:
+            raise ValueError(f"{FAMILY}: a play stakes the model's total bet of {self.play.model.total_bet} credits "
+                             f"(yen), got {bet.stake}")
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        return self._dealt(self.play.spin(generator))
+
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        if not isinstance(record, dict) or record.get("model") != self.sha256:
+            raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
+                             f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
+                             f"({self.sha256})")
+        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", [])))
+
+    def _dealt(self, play) -> Dealt:
+        base = play.spins[0]
+        shown = f"stops {'-'.join(str(s) for s in base.positions)}: {' | '.join(' '.join(c) for c in base.window)}"
+        if len(play.spins) > 1:
+            shown += f"; {len(play.spins) - 1} free spins"
+        if play.bonus:
+            shown += f"; bonus {play.bonus_win} credits"
+        shown += f"; award {play.award} credits" + (f" (cap took {play.capped})" if play.capped else "")
+        features = {"award": play.award, "line_win": play.line_win, "scatter_win": play.scatter_win,
+                    "feature_win": play.feature_win, "capped": play.capped}
+        record = {"model": self.sha256, "stops": play.stops}
+        if self.play.model.bonus is not None:  # the bonus's draws (none when the play did not start it)
+            record["bonus"] = list(play.bonus)
+        return Dealt(features, shown, record)
+
+
+ROUND_ENGINES = (SlotRounds(),)

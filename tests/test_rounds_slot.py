@@ -1,0 +1,178 @@
+"""Slot plays as rounds (harness/rounds/engines/slot.py): 000 第10 5-1/5-2 in the round machine.
+
+A play is journaled with its reel stops and the generator range they used, replays to the same
+stops, and a stop at any state is finished by 5-1 on restart: void before the play's draws are
+complete (the outcome record), settled on them after.
+"""
+import json
+import shutil
+import signal
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+import rngcore
+from harness.cli import main
+from harness.rounds import Bet, Round, RoundError
+from harness.rounds import recall as rc
+from harness.rounds.journal import Journal
+from harness.rounds.table import rules_for
+
+from tests.rounds_support import SEED, step
+from tests.test_rounds_journal import CHILD, STATES, check_recovered
+
+MODEL = "examples/slot_two_scatters.toml"  # free spins with retriggers and a second scatter
+STAKE = 243
+
+
+@pytest.fixture
+def model(tmp_path):
+    path = tmp_path / "model.toml"
+    shutil.copy(MODEL, path)
+    return str(path)
+
+
+def _play(journal, game, rounds, stream=5):
+    g = rngcore.Generator(SEED, stream=stream)
+    for _ in range(rounds):
+        step(journal, game, [Bet("ann", "spin", STAKE)], g)
+
+
+def test_a_play_is_journaled_with_its_stops_and_replays_to_them(tmp_path, model):
+    with Journal(tmp_path / "j.sqlite", batch="round") as j:
+        _play(j, f"slot:{model}", 10, stream=1)  # round 5 of stream 1 triggers eight free spins
+        assert j.verify().ok
+        rounds = j.events()
+        free = 0
+        for round_id, events in rounds.items():
+            outcome = next(e for e in events if e["kind"] == "outcome")
+            stops = outcome["record"]["stops"]
+            free += len(stops) > 1
+            assert outcome["provenance"]["end"] - outcome["provenance"]["start"] == 4 * 5 * len(stops)
+            settled = next(e for e in events if e["kind"] == "settlement")
+            award = settled["returned"] + settled["paid"]
+            assert f"award {award} credits" in outcome["shown"]
+            assert rc.replay(j, round_id, SEED).equal
+        assert rc.recall(j, 10)[0]["round"] == 10
+    assert len(rounds) == 10 and free == 1
+
+
+def test_the_award_settles_in_whole_yen_with_the_stake_conserved(tmp_path, model):
+    rules = rules_for(f"slot:{model}")
+    low = rules.settle(rules.bets["spin"], STAKE, {"award": 45})[1]
+    high = rules.settle(rules.bets["spin"], STAKE, {"award": 431})[1]
+    assert (low.returned, low.collected, low.paid) == (45, 198, 0)
+    assert (high.returned, high.collected, high.paid) == (243, 0, 188)
+
+
+def test_a_fault_before_the_draws_voids_and_after_settles(model):
+    g = rngcore.Generator(SEED, stream=6)
+    early = Round(f"slot:{model}", 1)
+    early.place(Bet("ann", "spin", STAKE))
+    early.close()
+    early.fault("reel motor stalled")
+    assert early.state.value == "VOID" and early.totals()["returned"] == STAKE
+    late = Round(f"slot:{model}", 2)
+    late.place(Bet("ann", "spin", STAKE))
+    late.close()
+    late.generate(g)
+    late.determine()
+    late.fault("display lost", unreachable=["ann"])  # 5-2: recorded, not paid
+    assert late.state.value == "DONE"
+    assert [e["kind"] for e in late.events if e["kind"] in ("settlement", "unsettled")] == ["unsettled"]
+
+
+def test_a_bad_stake_a_second_customer_and_a_bad_model_are_refused(tmp_path, model):
+    r = Round(f"slot:{model}", 1)
+    with pytest.raises(RoundError, match="total bet of 243"):
+        r.place(Bet("ann", "spin", 100))
+    r.place(Bet("ann", "spin", STAKE))
+    with pytest.raises(RoundError, match="one customer position"):
+        r.place(Bet("bob", "spin", STAKE))
+    with pytest.raises(RoundError, match="no bet 'red'"):
+        r.place(Bet("ann", "red", STAKE))
+    with pytest.raises(RoundError, match="cannot read the model"):
+        rules_for(f"slot:{tmp_path / 'missing.toml'}")
+    with pytest.raises(RoundError, match="progressive"):
+        rules_for("slot:examples/slot_compliant.toml")
+    with pytest.raises(RoundError, match="no round engine builds games of the form nope"):
+        rules_for("nope:x")
+
+
+def test_a_changed_model_file_is_not_settled_as_the_journaled_one(tmp_path, model):
+    with Journal(tmp_path / "j.sqlite", batch="round") as j:
+        _play(j, f"slot:{model}", 1)
+    text = open(model).read().replace("STAG OWL FOX A K A K", "STAG OWL FOX A K K A", 1)
+    with open(model, "w") as out:
+        out.write(text)
+    from harness.rounds.engines import slot
+
+    slot._rules.cache_clear()
+    with Journal(tmp_path / "j.sqlite") as j:
+        with pytest.raises(RoundError, match="SHA-256"):
+            rc.replay(j, 1, SEED)
+
+
+def test_rngcert_play_slot_model_and_its_errors(tmp_path, model):
+    script = tmp_path / "bets.toml"
+    script.write_text(f'rounds = 6\n[[bets]]\ncustomer = "ann"\nbet = "spin"\nstake = {STAKE}\n')
+    journal = tmp_path / "p.sqlite"
+    runner = CliRunner()
+    done = runner.invoke(main, ["play", f"slot:{model}", "--journal", str(journal), "--bets", str(script),
+                                "--seed", SEED, "--json"])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)
+    assert report["verdict"] == "pass" and len(report["rounds"]) == 6
+    replayed = runner.invoke(main, ["journal", "replay", "6", "--journal", str(journal), "--seed", SEED])
+    assert replayed.exit_code == 0 and "equals the journal" in replayed.output
+    script.write_text('[[bets]]\ncustomer = "ann"\nbet = "spin"\nstake = 5\n')
+    bad = runner.invoke(main, ["play", f"slot:{model}", "--journal", str(journal), "--bets", str(script)])
+    assert bad.exit_code == 2 and "total bet of 243" in bad.output and "Traceback" not in bad.output
+
+
+QUICK = {("OUTCOME_DETERMINED", "before-commit")}  # a power loss at the point; the rest under -m slow
+
+
+GRID = [(t, h) if (t, h) in QUICK else pytest.param(t, h, marks=pytest.mark.slow)
+        for t in STATES for h in ("after-commit", "before-commit", "exception")]
+
+
+@pytest.mark.parametrize("target,how", GRID)
+def test_a_slot_round_stopped_at_every_state_is_finished_by_5_1(tmp_path, model, target, how):
+    """One in the default run; every state and kind of stop under -m slow."""
+    import os
+    import subprocess
+    import sys
+
+    game = f"slot:{model}"
+    script = tmp_path / "child.py"
+    script.write_text(CHILD.format(bets={game: [("ann", "spin", STAKE, None)]}, seed=SEED))
+    path = tmp_path / "killed.sqlite"
+    done = subprocess.run([sys.executable, str(script), str(path), game, target, how, "event"],
+                          env=dict(os.environ, PYTHONSAFEPATH="1"), capture_output=True, text=True, timeout=120)
+    assert done.returncode in (-signal.SIGKILL, 1), done.stderr
+    finished, rounds = check_recovered(path, game)
+    lost_open = target == "BETTING_OPEN" and how == "before-commit"  # round 2's first record never committed
+    assert len(rounds) == (1 if lost_open else 2)
+    if target != "DONE" and how != "exception" and not lost_open:
+        (round_id, stopped, final), = finished
+        determined = stopped in ("OUTCOME_DETERMINED", "SETTLEMENT")
+        assert round_id == 2 and final == ("DONE" if determined else "VOID")
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT COUNT(*) FROM records WHERE kind = 'outcome'").fetchone()[0] >= 1
+
+
+def test_a_bonus_play_journals_its_draws_and_replays_to_them(tmp_path):
+    from tests.test_slot_spin import BONUS_MODEL
+
+    path = tmp_path / "bonus.toml"
+    path.write_text(BONUS_MODEL)
+    game = f"slot:{path}"
+    with Journal(tmp_path / "b.sqlite", batch="round") as j:
+        g = rngcore.Generator(SEED, stream=8)
+        for _ in range(8):
+            step(j, game, [Bet("ann", "spin", 5)], g)
+        records = [next(e for e in evs if e["kind"] == "outcome")["record"] for evs in j.events().values()]
+        assert any(rec["bonus"] for rec in records) and all("bonus" in rec for rec in records)
+        assert all(rc.replay(j, n, SEED).equal for n in range(1, 9))
