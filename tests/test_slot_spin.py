@@ -207,3 +207,18 @@ def test_a_drawn_bonus_play_is_its_draws_evaluated():
         assert evaluate(model, play.stops, play.bonus) == play
         if play.bonus:
             assert reference_draws(list(play.bonus))[0] == list(play.bonus)  # each draw was in range
+
+
+def test_a_process_that_played_exits_without_a_finaliser_error():
+    """A model's kept player is dropped at exit without touching module globals already torn down."""
+    import subprocess
+    import sys
+
+    code = ("import rngcore\nfrom harness.slot import parse_model\nfrom harness.slot.spin import spin\n"
+            f"model = parse_model({MODEL!r})\nspin(model, rngcore.Generator({SEED!r}))\n"
+            "import gc, harness.slot.spin as s\n"
+            "kept, s._PLAYERS = s._PLAYERS, None  # as interpreter exit leaves the globals\n"
+            "del model\ngc.collect()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr

@@ -277,7 +277,8 @@ def player(model: SlotModel) -> Player:
     if kept is not None and kept[0]() is model:
         return kept[1]
     made = Player(model)
-    _PLAYERS[id(model)] = (weakref.ref(model, lambda _, key=id(model): _PLAYERS.pop(key, None)), made)
+    # the callback holds the dict itself: at interpreter exit the module's globals may already be None
+    _PLAYERS[id(model)] = (weakref.ref(model, lambda _, key=id(model), kept=_PLAYERS: kept.pop(key, None)), made)
     return made
 
 
