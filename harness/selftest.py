@@ -6,8 +6,9 @@ For every engine in the registry (:mod:`rngcore.engines`):
    (:meth:`rngcore.engine.BitSource.known_answers`; for ChaCha20 the RFC 8439
    vectors on every keystream path, the power-on self-test and the stability
    pin, :mod:`rngcore.engines._chacha20_kat`);
-2. a continuous test: no two consecutive 64-byte blocks equal over a
-   production-mode run (FIPS 140-style repetition test);
+2. a continuous test over a production-mode run (FIPS 140-style repetition
+   test): the engine's own, no 32-byte block equal to either of the two
+   before it, and this module's, no two consecutive 64-byte blocks equal;
 3. for an engine with a production mode, the SP 800-90B health tests on
    the OS entropy it takes (:func:`rngcore.health.known_answers`).
 """
@@ -42,7 +43,7 @@ def repeated_block(previous: bytes | None, chunk: bytes) -> int | None:
 
 
 def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
-    """No two consecutive 64-byte blocks equal over ``mib`` MiB of output.
+    """``mib`` MiB of output pass the engine's continuous test and have no two consecutive 64-byte blocks equal.
 
     Notes
     -----
@@ -69,7 +70,8 @@ def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
             offset = chunk_index * len(buf) + hit * BLOCK
             return Check("continuous", False, f"64-byte block at byte offset {offset} repeats the one before it")
         previous = bytes(buf[-BLOCK:])
-    return Check("continuous", True, f"{mib} MiB of production output, no two consecutive 64-byte blocks equal")
+    return Check("continuous", True, f"{mib} MiB of production output: no 32-byte block equal to either of the "
+                 "two before it (the engine's test), no 64-byte block equal to the one before it")
 
 
 def engine_checks(engine) -> list[Check]:
