@@ -141,10 +141,9 @@ def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bo
             raw = cls.parse_seed(seed)
         except (ValueError, TypeError) as exc:
             raise click.BadParameter(f"{engine}: {exc}", ctx=ctx, param_hint="'--seed'") from None
-    from click.core import ParameterSource
+    from harness.commands._options import given
 
-    engine_given = ctx.get_parameter_source("engine") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    return GeneratorOptions(engine, raw, stream, show_seed, engine_given)
+    return GeneratorOptions(engine, raw, stream, show_seed, given(ctx, "engine"))
 
 
 def generator_options(report: bool = True):
