@@ -6,25 +6,26 @@ For every engine in the registry (:mod:`rngcore.engines`):
    (:meth:`rngcore.engine.BitSource.known_answers`; for ChaCha20 the RFC 8439
    vectors on every keystream path, the power-on self-test and the stability
    pin, :mod:`rngcore.engines._chacha20_kat`);
-2. a continuous test: no two consecutive 64-byte blocks equal over a
-   production-mode run (FIPS 140-style repetition test);
+2. a continuous test over a production-mode run (FIPS 140-style repetition
+   test): the engine's own, no 32-byte block equal to either of the two
+   before it, and this module's, no two consecutive 64-byte blocks equal;
 3. for an engine with a production mode, the SP 800-90B health tests on
    the OS entropy it takes (:func:`rngcore.health.known_answers`).
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 import rngcore
-from rngcore import health, lib
+from rngcore import health
 from rngcore.engine import Check
 from rngcore.engines import engines
+from rngcore.engines.chacha20 import active_path  # noqa: F401  (re-exported)
+from harness.build import build_info  # noqa: F401  (re-exported: the self-test's first line names the build)
 # The ChaCha20 checks, under the names callers have always used.
 from rngcore.engines._chacha20_kat import (  # noqa: F401  (re-exported)
     BLOCK, EXPECTED_VECTORS, PIN_BYTES, PIN_SEED, PIN_SHA256, PIN_STREAM, VECTOR_FIELDS, VECTORS_FILE,
-    Vector, active_path, check_power_on, check_stability_pin, check_vectors, code_paths, load_vectors,
+    Vector, check_power_on, check_stability_pin, check_vectors, code_paths, load_vectors,
     parse_vectors,
 )
 
@@ -42,7 +43,7 @@ def repeated_block(previous: bytes | None, chunk: bytes) -> int | None:
 
 
 def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
-    """No two consecutive 64-byte blocks equal over ``mib`` MiB of output.
+    """``mib`` MiB of output pass the engine's continuous test and have no two consecutive 64-byte blocks equal.
 
     Notes
     -----
@@ -69,7 +70,8 @@ def check_continuous(mib: int = CONTINUOUS_MIB, generator=None) -> Check:
             offset = chunk_index * len(buf) + hit * BLOCK
             return Check("continuous", False, f"64-byte block at byte offset {offset} repeats the one before it")
         previous = bytes(buf[-BLOCK:])
-    return Check("continuous", True, f"{mib} MiB of production output, no two consecutive 64-byte blocks equal")
+    return Check("continuous", True, f"{mib} MiB of production output: no 32-byte block equal to either of the "
+                 "two before it (the engine's test), no 64-byte block equal to the one before it")
 
 
 def engine_checks(engine) -> list[Check]:
@@ -92,24 +94,3 @@ def engine_checks(engine) -> list[Check]:
 def run_selftest() -> dict[str, list[Check]]:
     """Every registered engine's checks, by engine name (default engine first)."""
     return {name: engine_checks(engine) for name, engine in engines().items()}
-
-
-def build_info() -> dict:
-    """What code is under test: version, the layers' C source hashes, dispatched path.
-
-    ``core_sha256`` names the certified RNG (``csrc/core/``) alone;
-    ``kernels_sha256`` the game and slot kernels (``csrc/kernels/``).
-    """
-    from harness import kernels
-
-    return {
-        "version": rngcore.BUILD_INFO.version,
-        "core_sha256": rngcore.BUILD_INFO.sha256,
-        "kernels_sha256": kernels.BUILD_INFO.sha256,
-        "keystream_path": active_path(),
-        # Bulk shuffles of 16+ rows run their index chains on the vector unit
-        # when the AVX2 path is selected; the output is the same either way.
-        "bulk_shuffle_kernel": "avx2-groups" if lib.rng_shuffle_uses_groups(416, 16) else "scalar",
-        "cpu_has_avx2": bool(lib.rng_cpu_has_avx2()),
-        "force_portable_env": os.environ.get("RNGCERT_FORCE_PORTABLE"),
-    }

@@ -249,6 +249,14 @@ def test_a_64_byte_repeat_is_caught_in_c_and_by_the_selftest():
     assert not check.passed
 
 
+def test_the_continuous_line_says_both_comparisons():
+    """The line names what is compared: the engine's 32-byte blocks with the two before each, and the
+    self-test's 64-byte blocks with the one before (it once named only the 64-byte comparison)."""
+    detail = selftest.check_continuous(1).detail
+    assert "no 32-byte block equal to either of the two before it (the engine's test)" in detail
+    assert "no 64-byte block equal to the one before it" in detail
+
+
 def test_selftest_passes_and_names_the_build():
     result = _invoke("selftest")
     assert result.exit_code == 0, result.output

@@ -249,9 +249,16 @@ static int next_batch(rng_chacha *eng, size_t cap, size_t *nblocks)
     return RNG_OK;
 }
 
-/* Production: a batch of nblocks blocks has been made for output. */
-static void count_batch(rng_chacha *eng, size_t nblocks)
+/* Production: the key of a batch of nblocks blocks has made them, and
+   their first 32 bytes (at keystream) become the next key.  Those bytes
+   are wiped here, so they are never output; the batch's other
+   64 * nblocks - 32 bytes are counted as output. */
+static void take_key(rng_chacha *eng, uint8_t *keystream, size_t nblocks)
 {
+    for (int i = 0; i < 8; i++) {
+        eng->key[i] = rng_load32_le(keystream + 4 * i);
+    }
+    rng_memzero(keystream, 32);
     eng->since_reseed += 64 * nblocks - 32;
     eng->produced += 64 * nblocks - 32;
 }
@@ -269,12 +276,9 @@ static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
     if (nblocks > 8) {
         rng_chacha20_blocks(eng->key, 8, eng->stream, out + sizeof head - 32, nblocks - 8);
     }
-    for (int i = 0; i < 8; i++) {
-        eng->key[i] = rng_load32_le(head + 4 * i);
-    }
+    take_key(eng, head, nblocks);
     memcpy(out, head + 32, 64 * in_head - 32);
     rng_memzero(head, sizeof head);
-    count_batch(eng, nblocks);
 }
 
 /* Refill the buffer; afterwards bytes [pos, BUF) are fresh output. */
@@ -295,13 +299,9 @@ static int refill(rng_chacha *eng)
         uint32_t pos = (uint32_t)(RNG_CHACHA_BUF_BYTES - (64 * nblocks - 32));
         if (nblocks == RNG_CHACHA_BUF_BLOCKS) {
             /* A full batch is the whole buffer's keystream: make it in place,
-               take the key from its first 32 bytes and wipe them (no copy). */
+               its first 32 bytes (pos = 32) the next key (no copy). */
             rng_chacha20_blocks(eng->key, 0, eng->stream, eng->buf, nblocks);
-            for (int i = 0; i < 8; i++) {
-                eng->key[i] = rng_load32_le(eng->buf + 4 * i);
-            }
-            rng_memzero(eng->buf, pos);
-            count_batch(eng, nblocks);
+            take_key(eng, eng->buf, nblocks);
         } else {
             rng_memzero(eng->buf, pos); /* no earlier output stays in the state */
             production_batch(eng, eng->buf + pos, nblocks);

@@ -5,8 +5,8 @@
  * Why: kern_pk_value branches on the category, and on random hands those
  * branches mispredict; a lookup does not branch.  Without a flush (a suit
  * counter below 5) the value depends only on how many cards of each rank
- * the hand holds: the rank key K = the sum over the cards of 5^rank (one
- * kern_pk_rank_key[] term per card; at most four cards share a rank, so K
+ * the hand holds: the rank key K = the sum over the cards of 5^rank (the
+ * low half of one kern_pk_card_key[] term per card; at most four cards share a rank, so K
  * is the rank counts written in base 5: distinct patterns, distinct keys,
  * and K < 5^13 < 2^31 fits a 32-bit lane) is mapped by a perfect hash,
  * built once over every rank pattern of 5..7 cards, to its value.  With a flush (at

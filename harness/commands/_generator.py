@@ -112,7 +112,7 @@ def provenance_block(provenance: dict | None, build: dict | None = None) -> dict
     """The two keys every command's JSON report carries about what produced it.
 
     ``build`` names the code (version, the C layers' source hashes, the
-    dispatched keystream path: :func:`harness.selftest.build_info`);
+    dispatched keystream path: :func:`harness.build.build_info`);
     ``provenance`` the generator that drew the data (``None`` where no
     generator of the caller's drew it: a capture file, the self-test, the
     benchmarks).  One function, so ``test``, ``game``, ``slot``, ``selftest``
@@ -121,7 +121,7 @@ def provenance_block(provenance: dict | None, build: dict | None = None) -> dict
     the C sources twice.
     """
     if build is None:
-        from harness.selftest import build_info
+        from harness.build import build_info
 
         build = build_info()
     return {"build": build, "provenance": provenance}
@@ -141,10 +141,9 @@ def _parse(ctx, engine: str, seed: str | None, stream: int | None, show_seed: bo
             raw = cls.parse_seed(seed)
         except (ValueError, TypeError) as exc:
             raise click.BadParameter(f"{engine}: {exc}", ctx=ctx, param_hint="'--seed'") from None
-    from click.core import ParameterSource
+    from harness.commands._options import given
 
-    engine_given = ctx.get_parameter_source("engine") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    return GeneratorOptions(engine, raw, stream, show_seed, engine_given)
+    return GeneratorOptions(engine, raw, stream, show_seed, given(ctx, "engine"))
 
 
 def generator_options(report: bool = True):

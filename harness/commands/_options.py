@@ -4,6 +4,7 @@
 * ``workers_option``, ``scheduler_option``: ``--workers N`` and ``--scheduler ADDRESS`` of the
   commands that run in partitions (``docs/scaling.md``);
 * ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
+* ``given``: whether the user set a parameter (not a default);
 * ``parse_option_pairs``: ``--option NAME=VALUE`` texts against declared
   :class:`~harness.games.base.GameOption` s (``rngcert game``, ``rngcert play``);
 * ``Alpha``: a significance level (NaN and infinities refused);
@@ -86,6 +87,20 @@ def parse_option_pairs(owner: str, declared, pairs) -> dict:
         return {option.name: value for option, value in named_options(owner, declared, split())}
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the user set parameter ``name``: on the command line, through its environment
+    variable or at a prompt; not a default (the option's own or the context's ``default_map``).
+
+    The one test of "did the user ask for this", for options that are refused where they would be
+    ignored (``--engine`` beside ``--input``, the suite's options without ``--suite sp800-22``) or
+    that change a default (``--workers``).
+    """
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT,
+                                              ParameterSource.PROMPT)
 
 
 def emit(text: str, output=None) -> None:

@@ -19,9 +19,9 @@ import threading
 import click
 
 from harness.commands._generator import generator_options, provenance_block
-from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, output_option, quiet_option,
-                                       scheduler_option, workers_option, checkpoint_option)
-from harness.commands.sp800_22 import FORMATS as SP800_22_FORMATS, SUITE_OPTIONS, given, sp800_22_options
+from harness.commands._options import (Alpha, InputPath, complete_test_device, emit, given, output_option,
+                                       quiet_option, scheduler_option, workers_option, checkpoint_option)
+from harness.commands.sp800_22 import FORMATS as SP800_22_FORMATS, SUITE_OPTIONS, sp800_22_options
 
 #: ``--suite``: the certification battery, or NIST SP 800-22 on raw bits (``harness.commands.sp800_22``).
 SUITES = ("battery", "sp800-22")

@@ -74,7 +74,8 @@ def selftest_command(as_json, output):
     Runs every registered engine's known-answer tests (ChaCha20: all ten RFC
     8439 vectors on every keystream code path, the power-on self-test and a
     pin of the SHA-256 of the first MiB of a fixed replay stream), and checks
-    that no two consecutive 64-byte blocks of a production run are equal.
+    that no 32-byte block of a production run equals either of the two before
+    it (the engine's continuous test) and no 64-byte block the one before it.
     """
     from harness import selftest
     from rngcore.engines import engines

@@ -23,7 +23,8 @@ import pathlib
 import click
 
 from harness.commands._generator import generator_options, provenance_block
-from harness.commands._options import NPY_MAGIC, Alpha, InputPath, emit, output_option, quiet_option, shown_input
+from harness.commands._options import (NPY_MAGIC, Alpha, InputPath, emit, given, output_option, quiet_option,
+                                       shown_input)
 
 BIT_ORDERS = ("msb", "lsb")
 FORMATS = ("binary", "ascii")
@@ -214,11 +215,6 @@ def run_sp800_22(ctx, *, input_path, fmt, bit_order, sequences, length, alpha, t
 
 #: ``rngcert test`` options that apply only with ``--suite sp800-22`` (parameter name, option).
 SUITE_OPTIONS = (("sequences", "--sequences"), ("length", "--bits"), ("bit_order", "--bit-order"))
-
-
-def given(ctx, name: str) -> bool:
-    """Whether the command line (not a default) set parameter ``name``."""
-    return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def run_from_test(ctx, device: str, *, input_path, fmt, samples, scheduler, workers, **options) -> None:

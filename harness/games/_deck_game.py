@@ -37,6 +37,25 @@ class DeckGame(Game):
         return type(self).simulation(rounds, generator, strategy, progress, self.chunk, **options)
 
 
+def run_whole_chunks(rounds: int, chunk: int, step: Callable[[int], None], done_so_far: Callable[[], int],
+                     progress) -> tuple[int, bool, float]:
+    """:func:`harness.games.base._run` with every chunk taken whole.
+
+    Ctrl-C or SIGTERM while ``step`` settles a chunk acts once the chunk is
+    counted (:func:`stats._signals.deferred_signals`), so a step that fills
+    several tallies in Python (the deals, the boards, the count of rounds)
+    never leaves an interrupted report whose tallies disagree with the rounds
+    it says were played.
+    """
+    from stats._signals import deferred_signals
+
+    def whole(n: int) -> None:
+        with deferred_signals():  # (the tallies and the count of rounds move together)
+            step(n)
+
+    return _run(rounds, chunk, whole, done_so_far, progress)
+
+
 def play_deals(game: str, rounds: int, generator, progress, chunk: int, settle: Callable[[np.ndarray], None],
                bets: Sequence[tuple[BetResult, Mapping[str, int]]], *, dealt: str, note: str,
                tested: int = 0) -> Simulation:
@@ -65,17 +84,15 @@ def play_deals(game: str, rounds: int, generator, progress, chunk: int, settle: 
     hold exactly the rounds it says were played.
     """
     from rngcore.devices import device_spec
-    from stats._signals import deferred_signals
 
     deck = device_spec("deck")
     done = [0]
 
     def step(n: int) -> None:
-        with deferred_signals():  # (the tallies and the count of rounds move together)
-            settle(deck.draw(generator, n))
-            done[0] += n
+        settle(deck.draw(generator, n))
+        done[0] += n
 
-    played, interrupted, seconds = _run(rounds, chunk, step, lambda: done[0], progress)
+    played, interrupted, seconds = run_whole_chunks(rounds, chunk, step, lambda: done[0], progress)
     sims = tuple(BetSimulation(exact, tally) for exact, tally in bets)
     return Simulation(game, "standard", "deck", played, rounds, seconds, sims[tested].fit, sims,
                       procedure=f"{FRESH_DECK}; {dealt}", interrupted=interrupted, replay=_replay(generator),

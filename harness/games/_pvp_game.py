@@ -14,10 +14,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 from harness.games import poker_hands as ph
 from harness.games import poker_irregular as irr
 from harness.games import poker_table as pt
-from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
+from harness.games._deck_game import run_whole_chunks
+from harness.games.base import Analysis, Game, GameOption, Strategy, _replay
 from harness.games.simulate import Simulation, goodness_of_fit
 
 SHARE_RULE = "000 別表第1 第3 9-9-イ"
@@ -59,8 +62,13 @@ class BoardTally:
         self.counts = dict.fromkeys(self.labels, 0)
         self._name = {r.code: r.name for r in ph.FIVE_CARD_RANKS}
 
-    def add(self, board) -> None:
-        self.counts[self._name[int(ph.rank([board])[0]) >> ph.CATEGORY_SHIFT]] += 1
+    def count(self, boards) -> None:
+        """Add the category of each of ``boards`` (five cards each), all ranked in one call."""
+        if not len(boards):
+            return
+        codes, times = np.unique(ph.rank(boards) >> ph.CATEGORY_SHIFT, return_counts=True)
+        for code, n in zip(codes.tolist(), times.tolist()):
+            self.counts[self._name[code]] += n
 
     def fit(self, not_conserved: int):
         """The chi-square; a settlement that lost or made a chip is an impossible outcome (probability 0)."""
@@ -107,11 +115,12 @@ class PvpGame(Game):
 
         def step(n: int) -> None:
             decks = device_spec("deck").draw(generator, n)
+            dealt = []
             for deck in decks:
                 r = pt.play_round(rules, stacks, tally["rounds"] % players, deck, policy, event)
                 tally["void"] += r.void is not None
                 if r.void is None:
-                    boards.add(r.board)
+                    dealt.append(r.board)
                 tally["rounds"] += 1
                 tally["showdowns"] += r.showdown
                 tally["all_in_pots"] += len(r.pots)
@@ -120,8 +129,9 @@ class PvpGame(Game):
                 tally["paid"] += sum(r.paid.values())
                 tally["house"] += r.house
                 tally["not_conserved"] += not r.chips_conserved()
+            boards.count(dealt)
 
-        played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["rounds"], progress)
+        played, interrupted, seconds = run_whole_chunks(rounds, self.chunk, step, lambda: tally["rounds"], progress)
         fit = boards.fit(tally["not_conserved"])
         lows = f", {tally['low_halves']:,} with a low half paid" if rules.hilo else ""
         if event is not None:

@@ -40,8 +40,9 @@ from typing import Sequence
 
 from harness.games import poker_pots as pots
 from harness.games import poker_table as pt
+from harness.games._deck_game import run_whole_chunks
 from harness.games._pvp_game import IRREGULARITIES, IRREGULARITY_OPTION, STRATEGIES, BoardTally
-from harness.games.base import Analysis, Game, GameOption, _replay, _run
+from harness.games.base import Analysis, Game, GameOption, _replay
 from harness.games.simulate import Simulation
 
 SOURCE = "000 別表第1 第3 11"
@@ -270,6 +271,7 @@ class PokerTournamentGame(Game):
                 yield device_spec("deck").draw(generator, 1)[0]
 
         def step(n: int) -> None:
+            dealt = []
             for _ in range(n):
                 t = play_tournament(rules, entrants, points, decks(), policy, levels=levels,
                                     level_games=level_games, late=late, irregularity=event)
@@ -281,13 +283,15 @@ class PokerTournamentGame(Game):
                 for g in t.games:
                     tally["void"] += g.void is not None
                     if g.void is None:
-                        boards.add(g.board)
+                        dealt.append(g.board)
                 tally["tournaments"] += 1
                 tally["games"] += len(t.games)
                 tally["not_conserved"] += not t.chips_conserved
                 tally["capped"] += len(t.games) == MAX_GAMES
+            boards.count(dealt)
 
-        played, interrupted, seconds = _run(rounds, self.chunk, step, lambda: tally["tournaments"], progress)
+        played, interrupted, seconds = run_whole_chunks(rounds, self.chunk, step, lambda: tally["tournaments"],
+                                                        progress)
         fit = boards.fit(tally["not_conserved"])
         late_note = f"; {tally['late']:,} late entrants took a seat ({SOURCE}-2-イ)" if late_entrants else ""
         if event is not None:

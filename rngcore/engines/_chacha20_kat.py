@@ -157,11 +157,6 @@ def code_paths() -> dict[str, BlockFunction]:
     return paths
 
 
-def active_path() -> str:
-    """The keystream path the engine dispatches to: ``"portable"`` or ``"avx2"``."""
-    return ffi.string(lib.rng_chacha20_impl_name()).decode()
-
-
 def _path_keystream(function: BlockFunction, key: bytes, counter: int, stream: int, nbytes: int) -> bytes:
     """The first ``nbytes`` of keystream from ``counter`` on one code path."""
     nblocks = -(-nbytes // BLOCK)

@@ -31,9 +31,14 @@ from rngcore.engine import Check, check_u64, count_arg, parse_seed, warn_if_triv
 from rngcore.engines._c_engine import CEngine
 from rngcore.errors import raise_for_status
 
-__all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "ENGINES"]
+__all__ = ["ChaChaEngine", "DEFAULT_RESEED_INTERVAL", "ENGINES", "active_path"]
 
 DEFAULT_RESEED_INTERVAL = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL  # 1 GiB
+
+
+def active_path() -> str:
+    """The keystream path the engine dispatches to: ``"portable"`` or ``"avx2"``."""
+    return ffi.string(lib.rng_chacha20_impl_name()).decode()
 
 
 class ChaChaEngine(CEngine):
