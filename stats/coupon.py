@@ -7,7 +7,48 @@ from stats._exact import MAX_COUPON_STATES, coupon_length_distribution, coupon_s
 from stats._results import ChiSquareResult
 from stats.chisquare import CellLawAccumulator
 from stats import _detect
+from stats import _sp800_22_native as _native
 from stats.registry import BatteryTest
+
+
+def segment_lengths(values, k: int, *, limit: int | None = None) -> tuple[np.ndarray, int]:
+    """Lengths of the whole segments of ``values`` from its start, and how many values they cover.
+
+    A segment ends at the value that completes the set of the ``k`` categories
+    seen since it started; the values after the last whole segment are an
+    incomplete one.  One pass in C (``csrc/stats/coupon.h``), at most ``limit``
+    segments.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of uint8 or uint16
+        Category indices in ``0 .. k - 1``.
+    k : int
+        Number of categories.
+    limit : int, optional
+        Stop after this many segments (default: all).
+
+    Returns
+    -------
+    lengths : numpy.ndarray of int64
+        The segments' lengths, in order.
+    consumed : int
+        Values the segments cover: where the incomplete segment begins.
+    """
+    data = np.ascontiguousarray(values)
+    if data.dtype not in (np.uint8, np.uint16):
+        data = data.astype(np.uint16 if k > 256 else np.uint8)
+    # Every segment holds at least k values: n // k bounds their number.
+    room = data.size // k if limit is None else min(limit, data.size // k)
+    lengths = np.zeros(room, dtype=np.int64)
+    if room == 0:
+        return lengths, 0
+    ffi, lib = _native._lib()
+    segments, consumed = ffi.new("size_t *"), ffi.new("size_t *")
+    _native._check(lib.stat_coupon_segments(ffi.from_buffer(data), data.size, data.dtype.itemsize, k,
+                                            ffi.from_buffer("int64_t[]", lengths), room, segments, consumed),
+                   "coupon collector segments")
+    return lengths[: segments[0]], int(consumed[0])
 
 
 class CouponAccumulator(CellLawAccumulator):
@@ -63,25 +104,13 @@ class CouponAccumulator(CellLawAccumulator):
 
     def _segment_end(self, data, start):
         """Index of the value that completes the segment starting at ``start`` (None: not in ``data``)."""
-        window = self._window
-        while True:
-            values, first = np.unique(data[start: start + window], return_index=True)
-            if values.size == self.k:
-                return start + int(first.max())
-            if start + window >= data.size:
-                return None
-            window *= 2
+        lengths, _ = segment_lengths(data[start:], self.k, limit=1)
+        return start + int(lengths[0]) - 1 if lengths.size else None
 
     def _update(self, x):
         data = np.concatenate([self._pending, x]) if self._pending.size else x
-        start, lengths = 0, []
-        while start < data.size:
-            end = self._segment_end(data, start)
-            if end is None:
-                break
-            lengths.append(end + 1 - start)
-            start = end + 1
-        self._pending = data[start:].copy()
+        lengths, consumed = segment_lengths(data, self.k)
+        self._pending = data[consumed:].copy()
         self._count(lengths)
 
     def min_samples(self):
@@ -161,4 +190,4 @@ BATTERY = [
 ]
 
 
-__all__ = ["coupon_collector_test", "CouponAccumulator", "scarce_category_cells", "detectable_scarcity"]
+__all__ = ["coupon_collector_test", "CouponAccumulator", "segment_lengths", "scarce_category_cells", "detectable_scarcity"]

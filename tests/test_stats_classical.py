@@ -178,3 +178,38 @@ def test_gap_and_coupon_power_figures_are_real_by_simulation():
     hits = sum(_chisquare_cells(rng.multinomial(result.n, law / law.sum()), coupon.cell_p, pool="adjacent").pvalue
                <= 0.01 for _ in range(60))
     assert 0 < delta < 0.5 and hits >= 55, (delta, hits)
+
+
+def _coupon_lengths_reference(x, k):
+    """Straightforward reference: walk the values with a set, closing a segment when it holds k."""
+    lengths, seen, start = [], set(), 0
+    for i, v in enumerate(x.tolist()):
+        seen.add(v)
+        if len(seen) == k:
+            lengths.append(i + 1 - start)
+            seen, start = set(), i + 1
+    return lengths, start
+
+
+@pytest.mark.parametrize("k, dtype, size", [(2, np.uint8, 3_000), (6, np.uint8, 5_000), (37, np.uint8, 20_000),
+                                            (300, np.uint16, 30_000)])
+def test_coupon_segments_kernel_matches_reference(k, dtype, size):
+    """The C pass cuts the same segments as the reference, whole and with a limit."""
+    from stats.coupon import segment_lengths
+
+    rng = np.random.default_rng(k)
+    x = rng.integers(0, k, size).astype(dtype)
+    expected, consumed = _coupon_lengths_reference(x, k)
+    lengths, used = segment_lengths(x, k)
+    assert len(expected) > 10 and lengths.tolist() == expected and used == consumed
+    few, used = segment_lengths(x, k, limit=3)
+    assert few.tolist() == expected[:3] and used == sum(expected[:3])
+    short, used = segment_lengths(x[:k - 1], k)
+    assert short.size == 0 and used == 0
+
+
+def test_coupon_segments_kernel_refuses_a_value_out_of_range():
+    from stats.coupon import segment_lengths
+
+    with pytest.raises(ValueError, match="coupon collector segments"):
+        segment_lengths(np.array([0, 9, 1, 2, 0, 1], dtype=np.uint8), 3)
