@@ -10,6 +10,8 @@ and a C status becomes an exception through :mod:`rngcore.errors`.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from harness.kernels import ffi, lib  # ImportError propagates: callers fall back
@@ -144,13 +146,19 @@ def _suffixes(reels: ReelSet, suffixes) -> _Keep:
     return suf
 
 
-class SimGame(_Keep):
-    """``kern_slot_game`` for a model, with every table it points into."""
+# ``SimGame(reader=...)``: how a ways game's paths are read (``csrc/kernels/slot.h``; same totals).
+READERS = {"fastest": lib.KERN_SLOT_READER_FASTEST, "dense": lib.KERN_SLOT_READER_DENSE,
+           "paths": lib.KERN_SLOT_READER_PATHS, "lines": lib.KERN_SLOT_READER_LINES}
 
-    def __init__(self, model: SlotModel, max_free_spins: int, *, line_by_line: bool = False):
+
+class SimGame(_Keep):
+    """``kern_slot_game`` for a model, with every table it points into and the readers'
+    tables the kernel builds from them once (``kern_slot_prepare``, released with the game)."""
+
+    def __init__(self, model: SlotModel, max_free_spins: int, *, reader: str = "fastest"):
         super().__init__("kern_slot_game *")
         g = self.ptr
-        g.line_by_line = int(line_by_line)  # ways games: the reference reader instead of the path one
+        g.reader = READERS[reader]
         fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
         fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
@@ -173,3 +181,5 @@ class SimGame(_Keep):
             self.draws = ffi.new("kern_slot_draws *")
             self.draws.bound = lengths.pop()
             g.draws = self.draws
+        raise_for_status(lib.kern_slot_prepare(g), "slot simulation tables")
+        weakref.finalize(self, lib.kern_slot_release, g)  # g stays alive with the finalizer

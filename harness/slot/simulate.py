@@ -188,7 +188,7 @@ def describe(generator) -> str:
 
 
 def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
-             chunk: int = CHUNK, line_by_line: bool = False) -> SimulationResult:
+             chunk: int = CHUNK, reader: str = "fastest") -> SimulationResult:
     """Play ``n`` spins through the C kernel, drawing from ``generator``.
 
     Parameters
@@ -197,11 +197,15 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         Its ``rng_source`` supplies every bit; its lock is held for each chunk.
     progress : callable, optional
         ``progress(done, n)`` after each chunk.
-    line_by_line : bool
-        Read a ways game's paths one line at a time instead of reel by reel
-        with the paths merged by automaton state (``csrc/kernels/slot.h``):
-        the same draws and totals, two to three times slower for 243 ways; the reference the
-        fast reader is tested and benchmarked against.
+    reader : {"fastest", "dense", "paths", "lines"}
+        How a ways game's paths are read (``csrc/kernels/slot.h``), with the
+        same draws and totals: reel by reel as a dense vector over the
+        automaton's states (``"dense"``, ``slot_dense.h``: the fastest on its
+        AVX-512 code path, which ``"fastest"`` takes where the CPU has it),
+        as a list of (state, paths) pairs (``"paths"``, ``slot_ways.h``:
+        ``"fastest"`` otherwise), or one line at a time (``"lines"``: the
+        reference the others are tested and benchmarked against).  The
+        readers' tables are built once per call, whatever ``chunk`` is.
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
     plays completed and has ``interrupted = True``.
@@ -218,7 +222,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
 
     _check_plays(n)
     _check_playable(model)
-    game = native.SimGame(model, MAX_FREE_SPINS, line_by_line=line_by_line)
+    game = native.SimGame(model, MAX_FREE_SPINS, reader=reader)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
     done = 0
