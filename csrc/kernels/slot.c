@@ -1058,6 +1058,14 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                 goto overflow;
             }
         }
+        if (g->jackpot_reset && g->jackpot_reset[scat] >= 0) { /* the base window's cell wins a level */
+            hit = 1;
+            t->jackpot_hits++;
+            if (!add_total(&t->jackpot_win, g->jackpot_reset[scat]) ||
+                __builtin_add_overflow(win, g->jackpot_reset[scat], &win)) {
+                goto overflow;
+            }
+        }
         t->plays++;
         t->hits += (uint64_t)hit;
         if (!add_total(&t->line_win, line_win) || !add_total(&t->scatter_win, scatter_win)) {

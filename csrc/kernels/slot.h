@@ -175,6 +175,8 @@ typedef struct kern_slot_game {
     int64_t total_bet;
     int64_t multiplier;
     int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
+    const int64_t *jackpot_reset;    /* [max_scatter + 1]: the reset (credits) of the jackpot level the base
+                                        game's window cell wins, -1 for none; NULL: no jackpot levels */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
     kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
     uint32_t reader;                 /* KERN_SLOT_READER_*: how a ways game's paths are read (same result) */
@@ -194,8 +196,9 @@ void kern_slot_release(kern_slot_game *game);
 #define KERN_SLOT_REFUSED_OVERFLOW 3   /* a win or a total would pass INT64_MAX */
 
 /* Running totals over simulated plays (credits).  A play's win is its line
- * and scatter wins, its free spins' wins and the progressive reset at a hit;
- * the meter increments are added in Python (a fixed share of every bet). */
+ * and scatter wins, its free spins' wins and the progressive's or jackpot
+ * level's reset at a hit; the meter increments are added in Python (a fixed
+ * share of every bet). */
 typedef struct kern_slot_tally {
     uint64_t plays;
     uint64_t hits;               /* plays with a win, a feature or a progressive hit */
@@ -205,6 +208,8 @@ typedef struct kern_slot_tally {
     uint64_t features;           /* plays that triggered free spins */
     uint64_t free_spins;         /* free spins played */
     uint64_t progressive_hits;
+    uint64_t jackpot_hits;       /* plays that won a jackpot level (harness/slot/jackpot.py) */
+    uint64_t jackpot_win;        /* the resets of the levels won (their increments: in Python) */
     uint64_t win_sq_lo;          /* sum of (play win)^2 as a 128-bit number */
     uint64_t win_sq_hi;
     uint64_t max_win;

@@ -17,6 +17,7 @@ import numpy as np
 from harness.kernels import ffi, lib  # ImportError propagates: callers fall back
 from rngcore.errors import raise_for_status
 
+from harness.slot.jackpot import level_cells
 from harness.slot.lines import LineAutomaton, build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
@@ -174,6 +175,11 @@ class SimGame(_Keep):
         g.total_bet = model.total_bet
         g.multiplier = fsp.multiplier if fsp else 1
         g.progressive_reset = model.progressive.reset if model.progressive else 0
+        if model.jackpots:  # the reset of the level each window cell wins, -1 for none
+            resets = np.full(awards.width, -1, dtype=np.int64)
+            for level, cells in zip(model.jackpots, level_cells(model)):
+                resets[cells] = level.reset
+            g.jackpot_reset = self.array(resets, np.int64, "int64_t *")
         g.max_free_spins = max_free_spins
         lengths = set(model.stop_totals() + (model.stop_totals(feature=True) if fsp else ()))
         if len(lengths) == 1:

@@ -34,6 +34,7 @@ import numpy as np
 
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
+from harness.slot.jackpot import level_cells
 from harness.slot.lines import build_line_automaton
 from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
@@ -44,7 +45,7 @@ CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long 
 
 # Totals an kern_slot_tally and a SimulationResult share by name (win_sq is 128-bit in C).
 _TALLY_SUMS = ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
-               "progressive_hits")
+               "progressive_hits", "jackpot_hits", "jackpot_win")
 
 
 @dataclasses.dataclass
@@ -59,6 +60,8 @@ class SimulationResult:
     features: int = 0
     free_spins: int = 0
     progressive_hits: int = 0
+    jackpot_hits: int = 0  # plays that won a jackpot level (harness.slot.jackpot)
+    jackpot_win: int = 0  # the resets of the levels won
     win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
     mystery_win: int = 0  # resets of the mystery levels hit (numpy player only)
     cap_cut: int = 0  # credits the award cap took off the plays' wins (numpy player only)
@@ -75,9 +78,9 @@ class SimulationResult:
 
     @property
     def paid(self) -> int:
-        """Credits paid, with the progressive's reset at each hit (not its increments)."""
+        """Credits paid, with the progressive's (or jackpot level's) reset at each hit (not its increments)."""
         return (self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
-                + self.mystery_win - self.cap_cut)
+                + self.jackpot_win + self.mystery_win - self.cap_cut)
 
     def rtp(self) -> Fraction:
         if not self.plays:
@@ -147,6 +150,7 @@ class SimulationResult:
             "features": self.features,
             "free_spins": self.free_spins,
             "progressive_hits": self.progressive_hits,
+            "jackpot_hits": self.jackpot_hits,
             "max_win_credits": self.max_win,
         }
 
@@ -162,8 +166,9 @@ class SimulationResult:
                    f"exact {float(analysis.rtp):.6f} {'inside' if rtp_in else 'OUTSIDE'}")
         out.append(f"  hit frequency  {float(self.hit_frequency()):.6f}   99.9% interval [{hlo:.6f}, {hhi:.6f}]   "
                    f"exact {float(analysis.hit_frequency):.6f} {'inside' if hit_in else 'OUTSIDE'}")
+        jackpots = f", jackpot level hits {self.jackpot_hits:,}" if self.jackpot_hits else ""
         out.append(f"  free spins features {self.features:,} ({self.free_spins:,} free spins), "
-                   f"progressive hits {self.progressive_hits:,}, largest play win {self.max_win:,} credits")
+                   f"progressive hits {self.progressive_hits:,}{jackpots}, largest play win {self.max_win:,} credits")
         return out
 
 
@@ -171,8 +176,8 @@ def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
     prog = model.progressive
     return SimulationResult(
         total_bet=model.total_bet,
-        contribution=(prog.contribution if prog else Fraction(0)) + sum((m.contribution for m in model.mystery),
-                                                                       Fraction(0)),
+        contribution=(prog.contribution if prog else Fraction(0))
+        + sum((m.contribution for m in (*model.mystery, *model.jackpots)), Fraction(0)),
         reset=prog.reset if prog else 0,
         engine=engine,
         generator=generator,
@@ -250,9 +255,9 @@ def _check_playable(model: SlotModel, *, numpy: bool = False) -> None:
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
     mystery levels and the cap; neither player plays the features read window
     by window or chain by chain (cascades, both-ways pays, reel heights, sticky
-    wilds) nor the jackpot levels.
+    wilds).  Both play the jackpot levels.
     """
-    features = (("cascade", model.cascade), ("jackpot", model.jackpots), ("bet.both_ways", model.both_ways),
+    features = (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
                 ("window.heights", model.heights), ("sticky", any(s.sticky for s in model.symbols)))
     if not numpy:
         features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
@@ -334,6 +339,9 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
         feat = _NumpyStage(feature_reelset(model), build_line_automaton(model, with_progressive=False), model.paylines)
     mult = model.free_spins.multiplier if model.free_spins else 1
     bpl, tb = model.bet_per_line, model.total_bet
+    jackpot = np.full(awards.width, -1, dtype=np.int64)  # the reset of the level a window cell wins, -1 none
+    for level, cells in zip(model.jackpots, level_cells(model)):
+        jackpot[cells] = level.reset
     result = _empty(model, "numpy", describe(rng))
     started = time.perf_counter()
     done = 0
@@ -372,7 +380,12 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             over = np.maximum(line_win + scatter_win + feature_win - model.cap * tb, 0)
             result.cap_cut += int(over.sum())
             win = win - over
-        win = win + feature_win + prog * model_reset(model)
+        level_reset = jackpot[scat]
+        jackpot_hit = level_reset >= 0
+        feature_started |= jackpot_hit
+        result.jackpot_hits += int(np.count_nonzero(jackpot_hit))
+        result.jackpot_win += int(level_reset[jackpot_hit].sum())
+        win = win + feature_win + prog * model_reset(model) + np.where(jackpot_hit, level_reset, 0)
         if mystery is not None:
             hit, won = mystery.spin(m, rng)
             feature_started |= hit
