@@ -3,6 +3,8 @@ fixed draws against a straightforward evaluation written here, and each example'
 figures inside their 99.9% intervals around the exact ones."""
 from __future__ import annotations
 
+import itertools
+import json
 import pathlib
 
 import numpy as np
@@ -84,3 +86,83 @@ def test_rngcert_slot_simulates_jackpot_levels(tmp_path):
     result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "20000", "--seed", SEED.hex()])
     assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
     assert "jackpot level hits" in result.output and "exact" in result.output
+
+
+# --- both-ways pays and reel heights: the window player (harness/slot/window_player.py) ----------
+
+
+def _window_credits(m, window) -> int:
+    """A window's credits straight from the rules: every payline (or, with reel heights, every way
+    through the rows shown) read from the left and, for both-ways pays, from the right unless the
+    left reading covers every reel; then each scatter's pay for its count anywhere."""
+    if m.heights is not None:
+        paths = itertools.product(*(range(len(col)) for col in window))
+    else:
+        paths = m.paylines
+    credits = 0
+    for path in paths:
+        seq = [window[r][row] for r, row in enumerate(path)]
+        left = sup.reference_line(m, seq)
+        credits += left[0] * m.bet_per_line
+        if m.both_ways and not (left[0] and left[1][1] == m.reels):
+            credits += sup.reference_line(m, seq[::-1])[0] * m.bet_per_line
+    for x in m.scatters:
+        credits += sup.award(m.symbols[x].pays, sum(col.count(x) for col in window)) * m.total_bet
+    return credits
+
+
+def _window_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
+    """(plays, hits, credits, sum of squares): the draws of the window player's docstring (per
+    reel, every play's height then every play's stop), each window paid by ``_window_credits``."""
+    columns = []
+    for r, strip in enumerate(m.base_strips):
+        weights = m.base_weights[r] if m.base_weights else [1] * len(strip)
+        virtual = [p for p, w in enumerate(weights) for _ in range(w)]  # virtual stop -> physical
+        if m.heights is not None:
+            by_draw = [h for h, w in m.heights[r] for _ in range(w)]  # a draw below the total weight -> height
+            heights = [by_draw[int(x)] for x in generator.integers(0, len(by_draw), size=plays)]
+        else:
+            heights = [m.rows] * plays
+        stops = [virtual[int(x)] for x in generator.integers(0, len(virtual), size=plays)]
+        columns.append([[strip[(p + i) % len(strip)] for i in range(h)] for p, h in zip(stops, heights)])
+    wins = [_window_credits(m, list(window)) for window in zip(*columns)]
+    return plays, sum(w > 0 for w in wins), sum(wins), sum(w * w for w in wins)
+
+
+def _feature_models():
+    from test_slot_both_ways import LINES, WAYS
+    from test_slot_heights import GAME
+
+    weighted = GAME.replace("[reels]\n", "[reels]\nbase_weights = [[2, 1, 0, 3], [1, 1, 1, 1, 4], [1, 2, 1]]\n")
+    return {"both-ways lines": LINES, "both-ways ways": WAYS, "reel heights": GAME,
+            "reel heights, weighted stops": weighted}
+
+
+@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights", "reel heights, weighted stops"])
+def test_the_window_player_plays_fixed_draws_as_the_rules_say(name):
+    m = sup.model(_feature_models()[name])
+    got = simulate(m, 3000, rngcore.Generator(SEED, 41))
+    assert got.engine == "Python window player"
+    assert (got.plays, got.hits, got.paid, got.win_sq) == _window_replay(m, 3000, rngcore.Generator(SEED, 41))
+    assert got.hits > 0 and got.line_win > 0
+
+
+@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights, weighted stops"])
+def test_window_games_simulate_inside_their_intervals(name):
+    m = sup.model(_feature_models()[name])
+    result = simulate(m, 60_000, rngcore.Generator(SEED, 43))
+    assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
+
+
+@pytest.mark.parametrize("name", ["both-ways lines", "reel heights"])
+def test_rngcert_slot_simulates_window_games(tmp_path, name):
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "game.toml"
+    path.write_text(_feature_models()[name], encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "5000", "--seed", SEED.hex(), "--json"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    report = json.loads(result.stdout)
+    assert report["simulation"]["plays"] == 5000 and report["simulation"]["engine"] == "Python window player"

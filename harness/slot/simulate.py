@@ -12,6 +12,9 @@ Two players of the same rules (both read paylines through the automaton of
   it also plays the hold-and-spin feature, which the C kernel does not (the
   command's ``--simulate`` refuses such a model).
 
+Games read window by window (both-ways pays, reel heights per spin) go from
+:func:`simulate` to the Python player of :mod:`harness.slot.window_player`.
+
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
 hit.  Its expectation is the exact RTP of :mod:`harness.slot.progressive`, and
@@ -40,6 +43,7 @@ from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
+WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 
@@ -159,7 +163,8 @@ class SimulationResult:
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
         rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
-        out = [f"Simulation ({self.plays:,} plays, {self.engine} kernel, {self.generator}{rate})"]
+        player = self.engine if self.engine == WINDOW_PLAYER else f"{self.engine} kernel"
+        out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
         out.append(f"  RTP            {float(self.rtp()):.6f}   99.9% interval [{lo:.6f}, {hi:.6f}]   "
@@ -194,7 +199,8 @@ def describe(generator) -> str:
 
 def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
              chunk: int = CHUNK, reader: str = "fastest") -> SimulationResult:
-    """Play ``n`` spins through the C kernel, drawing from ``generator``.
+    """Play ``n`` spins through the C kernel, drawing from ``generator``; a both-ways or
+    reel-heights game through :mod:`harness.slot.window_player` instead.
 
     Parameters
     ----------
@@ -222,10 +228,15 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         (possible only through retriggered free spins for a validated
         model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
+    from harness.slot import window_player
+
+    _check_plays(n)
+    if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
+        _check_playable(model, windows=True)
+        return window_player.simulate_windows(model, n, generator, progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
-    _check_plays(n)
     _check_playable(model)
     game = native.SimGame(model, MAX_FREE_SPINS, reader=reader)
     result = _empty(model, "C", describe(generator))
@@ -249,16 +260,19 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     return result
 
 
-def _check_playable(model: SlotModel, *, numpy: bool = False) -> None:
+def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = False) -> None:
     """Refuse a model whose features the player does not play (the exact analysis still does).
 
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; neither player plays the features read window
-    by window or chain by chain (cascades, both-ways pays, reel heights, sticky
-    wilds).  Both play the jackpot levels.
+    mystery levels and the cap; the window player (``windows=True``,
+    :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
+    plays both-ways pays and reel heights; no player plays the chains
+    (cascades, sticky wilds).  The kernel and the numpy player play the
+    jackpot levels.
     """
-    features = (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
-                ("window.heights", model.heights), ("sticky", any(s.sticky for s in model.symbols)))
+    features = (("cascade", model.cascade), ("sticky", any(s.sticky for s in model.symbols)))
+    if not windows:
+        features += (("bet.both_ways", model.both_ways), ("window.heights", model.heights))
     if not numpy:
         features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
                      ("mystery", model.mystery), ("cap", model.cap))
