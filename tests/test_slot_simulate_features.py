@@ -166,3 +166,72 @@ def test_rngcert_slot_simulates_window_games(tmp_path, name):
     assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
     report = json.loads(result.stdout)
     assert report["simulation"]["plays"] == 5000 and report["simulation"]["engine"] == "Python window player"
+
+
+def _cascade_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
+    """(plays, hits, credits, sum of squares) of cascade plays by the rules: the paid spins' stops
+    (per reel, every play's), then play by play each paying window's wins removed (the first n cells
+    of a line paid n x S), the cells left falling, one refill stop per removed cell drawn on top
+    (reel by reel, the first drawn on top), window k paid ladder[min(k, last)] times."""
+    strips, refill, ladder = m.base_strips, m.cascade.refill, m.cascade.ladder
+    stops = [generator.integers(0, len(s), size=plays) for s in strips]
+    wins = []
+    for i in range(plays):
+        window = [[s[(int(p[i]) + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
+        credits, k = 0, 0
+        while True:
+            pay, removed = 0, set()
+            for path in m.paylines:
+                line_pay, combination, _ = sup.reference_line(m, [window[r][row] for r, row in enumerate(path)])
+                if line_pay:
+                    pay += line_pay
+                    removed |= {(r, path[r]) for r in range(combination[1])}
+            if not pay:
+                break
+            credits += pay * m.bet_per_line * ladder[min(k, len(ladder) - 1)]
+            k += 1
+            for r in range(m.reels):
+                gone = sorted(row for reel, row in removed if reel == r)
+                new = [refill[r][int(x)] for x in generator.integers(0, len(refill[r]), size=len(gone))] if gone else []
+                window[r] = new + [x for row, x in enumerate(window[r]) if row not in gone]
+        wins.append(credits)
+    return plays, sum(w > 0 for w in wins), sum(wins), sum(w * w for w in wins)
+
+
+CASCADE_LINES = """
+name = "cascade lines"
+window = { rows = 2, reels = 3 }
+bet = { per_line = 1, paylines = [[1, 1, 1], [2, 2, 2], [1, 2, 1]] }
+[symbols]
+A = { pays = { 2 = 1, 3 = 6 } }
+K = { pays = { 3 = 3 } }
+W = { kind = "wild" }
+X = {}
+[reels]
+base = ["A K X W X", "K A X A X", "A X K A"]
+[cascade]
+refill = ["A X X", "K X A X", "A K X X"]
+ladder = [1, 2, 3]
+"""
+
+
+@pytest.mark.parametrize("name", ["lines", "example (ways, wild on the refill)"])
+def test_the_window_player_plays_cascades_as_the_rules_say(name):
+    m = sup.model(CASCADE_LINES) if name == "lines" else load_model(EXAMPLES / "slot_cascade.toml")
+    got = simulate(m, 3000, rngcore.Generator(SEED, 47))
+    assert (got.plays, got.hits, got.paid, got.win_sq) == _cascade_replay(m, 3000, rngcore.Generator(SEED, 47))
+    assert got.hits > 0
+
+
+@pytest.mark.parametrize("name", ["scatters and free spins", "scatters only"])
+def test_cascades_with_scatters_are_not_simulated_yet(tmp_path, name):
+    from test_slot_cascade_features import GAME, NO_FREE_SPINS
+
+    sup.simulate_refused(tmp_path, GAME if name == "scatters and free spins" else NO_FREE_SPINS, "cascade")
+
+
+@pytest.mark.parametrize("name", ["lines", "example"])
+def test_cascades_simulate_inside_their_intervals(name):
+    m = sup.model(CASCADE_LINES) if name == "lines" else load_model(EXAMPLES / "slot_cascade.toml")
+    result = simulate(m, 60_000, rngcore.Generator(SEED, 53))
+    assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
