@@ -198,26 +198,16 @@ def _cascade_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
     return plays, sum(w > 0 for w in wins), sum(wins), sum(w * w for w in wins)
 
 
-CASCADE_LINES = """
-name = "cascade lines"
-window = { rows = 2, reels = 3 }
-bet = { per_line = 1, paylines = [[1, 1, 1], [2, 2, 2], [1, 2, 1]] }
-[symbols]
-A = { pays = { 2 = 1, 3 = 6 } }
-K = { pays = { 3 = 3 } }
-W = { kind = "wild" }
-X = {}
-[reels]
-base = ["A K X W X", "K A X A X", "A X K A"]
-[cascade]
-refill = ["A X X", "K X A X", "A K X X"]
-ladder = [1, 2, 3]
-"""
+def _cascade_model(name: str):
+    from test_slot_cascade import LINES, WAYS
+
+    return load_model(EXAMPLES / "slot_cascade.toml") if name == "example" else sup.model(
+        {"lines": LINES, "ways": WAYS}[name])
 
 
-@pytest.mark.parametrize("name", ["lines", "example (ways, wild on the refill)"])
+@pytest.mark.parametrize("name", ["lines", "ways", "example"])
 def test_the_window_player_plays_cascades_as_the_rules_say(name):
-    m = sup.model(CASCADE_LINES) if name == "lines" else load_model(EXAMPLES / "slot_cascade.toml")
+    m = _cascade_model(name)
     got = simulate(m, 3000, rngcore.Generator(SEED, 47))
     assert (got.plays, got.hits, got.paid, got.win_sq) == _cascade_replay(m, 3000, rngcore.Generator(SEED, 47))
     assert got.hits > 0
@@ -232,6 +222,73 @@ def test_cascades_with_scatters_are_not_simulated_yet(tmp_path, name):
 
 @pytest.mark.parametrize("name", ["lines", "example"])
 def test_cascades_simulate_inside_their_intervals(name):
-    m = sup.model(CASCADE_LINES) if name == "lines" else load_model(EXAMPLES / "slot_cascade.toml")
+    m = _cascade_model(name)
     result = simulate(m, 60_000, rngcore.Generator(SEED, 53))
     assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
+
+
+# --- sticky wilds (docs/slot_model.md, "Sticky wilds"): the C kernel ------------------------------
+
+
+def _sticky_replay(m, plays: int, generator) -> dict:
+    """Plays by the rules: stops one per reel with integers(0, L), reels in order; the paid spin's
+    lines and scatter pay; then its free spins, each with the sticky wild laid over every position
+    it has landed on in the session so far (a scatter under it not counted), paid x the multiplier."""
+    wild = next(i for i, s in enumerate(m.symbols) if s.sticky)
+    fsp, out = m.free_spins, dict.fromkeys(("plays", "hits", "line_win", "scatter_win", "feature_win", "features",
+                                            "free_spins", "win_sq", "max_win"), 0)
+
+    def window(strips):
+        cols = []
+        for strip in strips:
+            stop = generator.integers(0, len(strip))
+            cols.append([strip[(stop + h) % len(strip)] for h in range(m.rows)])
+        return cols
+
+    def pay(cols):
+        lines = sum(sup.reference_line(m, [cols[r][row] for r, row in enumerate(path)])[0] for path in m.paylines)
+        scatters = sum(sup.award(m.symbols[x].pays, sum(c.count(x) for c in cols)) for x in m.scatters)
+        return lines * m.bet_per_line, scatters * m.total_bet
+
+    for _ in range(plays):
+        cols = window(m.base_strips)
+        line_win, scatter_win = pay(cols)
+        spins = sup.award(fsp.spins, sum(c.count(fsp.scatter) for c in cols))
+        feature, stuck = 0, set()
+        for _ in range(spins):
+            cols = window(m.feature_strips)
+            for r, h in stuck:
+                cols[r][h] = wild
+            feature += fsp.multiplier * sum(pay(cols))
+            stuck = {(r, h) for r in range(m.reels) for h in range(m.rows) if cols[r][h] == wild}
+        win = line_win + scatter_win + feature
+        for key, value in (("plays", 1), ("hits", bool(win or spins)), ("line_win", line_win),
+                           ("scatter_win", scatter_win), ("feature_win", feature), ("features", bool(spins)),
+                           ("free_spins", spins), ("win_sq", win * win)):
+            out[key] += value
+        out["max_win"] = max(out["max_win"], win)
+    return out
+
+
+def _sticky_models():
+    from test_slot_sticky import LINES, WAYS
+
+    return {"ways": WAYS, "lines": LINES}
+
+
+@pytest.mark.parametrize("name", ["ways", "lines"])
+def test_the_kernel_plays_sticky_wilds_as_the_rules_say(name):
+    m = sup.model(_sticky_models()[name])
+    got = simulate(m, 3000, rngcore.Generator(SEED, 59))
+    expect = _sticky_replay(m, 3000, rngcore.Generator(SEED, 59))
+    assert {f: getattr(got, f) for f in expect} == expect
+    assert expect["free_spins"] > expect["features"] > 0
+
+
+@pytest.mark.parametrize("name", ["ways", "lines"])
+def test_sticky_wilds_simulate_inside_their_intervals(name):
+    m = sup.model(_sticky_models()[name])
+    result = simulate(m, 200_000, rngcore.Generator(SEED, 61))
+    assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
+    unstuck = sup.model(_sticky_models()[name].replace("sticky = true", "sticky = false"))
+    assert result.feature_win > simulate(unstuck, 200_000, rngcore.Generator(SEED, 61)).feature_win

@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, play_figures, reference_line, refused, simulate_refused
+from slot_support import model, play_figures, reference_line, refused
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -201,10 +201,6 @@ def test_bad_sticky_models_are_located(tmp_path, change, where):
 def test_sticky_without_free_spins_is_refused(tmp_path):
     text = WAYS.split("[free_spins]")[0] + '[reels]\nbase = ["A K S K", "K A W S A", "A S K"]\n'
     refused(tmp_path, text, "symbols.W.sticky: a wild sticks for the rest of the free spins, but there is no")
-
-
-def test_simulate_refuses_sticky_wilds(tmp_path):
-    simulate_refused(tmp_path, WAYS, "sticky")
 
 
 def test_japanese_checks_use_the_session_figures():

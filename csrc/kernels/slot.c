@@ -883,6 +883,9 @@ static int game_ok(const kern_slot_game *g)
     if (g->bet_per_line < 1 || g->total_bet < 1 || g->multiplier < 1 || g->progressive_reset < 0) {
         return 0;
     }
+    if (g->sticky && (g->sticky > g->feature_lines.n_symbols || !g->symbol_cell || g->feature.rows > MAX_ROWS)) {
+        return 0;
+    }
     return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels && g->reader <= KERN_SLOT_READER_DENSE;
 }
 
@@ -921,10 +924,12 @@ static int readers_init(kern_slot_readers *rd, const kern_slot_game *g)
     memset(rd, 0, sizeof *rd);
     int rc = reader_init(&rd->base, &g->base_lines, &g->base, g->reader);
     /* Free spins on the base strips with the same automaton (no progressive) read through the
-       base game's tables: half the tables competing for the cache. */
-    rd->shared = same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
+       base game's tables: half the tables competing for the cache.  Sticky free spins are read
+       from the window with the wilds laid over it: line by line. */
+    int sticky = g->sticky != 0;
+    rd->shared = !sticky && same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
     if (rc == RNG_OK && !rd->shared) {
-        rc = reader_init(&rd->feat, &g->feature_lines, &g->feature, g->reader);
+        rc = reader_init(&rd->feat, &g->feature_lines, &g->feature, sticky ? KERN_SLOT_READER_LINES : g->reader);
     }
     return rc;
 }
@@ -956,6 +961,28 @@ void kern_slot_release(kern_slot_game *g)
         free(g->readers);
         g->readers = NULL;
     }
+}
+
+/* A sticky free spin's window: the wild over every position in stuck[] (bit h of reel r), the
+ * columns cols[] point into window[] after; every position showing the wild is stuck from now on.
+ * Returns the window's scatter cell, counted cell by cell (a scatter under a wild does not count). */
+static uint32_t lay_sticky(const kern_slot_game *g, uint8_t *stuck, const uint8_t **cols, uint8_t *window)
+{
+    const uint32_t rows = g->feature.rows;
+    const uint8_t wild = (uint8_t)(g->sticky - 1);
+    uint32_t cell = 0;
+    for (uint32_t r = 0; r < g->feature.reels; r++) {
+        uint8_t *col = window + (size_t)r * rows, mask = 0;
+        for (uint32_t h = 0; h < rows; h++) {
+            uint8_t x = stuck[r] >> h & 1 ? wild : cols[r][h];
+            col[h] = x;
+            mask |= (uint8_t)((x == wild) << h);
+            cell += g->symbol_cell[x];
+        }
+        stuck[r] = mask;
+        cols[r] = col;
+    }
+    return cell;
 }
 
 /* acc += v (v >= 0) unless the sum would pass INT64_MAX; 0 if it would. */
@@ -1005,6 +1032,7 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
     t->path_reader = base_dense ? KERN_SLOT_PAID_DENSE : base->use_ways ? KERN_SLOT_PAID_PATHS : KERN_SLOT_PAID_LINES;
     const uint8_t *cols[MAX_REELS];
     uint32_t stops[MAX_REELS];
+    uint8_t sticky_window[MAX_REELS * MAX_ROWS];
     uint32_t reels = g->base.reels;
     for (uint64_t i = 0; i < n; i++) {
         int prog = 0;
@@ -1026,6 +1054,7 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
         if (remaining) {
             uint64_t played = 0;
             int64_t feature_win = 0;
+            uint8_t stuck[MAX_REELS] = {0}; /* sticky positions: bit h of reel r */
             hit = 1;
             t->features++;
             while (remaining) {
@@ -1037,6 +1066,14 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                     goto out;
                 }
                 uint32_t fs = spin_reels(src, g->draws, &g->feature, stops, cols);
+                if (g->sticky) {
+                    fs = lay_sticky(g, stuck, cols, sticky_window);
+                    if (fs > g->max_scatter) {
+                        t->refused = KERN_SLOT_REFUSED_TABLES;
+                        rc = RNG_E_ARGUMENT;
+                        goto out;
+                    }
+                }
                 int64_t fl = feat_dense       ? dense_pay(&feat->dense, stops, &unused)
                              : feat->use_ways ? slot_ways_pay(&feat->ways, stops, &unused)
                                               : pay_lines(&g->feature_lines, feat, reels, cols, &unused);

@@ -43,6 +43,12 @@
  * AVX-512 code path).  Their tables are built once per simulation
  * (kern_slot_prepare), not once per call.
  *
+ * Sticky wilds (harness/slot/sticky.py): in a free-spins session every
+ * position where the sticky wild lands shows it for the rest of the
+ * session, over whatever the stop shows there (a scatter under it does not
+ * count); the session starts with none.  Such a feature is read line by
+ * line from the window with the wilds laid over it.
+ *
  * Money in the simulation is int64 credits and never wraps: before playing,
  * the largest win of one spin of each stage (every line at the top pay,
  * the top scatter award, the feature multiplier) must fit in int64, and
@@ -177,6 +183,9 @@ typedef struct kern_slot_game {
     int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
     const int64_t *jackpot_reset;    /* [max_scatter + 1]: the reset (credits) of the jackpot level the base
                                         game's window cell wins, -1 for none; NULL: no jackpot levels */
+    uint32_t sticky;                 /* 1 + the symbol that sticks where it lands in free spins, 0 none */
+    const uint16_t *symbol_cell;     /* [n_symbols]: the scatter cell one cell showing symbol x adds (the
+                                        window of a sticky free spin is counted cell by cell) */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
     kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
     uint32_t reader;                 /* KERN_SLOT_READER_*: how a ways game's paths are read (same result) */

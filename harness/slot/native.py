@@ -21,6 +21,7 @@ from harness.slot.jackpot import level_cells
 from harness.slot.lines import LineAutomaton, build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
+from harness.slot.sticky import sticky_symbol
 
 
 class _Keep:
@@ -175,6 +176,14 @@ class SimGame(_Keep):
         g.total_bet = model.total_bet
         g.multiplier = fsp.multiplier if fsp else 1
         g.progressive_reset = model.progressive.reset if model.progressive else 0
+        wild = sticky_symbol(model)
+        if wild is not None:  # sticky free spins: their windows are counted cell by cell
+            code = model.scatter_code
+            cells = np.zeros(len(model.symbols), dtype=np.uint16)
+            for x, place in zip(code.symbols, code.place):
+                cells[x] = place
+            g.sticky = wild + 1
+            g.symbol_cell = self.array(cells, np.uint16, "uint16_t *")
         if model.jackpots:  # the reset of the level each window cell wins, -1 for none
             resets = np.full(awards.width, -1, dtype=np.int64)
             for level, cells in zip(model.jackpots, level_cells(model)):

@@ -266,10 +266,10 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
     mystery levels and the cap; the window player (``windows=True``,
     :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
-    plays both-ways pays, reel heights and cascades; no player plays sticky wilds.  The kernel and the numpy player play the
-    jackpot levels.
+    plays both-ways pays, reel heights and cascades.  The kernel and the
+    numpy player play the jackpot levels; the kernel plays sticky wilds.
     """
-    features = (("sticky", any(s.sticky for s in model.symbols)),)
+    features = (("sticky", numpy and any(s.sticky for s in model.symbols)),)
     if not windows:
         features += (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
                      ("window.heights", model.heights))
