@@ -142,7 +142,7 @@ static int build(slot_dense *d, const slot_ways *w, const kern_slot_reelset *rs,
                     int64_t pay = here >> 1, flag = here & 1;
                     for (uint32_t k = 0; k < rows; k++) {
                         uint32_t paths = slots[k] & 0xFFu;
-                        int64_t v = last[slots[k] >> 8];
+                        int64_t v = paths ? last[slots[k] >> 8] : 0; /* an unused slot: no state to read */
                         pay += (int64_t)paths * (v >> 1); /* within the spin bound checked above */
                         flag |= paths ? v & 1 : 0;
                     }
