@@ -141,16 +141,16 @@ def _feature_models():
 @pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights", "reel heights, weighted stops"])
 def test_the_window_player_plays_fixed_draws_as_the_rules_say(name):
     m = sup.model(_feature_models()[name])
-    got = simulate(m, 3000, rngcore.Generator(SEED, 41))
+    got = simulate(m, 1500, rngcore.Generator(SEED, 41))
     assert got.engine == "Python window player"
-    assert (got.plays, got.hits, got.paid, got.win_sq) == _window_replay(m, 3000, rngcore.Generator(SEED, 41))
+    assert (got.plays, got.hits, got.paid, got.win_sq) == _window_replay(m, 1500, rngcore.Generator(SEED, 41))
     assert got.hits > 0 and got.line_win > 0
 
 
 @pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights, weighted stops"])
 def test_window_games_simulate_inside_their_intervals(name):
     m = sup.model(_feature_models()[name])
-    result = simulate(m, 60_000, rngcore.Generator(SEED, 43))
+    result = simulate(m, 20_000, rngcore.Generator(SEED, 43))
     assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
 
 
@@ -208,8 +208,8 @@ def _cascade_model(name: str):
 @pytest.mark.parametrize("name", ["lines", "ways", "example"])
 def test_the_window_player_plays_cascades_as_the_rules_say(name):
     m = _cascade_model(name)
-    got = simulate(m, 3000, rngcore.Generator(SEED, 47))
-    assert (got.plays, got.hits, got.paid, got.win_sq) == _cascade_replay(m, 3000, rngcore.Generator(SEED, 47))
+    got = simulate(m, 1500, rngcore.Generator(SEED, 47))
+    assert (got.plays, got.hits, got.paid, got.win_sq) == _cascade_replay(m, 1500, rngcore.Generator(SEED, 47))
     assert got.hits > 0
 
 
@@ -223,7 +223,7 @@ def test_cascades_with_scatters_are_not_simulated_yet(tmp_path, name):
 @pytest.mark.parametrize("name", ["lines", "example"])
 def test_cascades_simulate_inside_their_intervals(name):
     m = _cascade_model(name)
-    result = simulate(m, 60_000, rngcore.Generator(SEED, 53))
+    result = simulate(m, 15_000, rngcore.Generator(SEED, 53))
     assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())
 
 
