@@ -266,10 +266,13 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
     mystery levels and the cap; the window player (``windows=True``,
     :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
-    plays both-ways pays, reel heights and cascades.  The kernel and the
-    numpy player play the jackpot levels; the kernel plays sticky wilds.
+    plays both-ways pays, reel heights and cascades (not yet with scatters or
+    free spins).  The kernel and the numpy player play the jackpot levels won
+    by a scatter count (not those won on a payline); the kernel plays sticky
+    wilds.
     """
-    features = (("sticky", numpy and any(s.sticky for s in model.symbols)),)
+    line_levels = any(level.on == "line" for level in model.jackpots)
+    features = (("sticky", numpy and any(s.sticky for s in model.symbols)), ("jackpot", line_levels))
     if not windows:
         features += (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
                      ("window.heights", model.heights))
@@ -281,8 +284,10 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
                          "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)
     for section, feature in features:
         if feature:  # a feature section (an empty tuple: no mystery levels)
-            raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
-                             "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
+            what = "jackpot levels won on a payline" if section == "jackpot" else (
+                f"the {section.replace('_', '-')} feature")
+            raise ModelError(section, f"--simulate does not play {what}; its figures are exact without it "
+                             "(docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
