@@ -279,6 +279,13 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
     if not numpy:
         features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
                      ("mystery", model.mystery), ("cap", model.cap))
+    sticky = [s for s in model.symbols if s.sticky]
+    if not numpy and (len(sticky) > 1 or (sticky and model.free_spins is not None and model.free_spins.retrigger)):
+        # the kernel lays one wild over the positions it landed on, in sessions without retriggers
+        raise ModelError("symbols" if len(sticky) > 1 else "free_spins.retrigger",
+                         "--simulate plays one sticky wild in free spins without retriggers, not "
+                         + ("several sticky wilds" if len(sticky) > 1 else "sticky wilds with retriggers")
+                         + "; the figures are exact without it (docs/slot_model.md, Sticky wilds)", model.source)
     if windows and model.cascade is not None and (model.scatters or model.free_spins is not None):
         raise ModelError("cascade", "--simulate does not play cascades with scatter symbols or free spins yet; "
                          "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)
