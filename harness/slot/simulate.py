@@ -233,7 +233,8 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     _check_plays(n)
     if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
         _check_playable(model, windows=True)
-        return window_player.simulate_windows(model, n, generator, progress=progress)
+        return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
+                                              progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 

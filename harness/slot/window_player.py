@@ -118,16 +118,15 @@ class WindowGame:
         return [list(cols) for cols in zip(*columns)]
 
 
-def simulate_windows(model: SlotModel, n: int, rng, *, progress: Callable[[int, int], None] | None = None,
-                     chunk: int = CHUNK):
+def simulate_windows(model: SlotModel, n: int, rng, result, *,
+                     progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK):
     """Play ``n`` plays of a both-ways, reel-heights or cascade model (see the module docstring).
 
-    Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
+    ``result`` is the empty :class:`harness.slot.simulate.SimulationResult` the plays are counted
+    into (handed in by :func:`harness.slot.simulate.simulate`, so this module does not import it
+    back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
     """
-    from harness.slot.simulate import WINDOW_PLAYER, _empty, describe
-
     game = WindowGame(model)
-    result = _empty(model, WINDOW_PLAYER, describe(rng))
     started = time.perf_counter()
     try:
         while result.plays < n:
