@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, play_figures, reference_line, refused, simulate_refused
+from slot_support import model, play_figures, reference_line, refused
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -110,10 +110,6 @@ def test_too_many_windows_are_refused_not_sampled(monkeypatch):
     monkeypatch.setattr(both_ways, "MAX_BOTH_WAYS_READS", 10)
     with pytest.raises(ModelError, match="bet.both_ways: both-ways pays are analysed by reading every distinct"):
         analyse(model(LINES))
-
-
-def test_simulate_refuses_both_ways(tmp_path):
-    simulate_refused(tmp_path, LINES, "both")
 
 
 def test_japanese_checks_use_the_both_ways_figures():

@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, play_figures, reference_line, refused, simulate_refused
+from slot_support import model, play_figures, reference_line, refused
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -154,10 +154,6 @@ def test_refill_that_always_pays_again_is_refused(tmp_path):
 ])
 def test_bad_cascade_sections_are_located(tmp_path, extra, where):
     refused(tmp_path, BASE + extra, where)
-
-
-def test_simulate_refuses_a_cascade_model(tmp_path):
-    simulate_refused(tmp_path, BASE + '[cascade]\nrefill = ["A B", "A B", "A B"]\n', "cascade")
 
 
 def test_japanese_checks_cover_the_cascades():

@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, play_figures, reference_line, refused, simulate_refused
+from slot_support import model, play_figures, reference_line, refused
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -104,10 +104,6 @@ def test_too_many_windows_are_refused(monkeypatch):
     with pytest.raises(ModelError, match="window.heights: the reel heights and strips show"):
         heights.solve_by_windows(model(GAME))
     analyse(model(GAME))  # the analysis sums the ways over the reels: no window is listed
-
-
-def test_simulate_refuses_heights(tmp_path):
-    simulate_refused(tmp_path, GAME, "heights")
 
 
 def test_japanese_checks_use_the_height_figures():

@@ -138,8 +138,9 @@ def test_a_second_jackpot_symbol_is_refused(tmp_path):
             "jackpot, level 4.symbol: every scatter level counts the one jackpot scatter symbol 'J'")
 
 
-def test_simulate_refuses_jackpot_levels(tmp_path):
-    simulate_refused(tmp_path, GAME, "jackpot")
+def test_simulate_refuses_jackpot_levels_won_on_a_payline(tmp_path):
+    """--simulate plays the scatter levels (tests/test_slot_simulate_features.py), not the line levels."""
+    simulate_refused(tmp_path, BOTH, "jackpot")
 
 
 # Two more levels won on a payline: a run of 2, or of 3, A from reel 1 (wilds count for these).

@@ -14,6 +14,7 @@ from harness.slot.simulate import simulate, simulate_numpy
 import slot_support as sup
 
 rngcore = pytest.importorskip("rngcore")
+from harness.slot.native import lib as native_lib  # noqa: E402  (the kernels need rngcore's extension)
 
 SEED = bytes(range(32))
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
@@ -205,20 +206,87 @@ WAYS_MODELS = {
     "multiplier wilds, add": lambda: _mult_ways("add"),
     "two reels (no pair table)": lambda: sup.TWO_BY_TWO.replace("bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }",
                                                                 "bet = { ways = 4, per_way = 1 }"),
+    # the dense reader's end pair of reels 3-4 would need entries past 32 bits: it steps reel 3 instead
+    "pays too large for the dense end pair": lambda: _as_ways(
+        sup.TALL.replace("[symbols.C]\npays = { 4 = 100 }", "[symbols.C]\npays = { 3 = 9, 4 = 20000000 }"), 4, 4),
 }
+
+# Every reader, and the dense one on each code path this CPU has (csrc/kernels/slot_dense.h).
+_AVX512 = native_lib.KERN_SLOT_IMPL_AVX512
+IMPLS = [("portable", native_lib.KERN_SLOT_IMPL_PORTABLE)] + (
+    [("avx512", _AVX512)] if native_lib.kern_slot_cpu_has(_AVX512) else [])
+READERS = [("fastest", None), ("lines", None), ("paths", None)] + [("dense", impl) for impl in IMPLS]
+
+
+@pytest.fixture
+def code_path():
+    """Run with the dense reader's code path ``impl`` (a name, number pair), the chosen one after."""
+    before = native_lib.kern_slot_get_impl()
+
+    def use(impl):
+        if impl is not None:
+            assert native_lib.kern_slot_set_impl(impl[1]) == 0
+
+    yield use
+    assert native_lib.kern_slot_set_impl(before) == 0
 
 
 @pytest.mark.parametrize("name", list(WAYS_MODELS))
-def test_ways_reader_pays_every_path_like_the_reference_replay(name):
-    """The path reader (paths merged by automaton state, reel by reel) and the line-by-line
-    reader give the totals of the Python replay, which pays every path by the rule itself."""
+def test_ways_reader_pays_every_path_like_the_reference_replay(name, code_path):
+    """Every reader (the dense vector on each code path, the path list, line by line) gives the
+    totals of the Python replay, which pays every path by the rule itself."""
     m = sup.model(WAYS_MODELS[name]())
     assert m.ways and len(m.paylines) == m.rows ** m.reels
     plays = 150 if m.rows == 4 else 500
     expect = _replay(m, plays, rngcore.Generator(SEED, 11))
-    assert totals(simulate(m, plays, rngcore.Generator(SEED, 11))) == expect
-    assert totals(simulate(m, plays, rngcore.Generator(SEED, 11), line_by_line=True)) == expect
+    for reader, impl in READERS:
+        code_path(impl)
+        assert totals(simulate(m, plays, rngcore.Generator(SEED, 11), reader=reader)) == expect, (reader, impl)
     assert expect[TOTALS.index("line_win")] > 0
+
+
+def _spin_by_spin(model, plays: int, reader: str) -> list[tuple]:
+    """Each play's figures, one kernel call per play on one game and generator."""
+    from harness.slot import native
+    from harness.slot.limits import MAX_FREE_SPINS
+    from rngcore.engine import locked_call
+
+    game, generator, out = native.SimGame(model, MAX_FREE_SPINS, reader=reader), rngcore.Generator(SEED, 23), []
+    for _ in range(plays):
+        t = native.ffi.new("kern_slot_tally *")
+        locked_call(generator, native.lib.kern_slot_simulate, game.ptr, 1, t, what="slot simulation")
+        out.append((t.line_win, t.scatter_win, t.feature_win, t.free_spins, t.progressive_hits, t.hits))
+    return out
+
+
+@pytest.mark.parametrize("name", ["paying wilds, progressive", "free spins, retriggers, multiplier"])
+def test_every_code_path_of_the_dense_reader_pays_each_spin_as_the_portable_one(name, code_path):
+    m = sup.model(WAYS_MODELS[name]())
+    code_path(IMPLS[0])
+    portable = _spin_by_spin(m, 1500, "dense")
+    assert portable == _spin_by_spin(m, 1500, "lines")
+    assert any(p[4] for p in portable) or not m.progressive, "no progressive shown: the flag is not exercised"
+    for impl in IMPLS[1:]:
+        code_path(impl)
+        assert _spin_by_spin(m, 1500, "dense") == portable, impl
+
+
+def test_forcing_the_portable_path_reads_ways_through_the_path_list():
+    """RNGCERT_FORCE_PORTABLE=1: the dense reader's portable path, so the fastest reader is the path list."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from harness.slot import native; from harness.slot.model import load_model; "
+            "from harness.slot.limits import MAX_FREE_SPINS; from rngcore.engine import locked_call; import rngcore; "
+            f"g = native.SimGame(load_model({str(EXAMPLES / 'slot_ways243.toml')!r}), MAX_FREE_SPINS); "
+            "t = native.ffi.new('kern_slot_tally *'); "
+            "locked_call(rngcore.Generator(bytes(32)), native.lib.kern_slot_simulate, g.ptr, 5, t, what='x'); "
+            "print(native.lib.kern_slot_get_impl(), t.path_reader)")
+    env = {**os.environ, "RNGCERT_FORCE_PORTABLE": "1"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(native_lib.KERN_SLOT_IMPL_PORTABLE), str(native_lib.KERN_SLOT_PAID_PATHS)]
 
 
 # Totals of 200,000 plays (seed 00..1f, stream 19), recorded with the line-by-line reader
@@ -230,10 +298,11 @@ WAYS_PINS = {
 
 
 @pytest.mark.parametrize("example", list(WAYS_PINS))
-@pytest.mark.parametrize("line_by_line", [False, True], ids=["paths", "line by line"])
-def test_ways_examples_simulate_their_pinned_totals(example, line_by_line):
+@pytest.mark.parametrize("reader,impl", READERS, ids=[r if i is None else f"{r}-{i[0]}" for r, i in READERS])
+def test_ways_examples_simulate_their_pinned_totals(example, reader, impl, code_path):
     m = load_model(EXAMPLES / example)
-    got = simulate(m, 200_000, rngcore.Generator(SEED, 19), line_by_line=line_by_line)
+    code_path(impl)
+    got = simulate(m, 200_000, rngcore.Generator(SEED, 19), reader=reader)
     assert totals(got) == WAYS_PINS[example]
 
 
@@ -244,10 +313,15 @@ def test_the_path_reader_is_used_for_every_ways_game_and_only_there(text, ways):
     from harness.slot.limits import MAX_FREE_SPINS
     from rngcore.engine import locked_call
 
+    lib = native.lib
     m = sup.model(text)
-    for line_by_line in (False, True):
-        game = native.SimGame(m, MAX_FREE_SPINS, line_by_line=line_by_line)
+    fastest = lib.KERN_SLOT_PAID_DENSE if lib.kern_slot_get_impl() == lib.KERN_SLOT_IMPL_AVX512 else (
+        lib.KERN_SLOT_PAID_PATHS)
+    paid = {"fastest": fastest, "dense": lib.KERN_SLOT_PAID_DENSE, "paths": lib.KERN_SLOT_PAID_PATHS,
+            "lines": lib.KERN_SLOT_PAID_LINES}
+    for reader in native.READERS:
+        game = native.SimGame(m, MAX_FREE_SPINS, reader=reader)
         tally = native.ffi.new("kern_slot_tally *")
         locked_call(rngcore.Generator(SEED, 1), native.lib.kern_slot_simulate, game.ptr, 10, tally,
                     what="slot simulation")
-        assert tally.plays == 10 and tally.path_reader == (ways and not line_by_line)
+        assert tally.plays == 10 and tally.path_reader == (paid[reader] if ways else lib.KERN_SLOT_PAID_LINES)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slot.h"
+#include "slot_dense.h"
 #include "slot_ways.h"
 
 #define MAX_REELS 64u
@@ -652,7 +653,15 @@ typedef struct {
     uint32_t *group_line;   /* [n_lines] lines by prefix */
     int use_ways;           /* every row path is a line once: pay through ways (slot_ways.h) */
     slot_ways ways;
+    int use_dense;          /* ... as a dense vector (slot_dense.h) */
+    slot_dense dense;
 } line_reader;
+
+/* The readers of a game's two stages (free spins may share the base game's). */
+struct kern_slot_readers {
+    line_reader base, feat;
+    int shared;
+};
 
 static void reader_free(line_reader *rd)
 {
@@ -662,15 +671,21 @@ static void reader_free(line_reader *rd)
     free(rd->group_off);
     free(rd->group_line);
     slot_ways_free(&rd->ways);
+    slot_dense_free(&rd->dense);
 }
 
-static int reader_init(line_reader *rd, const kern_slot_lines *ln, const kern_slot_reelset *rs, int line_by_line)
+static int reader_init(line_reader *rd, const kern_slot_lines *ln, const kern_slot_reelset *rs, uint32_t reader)
 {
     uint32_t reels = rs->reels;
-    if (!line_by_line) {
+    if (reader != KERN_SLOT_READER_LINES) {
         int rc = slot_ways_init(&rd->ways, rs, ln);
         if (rc != SLOT_WAYS_NOT_WAYS) {
             rd->use_ways = rc == RNG_OK;
+            if (rc == RNG_OK && reader != KERN_SLOT_READER_PATHS) {
+                rc = slot_dense_init(&rd->dense, &rd->ways, rs, ln);
+                rd->use_dense = rc == RNG_OK;
+                rc = rc == SLOT_DENSE_NOT_DENSE ? RNG_OK : rc;
+            }
             return rc;
         }
     }
@@ -868,7 +883,10 @@ static int game_ok(const kern_slot_game *g)
     if (g->bet_per_line < 1 || g->total_bet < 1 || g->multiplier < 1 || g->progressive_reset < 0) {
         return 0;
     }
-    return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels;
+    if (g->sticky && (g->sticky > g->feature_lines.n_symbols || !g->symbol_cell || g->feature.rows > MAX_ROWS)) {
+        return 0;
+    }
+    return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels && g->reader <= KERN_SLOT_READER_DENSE;
 }
 
 /* 1 if two stages' readers would be built from equal tables (strips and automaton alike). */
@@ -892,6 +910,79 @@ static int same_reader(const kern_slot_reelset *a, const kern_slot_lines *la, co
            memcmp(la->delta, lb->delta, ns * la->n_symbols * sizeof *la->delta) == 0 &&
            memcmp(la->done, lb->done, ns) == 0 && memcmp(la->pay, lb->pay, ns * sizeof *la->pay) == 0 &&
            memcmp(la->prog, lb->prog, ns) == 0;
+}
+
+static void readers_free(kern_slot_readers *rd)
+{
+    reader_free(&rd->base);
+    reader_free(&rd->feat);
+}
+
+/* The readers of both stages; RNG_OK or RNG_E_MEMORY (readers_free releases a partial build). */
+static int readers_init(kern_slot_readers *rd, const kern_slot_game *g)
+{
+    memset(rd, 0, sizeof *rd);
+    int rc = reader_init(&rd->base, &g->base_lines, &g->base, g->reader);
+    /* Free spins on the base strips with the same automaton (no progressive) read through the
+       base game's tables: half the tables competing for the cache.  Sticky free spins are read
+       from the window with the wilds laid over it: line by line. */
+    int sticky = g->sticky != 0;
+    rd->shared = !sticky && same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
+    if (rc == RNG_OK && !rd->shared) {
+        rc = reader_init(&rd->feat, &g->feature_lines, &g->feature, sticky ? KERN_SLOT_READER_LINES : g->reader);
+    }
+    return rc;
+}
+
+int kern_slot_prepare(kern_slot_game *g)
+{
+    kern_slot_release(g);
+    if (!game_ok(g)) {
+        return RNG_E_ARGUMENT;
+    }
+    kern_slot_readers *rd = malloc(sizeof *rd);
+    if (!rd) {
+        return RNG_E_MEMORY;
+    }
+    int rc = readers_init(rd, g);
+    if (rc != RNG_OK) {
+        readers_free(rd);
+        free(rd);
+        return rc;
+    }
+    g->readers = rd;
+    return RNG_OK;
+}
+
+void kern_slot_release(kern_slot_game *g)
+{
+    if (g->readers) {
+        readers_free(g->readers);
+        free(g->readers);
+        g->readers = NULL;
+    }
+}
+
+/* A sticky free spin's window: the wild over every position in stuck[] (bit h of reel r), the
+ * columns cols[] point into window[] after; every position showing the wild is stuck from now on.
+ * Returns the window's scatter cell, counted cell by cell (a scatter under a wild does not count). */
+static uint32_t lay_sticky(const kern_slot_game *g, uint8_t *stuck, const uint8_t **cols, uint8_t *window)
+{
+    const uint32_t rows = g->feature.rows;
+    const uint8_t wild = (uint8_t)(g->sticky - 1);
+    uint32_t cell = 0;
+    for (uint32_t r = 0; r < g->feature.reels; r++) {
+        uint8_t *col = window + (size_t)r * rows, mask = 0;
+        for (uint32_t h = 0; h < rows; h++) {
+            uint8_t x = stuck[r] >> h & 1 ? wild : cols[r][h];
+            col[h] = x;
+            mask |= (uint8_t)((x == wild) << h);
+            cell += g->symbol_cell[x];
+        }
+        stuck[r] = mask;
+        cols[r] = col;
+    }
+    return cell;
 }
 
 /* acc += v (v >= 0) unless the sum would pass INT64_MAX; 0 if it would. */
@@ -923,29 +1014,38 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
     kern_slot_tally *const caller = t;
     kern_slot_tally local = *t;
     t = &local;
-    line_reader base_rd, feat_rd;
-    memset(&base_rd, 0, sizeof base_rd);
-    memset(&feat_rd, 0, sizeof feat_rd);
-    int rc = reader_init(&base_rd, &g->base_lines, &g->base, (int)g->line_by_line);
-    /* Free spins on the base strips with the same automaton (no progressive) read through the
-       base game's tables: half the tables competing for the cache. */
-    int shared = same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
-    if (rc == RNG_OK && !shared) {
-        rc = reader_init(&feat_rd, &g->feature_lines, &g->feature, (int)g->line_by_line);
-    }
-    line_reader *feat = shared ? &base_rd : &feat_rd;
+    kern_slot_readers own, *readers = g->readers;
+    memset(&own, 0, sizeof own);
+    int rc = readers ? RNG_OK : readers_init(&own, g);
+    readers = readers ? readers : &own;
+    line_reader *const base = &readers->base, *const feat = readers->shared ? &readers->base : &readers->feat;
+    /* The dense walk beats the path list only with AVX-512 (portable C: 0.7 times as fast), so
+       only then is it the fastest reader; KERN_SLOT_READER_DENSE takes it on any path. */
+    const int impl = kern_slot_get_impl();
+    const slot_dense_pay_fn dense_pay = slot_dense_pay_for(impl);
+    const int dense = g->reader == KERN_SLOT_READER_DENSE ||
+                      (g->reader == KERN_SLOT_READER_FASTEST && impl == KERN_SLOT_IMPL_AVX512);
+    const int base_dense = dense && base->use_dense, feat_dense = dense && feat->use_dense;
     if (rc != RNG_OK) {
         goto out;
     }
-    t->path_reader = (uint32_t)base_rd.use_ways;
+    t->path_reader = base_dense ? KERN_SLOT_PAID_DENSE : base->use_ways ? KERN_SLOT_PAID_PATHS : KERN_SLOT_PAID_LINES;
     const uint8_t *cols[MAX_REELS];
     uint32_t stops[MAX_REELS];
+    uint8_t sticky_window[MAX_REELS * MAX_ROWS];
     uint32_t reels = g->base.reels;
     for (uint64_t i = 0; i < n; i++) {
         int prog = 0;
         uint32_t scat = spin_reels(src, g->draws, &g->base, stops, cols);
-        int64_t lines = base_rd.use_ways ? slot_ways_pay(&base_rd.ways, stops, &prog)
-                                         : pay_lines(&g->base_lines, &base_rd, reels, cols, &prog);
+        if (base_dense && g->draws && g->draws->pos + 2 * reels <= g->draws->len) {
+            /* the spin after next has its stops drawn already (unless a feature comes first):
+               fetch its table entries, the walk's cache misses, while this one is paid
+               (measured 1.2x over no prefetch, 1.1x over the next spin's) */
+            slot_dense_prefetch(&base->dense, g->draws->buf + g->draws->pos + reels);
+        }
+        int64_t lines = base_dense       ? dense_pay(&base->dense, stops, &prog)
+                        : base->use_ways ? slot_ways_pay(&base->ways, stops, &prog)
+                                         : pay_lines(&g->base_lines, base, reels, cols, &prog);
         int64_t line_win = lines * g->bet_per_line;                  /* exact: spin_win_fits */
         int64_t scatter_win = g->scatter_pay[scat] * g->total_bet;
         int64_t win = line_win + scatter_win;
@@ -954,6 +1054,7 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
         if (remaining) {
             uint64_t played = 0;
             int64_t feature_win = 0;
+            uint8_t stuck[MAX_REELS] = {0}; /* sticky positions: bit h of reel r */
             hit = 1;
             t->features++;
             while (remaining) {
@@ -965,8 +1066,17 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                     goto out;
                 }
                 uint32_t fs = spin_reels(src, g->draws, &g->feature, stops, cols);
-                int64_t fl = feat->use_ways ? slot_ways_pay(&feat->ways, stops, &unused)
-                                            : pay_lines(&g->feature_lines, feat, reels, cols, &unused);
+                if (g->sticky) {
+                    fs = lay_sticky(g, stuck, cols, sticky_window);
+                    if (fs > g->max_scatter) {
+                        t->refused = KERN_SLOT_REFUSED_TABLES;
+                        rc = RNG_E_ARGUMENT;
+                        goto out;
+                    }
+                }
+                int64_t fl = feat_dense       ? dense_pay(&feat->dense, stops, &unused)
+                             : feat->use_ways ? slot_ways_pay(&feat->ways, stops, &unused)
+                                              : pay_lines(&g->feature_lines, feat, reels, cols, &unused);
                 int64_t spin_win = g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
                 if (__builtin_add_overflow(feature_win, spin_win, &feature_win)) {
                     goto overflow;
@@ -982,6 +1092,14 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
             hit = 1;
             t->progressive_hits++;
             if (__builtin_add_overflow(win, g->progressive_reset, &win)) {
+                goto overflow;
+            }
+        }
+        if (g->jackpot_reset && g->jackpot_reset[scat] >= 0) { /* the base window's cell wins a level */
+            hit = 1;
+            t->jackpot_hits++;
+            if (!add_total(&t->jackpot_win, g->jackpot_reset[scat]) ||
+                __builtin_add_overflow(win, g->jackpot_reset[scat], &win)) {
                 goto overflow;
             }
         }
@@ -1015,8 +1133,7 @@ overflow:
     rc = RNG_E_ARGUMENT;
 out:
     *caller = local;
-    reader_free(&base_rd);
-    reader_free(&feat_rd);
+    readers_free(&own);
     return rc;
 }
 

@@ -33,12 +33,21 @@
  * of those successive calls with the words fetched in bulk (kern_slot_draws).
  * No modulo or float scaling picks a stop.
  *
- * A spin's lines are paid through the automaton one of two ways, with the
- * same total: line by line (a prefix table for the first reels, lines with
- * the same first rows sharing it), or, when the lines are every row path
- * of the window once (a ways game), by carrying the automaton states of all
- * paths reel by reel with the paths in one state merged: a 243-ways spin
- * costs (alive states) x 3 lookups per reel instead of 243 line reads.
+ * A spin's lines are paid through the automaton one of three ways, with
+ * the same total: line by line (a prefix table for the first reels, lines
+ * with the same first rows sharing it), or, when the lines are every row
+ * path of the window once (a ways game), by carrying the automaton states
+ * of all paths reel by reel with the paths in one state merged: as a list
+ * of (state, paths) pairs (slot_ways.h), or as a dense vector over the
+ * states with fixed work per reel (slot_dense.h, the fastest with its
+ * AVX-512 code path).  Their tables are built once per simulation
+ * (kern_slot_prepare), not once per call.
+ *
+ * Sticky wilds (harness/slot/sticky.py): in a free-spins session every
+ * position where the sticky wild lands shows it for the rest of the
+ * session, over whatever the stop shows there (a scatter under it does not
+ * count); the session starts with none.  Such a feature is read line by
+ * line from the window with the wilds laid over it.
  *
  * Money in the simulation is int64 credits and never wraps: before playing,
  * the largest win of one spin of each stage (every line at the top pay,
@@ -142,6 +151,23 @@ typedef struct kern_slot_draws {
     uint32_t buf[4096];
 } kern_slot_draws;
 
+/* How a ways game's lines are read: the fastest reader that applies (the dense path vector of
+ * slot_dense.h with its AVX-512 code path, else the path list of slot_ways.h, else line by
+ * line), line by line (the reference and benchmark baseline of the others), the path list, or
+ * the dense vector on whichever code path kern_slot_get_impl names.  A payline game is always
+ * read line by line. */
+#define KERN_SLOT_READER_FASTEST 0
+#define KERN_SLOT_READER_LINES 1
+#define KERN_SLOT_READER_PATHS 2
+#define KERN_SLOT_READER_DENSE 3
+
+/* Which reader paid the base game's lines (kern_slot_tally.path_reader). */
+#define KERN_SLOT_PAID_LINES 0
+#define KERN_SLOT_PAID_PATHS 1
+#define KERN_SLOT_PAID_DENSE 2
+
+typedef struct kern_slot_readers kern_slot_readers; /* opaque: slot.c */
+
 typedef struct kern_slot_game {
     kern_slot_reelset base;
     kern_slot_lines base_lines;       /* automaton with the progressive */
@@ -155,11 +181,22 @@ typedef struct kern_slot_game {
     int64_t total_bet;
     int64_t multiplier;
     int64_t progressive_reset;       /* credits paid at a hit besides the meter's increments */
+    const int64_t *jackpot_reset;    /* [max_scatter + 1]: the reset (credits) of the jackpot level the base
+                                        game's window cell wins, -1 for none; NULL: no jackpot levels */
+    uint32_t sticky;                 /* 1 + the symbol that sticks where it lands in free spins, 0 none */
+    const uint16_t *symbol_cell;     /* [n_symbols]: the scatter cell one cell showing symbol x adds (the
+                                        window of a sticky free spin is counted cell by cell) */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
     kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
-    uint32_t line_by_line;           /* 1: read a ways game's paths one line at a time (the reference
-                                        and benchmark baseline of the ways reader; same result) */
+    uint32_t reader;                 /* KERN_SLOT_READER_*: how a ways game's paths are read (same result) */
+    kern_slot_readers *readers;      /* kern_slot_prepare's tables; NULL: built for each call */
 } kern_slot_game;
+
+/* Build the game's readers (their tables) once, for every kern_slot_simulate call on it until
+ * kern_slot_release; the game's tables must not change in between.  RNG_E_ARGUMENT for
+ * inconsistent tables, RNG_E_MEMORY.  Calling it again first releases what it built. */
+int kern_slot_prepare(kern_slot_game *game);
+void kern_slot_release(kern_slot_game *game);
 
 /* Why kern_slot_simulate returned RNG_E_ARGUMENT (tally->refused). */
 #define KERN_SLOT_REFUSED_NONE 0
@@ -168,8 +205,9 @@ typedef struct kern_slot_game {
 #define KERN_SLOT_REFUSED_OVERFLOW 3   /* a win or a total would pass INT64_MAX */
 
 /* Running totals over simulated plays (credits).  A play's win is its line
- * and scatter wins, its free spins' wins and the progressive reset at a hit;
- * the meter increments are added in Python (a fixed share of every bet). */
+ * and scatter wins, its free spins' wins and the progressive's or jackpot
+ * level's reset at a hit; the meter increments are added in Python (a fixed
+ * share of every bet). */
 typedef struct kern_slot_tally {
     uint64_t plays;
     uint64_t hits;               /* plays with a win, a feature or a progressive hit */
@@ -179,11 +217,13 @@ typedef struct kern_slot_tally {
     uint64_t features;           /* plays that triggered free spins */
     uint64_t free_spins;         /* free spins played */
     uint64_t progressive_hits;
+    uint64_t jackpot_hits;       /* plays that won a jackpot level (harness/slot/jackpot.py) */
+    uint64_t jackpot_win;        /* the resets of the levels won (their increments: in Python) */
     uint64_t win_sq_lo;          /* sum of (play win)^2 as a 128-bit number */
     uint64_t win_sq_hi;
     uint64_t max_win;
     uint32_t refused;            /* KERN_SLOT_REFUSED_*: set with RNG_E_ARGUMENT */
-    uint32_t path_reader;        /* 1 if the base game's lines were paid by the ways path reader */
+    uint32_t path_reader;        /* KERN_SLOT_PAID_*: the reader that paid the base game's lines */
 } kern_slot_tally;
 
 /* Play n spins and add them to *tally.  Returns the source's status, or

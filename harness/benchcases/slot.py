@@ -24,13 +24,16 @@
   same RTP).  Baseline: numpy brute force of all 243 ways on a slice (reels
   1 to 3 fixed), checked against the slice's line return per way.
 * ``slot-sim-243ways-2scatters`` (issue 19: >= 10 million spins/s/core): spins of
-  the same game through the C kernel, whose ways reader carries every path's
-  automaton state reel by reel (``csrc/kernels/slot_ways.h``), against two
-  baselines in the same run: the same kernel reading the 243 paths one line
-  at a time (``line_by_line``, the kernel's path before that reader: 1.96
-  million spins/s on an idle core of the reference machine, so ``>= 5.1x`` it
-  is the issue's 10 million spins/s), and vectorised numpy with PCG64 stops.
-  Both kernel runs draw the same stops and must give the same totals.
+  the same game through the C kernel, whose fastest ways reader carries the
+  paths reel by reel as a dense vector over the automaton's states
+  (``csrc/kernels/slot_dense.h``, AVX-512 where the CPU has it, else the path
+  list of ``slot_ways.h``), against two baselines in the same run: the same
+  kernel reading the 243 paths one line at a time (``reader="lines"``, the
+  kernel's path before the ways readers: 1.96 million spins/s on an idle core
+  of the reference machine, so ``>= 5.1x`` it is the issue's 10 million
+  spins/s), and vectorised numpy with PCG64 stops; and the path list
+  (``reader="paths"``) for comparison.  Every kernel run draws the same stops
+  and must give the same totals.
 * ``slot-exact-hold-and-spin-15`` (issue 19: <= 10 s): the exact analysis of
   ``examples/slot_hold_and_spin.toml`` (5 x 3 = 15 positions, 3 respins that
   reset, weighted coin values, a grand award), the hold-and-spin feature solved
@@ -137,26 +140,26 @@ def _check_sim(spins: int, lines: int = 20):
     return check
 
 
-def _setup_sim_c(lines: int = 20, line_by_line: bool = False):
+def _setup_sim_c(lines: int = 20, reader: str = "fastest"):
     import rngcore
 
     from harness.slot.simulate import simulate
 
     model = _model(lines)
     _analysis(lines)  # outside the timed call
-    return lambda: simulate(model, SIM_SPINS, rngcore.Generator(SEED, 1), line_by_line=line_by_line)
+    return lambda: simulate(model, SIM_SPINS, rngcore.Generator(SEED, 1), reader=reader)
 
 
-def _check_same_totals_as_path_reader(result) -> None:
-    """The line-by-line run draws the same stops as the path reader's, so every total agrees."""
+def _check_same_totals_as_fastest_reader(result) -> None:
+    """Every reader draws the same stops as the fastest one, so every total agrees."""
     _check_sim(SIM_SPINS, WAYS)(result)
-    fast = _path_reader_run()
+    fast = _fastest_reader_run()
     fields = ("plays", "hits", "line_win", "scatter_win", "feature_win", "free_spins", "win_sq", "max_win")
-    assert [getattr(result, f) for f in fields] == [getattr(fast, f) for f in fields], "the two readers disagree"
+    assert [getattr(result, f) for f in fields] == [getattr(fast, f) for f in fields], "the readers disagree"
 
 
 @functools.lru_cache(maxsize=None)
-def _path_reader_run():
+def _fastest_reader_run():
     return _setup_sim_c(WAYS)()
 
 
@@ -312,9 +315,12 @@ CASES = [
     BenchCase("slot-sim-243ways-2scatters", "rngcert-c-kernel", functools.partial(_setup_sim_c, WAYS), SIM_SPINS,
               "spins", target=">= 10x numpy-pcg64-vectorised; >= 5.1x rngcert-c-line-by-line",
               check=_check_sim(SIM_SPINS, WAYS)),
+    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-path-list",
+              functools.partial(_setup_sim_c, WAYS, reader="paths"), SIM_SPINS, "spins",
+              check=_check_same_totals_as_fastest_reader),
     BenchCase("slot-sim-243ways-2scatters", "rngcert-c-line-by-line",
-              functools.partial(_setup_sim_c, WAYS, line_by_line=True), SIM_SPINS, "spins", baseline=True,
-              check=_check_same_totals_as_path_reader),
+              functools.partial(_setup_sim_c, WAYS, reader="lines"), SIM_SPINS, "spins", baseline=True,
+              check=_check_same_totals_as_fastest_reader),
     BenchCase("slot-sim-243ways-2scatters", "numpy-pcg64-vectorised",
               functools.partial(_setup_sim_numpy_pcg64, WAYS, WAYS_NUMPY_SPINS), WAYS_NUMPY_SPINS, "spins",
               baseline=True, check=_check_sim(WAYS_NUMPY_SPINS, WAYS)),

@@ -151,9 +151,14 @@ def solve(model: SlotModel) -> WindowFigures:
                          f"{reads:,} readings, beyond the {MAX_BOTH_WAYS_READS:,} this tool does "
                          "(docs/slot_model.md, Both-ways pays)", model.source)
     every = (([c for c, _ in cols], math.prod(w for _, w in cols)) for cols in itertools.product(*groups))
+    return accumulate(model, every, math.prod(model.stop_totals()), window_readings(model, reader), windows)
 
+
+def window_readings(model: SlotModel, reader: LineReader):
+    """``read(window)``: the (pay, class) of every paying reading of the window's lines, both ways
+    (the exact analysis and the simulation pay a window with it)."""
     def read(window) -> list[tuple[int, int]]:
         return [hit for path in model.paylines
                 for hit in line_pay(reader, tuple(window[r][row] for r, row in enumerate(path)), model.reels)]
 
-    return accumulate(model, every, math.prod(model.stop_totals()), read, windows)
+    return read

@@ -137,6 +137,12 @@ class _Window:
         return got
 
 
+def window_evaluator(model: SlotModel):
+    """``evaluate(window)``: (total pay in line bets, pay per class, cells (reel, row) removed) of a
+    window (columns top row first), the rule the chain and the simulation both follow."""
+    return _Window(model).evaluate
+
+
 def _column(model: SlotModel, cells) -> tuple[int, ...]:
     """A column as the chain keeps it: sorted in a ways game (order changes nothing), as shown otherwise."""
     return tuple(sorted(cells)) if model.ways else tuple(cells)

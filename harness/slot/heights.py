@@ -47,8 +47,9 @@ def ways_reading(reader: ways.WayReader, window) -> list[tuple[int, int]]:
     return [(pay * n, c) for s, n in counts.items() for pay, c in reader.readings[s]]
 
 
-def _reader(model: SlotModel) -> ways.WayReader:
-    """How a way is read: left to right, or both ways (:func:`harness.slot.both_ways.way_reader`)."""
+def way_reader(model: SlotModel) -> ways.WayReader:
+    """How a way is read: left to right, or both ways (:func:`harness.slot.both_ways.way_reader`);
+    the analysis and the simulation (:mod:`harness.slot.window_player`) read ways with it."""
     if model.both_ways:
         return both_ways.way_reader(model)
     return ways.WayReader.left_to_right(LineReader(model).automaton)
@@ -85,7 +86,7 @@ def solve(model: SlotModel) -> WindowFigures:
                 reel[col] = reel.get(col, 0) + weight[h] * w
         columns.append(reel)
     windows = math.prod(len(c) for c in columns)  # every height combination's windows, summed
-    return ways.solve(model, _reader(model), columns, windows)
+    return ways.solve(model, way_reader(model), columns, windows)
 
 
 def solve_by_windows(model: SlotModel) -> WindowFigures:
@@ -96,7 +97,7 @@ def solve_by_windows(model: SlotModel) -> WindowFigures:
     ModelError
         If there are more than :data:`MAX_HEIGHT_WINDOWS` distinct windows.
     """
-    reader = _reader(model)
+    reader = way_reader(model)
     groups = _groups(model)
     per_reel = [[(h, w) for h, w in model.heights[r] if w] for r in range(model.reels)]
     windows = math.prod(sum(len(g) for g in by_height.values()) for by_height in groups)

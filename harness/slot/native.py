@@ -10,14 +10,18 @@ and a C status becomes an exception through :mod:`rngcore.errors`.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from harness.kernels import ffi, lib  # ImportError propagates: callers fall back
 from rngcore.errors import raise_for_status
 
+from harness.slot.jackpot import level_cells
 from harness.slot.lines import LineAutomaton, build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
+from harness.slot.sticky import sticky_symbol
 
 
 class _Keep:
@@ -144,13 +148,19 @@ def _suffixes(reels: ReelSet, suffixes) -> _Keep:
     return suf
 
 
-class SimGame(_Keep):
-    """``kern_slot_game`` for a model, with every table it points into."""
+# ``SimGame(reader=...)``: how a ways game's paths are read (``csrc/kernels/slot.h``; same totals).
+READERS = {"fastest": lib.KERN_SLOT_READER_FASTEST, "dense": lib.KERN_SLOT_READER_DENSE,
+           "paths": lib.KERN_SLOT_READER_PATHS, "lines": lib.KERN_SLOT_READER_LINES}
 
-    def __init__(self, model: SlotModel, max_free_spins: int, *, line_by_line: bool = False):
+
+class SimGame(_Keep):
+    """``kern_slot_game`` for a model, with every table it points into and the readers'
+    tables the kernel builds from them once (``kern_slot_prepare``, released with the game)."""
+
+    def __init__(self, model: SlotModel, max_free_spins: int, *, reader: str = "fastest"):
         super().__init__("kern_slot_game *")
         g = self.ptr
-        g.line_by_line = int(line_by_line)  # ways games: the reference reader instead of the path one
+        g.reader = READERS[reader]
         fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
         fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
@@ -166,6 +176,19 @@ class SimGame(_Keep):
         g.total_bet = model.total_bet
         g.multiplier = fsp.multiplier if fsp else 1
         g.progressive_reset = model.progressive.reset if model.progressive else 0
+        wild = sticky_symbol(model)
+        if wild is not None:  # sticky free spins: their windows are counted cell by cell
+            code = model.scatter_code
+            cells = np.zeros(len(model.symbols), dtype=np.uint16)
+            for x, place in zip(code.symbols, code.place):
+                cells[x] = place
+            g.sticky = wild + 1
+            g.symbol_cell = self.array(cells, np.uint16, "uint16_t *")
+        if model.jackpots:  # the reset of the level each window cell wins, -1 for none
+            resets = np.full(awards.width, -1, dtype=np.int64)
+            for level, cells in zip(model.jackpots, level_cells(model)):
+                resets[cells] = level.reset
+            g.jackpot_reset = self.array(resets, np.int64, "int64_t *")
         g.max_free_spins = max_free_spins
         lengths = set(model.stop_totals() + (model.stop_totals(feature=True) if fsp else ()))
         if len(lengths) == 1:
@@ -173,3 +196,5 @@ class SimGame(_Keep):
             self.draws = ffi.new("kern_slot_draws *")
             self.draws.bound = lengths.pop()
             g.draws = self.draws
+        raise_for_status(lib.kern_slot_prepare(g), "slot simulation tables")
+        weakref.finalize(self, lib.kern_slot_release, g)  # g stays alive with the finalizer

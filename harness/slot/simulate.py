@@ -12,6 +12,9 @@ Two players of the same rules (both read paylines through the automaton of
   it also plays the hold-and-spin feature, which the C kernel does not (the
   command's ``--simulate`` refuses such a model).
 
+Games read window by window (both-ways pays, reel heights per spin, cascades) go from
+:func:`simulate` to the Python player of :mod:`harness.slot.window_player`.
+
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
 hit.  Its expectation is the exact RTP of :mod:`harness.slot.progressive`, and
@@ -34,17 +37,19 @@ import numpy as np
 
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
+from harness.slot.jackpot import level_cells
 from harness.slot.lines import build_line_automaton
 from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
+WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 
 # Totals an kern_slot_tally and a SimulationResult share by name (win_sq is 128-bit in C).
 _TALLY_SUMS = ("plays", "hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
-               "progressive_hits")
+               "progressive_hits", "jackpot_hits", "jackpot_win")
 
 
 @dataclasses.dataclass
@@ -59,6 +64,8 @@ class SimulationResult:
     features: int = 0
     free_spins: int = 0
     progressive_hits: int = 0
+    jackpot_hits: int = 0  # plays that won a jackpot level (harness.slot.jackpot)
+    jackpot_win: int = 0  # the resets of the levels won
     win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
     mystery_win: int = 0  # resets of the mystery levels hit (numpy player only)
     cap_cut: int = 0  # credits the award cap took off the plays' wins (numpy player only)
@@ -75,9 +82,9 @@ class SimulationResult:
 
     @property
     def paid(self) -> int:
-        """Credits paid, with the progressive's reset at each hit (not its increments)."""
+        """Credits paid, with the progressive's (or jackpot level's) reset at each hit (not its increments)."""
         return (self.line_win + self.scatter_win + self.feature_win + self.reset * self.progressive_hits
-                + self.mystery_win - self.cap_cut)
+                + self.jackpot_win + self.mystery_win - self.cap_cut)
 
     def rtp(self) -> Fraction:
         if not self.plays:
@@ -147,6 +154,7 @@ class SimulationResult:
             "features": self.features,
             "free_spins": self.free_spins,
             "progressive_hits": self.progressive_hits,
+            "jackpot_hits": self.jackpot_hits,
             "max_win_credits": self.max_win,
         }
 
@@ -155,15 +163,17 @@ class SimulationResult:
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
         rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
-        out = [f"Simulation ({self.plays:,} plays, {self.engine} kernel, {self.generator}{rate})"]
+        player = self.engine if self.engine == WINDOW_PLAYER else f"{self.engine} kernel"
+        out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
         out.append(f"  RTP            {float(self.rtp()):.6f}   99.9% interval [{lo:.6f}, {hi:.6f}]   "
                    f"exact {float(analysis.rtp):.6f} {'inside' if rtp_in else 'OUTSIDE'}")
         out.append(f"  hit frequency  {float(self.hit_frequency()):.6f}   99.9% interval [{hlo:.6f}, {hhi:.6f}]   "
                    f"exact {float(analysis.hit_frequency):.6f} {'inside' if hit_in else 'OUTSIDE'}")
+        jackpots = f", jackpot level hits {self.jackpot_hits:,}" if self.jackpot_hits else ""
         out.append(f"  free spins features {self.features:,} ({self.free_spins:,} free spins), "
-                   f"progressive hits {self.progressive_hits:,}, largest play win {self.max_win:,} credits")
+                   f"progressive hits {self.progressive_hits:,}{jackpots}, largest play win {self.max_win:,} credits")
         return out
 
 
@@ -171,8 +181,8 @@ def _empty(model: SlotModel, engine: str, generator: str) -> SimulationResult:
     prog = model.progressive
     return SimulationResult(
         total_bet=model.total_bet,
-        contribution=(prog.contribution if prog else Fraction(0)) + sum((m.contribution for m in model.mystery),
-                                                                       Fraction(0)),
+        contribution=(prog.contribution if prog else Fraction(0))
+        + sum((m.contribution for m in (*model.mystery, *model.jackpots)), Fraction(0)),
         reset=prog.reset if prog else 0,
         engine=engine,
         generator=generator,
@@ -188,8 +198,9 @@ def describe(generator) -> str:
 
 
 def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
-             chunk: int = CHUNK, line_by_line: bool = False) -> SimulationResult:
-    """Play ``n`` spins through the C kernel, drawing from ``generator``.
+             chunk: int = CHUNK, reader: str = "fastest") -> SimulationResult:
+    """Play ``n`` spins through the C kernel, drawing from ``generator``; a both-ways,
+    reel-heights or cascade game through :mod:`harness.slot.window_player` instead.
 
     Parameters
     ----------
@@ -197,11 +208,15 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         Its ``rng_source`` supplies every bit; its lock is held for each chunk.
     progress : callable, optional
         ``progress(done, n)`` after each chunk.
-    line_by_line : bool
-        Read a ways game's paths one line at a time instead of reel by reel
-        with the paths merged by automaton state (``csrc/kernels/slot.h``):
-        the same draws and totals, two to three times slower for 243 ways; the reference the
-        fast reader is tested and benchmarked against.
+    reader : {"fastest", "dense", "paths", "lines"}
+        How a ways game's paths are read (``csrc/kernels/slot.h``), with the
+        same draws and totals: reel by reel as a dense vector over the
+        automaton's states (``"dense"``, ``slot_dense.h``: the fastest on its
+        AVX-512 code path, which ``"fastest"`` takes where the CPU has it),
+        as a list of (state, paths) pairs (``"paths"``, ``slot_ways.h``:
+        ``"fastest"`` otherwise), or one line at a time (``"lines"``: the
+        reference the others are tested and benchmarked against).  The
+        readers' tables are built once per call, whatever ``chunk`` is.
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
     plays completed and has ``interrupted = True``.
@@ -213,12 +228,18 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         (possible only through retriggered free spins for a validated
         model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
+    from harness.slot import window_player
+
+    _check_plays(n)
+    if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
+        _check_playable(model, windows=True)
+        return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
+                                              progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
-    _check_plays(n)
     _check_playable(model)
-    game = native.SimGame(model, MAX_FREE_SPINS, line_by_line=line_by_line)
+    game = native.SimGame(model, MAX_FREE_SPINS, reader=reader)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
     done = 0
@@ -240,23 +261,41 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     return result
 
 
-def _check_playable(model: SlotModel, *, numpy: bool = False) -> None:
+def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = False) -> None:
     """Refuse a model whose features the player does not play (the exact analysis still does).
 
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; neither player plays the features read window
-    by window or chain by chain (cascades, both-ways pays, reel heights, sticky
-    wilds) nor the jackpot levels.
+    mystery levels and the cap; the window player (``windows=True``,
+    :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
+    plays both-ways pays, reel heights and cascades (not yet with scatters or
+    free spins).  The kernel and the numpy player play the jackpot levels won
+    by a scatter count (not those won on a payline); the kernel plays sticky
+    wilds.
     """
-    features = (("cascade", model.cascade), ("jackpot", model.jackpots), ("bet.both_ways", model.both_ways),
-                ("window.heights", model.heights), ("sticky", any(s.sticky for s in model.symbols)))
+    line_levels = any(level.on == "line" for level in model.jackpots)
+    features = (("sticky", numpy and any(s.sticky for s in model.symbols)), ("jackpot", line_levels))
+    if not windows:
+        features += (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
+                     ("window.heights", model.heights))
     if not numpy:
         features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
                      ("mystery", model.mystery), ("cap", model.cap))
+    sticky = [s for s in model.symbols if s.sticky]
+    if not numpy and (len(sticky) > 1 or (sticky and model.free_spins is not None and model.free_spins.retrigger)):
+        # the kernel lays one wild over the positions it landed on, in sessions without retriggers
+        raise ModelError("symbols" if len(sticky) > 1 else "free_spins.retrigger",
+                         "--simulate plays one sticky wild in free spins without retriggers, not "
+                         + ("several sticky wilds" if len(sticky) > 1 else "sticky wilds with retriggers")
+                         + "; the figures are exact without it (docs/slot_model.md, Sticky wilds)", model.source)
+    if windows and model.cascade is not None and (model.scatters or model.free_spins is not None):
+        raise ModelError("cascade", "--simulate does not play cascades with scatter symbols or free spins yet; "
+                         "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)
     for section, feature in features:
         if feature:  # a feature section (an empty tuple: no mystery levels)
-            raise ModelError(section, f"--simulate does not play the {section.replace('_', '-')} feature; its "
-                             "figures are exact without it (docs/slot_model.md, Limitations)", model.source)
+            what = "jackpot levels won on a payline" if section == "jackpot" else (
+                f"the {section.replace('_', '-')} feature")
+            raise ModelError(section, f"--simulate does not play {what}; its figures are exact without it "
+                             "(docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
@@ -330,6 +369,9 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
         feat = _NumpyStage(feature_reelset(model), build_line_automaton(model, with_progressive=False), model.paylines)
     mult = model.free_spins.multiplier if model.free_spins else 1
     bpl, tb = model.bet_per_line, model.total_bet
+    jackpot = np.full(awards.width, -1, dtype=np.int64)  # the reset of the level a window cell wins, -1 none
+    for level, cells in zip(model.jackpots, level_cells(model)):
+        jackpot[cells] = level.reset
     result = _empty(model, "numpy", describe(rng))
     started = time.perf_counter()
     done = 0
@@ -368,7 +410,12 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             over = np.maximum(line_win + scatter_win + feature_win - model.cap * tb, 0)
             result.cap_cut += int(over.sum())
             win = win - over
-        win = win + feature_win + prog * model_reset(model)
+        level_reset = jackpot[scat]
+        jackpot_hit = level_reset >= 0
+        feature_started |= jackpot_hit
+        result.jackpot_hits += int(np.count_nonzero(jackpot_hit))
+        result.jackpot_win += int(level_reset[jackpot_hit].sum())
+        win = win + feature_win + prog * model_reset(model) + np.where(jackpot_hit, level_reset, 0)
         if mystery is not None:
             hit, won = mystery.spin(m, rng)
             feature_started |= hit

@@ -1,0 +1,158 @@
+"""Plays of the games read window by window, in Python: both-ways pays, reel heights, cascades.
+
+The C kernel pays a spin through prefix tables of the payline automaton
+read left to right; a both-ways game also reads every line from the right,
+a game with reel heights per spin shows a different number of rows (and
+ways) on every spin, and a cascade play goes on from the cells a window's
+wins remove, so none fits those tables.  This player draws with bounded
+integers and pays each window with the very functions the exact analysis
+pays it with (:func:`harness.slot.both_ways.window_readings` for paylines,
+:func:`harness.slot.heights.ways_reading` with
+:func:`~harness.slot.heights.way_reader` for ways, both ways or not,
+:func:`harness.slot.cascade.window_evaluator`), so the rule lives in one
+place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
+a straightforward evaluation written there, and checks the simulated
+figures against the exact ones.
+
+Draws, for each chunk of plays and each reel in order (reel 1 first): with
+reel heights, every play's height, a bounded integer below the reel's total
+height weight falling in a height's range; then every play's (virtual)
+stop, a bounded integer below the reel's stop count.  Then, play by play,
+a cascade's refills: after each paying window, reel by reel, one stop of
+the reel's refill strip per removed cell, the first drawn on top.
+``rng.integers`` (numpy's ``Generator`` or ``rngcore.Generator``) draws
+them; no modulo or float picks an outcome.  These features stand alone in a
+model (no free spins, progressives or other features beside them), so a
+play is one spin and, for cascades, its refills.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from harness.slot.errors import ModelError
+from harness.slot.limits import MAX_FREE_SPINS
+from harness.slot.model import SlotModel
+from harness.slot.reelset import base_reelset
+from harness.slot.window import LineReader
+
+CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
+
+
+def plays_windows(model: SlotModel) -> bool:
+    """True for a model this player plays (and the C kernel does not)."""
+    return bool(model.both_ways) or model.heights is not None or model.cascade is not None
+
+
+class WindowGame:
+    """One model's window, paid; windows already seen are remembered (a game shows few distinct ones)."""
+
+    def __init__(self, model: SlotModel):
+        from harness.slot import both_ways, cascade, heights
+
+        self.model = model
+        self.reels = base_reelset(model)
+        if model.cascade is not None:  # a play is a chain of windows: see cascade()
+            self.evaluate = cascade.window_evaluator(model)
+        elif model.heights is not None or model.ways:  # ways (both ways too): the way automaton, column by column
+            reader = heights.way_reader(model)
+            self.read = lambda window: heights.ways_reading(reader, window)
+        else:
+            self.read = both_ways.window_readings(model, LineReader(model))
+        code = model.scatter_code
+        self._scatter = list(zip(code.symbols, code.place))
+        self._seen: dict[tuple, tuple[int, int]] = {}
+
+    def play(self, window) -> tuple[int, int]:
+        """(line credits, scatter credits) of a window (columns, top row first); not a cascade model's."""
+        key = tuple(tuple(col) for col in window)
+        got = self._seen.get(key)
+        if got is None:
+            m = self.model
+            lines = sum(pay for pay, _ in self.read(key)) * m.bet_per_line
+            cell = sum(col.count(x) * place for x, place in self._scatter for col in key)
+            got = (lines, int(m.scatter_awards.pay[cell]) * m.total_bet)
+            if len(self._seen) < 1 << 20:
+                self._seen[key] = got
+        return got
+
+    def cascade(self, window, rng) -> tuple[int, int]:
+        """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included)."""
+        m = self.model
+        rules, credits, k = m.cascade, 0, 0
+        window = tuple(tuple(col) for col in window)
+        while True:
+            pay, _, cells = self.evaluate(window)
+            if not pay:
+                return credits, k
+            credits += pay * m.bet_per_line * rules.ladder[rules.rung(k)]
+            k += 1
+            if k > MAX_FREE_SPINS:
+                raise ModelError("cascade.refill", f"simulation stopped: one play cascaded more than "
+                                 f"{MAX_FREE_SPINS:,} times (runaway guard)", m.source)
+            columns = []
+            for r, col in enumerate(window):
+                removed = {row for reel, row in cells if reel == r}
+                strip = rules.refill[r]
+                new = [strip[int(i)] for i in rng.integers(0, len(strip), size=len(removed))] if removed else []
+                columns.append(tuple(new + [x for row, x in enumerate(col) if row not in removed]))
+            window = tuple(columns)
+
+    def windows(self, m: int, rng) -> list[list[tuple[int, ...]]]:
+        """The windows of ``m`` plays (see the module docstring for the order of the draws)."""
+        model = self.model
+        columns = []
+        for r, length in enumerate(self.reels.lengths):
+            if model.heights is not None:
+                heights = [h for h, w in model.heights[r] if w]
+                ends = np.cumsum([w for _, w in model.heights[r] if w])
+                shown = np.asarray(heights)[np.searchsorted(ends, rng.integers(0, int(ends[-1]), size=m),
+                                                            side="right")]
+            else:
+                shown = np.full(m, model.rows)
+            stops = rng.integers(0, length, size=m)
+            table = self.reels.windows[r]
+            columns.append([tuple(table[s, :h].tolist()) for s, h in zip(stops.tolist(), shown.tolist())])
+        return [list(cols) for cols in zip(*columns)]
+
+
+def simulate_windows(model: SlotModel, n: int, rng, result, *,
+                     progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK):
+    """Play ``n`` plays of a both-ways, reel-heights or cascade model (see the module docstring).
+
+    ``result`` is the empty :class:`harness.slot.simulate.SimulationResult` the plays are counted
+    into (handed in by :func:`harness.slot.simulate.simulate`, so this module does not import it
+    back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
+    """
+    game = WindowGame(model)
+    started = time.perf_counter()
+    try:
+        while result.plays < n:
+            m = min(chunk, n - result.plays)
+            hits = lines = scatters = sq = top = 0
+            for window in game.windows(m, rng):
+                if model.cascade is not None:
+                    line_win, scatter_win = game.cascade(window, rng)[0], 0
+                else:
+                    line_win, scatter_win = game.play(window)
+                win = line_win + scatter_win
+                hits += win > 0
+                lines += line_win
+                scatters += scatter_win
+                sq += win * win
+                top = max(top, win)
+            # a chunk is added whole: Ctrl-C inside one leaves the totals of the chunks before
+            result.plays += m
+            result.hits += hits
+            result.line_win += lines
+            result.scatter_win += scatters
+            result.win_sq += sq
+            result.max_win = max(result.max_win, top)
+            if progress is not None:
+                progress(result.plays, n)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - started
+    return result
