@@ -182,6 +182,7 @@ def random_choices(monkeypatch):
 
     monkeypatch.setattr(engine.Decider, "choose", choose)
     monkeypatch.setattr(engine.Decider, "done", lambda self: None)
+    return rnd
 
 
 RULE_SETS = [
@@ -448,3 +449,44 @@ def test_the_rounds_switch_decisions_are_the_games():
     g = rules_for("blackjack-switch").game
     rules = g.game_rules()
     assert (engine.basic_swaps(rules) == g.swaps(rules, None)).all()
+
+
+# ------------------------------------------------------------------------------- journal pins --
+
+def _events_digest(game, options, rounds, stream):
+    """SHA-256 of every event (hence every journal record's body) of ``rounds`` rounds of ``game``."""
+    import hashlib
+    import json
+
+    rules = rules_for(game)
+    checked = rules.check_options(options)
+    g = rngcore.Generator(SEED, stream=stream)
+    h = hashlib.sha256()
+    for n in range(rounds):
+        r = play(rules, g, checked, round_id=n + 1)
+        for e in r.events:
+            h.update(json.dumps(e, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+#: (game, options, rounds, stream) -> the digest of their events, pinned on the engine as it was before its
+#: play and settlement were moved onto the game modules' functions (the journals must not change).
+BASIC_PINS = {("blackjack", (), 60, 1): "1cb31d3d6ac4d22dfd54ce7929e3dca61b35576134ca8e96c906cf191ae15f2d",
+              ("blackjack-switch", (), 40, 2): "96428091b6f11c71a6863856cd24c1c46fe2786804df897f6f619d2e6351ad1a"}
+RANDOM_PINS = {
+    ("blackjack", (), 150, 3): "f5e787cf691b9e243284d1453a79b9ea29bbfbf605826165938272d441443cc7",
+    ("blackjack", (("deal", "no-hole-card"), ("dealer", "h17"), ("blackjack-pays", "6to5")), 150, 3):
+        "6b196bc1fc10c9a1f591e957495499feb61a79000ab1b19410bc7601503ba179",
+    ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
+        "75995a181d021b087867f94c079b965fa59448ecd7fb561f4576c06ff8670206"}
+
+
+def test_basic_strategy_journals_are_pinned():
+    for (game, options, rounds, stream), pin in BASIC_PINS.items():
+        assert _events_digest(game, dict(options), rounds, stream) == pin, (game, options)
+
+
+def test_random_choice_journals_are_pinned(random_choices):
+    for (game, options, rounds, stream), pin in RANDOM_PINS.items():
+        random_choices.seed(21)
+        assert _events_digest(game, dict(options), rounds, stream) == pin, (game, options)
