@@ -18,6 +18,22 @@ dealer's hole card; then insurance or even money (6, 7), the peek (8), the
 customer's choices (9: surrender, split, double, hit, stand), the dealer's
 drawing (10) and the settlement (11, 12).
 
+Why the round is played here, not in the C engine.  The game's C round engine
+(:class:`harness.games.twentyone_table.TwentyOneTable`) plays a whole round from a strategy table
+to one net per area.  A round of this engine is the source of truth of its own play, by design:
+its decisions arrive one at a time (the bet script's, or the basic strategy's), each is checked
+against what the rules allow at that point and journaled as its own record before the outcome,
+each adds its stake as it is made, and every stake settles by its own class (a split's, a
+double's, insurance, a surrender); none of that is in the kernel's result, and a script's
+actions are no strategy table.  So the play is Python, and every rule it applies is the game
+module's one home for it: the totals, the actions a hand may take, the dealer's drawing and the
+settlement of a hand against the dealer (:mod:`harness.games.twentyone`:
+``total``, ``allowed_actions``, ``dealer_stands``, ``dealer_outcome``, ``standard_settle``;
+Pontoon's :mod:`harness.games.twentyone_pontoon`), the side bets' classes (each game's
+``side_labels``), the basic strategy and the switch (the game's computed chart and
+:func:`harness.games.twentyone_switch.swap_cells`).  The tests deal the rounds' own cards to the C
+engine with the same strategy and check every area's net and side class are the kernel's.
+
 Decisions.  Every decision point is one ``decision`` record, journaled
 before the outcome; the customer's action comes from the round option
 ``strategy``: ``script`` takes the bet script's ``actions``, one per
@@ -466,13 +482,19 @@ class TwentyOneRounds(RoundEngine):
                      {"cards": list(shoe.drawn), "actions": list(decide.taken)}, tuple(decisions))
 
     def _surrenders(self, hands, upv, against, rules, decide, decision) -> None:
-        """A pair of areas (2-8-ハ): the surrender of either or both hands comes before any 8-ヘ action on the
-        pair (and after the switch, which a surrender would bar, 8-ニ), one decision a hand."""
+        """A pair of areas (2-8-ハ, seed L709): the surrender of either or both hands comes before any 8-ヘ
+        action on the pair (and after the switch, which a surrender would bar, 8-ニ), one decision a hand.
+
+        Basic surrenders a hand when the strategy's first decision for it is the surrender: the cell the
+        game's C engine asks at the hand's first action, a split open (the area holds one hand).  No card
+        is drawn for the decision and the cell reads only the hand and the up card, so asking it for both
+        hands first (the seed's order) plays exactly what the game's simulation plays, which asks the
+        second area's at its first action, after the first area's play (docs/table_games.md)."""
         if not rules.may_surrender(upv):
             return
         for h in hands:
             where = f"surrender: {h.describe()} against {against}"
-            acts = tw.allowed_actions(rules, upv, h.hand, tw.Context(), False)
+            acts = tw.allowed_actions(rules, upv, h.hand, tw.Context(), 1 < rules.max_hands)
             word = decide.choose(where, GIVE_UP, lambda: "no-surrender" if h.natural else
                                  "surrender" if self.chart(rules)(h.hand, upv, tw.Context(), acts) == tw.SURRENDER
                                  else "no-surrender")
