@@ -321,11 +321,16 @@ class _PowerLoss(BaseException):
 def test_a_thousand_random_power_losses(tmp_path):
     """1,000 random stop points (game, round, record; before or after its commit), each followed by a
     restart: the invariants hold every time, and a second restart finds nothing to do."""
+    random_power_losses(tmp_path, sorted(BETS), 1000, 17)
+
+
+def random_power_losses(tmp_path, games, trials, seed, bets=BETS) -> None:
+    """``trials`` random stop points in rounds of ``games`` (each with its ``bets``), each followed by a
+    restart and :func:`check_recovered`."""
     import random
 
-    rnd = random.Random(17)
-    games = sorted(BETS)
-    for trial in range(1000):
+    rnd = random.Random(seed)
+    for trial in range(trials):
         game = rnd.choice(games)
         path = tmp_path / f"{trial}.sqlite"
         stop_at, before_commit = rnd.randrange(1, 40), rnd.random() < 0.5
@@ -346,7 +351,7 @@ def test_a_thousand_random_power_losses(tmp_path):
         g = rngcore.Generator(SEED, stream=trial)
         try:
             for _ in range(4):
-                play_rounds(j, [game], g)
+                step(j, game, bets[game], g)
         except _PowerLoss:
             pass
         j.close()  # what was not committed is gone

@@ -15,6 +15,7 @@ import pytest
 
 import rngcore
 from harness.rounds import Bet, Round, RoundError, State, recall
+from harness.games import twentyone as tw
 from harness.rounds.engines import twentyone as engine
 from harness.rounds.journal import Journal
 from harness.rounds.table import rules_for
@@ -159,9 +160,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
 
 # ------------------------------------------------------------------------------ playing rounds --
 
-def play(rules, generator, options=None, actions=None, sink=None, round_id=1) -> Round:
+def play(rules, generator, options=None, actions=None, sink=None, round_id=1, bets=None) -> Round:
     r = Round(rules, round_id, sink=sink, options=options, actions=actions)
-    for bet in BETS[rules.game.name]:
+    for bet in BETS[rules.game.name] if bets is None else bets:
         r.place(bet)
     r.close()
     r.generate(generator)
@@ -182,6 +183,7 @@ def random_choices(monkeypatch):
 
     monkeypatch.setattr(engine.Decider, "choose", choose)
     monkeypatch.setattr(engine.Decider, "done", lambda self: None)
+    return rnd
 
 
 RULE_SETS = [
@@ -337,11 +339,11 @@ def doubled_stream(rules) -> int:
 STOPS = ["BETTING_OPEN", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT"]
 
 
-def stopped_at(rules, path, stream, state) -> None:
+def stopped_at(rules, path, stream, state, bets=None, actions=None) -> None:
     """A round with an additional stake, journaled up to ``state`` and left open (the process stops)."""
     with Journal(path) as j:
-        r = Round(rules, 1, sink=j.append)
-        for bet in BETS[rules.game.name]:
+        r = Round(rules, 1, sink=j.append, actions=actions)
+        for bet in BETS[rules.game.name] if bets is None else bets:
             r.place(bet)
         steps = {"BETTING_CLOSED": r.close,
                  "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
@@ -352,14 +354,9 @@ def stopped_at(rules, path, stream, state) -> None:
             step()
 
 
-@pytest.mark.parametrize("game,state", [
-    (g, s) if g == "blackjack" and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
-    pytest.param(g, s, marks=pytest.mark.slow) for g in BETS for s in STOPS])
-def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, state):
-    rules = rules_for(game)
-    stream = doubled_stream(rules)
-    path = tmp_path / f"{state}.sqlite"
-    stopped_at(rules, path, stream, state)
+def recovered_after_stop(path, state) -> tuple[list, list]:
+    """Restart after :func:`stopped_at` ``state``: the recovery's invariants (finished by the rule, every
+    stake settled exactly once, money conserved, a void returns everything); (events, settlement records)."""
     with Journal(path) as j:
         finished = recall.recover(j)
         assert recall.recover(j) == [] and j.verify().ok
@@ -374,7 +371,18 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, s
         assert any(s["kind"] == "stake" for s in stakes)  # the additional stake was journaled before the stop
     if not settles:
         assert all(m["result"] == "void" and m["paid"] == 0 for m in moves)  # all returned, the added ones too
-    else:
+    return events, moves
+
+
+@pytest.mark.parametrize("game,state", [
+    (g, s) if g == "blackjack" and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
+    pytest.param(g, s, marks=pytest.mark.slow) for g in BETS for s in STOPS])
+def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, state):
+    rules = rules_for(game)
+    path = tmp_path / f"{state}.sqlite"
+    stopped_at(rules, path, doubled_stream(rules), state)
+    events, moves = recovered_after_stop(path, state)
+    if state in ("OUTCOME_DETERMINED", "SETTLEMENT"):
         outcome = next(e for e in events if e["kind"] == "outcome")["record"]
         assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
             reference(outcome["cards"], outcome["actions"], areas=rules.engine.row.areas)
@@ -448,3 +456,122 @@ def test_the_rounds_switch_decisions_are_the_games():
     g = rules_for("blackjack-switch").game
     rules = g.game_rules()
     assert (engine.basic_swaps(rules) == g.swaps(rules, None)).all()
+
+
+# ------------------------------------------------------------------------------- journal pins --
+
+def _events_digest(game, options, rounds, stream):
+    """SHA-256 of every event (hence every journal record's body) of ``rounds`` rounds of ``game``."""
+    import hashlib
+    import json
+
+    rules = rules_for(game)
+    checked = rules.check_options(options)
+    g = rngcore.Generator(SEED, stream=stream)
+    h = hashlib.sha256()
+    for n in range(rounds):
+        r = play(rules, g, checked, round_id=n + 1)
+        for e in r.events:
+            h.update(json.dumps(e, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+#: (game, options, rounds, stream) -> the digest of their events, pinned on the engine as it was before its
+#: play and settlement were moved onto the game modules' functions (the journals must not change).
+BASIC_PINS = {("blackjack", (), 60, 1): "1cb31d3d6ac4d22dfd54ce7929e3dca61b35576134ca8e96c906cf191ae15f2d",
+              ("blackjack-switch", (), 40, 2): "96428091b6f11c71a6863856cd24c1c46fe2786804df897f6f619d2e6351ad1a"}
+RANDOM_PINS = {
+    ("blackjack", (), 150, 3): "f5e787cf691b9e243284d1453a79b9ea29bbfbf605826165938272d441443cc7",
+    ("blackjack", (("deal", "no-hole-card"), ("dealer", "h17"), ("blackjack-pays", "6to5")), 150, 3):
+        "6b196bc1fc10c9a1f591e957495499feb61a79000ab1b19410bc7601503ba179",
+    ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
+        "75995a181d021b087867f94c079b965fa59448ecd7fb561f4576c06ff8670206"}
+
+
+def test_basic_strategy_journals_are_pinned():
+    for (game, options, rounds, stream), pin in BASIC_PINS.items():
+        assert _events_digest(game, dict(options), rounds, stream) == pin, (game, options)
+
+
+def test_random_choice_journals_are_pinned(random_choices):
+    for (game, options, rounds, stream), pin in RANDOM_PINS.items():
+        random_choices.seed(21)
+        assert _events_digest(game, dict(options), rounds, stream) == pin, (game, options)
+
+
+# ----------------------------------------------------------- the C round engine, the same cards --
+
+def area_nets(r) -> dict[str, F]:
+    """Each main area's net per unit of its stake (the hand stakes of the area: its main bet, the splits and
+    doubles added to it), from the round's settlement records; insurance and side bets apart."""
+    events = {e["index"]: e for e in r.events if e["kind"] == "stake"}
+    bets = [e for e in r.events if e["kind"] in ("bet", "stake")]
+    area = {}
+    for i, b in enumerate(bets):
+        if b["bet"] in ("main", "main_2"):
+            area[i] = b["bet"]
+        elif i in events and not b["bet"].startswith("insurance"):
+            area[i] = bets[events[i]["to"]]["bet"]
+    out = {}
+    for e in r.events:
+        if e["kind"] == "settlement" and e["index"] in area:
+            out[area[e["index"]]] = out.get(area[e["index"]], 0) + F(e["paid"] - e["collected"], MAIN)
+    return out
+
+
+def c_table(rules, options):
+    """The game's C round engine with the basic strategy the rounds play (and its switch decisions)."""
+    from harness.games.twentyone_table import TwentyOneTable
+
+    game_rules, decks = rules.engine.rules_of(options)
+    swaps = engine.basic_swaps(game_rules) if game_rules.switch else None
+    return TwentyOneTable(game_rules, rules.engine.chart(game_rules), rules.game.shoe_rules, decks, swaps=swaps)
+
+
+def c_engine_agrees(game, options, rounds, stream):
+    rules = rules_for(game)
+    checked = rules.check_options(options)
+    table = c_table(rules, checked)
+    g = rngcore.Generator(SEED, stream=stream)
+    for n in range(rounds):
+        r = play(rules, g, checked, round_id=n + 1, bets=BETS.get(game, [Bet("ann", "main", MAIN)]))
+        codes = r.outcome.record["cards"]
+        (a, b, _), side, used, _ = table.round_areas(codes)
+        mine = area_nets(r)
+        assert (mine["main"], mine.get("main_2", F(0))) == (a, b), r.outcome.shown
+        assert used <= len(codes)
+        labels = rules.game.side_labels_of(side)
+        assert all(r.outcome.features[k] == v for k, v in labels.items() if k in r.outcome.features), r.outcome.shown
+
+
+@pytest.mark.parametrize("game,options", [
+    ("blackjack", {}), ("blackjack-switch", {}),
+    pytest.param("blackjack", {"deal": "no-hole-card", "dealer": "h17"}, marks=pytest.mark.slow),
+    pytest.param("blackjack-switch", {"deal": "no-hole-card"}, marks=pytest.mark.slow)])
+def test_basic_rounds_play_as_the_c_engine_plays_the_same_cards(game, options):
+    c_engine_agrees(game, options, 200, 31)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{}, {"double-cards": "any", "das": "no"}])
+def test_basic_pontoon_rounds_play_as_the_c_engine_plays_the_same_cards(options):
+    c_engine_agrees("pontoon", options, 1000, 32)
+
+
+def test_a_pairs_basic_surrender_is_the_strategys_first_decision(monkeypatch):
+    """2-8-ハ (seed L709): both hands' surrenders are decided before any 8-ヘ action; basic surrenders a hand
+    when the strategy's first action for it, a split open as the C engine asks it, is the surrender (one
+    reading with the game's simulation): a pair the strategy splits is not surrendered."""
+    from rngcore.devices.cards import encode
+
+    class SplitsElseSurrenders:  # a strategy whose best play without the split is the surrender
+        def __call__(self, hand, up, ctx, allowed):
+            return next(a for a in (tw.SPLIT, tw.SURRENDER, tw.STAND) if a in allowed)
+
+    rules = rules_for("blackjack-switch")
+    monkeypatch.setattr(rules.engine, "chart", lambda game_rules: SplitsElseSurrenders())
+    game_rules = rules.engine.rules_of({})[0]
+    hands = [engine.Hand(1, [encode(8, 0), encode(8, 1)], area=1), engine.Hand(2, [encode(5, 0), encode(7, 2)], area=2)]
+    decide, made = engine.Decider("blackjack-switch", "basic", None), []
+    rules.engine._surrenders(hands, 10, "KH", game_rules, decide, lambda *a: made.append(a[0]))
+    assert made == ["no-surrender", "surrender"] and [h.surrendered for h in hands] == [False, True]

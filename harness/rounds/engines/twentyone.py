@@ -1,7 +1,8 @@
 """Twenty-one rounds in mode B (000 別表第1 第2 1-18, 2-17): one customer position against the dealer.
 
-The games are the rows of :data:`TABLE` (blackjack, Blackjack Switch); what follows is blackjack's
-procedure, the switch's differences are in ``docs/rounds.md``.
+The games are the rows of :data:`TABLE` (blackjack, Blackjack Switch) and of the modules built on
+:class:`TwentyOneRounds` (Pontoon: :mod:`harness.rounds.engines.twentyone_pontoon`); what follows is
+blackjack's procedure, the others' differences are in their rows, their modules and ``docs/rounds.md``.
 
 Built on the public rules of the twenty-one game modules (each game's
 ``game_rules`` from its options, its cited table, its side bets and their
@@ -16,6 +17,22 @@ up card, the customer's second card and, under the hole-card rule, the
 dealer's hole card; then insurance or even money (6, 7), the peek (8), the
 customer's choices (9: surrender, split, double, hit, stand), the dealer's
 drawing (10) and the settlement (11, 12).
+
+Why the round is played here, not in the C engine.  The game's C round engine
+(:class:`harness.games.twentyone_table.TwentyOneTable`) plays a whole round from a strategy table
+to one net per area.  A round of this engine is the source of truth of its own play, by design:
+its decisions arrive one at a time (the bet script's, or the basic strategy's), each is checked
+against what the rules allow at that point and journaled as its own record before the outcome,
+each adds its stake as it is made, and every stake settles by its own class (a split's, a
+double's, insurance, a surrender); none of that is in the kernel's result, and a script's
+actions are no strategy table.  So the play is Python, and every rule it applies is the game
+module's one home for it: the totals, the actions a hand may take, the dealer's drawing and the
+settlement of a hand against the dealer (:mod:`harness.games.twentyone`:
+``total``, ``allowed_actions``, ``dealer_stands``, ``dealer_outcome``, ``standard_settle``;
+Pontoon's :mod:`harness.games.twentyone_pontoon`), the side bets' classes (each game's
+``side_labels``), the basic strategy and the switch (the game's computed chart and
+:func:`harness.games.twentyone_switch.swap_cells`).  The tests deal the rounds' own cards to the C
+engine with the same strategy and check every area's net and side class are the kernel's.
 
 Decisions.  Every decision point is one ``decision`` record, journaled
 before the outcome; the customer's action comes from the round option
@@ -104,6 +121,8 @@ class Row:
         whose second cards may be switched, 2-8-ニ).
     etable : ETable or None
         The mode-B declaration, for a game whose module declares none (None: the module's).
+    ranks : tuple of int
+        The ranks of one deck of the game's stack (Pontoon's has no 10s, 第2 3-1).
     """
 
     game: object
@@ -112,6 +131,7 @@ class Row:
     items: dict
     areas: int = 1
     etable: ETable | None = None
+    ranks: tuple = cards.STANDARD_RANKS
 
 
 #: The games played.  000's blackjack declares its mode B in its module (第2 1-18); Blackjack Switch's
@@ -140,8 +160,8 @@ TABLE = (
 class Shoe:
     """The cards of one round: drawn from a fresh stack (``generator``), or read from a journaled record."""
 
-    def __init__(self, decks: int, generator=None, recorded=None, game: str = ""):
-        self.left = [int(c) for c in cards.fresh_stack(decks)]
+    def __init__(self, decks: int, generator=None, recorded=None, game: str = "", ranks=cards.STANDARD_RANKS):
+        self.left = [int(c) for c in cards.fresh_stack(decks, ranks)]
         self.generator, self.recorded, self.drawn, self.game = generator, recorded, [], game
 
     def draw(self) -> int:
@@ -188,21 +208,21 @@ def blackjack_label(pays: Fraction) -> str:
     return f"blackjack_{pays.numerator}to{pays.denominator}"
 
 
-def hand_rule(slot: str, *, source: str, blackjack, original: bool) -> BetRule:
-    """The rule of one stake on a hand, read from the feature ``slot`` (1-11, 1-12): an original stake
-    (of a main area) may be a blackjack, surrendered or paid even money; a split's or a double's stake
-    is returned against a dealer blackjack (12-ロ, ``returned``)."""
-    def row(label, pays):
-        return (label, Where(**{slot: label}), pays)
+def hand_classes(blackjack, original: bool) -> list[tuple[str, Fraction]]:
+    """(class, net per unit) of one stake on a hand (1-11, 1-12): an original stake (of a main area) may
+    be a blackjack, surrendered or paid even money; a split's or a double's stake is returned against a
+    dealer blackjack (12-ロ, ``returned``)."""
+    first = [(blackjack_label(p), p) for p in blackjack] if original else []
+    extra = [("even_money", odds(1)), ("surrender", Fraction(-1, 2))] if original else []
+    return [*first, ("win", odds(1)), ("push", Fraction(0)), ("returned", Fraction(0)), *extra,
+            ("bust", Fraction(-1)), ("lose", Fraction(-1))]
 
-    first = [row(blackjack_label(p), p) for p in blackjack] if original else []
-    extra = [row("even_money", odds(1)), row("surrender", Fraction(-1, 2))] if original else []
-    return BetRule(slot, source, rows(*first, row("win", odds(1)), row("push", Fraction(0)),
-                                      row("returned", Fraction(0)), *extra, row("bust", Fraction(-1)),
-                                      row("lose", Fraction(-1))),
-                   push_labels=frozenset({"push", "returned"}),
-                   note="a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer "
-                        "blackjack (12-ロ)")
+
+def hand_rule(slot: str, source: str, classes, note: str) -> BetRule:
+    """The rule of one stake on a hand, read from the feature ``slot``: its ``classes`` (label, net per
+    unit); a class paying 0 returns the stake."""
+    return BetRule(slot, source, rows(*((label, Where(**{slot: label}), pays) for label, pays in classes)),
+                   push_labels=frozenset(label for label, pays in classes if pays == 0), note=note)
 
 
 class Decider:
@@ -249,10 +269,17 @@ class Hand:
     doubled: bool = False
     surrendered: bool = False
     even_money: bool = False
+    rescued: bool = False  # Pontoon's double rescue (3-7-ホ): the double stake withdrawn, the hand finished
+    hard: bool = False     # its aces count 1 (Pontoon's doubled hand, 3-5-ロ-(1))
 
     @property
     def hand(self) -> tuple:
         return hand_of(self.codes)
+
+    @property
+    def points(self) -> tuple[int, bool]:
+        """(total, soft) by the game's count (:func:`harness.games.twentyone.total`; every ace 1 if ``hard``)."""
+        return (tw.hard_total(self.hand), False) if self.hard else tw.total(self.hand)
 
     @property
     def natural(self) -> bool:
@@ -260,10 +287,10 @@ class Hand:
 
     @property
     def bust(self) -> bool:
-        return tw.total(self.hand)[0] > 21
+        return tw.hard_total(self.hand) > 21
 
     def describe(self) -> str:
-        t, soft = tw.total(self.hand)
+        t, soft = self.points
         return f"hand {self.number} {shown(self.codes)}, {'soft' if soft else 'hard'} {t}"
 
 
@@ -271,6 +298,7 @@ class TwentyOneRounds(RoundEngine):
     """The round engine of one twenty-one game of :data:`TABLE` (see the module doc)."""
 
     takes_actions = True  # a round may carry the bet script's actions (Round(actions=...))
+    natural_word = "blackjack"  # what the shown outcome calls a dealer's two-card 21
 
     def __init__(self, row: Row):
         self.row, self.game = row, row.game
@@ -292,13 +320,15 @@ class TwentyOneRounds(RoundEngine):
 
     @functools.lru_cache(maxsize=None)
     def _bets(self) -> tuple:
-        pays = sorted(set(self._blackjack_pays()))
-        hand = functools.partial(hand_rule, source=self.row.clause, blackjack=pays)
         insurance = self.game.entry("insurance_pays")
         areas, most = self.row.areas, MAX_HANDS * self.row.areas
-        out = [hand(self.main_slot(k), original=True) for k in range(1, areas + 1)]
-        out += [hand(f"split_{k}", original=False) for k in range(areas + 1, most + 1)]
-        out += [hand(f"double_{k}", original=False) for k in range(1, most + 1)]
+
+        def hand(slot, kind):
+            return hand_rule(slot, self.row.clause, self.hand_classes(kind), self.hand_note)
+
+        out = [hand(self.main_slot(k), "original") for k in range(1, areas + 1)]
+        out += [hand(f"split_{k}", "split") for k in range(areas + 1, most + 1)]
+        out += [hand(f"double_{k}", "double") for k in range(1, most + 1)]
         for k in range(1, areas + 1):
             slot = self.insurance_slot(k)
             out.append(BetRule(slot, insurance.source, rows(("win", Where(**{slot: "win"}), insurance.value),
@@ -309,6 +339,13 @@ class TwentyOneRounds(RoundEngine):
             out.append(BetRule(side.name, side.source, rows(*((o.label, Where(**{side.name: o.label}), o.net)
                                                               for o in side.outcomes)), note=side.note))
         return tuple(out)
+
+    hand_note = "a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer blackjack (12-ロ)"
+
+    def hand_classes(self, kind: str) -> list[tuple[str, Fraction]]:
+        """(class, net per unit) of a stake on a hand: ``kind`` ``original`` (a main area's), ``split`` (a
+        hand a split formed) or ``double`` (a double's stake)."""
+        return hand_classes(sorted(set(self._blackjack_pays())), kind == "original")
 
     def _blackjack_pays(self):
         option = self.game.option("blackjack-pays")
@@ -368,7 +405,7 @@ class TwentyOneRounds(RoundEngine):
         self.check_actions(actions, {"strategy": strategy})
         strategy = strategy or ("basic" if actions is None else "script")
         rules, decks = self.rules_of(options)
-        shoe = Shoe(decks, generator, game=self.name)
+        shoe = Shoe(decks, generator, game=self.name, ranks=self.row.ranks)
         return self._play(shoe, Decider(self.name, strategy, actions), rules, options)
 
     def round_dealt(self, variant: str, record: dict, *, strategy: str | None = None, actions=None,
@@ -377,7 +414,7 @@ class TwentyOneRounds(RoundEngine):
                 or not isinstance(record.get("actions"), list):
             raise ValueError(f"{self.name}: {record!r} is not a twenty-one round (cards and actions)")
         rules, decks = self.rules_of(options)
-        shoe = Shoe(decks, recorded=record["cards"], game=self.name)
+        shoe = Shoe(decks, recorded=record["cards"], game=self.name, ranks=self.row.ranks)
         dealt = self._play(shoe, Decider(self.name, "script", record["actions"]), rules, options)
         if len(shoe.drawn) != len(record["cards"]):
             raise ValueError(f"{self.name}: the journaled round has {len(record['cards'])} cards; its play used "
@@ -438,51 +475,56 @@ class TwentyOneRounds(RoundEngine):
         decide.done()
         features = self._settle(hands, dealer, insured, rules, firsts, seconds)
         d_hand = hand_of(dealer)
-        d_total = "blackjack" if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
+        d_total = self.natural_word if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
         text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
                          for h in hands)
         return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
                      {"cards": list(shoe.drawn), "actions": list(decide.taken)}, tuple(decisions))
 
     def _surrenders(self, hands, upv, against, rules, decide, decision) -> None:
-        """A pair of areas (2-8-ハ): the surrender of either or both hands comes before any 8-ヘ action on the
-        pair (and after the switch, which a surrender would bar, 8-ニ), one decision a hand."""
+        """A pair of areas (2-8-ハ, seed L709): the surrender of either or both hands comes before any 8-ヘ
+        action on the pair (and after the switch, which a surrender would bar, 8-ニ), one decision a hand.
+
+        Basic surrenders a hand when the strategy's first decision for it is the surrender: the cell the
+        game's C engine asks at the hand's first action, a split open (the area holds one hand).  No card
+        is drawn for the decision and the cell reads only the hand and the up card, so asking it for both
+        hands first (the seed's order) plays exactly what the game's simulation plays, which asks the
+        second area's at its first action, after the first area's play (docs/table_games.md)."""
         if not rules.may_surrender(upv):
             return
         for h in hands:
             where = f"surrender: {h.describe()} against {against}"
-            acts = tw.allowed_actions(rules, upv, h.hand, tw.Context(), False)
+            acts = tw.allowed_actions(rules, upv, h.hand, tw.Context(), 1 < rules.max_hands)
             word = decide.choose(where, GIVE_UP, lambda: "no-surrender" if h.natural else
-                                 "surrender" if basic_chart(rules)(h.hand, upv, tw.Context(), acts) == tw.SURRENDER
+                                 "surrender" if self.chart(rules)(h.hand, upv, tw.Context(), acts) == tw.SURRENDER
                                  else "no-surrender")
             h.surrendered = GIVE_UP[word]
             decision(word, where, "surrender")
 
     def _customer(self, hands, upv, against, rules, decide, decision, shoe) -> None:
         """The customer's choices (1-9, 2-8) for each hand in turn; a split's new hand is played right after
-        the hand it came from.  A blackjack, an even-money hand, a 21, a split ace or a bust chooses nothing."""
+        the hand it came from.  A blackjack, an even-money hand, a 21, a split ace or a bust chooses nothing;
+        a doubled hand chooses only what :meth:`allowed` gives it (Pontoon's rescue)."""
         i = 0
         while i < len(hands):
             h = hands[i]
-            while not (h.natural or h.even_money or h.surrendered):
-                ctx = tw.Context(split=h.split, split_aces=h.aces)
+            while not (h.natural or h.even_money or h.surrendered or h.rescued):
+                ctx = tw.Context(split=h.split, split_aces=h.aces, doubled=h.doubled)
                 room = sum(x.area == h.area for x in hands) < rules.max_hands  # hands per main area (9-ヘ-(2))
-                acts = tw.allowed_actions(rules, upv, h.hand, ctx, room)
-                if self.row.areas == 2:  # a pair's surrenders were decided before any play (2-8-ハ)
-                    acts = tuple(a for a in acts if a != tw.SURRENDER)
-                if h.doubled or acts == (tw.STAND,):
-                    break  # a doubled hand takes no more cards (9-ニ-(3))
+                acts = self.allowed(rules, upv, h, ctx, room)
+                if acts == (tw.STAND,):
+                    break
                 allowed = {tw.ACTION_NAMES[a]: a for a in acts}
-                where = f"{h.describe()} against {against}"
+                where = f"{h.describe()}{' doubled' if h.doubled else ''} against {against}"
                 word = decide.choose(where, allowed,
-                                     lambda: tw.ACTION_NAMES[basic_chart(rules)(h.hand, upv, ctx, acts)])
+                                     lambda: tw.ACTION_NAMES[self.chart(rules)(h.hand, upv, ctx, acts)])
                 act = allowed[word]
                 if act == tw.STAND:
                     decision(word, where, "stand")
                     break
-                if act == tw.SURRENDER:
-                    h.surrendered = True
-                    decision(word, where, "surrender")
+                if act in (tw.SURRENDER, tw.RESCUE):
+                    h.surrendered, h.rescued = act == tw.SURRENDER, act == tw.RESCUE
+                    decision(word, where, "surrender" if h.surrendered else "rescue")
                     break
                 if act == tw.SPLIT:
                     new = Hand(len(hands) + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE,
@@ -495,7 +537,7 @@ class TwentyOneRounds(RoundEngine):
                     hands.insert(i + 1, new)
                     continue
                 if act == tw.DOUBLE:
-                    h.doubled = True
+                    h.doubled, h.hard = True, rules.pontoon  # a doubled hand's aces count 1 (3-5-ロ-(1))
                     decision(word, where, "double",
                              [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}])
                 else:
@@ -504,6 +546,18 @@ class TwentyOneRounds(RoundEngine):
                 if h.bust:
                     break                           # 9-ホ
             i += 1
+
+    def chart(self, rules: tw.Rules) -> tw.TableStrategy:
+        """The computed basic strategy ``strategy=basic`` plays (:func:`basic_chart`)."""
+        return basic_chart(rules)
+
+    def allowed(self, rules: tw.Rules, up: int, h: Hand, ctx: tw.Context, room: bool) -> tuple[str, ...]:
+        """The actions open to hand ``h`` (:func:`harness.games.twentyone.allowed_actions`): a doubled hand
+        takes no more cards (9-ニ-(3)), a pair's surrenders were decided before any play (2-8-ハ)."""
+        if h.doubled:
+            return (tw.STAND,)
+        acts = tw.allowed_actions(rules, up, h.hand, ctx, room)
+        return tuple(a for a in acts if a != tw.SURRENDER) if self.row.areas == 2 else acts
 
     def _basic_switch(self, rules: tw.Rules, up: int, a: Hand, b: Hand) -> bool:
         """The switch by the exact values of the two candidate pairs of hands (the game's own decision,
@@ -517,9 +571,11 @@ class TwentyOneRounds(RoundEngine):
         return offered and rules.blackjack_pays == self.game.entry("blackjack_pays").value
 
     def _insurance_value(self, rules: tw.Rules) -> Fraction:
-        """Insurance's exact value per unit on an infinite shoe (4 ten-value cards in 13): basic declines it."""
+        """Insurance's exact value per unit on an infinite shoe (the game's deck: 16 ten-value cards in 52,
+        Pontoon's 12 in 48): basic declines it."""
         pays = self.game.entry("insurance_pays").value
-        return pays * Fraction(4, 13) - Fraction(9, 13)
+        size, tens = self.game.deck
+        return pays * Fraction(tens, size) - Fraction(size - tens, size)
 
     # -- settlement -----------------------------------------------------------------------------
 
