@@ -65,6 +65,17 @@ def schedule(total: int, points: int, minimum: int) -> list[tuple[int, int]]:
     return _ranges(out)
 
 
+def refine(ranges: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """Each of ``ranges`` cut into pieces of ``size`` from its start (its last piece shorter): a
+    certification's simulation plays its segments (:func:`schedule`) in partitions of at most
+    ``size`` rounds, so its convergence trace keeps the segments' ends.
+
+    >>> refine([(0, 5), (5, 12)], 3)
+    [(0, 3), (3, 5), (5, 8), (8, 11), (11, 12)]
+    """
+    return [(a, min(b, a + size)) for start, b in ranges for a in range(start, b, int(size))]
+
+
 def _ranges(ends: list[int]) -> list[tuple[int, int]]:
     """Consecutive ``(start, end)`` from 0 through each of ``ends``."""
     return list(zip([0, *ends[:-1]], ends))
@@ -75,14 +86,15 @@ def _ranges(ends: list[int]) -> list[tuple[int, int]]:
 _PREPARED: dict = {}
 
 
-def _battery(plan):
-    """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process."""
+def _battery(plan, planned=None):
+    """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process (or
+    ``planned``, that battery already planned here: :meth:`stats.battery.Battery.only`)."""
     from harness.sources import device_to_test
     from stats.battery import Battery
 
     if _PREPARED.get("plan") != plan:
         device, n, alpha, tests = plan
-        battery = Battery(device_to_test(device), n, alpha=alpha, tests=list(tests))
+        battery = planned or Battery(device_to_test(device), n, alpha=alpha, tests=list(tests))
         _PREPARED.clear()
         _PREPARED.update(plan=plan, battery=battery, fresh=pickle.dumps([t.acc for t in battery.tests]))
     battery = _PREPARED["battery"]
@@ -176,7 +188,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     lone = Battery(spec, n, alpha=alpha, tests=serial) if serial else None
     step = rows_per_chunk(full.kind)
     if merging:
-        _battery(plan)  # planned here once: forked workers start with it
+        _battery(plan, full.only(merging))  # planned here once (the report's plan): forked workers start with it
         if prepare is not None:
             prepare()
     store, saved = None, {}
@@ -297,4 +309,5 @@ def _concatenate(chunks):
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-__all__ = ["run_partitioned", "run_drawn", "executor", "merge_accumulators", "partitions", "schedule", "PARTITION_ROWS"]
+__all__ = ["run_partitioned", "run_drawn", "executor", "merge_accumulators", "partitions", "schedule", "refine",
+           "PARTITION_ROWS"]
