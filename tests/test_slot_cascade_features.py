@@ -7,12 +7,11 @@ equations over the spins remaining)."""
 from __future__ import annotations
 
 import functools
-import itertools
 from fractions import Fraction
 
 import pytest
 from slot_support import award, feature_value_by_first_step, model, play_figures, refused, simulate_refused
-from test_slot_cascade import WAYS, _play
+from test_slot_cascade import WAYS, _play, paid_spins
 
 from harness.slot import cascade
 from harness.slot.exact import analyse
@@ -51,18 +50,14 @@ def _spin(m, strips, times, spins_table):
     """{(credits, outcomes paid, spins awarded): probability} of one spin (its sequence, its scatters)."""
     s = m.symbol_index("S")
     pays = m.symbols[s].pays
-    cycle = 1
-    for strip in strips:
-        cycle *= len(strip)
     out: dict = {}
-    for stops in itertools.product(*(range(len(st)) for st in strips)):
-        window = tuple(tuple(st[(p + h) % len(st)] for h in range(m.rows)) for st, p in zip(strips, stops))
+    for window, weight in paid_spins(m, strips):
         for (credits, seen, n), q in _sequence(m, window, times).items():
             scatter = award(pays, n) * m.total_bet * times
             if scatter:
                 seen = seen | {("S", n)}
             key = (credits + scatter, seen, award(spins_table, n))
-            out[key] = out.get(key, Fraction(0)) + q / cycle
+            out[key] = out.get(key, Fraction(0)) + q * weight
     return out
 
 
@@ -137,6 +132,24 @@ def test_retriggers_agree_with_first_step_equations():
     assert a.feature.retrigger_per_spin > 0
 
 
+def _with_heights(text: str) -> str:
+    """``text`` with reel heights per spin (each reel 1 or 2 rows) and a stake."""
+    return text.replace("window = { rows = 2, reels = 3 }", "window = { rows = 2, reels = 3, heights = "
+                        "[{ 1 = 1, 2 = 2 }, { 1 = 2, 2 = 1 }, { 1 = 1, 2 = 3 }] }").replace(
+        "per_way = 1 }", "per_way = 1, total = 6 }")
+
+
+def test_scatters_with_reel_heights_equal_brute_force():
+    # docs/slot_model.md, "Cascades with reel heights": each reel keeps its drawn height; the last
+    # window's scatters pay
+    m = model(_with_heights(NO_FREE_SPINS))
+    a = analyse(m)
+    mean, second, hit, once = play_figures(brute_force_no_free(m))
+    assert m.heights is not None and a.parts["scatters"] > 0 and a.parts["cascade"] > 0
+    assert (a.rtp, a.variance, a.hit_frequency) == (mean / m.total_bet, second - mean * mean, hit)
+    assert {c.name: c.probability for c in a.classes if c.probability} == once
+
+
 def test_bounded_scatters_hold_the_brute_force(monkeypatch):
     monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
     m = model(NO_FREE_SPINS)
@@ -178,6 +191,15 @@ def test_combinations_still_refused_are_located(tmp_path, extra, where):
 def test_sticky_wild_with_cascades_is_refused(tmp_path):
     refused(tmp_path, GAME.replace('W = { kind = "wild" }', 'W = { kind = "wild", sticky = true }'),
             "symbols.W.sticky: a cascade model has no sticky wilds")
+
+
+def test_both_ways_with_cascades_is_refused_and_says_why(tmp_path):
+    refused(tmp_path, NO_FREE_SPINS.replace("per_way = 1 }", "per_way = 1, both_ways = true }"),
+            "cascade: a cascade model has no both-ways pays (a right-to-left win would remove the last cells")
+
+
+def test_free_spins_with_cascades_and_reel_heights_are_refused(tmp_path):
+    refused(tmp_path, _with_heights(GAME), "window.heights: a game with reel heights per spin has no [free_spins] section")
 
 
 def test_japanese_checks_cover_scatters_and_free_spins():

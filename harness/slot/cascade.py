@@ -11,6 +11,11 @@ and so on until a window pays nothing.  The ``k``-th window of a play
 (``k = 0``: the paid spin's) is paid ``ladder[k]`` times its line pays; the
 ladder's last rung applies to every later window.
 
+Reel heights per spin (``docs/slot_model.md``, "Cascades with reel heights"):
+each reel draws its height on the paid spin (:mod:`harness.slot.heights`)
+and keeps it through the play, a refill filling only the cells removed; the
+window pays every way of the rows it shows.
+
 Scatters and free spins (``docs/slot_model.md``, "Cascades with scatters and
 free spins"): a scatter is on no line, so it is never removed; when a
 sequence ends, its last window's scatters pay (x the total bet) and award
@@ -27,7 +32,8 @@ it removed).  In a ways game the order of the symbols within a column
 changes no pay and no removal, so a column is kept as its sorted contents.
 Every window the chain can reach is followed; the paid spin's windows are
 enumerated by column contents (the strips' stops, or virtual stops, grouped
-by what the column shows).  Up to :data:`MAX_CASCADE_STATES` states the
+by what the column shows; with reel heights, at every height it can draw,
+weighted by the height's weight).  Up to :data:`MAX_CASCADE_STATES` states the
 mean, the second moment, the hit frequency and each combination's
 probability of being paid at least once in the play are exact.
 
@@ -51,6 +57,7 @@ from harness.slot import chain
 from harness.slot import chain_bounds as cb
 from harness.slot import feature as fs
 from harness.slot.errors import ModelError
+from harness.slot.heights import cycle as heights_cycle
 from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
 from harness.slot.window import LineReader, column_groups, scatter_cell
@@ -129,12 +136,18 @@ class _Window:
         if got is not None:
             return got
         total, per_class, cells = 0, {}, set()
-        for path, pay, cls in self.lines.hits(window, self.model.paylines):
+        for path, pay, cls in self.lines.hits(window, self._paths(window)):
             total += pay
             per_class[cls] = per_class.get(cls, 0) + pay
             cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
+
+    def _paths(self, window: tuple):
+        """The window's paylines; with reel heights per spin, every way of the rows it shows."""
+        if self.model.heights is None:
+            return self.model.paylines
+        return itertools.product(*(range(len(col)) for col in window))
 
 
 def window_evaluator(model: SlotModel):
@@ -171,6 +184,28 @@ def _next_columns(model: SlotModel, column: tuple[int, ...], removed: list[int],
         col = _column(model, [x for x, _ in new] + kept)
         dist[col] = dist.get(col, 0) + math.prod(w for _, w in new)
     return [(col, Fraction(w, length ** k)) for col, w in dist.items()]
+
+
+def _starts(model: SlotModel, strips, weights) -> tuple[list[dict[tuple[int, ...], int]], int]:
+    """Per reel, the paid spin's columns (as the chain keeps them) -> their stops, and the cycle.
+
+    With reel heights per spin a column's weight is its height's weight times its stops: each reel
+    keeps the height it drew for the whole sequence (a refill fills only the cells removed).
+    """
+    key = lambda cells: _column(model, cells)  # noqa: E731
+    if model.heights is None:
+        cycle = math.prod(len(s) if weights is None else sum(w) for s, w in
+                          zip(strips, weights or [None] * len(strips)))
+        return column_groups(strips, weights, model.rows, key=key), cycle
+    out = []
+    for r, strip in enumerate(strips):
+        reel: dict[tuple[int, ...], int] = {}
+        for h, w in model.heights[r]:
+            if w:
+                for col, n in column_groups([strip], [weights[r]] if weights else None, h, key=key)[0].items():
+                    reel[col] = reel.get(col, 0) + w * n
+        out.append(reel)
+    return out, heights_cycle(model)
 
 
 def solve(model: SlotModel) -> CascadeSolution:
@@ -260,7 +295,7 @@ class _Walk:
         cascade, bpl = model.cascade, model.bet_per_line
         win = self.win = _Window(model)
         self.code = model.scatter_code if model.scatters else None
-        starts = column_groups(strips, weights, model.rows, key=lambda cells: _column(model, cells))
+        starts, self.cycle = _starts(model, strips, weights)
         n_start = math.prod(len(c) for c in starts)
         if n_start > MAX_START_WINDOWS:
             raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
@@ -270,8 +305,6 @@ class _Walk:
         lengths = [len(s) for s in cascade.refill]
         self.index: dict[tuple, int] = {}
         self.keys: list[tuple] = []
-        self.cycle = math.prod(len(s) if weights is None else sum(w) for s, w in
-                               zip(strips, weights or [None] * len(strips)))
         self.start: dict[int, int] = {}  # state -> stop combinations
         self.start_term: dict[int, int] = {}  # scatter cell -> stop combinations whose window pays no line
         self.first_class: dict[int, int] = {}
