@@ -169,9 +169,44 @@ def brute_force_no_free(m):
     return dist
 
 
-def test_free_spins_beyond_the_exact_limit_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
-    refused(tmp_path, GAME, "cascade: the free spins' cascade chain has")
+def _bounded_chains(monkeypatch, which):
+    """Solve the chains ``which`` names ("paid spin", "free spins" or "both") by the bounds only."""
+    init = cascade._Solver.__init__
+
+    def patched(self, walk):
+        init(self, walk)
+        free_walk = walk.times != 1  # GAME's free spins pay x2
+        if which == "both" or (which == "free spins") == free_walk:
+            self.exact = False
+            self.prepared = cascade.cb.prepare(walk.edges)
+
+    monkeypatch.setattr(cascade._Solver, "__init__", patched)
+
+
+@pytest.mark.parametrize("which", ["both", "paid spin", "free spins"])
+def test_bounded_free_spins_hold_the_brute_force(monkeypatch, which):
+    # docs/slot_model.md, "Cascade bounds": free spins whose spins are bounded cascade chains
+    _bounded_chains(monkeypatch, which)
+    m = model(GAME)
+    a = analyse(m)
+    mean, second, hit, once = play_figures(game_distribution())
+    tb = m.total_bet
+    assert a.bounded and a.rtp <= mean / tb <= a.rtp_upper and a.rtp_upper - a.rtp < Fraction(1, 10**12)
+    assert a.variance <= second - mean * mean <= a.variance_upper and a.hit_frequency == hit
+    assert a.parts["feature"] <= a.parts_upper["feature"] and a.parts["feature"] > 0
+    for c in a.classes:
+        assert c.probability <= once.get(c.name, 0) <= c.probability_upper, c.name
+    assert a.feature is None  # its figures are exact or not given: the RTP parts carry the bounds
+
+
+def test_bounded_free_spins_with_retriggers_hold_the_exact_figures(monkeypatch):
+    text = GAME.replace("retrigger = false", "retrigger = { 2 = 1 }")
+    exact = analyse(model(text))
+    _bounded_chains(monkeypatch, "both")
+    a = analyse(model(text))
+    assert a.rtp <= exact.rtp <= a.rtp_upper and a.variance <= exact.variance <= a.variance_upper
+    for c, e in zip(a.classes, exact.classes):
+        assert c.name == e.name and c.probability <= e.probability and e.probability_upper <= c.probability_upper
 
 
 def test_retriggers_that_never_end_are_refused(tmp_path):
