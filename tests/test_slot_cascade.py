@@ -1,6 +1,7 @@
 """Cascades (docs/slot_model.md, "Cascades"): the exact chain of harness.slot.cascade
 against an independent brute force that follows every stop combination and every
-refill stop through the whole play, windows kept as shown (never sorted)."""
+refill stop through the whole play, windows kept as shown (never sorted); with reel heights per
+spin, every height combination too, each reel refilled to the height it drew."""
 from __future__ import annotations
 
 import itertools
@@ -14,9 +15,11 @@ from harness.slot.profiles import check
 
 
 def _evaluate(m, window):
-    """(credits before the ladder, classes paid, cells removed) straight from the line rule."""
+    """(credits before the ladder, classes paid, cells removed) straight from the line rule; with
+    reel heights, every way of the rows the window shows."""
     total, classes, cells = 0, set(), set()
-    for path in m.paylines:
+    paths = m.paylines if m.heights is None else itertools.product(*(range(len(c)) for c in window))
+    for path in paths:
         pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(path)])
         if pay:
             total += pay * m.bet_per_line
@@ -40,7 +43,7 @@ def _play(m, window, k, depth):
         kept = [x for row, x in enumerate(column) if (r, row) not in cells]
         strip = m.cascade.refill[r]
         options.append([(list(new) + kept, Fraction(1, len(strip) ** len(new)))
-                        for new in itertools.product(strip, repeat=m.rows - len(kept))])
+                        for new in itertools.product(strip, repeat=len(column) - len(kept))])
     out: dict = {}
     for combo in itertools.product(*options):
         p = 1
@@ -52,17 +55,28 @@ def _play(m, window, k, depth):
     return out
 
 
-def brute_force(m, depth):
-    """(mean, second moment, hit frequency, P(class at least once)) per play, over every stop."""
-    dist: dict = {}
-    strips = m.base_strips
+def paid_spins(m, strips):
+    """``(window, probability)`` of every paid spin on ``strips`` (every stop combination and, with reel
+    heights per spin, every height combination, each as likely as its weights say), windows as shown."""
+    heights = m.heights or [((m.rows, 1),)] * m.reels
     cycle = 1
-    for s in strips:
-        cycle *= len(s)
-    for stops in itertools.product(*(range(len(s)) for s in strips)):
-        window = tuple(tuple(s[(p + h) % len(s)] for h in range(m.rows)) for s, p in zip(strips, stops))
+    for s, hs in zip(strips, heights):
+        cycle *= len(s) * sum(w for _, w in hs)
+    for shape in itertools.product(*heights):
+        weight = 1
+        for _, w in shape:
+            weight *= w
+        for stops in itertools.product(*(range(len(s)) for s in strips)):
+            yield (tuple(tuple(s[(p + i) % len(s)] for i in range(h)) for s, p, (h, _) in zip(strips, stops, shape)),
+                   Fraction(weight, cycle))
+
+
+def brute_force(m, depth):
+    """(mean, second moment, hit frequency, P(class at least once)) per play, over every paid spin."""
+    dist: dict = {}
+    for window, weight in paid_spins(m, m.base_strips):
         for (credits, seen, _), q in _play(m, window, 0, depth).items():
-            dist[credits, seen] = dist.get((credits, seen), Fraction(0)) + q / cycle
+            dist[credits, seen] = dist.get((credits, seen), Fraction(0)) + q * weight
     return play_figures(dist)
 
 
@@ -83,6 +97,13 @@ base = ["A K X K", "K A W X A", "A X K"]
 refill = ["X", "A K W X", "K A X"]
 ladder = [1, 2, 5]
 """
+
+# WAYS with reel heights per spin (docs/slot_model.md, "Cascades with reel heights"): each reel keeps
+# the height it drew through its refills; reel 1 still refills with X only, so the play stays short.
+HEIGHTS = (WAYS.replace("window = { rows = 2, reels = 3 }", "window = { rows = 2, reels = 3, heights = "
+                         "[{ 1 = 1, 2 = 2 }, { 1 = 1, 2 = 1 }, { 1 = 2, 2 = 3 }] }")
+           .replace("per_way = 1 }", "per_way = 1, total = 4 }")
+           .replace('W = { kind = "wild" }', 'W = { kind = "wild", multiplier = 2 }'))
 
 LINES = """
 name = "cascade lines"
@@ -111,7 +132,7 @@ base = ["A B", "A B", "A B"]
 """
 
 
-@pytest.mark.parametrize("text", [WAYS, LINES], ids=["ways", "lines"])
+@pytest.mark.parametrize("text", [WAYS, LINES, HEIGHTS], ids=["ways", "lines", "heights"])
 def test_chain_equals_brute_force(text):
     m = model(text)
     a = analyse(m)
@@ -172,3 +193,44 @@ def test_the_numpy_player_refuses_a_cascade_model_rather_than_play_it_wrong():
 
     with pytest.raises(ModelError, match="cascade"):
         simulate_numpy(model(WAYS), 10, np.random.Generator(np.random.PCG64(1)))
+
+
+def _heights_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
+    """(plays, hits, credits, sum of squares) of cascade plays with reel heights by the rules: per reel,
+    every play's height (a bounded draw below the total weight, heights in the order listed) then every
+    play's stop; then play by play each paying window's cells removed and refilled reel by reel, the
+    first drawn on top, to the height the reel drew."""
+    shapes, stops = [], []
+    for hs, strip in zip(m.heights, m.base_strips):
+        ladder = [h for h, w in hs for _ in range(w)]  # height h takes w consecutive draws
+        shapes.append([ladder[int(x)] for x in generator.integers(0, len(ladder), size=plays)])
+        stops.append(generator.integers(0, len(strip), size=plays))
+    wins = []
+    for i in range(plays):
+        window = [[s[(int(p[i]) + h) % len(s)] for h in range(hs[i])]
+                  for s, p, hs in zip(m.base_strips, stops, shapes)]
+        credits, k = 0, 0
+        while True:
+            pay, _, cells = _evaluate(m, window)
+            if not pay:
+                break
+            credits += pay * m.cascade.ladder[min(k, len(m.cascade.ladder) - 1)]
+            k += 1
+            for r, strip in enumerate(m.cascade.refill):
+                gone = [row for row in range(len(window[r])) if (r, row) in cells]
+                new = [strip[int(x)] for x in generator.integers(0, len(strip), size=len(gone))] if gone else []
+                window[r] = new + [x for row, x in enumerate(window[r]) if row not in gone]
+        wins.append(credits)
+    return plays, sum(w > 0 for w in wins), sum(wins), sum(w * w for w in wins)
+
+
+def test_the_window_player_plays_cascades_with_heights_as_the_rules_say():
+    rngcore = pytest.importorskip("rngcore")
+    from harness.slot.simulate import simulate
+
+    m, seed = model(HEIGHTS), bytes(range(32))
+    got = simulate(m, 600, rngcore.Generator(seed, 61))
+    assert (got.plays, got.hits, got.paid, got.win_sq) == _heights_replay(m, 600, rngcore.Generator(seed, 61))
+    assert got.hits > 0
+    result = simulate(m, 6_000, rngcore.Generator(seed, 62))
+    assert result.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), result.rtp_interval())

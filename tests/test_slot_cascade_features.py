@@ -7,12 +7,11 @@ equations over the spins remaining)."""
 from __future__ import annotations
 
 import functools
-import itertools
 from fractions import Fraction
 
 import pytest
 from slot_support import award, feature_value_by_first_step, model, play_figures, refused, simulate_refused
-from test_slot_cascade import WAYS, _play
+from test_slot_cascade import WAYS, _play, paid_spins
 
 from harness.slot import cascade
 from harness.slot.exact import analyse
@@ -51,18 +50,14 @@ def _spin(m, strips, times, spins_table):
     """{(credits, outcomes paid, spins awarded): probability} of one spin (its sequence, its scatters)."""
     s = m.symbol_index("S")
     pays = m.symbols[s].pays
-    cycle = 1
-    for strip in strips:
-        cycle *= len(strip)
     out: dict = {}
-    for stops in itertools.product(*(range(len(st)) for st in strips)):
-        window = tuple(tuple(st[(p + h) % len(st)] for h in range(m.rows)) for st, p in zip(strips, stops))
+    for window, weight in paid_spins(m, strips):
         for (credits, seen, n), q in _sequence(m, window, times).items():
             scatter = award(pays, n) * m.total_bet * times
             if scatter:
                 seen = seen | {("S", n)}
             key = (credits + scatter, seen, award(spins_table, n))
-            out[key] = out.get(key, Fraction(0)) + q / cycle
+            out[key] = out.get(key, Fraction(0)) + q * weight
     return out
 
 
@@ -137,6 +132,24 @@ def test_retriggers_agree_with_first_step_equations():
     assert a.feature.retrigger_per_spin > 0
 
 
+def _with_heights(text: str) -> str:
+    """``text`` with reel heights per spin (each reel 1 or 2 rows) and a stake."""
+    return text.replace("window = { rows = 2, reels = 3 }", "window = { rows = 2, reels = 3, heights = "
+                        "[{ 1 = 1, 2 = 2 }, { 1 = 2, 2 = 1 }, { 1 = 1, 2 = 3 }] }").replace(
+        "per_way = 1 }", "per_way = 1, total = 6 }")
+
+
+def test_scatters_with_reel_heights_equal_brute_force():
+    # docs/slot_model.md, "Cascades with reel heights": each reel keeps its drawn height; the last
+    # window's scatters pay
+    m = model(_with_heights(NO_FREE_SPINS))
+    a = analyse(m)
+    mean, second, hit, once = play_figures(brute_force_no_free(m))
+    assert m.heights is not None and a.parts["scatters"] > 0 and a.parts["cascade"] > 0
+    assert (a.rtp, a.variance, a.hit_frequency) == (mean / m.total_bet, second - mean * mean, hit)
+    assert {c.name: c.probability for c in a.classes if c.probability} == once
+
+
 def test_bounded_scatters_hold_the_brute_force(monkeypatch):
     monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
     m = model(NO_FREE_SPINS)
@@ -156,9 +169,44 @@ def brute_force_no_free(m):
     return dist
 
 
-def test_free_spins_beyond_the_exact_limit_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
-    refused(tmp_path, GAME, "cascade: the free spins' cascade chain has")
+def _bounded_chains(monkeypatch, which):
+    """Solve the chains ``which`` names ("paid spin", "free spins" or "both") by the bounds only."""
+    init = cascade._Solver.__init__
+
+    def patched(self, walk):
+        init(self, walk)
+        free_walk = walk.times != 1  # GAME's free spins pay x2
+        if which == "both" or (which == "free spins") == free_walk:
+            self.exact = False
+            self.prepared = cascade.cb.prepare(walk.edges)
+
+    monkeypatch.setattr(cascade._Solver, "__init__", patched)
+
+
+@pytest.mark.parametrize("which", ["both", "paid spin", "free spins"])
+def test_bounded_free_spins_hold_the_brute_force(monkeypatch, which):
+    # docs/slot_model.md, "Cascade bounds": free spins whose spins are bounded cascade chains
+    _bounded_chains(monkeypatch, which)
+    m = model(GAME)
+    a = analyse(m)
+    mean, second, hit, once = play_figures(game_distribution())
+    tb = m.total_bet
+    assert a.bounded and a.rtp <= mean / tb <= a.rtp_upper and a.rtp_upper - a.rtp < Fraction(1, 10**12)
+    assert a.variance <= second - mean * mean <= a.variance_upper and a.hit_frequency == hit
+    assert a.parts["feature"] <= a.parts_upper["feature"] and a.parts["feature"] > 0
+    for c in a.classes:
+        assert c.probability <= once.get(c.name, 0) <= c.probability_upper, c.name
+    assert a.feature is None  # its figures are exact or not given: the RTP parts carry the bounds
+
+
+def test_bounded_free_spins_with_retriggers_hold_the_exact_figures(monkeypatch):
+    text = GAME.replace("retrigger = false", "retrigger = { 2 = 1 }")
+    exact = analyse(model(text))
+    _bounded_chains(monkeypatch, "both")
+    a = analyse(model(text))
+    assert a.rtp <= exact.rtp <= a.rtp_upper and a.variance <= exact.variance <= a.variance_upper
+    for c, e in zip(a.classes, exact.classes):
+        assert c.name == e.name and c.probability <= e.probability and e.probability_upper <= c.probability_upper
 
 
 def test_retriggers_that_never_end_are_refused(tmp_path):
@@ -178,6 +226,15 @@ def test_combinations_still_refused_are_located(tmp_path, extra, where):
 def test_sticky_wild_with_cascades_is_refused(tmp_path):
     refused(tmp_path, GAME.replace('W = { kind = "wild" }', 'W = { kind = "wild", sticky = true }'),
             "symbols.W.sticky: a cascade model has no sticky wilds")
+
+
+def test_both_ways_with_cascades_is_refused_and_says_why(tmp_path):
+    refused(tmp_path, NO_FREE_SPINS.replace("per_way = 1 }", "per_way = 1, both_ways = true }"),
+            "cascade: a cascade model has no both-ways pays (a right-to-left win would remove the last cells")
+
+
+def test_free_spins_with_cascades_and_reel_heights_are_refused(tmp_path):
+    refused(tmp_path, _with_heights(GAME), "window.heights: a game with reel heights per spin has no [free_spins] section")
 
 
 def test_japanese_checks_cover_scatters_and_free_spins():

@@ -38,6 +38,7 @@ def test_examples_table_quotes_the_analysis():
         "slot_pick_bonus.toml": ("RTP 95.98%", "1 in 20,000", True),
         "slot_mystery_levels.toml": ("RTP 98.81%", "1 in 2,000,000", True),
         "slot_cascade.toml": ("RTP 92.70%", "1 in 172", True),
+        "slot_cascade_megaways.toml": ("RTP 93.55%", "1 in 256", True),
         "slot_jackpot_levels.toml": ("RTP 99.41%", "1 in 20,000", True),
         "slot_jackpot_lines.toml": ("RTP 94.17%", "1 in 160,000", True),
     }
@@ -66,6 +67,16 @@ def test_cascade_fragment_is_the_example_and_valid():
     assert m.cascade.ladder == (1, 2, 3, 5) and len(m.cascade.refill) == m.reels
     a = analyse(m)
     assert a.parts["cascade"] > 0 and a.cascade.states > 1
+
+
+def test_cascade_heights_fragment_is_the_example():
+    fragment = _fragment("Cascades with reel heights")
+    path = ROOT / "examples" / "slot_cascade_megaways.toml"
+    assert fragment in path.read_text(encoding="utf-8")
+    m = load_model(path)
+    assert m.heights == (((1, 1), (2, 3)),) * 3 and m.cascade.ladder == (1, 2, 3)
+    a = analyse(m)
+    assert a.cascade.exact and a.parts["cascade"] > 0 and a.cycle == 14 ** 3 * 4 ** 3
 
 
 def test_sticky_wilds_fragment_is_a_valid_model():

@@ -6,6 +6,7 @@ Parametrized from the registry, so a new test is checked the moment it declares 
 the list can only shrink on purpose.
 """
 import copy
+import pathlib
 
 import numpy as np
 import pytest
@@ -22,7 +23,8 @@ from tests.stats_support import device_spec
 
 #: (device, rows) each entry is tried on, in order: the first whose kind the entry applies to.
 DEVICES = (("roulette-single", 60_000), ("dice:2", 20_000), ("shoe:1", 400), ("k-of-n:3:20", 20_000),
-           ("bytes", 100_000), ("abcc", 3000), (f"slot:{slot_device.SAMPLE}", 20_000))
+           ("bytes", 100_000), ("abcc", 3000), (f"slot:{slot_device.SAMPLE}", 20_000),
+           (f"slot:{pathlib.Path(__file__).resolve().parents[1] / 'examples' / 'slot_megaways.toml'}", 20_000))
 #: Kinds with no device of ours, by the name DEVICES gives them (exhaustive arrangements need <= 7 items).
 BARE = {"abcc": Permutation(("A", "B", "C"), multiset=(0, 1, 2, 2), name="abcc")}
 #: Battery tests that declare no exact merge yet (none: every battery test merges).

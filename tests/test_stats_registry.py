@@ -146,9 +146,17 @@ KIND_SAMPLES = {"categorical": ("roulette-single", 80_000), "dice": ("dice:3", 4
 SPECIAL = {"permutation-frequencies": (Permutation(("A", "B", "C"), multiset=(0, 1, 2, 2), name="abcc"), 2000)}
 
 
+#: Tests of the heights a reels device's rows carry (a game with reel heights per spin).
+HEIGHTS = ("reel-heights", "reel-stop-given-height")
+
+
 def _device_for(entry):
     if entry.name in SPECIAL:
         return SPECIAL[entry.name]
+    if entry.name in HEIGHTS:
+        from pathlib import Path
+
+        return device_spec(f"slot:{Path(__file__).resolve().parents[1] / 'examples' / 'slot_megaways.toml'}"), 20_000
     for kind in entry.kinds:
         if kind in KIND_SAMPLES:
             device, n = KIND_SAMPLES[kind]

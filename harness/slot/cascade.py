@@ -11,6 +11,11 @@ and so on until a window pays nothing.  The ``k``-th window of a play
 (``k = 0``: the paid spin's) is paid ``ladder[k]`` times its line pays; the
 ladder's last rung applies to every later window.
 
+Reel heights per spin (``docs/slot_model.md``, "Cascades with reel heights"):
+each reel draws its height on the paid spin (:mod:`harness.slot.heights`)
+and keeps it through the play, a refill filling only the cells removed; the
+window pays every way of the rows it shows.
+
 Scatters and free spins (``docs/slot_model.md``, "Cascades with scatters and
 free spins"): a scatter is on no line, so it is never removed; when a
 sequence ends, its last window's scatters pay (x the total bet) and award
@@ -27,7 +32,8 @@ it removed).  In a ways game the order of the symbols within a column
 changes no pay and no removal, so a column is kept as its sorted contents.
 Every window the chain can reach is followed; the paid spin's windows are
 enumerated by column contents (the strips' stops, or virtual stops, grouped
-by what the column shows).  Up to :data:`MAX_CASCADE_STATES` states the
+by what the column shows; with reel heights, at every height it can draw,
+weighted by the height's weight).  Up to :data:`MAX_CASCADE_STATES` states the
 mean, the second moment, the hit frequency and each combination's
 probability of being paid at least once in the play are exact.
 
@@ -37,8 +43,11 @@ is too large to eliminate in fractions; its figures are then bracketed by
 :mod:`harness.slot.chain_bounds` (integer fixed point rounded outward, both
 sides proved), and :attr:`CascadeSolution.exact` is False.  The paid spin's
 own figures (its window's pays, the hit frequency, each combination's
-probability in the first window) stay exact.  Beyond that limit, or for a
-chain that ends too slowly to bound, the model is refused (exit 2).
+probability in the first window) stay exact.  With free spins either chain
+(the paid spin's, one free spin's) may be bounded: every figure of
+:func:`_play` is then a pair of bounds, combined by formulas increasing in
+each (see there).  Beyond that limit, or for a chain that ends too slowly to
+bound, the model is refused (exit 2).
 """
 from __future__ import annotations
 
@@ -51,6 +60,7 @@ from harness.slot import chain
 from harness.slot import chain_bounds as cb
 from harness.slot import feature as fs
 from harness.slot.errors import ModelError
+from harness.slot.heights import cycle as heights_cycle
 from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
 from harness.slot.window import LineReader, column_groups, scatter_cell
@@ -72,7 +82,8 @@ class CascadeClass:
 
 @dataclasses.dataclass(frozen=True)
 class CascadeFree:
-    """The free spins of a cascade model, each one whole cascade sequence on the feature strips (exact)."""
+    """The free spins of a cascade model, each one whole cascade sequence on the feature strips (given
+    only when every chain is exact)."""
 
     trigger_probability: Fraction  # per play
     retrigger_per_spin: Fraction   # spins awarded by one free spin
@@ -107,6 +118,8 @@ class CascadeSolution:
     scatter_mean: Fraction = Fraction(0)  # the paid spin's scatter pays (its last window's count)
     scatter_upper: Fraction = Fraction(0)
     feature_mean: Fraction = Fraction(0)  # everything the free spins win
+    feature_upper: Fraction = Fraction(0)
+    free_states: int = 0  # the free spins' chain (0 without free spins)
     buckets: tuple[CascadeClass, ...] = ()  # per model.scatter_awards.buckets
     free: CascadeFree | None = None
 
@@ -129,12 +142,18 @@ class _Window:
         if got is not None:
             return got
         total, per_class, cells = 0, {}, set()
-        for path, pay, cls in self.lines.hits(window, self.model.paylines):
+        for path, pay, cls in self.lines.hits(window, self._paths(window)):
             total += pay
             per_class[cls] = per_class.get(cls, 0) + pay
             cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
+
+    def _paths(self, window: tuple):
+        """The window's paylines; with reel heights per spin, every way of the rows it shows."""
+        if self.model.heights is None:
+            return self.model.paylines
+        return itertools.product(*(range(len(col)) for col in window))
 
 
 def window_evaluator(model: SlotModel):
@@ -173,6 +192,28 @@ def _next_columns(model: SlotModel, column: tuple[int, ...], removed: list[int],
     return [(col, Fraction(w, length ** k)) for col, w in dist.items()]
 
 
+def _starts(model: SlotModel, strips, weights) -> tuple[list[dict[tuple[int, ...], int]], int]:
+    """Per reel, the paid spin's columns (as the chain keeps them) -> their stops, and the cycle.
+
+    With reel heights per spin a column's weight is its height's weight times its stops: each reel
+    keeps the height it drew for the whole sequence (a refill fills only the cells removed).
+    """
+    key = lambda cells: _column(model, cells)  # noqa: E731
+    if model.heights is None:
+        cycle = math.prod(len(s) if weights is None else sum(w) for s, w in
+                          zip(strips, weights or [None] * len(strips)))
+        return column_groups(strips, weights, model.rows, key=key), cycle
+    out = []
+    for r, strip in enumerate(strips):
+        reel: dict[tuple[int, ...], int] = {}
+        for h, w in model.heights[r]:
+            if w:
+                for col, n in column_groups([strip], [weights[r]] if weights else None, h, key=key)[0].items():
+                    reel[col] = reel.get(col, 0) + w * n
+        out.append(reel)
+    return out, heights_cycle(model)
+
+
 def solve(model: SlotModel) -> CascadeSolution:
     """The figures of ``model``'s cascade play: exact, or rigorously bounded (see the module docstring).
 
@@ -184,23 +225,14 @@ def solve(model: SlotModel) -> CascadeSolution:
         states or :data:`MAX_TRANSITIONS` refill outcomes, a cascade can go
         on forever with probability 1 from some window, (beyond
         :data:`MAX_CASCADE_STATES` states) the chain ends too slowly to
-        bound or the model has free spins, or the free spins' retriggers
-        make their expected number infinite.
+        bound, or the free spins' retriggers make their expected number
+        infinite (or, bounded, may do so).
     """
     free = None
     if model.free_spins is not None:
         free = _Stage(_Walk(model, model.feature_strips, model.feature_weights, model.free_spins.multiplier),
                       model.scatter_awards.retrigger)
-        if not free.solver.exact:
-            raise ModelError("cascade", f"the free spins' cascade chain has {len(free.walk.keys):,} states, more "
-                             f"than the {MAX_CASCADE_STATES:,} solved exactly; free spins with cascades are solved "
-                             "exactly or not at all (docs/slot_model.md, Cascades with scatters and free spins)",
-                             model.source)
     base = _Stage(_Walk(model, model.base_strips, model.base_weights, 1), model.scatter_awards.trigger)
-    if free is not None and not base.solver.exact:
-        raise ModelError("cascade", f"the paid spin's cascade chain has {len(base.walk.keys):,} states, more than "
-                         f"the {MAX_CASCADE_STATES:,} solved exactly; free spins with cascades are solved exactly "
-                         "or not at all (docs/slot_model.md, Cascades with scatters and free spins)", model.source)
     return _play(model, base, free)
 
 
@@ -218,14 +250,18 @@ class _Solver:
         is solved once, and a zero reward not at all."""
         distinct: list = []
         for r in rewards:
-            if any(r[0]) and r not in distinct:
+            if (any(r[0]) or any(r[1])) and r not in distinct:
                 distinct.append(r)
-        if self.exact:
-            xs = self._guard(chain.solve_many, self.walk.edges, [lo for lo, _ in distinct]) if distinct else []
-            solved = [(x, x) for x in xs]
+        if self.exact:  # bounds on a reward (free spins bounded) give bounds on x: P >= 0
+            vectors: list = []
+            for v in (v for r in distinct for v in r):
+                if v not in vectors:
+                    vectors.append(v)
+            xs = self._guard(chain.solve_many, self.walk.edges, vectors) if vectors else []
+            solved = [(xs[vectors.index(lo)], xs[vectors.index(hi)]) for lo, hi in distinct]
         else:
             solved = [self._guard(cb.bounds, self.prepared, lo, hi) for lo, hi in distinct]
-        return [solved[distinct.index(r)] if any(r[0]) else r for r in rewards]
+        return [solved[distinct.index(r)] if (any(r[0]) or any(r[1])) else r for r in rewards]
 
     def cut(self, reward: list[Fraction], stop: list[bool], cap: Fraction | None = None) -> tuple[list, list]:
         """The chain with the edges of the ``stop`` states cut (a question answered on entering them)."""
@@ -260,7 +296,7 @@ class _Walk:
         cascade, bpl = model.cascade, model.bet_per_line
         win = self.win = _Window(model)
         self.code = model.scatter_code if model.scatters else None
-        starts = column_groups(strips, weights, model.rows, key=lambda cells: _column(model, cells))
+        starts, self.cycle = _starts(model, strips, weights)
         n_start = math.prod(len(c) for c in starts)
         if n_start > MAX_START_WINDOWS:
             raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
@@ -270,8 +306,6 @@ class _Walk:
         lengths = [len(s) for s in cascade.refill]
         self.index: dict[tuple, int] = {}
         self.keys: list[tuple] = []
-        self.cycle = math.prod(len(s) if weights is None else sum(w) for s, w in
-                               zip(strips, weights or [None] * len(strips)))
         self.start: dict[int, int] = {}  # state -> stop combinations
         self.start_term: dict[int, int] = {}  # scatter cell -> stop combinations whose window pays no line
         self.first_class: dict[int, int] = {}
@@ -411,19 +445,23 @@ def _onehot(width: int, cells) -> list[Fraction]:
 
 
 def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolution:
-    """Every figure of a play: the paid spin's cascade sequence, then the free spins its last window awards."""
+    """Every figure of a play: the paid spin's cascade sequence, then the free spins its last window awards.
+
+    Every figure is a pair ``(lower, upper)`` until the end (equal when both chains are exact): each is
+    a sum or product of non-negative quantities increasing in the chains' rewards, so the lower bounds
+    combined give a lower bound and the upper ones an upper bound.
+    """
     awards, tb = model.scatter_awards, model.total_bet
     code, width = awards.code, base.width
     bw = base.walk
     zero_cells = _exact([Fraction(0)] * width)
     h = _exact(base.h)
-    tree = None
+    trees = None
     f1 = f2 = zero_cells
     if free is not None:
         fs_moments = _free_spin(model, free)
-        tree = fs.tree_moments(fs_moments)
-        f1 = _exact([fs.award_moments(int(n), tree)[0] for n in base.awards])
-        f2 = _exact([fs.award_moments(int(n), tree)[1] for n in base.awards])
+        trees = tuple(fs.tree_moments(m) for m in fs_moments)
+        f1, f2 = (tuple([fs.award_moments(int(n), t)[i] for n in base.awards] for t in trees) for i in (0, 1))
 
     # every first-order expectation in one solve: the parts, refills, each class's credits, where it ends
     credits, n_classes = bw.credits, bw.n_classes
@@ -455,18 +493,17 @@ def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolutio
     hit = Fraction(sum(bw.start.values()) + start_hits, bw.cycle)
 
     trigger_values = sorted({int(n) for n in base.awards if n})
-    spins_per_play = Fraction(0)
+    spins_per_play = (Fraction(0), Fraction(0))
     if free is not None:
-        spins_per_play = sum((n * p_last({k for k in reached if base.awards[k] == n})[0] for n in trigger_values),
-                             Fraction(0)) * tree.spins
+        spins_per_play = tuple(sum((n * p_last({k for k in reached if base.awards[k] == n})[i]
+                                    for n in trigger_values), Fraction(0)) * trees[i].spins for i in (0, 1))
 
     classes = []
     free_class = (free.expect([(free.walk.class_credits[c], _exact([Fraction(0)] * width))
                                for c in range(free.walk.n_classes)]) if free is not None else None)
     for c in range(bw.n_classes):
         paid = [bool(bw.pays[c][s]) for s in range(len(bw.keys))]
-        once = base.over(base.solver.cut([Fraction(int(p)) for p in paid], paid, Fraction(1)), zero_cells)
-        lo, hi = once
+        lo, hi = base.over(base.solver.cut([Fraction(int(p)) for p in paid], paid, Fraction(1)), zero_cells)
         credits_c = list(base.over(class_x[c], zero_cells))
         free_p = None
         if free is not None:
@@ -477,16 +514,17 @@ def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolutio
             without = {j: _never(free, f_paid, {k for k in range(width) if free.awards[k] == j})
                        for j in sorted(set(int(n) for n in free.awards))}  # P(a free spin never pays c, awards j)
             z_lo, z_hi = _no_occurrence(without)
-            lo += sum((a * (1 - z_hi ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
-            hi += sum((a * (1 - z_lo ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
-            free_p = 1 - sum(without.values(), Fraction(0))
-            per_spin = free.over(free_class[c], _exact([Fraction(0)] * width))[0]
-            credits_c = [x + spins_per_play * per_spin for x in credits_c]
+            lo += sum((a[0] * (1 - z_hi ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
+            hi += sum((a[1] * (1 - z_lo ** n) for a, n in zip(missed, trigger_values)), Fraction(0))
+            free_p = max(Fraction(0), 1 - sum((w[1] for w in without.values()), Fraction(0)))  # lower bound
+            per_spin = free.over(free_class[c], _exact([Fraction(0)] * width))
+            credits_c = [credits_c[i] + spins_per_play[i] * per_spin[i] for i in (0, 1)]
         classes.append(CascadeClass(probability=lo, first_probability=Fraction(bw.first_class.get(c, 0), bw.cycle),
-                                    credits=credits_c[0], probability_upper=hi, credits_upper=credits_c[1],
-                                    free_spin_probability=free_p))
+                                    credits=credits_c[0], probability_upper=min(hi, Fraction(1)),
+                                    credits_upper=credits_c[1], free_spin_probability=free_p))
 
     buckets = []
+    free_last = _last(free) if free is not None else {}
     for i, lo_k, hi_k in awards.buckets:
         pay, spins, respins = awards.awards(i, lo_k)
         shows = {k for k in range(width) if k < code.cells and lo_k <= code.count(k, i) <= hi_k}
@@ -496,45 +534,47 @@ def _play(model: SlotModel, base: _Stage, free: _Stage | None) -> CascadeSolutio
         credits_b = [pay * tb * p_lo, pay * tb * p_hi]
         free_p = None
         if free is not None:
-            free_last = _free_last(free)
             in_free = shows if (pay or respins) else set()
-            without = {}
-            for k, p in free_last.items():
+            without: dict[int, tuple[Fraction, Fraction]] = {}
+            for k, pk in free_last.items():
                 if k not in in_free:
                     j = int(free.awards[k])
-                    without[j] = without.get(j, Fraction(0)) + p
+                    got = without.get(j, (Fraction(0), Fraction(0)))
+                    without[j] = (got[0] + pk[0], got[1] + pk[1])
             z_lo, z_hi = _no_occurrence(without)
             for n in trigger_values:
-                a = p_last({k for k in reached if base.awards[k] == n and k not in in_base})[0]
-                p_lo += a * (1 - z_hi ** n)
-                p_hi += a * (1 - z_lo ** n)
-            free_p = sum((p for k, p in free_last.items() if k in in_free), Fraction(0))
-            f_shows = sum((p for k, p in free_last.items() if k in shows), Fraction(0))
-            credits_b = [x + spins_per_play * pay * tb * free.walk.times * f_shows for x in credits_b]
+                a = p_last({k for k in reached if base.awards[k] == n and k not in in_base})
+                p_lo += a[0] * (1 - z_hi ** n)
+                p_hi += a[1] * (1 - z_lo ** n)
+            free_p = sum((pk[0] for k, pk in free_last.items() if k in in_free), Fraction(0))
+            f_shows = [sum((pk[i] for k, pk in free_last.items() if k in shows), Fraction(0)) for i in (0, 1)]
+            credits_b = [credits_b[i] + spins_per_play[i] * pay * tb * free.walk.times * f_shows[i] for i in (0, 1)]
         buckets.append(CascadeClass(probability=p_lo, first_probability=first, credits=credits_b[0],
-                                    probability_upper=p_hi, credits_upper=credits_b[1], free_spin_probability=free_p))
+                                    probability_upper=min(p_hi, Fraction(1)), credits_upper=credits_b[1],
+                                    free_spin_probability=free_p))
 
-    exact = base.solver.exact
+    exact = base.solver.exact and (free is None or free.solver.exact)
     free_figures = None
-    if free is not None:
+    if free is not None and exact:
         p_trigger = p_last({k for k in reached if base.awards[k]})[0]
-        free_figures = CascadeFree(trigger_probability=p_trigger, retrigger_per_spin=fs_moments.ej,
-                                   spins_per_play=spins_per_play, win_per_spin=fs_moments.ew,
+        free_figures = CascadeFree(trigger_probability=p_trigger, retrigger_per_spin=fs_moments[0].ej,
+                                   spins_per_play=spins_per_play[0], win_per_spin=fs_moments[0].ew,
                                    states=len(free.walk.keys))
     return CascadeSolution(
         mean=mean[0], second=second[0], first_mean=bw.first_mean, hit=hit, cascades=cascades[0],
         classes=tuple(classes), states=len(bw.keys), cycle=bw.cycle, exact=exact,
         mean_upper=None if exact else mean[1], second_upper=None if exact else second[1],
         cascades_upper=None if exact else cascades[1], scatter_mean=scatter_mean[0], scatter_upper=scatter_mean[1],
-        feature_mean=feature_mean[0], buckets=tuple(buckets), free=free_figures)
+        feature_mean=feature_mean[0], feature_upper=feature_mean[1], buckets=tuple(buckets), free=free_figures,
+        free_states=0 if free is None else len(free.walk.keys))
 
 
-def _never(stage: _Stage, paid: list[bool], cells: set[int]) -> Fraction:
-    """P(a spin's sequence never pays the class paid in the states ``paid``, and ends on one of ``cells``)
-    (exact: used with free spins, whose chains are)."""
+def _never(stage: _Stage, paid: list[bool], cells: set[int]) -> tuple[Fraction, Fraction]:
+    """Bounds on P(a spin's sequence never pays the class paid in the states ``paid``, and ends on one
+    of ``cells``)."""
     ends = _exact(_onehot(stage.width, cells))
     reward = [Fraction(0) if p else t for p, t in zip(paid, stage.terminal(ends)[0])]
-    return stage.over(stage.solver.cut(reward, paid), ends)[0]
+    return stage.over(stage.solver.cut(reward, paid, Fraction(1)), ends)
 
 
 def _ends(walk: _Walk) -> list[int]:
@@ -550,18 +590,14 @@ def _last(stage: _Stage) -> dict[int, tuple[Fraction, Fraction]]:
     return {k: stage.over(x, e) for k, x, e in zip(reached, xs, ends)}
 
 
-def _free_last(free: _Stage) -> dict[int, Fraction]:
-    """Per scatter cell: P(one free spin's sequence ends on it) (exact: the free spins' chain is)."""
-    return {k: p for k, (p, _) in _last(free).items()}
-
-
-def _free_spin(model: SlotModel, free: _Stage) -> fs.SpinMoments:
-    """The moments of one free spin (a whole cascade sequence): win ``W`` and spins awarded ``J``.
+def _free_spin(model: SlotModel, free: _Stage) -> tuple[fs.SpinMoments, fs.SpinMoments]:
+    """Bounds on the moments of one free spin (a whole cascade sequence): win ``W`` and spins awarded
+    ``J``, as the moments' lower and upper bounds (equal when the free spins' chain is exact).
 
     Raises
     ------
     ModelError
-        If each free spin awards one or more further free spins on average.
+        If each free spin awards one or more further free spins on average (or, bounded, may do so).
     """
     fw = free.walk
     h, j = _exact(free.h), _exact(free.awards)
@@ -569,23 +605,42 @@ def _free_spin(model: SlotModel, free: _Stage) -> fs.SpinMoments:
     x, jx, jjx = free.expect([(fw.credits, h), (free.zero, j), (free.zero, jj)])
     hh = _exact([a * a for a in free.h])
     hj = _exact([a * b for a, b in zip(free.h, free.awards)])
-    moments = fs.SpinMoments(ew=free.over(x, h)[0], ew2=free.over(free.square(fw.credits, h, x), hh)[0],
-                             ewj=free.over(free.product(fw.credits, h, j, jx), hj)[0], ej=free.over(jx, j)[0],
-                             ejj1=free.over(jjx, jj)[0])
-    if moments.ej >= 1:
-        m = moments.ej
-        raise ModelError("free_spins.retrigger", f"each free spin (a whole cascade sequence) awards on average {m} "
-                         f"= {float(m):.6g} further free spins (>= 1), so the expected number of free spins is "
-                         "infinite; lower the retrigger awards or the scatters on the feature or refill strips",
-                         model.source)
+    ew, ew2 = free.over(x, h), free.over(free.square(fw.credits, h, x), hh)
+    ewj, ej, ejj1 = free.over(free.product(fw.credits, h, j, jx), hj), free.over(jx, j), free.over(jjx, jj)
+    moments = tuple(fs.SpinMoments(ew=ew[i], ew2=ew2[i], ewj=ewj[i], ej=ej[i], ejj1=ejj1[i]) for i in (0, 1))
+    m_lo, m_hi = ej
+    if m_lo >= 1:
+        raise ModelError("free_spins.retrigger", f"each free spin (a whole cascade sequence) awards on average "
+                         f"{'at least ' if m_hi != m_lo else ''}{m_lo} = {float(m_lo):.6g} further free spins "
+                         "(>= 1), so the expected number of free spins is infinite; lower the retrigger awards or "
+                         "the scatters on the feature or refill strips", model.source)
+    if m_hi >= 1:
+        raise ModelError("free_spins.retrigger", f"each free spin (a whole cascade sequence) awards on average "
+                         f"between {float(m_lo):.6g} and {float(m_hi):.6g} further free spins (rigorous bounds of "
+                         f"a chain of {len(fw.keys):,} states): so close to 1 that the expected number of free "
+                         "spins cannot be bounded (docs/slot_model.md, Cascade bounds)", model.source)
     return moments
 
 
-def _no_occurrence(without: dict[int, Fraction]) -> tuple[Fraction, Fraction]:
-    """Bounds on P(an outcome never shows in the tree of one free spin), from
-    ``without[j]`` = P(not in the spin, and it awards ``j`` spins) (:func:`harness.slot.feature.no_occurrence_bracket`)."""
-    den = math.lcm(*(p.denominator for p in without.values())) if without else 1
-    return fs.no_occurrence_bracket({j: int(p * den) for j, p in without.items()}, den)
+def _no_occurrence(without: dict[int, tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction]:
+    """Bounds on P(an outcome never shows in the tree of one free spin), from bounds on
+    ``without[j]`` = P(not in the spin, and it awards ``j`` spins).
+
+    The probability is the smallest fixed point of ``z = sum_j without[j] z^j``
+    (:func:`harness.slot.feature.no_occurrence_bracket`), which increases with every ``without[j]``:
+    the lower bounds give a lower bound, the upper ones an upper bound (1 if they sum to 1 or more).
+    """
+    def bracket(side: int) -> tuple[Fraction, Fraction]:
+        weights = {j: p[side] for j, p in without.items()}
+        if sum(weights.values(), Fraction(0)) >= 1:  # only an upper bound can sum to 1 or more
+            return Fraction(1), Fraction(1)
+        den = math.lcm(*(p.denominator for p in weights.values())) if weights else 1
+        return fs.no_occurrence_bracket({j: int(p * den) for j, p in weights.items()}, den)
+
+    lower = bracket(0)
+    if all(lo == hi for lo, hi in without.values()):
+        return lower
+    return lower[0], bracket(1)[1]
 
 def _shown(model: SlotModel, window: tuple) -> str:
     names = model.symbol_names

@@ -19,6 +19,16 @@ row by row, reel 1 first); otherwise play by play, reel 1 first, each stop
 with the bounded integer the simulation draws a spin's stops with
 (``kern_slot_stops``: ``rng_bounded32`` on the reel's virtual stops), a
 virtual stop standing for the physical stop it belongs to.
+
+Reel heights per spin (``window.heights``): a row is the ``R`` stops, then
+the ``R`` heights the reels drew (reel 1 first, label ``h`` for height
+``h``), each height with its own law (``weight / total weight``), so the
+battery tests the heights as it tests the stops: each reel's height against
+its weights, every pair of values of a play (a reel's stop and its height
+too) for independence, and each against the play before.  A call's heights
+are drawn after its stops, play by play, reel 1 first, each with
+``kern_slot_stops`` on the reel's total height weight (the heights covering
+their weights' shares of it from the lowest height up).
 """
 from __future__ import annotations
 
@@ -52,18 +62,34 @@ def _build(name: str, path: str) -> Drawing:
         if len(w) > MAX_STOPS:
             raise ValueError(f"device {name!r}: reel {r} has {len(w):,} stops; slot:MODEL takes at most "
                              f"{MAX_STOPS} per reel (one byte per stop)")
-    width = max(len(w) for w in weights)
-    laws = tuple(tuple(Fraction(x, sum(w)) for x in w) + (Fraction(0),) * (width - len(w)) for w in weights)
-    labels = tuple(str(p) for p in range(1, width + 1))
     if len(set(weights)) == 1 and sum(weights[0]) <= MAX_STOPS:
         draw = specs.reels(weights[0], name, model.reels).draw
     else:
         draw = _play_by_play(weights)
-    return Drawing("reels", labels, average_law(laws), model.reels, None, draw, laws=laws)
+    columns = [(f"reel {r}", "stop") for r in range(1, model.reels + 1)]
+    if model.heights is not None:  # label h for height h: the value h - 1 covers that height's weight
+        for r, hs in enumerate(model.heights, start=1):
+            if sum(1 for _, w in hs if w) < 2:
+                raise ValueError(f"device {name!r}: reel {r} always has the same height, so its heights cannot "
+                                 "be tested; slot:MODEL needs every reel to draw at least 2 heights")
+        heights = [[dict(hs).get(h, 0) for h in range(1, model.rows + 1)] for hs in model.heights]
+        weights = tuple(weights) + tuple(tuple(h) for h in heights)
+        draw = _then(draw, _play_by_play(heights))
+        columns += [(f"reel {r}", "height") for r in range(1, model.reels + 1)]
+    width = max(len(w) for w in weights)
+    laws = tuple(tuple(Fraction(x, sum(w)) for x in w) + (Fraction(0),) * (width - len(w)) for w in weights)
+    labels = tuple(str(p) for p in range(1, width + 1))
+    return Drawing("reels", labels, average_law(laws), len(weights), None, draw, laws=laws, columns=tuple(columns))
+
+
+def _then(first, second):
+    """A draw of ``first``'s columns, then ``second``'s, for the same plays."""
+    return lambda generator, n: np.hstack([first(generator, n), second(generator, n)])
 
 
 def _play_by_play(weights):
-    """The draw of reels with different laws (see the module docstring)."""
+    """The draw of reels with different laws (see the module docstring); a weight of 0 is a value
+    never drawn (a height the reel cannot have)."""
     bounds = np.array([sum(w) for w in weights], dtype=np.uint32)
     physical = [np.repeat(np.arange(len(w), dtype=np.uint8), w) for w in weights]  # virtual -> physical stop
 
@@ -81,7 +107,8 @@ def _play_by_play(weights):
 
 
 DEVICES = (
-    Device("slot", "the base-game reel stops of a slot model file, one row per play (reel 1 first)",
+    Device("slot", "the base-game reel stops of a slot model file, one row per play (reel 1 first; then the "
+           "reels' heights, for a game with reel heights per spin)",
            "the model file (docs/slot_model.md, Reel-stop capture)", _build, labels="stop positions 1..L",
            parameter="model", argument="path", sample=SAMPLE),
 )

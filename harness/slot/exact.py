@@ -294,9 +294,13 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
         return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
                                     "python (exact cascade chain)", cascade=sol, feature=feature, meters=mystery,
                                     mystery=mystery)
-    lines_upper = sol.mean_upper - sol.scatter_upper  # (no free spins in a bounded play)
-    upper = dict(parts, scatters=sol.scatter_upper / tb, cascade=(lines_upper - sol.first_mean) / tb)
-    bounded = (f"the cascade chain has {sol.states:,} states, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
+    lines_upper = sol.mean_upper - sol.scatter_upper - sol.feature_upper
+    upper = dict(parts, scatters=sol.scatter_upper / tb, feature=sol.feature_upper / tb,
+                 cascade=(lines_upper - sol.first_mean) / tb)
+    chains = (f"the cascade chain has {sol.states:,} states" if model.free_spins is None else
+              f"the cascade chains have {sol.states:,} (paid spin) and {sol.free_states:,} (one free spin) "
+              "states, the larger")
+    bounded = (f"{chains}, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
                f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
                f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
     return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,

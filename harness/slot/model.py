@@ -585,10 +585,9 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     if model.both_ways:
         _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
     if model.heights is not None:
+        # with [cascade] too: each reel keeps its drawn height through the refills (docs/slot_model.md,
+        # "Cascades with reel heights"); free spins and mystery levels stay refused here
         _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
-        if model.cascade is not None:
-            raise ModelError("window.heights", "reel heights per spin and cascade in one model are not "
-                             "supported together (docs/slot_model.md, Reel heights per spin)")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
@@ -1114,8 +1113,9 @@ def _check_cascade(model: SlotModel) -> None:
     """
     _check_alone(model, "cascade", "a cascade model", "Cascades", frozenset({"free_spins", "mystery"}))
     if model.both_ways:
-        raise ModelError("cascade", "a cascade model has no both-ways pays (not supported together; "
-                         "docs/slot_model.md, Cascades)")
+        raise ModelError("cascade", "a cascade model has no both-ways pays (a right-to-left win would remove "
+                         "the last cells of its line, and which cells a line paid both ways removes is not "
+                         "modelled; not supported together; docs/slot_model.md, Cascades)")
     for s in model.symbols:
         if s.sticky:
             raise ModelError(f"symbols.{s.name}.sticky", "a cascade model has no sticky wilds (a sticky wild "

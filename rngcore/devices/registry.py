@@ -63,6 +63,8 @@ class DeviceSpec:
     laws : tuple of tuple of Fraction, or None
         Devices whose values each have their own law (slot reels): the law
         of value ``i`` of a row (``probabilities`` is then their average).
+    columns : tuple of (str, str), or None
+        Slot reels: what each value of a row is (:class:`~rngcore.devices.specs.Drawing`).
     """
 
     name: str
@@ -75,6 +77,7 @@ class DeviceSpec:
     _draw: Callable[[object, int], np.ndarray] = field(repr=False, compare=False)
     sections: tuple[int, ...] | None = None
     laws: tuple[tuple[Fraction, ...], ...] | None = None
+    columns: tuple[tuple[str, str], ...] | None = None
 
     @functools.cached_property
     def _kind(self):
@@ -191,7 +194,7 @@ class Device:
         return DeviceSpec(name=name, kind=drawing.kind, labels=tuple(drawing.labels),
                           probabilities=tuple(drawing.probabilities), width=int(drawing.width),
                           multiset=drawing.multiset, citation=self.citation, _draw=drawing.draw,
-                          sections=drawing.sections, laws=drawing.laws)
+                          sections=drawing.sections, laws=drawing.laws, columns=drawing.columns)
 
 
 def _check(item) -> None:

@@ -62,6 +62,10 @@ class Drawing:
     laws : tuple of tuple of Fraction, or None
         Kinds whose values each have their own law (the ``reels`` kind): the
         law of value ``i`` of a row over every label index.
+    columns : tuple of (str, str), or None
+        The ``reels`` kind: ``(whose, what)`` each value of a row is, such as
+        ``("reel 1", "stop")`` or ``("reel 1", "height")`` (None: every value
+        a stop, reel 1 first).
     """
 
     kind: str
@@ -72,6 +76,7 @@ class Drawing:
     draw: Draw
     sections: tuple[int, ...] | None = None
     laws: tuple[tuple[Fraction, ...], ...] | None = None
+    columns: tuple[tuple[str, str], ...] | None = None
 
 
 def wheel(table, name: str) -> Drawing:
