@@ -13,7 +13,7 @@ import os
 FORCE_PORTABLE = "RNGCERT_FORCE_PORTABLE"
 FORCE_PORTABLE_VALUES = {
     "1": "force the portable C path",
-    "0": "AVX2 when the CPU has it, as when unset or empty",
+    "0": "the fastest path the CPU has, AVX-512 then AVX2, as when unset or empty",
     "": "as unset",
 }
 

@@ -52,7 +52,7 @@ from rngcore._native import ffi, lib, load_layer
 from rngcore.engine import BitSource
 from rngcore.errors import raise_for_status
 
-__all__ = ["TestEngine", "bounded_histogram", "entropy_failure", "entropy_fault", "entropy_tamper", "failed_selftest",
+__all__ = ["KEYSTREAM_PATHS", "TestEngine", "available_keystream_paths", "bounded_histogram", "entropy_failure", "entropy_fault", "entropy_tamper", "failed_selftest",
            "keystream_impl", "output_tamper", "selftest_failure", "test_ffi", "test_lib", "TEST_BUILD_INFO"]
 
 test_ffi, test_lib, TEST_BUILD_INFO = load_layer("testing")
@@ -162,13 +162,27 @@ def bounded_histogram(source, width: int, n: int, *, batch: bool = False,
     return counts, int(produced[0])
 
 
+# The ChaCha20 keystream paths by name (rng_chacha20_impl_name).
+KEYSTREAM_PATHS = {
+    "portable": lib.RNG_CHACHA_IMPL_PORTABLE,
+    "avx2": lib.RNG_CHACHA_IMPL_AVX2,
+    "avx512": lib.RNG_CHACHA_IMPL_AVX512,
+}
+
+
+def available_keystream_paths() -> list[str]:
+    """The keystream paths this CPU and build can run, portable first."""
+    have = {"portable": True, "avx2": lib.rng_cpu_has_avx2(), "avx512": lib.rng_cpu_has_avx512()}
+    return [name for name in KEYSTREAM_PATHS if have[name]]
+
+
 @contextlib.contextmanager
 def keystream_impl(name: str):
-    """Dispatch the ChaCha20 keystream to one path ("portable" or "avx2")
-    inside the ``with`` block (process-wide; for tests and benchmarks)."""
-    impl = {"portable": lib.RNG_CHACHA_IMPL_PORTABLE, "avx2": lib.RNG_CHACHA_IMPL_AVX2}.get(name)
+    """Dispatch the ChaCha20 keystream to one path ("portable", "avx2" or
+    "avx512") inside the ``with`` block (process-wide; for tests and benchmarks)."""
+    impl = KEYSTREAM_PATHS.get(name)
     if impl is None:
-        raise ValueError(f"keystream path must be 'portable' or 'avx2', got {name!r}")
+        raise ValueError(f"keystream path must be one of {', '.join(map(repr, KEYSTREAM_PATHS))}, got {name!r}")
     previous = lib.rng_chacha_get_impl()
     if lib.rng_chacha_set_impl(impl) != lib.RNG_OK:
         raise ValueError(f"keystream path {name!r} is not available on this CPU/build")

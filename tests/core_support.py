@@ -9,7 +9,7 @@ import pathlib
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from rngcore import lib
-from rngcore.testing import keystream_impl
+from rngcore.testing import available_keystream_paths, keystream_impl
 
 VECTOR_FILE = pathlib.Path(__file__).resolve().parent / "vectors" / "chacha20_rfc8439.txt"
 
@@ -63,7 +63,7 @@ def reference_doubles(keystream: bytes, count: int) -> list[float]:
 
 def keystream_paths() -> list[str]:
     """The keystream code paths this machine can run."""
-    return ["portable", "avx2"] if lib.rng_cpu_has_avx2() else ["portable"]
+    return available_keystream_paths()
 
 
 # One implementation of the path switch, shared with benchmarks.

@@ -173,6 +173,7 @@ def test_every_code_path_is_checked():
     expected = {f"rfc8439-{path}" for path in selftest.code_paths()} | {"rfc8439-replay-generator"}
     assert names == expected and {"rfc8439-dispatch", "rfc8439-portable"} <= names
     assert ("rfc8439-avx2" in names) == bool(rngcore.lib.rng_cpu_has_avx2())
+    assert ("rfc8439-avx512" in names) == bool(rngcore.lib.rng_cpu_has_avx512())
 
 
 def test_selftest_with_the_portable_path_forced():

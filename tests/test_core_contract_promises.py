@@ -94,11 +94,11 @@ def _body(path: str, function: str) -> str:
 
 @pytest.mark.parametrize("path, function, copies", [
     ("csrc/core/chacha20.c", "rng_chacha20_blocks_portable", ["in", "x"]),
-    ("csrc/core/chacha20.c", "rng_chacha20_blocks", ["group"]),
-    ("csrc/core/chacha20.c", "rng_chacha20_blocks_avx2", ["group"]),
+    ("csrc/core/chacha20.c", "blocks_in_groups", ["group"]),
     ("csrc/core/chacha20.c", "production_batch", ["head"]),
     ("csrc/core/chacha20.c", "reseed", ["fresh"]),
     ("csrc/core/chacha20_avx2.c", "rng_chacha20_avx2_groups", ["words", "&st"]),
+    ("csrc/core/chacha20_avx512.c", "rng_chacha20_avx512_groups", ["w"]),
     # The SP 800-90A engines: SHA-256, HMAC, HMAC_DRBG; AES, CTR_DRBG; OS seeding.
     ("csrc/core/hmac_drbg.c", "compress_portable_words", ["w"]),
     ("csrc/core/hmac_drbg.c", "compress_portable", ["m"]),

@@ -18,8 +18,12 @@ VECTORS = load_vectors(VECTOR_FILE)
 BLOCK_FUNCTIONS = {
     "portable": lib.rng_chacha20_blocks_portable,
     "avx2": lib.rng_chacha20_blocks_avx2,
+    "avx512": lib.rng_chacha20_blocks_avx512,
     "dispatch": lib.rng_chacha20_blocks,
 }
+# The block functions this CPU can run (every vector path also answers
+# RNG_E_ARGUMENT where it cannot: test_vector_paths_are_reported_and_selectable).
+RUNNABLE = [p for p in BLOCK_FUNCTIONS if p == "dispatch" or p in keystream_paths()]
 
 
 def test_vector_file_has_all_ten_cases():
@@ -46,7 +50,7 @@ def _xor(a, b):
     return bytes(x ^ y for x, y in zip(a, b))
 
 
-@pytest.mark.parametrize("path", [p for p in BLOCK_FUNCTIONS if p != "avx2" or lib.rng_cpu_has_avx2()])
+@pytest.mark.parametrize("path", RUNNABLE)
 def test_rfc8439_vectors_on_every_path(path):
     ran = 0
     for v in VECTORS:
@@ -72,32 +76,37 @@ def test_rfc8439_vectors_through_the_replay_generator(path):
     assert ran == 9  # COUNT 0 has nonce word 0 = 9
 
 
-def test_avx2_path_is_reported_and_selectable():
-    if not lib.rng_cpu_has_avx2():
-        assert lib.rng_chacha_set_impl(lib.RNG_CHACHA_IMPL_AVX2) == lib.RNG_E_ARGUMENT
-        assert lib.rng_chacha20_blocks_avx2(_key_words(bytes(32)), 0, 0, ffi.new("uint8_t[64]"), 1) \
-            == lib.RNG_E_ARGUMENT
+@pytest.mark.parametrize("path, has, impl", [
+    ("avx2", lib.rng_cpu_has_avx2, lib.RNG_CHACHA_IMPL_AVX2),
+    ("avx512", lib.rng_cpu_has_avx512, lib.RNG_CHACHA_IMPL_AVX512),
+])
+def test_vector_paths_are_reported_and_selectable(path, has, impl):
+    if not has():
+        assert lib.rng_chacha_set_impl(impl) == lib.RNG_E_ARGUMENT
+        assert BLOCK_FUNCTIONS[path](_key_words(bytes(32)), 0, 0, ffi.new("uint8_t[64]"), 1) == lib.RNG_E_ARGUMENT
         return
-    with keystream_path("avx2"):
-        assert ffi.string(lib.rng_chacha20_impl_name()) == b"avx2"
+    with keystream_path(path):
+        assert ffi.string(lib.rng_chacha20_impl_name()) == path.encode()
+        assert lib.rng_chacha_uses_avx2() == 1
     with keystream_path("portable"):
         assert ffi.string(lib.rng_chacha20_impl_name()) == b"portable"
+        assert lib.rng_chacha_uses_avx2() == 0
     assert lib.rng_chacha_set_impl(7) == lib.RNG_E_ARGUMENT
 
 
 @pytest.mark.parametrize("counter", [0, 5, 2**32 - 13, 2**40 + 3])
 def test_paths_agree_with_openssl_across_word_carries(counter):
-    # 37 blocks: 4 whole AVX2 groups plus a tail, crossing 2^32 for one case.
+    # 37 blocks: 4 whole AVX2 groups (2 AVX-512 groups) plus a tail, crossing 2^32 for one case.
     key = bytes(range(100, 132))
     expected = reference_keystream(key, 0xDEADBEEF, 64 * 37, counter)
-    for path in ["portable"] + (["avx2"] if lib.rng_cpu_has_avx2() else []):
+    for path in keystream_paths():
         assert _keystream(BLOCK_FUNCTIONS[path], key, counter, 0xDEADBEEF, 64 * 37) == expected, path
 
 
 @pytest.mark.parametrize("path", keystream_paths())
 def test_dispatch_gives_the_keystream_for_every_block_count(path):
-    # The dispatcher splits a request into AVX2 groups of 8 and a tail of
-    # 0-7 blocks (a tail of 2+ comes from one more group, cut short).
+    # The dispatcher splits a request into groups (AVX2: 8 blocks, AVX-512:
+    # 16) and a tail (of 2+ or 4+ blocks from one more group, cut short).
     key = bytes(range(7, 39))
     expected = reference_keystream(key, 3, 64 * 40, 2**32 - 20)
     with keystream_path(path):
@@ -112,8 +121,11 @@ def test_counter_wraps_modulo_2_64_on_every_path():
     wrapped = _keystream(lib.rng_chacha20_blocks_portable, key, 2**64 - 2, 9, 256)
     assert wrapped[128:] == reference_keystream(key, 9, 128, 0)
     assert wrapped[:128] == reference_keystream(key, 9, 128, 2**64 - 2)[:128]
-    if lib.rng_cpu_has_avx2():
-        assert _keystream(lib.rng_chacha20_blocks_avx2, key, 2**64 - 2, 9, 256) == wrapped
+    for path in keystream_paths()[1:]:
+        assert _keystream(BLOCK_FUNCTIONS[path], key, 2**64 - 2, 9, 256) == wrapped, path
+        # and across a whole group: 2^64 - 5 .. 2^64 + 11 in one 16-block group
+        many = _keystream(BLOCK_FUNCTIONS[path], key, 2**64 - 5, 9, 64 * 16)
+        assert many == reference_keystream(key, 9, 64 * 5, 2**64 - 5) + reference_keystream(key, 9, 64 * 11, 0), path
 
 
 def test_embedded_selftest_table_equals_vector_file():
@@ -178,7 +190,8 @@ def test_environment_variable_forces_the_portable_path():
     script = ("import hashlib, rngcore; from rngcore import ffi, lib; "
               "print(ffi.string(lib.rng_chacha20_impl_name()).decode(), hashlib.sha256("
               "rngcore.Generator(bytes(range(32)), 0x0123456789ABCDEF).random_bytes(1 << 20)).hexdigest())")
-    for value, expected in [("1", "portable"), ("0", "avx2" if lib.rng_cpu_has_avx2() else "portable")]:
+    # Unforced, the fastest path this CPU has (AVX-512, then AVX2).
+    for value, expected in [("1", "portable"), ("0", keystream_paths()[-1])]:
         env = {**os.environ, "RNGCERT_FORCE_PORTABLE": value}
         result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
         assert result.stdout.split() == [expected, PIN_SHA256]

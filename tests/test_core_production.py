@@ -9,7 +9,7 @@ from rngcore.testing import test_lib
 from rngcore import ffi, lib
 from rngcore.devices import fresh_shoes
 
-from core_support import reference_keystream
+from core_support import keystream_path, keystream_paths, reference_keystream
 
 BUF = lib.RNG_CHACHA_BUF_BYTES  # buffered batches: 128 blocks
 BULK_BLOCKS = 1024  # blocks per key in a bulk request
@@ -67,8 +67,13 @@ class ProductionModel:
         return out
 
 
-def test_production_output_is_fast_key_erasure_exactly():
-    generator = rngcore.Generator()
+@pytest.mark.parametrize("path", keystream_paths())
+def test_production_output_is_fast_key_erasure_exactly(path):
+    with keystream_path(path):
+        _check_against_the_model(rngcore.Generator())
+
+
+def _check_against_the_model(generator):
     model = ProductionModel(_key(generator))
     for n in [1, 100, 1915, 1, 3000, 2048, 200_000, 7, 70_000, 4096, 33, 8159, 8160, 8192, 1, 8191]:
         old_key = model.key

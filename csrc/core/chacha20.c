@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "chacha20_avx2.h"
+#include "chacha20_avx512.h"
 #include "chacha20_selftest.h"
 #include "dispatch.h"
 #include "entropy.h"
@@ -69,21 +70,50 @@ void rng_chacha20_blocks_portable(const uint32_t key[8], uint64_t counter, uint6
     rng_memzero(x, sizeof x);
 }
 
+typedef void (*group_function)(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                               uint8_t *out, size_t ngroups);
+
+/* nblocks blocks from whole groups of `size` blocks; a last part group of
+   at least `min_tail` blocks is made whole in a scratch group and cut
+   (a group costs about as much as size / 4 portable blocks), a shorter
+   one comes from the portable block function. */
+static void blocks_in_groups(group_function groups, size_t size, size_t min_tail, const uint32_t key[8],
+                             uint64_t counter, uint64_t stream, uint8_t *out, size_t nblocks)
+{
+    size_t whole = nblocks / size;
+    groups(key, counter, stream, out, whole);
+    counter += size * whole;
+    out += 64 * size * whole;
+    nblocks -= size * whole;
+    if (nblocks >= min_tail && nblocks > 0) {
+        uint8_t group[64 * RNG_CHACHA_AVX512_GROUP];
+        groups(key, counter, stream, group, 1);
+        memcpy(out, group, 64 * nblocks);
+        rng_memzero(group, sizeof group);
+    } else if (nblocks > 0) {
+        rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
+    }
+}
+
+#define AVX2_GROUP 8
+
 int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
                              uint8_t *out, size_t nblocks)
 {
     if (!rng_cpu_has_avx2()) {
         return RNG_E_ARGUMENT;
     }
-    size_t whole = nblocks / 8;
-    rng_chacha20_avx2_groups(key, counter, stream, out, whole);
-    size_t rest = nblocks - 8 * whole;
-    if (rest) {
-        uint8_t group[512];
-        rng_chacha20_avx2_groups(key, counter + 8 * whole, stream, group, 1);
-        memcpy(out + 512 * whole, group, 64 * rest);
-        rng_memzero(group, sizeof group);
+    blocks_in_groups(rng_chacha20_avx2_groups, AVX2_GROUP, 1, key, counter, stream, out, nblocks);
+    return RNG_OK;
+}
+
+int rng_chacha20_blocks_avx512(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                               uint8_t *out, size_t nblocks)
+{
+    if (!rng_cpu_has_avx512()) {
+        return RNG_E_ARGUMENT;
     }
+    blocks_in_groups(rng_chacha20_avx512_groups, RNG_CHACHA_AVX512_GROUP, 1, key, counter, stream, out, nblocks);
     return RNG_OK;
 }
 
@@ -93,6 +123,9 @@ static int chacha_impl = -1; /* -1 until first use, then RNG_CHACHA_IMPL_* */
 
 static int best_impl(void)
 {
+    if (rng_cpu_has_avx512()) {
+        return RNG_CHACHA_IMPL_AVX512;
+    }
     return rng_cpu_has_avx2() ? RNG_CHACHA_IMPL_AVX2 : RNG_CHACHA_IMPL_PORTABLE;
 }
 
@@ -101,12 +134,17 @@ int rng_chacha_get_impl(void)
     return rng_dispatch_get(&chacha_impl, best_impl);
 }
 
+int rng_chacha_uses_avx2(void)
+{
+    return rng_chacha_get_impl() != RNG_CHACHA_IMPL_PORTABLE;
+}
+
 int rng_chacha_set_impl(int impl)
 {
-    if (impl == RNG_CHACHA_IMPL_AVX2 && !rng_cpu_has_avx2()) {
-        return RNG_E_ARGUMENT;
-    }
-    if (impl != RNG_CHACHA_IMPL_PORTABLE && impl != RNG_CHACHA_IMPL_AVX2) {
+    int available = impl == RNG_CHACHA_IMPL_PORTABLE
+                    || (impl == RNG_CHACHA_IMPL_AVX2 && rng_cpu_has_avx2())
+                    || (impl == RNG_CHACHA_IMPL_AVX512 && rng_cpu_has_avx512());
+    if (!available) {
         return RNG_E_ARGUMENT;
     }
     __atomic_store_n(&chacha_impl, impl, __ATOMIC_RELAXED);
@@ -115,29 +153,24 @@ int rng_chacha_set_impl(int impl)
 
 const char *rng_chacha20_impl_name(void)
 {
-    return rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2 ? "avx2" : "portable";
+    static const char *const NAMES[] = {"portable", "avx2", "avx512"};
+    return NAMES[rng_chacha_get_impl()];
 }
 
 void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t stream,
                          uint8_t *out, size_t nblocks)
 {
-    if (nblocks >= 8 && rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2) {
-        size_t whole = nblocks / 8;
-        rng_chacha20_avx2_groups(key, counter, stream, out, whole);
-        counter += 8 * whole;
-        out += 512 * whole;
-        nblocks -= 8 * whole;
-        if (nblocks >= 2) {
-            /* A whole group costs about as much as two portable blocks:
-               make one and keep the blocks asked for. */
-            uint8_t group[512];
-            rng_chacha20_avx2_groups(key, counter, stream, group, 1);
-            memcpy(out, group, 64 * nblocks);
-            rng_memzero(group, sizeof group);
-            return;
-        }
+    switch (rng_chacha_get_impl()) {
+    case RNG_CHACHA_IMPL_AVX512:
+        blocks_in_groups(rng_chacha20_avx512_groups, RNG_CHACHA_AVX512_GROUP, RNG_CHACHA_AVX512_GROUP / 4,
+                         key, counter, stream, out, nblocks);
+        return;
+    case RNG_CHACHA_IMPL_AVX2:
+        blocks_in_groups(rng_chacha20_avx2_groups, AVX2_GROUP, AVX2_GROUP / 4, key, counter, stream, out, nblocks);
+        return;
+    default:
+        rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
     }
-    rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
 }
 
 /* ---- fork and self-test detection ------------------------------------- */
@@ -263,18 +296,20 @@ static void take_key(rng_chacha *eng, uint8_t *keystream, size_t nblocks)
     eng->produced += 64 * nblocks - 32;
 }
 
-/* Production: one key, one batch.  The key makes max(nblocks, 8) blocks
-   from counter 0 (the first 8 as one AVX2 group, so every block is on the
-   fast path); the first 32 bytes become the next key and are never
-   output, the next 64 * nblocks - 32 bytes go to out (nblocks >= 1).
-   The caller runs the continuous test on them before any can be read. */
+/* Production: one key, one batch.  The key makes max(nblocks, 16) blocks
+   from counter 0 (the first 16 as one head, a whole AVX-512 group or two
+   AVX2 groups, so every block is on the fast path); the first 32 bytes
+   become the next key and are never output, the next 64 * nblocks - 32
+   bytes go to out (nblocks >= 1).  The caller runs the continuous test on
+   them before any can be read. */
+#define HEAD_BLOCKS RNG_CHACHA_AVX512_GROUP
 static void production_batch(rng_chacha *eng, uint8_t *out, size_t nblocks)
 {
-    uint8_t head[512];
-    size_t in_head = nblocks < 8 ? nblocks : 8;
-    rng_chacha20_blocks(eng->key, 0, eng->stream, head, 8);
-    if (nblocks > 8) {
-        rng_chacha20_blocks(eng->key, 8, eng->stream, out + sizeof head - 32, nblocks - 8);
+    uint8_t head[64 * HEAD_BLOCKS];
+    size_t in_head = nblocks < HEAD_BLOCKS ? nblocks : HEAD_BLOCKS;
+    rng_chacha20_blocks(eng->key, 0, eng->stream, head, HEAD_BLOCKS);
+    if (nblocks > HEAD_BLOCKS) {
+        rng_chacha20_blocks(eng->key, HEAD_BLOCKS, eng->stream, out + sizeof head - 32, nblocks - HEAD_BLOCKS);
     }
     take_key(eng, head, nblocks);
     memcpy(out, head + 32, 64 * in_head - 32);

@@ -8,8 +8,8 @@
  * touching the stream id.
  *
  * rng_chacha20_blocks is the pure keystream function (dispatched to the
- * AVX2 path when the CPU has it, else portable C; both give identical
- * bytes).  rng_chacha is the buffered engine that the rest of the library
+ * AVX-512 path when the CPU has it, else AVX2, else portable C; all give
+ * identical bytes).  rng_chacha is the buffered engine that the rest of the library
  * draws from through rng_source (see rng_source.h), in one of two modes:
  *
  *   replay      key = the seed, counter from 0: the output is exactly the
@@ -79,6 +79,7 @@
 #define RNG_CHACHA_PRODUCTION 1
 #define RNG_CHACHA_IMPL_PORTABLE 0
 #define RNG_CHACHA_IMPL_AVX2 1
+#define RNG_CHACHA_IMPL_AVX512 2
 #define RNG_CHACHA_DEFAULT_RESEED_INTERVAL 1073741824
 
 typedef struct rng_chacha {
@@ -110,14 +111,27 @@ void rng_chacha20_blocks_portable(const uint32_t key[8], uint64_t counter, uint6
 int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
                              uint8_t *out, size_t nblocks);
 
+/* The same keystream from the AVX-512 path only (every block, any nblocks).
+   RNG_E_ARGUMENT (and no output) when this CPU or build has no AVX-512. */
+int rng_chacha20_blocks_avx512(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                               uint8_t *out, size_t nblocks);
+
 /* 1 when the AVX2 path is compiled in and this CPU supports it. */
 int rng_cpu_has_avx2(void);
-/* Select the path rng_chacha20_blocks uses.  The default is AVX2 when
-   available, unless the environment has RNGCERT_FORCE_PORTABLE=1.
-   RNG_E_ARGUMENT for an unknown or unavailable path. */
+/* 1 when the AVX-512 path is compiled in and this CPU (and OS) support it;
+   such a CPU also has AVX2. */
+int rng_cpu_has_avx512(void);
+/* Select the path rng_chacha20_blocks uses.  The default is the fastest
+   available (AVX-512, then AVX2), unless the environment has
+   RNGCERT_FORCE_PORTABLE=1.  RNG_E_ARGUMENT for an unknown or unavailable
+   path. */
 int rng_chacha_set_impl(int impl);
 int rng_chacha_get_impl(void);
-/* "portable" or "avx2": the path rng_chacha20_blocks uses now. */
+/* 1 when the selected path is a vector one (AVX2 or AVX-512): the other
+   AVX2 code of the library (shuffle index chains, the continuous test's
+   scan) follows this one switch. */
+int rng_chacha_uses_avx2(void);
+/* "portable", "avx2" or "avx512": the path rng_chacha20_blocks uses now. */
 const char *rng_chacha20_impl_name(void);
 
 /* Replay mode: key = seed (32 bytes, little-endian words), counter 0.
@@ -150,7 +164,7 @@ void rng_chacha_wipe(rng_chacha *eng);
 
 _Static_assert(RNG_CHACHA_BUF_BYTES == sizeof(((rng_chacha *)0)->buf), "buffer size");
 _Static_assert(RNG_CHACHA_BUF_BYTES == 64 * RNG_CHACHA_BUF_BLOCKS, "the buffer is whole blocks");
-_Static_assert(RNG_CHACHA_BUF_BLOCKS % 8 == 0, "buffer refills in whole AVX2 groups");
+_Static_assert(RNG_CHACHA_BUF_BLOCKS % 16 == 0, "buffer refills in whole AVX2 and AVX-512 groups");
 
 /* Changes in the child after every fork() and whenever a self-test run
    fails; an engine whose epoch differs must go through the readiness check

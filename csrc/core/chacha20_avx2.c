@@ -13,8 +13,9 @@
  * intrinsics, GCC 12 kept other rows on the stack as well (36 stack
  * accesses per double round where 8 are needed) and the kernel ran at
  * 0.86x OpenSSL's ChaCha20; with the register map fixed here it runs at
- * about 1.0x (measured in the same run; benchmarks/bench_core.py compares
- * the whole fill path).  The instructions are plain: add, xor, shifts, or,
+ * about 1.0x on a CPU without AVX-512, where OpenSSL runs AVX2 too
+ * (measured in the same run; benchmarks/bench_core.py compares the whole
+ * fill path; on an AVX-512 CPU, chacha20_avx512.c).  The instructions are plain: add, xor, shifts, or,
  * byte shuffles, unpacks, moves.  Every value's place is named below;
  * offsets into group_state are pinned by static_asserts.
  *

@@ -8,6 +8,7 @@
 #include "byteorder.h"
 #include "chacha20.h"
 #include "chacha20_avx2.h"
+#include "chacha20_avx512.h"
 #include "entropy.h"
 #include "faults.h"
 
@@ -180,7 +181,7 @@ static int matches(const uint8_t *pt, const uint8_t *ks, const uint8_t *ct, int 
 static int check_vector(const kat *v)
 {
     uint8_t key_bytes[32], nonce[12], pt[KAT_MAX_BYTES], ct[KAT_MAX_BYTES];
-    uint8_t ks[8 * 64];
+    uint8_t ks[RNG_CHACHA_AVX512_GROUP * 64];
     uint32_t key[8];
     if (unhex(v->key, key_bytes, 32) != 32 || unhex(v->nonce, nonce, 12) != 12) {
         return 0;
@@ -208,6 +209,12 @@ static int check_vector(const kat *v)
            the 2^64 wrap for vectors with a small counter. */
         for (int lane = 0; lane + nblocks <= 8; lane++) {
             rng_chacha20_avx2_groups(key, counter - (uint64_t)lane, stream, ks, 1);
+            ok &= matches(pt, ks + 64 * lane, ct, n);
+        }
+    }
+    if (rng_cpu_has_avx512()) {
+        for (int lane = 0; lane + nblocks <= RNG_CHACHA_AVX512_GROUP; lane++) {
+            rng_chacha20_avx512_groups(key, counter - (uint64_t)lane, stream, ks, 1);
             ok &= matches(pt, ks + 64 * lane, ct, n);
         }
     }

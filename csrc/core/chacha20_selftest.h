@@ -3,8 +3,9 @@
  *
  * The ten RFC 8439 known-answer vectors (the same records as
  * tests/vectors/chacha20_rfc8439.txt, checked equal by the tests) run on
- * every keystream path this CPU has: the portable block function, and the
- * AVX2 path with the vector's block placed in every lane of an 8-block group.
+ * every keystream path this CPU has: the portable block function, the
+ * AVX2 path with the vector's block placed in every lane of an 8-block group,
+ * and the AVX-512 path likewise in every lane of a 16-block group.
  * The test runs once, at the first engine initialisation; every engine
  * refuses output (RNG_E_SELFTEST) unless the last run passed, and an engine
  * that was alive when a run failed refuses for good (chacha20.h says how

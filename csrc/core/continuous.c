@@ -5,6 +5,7 @@
 
 #include "chacha20.h"
 #include "chacha20_avx2.h"
+#include "chacha20_avx512.h"
 #include "entropy.h"
 #include "faults.h"
 #include "hmac_drbg.h"
@@ -66,12 +67,51 @@ __attribute__((target("avx2"))) static int words_repeat_avx2(const uint8_t *p, s
 }
 #endif
 
-/* The scan on ChaCha20's path: AVX2 where ChaCha20 runs on it (so
-   RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl select both). */
+#if RNG_HAVE_AVX512_PATH
+#include <immintrin.h>
+
+/* The portable scan (first words only) eight blocks a step in one 512-bit
+   register: the first words of blocks i..i+7 gathered from four loads by
+   two permutes and a blend, compared with the same words shifted by one
+   and by two blocks.  About a third of the AVX2 scan's work, which at
+   AVX-512 keystream speed would cost a sixth of the generation. */
+__attribute__((target("avx512f"))) static int words_repeat_avx512(const uint8_t *p, size_t count)
+{
+    if (count < 8) {
+        return words_repeat_portable(p, count);
+    }
+    const __m512i low4 = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12); /* first words of two loads */
+    __m512i prev = _mm512_setzero_si512();
+    __mmask8 hit = 0, first1 = 0xfe, first2 = 0xfc; /* block 0 has no block before it, block 1 one */
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const uint8_t *q = p + RNG_CONTINUOUS_BLOCK * i;
+        __m512i ab = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)q), low4,
+                                               _mm512_loadu_si512((const void *)(q + 64)));
+        __m512i cd = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)(q + 128)), low4,
+                                               _mm512_loadu_si512((const void *)(q + 192)));
+        __m512i cur = _mm512_mask_blend_epi64(0xf0, ab, cd); /* lane j: block i + j */
+        hit |= _mm512_mask_cmpeq_epi64_mask(first1, cur, _mm512_alignr_epi64(cur, prev, 7))  /* block - 1 */
+               | _mm512_mask_cmpeq_epi64_mask(first2, cur, _mm512_alignr_epi64(cur, prev, 6)); /* block - 2 */
+        first1 = first2 = 0xff;
+        prev = cur;
+    }
+    /* The last count % 8 blocks, from two blocks back. */
+    return hit != 0 || (i < count && words_repeat_portable(p + RNG_CONTINUOUS_BLOCK * (i - 2), count - i + 2));
+}
+#endif
+
+/* The scan on ChaCha20's path: AVX-512 or AVX2 where ChaCha20 runs on it
+   (so RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl select each). */
 static int words_repeat(const uint8_t *p, size_t count)
 {
+#if RNG_HAVE_AVX512_PATH
+    if (rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX512) {
+        return words_repeat_avx512(p, count);
+    }
+#endif
 #if RNG_HAVE_AVX2_PATH
-    if (rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2) {
+    if (rng_chacha_uses_avx2()) {
         return words_repeat_avx2(p, count);
     }
 #endif

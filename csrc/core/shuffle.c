@@ -292,7 +292,7 @@ static int group_rows(word_queue *q, const uint16_t *fresh, uint16_t *out, uint3
 
 int rng_shuffle_uses_groups(size_t n, size_t rows)
 {
-    return rows >= GROUP && n >= 2 && n <= 65536 && rng_chacha_get_impl() == RNG_CHACHA_IMPL_AVX2;
+    return rows >= GROUP && n >= 2 && n <= 65536 && rng_chacha_uses_avx2();
 }
 
 /*

@@ -29,8 +29,9 @@
  * with none near takes its words at once (shuffle.c).
  *
  * The path exists on x86-64 with GCC or clang (per-function target
- * attribute, no -mavx2 needed) and is used only when rng_chacha_get_impl()
- * selects AVX2: RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl switch
+ * attribute, no -mavx2 needed) and is used only when ChaCha20 runs on a
+ * vector path (rng_chacha_uses_avx2(): AVX2 or AVX-512, both of which have
+ * AVX2): RNGCERT_FORCE_PORTABLE=1 and rng_chacha_set_impl switch
  * every SIMD path of the library together.
  */
 #ifndef RNG_SHUFFLE_AVX2_H
@@ -58,7 +59,7 @@ static inline unsigned rng_shuffle_lane(unsigned row)
  * accepted word for batch t (count[t] steps, bounds from n down); writes
  * idx[i * 16 + l] = row l's index for position n - 1 - i, for i < n - 1.
  * Needs 2 <= n <= 65536 (indices fit 16 bits).  Only call when
- * rng_chacha_get_impl() is RNG_CHACHA_IMPL_AVX2.
+ * rng_chacha_uses_avx2() is 1.
  */
 void rng_shuffle_group_indices_avx2(const uint32_t *count, size_t batches, uint32_t n,
                                     const uint64_t *words, uint16_t *idx);

@@ -37,7 +37,7 @@ DEFAULT_RESEED_INTERVAL = lib.RNG_CHACHA_DEFAULT_RESEED_INTERVAL  # 1 GiB
 
 
 def active_path() -> str:
-    """The keystream path the engine dispatches to: ``"portable"`` or ``"avx2"``."""
+    """The keystream path the engine dispatches to: ``"portable"``, ``"avx2"`` or ``"avx512"``."""
     return ffi.string(lib.rng_chacha20_impl_name()).decode()
 
 
