@@ -302,6 +302,6 @@ def test_a_split_against_a_dealer_pontoon_is_valued_by_the_rules():
     shoe = tw.InfiniteShoe(pt.PONTOON_WEIGHTS)
     ev = pt.PontoonEvaluator(rules, shoe, 10, tw.Dealer(rules, shoe))
     removed = tw.of(10, 1, 1)
-    assert ev._peeking().pontoon_split_law(1, removed) == {F(2): F(1, 16), F(0): F(3, 8), F(-1): F(9, 16)}
+    assert ev._peeking().split_blackjack_law(1, removed) == {F(2): F(1, 16), F(0): F(3, 8), F(-1): F(9, 16)}
     joint = ev._peeking().pair_split(1, removed)           # jointly with "no dealer pontoon"
     assert ev.values(tw.of(1, 1), removed)[tw.SPLIT] == joint + F(1, 12) * (F(2, 16) - F(9, 16))

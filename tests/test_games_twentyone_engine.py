@@ -217,3 +217,109 @@ def test_the_bench_checks_accept_the_exact_mean_and_reject_another():
         with pytest.raises(AssertionError):
             check((rounds - 1, exact))
     assert -0.07 < bench._exact(True) < -0.04      # mimicking the dealer: about -5.5 %
+
+
+# ------------------------------------------ no hole card: a split against A or 10 --
+
+def split_every_draw(rules, weights, up, x):
+    """A split of ``x, x`` against ``up`` without a hole card, over every draw of an infinite shoe
+    of ``weights``: (the reference's law of the round's net, how many paths the C round replayed
+    to the same net and cards used, how many paths), the split hands played by the basic strategy."""
+    _, strategy = tw.infinite_deck_analysis(rules, weights, distributions=False)
+    splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (up, x): True})
+    table = tt.TwentyOneTable(rules, splits, "jp-blackjack", 4)
+    law, same, paths = {}, 0, 0
+    for path, prob, net in reference.over_every_draw(lambda deal: reference.play(rules, deal, splits), weights,
+                                                     (x, up, x)):
+        law[net] = law.get(net, 0) + prob
+        same += table.round(codes(path))[::2] == (net, len(path))
+        paths += 1
+    return law, same, paths
+
+
+def analysed_split(rules, weights, up, x):
+    """(value, law of the net) of splitting ``x, x`` against ``up`` by the exact analysis."""
+    shoe = tw.InfiniteShoe(weights)
+    ev = tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe))
+    hand, removed = tw.of(x, x), tw.of(up, x, x)
+    return ev.values(hand, removed)[tw.SPLIT], ev.initial_dist(tw.SPLIT, hand, removed)
+
+
+def the_old_value(rules, weights, up, x):
+    """The split's value as it was: the hands jointly with "no blackjack", and -1 for the whole
+    split when the dealer has one, busted hands or not."""
+    shoe = tw.InfiniteShoe(weights)
+    ev = tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe))
+    removed = tw.of(up, x, x)
+    return ev._peeking().pair_split(x, removed) - ev.blackjack_after(removed)
+
+
+def check_no_hole_card_split(rules, weights, up, x):
+    # 000 1-9-ホ: a bust is settled at once; 1-12-ロ: a dealer blackjack then collects the
+    # original stake once from the hands still standing.
+    law, same, paths = split_every_draw(rules, weights, up, x)
+    assert same == paths
+    value, dist = analysed_split(rules, weights, up, x)
+    assert sum(net * p for net, p in law.items()) == value
+    assert {net: p for net, p in law.items() if p} == {net: p for net, p in dist.items() if p}
+    return value, paths
+
+
+def test_a_no_hole_card_split_against_a_ten_is_valued_as_the_round_settles_it():
+    # shoe A 7 8 T T: split 8s against a ten, hands of 15 and 16 hit into busts
+    rules, weights = tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)
+    value, paths = check_no_hole_card_split(rules, weights, 10, 8)
+    assert paths > 500 and value < the_old_value(rules, weights, 10, 8)    # the case tells the two apart
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, weights, up, x", [
+    # shoe A 6 8 T T, an ace up: 8-8 hits its 14s and 16s into busts
+    (tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 1, 0, 1, 0, 2), tw.ACE, 8),
+    # shoe A 3 8 T T T, H17: re-splits to four hands, 8-3 doubles, split aces drawn to and re-split
+    *[(tw.Rules(hole_card=False, hit_soft_17=True, max_hands=4, resplit_aces=True, hit_split_aces=True),
+       (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), up, x) for up in (tw.ACE, 10) for x in (8, 3, tw.ACE)],
+])
+def test_a_no_hole_card_split_with_resplits_against_a_or_10(rules, weights, up, x):
+    check_no_hole_card_split(rules, weights, up, x)
+
+
+def test_a_no_hole_card_split_given_a_dealer_blackjack_on_the_full_infinite_shoe():
+    # The dealer-blackjack part of a split's value, recomputed straight from the rules for the
+    # standard infinite shoe, two hands: each hand plays on as the split hands are played
+    # (the basic strategy's split cells: the peeking twin's best play), a bust loses its
+    # stake(s) at once, and one unit goes if either hand still stands.
+    rules = GAMES["blackjack"].game_rules(deal="no-hole-card", max_hands=2)
+    draw = [(v, F(4 if v == 10 else 1, 13)) for v in tw.VALUES]
+    shoe = tw.InfiniteShoe()
+    evs = {up: tw.Evaluator(rules, shoe, up, tw.Dealer(rules, shoe)) for up in (tw.ACE, 10)}
+
+    @functools.lru_cache(maxsize=None)
+    def busts(cards, up):
+        """(P(the hand busts), E[stake lost to a bust]) of a split hand played on (the cards in
+        the order dealt: the split card first)."""
+        hand = reference.Hand(list(cards), True, cards[0] == 1)
+        act = evs[up]._peeking().best(tw.of(*cards), tw.of(up, *cards), hand.context())[0]
+        assert act in reference.options(rules, up, hand, 2)
+        if act == tw.STAND:
+            return F(0), F(0)
+        p_bust = lost = F(0)
+        for v, p in draw:
+            more = cards[:2] + tuple(sorted(cards[2:] + (v,)))       # the same hand, one key
+            if reference.best(list(more)) > 21:
+                p_bust, lost = p_bust + p, lost + p * (2 if act == tw.DOUBLE else 1)
+            elif act == tw.HIT:
+                b, s = busts(more, up)
+                p_bust, lost = p_bust + p * b, lost + p * s
+        return p_bust, lost
+
+    for up, ev in evs.items():
+        for x in (8, 7):
+            laws = [busts((x, v), up) for v, _ in draw]
+            p_bust = sum(p * b for (_, p), (b, _) in zip(draw, laws))
+            lost = sum(p * s for (_, p), (_, s) in zip(draw, laws))
+            given_blackjack = -2 * lost - (1 - p_bust ** 2)
+            removed = tw.of(up, x, x)
+            value = ev.values(tw.of(x, x), removed)[tw.SPLIT]
+            assert value == ev._peeking().pair_split(x, removed) + ev.blackjack_after(removed) * given_blackjack
+            assert given_blackjack < -1

@@ -273,30 +273,46 @@ class _Path(Exception):
     """The round asked for a card beyond the path being played."""
 
 
-def over_every_ordering(play_one, kinds, counts) -> Fraction:
-    """E[``play_one(deal)``] over every ordering of a small shoe of ``counts[i]`` cards of
-    ``kinds[i]`` (exact, path by path: cards of one kind are one branch; ``deal()`` gives the
-    next card's kind)."""
-    total = Fraction(0)
+def every_path(play_one, draws):
+    """Every way a round can go: (cards dealt, probability, ``play_one(deal)``), exact, path by
+    path; ``draws(path)`` gives the next card's (kind, probability) after the cards of ``path``."""
     stack = [((), Fraction(1))]
     while stack:
         path, prob = stack.pop()
-        left = list(counts)
-        for i in path:
-            left[i] -= 1
         at = [0]
 
         def deal():
             if at[0] < len(path):
                 at[0] += 1
-                return kinds[path[at[0] - 1]]
+                return path[at[0] - 1]
             raise _Path
 
         try:
-            net = play_one(deal)
+            result = play_one(deal)
         except _Path:
-            n = sum(left)
-            stack.extend((path + (i,), prob * Fraction(c, n)) for i, c in enumerate(left) if c)
+            stack.extend((path + (kind,), prob * p) for kind, p in draws(path) if p)
             continue
-        total += prob * net
-    return total
+        yield path, prob, result
+
+
+def over_every_ordering(play_one, kinds, counts) -> Fraction:
+    """E[``play_one(deal)``] over every ordering of a small shoe of ``counts[i]`` cards of
+    ``kinds[i]`` (exact, path by path: cards of one kind are one branch; ``deal()`` gives the
+    next card's kind)."""
+    def draws(path):
+        left = list(counts)
+        for kind in path:
+            left[kinds.index(kind)] -= 1
+        n = sum(left)
+        return [(k, Fraction(c, n)) for k, c in zip(kinds, left) if c]
+
+    return sum((prob * net for _, prob, net in every_path(play_one, draws)), Fraction(0))
+
+
+def over_every_draw(play_one, weights, first=()):
+    """Every path of a round dealt from an infinite shoe (value v drawn with probability
+    ``weights[v - 1] / sum(weights)`` whatever was dealt), its first cards ``first``:
+    (cards dealt, probability, ``play_one(deal)``) as :func:`every_path`."""
+    n = sum(weights)
+    odds = [(v, Fraction(w, n)) for v, w in zip(range(1, 11), weights) if w]
+    return every_path(play_one, lambda path: [(first[len(path)], Fraction(1))] if len(path) < len(first) else odds)

@@ -43,7 +43,8 @@ RULES = (
     tw.RuleEntry("hit_soft_17", False, "000 第2 1-10-ロ (L485-491)", "operator's choice S17 or H17; default S17"),
     tw.RuleEntry("blackjack_pays", Fraction(3, 2), "000 第2 1-12-ハ-(1) (L525)", "6 to 5 is the 1-12-ニ option"),
     tw.RuleEntry("original_bet_only", True, "000 第2 1-12-ロ",
-                 "a dealer blackjack collects only the original stake (matters under the no-hole-card rule)"),
+                 "a dealer blackjack collects only the original stake, once, from the hands still standing; "
+                 "a busted hand was settled at once (1-9-ホ); matters under the no-hole-card rule"),
     tw.RuleEntry("double_totals", None, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-一)",
                  "any two cards; the operator may restrict the totals"),
     tw.RuleEntry("double_after_split", True, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-二)", "allowed unless the operator bars it"),

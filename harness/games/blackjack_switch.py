@@ -51,7 +51,9 @@ RULES = (
     tw.RuleEntry("blackjack_pays", Fraction(1), "000 第2 2-11-ハ (L763)",
                  "every win 1 to 1, a blackjack too; a two-card 21 made by the switch read as a blackjack "
                  "(2-3; not in sources)"),
-    tw.RuleEntry("original_bet_only", True, "000 第2 2-11-ロ", "a dealer blackjack collects only the original stake"),
+    tw.RuleEntry("original_bet_only", True, "000 第2 2-11-ロ",
+                 "a dealer blackjack collects only the original stake, once per area, from the hands still "
+                 "standing; a busted hand was settled at once (2-8-ト)"),
     tw.RuleEntry("double_totals", None, "000 第2 2-8-ヘ, 2-8-チ", "any two cards; the operator may restrict the totals"),
     tw.RuleEntry("double_after_split", True, "000 第2 2-8-ヘ, 2-8-チ", "allowed unless the operator bars it"),
     tw.RuleEntry("surrender", True, "000 第2 2-8-ハ, 2-13",

@@ -29,7 +29,10 @@ shoe less the upcard and the pair cards dealt so far (how many hands have
 been split), not less the other hands' drawn cards; with an infinite shoe
 this is exact (the hands are independent).  The approximation's size on a
 finite shoe is bounded in the tests by the exhaustive round-by-round check on
-small shoes (``tests/test_games_twentyone.py``).
+small shoes (``tests/test_games_twentyone.py``).  Without the hole card a split against an
+A or ten is played by the peeking twin's decisions (valued jointly with "no blackjack") and
+the dealer-blackjack case of that play is added exactly (:meth:`Evaluator.split_blackjack_law`:
+busts lost at once, the original stake once from the hands still standing, 000 1-9-ホ, 1-12-ロ).
 """
 from __future__ import annotations
 
@@ -425,12 +428,21 @@ class Evaluator:
 
     # -- terminal values -------------------------------------------------------
 
+    def blackjack_after(self, removed: tuple) -> Fraction:
+        """P(the dealer's second card completes a blackjack | cards removed)."""
+        if self.up not in (ACE, TEN):
+            return Fraction(0)
+        return self.shoe.probability(removed, TEN if self.up == ACE else ACE)
+
+    def _blackjack_may_come(self) -> bool:
+        """No hole card and an A or ten-value card up: a dealer blackjack may follow the play."""
+        return not self.peek and self.up in (ACE, TEN)
+
     def _no_bj(self, removed: tuple) -> Fraction:
         """P(the dealer does not complete a blackjack | cards removed), for the joint values."""
         if not self.peek:
             return Fraction(1)
-        other = TEN if self.up == ACE else ACE
-        return 1 - self.shoe.probability(removed, other)
+        return 1 - self.blackjack_after(removed)
 
     def stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
         """Joint value of standing on ``hand`` (its cards and the upcard in ``removed``)."""
@@ -515,14 +527,15 @@ class Evaluator:
         out = {a: self.action_value(a, hand, removed, ctx) for a in self.allowed(hand, ctx)}
         x = pair_value(hand)
         if x is not None and not ctx.split and self.rules.max_hands >= 2:
-            if self.peek or self.up not in (ACE, TEN):
+            if not self._blackjack_may_come():
                 out[SPLIT] = self.pair_split(x, removed)
             else:
-                # No hole card: a dealer blackjack takes only the original stake from the
-                # whole split (000 1-12-ロ), so the hands are valued jointly with "no
-                # blackjack" and the one stake lost to a blackjack is added once.
-                other = TEN if self.up == ACE else ACE
-                out[SPLIT] = self._peeking().pair_split(x, removed) - self.shoe.probability(removed, other)
+                # No hole card: the split hands are played jointly with "no blackjack" (the
+                # peeking twin) and the dealer-blackjack case of that play is added exactly.
+                twin = self._peeking()
+                law = twin.split_blackjack_law(x, removed)
+                out[SPLIT] = twin.pair_split(x, removed) + self.blackjack_after(removed) * sum(
+                    (net * q for net, q in law.items()), Fraction(0))
         return out
 
     def _peeking(self) -> "Evaluator":
@@ -582,6 +595,95 @@ class Evaluator:
 
     def _split_hand(self, hand: tuple, removed: tuple, ctx: Context) -> Fraction:
         return self.best(hand, removed, ctx)[1]
+
+    # -- a split when a dealer blackjack may come (no hole card, A or ten up) ------------
+    #
+    # 000 1-9-ホ settles a bust at once and 1-11-ロ-(2)-(一) takes a busted hand out of "lost
+    # to a dealer blackjack"; then 1-12-ロ collects only the original stake (one unit) from the
+    # hands still standing, returning every stake a split or double added.  So given a dealer
+    # blackjack a split nets minus its busted stakes, minus 1 if any hand still stands.  The
+    # hands are played as the peeking twin plays them (their decisions valued jointly with
+    # "no blackjack"); called on that twin.
+
+    def _blackjack_world(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """Law of (net settled at once, still standing) of a split hand played by :meth:`best`,
+        given a dealer blackjack to come."""
+        key = (self.shoe.key(removed), self.hand_key(hand), ctx)
+        memo = self.__dict__.setdefault("_world", {})
+        found = memo.get(key)
+        if found is not None:
+            return found
+        act = self.best(hand, removed, ctx)[0]
+        if act == STAND:
+            out = self._world_stand(hand, ctx)
+        else:
+            out = {}
+            for v, p in self.shoe.draws(removed):
+                nxt, gone = add(hand, v), add(removed, v)
+                if act == DOUBLE:
+                    sub = self._world_doubled(nxt, gone, ctx)
+                elif total(nxt)[0] > 21:
+                    sub = {(Fraction(-1), False): 1}
+                else:
+                    sub = self._blackjack_world(nxt, gone, Context(ctx.split, False))
+                for k, q in sub.items():
+                    out[k] = out.get(k, 0) + p * q
+        memo[key] = out
+        return out
+
+    def _world_stand(self, hand: tuple, ctx: Context) -> dict:
+        """A standing hand against a dealer blackjack: it waits for the one stake collected."""
+        return {(Fraction(0), True): Fraction(1)}
+
+    def _world_doubled(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """A doubled hand (its third card in ``hand``): a bust loses both stakes at once."""
+        return {(Fraction(-2), False): 1} if total(hand)[0] > 21 else {(Fraction(0), True): 1}
+
+    def split_blackjack_law(self, x: int, removed: tuple) -> dict[Fraction, Fraction]:
+        """Law of a split's net given a dealer blackjack (the hands as :meth:`pair_split` plays
+        them): the nets settled at once, and the original stake once if a hand still stands."""
+        rules = self.rules
+        can_resplit, ctx, base = self._split_setup(x, removed)
+
+        def combine(a: dict, b: dict) -> dict:
+            out: dict = {}
+            for (n1, l1), p in a.items():
+                for (n2, l2), q in b.items():
+                    k = (n1 + n2, l1 or l2)
+                    out[k] = out.get(k, 0) + p * q
+            return out
+
+        @functools.lru_cache(maxsize=None)
+        def level(k: int):
+            gone = add(base, x, k)
+            q, a, b = Fraction(0), {}, {}
+            for v, p in self.shoe.draws(gone):
+                target = b if v == x else a
+                if v == x:
+                    q = p
+                for key, m in self._blackjack_world(of(x, v), add(gone, v), ctx).items():
+                    target[key] = target.get(key, 0) + p * m
+            return q, a, b
+
+        @functools.lru_cache(maxsize=None)
+        def pending(hands: int, waiting: int, k: int) -> dict:
+            if waiting == 0:
+                return {(Fraction(0), False): Fraction(1)}
+            q, a, b = level(k)
+            out = combine(a, pending(hands, waiting - 1, k))
+            if can_resplit and hands < rules.max_hands:
+                more = {key: q * m for key, m in pending(hands + 1, waiting + 1, k + 1).items()}
+            else:
+                more = combine(b, pending(hands, waiting - 1, k + 1))
+            for key, m in more.items():
+                out[key] = out.get(key, 0) + m
+            return out
+
+        law: dict = {}
+        for (net, live), m in pending(2, 2, 2).items():
+            net -= 1 if live else 0
+            law[net] = law.get(net, 0) + m
+        return law
 
     # -- outcome distributions: (dealer outcome, net) -> joint probability -------------
     #
@@ -676,12 +778,13 @@ class Evaluator:
         """Distribution of the net of an initial hand's chosen action, joint as :meth:`values`."""
         if action != SPLIT:
             joint = self.action_dist(action, hand, removed, Context())
-        elif self.peek or self.up not in (ACE, TEN):
+        elif not self._blackjack_may_come():
             joint = self.split_dist(pair_value(hand), removed)
         else:
-            other = TEN if self.up == ACE else ACE
-            joint = self._peeking().split_dist(pair_value(hand), removed)
-            joint[(DBJ, Fraction(-1))] = self.shoe.probability(removed, other)
+            twin, p = self._peeking(), self.blackjack_after(removed)
+            joint = twin.split_dist(pair_value(hand), removed)
+            for net, q in twin.split_blackjack_law(pair_value(hand), removed).items():
+                joint[(DBJ, net)] = joint.get((DBJ, net), 0) + p * q
         out: dict = {}
         for (_, net), m in joint.items():
             out[net] = out.get(net, 0) + m

@@ -17,12 +17,14 @@ The round, the dealer and the splits are :mod:`harness.games.twentyone`'s; with
 * no hole card (3-5-イ): a dealer pontoon collects only the original stake of a hand
   with split or double stakes (3-10-ハ), which is ``Rules.original_bet_only``.
 
-Splits against an A or ten-value card (a dealer pontoon may come).  The split hands are
-played before the dealer's second card, by decisions valued jointly with "no dealer
-pontoon" (as the family's no-hole-card splits are); their value adds the exact value of the
-dealer-pontoon case for that same play: each 21 wins its pay, a bust or a rescue loses
-what it lost at once, and the standing hands of 20 or less lose the original stake once
-(3-10-ハ).  With an infinite shoe the split hands are independent, so this is exact there.
+Splits against an A or ten-value card (a dealer pontoon may come): the family's
+no-hole-card split (:meth:`harness.games.twentyone.Evaluator.split_blackjack_law`), the
+split hands played by decisions valued jointly with "no dealer pontoon", their value adding
+the exact value of the dealer-pontoon case for that same play; Pontoon's hands in it
+(:meth:`PontoonEvaluator._world_stand`, :meth:`PontoonEvaluator._world_doubled`): each 21
+wins its pay, a bust or a rescue loses what it lost at once, and the standing hands of 20
+or less lose the original stake once (3-10-ハ).  With an infinite shoe the split hands are
+independent, so this is exact there.
 
 What a hand's future depends on (its key, for the infinite shoe's memo and the
 strategy table): its total, softness, card count (``min(cards, 7)``: 5, 6 and 7+
@@ -39,13 +41,12 @@ exact for a suit-blind strategy, on a finite shoe too.
 """
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 
 from harness.games import twentyone as tw
-from harness.games.twentyone import (ACE, DBJ, DBUST, DOUBLE, HIT, RESCUE, SPLIT, STAND, SURRENDER, TEN, Context,
-                                     add, cards, hard_total, of, pair_value, total)
+from harness.games.twentyone import (DBJ, DBUST, DOUBLE, RESCUE, STAND, SURRENDER, Context, add, cards, hard_total,
+                                     of, total)
 
 # The bonus hands of 3-10-ニ, in the order of Rules.pontoon_bonus.
 BONUS_HANDS = ("five_card_21", "six_card_21", "seven_card_21", "678", "678_suited", "678_spades",
@@ -142,12 +143,6 @@ class PontoonEvaluator(tw.Evaluator):
         self._doubled: dict = {}
         self.rescues: dict = {}        # (total, split) -> keep (S) or rescue (W), the infinite shoe's play
 
-    def _pontoon_after(self, removed: tuple) -> Fraction:
-        """P(the dealer's second card makes a pontoon | cards removed)."""
-        if self.up not in (ACE, TEN):
-            return Fraction(0)
-        return self.shoe.probability(removed, TEN if self.up == ACE else ACE)
-
     # -- standing --------------------------------------------------------------
 
     def _stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
@@ -202,110 +197,31 @@ class PontoonEvaluator(tw.Evaluator):
                 self.rescues.setdefault((t, ctx.split), act)
         return act, rescue if act == RESCUE else keep
 
-    # -- splits against a possible dealer pontoon ------------------------------------
+    # -- a split against a possible dealer pontoon (the family's law, Pontoon's hands) ------
 
-    def values(self, hand: tuple, removed: tuple, ctx: Context = Context()) -> dict[str, Fraction]:
-        out = super().values(hand, removed, ctx)
-        if SPLIT in out and not self.peek and self.up in (ACE, TEN):
-            # the family's value counts a dealer pontoon as the original stake lost; use its exact value
-            p = self._pontoon_after(removed)
-            law = self._peeking().pontoon_split_law(pair_value(hand), removed)
-            out[SPLIT] += p * (1 + sum((net * q for net, q in law.items()), Fraction(0)))
-        return out
+    def _world_stand(self, hand: tuple, ctx: Context) -> dict:
+        """A 21 wins its pay whatever the dealer holds (3-9-ロ-(1)-(一)); 20 or less waits."""
+        if total(hand)[0] == 21:
+            return {(pays, False): q for pays, q in pay_law(self.rules, self.shoe, hand, ctx.split).items()}
+        return super()._world_stand(hand, ctx)
 
-    def initial_dist(self, action: str, hand: tuple, removed: tuple) -> dict:
-        out = super().initial_dist(action, hand, removed)
-        if action == SPLIT and not self.peek and self.up in (ACE, TEN):
-            p = self._pontoon_after(removed)
-            out[Fraction(-1)] -= p
-            for net, q in self._peeking().pontoon_split_law(pair_value(hand), removed).items():
-                out[net] = out.get(net, 0) + p * q
-            out = {net: m for net, m in out.items() if m}
-        return out
-
-    def _pontoon_world(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
-        """Law of (net settled, standing at 20 or less) of a split hand played by :meth:`best`,
-        when the dealer makes pontoon: a 21 wins its pay, a bust or rescue loses at once."""
-        key = (self.shoe.key(removed), self.hand_key(hand), ctx)
-        memo = self.__dict__.setdefault("_world", {})
-        found = memo.get(key)
-        if found is not None:
-            return found
-        act = self.best(hand, removed, ctx)[0]
-        out: dict = {}
-        if act == STAND:
-            if total(hand)[0] == 21:
-                out = {(pays, False): q for pays, q in pay_law(self.rules, self.shoe, hand, ctx.split).items()}
-            else:
-                out = {(Fraction(0), True): Fraction(1)}
-        else:
-            for v, p in self.shoe.draws(removed):
-                nxt, gone = add(hand, v), add(removed, v)
-                if act == DOUBLE:
-                    t = hard_total(nxt)
-                    sub = ({(Fraction(-2), False): 1} if t > 21 else {(Fraction(2), False): 1} if t == 21 else
-                           {(Fraction(-1), False): 1} if self.after_double(nxt, gone, ctx)[0] == RESCUE else
-                           {(Fraction(0), True): 1})
-                elif total(nxt)[0] > 21:
-                    sub = {(Fraction(-1), False): 1}
-                else:
-                    sub = self._pontoon_world(nxt, gone, Context(ctx.split, False))
-                for k, q in sub.items():
-                    out[k] = out.get(k, 0) + p * q
-        memo[key] = out
-        return out
-
-    def pontoon_split_law(self, x: int, removed: tuple) -> dict[Fraction, Fraction]:
-        """Law of a split's net given a dealer pontoon (the hands as :meth:`pair_split` plays them):
-        the settled nets, and the original stake once if a hand of 20 or less stands (3-10-ハ)."""
-        rules = self.rules
-        can_resplit, ctx, base = self._split_setup(x, removed)
-
-        def combine(a: dict, b: dict) -> dict:
-            out: dict = {}
-            for (n1, l1), p in a.items():
-                for (n2, l2), q in b.items():
-                    k = (n1 + n2, l1 or l2)
-                    out[k] = out.get(k, 0) + p * q
-            return out
-
-        @functools.lru_cache(maxsize=None)
-        def level(k: int):
-            gone = add(base, x, k)
-            q, a, b = Fraction(0), {}, {}
-            for v, p in self.shoe.draws(gone):
-                target = b if v == x else a
-                if v == x:
-                    q = p
-                for key, m in self._pontoon_world(of(x, v), add(gone, v), ctx).items():
-                    target[key] = target.get(key, 0) + p * m
-            return q, a, b
-
-        @functools.lru_cache(maxsize=None)
-        def pending(hands: int, waiting: int, k: int) -> dict:
-            if waiting == 0:
-                return {(Fraction(0), False): Fraction(1)}
-            q, a, b = level(k)
-            out = combine(a, pending(hands, waiting - 1, k))
-            if can_resplit and hands < rules.max_hands:
-                more = {key: q * m for key, m in pending(hands + 1, waiting + 1, k + 1).items()}
-            else:
-                more = combine(b, pending(hands, waiting - 1, k + 1))
-            for key, m in more.items():
-                out[key] = out.get(key, 0) + m
-            return out
-
-        law: dict = {}
-        for (net, live), m in pending(2, 2, 2).items():
-            net -= 1 if live else 0
-            law[net] = law.get(net, 0) + m
-        return law
+    def _world_doubled(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """A doubled hand (aces count 1): a bust loses both stakes, a 21 wins them, a rescue loses
+        the original stake at once (3-7-ホ), else it waits."""
+        t = hard_total(hand)
+        if t > 21:
+            return {(Fraction(-2), False): 1}
+        if t == 21:
+            return {(Fraction(2), False): 1}
+        if self.after_double(hand, removed, ctx)[0] == RESCUE:
+            return {(Fraction(-1), False): 1}
+        return {(Fraction(0), True): 1}
 
     # -- decisions ---------------------------------------------------------------
 
     def action_value(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> Fraction:
         if action == SURRENDER:
-            p = self._pontoon_after(removed)
+            p = self.blackjack_after(removed)
             return Fraction(-1, 2) * (1 - p) - p
         if action == DOUBLE:
             value = Fraction(0)
