@@ -75,14 +75,15 @@ def _ranges(ends: list[int]) -> list[tuple[int, int]]:
 _PREPARED: dict = {}
 
 
-def _battery(plan):
-    """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process."""
+def _battery(plan, planned=None):
+    """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process (or
+    ``planned``, that battery already planned here: :meth:`stats.battery.Battery.only`)."""
     from harness.sources import device_to_test
     from stats.battery import Battery
 
     if _PREPARED.get("plan") != plan:
         device, n, alpha, tests = plan
-        battery = Battery(device_to_test(device), n, alpha=alpha, tests=list(tests))
+        battery = planned or Battery(device_to_test(device), n, alpha=alpha, tests=list(tests))
         _PREPARED.clear()
         _PREPARED.update(plan=plan, battery=battery, fresh=pickle.dumps([t.acc for t in battery.tests]))
     battery = _PREPARED["battery"]
@@ -176,7 +177,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     lone = Battery(spec, n, alpha=alpha, tests=serial) if serial else None
     step = rows_per_chunk(full.kind)
     if merging:
-        _battery(plan)  # planned here once: forked workers start with it
+        _battery(plan, full.only(merging))  # planned here once (the report's plan): forked workers start with it
         if prepare is not None:
             prepare()
     store, saved = None, {}

@@ -226,7 +226,9 @@ class Processes(Inline):
         return self
 
     def __exit__(self, kind, *exc):
-        self.pool.shutdown(wait=kind is None, cancel_futures=True)
+        # Not waiting for the idle workers to exit: the caller goes on to its report meanwhile
+        # (the pool's own thread joins them; nothing is left queued once a run is over).
+        self.pool.shutdown(wait=False, cancel_futures=True)
         return False
 
     def abandon(self) -> None:

@@ -23,6 +23,8 @@ References
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -341,6 +343,7 @@ class Battery:
                                         "no test of the battery can run")
         self.n = 0
         table = self.kind.stream_table()
+        self._seed = int(seed)
         self._derivers = {name: table[name].make(self.kind, seed) for name in table}
         self._streams = list(dict.fromkeys(t.stream for t in self.tests))
 
@@ -382,6 +385,25 @@ class Battery:
             # that, left to the cyclic collector, kept many chunks' streams alive (memory grew with n).
             del stream
         return streams
+
+    def only(self, names) -> "Battery":
+        """A fresh battery of this plan holding only the tests named (in this one's order).
+
+        What a run's workers test (the tests that merge) without planning the
+        battery a second time: each test keeps its planned entry with a copy of
+        its fresh accumulator, and the derived streams are made anew.  Call it
+        before any outcome is fed.
+        """
+        if self.n:
+            raise ValueError("only() is for a fresh battery")
+        names = set(names)
+        other = copy.copy(self)
+        other.tests = [dataclasses.replace(t, acc=copy.deepcopy(t.acc)) for t in self.tests if t.name in names]
+        other.short = []
+        table = self.kind.stream_table()
+        other._derivers = {name: table[name].make(self.kind, self._seed) for name in table}
+        other._streams = list(dict.fromkeys(t.stream for t in other.tests))
+        return other
 
     def starting_at(self, row: int) -> "Battery":
         """Make this fresh battery that of the outcomes from row ``row`` on (a later segment of a run).

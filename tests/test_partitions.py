@@ -137,7 +137,7 @@ def test_any_partition_size_and_number_of_workers_give_the_one_pass_report(tmp_p
 
 
 def test_the_worker_benchmark_checks_each_case_against_the_other(monkeypatch):
-    """battery-workers-16M (here on 2^15 outcomes): the one-process baseline's check runs the two workers
+    """battery-workers-64M (here on 2^15 outcomes): the one-process baseline's check runs the two workers
     and compares (not the baseline with itself); a report that differs is caught."""
     from harness.benchcases import partitions as bench
 
@@ -145,7 +145,7 @@ def test_the_worker_benchmark_checks_each_case_against_the_other(monkeypatch):
     monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 1 << 13)
     for cached in (bench._capture, bench._report):
         cached.cache_clear()
-    monkeypatch.setattr(bench, "_capture", bench._capture.__wrapped__)  # (not the 2^24 capture of a bench run)
+    monkeypatch.setattr(bench, "_capture", bench._capture.__wrapped__)  # (not the 2^26 capture of a bench run)
     calls, real = [], harness.partitions.run_partitioned
     monkeypatch.setattr(harness.partitions, "run_partitioned", lambda *a, **k: calls.append(k["workers"]) or real(*a, **k))
     two, one = (next(c for c in bench.CASES if c.group == bench.GROUP and c.name == label)
@@ -177,3 +177,32 @@ def test_a_later_partitions_head_is_looked_for_in_a_short_prefix(monkeypatch):
     merged = first.merge(later).result()
     assert merged.statistic == whole.result().statistic and merged.pvalue == whole.result().pvalue
     assert np.array_equal(first.counts, whole.counts)
+
+
+def test_the_workers_battery_is_the_reports_plan_not_planned_again(monkeypatch):
+    """The main process plans the battery once: its workers' battery (the tests that merge) is
+    Battery.only of the report's, whose accumulators are copies (a partition fed to one leaves the
+    other fresh); that the partitions give the one-pass figures is the other tests' business."""
+    import stats.battery
+
+    spec = device_spec("roulette-single")
+    tests = ["frequency", "gap", "runs-up"]
+    full = Battery(spec, 30_000, tests=tests)
+    workers = full.only(["gap", "frequency"])
+    assert [t.name for t in workers.tests] == ["frequency", "gap"]
+    x = np.random.default_rng(4).integers(0, 37, 30_000).astype(np.uint8)
+    workers.update(x)
+    assert all(t.acc.n == 0 for t in full.tests) and all(t.acc.n for t in workers.tests)
+    with pytest.raises(ValueError, match="fresh battery"):
+        workers.only(["gap"])
+    plans = []
+    real = stats.battery.plan_tests
+    monkeypatch.setattr(stats.battery, "plan_tests", lambda *a, **k: plans.append(1) or real(*a, **k))
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 7_001)
+    monkeypatch.setattr(harness.sources, "CHUNK_VALUES", 2_000)
+    import rngcore
+    from harness.partitions import run_drawn
+
+    drawn = run_drawn(spec, "roulette-single", rngcore.Generator(bytes(range(32))), 30_000, alpha=0.01, tests=tests,
+                      workers=1)
+    assert plans == [1] and drawn.n == 30_000  # the report's plan only (it was planned twice)
