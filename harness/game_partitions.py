@@ -136,18 +136,16 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
         As :meth:`harness.games.base.Game.simulate` returns, with ``replay`` the generator's
         provenance before the spawn plus ``partitions`` and ``partition_rounds``.
     """
-    from harness.games.base import _replay
     from harness.segments import GameSegments
 
     size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
-    replay = _replay(generator)
+    replay = _before(generator, None)
     identity = {"game": game.name, "variant": variant, "strategy": strategy, "options": options}
     total, interrupted, count = _run(GameSegments(game, variant, strategy, **options), rounds, generator, size,
                                      workers=workers, progress=progress, scheduler=scheduler,
                                      remote=("game", game.name, variant, strategy, options),
                                      checkpoint=checkpoint, identity=identity)
-    replay = None if replay is None else {**replay, "partitions": count, "partition_rounds": size}
-    return dataclasses.replace(GameSegments.finish(total, rounds), interrupted=interrupted, replay=replay)
+    return _named(GameSegments.finish(total, rounds), replay, count, size, interrupted)
 
 
 def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=None, partition_spins: int | None = None,
@@ -159,27 +157,109 @@ def simulate_slot(model, spins: int, generator, *, workers: int = 1, progress=No
     partitions merged."""
     from harness.partition_store import run_key
     from harness.segments import SlotSegments
-    from harness.slot.simulate import describe
 
     size = PARTITION_ROUNDS if partition_spins is None else int(partition_spins)
-    before = describe(generator)  # (the report names the generator the children were spawned from)
+    adapter = SlotSegments(model)
+    before = _before(generator, adapter)  # (the report names the generator the children were spawned from)
     identity = {"slot": run_key(dataclasses.asdict(model))}
-    total, interrupted, count = _run(SlotSegments(model), spins, generator, size, workers=workers, progress=progress,
+    total, interrupted, count = _run(adapter, spins, generator, size, workers=workers, progress=progress,
                                      scheduler=scheduler, remote=("slot", model), checkpoint=checkpoint,
                                      identity=identity)
-    total.interrupted = interrupted
-    total.generator = f"{before}, spawn({count}): partitions of {size:,} spins"
-    return total
+    return _named(total, before, count, size, interrupted)
+
+
+def spawns(generator) -> bool:
+    """Whether ``generator``'s engine has children (:meth:`rngcore.Generator.spawn`; an SP 800-90A
+    DRBG has none).  Asked for none, an engine that has them draws nothing."""
+    try:
+        generator.spawn(0)
+    except ValueError:
+        return False
+    return True
+
+
+def _before(generator, adapter):
+    """What a partitioned result names as its generator, taken before the spawn: a table game's
+    provenance (its ``replay``), a slot's description."""
+    if hasattr(adapter, "model"):
+        from harness.slot.simulate import describe
+
+        return describe(generator)
+    from harness.games.base import _replay
+
+    return _replay(generator)
+
+
+def _named(result, before, count: int, size: int, interrupted: bool, cut: str = "partitions of"):
+    """``result`` of ``count`` partitions of at most ``size`` rounds, naming the generator they were
+    spawned from (``before``: :func:`_before`) and whether a stop cut the run short."""
+    if hasattr(result, "replay"):  # a table game's Simulation
+        replay = None if before is None else {**before, "partitions": count, "partition_rounds": size}
+        return dataclasses.replace(result, interrupted=interrupted, replay=replay)
+    return dataclasses.replace(result, interrupted=interrupted,
+                               generator=f"{before}, spawn({count}): {cut} {size:,} spins")
+
+
+def play_traced(adapter, rounds: int, generator, *, remote, workers: int = 1, scheduler: str | None = None,
+                progress=None, checkpoint=None, identity=None, partition_rounds: int | None = None):
+    """A certification's simulation: ``rounds`` through ``adapter`` in partitions, with its convergence trace.
+
+    The partitions are the segments of the convergence schedule
+    (:func:`harness.segments.boundaries`) cut into pieces of at most
+    ``partition_rounds`` (default :data:`PARTITION_ROUNDS`;
+    :func:`harness.partitions.refine`), partition i played on child i of
+    ``generator.spawn(P)`` on ``workers`` processes (or the Dask cluster
+    ``scheduler``) and merged in the fixed tree, as :func:`simulate` plays
+    them.  This process takes the partitions in order and keeps their running
+    total (they are whole simulator calls, a few per second per worker), whose
+    :meth:`point` at each segment's end is the trace.  So the result and the
+    trace are the same for any ``workers``, anywhere; ``checkpoint`` keeps the
+    finished partitions (:mod:`harness.partition_store`), so a stopped run goes
+    on from them with the same result and trace.
+
+    Returns
+    -------
+    (result, trace, partitions)
+        The adapter's finished result (``interrupted`` when stopped: the
+        partitions taken are counted), the trace (one point per segment's end
+        reached), and P.
+    """
+    import pickle
+
+    from harness import segments
+    from harness.partitions import refine
+
+    size = PARTITION_ROUNDS if partition_rounds is None else int(partition_rounds)
+    ends = segments.boundaries(rounds)
+    parts = refine(list(zip([0, *ends[:-1]], ends)), size)
+    merge, marks = type(adapter).merge, set(ends)
+    running, trace = [], []
+
+    def taken(index, value):
+        part = pickle.loads(value[0])
+        running[:] = [part if not running else merge(running[0], part)]
+        if parts[index][1] in marks:
+            trace.append(adapter.point(running[0]))
+
+    before = _before(generator, adapter)
+    total, interrupted, count = _run(adapter, rounds, generator, size, workers=workers, progress=progress,
+                                     scheduler=scheduler, remote=remote, checkpoint=checkpoint,
+                                     identity={**(identity or {}), "cut": "segments"}, parts=parts, on_value=taken)
+    result = _named(adapter.finish(total, rounds), before, count, size, interrupted,
+                    cut="the convergence segments in partitions of at most")
+    return result, trace, count
 
 
 def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, scheduler=None, remote=None,
-         checkpoint=None, identity=None):
+         checkpoint=None, identity=None, parts=None, on_value=None):
     """Play ``rounds`` through ``adapter`` (:class:`harness.segments.GameSegments` or ``SlotSegments``)
-    in partitions of ``size``, partition i on child i of ``generator.spawn(P)``, merged in
-    :mod:`harness.reduction`'s fixed tree (by the workers, when there are some).
+    in partitions of ``size`` (or the ranges ``parts``), partition i on child i of
+    ``generator.spawn(P)``, merged in :mod:`harness.reduction`'s fixed tree (by the workers, when
+    there are some).
 
     Returns (merged result, interrupted, P).  ``remote`` names the adapter for a Dask task
     (:func:`_adapter`; with ``scheduler``); ``checkpoint``/``identity``: see :func:`simulate`.
+    ``on_value(index, value)`` is called with each whole partition's tree value, in order.
     """
     import json
 
@@ -187,7 +267,7 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
     from harness.partitions import executor
     from stats import _workers
 
-    parts = partitions(rounds, size)
+    parts = partitions(rounds, size) if parts is None else parts
     store, saved = None, {}
     if checkpoint is not None:
         from harness.partition_store import PartitionStore
@@ -215,12 +295,14 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
                 yield _leaf, (index, keep)
 
     def take(index, handle):
-        if index not in saved and (store is not None or not ex.chains):
+        if index not in saved and (store is not None or on_value is not None or not ex.chains):
             text, stopped = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
             if text is not None:
                 store.save(index, text)
             if stopped:
                 raise KeyboardInterrupt  # this partition's rounds are the run's last
+        if on_value is not None:
+            on_value(index, ex.result(handle))
         if progress is not None:
             progress(parts[index][1], rounds)
 
@@ -242,4 +324,4 @@ def _template(adapter, generator):
     return _partition(lambda: adapter.play(1, _child(_recipe(generator), 1, 0), None), 0)
 
 
-__all__ = ["simulate", "simulate_slot", "PARTITION_ROUNDS"]
+__all__ = ["simulate", "simulate_slot", "play_traced", "spawns", "PARTITION_ROUNDS"]

@@ -65,6 +65,17 @@ def schedule(total: int, points: int, minimum: int) -> list[tuple[int, int]]:
     return _ranges(out)
 
 
+def refine(ranges: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """Each of ``ranges`` cut into pieces of ``size`` from its start (its last piece shorter): a
+    certification's simulation plays its segments (:func:`schedule`) in partitions of at most
+    ``size`` rounds, so its convergence trace keeps the segments' ends.
+
+    >>> refine([(0, 5), (5, 12)], 3)
+    [(0, 3), (3, 5), (5, 8), (8, 11), (11, 12)]
+    """
+    return [(a, min(b, a + size)) for start, b in ranges for a in range(start, b, int(size))]
+
+
 def _ranges(ends: list[int]) -> list[tuple[int, int]]:
     """Consecutive ``(start, end)`` from 0 through each of ``ends``."""
     return list(zip([0, *ends[:-1]], ends))
@@ -298,4 +309,5 @@ def _concatenate(chunks):
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-__all__ = ["run_partitioned", "run_drawn", "executor", "merge_accumulators", "partitions", "schedule", "PARTITION_ROWS"]
+__all__ = ["run_partitioned", "run_drawn", "executor", "merge_accumulators", "partitions", "schedule", "refine",
+           "PARTITION_ROWS"]

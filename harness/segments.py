@@ -1,6 +1,11 @@
 """A long simulation played in segments: checkpoints between them, and the convergence trace.
 
-A simulation of N rounds (a table game's, a slot's) is played as consecutive
+A certification's simulation is played in partitions cut at these segments'
+ends (:func:`harness.game_partitions.play_traced`, through the adapters
+below); :func:`play` is how an engine without children (an SP 800-90A DRBG,
+which cannot spawn) plays it instead.
+
+A simulation of N rounds (a table game's, a slot's) is played by :func:`play` as consecutive
 *segments* on one generator: each segment is one whole call of the game's
 simulator (:meth:`harness.games.base.Game.simulate`,
 :func:`harness.slot.simulate.simulate`), so it starts a fresh table (a new

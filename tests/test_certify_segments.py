@@ -183,7 +183,8 @@ def test_certify_resumes_a_stopped_simulation_and_plots_its_convergence(small_se
     monkeypatch.setattr(segments.GameSegments, "play", stop)
     first = run("--out", tmp_path / "stopped")
     assert first.exit_code == 130 and "INCOMPLETE" in first.output
-    assert list((tmp_path / "stopped" / "checkpoints").glob("game_*.state"))
+    # the two segments played before the stop are kept as partitions (each on its own spawned child)
+    assert len(list((tmp_path / "stopped" / "checkpoints").glob("game_*.parts/part-*.json"))) == 2
     monkeypatch.setattr(segments.GameSegments, "play", play)
     resumed = run("--out", tmp_path / "stopped", "--resume")
     assert resumed.exit_code == 0, resumed.output

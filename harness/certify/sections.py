@@ -13,9 +13,11 @@ A runner interrupted by Ctrl-C or SIGTERM returns its partial record with
 ``interrupted`` true; the run stops there and ``--resume`` runs the section
 again on its own stream (its generator rebuilt from the seed, so nothing is
 counted twice): a device from its last saved accumulator state (its first
-outcomes replayed to the derived streams only), a game's or slot's
-simulation from the end of its last finished segment (:mod:`harness.segments`:
-the totals so far and the generator's position), their exact analyses anew.
+outcomes replayed to the derived streams only) or from the partitions it
+kept, a game's or slot's simulation from the partitions it kept
+(:func:`harness.game_partitions.play_traced`; on an engine without children,
+from the end of its last finished segment: :mod:`harness.segments`), their
+exact analyses anew.
 """
 from __future__ import annotations
 
@@ -35,10 +37,12 @@ CHECKPOINT_VALUES = 1 << 26  # a long device section saves its accumulators abou
 
 @dataclasses.dataclass(frozen=True)
 class Partitioned:
-    """``rngcert certify --workers N [--scheduler ADDRESS]``: a device section's battery runs in the
-    fixed partitions of ``rngcert test --workers`` (:mod:`harness.partitions`: the report of one
-    pass, for any N), each finished partition kept beside the section's checkpoint so ``--resume``
-    goes on from the partitions a stopped run finished."""
+    """``rngcert certify --workers N [--scheduler ADDRESS]``: where a section's partitions run.  A device
+    section's battery runs in the fixed partitions of ``rngcert test --workers``
+    (:mod:`harness.partitions`: the report of one pass, for any N); a game's or slot's simulation is
+    always played in partitions (:func:`_simulate`), here when there is no ``Partitioned``.  Each
+    finished partition is kept beside the section's checkpoint so ``--resume`` goes on from the
+    partitions a stopped run finished."""
 
     workers: int = 1
     scheduler: str | None = None
@@ -223,6 +227,8 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None, pa
     source["n"] = n
     stats_ = plan.statistics
     tests = list(section.tests) or None
+    if partitioned is None and partial is not None and any(partial.partitions().glob("part-*.json")):
+        partitioned = Partitioned()  # a run stopped in partitions goes on from them, here if not on workers
     with Progress(f"{section.key}", n, unit=kind.unit, quiet=quiet) as progress:
         if partitioned is not None:
             result = _partitioned(spec, section, capture if section.input is not None else generator, n,
@@ -249,6 +255,27 @@ def run_device(plan: Plan, section: DeviceSection, quiet: bool, partial=None, pa
     return _record(section, "device", outcome, body, inputs=inputs, provenance=provenance)
 
 
+# -- simulations (games, slots) ---------------------------------------------------------------
+
+def _simulate(plan: Plan, section, adapter, generator, progress, partial, partitioned, remote):
+    """A section's simulation in the partitions of :func:`harness.game_partitions.play_traced` (the
+    convergence schedule's segments, each partition on its own child of the section's generator), on
+    ``partitioned``'s workers or in this process: the same figures either way.  The finished partitions
+    are kept beside the section's checkpoint, so ``--resume`` (with or without ``--workers``) goes on
+    from them.  An engine without children (an SP 800-90A DRBG) plays the segments one after another
+    on the section's generator (:func:`harness.segments.play`), in this process.  Returns (result, trace)."""
+    from harness.game_partitions import play_traced, spawns
+
+    if not spawns(generator):
+        return segments.play(section.simulate, adapter, generator, progress=progress, partial=partial)
+    partitioned = partitioned or Partitioned()
+    result, trace, _ = play_traced(adapter, section.simulate, generator, remote=remote,
+                                   workers=partitioned.workers, scheduler=partitioned.scheduler, progress=progress,
+                                   identity={"plan": plan.sha256, "section": section.key},
+                                   checkpoint=None if partial is None else partial.partitions())
+    return result, trace
+
+
 # -- games ------------------------------------------------------------------------------------
 
 def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None, partitioned=None) -> dict:
@@ -267,8 +294,8 @@ def run_game(plan: Plan, section: GameSection, quiet: bool, partial=None, partit
         generator = generator_for(plan, section)
         adapter = segments.GameSegments(game, section.variant, section.strategy, **options)
         with Progress(section.key, section.simulate, unit="rounds", quiet=quiet) as progress:
-            simulation, trace = segments.play(section.simulate, adapter, generator, progress=progress,
-                                              partial=partial)
+            simulation, trace = _simulate(plan, section, adapter, generator, progress, partial, partitioned,
+                                          ("game", game.name, section.variant, section.strategy, options))
         body["simulation"] = simulation.as_dict()
         body["simulation"]["convergence"] = segments.trace_json(
             trace, adapter.unit, {b.name: b.exact.rtp for b in simulation.bets})
@@ -296,8 +323,8 @@ def run_slot(plan: Plan, section: SlotSection, quiet: bool, partial=None, partit
         generator = generator_for(plan, section)
         adapter = segments.SlotSegments(model)
         with Progress(f"{section.key} simulation", section.simulate, unit="spins", quiet=quiet) as progress:
-            simulation, trace = segments.play(section.simulate, adapter, generator, progress=progress,
-                                              partial=partial)
+            simulation, trace = _simulate(plan, section, adapter, generator, progress, partial, partitioned,
+                                          ("slot", model))
         interrupted = simulation.interrupted
         provenance = generator.provenance().as_dict()
     body = to_json(analysis, checks, ",".join(plan.profiles), simulation, interrupted=interrupted)

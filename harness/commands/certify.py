@@ -30,7 +30,8 @@ EXAMPLE = "rngcert certify examples/plan.toml --out report/"
               help="Sign report.json with this Ed25519 private key (PEM, PKCS#8, unencrypted): "
                    "report.json.sig and report.json.pub.pem (needs rngcert[sign]).")
 @workers_option("Run each device section's battery in the fixed partitions of `rngcert test --workers` on N "
-                "processes: the report of one pass, for any N; finished partitions are kept in "
+                "processes (the report of one pass, for any N), and the game and slot simulations' partitions "
+                "(played in partitions with or without it: the same figures); finished partitions are kept in "
                 "DIR/checkpoints, so --resume goes on from them.", default=None)
 @scheduler_option
 @quiet_option
