@@ -53,15 +53,15 @@ def _certify(plan, out, *extra):
     return CliRunner().invoke(main, ["certify", str(plan), "--out", str(out), "--quiet", *extra])
 
 
-def test_a_partitioned_run_stopped_and_resumed_gives_the_serial_report(plan, tmp_path, monkeypatch):
-    """Stopped after two partitions of the first section, resumed (those two kept, not tested again):
-    both sections' reports are the serial run's (the second one run in partitions from its start)."""
+def _stop_the_first_run_after_two_partitions(monkeypatch) -> list:
+    """``run_drawn`` whose first call (the first run's first section) stops after its second partition;
+    the list of each call's ``workers``."""
     real = harness.partitions.run_drawn
     calls = []
 
     def stopping(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:  # the first run: stop after its second partition
+        calls.append(kwargs["workers"])
+        if len(calls) == 1:
             progress = kwargs["progress"]
 
             def stop(done, total):
@@ -72,6 +72,13 @@ def test_a_partitioned_run_stopped_and_resumed_gives_the_serial_report(plan, tmp
         return real(*args, **kwargs)
 
     monkeypatch.setattr(harness.partitions, "run_drawn", stopping)
+    return calls
+
+
+def test_a_partitioned_run_stopped_and_resumed_gives_the_serial_report(plan, tmp_path, monkeypatch):
+    """Stopped after two partitions of the first section, resumed (those two kept, not tested again):
+    both sections' reports are the serial run's (the second one run in partitions from its start)."""
+    _stop_the_first_run_after_two_partitions(monkeypatch)
     out = tmp_path / "run"
     first = _certify(plan, out, "--workers", "2")
     assert first.exit_code == 130, first.output
@@ -92,22 +99,7 @@ def test_a_serial_resume_goes_on_from_the_partitions_a_stopped_run_kept(plan, tm
     """Stopped with --workers 2 after two partitions, resumed WITHOUT --workers: the kept partitions are
     merged, not tested again (the resumed section goes on in partitions, here), and the report is the
     serial run's."""
-    real = harness.partitions.run_drawn
-    calls = []
-
-    def stopping(*args, **kwargs):
-        calls.append(kwargs["workers"])
-        if len(calls) == 1:
-            progress = kwargs["progress"]
-
-            def stop(done, total):
-                progress(done, total)
-                if done >= 20_014:
-                    raise KeyboardInterrupt
-            kwargs = {**kwargs, "progress": stop}
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(harness.partitions, "run_drawn", stopping)
+    calls = _stop_the_first_run_after_two_partitions(monkeypatch)
     out = tmp_path / "run"
     assert _certify(plan, out, "--workers", "2").exit_code == 130
     kept = {p: p.stat().st_mtime_ns for p in (out / "checkpoints").glob("*.parts/part-*.json")}
