@@ -294,7 +294,11 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
             else:
                 yield _leaf, (index, keep)
 
+    loading = []  # the thread loading what the merged result's finish needs, once the workers are forked
+
     def take(index, handle):
+        if not loading and isinstance(ex, reduction.Processes):
+            loading.append(_load_finish(adapter))
         if index not in saved and (store is not None or on_value is not None or not ex.chains):
             text, stopped = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
             if text is not None:
@@ -311,10 +315,26 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
             values, _, interrupted = reduction.reduce(ex, leaves(), len(parts), type(adapter).merge, take)
     finally:
         _PREPARED.clear()
+        for thread in filter(None, loading):
+            thread.join()  # (done before any later pool forks: a fork never meets it mid-import)
     total = reduction.unpack(values, type(adapter).merge)
     if total is None:
         raise KeyboardInterrupt
     return total, interrupted, len(parts)
+
+
+def _load_finish(adapter):
+    """A thread importing what ``adapter.finish`` needs (``prepare_finish``), started once a local
+    pool's workers are forked: the calling process mostly waits for them, and loading scipy for the
+    outcome chi-square (about a second) at the end of the run would be a serial part of every run."""
+    import threading
+
+    prepare = getattr(adapter, "prepare_finish", None)
+    if prepare is None:
+        return None
+    thread = threading.Thread(target=prepare, name="rngcert-load-finish", daemon=True)
+    thread.start()
+    return thread
 
 
 def _template(adapter, generator):

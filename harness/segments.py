@@ -222,6 +222,13 @@ class GameSegments:
         return {"rounds": sim.rounds, "bets": [bet(b) for b in sim.bets]}
 
     @staticmethod
+    def prepare_finish() -> None:
+        """Import what :meth:`finish` needs (the chi-square: scipy, about a second to load), so a
+        partitioned run can load it while its workers play (:mod:`harness.game_partitions`)."""
+        from stats import chisquare  # noqa: F401
+        from stats.cells import cell_table  # noqa: F401
+
+    @staticmethod
     def finish(sim, rounds: int):
         from harness.games.simulate import goodness_of_fit
 

@@ -167,3 +167,23 @@ def test_the_tree_of_merges_gives_the_partitions_merged_one_after_another(monkey
     for workers in (1, 3):
         sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=workers)
         assert _figures(sim) == expected and sim.replay["partitions"] == len(cuts), workers
+
+
+def test_the_outcome_chi_square_is_loaded_while_the_workers_play(small_partitions, monkeypatch):
+    """On a local pool, what the merged counts' chi-square needs (scipy: about a second to import)
+    is loaded by a thread of the calling process once the workers are forked, not after the last
+    partition; the thread is over when the run returns.  Played in this process, nothing is loaded
+    ahead."""
+    import threading
+
+    seen = []
+    real = GameSegments.prepare_finish
+    monkeypatch.setattr(GameSegments, "prepare_finish",
+                        staticmethod(lambda: seen.append(threading.current_thread()) or real()))
+    game = GAMES["roulette-single"]
+    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=2)
+    assert [t.name for t in seen] == ["rngcert-load-finish"] and not seen[0].is_alive()
+    assert _figures(sim) == _figures(_by_hand(game))
+    seen.clear()
+    game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=1)
+    assert seen == []
