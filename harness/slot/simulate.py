@@ -35,6 +35,8 @@ from typing import Callable
 
 import numpy as np
 
+from harness.slot import bonus as bonus_rules, hold_spin
+from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
 from harness.slot.jackpot import level_cells
@@ -435,13 +437,8 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
 
 
 class _NumpyHoldSpin:
-    """The hold-and-spin feature played by the rules of :mod:`harness.slot.hold_spin`.
-
-    Every draw is a bounded integer (``rng.integers``): a position lands a
-    coin when a draw below the denominator of ``land`` falls under its
-    numerator, and a coin value is the weighted entry a draw below the total
-    weight falls in.  No float picks an outcome.
-    """
+    """Which windows start the hold-and-spin feature, played by :func:`harness.slot.hold_spin.play`
+    from ``rng.integers`` (bounded integers only)."""
 
     def __init__(self, model: SlotModel):
         h = model.hold_and_spin
@@ -449,21 +446,12 @@ class _NumpyHoldSpin:
         i = code.symbols.index(h.symbol)
         self.coins = np.array([code.count(k, i) if k < code.cells else 0
                                for k in range(model.scatter_awards.width)], dtype=np.int64)
-        self.trigger, self.respins, self.grand = h.trigger, h.respins, h.grand
+        self.trigger, self.feature = h.trigger, h
         self.positions = model.rows * model.reels
-        self.num, self.den = h.land.numerator, h.land.denominator
-        self.values = np.array(list(h.values), dtype=np.int64)
-        self.ends = np.cumsum(list(h.values.values()))
 
     def play(self, n: int, rng) -> int:
         """The feature's win (total bets) started with ``n`` coins."""
-        left = self.respins
-        while left and n < self.positions:
-            landed = int(np.count_nonzero(rng.integers(0, self.den, size=self.positions - n) < self.num))
-            n += landed
-            left = self.respins if landed else left - 1
-        picks = np.searchsorted(self.ends, rng.integers(0, int(self.ends[-1]), size=n), side="right")
-        return int(self.values[picks].sum()) + (self.grand if n == self.positions else 0)
+        return hold_spin.play(self.feature, self.positions, n, NumpyDraws(rng))
 
 
 class _NumpyMystery:
@@ -475,55 +463,29 @@ class _NumpyMystery:
         if self.den >= 2**63:
             raise ValueError(f"the mystery probabilities' common denominator {self.den:,} is beyond the numpy "
                              "player's 64-bit draws")
-        self.ends = np.cumsum([m.probability.numerator * (self.den // m.probability.denominator)
-                               for m in model.mystery])
+        self.weights = [m.probability.numerator * (self.den // m.probability.denominator) for m in model.mystery]
         self.resets = np.array([m.reset for m in model.mystery] + [0], dtype=np.int64)
 
     def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
         """For each of ``m`` plays: whether a level is hit, and the reset it pays (the meter's
         increments are counted as the contribution, as for the combination progressive)."""
-        level = np.searchsorted(self.ends, rng.integers(0, self.den, size=m), side="right")
-        return level < len(self.ends), self.resets[level]
+        level = falls_in_many(self.weights, rng.integers(0, self.den, size=m))
+        return level < len(self.weights), self.resets[level]
 
 
 class _NumpyBonus:
-    """The wheel or pick bonus played by the rules of :mod:`harness.slot.bonus`, bounded-integer draws only.
-
-    A wheel segment, and each pick, is the weighted entry a draw below the
-    total (remaining) weight falls in.
-    """
+    """Which windows start the wheel or pick bonus, played by :func:`harness.slot.bonus.play` from
+    ``rng.integers`` (bounded integers only)."""
 
     def __init__(self, model: SlotModel):
         b = model.bonus
         cells = starting_cells(model, b.symbol, b.trigger)
         self.starts = np.array([k in cells for k in range(model.scatter_awards.width)], dtype=bool)
         self.bonus = b
-        if b.kind == "wheel":
-            self.values = [v for v, _ in b.segments]
-            self.weights = [w for _, w in b.segments]
-        else:
-            self.values = [it.value for it in b.items]
-            self.weights = [it.weight for it in b.items]
 
     def play(self, rng) -> int:
         """The bonus's win (total bets)."""
-        weights = list(self.weights)
-        if self.bonus.kind == "wheel":
-            return self.values[_weighted(weights, rng)]
-        win = 0
-        for _ in range(self.bonus.picks):
-            i = _weighted(weights, rng)
-            win += self.values[i]
-            weights[i] = 0  # picked: off the board
-            if self.bonus.items[i].end:
-                break
-        return win
-
-
-def _weighted(weights: list[int], rng) -> int:
-    """The index a bounded draw below ``sum(weights)`` falls in."""
-    ends = np.cumsum(weights)
-    return int(np.searchsorted(ends, rng.integers(0, int(ends[-1])), side="right"))
+        return bonus_rules.play(self.bonus, NumpyDraws(rng))
 
 
 def _sum_squares(win: np.ndarray) -> int:

@@ -1,8 +1,8 @@
 """One play of a slot model: the reel stops drawn, what they show, and the award in whole credits.
 
 A play is the paid spin and every free spin it starts (000 第10 4-3-ロ counts
-a feature in the play's return).  :func:`spin` draws a play from a
-generator; :func:`evaluate` computes the play its recorded stops describe,
+a feature in the play's return).  :meth:`Player.spin` draws a play from a
+generator; :meth:`Player.evaluate` computes the play its recorded stops describe,
 so a journaled play is re-derived (replay) or re-shown (recall) from its
 stops alone.  Both read the model's own tables, the ones the exact
 analysis and the simulation read: the reel windows of
@@ -19,13 +19,11 @@ device use (``kern_slot_stops``: ``rng_bounded32``, reel 1 first, one spin
 at a time).  A free spin is drawn only once the spin before it has shown
 that it is owed, so a play's draws are exactly its stops.
 
-The wheel or pick bonus the paid spin starts (:mod:`harness.slot.bonus`)
-is played after the free spins: a wheel is one draw below the segments'
-total weight, the segment it falls in paying; a pick is up to ``picks``
-draws, each below the weight left on the board, the item it falls in paying
-and leaving the board, an ``end`` item ending the bonus (the rules of the
-simulation's player).  Each is the same bounded draw, on one "reel" of that
-many stops; a play records them (``bonus``) beside its stops.
+The wheel or pick bonus the paid spin starts is played after the free
+spins by :func:`harness.slot.bonus.play`, the rule the simulation plays
+too, each of its draws the same bounded draw on one "reel" of that many
+stops (:mod:`harness.slot.draws`); a play records them (``bonus``) beside
+its stops.
 
 Played: paylines and ways, every scatter's pays, stop weights, expanding
 wilds, wild multipliers, free spins with retriggers and their multiplier,
@@ -39,10 +37,11 @@ played.
 from __future__ import annotations
 
 import dataclasses
-import weakref
 
 import numpy as np
 
+from harness.slot import bonus as bonus_rules
+from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded
 from harness.slot.errors import ModelError
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
@@ -113,7 +112,7 @@ class Play:
 
 
 def check_playable(model: SlotModel) -> None:
-    """ModelError naming the first section of ``model`` that :func:`spin` does not play (see the module doc)."""
+    """ModelError naming the first section of ``model`` that :class:`Player` does not play (see the module doc)."""
     features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots),
                 ("hold_and_spin", model.hold_and_spin), ("cascade", model.cascade),
                 ("bet.both_ways", model.both_ways), ("window.heights", model.heights),
@@ -143,7 +142,7 @@ class _Stage:
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
 
     def draw(self, generator) -> tuple[int, ...]:
-        return _bounded(generator, self.bounds, "drawing a spin's reel stops")
+        return bounded(generator, self.bounds, "drawing a spin's reel stops")
 
     def evaluate(self, stops) -> SpinResult:
         columns = [self.reels.windows[r][s] for r, s in enumerate(stops)]
@@ -166,7 +165,8 @@ class _Stage:
 
 
 class Player:
-    """The plays of one model (its tables built once); :func:`player` keeps one per model."""
+    """The plays of one model, its tables built once: whoever plays a model many times (a round
+    engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
         check_playable(model)
@@ -177,8 +177,7 @@ class Player:
 
     def spin(self, generator) -> Play:
         """Draw a play: the paid spin, then each free spin once it is owed, then the bonus it started."""
-        return self._play(lambda stage, n: stage.draw(generator),
-                          lambda bound: _bounded(generator, [bound], "drawing a bonus pick")[0])
+        return self._play(lambda stage, n: stage.draw(generator), GeneratorDraws(generator, "a bonus pick"))
 
     def evaluate(self, stops, bonus=()) -> Play:
         """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's) and whose
@@ -186,9 +185,7 @@ class Player:
         too few or too many free spins or bonus draws)."""
         if not isinstance(stops, (list, tuple)) or not stops:
             raise ValueError(f"{stops!r} is not a play's stops (a list of spins, the paid spin first)")
-        if not isinstance(bonus, (list, tuple)):
-            raise ValueError(f"{bonus!r} is not a play's bonus draws (a list of whole numbers)")
-        given, picks = iter(stops), iter(bonus)
+        given, picks = iter(stops), RecordedDraws(bonus, "the bonus")
 
         def recorded(stage, n):
             spin = next(given, None)
@@ -196,39 +193,13 @@ class Player:
                 raise ValueError(f"the play owes free spin {n} but its stops end after {n} spin(s)")
             return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}")
 
-        def drawn(bound):
-            value = next(picks, None)
-            if type(value) is not int or not 0 <= value < bound:
-                raise ValueError(f"the bonus owes a draw below {bound}; its record has {value!r}")
-            return value
-
-        play = self._play(recorded, drawn)
+        play = self._play(recorded, picks)
         if next(given, None) is not None:
             raise ValueError(f"the play has {len(play.spins) - 1} free spin(s) but {len(stops) - 1} are recorded")
-        if len(play.bonus) != len(bonus):
-            raise ValueError(f"the play's bonus made {len(play.bonus)} draw(s) but {len(bonus)} are recorded")
+        picks.check_used()
         return play
 
-    def _bonus(self, draw) -> tuple[tuple[int, ...], int]:
-        """(draws, win in total bets) of the bonus, each draw ``draw(bound)`` on [0, bound)."""
-        b = self.model.bonus
-        if b.kind == "wheel":
-            r = draw(sum(w for _, w in b.segments))
-            return (r,), b.segments[_falls_in([w for _, w in b.segments], r)][0]
-        weights, draws, win = [it.weight for it in b.items], [], 0
-        for _ in range(b.picks):
-            if not sum(weights):
-                break
-            r = draw(sum(weights))
-            i = _falls_in(weights, r)
-            draws.append(r)
-            win += b.items[i].value
-            weights[i] = 0  # picked: off the board
-            if b.items[i].end:
-                break
-        return tuple(draws), win
-
-    def _play(self, stops_of, draw) -> Play:
+    def _play(self, stops_of, bonus_draws) -> Play:
         base = self.base.evaluate(stops_of(self.base, 0))
         spins, owed = [base], base.spins_awarded
         while owed:
@@ -240,57 +211,12 @@ class Player:
             owed += free.spins_awarded - 1
         tb = self.model.total_bet
         line_win, scatter_win = base.line_pay * self.model.bet_per_line, base.scatter_pay * tb
-        bonus, bonus_win = self._bonus(draw) if base.cell in self.starts else ((), 0)
+        bonus_win = bonus_rules.play(self.model.bonus, bonus_draws) if base.cell in self.starts else 0
+        bonus = tuple(bonus_draws.made if isinstance(bonus_draws, GeneratorDraws) else bonus_draws.values)
         feature_win = sum(s.win for s in spins[1:]) + bonus_win * tb
         cap = None if self.model.cap is None else self.model.cap * tb
         capped = 0 if cap is None else max(0, line_win + scatter_win + feature_win - cap)
         return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, bonus, bonus_win * tb)
 
 
-def _bounded(generator, bounds, what: str) -> tuple[int, ...]:
-    """One unbiased draw on [0, b) per bound (``kern_slot_stops``: ``rng_bounded32``, in order)."""
-    from harness.kernels import ffi, lib
-    from rngcore.engine import locked_call
-
-    bounds = np.asarray(bounds, dtype=np.uint32)
-    out = np.empty(len(bounds), dtype=np.uint32)
-    locked_call(generator, lib.kern_slot_stops, len(bounds), ffi.from_buffer("uint32_t[]", bounds), 1,
-                ffi.from_buffer("uint32_t[]", out), what=what)
-    return tuple(int(s) for s in out)
-
-
-def _falls_in(weights, r: int) -> int:
-    """The index of the entry draw ``r`` (below ``sum(weights)``) falls in, entries in order."""
-    for i, w in enumerate(weights):
-        if r < w:
-            return i
-        r -= w
-    raise AssertionError("a draw past the total weight")
-
-
-_PLAYERS: dict[int, tuple] = {}  # id(model) -> (a weak reference to it, its Player): models are unhashable
-
-
-def player(model: SlotModel) -> Player:
-    """The :class:`Player` of ``model`` (built on first use, kept while the model lives)."""
-    kept = _PLAYERS.get(id(model))
-    if kept is not None and kept[0]() is model:
-        return kept[1]
-    made = Player(model)
-    # the callback holds the dict itself: at interpreter exit the module's globals may already be None
-    _PLAYERS[id(model)] = (weakref.ref(model, lambda _, key=id(model), kept=_PLAYERS: kept.pop(key, None)), made)
-    return made
-
-
-def spin(model: SlotModel, generator) -> Play:
-    """Draw one play of ``model`` from ``generator`` (an ``rngcore`` generator); see the module doc."""
-    return player(model).spin(generator)
-
-
-def evaluate(model: SlotModel, stops, bonus=()) -> Play:
-    """The play of ``model`` whose spins stopped at ``stops`` and whose bonus drew ``bonus`` (see
-    :meth:`Player.evaluate`)."""
-    return player(model).evaluate(stops, bonus)
-
-
-__all__ = ["Play", "Player", "SpinResult", "check_playable", "evaluate", "player", "spin"]
+__all__ = ["Play", "Player", "SpinResult", "check_playable"]

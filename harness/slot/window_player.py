@@ -32,6 +32,7 @@ from typing import Callable
 
 import numpy as np
 
+from harness.slot.draws import falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
@@ -106,10 +107,8 @@ class WindowGame:
         columns = []
         for r, length in enumerate(self.reels.lengths):
             if model.heights is not None:
-                heights = [h for h, w in model.heights[r] if w]
-                ends = np.cumsum([w for _, w in model.heights[r] if w])
-                shown = np.asarray(heights)[np.searchsorted(ends, rng.integers(0, int(ends[-1]), size=m),
-                                                            side="right")]
+                heights, weights = zip(*model.heights[r])
+                shown = np.asarray(heights)[falls_in_many(weights, rng.integers(0, sum(weights), size=m))]
             else:
                 shown = np.full(m, model.rows)
             stops = rng.integers(0, length, size=m)

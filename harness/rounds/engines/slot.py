@@ -92,14 +92,14 @@ def _rules(path: str, variant: str):
     from harness.rounds.table import RoundError, RoundRules
     from harness.slot.errors import ModelError
     from harness.slot.model import load_model
-    from harness.slot.spin import player
+    from harness.slot.spin import Player
 
     if variant not in ETABLE.variants:
         raise RoundError(f"{FAMILY}:{path}: variant {variant!r} is not a slot play; use {', '.join(ETABLE.variants)}")
     try:
         data = pathlib.Path(path).read_bytes()
         model = load_model(path)
-        play = player(model)
+        play = Player(model)  # the engine holds its model's player
     except OSError as exc:
         raise RoundError(f"{FAMILY}:{path}: cannot read the model ({exc.strerror or exc})") from None
     except ModelError as exc:
