@@ -215,3 +215,22 @@ def test_a_drawn_bonus_play_is_its_draws_evaluated():
         assert evaluate(model, play.stops, play.bonus) == play
         if play.bonus:
             assert reference_draws(list(play.bonus))[0] == list(play.bonus)  # each draw was in range
+
+
+@pytest.mark.parametrize("name", ["slot_two_scatters", "slot_ways243", "slot_weighted"])
+def test_the_kernel_simulates_the_plays_a_round_plays_from_the_same_draws(name):
+    """The C kernel (--simulate's fast path) draws each play's stops as a round's play does, so from
+    one stream its totals are the round plays' totals: the play is the reference the kernel is held to."""
+    from harness.slot import load_model
+    from harness.slot.simulate import simulate
+
+    model = load_model(f"examples/{name}.toml")
+    player, g = Player(model), rngcore.Generator(SEED, stream=6)
+    plays = [player.spin(g) for _ in range(1500)]
+    got = simulate(model, 1500, rngcore.Generator(SEED, stream=6))
+    wins = [p.award for p in plays]
+    assert (got.plays, got.hits, got.line_win, got.scatter_win, got.feature_win, got.free_spins, got.win_sq) == (
+        1500, sum(1 for w in wins if w), sum(p.line_win for p in plays), sum(p.scatter_win for p in plays),
+        sum(p.feature_win for p in plays), sum(len(p.spins) - 1 for p in plays), sum(w * w for w in wins))
+    assert got.features == sum(1 for p in plays if len(p.spins) > 1)
+    assert got.features or model.free_spins is None

@@ -7,9 +7,9 @@ so a journaled play is re-derived (replay) or re-shown (recall) from its
 stops alone.  Both read the model's own tables, the ones the exact
 analysis and the simulation read: the reel windows of
 :func:`~harness.slot.reelset.base_reelset` / ``feature_reelset`` (stop
-weights and expanding wilds included), the payline automaton of
-:func:`~harness.slot.lines.build_line_automaton` (wilds and their
-multipliers included) and the scatter awards of
+weights and expanding wilds included), a window's lines or ways read by
+:func:`harness.slot.window.line_reading` (the analysis' reading, wilds and
+their multipliers included) and the scatter awards of
 :attr:`~harness.slot.model.SlotModel.scatter_awards`.
 
 Stops are the reels' *virtual* stops (``0 .. W - 1``, W the reel's total
@@ -45,9 +45,9 @@ from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded
 from harness.slot.errors import ModelError
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
-from harness.slot.lines import build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
+from harness.slot.window import line_reading
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,9 +127,9 @@ def check_playable(model: SlotModel) -> None:
 class _Stage:
     """One kind of spin (paid or free): its reel windows, its line automaton, its awards."""
 
-    def __init__(self, model: SlotModel, feature: bool):
+    def __init__(self, model: SlotModel, feature: bool, read):
         self.reels = (feature_reelset if feature else base_reelset)(model)
-        self.automaton = build_line_automaton(model, with_progressive=False)
+        self.read = read  # harness.slot.window.line_reading: the analysis' rule for a window's lines or ways
         awards = model.scatter_awards
         self.awarded = awards.retrigger if feature else awards.trigger
         self.scatter = awards.pay
@@ -137,7 +137,6 @@ class _Stage:
         weights = model.feature_weights if feature else model.base_weights
         self.physical = None if weights is None else [np.repeat(np.arange(1, len(w) + 1), w) for w in weights]
         self.names = model.symbol_names
-        self.lines = model.paylines
         self.multiplier = model.free_spins.multiplier if feature else 1
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
 
@@ -145,9 +144,8 @@ class _Stage:
         return bounded(generator, self.bounds, "drawing a spin's reel stops")
 
     def evaluate(self, stops) -> SpinResult:
-        columns = [self.reels.windows[r][s] for r, s in enumerate(stops)]
-        line_pay = sum(self.automaton.evaluate([int(columns[r][row]) for r, row in enumerate(line)])[0]
-                       for line in self.lines)
+        columns = tuple(tuple(self.reels.windows[r][s].tolist()) for r, s in enumerate(stops))
+        line_pay = sum(pay for pay, _ in self.read(columns))
         cell = sum(int(self.reels.scatters[r][s]) for r, s in enumerate(stops))
         scatter_pay = self.scatter[cell]
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)
@@ -171,8 +169,9 @@ class Player:
     def __init__(self, model: SlotModel):
         check_playable(model)
         self.model = model
-        self.base = _Stage(model, feature=False)
-        self.free = _Stage(model, feature=True) if model.free_spins is not None else None
+        read = line_reading(model)
+        self.base = _Stage(model, False, read)
+        self.free = _Stage(model, True, read) if model.free_spins is not None else None
         self.starts = {} if model.bonus is None else starting_cells(model, model.bonus.symbol, model.bonus.trigger)
 
     def spin(self, generator) -> Play:

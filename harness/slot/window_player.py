@@ -6,11 +6,9 @@ a game with reel heights per spin shows a different number of rows (and
 ways) on every spin, and a cascade play goes on from the cells a window's
 wins remove, so none fits those tables.  This player draws with bounded
 integers and pays each window with the very functions the exact analysis
-pays it with (:func:`harness.slot.both_ways.window_readings` for paylines,
-:func:`harness.slot.heights.ways_reading` with
-:func:`~harness.slot.heights.way_reader` for ways, both ways or not,
-:func:`harness.slot.cascade.window_evaluator`), so the rule lives in one
-place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
+pays it with (:func:`harness.slot.window.line_reading`, which a round's play
+reads too, and :func:`harness.slot.cascade.window_evaluator`), so the rule
+lives in one place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
 a straightforward evaluation written there, and checks the simulated
 figures against the exact ones.
 
@@ -37,7 +35,7 @@ from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset
-from harness.slot.window import LineReader
+from harness.slot.window import line_reading
 
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
 
@@ -51,17 +49,14 @@ class WindowGame:
     """One model's window, paid; windows already seen are remembered (a game shows few distinct ones)."""
 
     def __init__(self, model: SlotModel):
-        from harness.slot import both_ways, cascade, heights
+        from harness.slot import cascade
 
         self.model = model
         self.reels = base_reelset(model)
         if model.cascade is not None:  # a play is a chain of windows: see cascade()
             self.evaluate = cascade.window_evaluator(model)
-        elif model.heights is not None or model.ways:  # ways (both ways too): the way automaton, column by column
-            reader = heights.way_reader(model)
-            self.read = lambda window: heights.ways_reading(reader, window)
         else:
-            self.read = both_ways.window_readings(model, LineReader(model))
+            self.read = line_reading(model)
         code = model.scatter_code
         self._scatter = list(zip(code.symbols, code.place))
         self._seen: dict[tuple, tuple[int, int]] = {}
