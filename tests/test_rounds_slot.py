@@ -176,3 +176,26 @@ def test_a_bonus_play_journals_its_draws_and_replays_to_them(tmp_path):
         records = [next(e for e in evs if e["kind"] == "outcome")["record"] for evs in j.events().values()]
         assert any(rec["bonus"] for rec in records) and all("bonus" in rec for rec in records)
         assert all(rc.replay(j, n, SEED).equal for n in range(1, 9))
+
+
+@pytest.mark.parametrize("example, kind", [("slot_megaways", "heights"), ("slot_cascade", "refills"),
+                                           ("slot_hold_and_spin", "hold")])
+def test_a_feature_play_journals_its_draws_and_replays_to_them(tmp_path, example, kind):
+    """Reel heights, cascade refills and hold-and-spin respins are journaled draw by draw, so a replay
+    re-derives each play and a recovery settles it on its record alone."""
+    path = tmp_path / f"{example}.toml"
+    shutil.copy(f"examples/{example}.toml", path)
+    game, stake = f"slot:{path}", rules_for(f"slot:{path}").bets["spin"].stake
+    with Journal(tmp_path / "f.sqlite", batch="round") as j:
+        g = rngcore.Generator(SEED, stream=3)
+        for _ in range(40):
+            step(j, game, [Bet("ann", "spin", stake)], g)
+        records = [next(e for e in evs if e["kind"] == "outcome")["record"] for evs in j.events().values()]
+        assert all(kind in rec for rec in records) and any(rec[kind] for rec in records)
+        assert all(rc.replay(j, n, SEED).equal for n in range(1, 41))
+        engine = rules_for(game).engine
+        assert all(engine.round_dealt("play", rec).features["award"] >= 0 for rec in records)
+        broken = dict(records[next(i for i, rec in enumerate(records) if rec[kind])])
+        broken[kind] = broken[kind][:-1]
+        with pytest.raises(ValueError, match="owes|is not"):
+            engine.round_dealt("play", broken)

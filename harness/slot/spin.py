@@ -25,14 +25,24 @@ too, each of its draws the same bounded draw on one "reel" of that many
 stops (:mod:`harness.slot.draws`); a play records them (``bonus``) beside
 its stops.
 
-Played: paylines and ways, every scatter's pays, stop weights, expanding
-wilds, wild multipliers, free spins with retriggers and their multiplier,
-the wheel and pick bonuses and the award cap.  Not played
+With reel heights per spin, each reel's height is drawn (below its heights'
+total weight) just before its stop, reel by reel (``heights``); a cascade's
+refills are drawn by the window player's rule
+(:meth:`harness.slot.window_player.WindowGame.cascade`, ``refills``); sticky
+wilds are laid over the free spins as :mod:`harness.slot.sticky` says (a
+retrigger awarding what is left below ``free_spins.max_spins``); the
+hold-and-spin feature is played by :func:`harness.slot.hold_spin.play`
+(``hold``) after the free spins and before the bonus.  Every one of these
+draws is recorded, so :meth:`Player.evaluate` re-derives the play.
+
+Played: paylines, ways, both-ways pays, reel heights, cascades, every
+scatter's pays, stop weights, expanding wilds, wild multipliers, sticky
+wilds, free spins with retriggers and their multiplier, hold and spin, the
+wheel and pick bonuses and the award cap.  Not played
 (:func:`check_playable` refuses the model naming the section): the features
-with a meter or a state of their own (the combination progressive, mystery
-and jackpot levels), hold and spin, cascades, both-ways pays, reel heights
-and sticky wilds.  The model's bet (``total_bet`` credits) is the one stake
-played.
+with a meter of their own (the combination progressive, mystery and jackpot
+levels) and cascades with scatters or free spins.  The model's bet
+(``total_bet`` credits) is the one stake played.
 """
 from __future__ import annotations
 
@@ -40,14 +50,15 @@ import dataclasses
 
 import numpy as np
 
-from harness.slot import bonus as bonus_rules
-from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded
+from harness.slot import bonus as bonus_rules, hold_spin
+from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded, falls_in
 from harness.slot.errors import ModelError
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
-from harness.slot.window import line_reading
+from harness.slot.sticky import sticky_symbols
+from harness.slot.window import line_reading, scatter_cell
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,6 +111,10 @@ class Play:
     capped: int
     bonus: tuple[int, ...] = ()
     bonus_win: int = 0
+    heights: tuple[int, ...] = ()  # the paid spin's height draws, reel 1 first (reel heights per spin)
+    hold: tuple[int, ...] = ()  # the hold-and-spin feature's draws (harness.slot.hold_spin.play)
+    hold_win: int = 0
+    refills: tuple[int, ...] = ()  # a cascade's refill draws, in the order the chain drew them
 
     @property
     def award(self) -> int:
@@ -113,19 +128,19 @@ class Play:
 
 def check_playable(model: SlotModel) -> None:
     """ModelError naming the first section of ``model`` that :class:`Player` does not play (see the module doc)."""
-    features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots),
-                ("hold_and_spin", model.hold_and_spin), ("cascade", model.cascade),
-                ("bet.both_ways", model.both_ways), ("window.heights", model.heights),
-                ("sticky", any(s.sticky for s in model.symbols)))
+    features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots))
     for section, feature in features:
         if feature:
-            raise ModelError(section, f"a single play does not play the {section.replace('_', '-')} feature "
-                             "(harness.slot.spin plays lines, ways, scatters, free spins, bonuses and the cap)",
+            raise ModelError(section, f"a single play does not play the {section} feature: its meter is state "
+                             "a round's journal does not keep yet (harness.slot.spin plays every other feature)",
                              model.source)
+    if model.cascade is not None and (model.scatters or model.free_spins is not None):
+        raise ModelError("cascade", "a single play does not play cascades with scatter symbols or free spins "
+                         "(the window player's rule, harness.slot.window_player)", model.source)
 
 
 class _Stage:
-    """One kind of spin (paid or free): its reel windows, its line automaton, its awards."""
+    """One kind of spin (paid or free): its reel windows, its reading of a window, its awards."""
 
     def __init__(self, model: SlotModel, feature: bool, read):
         self.reels = (feature_reelset if feature else base_reelset)(model)
@@ -136,17 +151,47 @@ class _Stage:
         self.bounds = np.array(self.reels.lengths, dtype=np.uint32)
         weights = model.feature_weights if feature else model.base_weights
         self.physical = None if weights is None else [np.repeat(np.arange(1, len(w) + 1), w) for w in weights]
-        self.names = model.symbol_names
+        self.names, self.code = model.symbol_names, model.scatter_code
         self.multiplier = model.free_spins.multiplier if feature else 1
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
+        # reel heights drawn per spin (the paid spin of a heights game): per reel, its heights and their weights
+        self.heights = None if feature or model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
+        self.chain = None  # a cascade game's window chain (harness.slot.window_player)
+        if not feature and model.cascade is not None:
+            from harness.slot.window_player import WindowGame
 
-    def draw(self, generator) -> tuple[int, ...]:
-        return bounded(generator, self.bounds, "drawing a spin's reel stops")
+            self.chain = WindowGame(model)
 
-    def evaluate(self, stops) -> SpinResult:
-        columns = tuple(tuple(self.reels.windows[r][s].tolist()) for r, s in enumerate(stops))
-        line_pay = sum(pay for pay, _ in self.read(columns))
-        cell = sum(int(self.reels.scatters[r][s]) for r, s in enumerate(stops))
+    def draw(self, generator) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(stops, height draws) of a spin: reel by reel, its height (if drawn) then its stop, in one call."""
+        if self.heights is None:
+            return bounded(generator, self.bounds, "drawing a spin's reel stops"), ()
+        bounds = [b for (_, ws), length in zip(self.heights, self.bounds.tolist()) for b in (sum(ws), length)]
+        got = bounded(generator, bounds, "drawing a spin's reel heights and stops")
+        return got[1::2], got[0::2]
+
+    def columns(self, stops, heights=(), sticky=None) -> tuple[tuple[int, ...], ...]:
+        """The window the stops show (symbol indices, columns top row first): each reel's drawn height
+        of it, the sticky wilds ``sticky`` (per reel, per row: the wild stuck there or -1) laid over it."""
+        columns = [self.reels.windows[r][s] for r, s in enumerate(stops)]
+        if heights:
+            columns = [col[:hs[falls_in(ws, d)]] for col, (hs, ws), d in zip(columns, self.heights, heights)]
+        columns = tuple(tuple(col.tolist()) for col in columns)
+        if sticky is not None:
+            columns = tuple(tuple(x if x >= 0 else y for x, y in zip(stuck, col)) for col, stuck in zip(columns, sticky))
+        return columns
+
+    def evaluate(self, stops, columns, refills=None, *, laid: bool = False) -> SpinResult:
+        """The spin that stopped at ``stops`` showing ``columns`` (``laid``: with sticky wilds laid over);
+        a cascade game's chain drawn from ``refills``."""
+        if self.chain is not None:  # every term is a line pay x bet per line x a ladder rung
+            line_pay = self.chain.cascade(columns, refills)[0] // self.bet_per_line
+        else:
+            line_pay = sum(pay for pay, _ in self.read(columns))
+        if self.heights is None and not laid:
+            cell = sum(int(self.reels.scatters[r][s]) for r, s in enumerate(stops))
+        else:  # heights drawn or wilds laid over: count the window itself
+            cell = scatter_cell(self.code, columns)
         scatter_pay = self.scatter[cell]
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)
         window = tuple(tuple(self.names[x] for x in column) for column in columns)
@@ -161,6 +206,18 @@ class _Stage:
                              f"its stops - 1 ({', '.join(str(b) for b in self.bounds.tolist())})")
         return tuple(stops)
 
+    def check_heights(self, draws) -> tuple[int, ...]:
+        if self.heights is None:
+            return ()
+        recorded = RecordedDraws(draws, "the paid spin's reel heights")
+        got = tuple(recorded.one(sum(ws)) for _, ws in self.heights)
+        recorded.check_used()
+        return got
+
+
+_KINDS = ("bonus", "hold", "refills")  # a play's draws besides its stops and heights, as a journal names them
+_WHAT = {"bonus": "the bonus", "hold": "the hold-and-spin feature", "refills": "the cascade's refills"}
+
 
 class Player:
     """The plays of one model, its tables built once: whoever plays a model many times (a round
@@ -173,49 +230,75 @@ class Player:
         self.base = _Stage(model, False, read)
         self.free = _Stage(model, True, read) if model.free_spins is not None else None
         self.starts = {} if model.bonus is None else starting_cells(model, model.bonus.symbol, model.bonus.trigger)
+        self.wilds = sticky_symbols(model)
+        self.empty = tuple((-1,) * model.rows for _ in range(model.reels))
 
     def spin(self, generator) -> Play:
-        """Draw a play: the paid spin, then each free spin once it is owed, then the bonus it started."""
-        return self._play(lambda stage, n: stage.draw(generator), GeneratorDraws(generator, "a bonus pick"))
+        """Draw a play: the paid spin (and its cascade), then each free spin once it is owed, then the
+        hold-and-spin feature and the bonus it started."""
+        return self._play(lambda stage, n: stage.draw(generator),
+                          {kind: GeneratorDraws(generator, _WHAT[kind]) for kind in _KINDS})
 
-    def evaluate(self, stops, bonus=()) -> Play:
-        """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's) and whose
-        bonus drew ``bonus``; ValueError if they are not one play of this model (a stop out of range,
-        too few or too many free spins or bonus draws)."""
+    def evaluate(self, stops, bonus=(), *, heights=(), hold=(), refills=()) -> Play:
+        """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's), its reels at
+        the height draws ``heights``, and whose bonus, hold-and-spin feature and cascade drew ``bonus``,
+        ``hold`` and ``refills``; ValueError if they are not one play of this model (a draw out of range,
+        too few or too many free spins or draws)."""
         if not isinstance(stops, (list, tuple)) or not stops:
             raise ValueError(f"{stops!r} is not a play's stops (a list of spins, the paid spin first)")
-        given, picks = iter(stops), RecordedDraws(bonus, "the bonus")
+        given = iter(stops)
+        draws = {kind: RecordedDraws(values, _WHAT[kind])
+                 for kind, values in zip(_KINDS, (bonus, hold, refills))}
 
         def recorded(stage, n):
             spin = next(given, None)
             if spin is None:
                 raise ValueError(f"the play owes free spin {n} but its stops end after {n} spin(s)")
-            return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}")
+            return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}"), \
+                stage.check_heights(heights) if n == 0 else ()
 
-        play = self._play(recorded, picks)
+        play = self._play(recorded, draws)
         if next(given, None) is not None:
             raise ValueError(f"the play has {len(play.spins) - 1} free spin(s) but {len(stops) - 1} are recorded")
-        picks.check_used()
+        for kind in _KINDS:
+            draws[kind].check_used()
         return play
 
-    def _play(self, stops_of, bonus_draws) -> Play:
-        base = self.base.evaluate(stops_of(self.base, 0))
+    def _play(self, stops_of, draws) -> Play:
+        m = self.model
+        stops, heights = stops_of(self.base, 0)
+        base = self.base.evaluate(stops, self.base.columns(stops, heights), draws["refills"])
         spins, owed = [base], base.spins_awarded
+        awarded, sticky = owed, self.empty if self.wilds else None  # the paid spin's wilds do not stick
         while owed:
             if len(spins) > MAX_FREE_SPINS:
                 raise ModelError("free_spins.retrigger", f"one play ran more than {MAX_FREE_SPINS:,} free spins "
-                                 "(runaway guard); lower the retrigger awards", self.model.source)
-            free = self.free.evaluate(stops_of(self.free, len(spins)))
+                                 "(runaway guard); lower the retrigger awards", m.source)
+            stops, _ = stops_of(self.free, len(spins))
+            columns = self.free.columns(stops, sticky=sticky)
+            free = self.free.evaluate(stops, columns, laid=sticky is not None)
             spins.append(free)
-            owed += free.spins_awarded - 1
-        tb = self.model.total_bet
-        line_win, scatter_win = base.line_pay * self.model.bet_per_line, base.scatter_pay * tb
-        bonus_win = bonus_rules.play(self.model.bonus, bonus_draws) if base.cell in self.starts else 0
-        bonus = tuple(bonus_draws.made if isinstance(bonus_draws, GeneratorDraws) else bonus_draws.values)
-        feature_win = sum(s.win for s in spins[1:]) + bonus_win * tb
-        cap = None if self.model.cap is None else self.model.cap * tb
+            more = free.spins_awarded
+            if m.free_spins.max_spins is not None:  # a retrigger awards what is left below the cap
+                more = min(more, m.free_spins.max_spins - awarded)
+            awarded, owed = awarded + more, owed + more - 1
+            if sticky is not None:  # every position showing a sticky wild keeps it from the next spin on
+                sticky = tuple(tuple(x if x in self.wilds else -1 for x in col) for col in columns)
+        tb = m.total_bet
+        line_win, scatter_win = base.line_pay * m.bet_per_line, base.scatter_pay * tb
+        hold_win = 0
+        if m.hold_and_spin is not None:
+            h = m.hold_and_spin
+            coins = m.scatter_code.count(base.cell, m.scatter_code.symbols.index(h.symbol))
+            if coins >= h.trigger:
+                hold_win = hold_spin.play(h, m.rows * m.reels, coins, draws["hold"]) * tb
+        bonus_win = bonus_rules.play(m.bonus, draws["bonus"]) * tb if base.cell in self.starts else 0
+        made = {kind: tuple(d.made if isinstance(d, GeneratorDraws) else d.values) for kind, d in draws.items()}
+        feature_win = sum(s.win for s in spins[1:]) + hold_win + bonus_win
+        cap = None if m.cap is None else m.cap * tb
         capped = 0 if cap is None else max(0, line_win + scatter_win + feature_win - cap)
-        return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, bonus, bonus_win * tb)
+        return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, made["bonus"], bonus_win,
+                    heights=tuple(heights), hold=made["hold"], hold_win=hold_win, refills=made["refills"])
 
 
 __all__ = ["Play", "Player", "SpinResult", "check_playable"]

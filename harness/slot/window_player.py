@@ -30,7 +30,7 @@ from typing import Callable
 
 import numpy as np
 
-from harness.slot.draws import falls_in_many
+from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
@@ -74,8 +74,10 @@ class WindowGame:
                 self._seen[key] = got
         return got
 
-    def cascade(self, window, rng) -> tuple[int, int]:
-        """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included)."""
+    def cascade(self, window, draws) -> tuple[int, int]:
+        """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included),
+        the refills drawn from the draw source ``draws`` (:mod:`harness.slot.draws`; a round's play
+        plays its cascades here too)."""
         m = self.model
         rules, credits, k = m.cascade, 0, 0
         window = tuple(tuple(col) for col in window)
@@ -92,7 +94,7 @@ class WindowGame:
             for r, col in enumerate(window):
                 removed = {row for reel, row in cells if reel == r}
                 strip = rules.refill[r]
-                new = [strip[int(i)] for i in rng.integers(0, len(strip), size=len(removed))] if removed else []
+                new = [strip[int(i)] for i in draws.many(len(strip), len(removed))] if removed else []
                 columns.append(tuple(new + [x for row, x in enumerate(col) if row not in removed]))
             window = tuple(columns)
 
@@ -120,7 +122,7 @@ def simulate_windows(model: SlotModel, n: int, rng, result, *,
     into (handed in by :func:`harness.slot.simulate.simulate`, so this module does not import it
     back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
     """
-    game = WindowGame(model)
+    game, refills = WindowGame(model), NumpyDraws(rng)
     started = time.perf_counter()
     try:
         while result.plays < n:
@@ -128,7 +130,7 @@ def simulate_windows(model: SlotModel, n: int, rng, result, *,
             hits = lines = scatters = sq = top = 0
             for window in game.windows(m, rng):
                 if model.cascade is not None:
-                    line_win, scatter_win = game.cascade(window, rng)[0], 0
+                    line_win, scatter_win = game.cascade(window, refills)[0], 0
                 else:
                     line_win, scatter_win = game.play(window)
                 win = line_win + scatter_win
