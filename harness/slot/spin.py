@@ -156,6 +156,10 @@ class _Stage:
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
         # reel heights drawn per spin (the paid spin of a heights game): per reel, its heights and their weights
         self.heights = None if feature or model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
+        # per reel, per stop, as Python tuples: the column shown, its symbols' names, its scatter cell
+        self.shown = [[tuple(col) for col in w.tolist()] for w in self.reels.windows]
+        self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
+        self.cells = [c.tolist() for c in self.reels.scatters]
         self.chain = None  # a cascade game's window chain (harness.slot.window_player)
         if not feature and model.cascade is not None:
             from harness.slot.window_player import WindowGame
@@ -173,10 +177,9 @@ class _Stage:
     def columns(self, stops, heights=(), sticky=None) -> tuple[tuple[int, ...], ...]:
         """The window the stops show (symbol indices, columns top row first): each reel's drawn height
         of it, the sticky wilds ``sticky`` (per reel, per row: the wild stuck there or -1) laid over it."""
-        columns = [self.reels.windows[r][s] for r, s in enumerate(stops)]
+        columns = tuple(self.shown[r][s] for r, s in enumerate(stops))
         if heights:
-            columns = [col[:hs[falls_in(ws, d)]] for col, (hs, ws), d in zip(columns, self.heights, heights)]
-        columns = tuple(tuple(col.tolist()) for col in columns)
+            columns = tuple(col[:hs[falls_in(ws, d)]] for col, (hs, ws), d in zip(columns, self.heights, heights))
         if sticky is not None:
             columns = tuple(tuple(x if x >= 0 else y for x, y in zip(stuck, col)) for col, stuck in zip(columns, sticky))
         return columns
@@ -188,13 +191,14 @@ class _Stage:
             line_pay = self.chain.cascade(columns, refills)[0] // self.bet_per_line
         else:
             line_pay = sum(pay for pay, _ in self.read(columns))
-        if self.heights is None and not laid:
-            cell = sum(int(self.reels.scatters[r][s]) for r, s in enumerate(stops))
-        else:  # heights drawn or wilds laid over: count the window itself
+        if self.heights is None and not laid:  # the window the stops show, as the tables have it
+            cell = sum(self.cells[r][s] for r, s in enumerate(stops))
+            window = tuple(self.named[r][s] for r, s in enumerate(stops))
+        else:  # heights drawn or wilds laid over: read the window itself
             cell = scatter_cell(self.code, columns)
+            window = tuple(tuple(self.names[x] for x in column) for column in columns)
         scatter_pay = self.scatter[cell]
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)
-        window = tuple(tuple(self.names[x] for x in column) for column in columns)
         positions = tuple(s + 1 for s in stops) if self.physical is None else \
             tuple(int(self.physical[r][s]) for r, s in enumerate(stops))
         return SpinResult(tuple(stops), positions, window, line_pay, scatter_pay, self.awarded[cell], win, cell)
