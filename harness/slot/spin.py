@@ -8,7 +8,7 @@ stops alone.  Both read the model's own tables, the ones the exact
 analysis and the simulation read: the reel windows of
 :func:`~harness.slot.reelset.base_reelset` / ``feature_reelset`` (stop
 weights and expanding wilds included), a window's lines or ways read by
-:func:`harness.slot.window.line_reading` (the analysis' reading, wilds and
+:func:`harness.slot.reading.line_reading` (the analysis' reading, wilds and
 their multipliers included) and the scatter awards of
 :attr:`~harness.slot.model.SlotModel.scatter_awards`.
 
@@ -58,7 +58,8 @@ from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
 from harness.slot.sticky import sticky_symbols
-from harness.slot.window import line_reading, scatter_cell
+from harness.slot.reading import line_reading
+from harness.slot.window import scatter_cell
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,7 +145,7 @@ class _Stage:
 
     def __init__(self, model: SlotModel, feature: bool, read):
         self.reels = (feature_reelset if feature else base_reelset)(model)
-        self.read = read  # harness.slot.window.line_reading: the analysis' rule for a window's lines or ways
+        self.read = read  # harness.slot.reading.line_reading: the analysis' rule for a window's lines or ways
         awards = model.scatter_awards
         self.awarded = awards.retrigger if feature else awards.trigger
         self.scatter = awards.pay

@@ -6,7 +6,7 @@ a game with reel heights per spin shows a different number of rows (and
 ways) on every spin, and a cascade play goes on from the cells a window's
 wins remove, so none fits those tables.  This player draws with bounded
 integers and pays each window with the very functions the exact analysis
-pays it with (:func:`harness.slot.window.line_reading`, which a round's play
+pays it with (:func:`harness.slot.reading.line_reading`, which a round's play
 reads too, and :func:`harness.slot.cascade.window_evaluator`), so the rule
 lives in one place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
 a straightforward evaluation written there, and checks the simulated
@@ -35,7 +35,7 @@ from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset
-from harness.slot.window import line_reading
+from harness.slot.reading import line_reading
 
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
 
