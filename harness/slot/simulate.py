@@ -13,7 +13,9 @@ Two players of the same rules (both read paylines through the automaton of
   command's ``--simulate`` refuses such a model).
 
 Games read window by window (both-ways pays, reel heights per spin, cascades) go from
-:func:`simulate` to the Python player of :mod:`harness.slot.window_player`.
+:func:`simulate` to the Python player of :mod:`harness.slot.window_player`; models with
+hold and spin, a bonus, a cap or sticky sessions the kernel does not follow, to the
+round's own play (:mod:`harness.slot.play_player`).
 
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
@@ -46,6 +48,7 @@ from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
 WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
+PLAY_PLAYER = "Python round play"  # SimulationResult.engine of harness.slot.play_player
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 
@@ -165,7 +168,7 @@ class SimulationResult:
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
         rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
-        player = self.engine if self.engine == WINDOW_PLAYER else f"{self.engine} kernel"
+        player = self.engine if self.engine in (WINDOW_PLAYER, PLAY_PLAYER) else f"{self.engine} kernel"
         out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
@@ -230,13 +233,16 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         (possible only through retriggered free spins for a validated
         model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
-    from harness.slot import window_player
+    from harness.slot import play_player, window_player
 
     _check_plays(n)
     if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
         _check_playable(model, windows=True)
         return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
                                               progress=progress)
+    if play_player.plays_rounds(model):  # features only a round's play plays: one play at a time
+        return play_player.simulate_plays(model, n, generator, _empty(model, PLAY_PLAYER, describe(generator)),
+                                          progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
@@ -267,7 +273,10 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
     """Refuse a model whose features the player does not play (the exact analysis still does).
 
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; the window player (``windows=True``,
+    mystery levels and the cap; :func:`simulate` hands hold and spin, the
+    bonuses, the cap and the sticky sessions the kernel does not follow to
+    the round's play (:mod:`harness.slot.play_player`) when the model has no
+    meter; the window player (``windows=True``,
     :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
     plays both-ways pays, reel heights and cascades (not yet with scatters or
     free spins).  The kernel and the numpy player play the jackpot levels won

@@ -25,11 +25,11 @@ play is one spin and, for cascades, its refills.
 """
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import numpy as np
 
+from harness.slot.chunks import play_chunks
 from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
@@ -123,32 +123,20 @@ def simulate_windows(model: SlotModel, n: int, rng, result, *,
     back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
     """
     game, refills = WindowGame(model), NumpyDraws(rng)
-    started = time.perf_counter()
-    try:
-        while result.plays < n:
-            m = min(chunk, n - result.plays)
-            hits = lines = scatters = sq = top = 0
-            for window in game.windows(m, rng):
-                if model.cascade is not None:
-                    line_win, scatter_win = game.cascade(window, refills)[0], 0
-                else:
-                    line_win, scatter_win = game.play(window)
-                win = line_win + scatter_win
-                hits += win > 0
-                lines += line_win
-                scatters += scatter_win
-                sq += win * win
-                top = max(top, win)
-            # a chunk is added whole: Ctrl-C inside one leaves the totals of the chunks before
-            result.plays += m
-            result.hits += hits
-            result.line_win += lines
-            result.scatter_win += scatters
-            result.win_sq += sq
-            result.max_win = max(result.max_win, top)
-            if progress is not None:
-                progress(result.plays, n)
-    except KeyboardInterrupt:
-        result.interrupted = True
-    result.seconds = time.perf_counter() - started
-    return result
+
+    def play(m: int) -> tuple[dict, int]:
+        hits = lines = scatters = sq = top = 0
+        for window in game.windows(m, rng):
+            if model.cascade is not None:
+                line_win, scatter_win = game.cascade(window, refills)[0], 0
+            else:
+                line_win, scatter_win = game.play(window)
+            win = line_win + scatter_win
+            hits += win > 0
+            lines += line_win
+            scatters += scatter_win
+            sq += win * win
+            top = max(top, win)
+        return {"hits": hits, "line_win": lines, "scatter_win": scatters, "win_sq": sq}, top
+
+    return play_chunks(result, n, chunk, play, progress)
