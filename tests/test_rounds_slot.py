@@ -243,7 +243,7 @@ def test_a_thousand_random_power_losses_in_feature_plays(tmp_path):
     journaled draws re-derive."""
     import random
 
-    from tests.test_rounds_journal import _PowerLoss
+    from tests.test_rounds_journal import power_loss_trial
     from tests.test_slot_sticky import RETRIGGERS
 
     models = []
@@ -258,28 +258,7 @@ def test_a_thousand_random_power_losses_in_feature_plays(tmp_path):
         rules = rules_for(game)
         stake = rules.bets["spin"].stake
         path = tmp_path / f"{trial}.sqlite"
-        stop_at, before_commit = rnd.randrange(1, 40), rnd.random() < 0.5
-
-        class Stopping(Journal):
-            appended = 0
-
-            def append(self, event):
-                Stopping.appended += 1
-                if Stopping.appended == stop_at and before_commit:
-                    self._db.execute("BEGIN IMMEDIATE") if not self._db.in_transaction else None
-                    raise _PowerLoss
-                super().append(event)
-                if Stopping.appended == stop_at:
-                    raise _PowerLoss
-
-        j = Stopping(path, batch=rnd.choice(["event", "round"]))
-        g = rngcore.Generator(SEED, stream=trial)
-        try:
-            for _ in range(5):
-                step(j, rules, [Bet("ann", "spin", stake)], g)
-        except _PowerLoss:
-            pass
-        j.close()  # what was not committed is gone
+        power_loss_trial(rnd, path, trial, 5, lambda j, g: step(j, rules, [Bet("ann", "spin", stake)], g))
         _, rounds = check_recovered(path, game)
         for events in rounds.values():
             outcome = next((e for e in events if e["kind"] == "outcome"), None)
