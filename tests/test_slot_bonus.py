@@ -162,7 +162,7 @@ def test_numpy_player_inside_the_exact_intervals(text):
 
 @pytest.mark.parametrize("text", [WHEEL, PICK], ids=["wheel", "pick"])
 def test_simulate_plays_the_bonus_through_a_rounds_play(tmp_path, text):
-    assert round_play_simulates(tmp_path, text, 6000)["features"] > 0
+    assert round_play_simulates(tmp_path, text, 3000)["features"] > 0
 
 
 @pytest.mark.parametrize("text, change, where", [

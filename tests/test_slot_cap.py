@@ -113,7 +113,7 @@ def test_simulate_plays_the_cap_through_a_rounds_play(tmp_path):
     no_meter = GAME.replace('[progressive]\nsymbol = "A"\ncount = 2\ncontribution = "1/100"\nreset = 40\n', "").replace(
         "win = 20", "win = 13")
     assert "[progressive]" not in no_meter and analyse(model(no_meter)).parts["cap"] < 0  # the cap takes some wins
-    round_play_simulates(tmp_path, no_meter, 6000)
+    round_play_simulates(tmp_path, no_meter, 3000)
 
 
 @pytest.mark.parametrize("change, where", [

@@ -112,7 +112,7 @@ def test_numpy_player_inside_the_exact_intervals():
 
 
 def test_simulate_plays_hold_and_spin_through_a_rounds_play(tmp_path):
-    assert round_play_simulates(tmp_path, GAME, 6000)["features"] > 0
+    assert round_play_simulates(tmp_path, GAME, 3000)["features"] > 0
 
 
 @pytest.mark.parametrize("change, where", [

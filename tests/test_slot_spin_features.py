@@ -64,13 +64,13 @@ def _window_models():
                                   "cascade lines", "cascade example"])
 def test_a_round_plays_window_games_as_the_window_player_does(name):
     m = _window_models()[name]
-    plays = _plays(m, 600, 71)
+    plays = _plays(m, 400, 71)
     g = rngcore.Generator(SEED, 71)
-    got = simulate_windows(m, 600, g, _empty(m, WINDOW_PLAYER, describe(g)), chunk=1)
+    got = simulate_windows(m, 400, g, _empty(m, WINDOW_PLAYER, describe(g)), chunk=1)
     assert (got.plays, got.hits, got.paid, got.win_sq) == _totals(plays)
     assert got.hits and (m.cascade is None or any(p.refills for p in plays))
     assert (m.heights is not None) == all(len(p.heights) == m.reels for p in plays)
-    _replays(m, plays[:200])
+    _replays(m, plays[:150])
 
 
 def _sticky(name: str):
@@ -82,20 +82,20 @@ def _sticky(name: str):
 @pytest.mark.parametrize("name", ["ways", "lines"])
 def test_a_round_plays_sticky_wilds_as_the_kernel_does(name):
     m = _sticky(name)
-    plays = _plays(m, 1500, 73)
-    got = simulate(m, 1500, rngcore.Generator(SEED, 73))
+    plays = _plays(m, 1000, 73)
+    got = simulate(m, 1000, rngcore.Generator(SEED, 73))
     assert (got.plays, got.hits, got.paid, got.win_sq) == _totals(plays)
     assert got.free_spins == sum(len(p.spins) - 1 for p in plays) > got.features > 0
-    _replays(m, plays[:200])
+    _replays(m, plays[:150])
 
 
 def test_two_sticky_wilds_with_retriggers_replay_and_keep_the_session_cap():
     # inside the exact interval: test_slot_sticky.py (--simulate plays them through a round's play)
     m = _sticky("two wilds, retriggers")
-    plays = _plays(m, 1500, 75)
+    plays = _plays(m, 1000, 75)
     sessions = [len(p.spins) - 1 for p in plays if len(p.spins) > 1]
     assert max(sessions) == m.free_spins.max_spins  # a retrigger awards what is left below the cap
-    _replays(m, plays[:200])
+    _replays(m, plays[:150])
 
 
 def reference_hold(positions, coins, respins, land, values, grand, supply):
@@ -139,9 +139,9 @@ def test_hold_and_spin_plays_its_rule_on_fixed_draws():
 def test_hold_and_spin_rounds_replay_from_their_draws():
     # inside the exact interval: test_slot_hold_spin.py (--simulate plays it through a round's play)
     m = load_model(EXAMPLES / "slot_hold_and_spin.toml")
-    plays = _plays(m, 1500, 77)
+    plays = _plays(m, 1000, 77)
     assert sum(1 for p in plays if p.hold) > 10
-    _replays(m, plays[:200])
+    _replays(m, plays[:150])
     held = next(p for p in plays if p.hold)
     with pytest.raises(ValueError, match="hold-and-spin feature made"):
         Player(m).evaluate(held.stops, hold=list(held.hold) + [0])
