@@ -50,6 +50,26 @@ def simulate_refused(tmp_path, text: str, where: str) -> None:
     assert result.exit_code == 2 and where in result.stderr, result.output
 
 
+def round_play_simulates(tmp_path, text: str, plays: int) -> dict:
+    """``rngcert slot --simulate`` on ``text``, played by a round's play (harness/slot/play_player.py):
+    the exact RTP and hit frequency inside the simulated 99.9% intervals; the simulation report."""
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", str(plays), "--seed", bytes(range(32)).hex(),
+                                       "--json"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    report = json.loads(result.stdout)["simulation"]
+    assert report["plays"] == plays and report["engine"] == "Python round play", report
+    assert report["rtp_exact_inside"] and report["hit_frequency_exact_inside"], report
+    return report
+
+
 def numpy_player_agrees(m: SlotModel, plays: int, *, features: bool = True) -> None:
     """The numpy player's 99.9% intervals (RTP, hit frequency) hold the exact figures (and, with
     ``features``, a feature started)."""

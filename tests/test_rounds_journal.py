@@ -317,6 +317,34 @@ class _PowerLoss(BaseException):
     """The machine stops: nothing after this point reaches the disk."""
 
 
+def power_loss_trial(rnd, path, trial: int, rounds: int, play) -> None:
+    """Rounds ``play(journal, generator)`` on a new journal at ``path`` until a random stop point (the
+    ``1..39``-th event appended, before or after its commit, ``rnd`` choosing): nothing after it reaches
+    the disk."""
+    stop_at, before_commit = rnd.randrange(1, 40), rnd.random() < 0.5
+
+    class Stopping(Journal):
+        appended = 0
+
+        def append(self, event):
+            Stopping.appended += 1
+            if Stopping.appended == stop_at and before_commit:
+                self._db.execute("BEGIN IMMEDIATE") if not self._db.in_transaction else None
+                raise _PowerLoss
+            super().append(event)
+            if Stopping.appended == stop_at:
+                raise _PowerLoss
+
+    j = Stopping(path, batch=rnd.choice(["event", "round"]))
+    g = rngcore.Generator(SEED, stream=trial)
+    try:
+        for _ in range(rounds):
+            play(j, g)
+    except _PowerLoss:
+        pass
+    j.close()  # what was not committed is gone
+
+
 @pytest.mark.slow
 def test_a_thousand_random_power_losses(tmp_path):
     """1,000 random stop points (game, round, record; before or after its commit), each followed by a
@@ -333,28 +361,7 @@ def random_power_losses(tmp_path, games, trials, seed, bets=BETS) -> None:
     for trial in range(trials):
         game = rnd.choice(games)
         path = tmp_path / f"{trial}.sqlite"
-        stop_at, before_commit = rnd.randrange(1, 40), rnd.random() < 0.5
-
-        class Stopping(Journal):
-            appended = 0
-
-            def append(self, event):
-                Stopping.appended += 1
-                if Stopping.appended == stop_at and before_commit:
-                    self._db.execute("BEGIN IMMEDIATE") if not self._db.in_transaction else None
-                    raise _PowerLoss
-                super().append(event)
-                if Stopping.appended == stop_at:
-                    raise _PowerLoss
-
-        j = Stopping(path, batch=rnd.choice(["event", "round"]))
-        g = rngcore.Generator(SEED, stream=trial)
-        try:
-            for _ in range(4):
-                step(j, game, bets[game], g)
-        except _PowerLoss:
-            pass
-        j.close()  # what was not committed is gone
+        power_loss_trial(rnd, path, trial, 4, lambda j, g: step(j, game, bets[game], g))
         check_recovered(path, game)
 
 

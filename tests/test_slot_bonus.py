@@ -18,7 +18,7 @@ from harness.slot import bonus as bn
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
-from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, simulate_refused
+from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -160,8 +160,9 @@ def test_numpy_player_inside_the_exact_intervals(text):
     numpy_player_agrees(model(text), 20_000)
 
 
-def test_simulation_is_refused_not_wrong(tmp_path):
-    simulate_refused(tmp_path, WHEEL, "bonus")
+@pytest.mark.parametrize("text", [WHEEL, PICK], ids=["wheel", "pick"])
+def test_simulate_plays_the_bonus_through_a_rounds_play(tmp_path, text):
+    assert round_play_simulates(tmp_path, text, 3000)["features"] > 0
 
 
 @pytest.mark.parametrize("text, change, where", [

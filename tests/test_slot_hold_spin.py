@@ -20,7 +20,7 @@ from harness.slot import hold_spin as hs
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
-from slot_support import HOLD_TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, simulate_refused
+from slot_support import HOLD_TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -111,8 +111,8 @@ def test_numpy_player_inside_the_exact_intervals():
     numpy_player_agrees(load_model(EXAMPLES / "slot_hold_and_spin.toml"), 200_000)
 
 
-def test_simulation_is_refused_not_wrong(tmp_path):
-    simulate_refused(tmp_path, GAME, "hold_and_spin")
+def test_simulate_plays_hold_and_spin_through_a_rounds_play(tmp_path):
+    assert round_play_simulates(tmp_path, GAME, 3000)["features"] > 0
 
 
 @pytest.mark.parametrize("change, where", [

@@ -12,7 +12,7 @@ import pytest
 
 import rngcore
 from harness.slot import parse_model
-from harness.slot.spin import check_playable, evaluate, spin
+from harness.slot.spin import Player, check_playable
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
@@ -85,7 +85,15 @@ def free_stops():
 
 @pytest.fixture(scope="module")
 def model():
-    return parse_model(MODEL)
+    return Player(parse_model(MODEL))
+
+
+def spin(player, generator):
+    return player.spin(generator)
+
+
+def evaluate(player, stops, bonus=()):
+    return player.evaluate(stops, bonus)
 
 
 def test_every_base_stop_combination_awards_what_the_strips_say(model):
@@ -174,7 +182,7 @@ def reference_draws(supply):
 
 
 def test_a_pick_bonus_pays_the_items_its_draws_fall_in():
-    model = parse_model(BONUS_MODEL)
+    model = Player(parse_model(BONUS_MODEL))
     strips = ["BAR GEM BLANK BLANK", "GEM BAR BLANK", "BLANK GEM BAR BLANK BLANK"]
     total_bet, bonused, ended_early = 5, 0, 0
     for stops in itertools.product(*(range(len(s.split())) for s in strips)):
@@ -199,7 +207,7 @@ def test_a_pick_bonus_pays_the_items_its_draws_fall_in():
 
 
 def test_a_drawn_bonus_play_is_its_draws_evaluated():
-    model = parse_model(BONUS_MODEL)
+    model = Player(parse_model(BONUS_MODEL))
     g = rngcore.Generator(SEED, stream=8)
     plays = [spin(model, g) for _ in range(300)]
     assert sum(1 for p in plays if p.bonus) > 20
@@ -209,16 +217,20 @@ def test_a_drawn_bonus_play_is_its_draws_evaluated():
             assert reference_draws(list(play.bonus))[0] == list(play.bonus)  # each draw was in range
 
 
-def test_a_process_that_played_exits_without_a_finaliser_error():
-    """A model's kept player is dropped at exit without touching module globals already torn down."""
-    import subprocess
-    import sys
+@pytest.mark.parametrize("name", ["slot_two_scatters", "slot_ways243", "slot_weighted"])
+def test_the_kernel_simulates_the_plays_a_round_plays_from_the_same_draws(name):
+    """The C kernel (--simulate's fast path) draws each play's stops as a round's play does, so from
+    one stream its totals are the round plays' totals: the play is the reference the kernel is held to."""
+    from harness.slot import load_model
+    from harness.slot.simulate import simulate
 
-    code = ("import rngcore\nfrom harness.slot import parse_model\nfrom harness.slot.spin import spin\n"
-            f"model = parse_model({MODEL!r})\nspin(model, rngcore.Generator({SEED!r}))\n"
-            "import gc, harness.slot.spin as s\n"
-            "kept, s._PLAYERS = s._PLAYERS, None  # as interpreter exit leaves the globals\n"
-            "del model\ngc.collect()\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+    model = load_model(f"examples/{name}.toml")
+    player, g = Player(model), rngcore.Generator(SEED, stream=6)
+    plays = [player.spin(g) for _ in range(1500)]
+    got = simulate(model, 1500, rngcore.Generator(SEED, stream=6))
+    wins = [p.award for p in plays]
+    assert (got.plays, got.hits, got.line_win, got.scatter_win, got.feature_win, got.free_spins, got.win_sq) == (
+        1500, sum(1 for p in plays if p.award or len(p.spins) > 1), sum(p.line_win for p in plays), sum(p.scatter_win for p in plays),
+        sum(p.feature_win for p in plays), sum(len(p.spins) - 1 for p in plays), sum(w * w for w in wins))
+    assert got.features == sum(1 for p in plays if len(p.spins) > 1)
+    assert got.features or model.free_spins is None

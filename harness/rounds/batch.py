@@ -140,14 +140,22 @@ class Table:
         keys, starts, ends = keys.tolist(), starts.tolist(), ends.tolist()  # Python ints: cheap to index
         for i in range(rounds):
             key, round_id = keys[i], first_round + i
-            amounts, template = self._cached(key, outcomes, base) if shared else \
-                self._play_of(outcomes[key], base, self.journal is not None)
+            epoch, start, end = epochs[i], position + starts[i], position + ends[i]
+            if not shared and self.journal is not None and (epoch is None or len(epoch) == 3):
+                # an outcome of its own (a slot play): its round built once with its real fields, not
+                # templated for one rendering
+                r = self._template_round(outcomes[key], _provenance(base, start, end, epoch), round_id)
+                t = r.totals()
+                amounts, template = (t["staked"], t["returned"], t["collected"], t["paid"]), None
+                self.journal.append_round(round_id, [(e["kind"], canonical(e)) for e in r.events])
+            else:
+                amounts, template = self._cached(key, outcomes, base) if shared else \
+                    self._play_of(outcomes[key], base, self.journal is not None)
             staked, returned, collected, paid = amounts
             totals.staked, totals.returned, totals.collected, totals.paid = (
                 totals.staked + staked, totals.returned + returned, totals.collected + collected, totals.paid + paid)
-            if self.journal is None:
+            if self.journal is None or template is None:
                 continue
-            epoch, start, end = epochs[i], position + starts[i], position + ends[i]
             if epoch is None or len(epoch) == 3:
                 values = (round_id, start, end) + (epoch or ())
                 self.journal.append_text(round_id, template.kinds, template.text(*values))
@@ -185,12 +193,18 @@ class Table:
 
 def _placeholder_provenance(base: dict | None) -> dict | None:
     """The provenance of a draw with its range (and epoch range) left as placeholders."""
+    return _provenance(base, START, END, (EPOCH, EPOCH_START, EPOCH_END))
+
+
+def _provenance(base: dict | None, start: int, end: int, epoch) -> dict | None:
+    """The provenance of a draw of ``[start, end)`` (in one key epoch ``(epoch, start, end)`` in production),
+    what a template's fields render."""
     if base is None:
         return None
-    before, after = dict(base, position=START), dict(base, position=END)
+    before, after = dict(base, position=start), dict(base, position=end)
     if "epoch" in base:
-        before.update(epoch=EPOCH, epoch_position=EPOCH_START)
-        after.update(epoch=EPOCH, epoch_position=EPOCH_END)
+        before.update(epoch=epoch[0], epoch_position=epoch[1])
+        after.update(epoch=epoch[0], epoch_position=epoch[2])
     return drawn_provenance(before, after)
 
 

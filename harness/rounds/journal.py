@@ -99,9 +99,14 @@ class JournalError(ValueError):
     """The file is not a journal this rngcert can read (not SQLite, a newer schema, a malformed row)."""
 
 
+# json.dumps with these arguments builds this encoder on every call; one is kept (it holds no state
+# between calls)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def canonical(body: dict) -> str:
     """The one JSON text of an event that its hash covers (ASCII: see the module doc)."""
-    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return _CANONICAL.encode(body)
 
 
 def record_hash(prev: str, seq: int, body: str) -> str:

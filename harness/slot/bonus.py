@@ -19,6 +19,9 @@ picked so far (order does not change the sum, and the next pick depends
 only on which items remain): the probability of reaching each set, exactly
 in fractions, then the win distribution over the sets where picking stops.
 At most :data:`MAX_PICK_ITEMS` items, so at most ``2**12`` sets.
+
+:func:`play` plays one bonus by these rules from bounded draws
+(:mod:`harness.slot.draws`): a round's play and the simulation both call it.
 """
 from __future__ import annotations
 
@@ -130,6 +133,31 @@ def _solve_pick(items: tuple[PickItem, ...], picks: int) -> BonusOutcome:
                 share[v] = share.get(v, 0) + p * v * chosen.count(v)
     return BonusOutcome(win=dict(sorted(win.items())), prize=dict(sorted(prize.items())),
                         share=dict(sorted(share.items())))
+
+
+def play(bonus: Bonus, draws) -> int:
+    """One bonus's win (x total bet) from the draw source ``draws`` (:mod:`harness.slot.draws`).
+
+    A wheel is one draw below the segments' total weight, the segment it
+    falls in paying; a pick is up to ``picks`` draws, each below the weight
+    left on the board, the item it falls in paying and leaving the board, an
+    ``end`` item ending the bonus.
+    """
+    from harness.slot.draws import falls_in
+
+    if bonus.kind == "wheel":
+        weights = [w for _, w in bonus.segments]
+        return bonus.segments[falls_in(weights, draws.one(sum(weights)))][0]
+    weights, win = [it.weight for it in bonus.items], 0
+    for _ in range(bonus.picks):
+        if not sum(weights):
+            break
+        i = falls_in(weights, draws.one(sum(weights)))
+        win += bonus.items[i].value
+        weights[i] = 0  # picked: off the board
+        if bonus.items[i].end:
+            break
+    return win
 
 
 def top_award(bonus: Bonus) -> int:

@@ -23,12 +23,17 @@ so given ``N = n``:
 
     E[W | n]   = n mu + g [n = P]
     E[W^2 | n] = n m2 + n (n - 1) mu^2 + 2 g n mu [n = P] + g^2 [n = P]
+
+:func:`play` plays one feature by these rules from bounded draws
+(:mod:`harness.slot.draws`): a round's play and the simulation both call it.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 from fractions import Fraction
+
+import numpy as np
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,3 +107,28 @@ def solve(positions: int, n0: int, respins: int, q: Fraction, values: dict[int, 
         mean += p * (n * mu + g)
         second += p * (n * m2 + n * (n - 1) * mu * mu + 2 * g * n * mu + g * g)
     return HoldSpinOutcome(final=final, mean=mean, second=second, full=final.get(positions, Fraction(0)))
+
+
+def play(feature, positions: int, coins: int, draws) -> int:
+    """One feature's win (x total bet) started with ``coins`` locked coins, from the draw source
+    ``draws`` (:mod:`harness.slot.draws`); ``feature`` is the model's
+    :class:`~harness.slot.model.HoldAndSpin`, ``positions`` its window's cells.
+
+    Each respin draws one integer below the denominator of ``land`` per empty
+    position, in order, and the position lands a coin when its draw falls
+    under the numerator (probability ``land`` exactly); a respin that lands
+    one resets the counter.  Then each locked coin's value is the weighted
+    entry a draw below the values' total weight falls in.
+    """
+    from harness.slot.draws import falls_in_many
+
+    n, left = coins, feature.respins
+    num, den = feature.land.numerator, feature.land.denominator
+    while left and n < positions:
+        landed = int(np.count_nonzero(np.asarray(draws.many(den, positions - n)) < num))
+        n += landed
+        left = feature.respins if landed else left - 1
+    weights = list(feature.values.values())
+    picks = falls_in_many(weights, np.asarray(draws.many(sum(weights), n), dtype=np.int64))
+    values = np.array(list(feature.values), dtype=np.int64)
+    return int(values[picks].sum()) + (feature.grand if n == positions else 0)

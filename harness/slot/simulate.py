@@ -13,7 +13,9 @@ Two players of the same rules (both read paylines through the automaton of
   command's ``--simulate`` refuses such a model).
 
 Games read window by window (both-ways pays, reel heights per spin, cascades) go from
-:func:`simulate` to the Python player of :mod:`harness.slot.window_player`.
+:func:`simulate` to the Python player of :mod:`harness.slot.window_player`; models with
+hold and spin, a bonus, a cap or sticky sessions the kernel does not follow, to the
+round's own play (:mod:`harness.slot.play_player`).
 
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
@@ -35,6 +37,8 @@ from typing import Callable
 
 import numpy as np
 
+from harness.slot import bonus as bonus_rules, hold_spin
+from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
 from harness.slot.jackpot import level_cells
@@ -44,6 +48,7 @@ from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
 WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
+PLAY_PLAYER = "Python round play"  # SimulationResult.engine of harness.slot.play_player
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
 
 
@@ -163,7 +168,7 @@ class SimulationResult:
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
         rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
-        player = self.engine if self.engine == WINDOW_PLAYER else f"{self.engine} kernel"
+        player = self.engine if self.engine in (WINDOW_PLAYER, PLAY_PLAYER) else f"{self.engine} kernel"
         out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
@@ -228,13 +233,16 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         (possible only through retriggered free spins for a validated
         model), or a feature runs past ``MAX_FREE_SPINS`` spins.
     """
-    from harness.slot import window_player
+    from harness.slot import play_player, window_player
 
     _check_plays(n)
     if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
         _check_playable(model, windows=True)
         return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
                                               progress=progress)
+    if play_player.plays_rounds(model):  # features only a round's play plays: one play at a time
+        return play_player.simulate_plays(model, n, generator, _empty(model, PLAY_PLAYER, describe(generator)),
+                                          progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
@@ -265,7 +273,10 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
     """Refuse a model whose features the player does not play (the exact analysis still does).
 
     The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; the window player (``windows=True``,
+    mystery levels and the cap; :func:`simulate` hands hold and spin, the
+    bonuses, the cap and the sticky sessions the kernel does not follow to
+    the round's play (:mod:`harness.slot.play_player`) when the model has no
+    meter; the window player (``windows=True``,
     :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
     plays both-ways pays, reel heights and cascades (not yet with scatters or
     free spins).  The kernel and the numpy player play the jackpot levels won
@@ -435,13 +446,8 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
 
 
 class _NumpyHoldSpin:
-    """The hold-and-spin feature played by the rules of :mod:`harness.slot.hold_spin`.
-
-    Every draw is a bounded integer (``rng.integers``): a position lands a
-    coin when a draw below the denominator of ``land`` falls under its
-    numerator, and a coin value is the weighted entry a draw below the total
-    weight falls in.  No float picks an outcome.
-    """
+    """Which windows start the hold-and-spin feature, played by :func:`harness.slot.hold_spin.play`
+    from ``rng.integers`` (bounded integers only)."""
 
     def __init__(self, model: SlotModel):
         h = model.hold_and_spin
@@ -449,21 +455,12 @@ class _NumpyHoldSpin:
         i = code.symbols.index(h.symbol)
         self.coins = np.array([code.count(k, i) if k < code.cells else 0
                                for k in range(model.scatter_awards.width)], dtype=np.int64)
-        self.trigger, self.respins, self.grand = h.trigger, h.respins, h.grand
+        self.trigger, self.feature = h.trigger, h
         self.positions = model.rows * model.reels
-        self.num, self.den = h.land.numerator, h.land.denominator
-        self.values = np.array(list(h.values), dtype=np.int64)
-        self.ends = np.cumsum(list(h.values.values()))
 
     def play(self, n: int, rng) -> int:
         """The feature's win (total bets) started with ``n`` coins."""
-        left = self.respins
-        while left and n < self.positions:
-            landed = int(np.count_nonzero(rng.integers(0, self.den, size=self.positions - n) < self.num))
-            n += landed
-            left = self.respins if landed else left - 1
-        picks = np.searchsorted(self.ends, rng.integers(0, int(self.ends[-1]), size=n), side="right")
-        return int(self.values[picks].sum()) + (self.grand if n == self.positions else 0)
+        return hold_spin.play(self.feature, self.positions, n, NumpyDraws(rng))
 
 
 class _NumpyMystery:
@@ -475,55 +472,29 @@ class _NumpyMystery:
         if self.den >= 2**63:
             raise ValueError(f"the mystery probabilities' common denominator {self.den:,} is beyond the numpy "
                              "player's 64-bit draws")
-        self.ends = np.cumsum([m.probability.numerator * (self.den // m.probability.denominator)
-                               for m in model.mystery])
+        self.weights = [m.probability.numerator * (self.den // m.probability.denominator) for m in model.mystery]
         self.resets = np.array([m.reset for m in model.mystery] + [0], dtype=np.int64)
 
     def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
         """For each of ``m`` plays: whether a level is hit, and the reset it pays (the meter's
         increments are counted as the contribution, as for the combination progressive)."""
-        level = np.searchsorted(self.ends, rng.integers(0, self.den, size=m), side="right")
-        return level < len(self.ends), self.resets[level]
+        level = falls_in_many(self.weights, rng.integers(0, self.den, size=m))
+        return level < len(self.weights), self.resets[level]
 
 
 class _NumpyBonus:
-    """The wheel or pick bonus played by the rules of :mod:`harness.slot.bonus`, bounded-integer draws only.
-
-    A wheel segment, and each pick, is the weighted entry a draw below the
-    total (remaining) weight falls in.
-    """
+    """Which windows start the wheel or pick bonus, played by :func:`harness.slot.bonus.play` from
+    ``rng.integers`` (bounded integers only)."""
 
     def __init__(self, model: SlotModel):
         b = model.bonus
         cells = starting_cells(model, b.symbol, b.trigger)
         self.starts = np.array([k in cells for k in range(model.scatter_awards.width)], dtype=bool)
         self.bonus = b
-        if b.kind == "wheel":
-            self.values = [v for v, _ in b.segments]
-            self.weights = [w for _, w in b.segments]
-        else:
-            self.values = [it.value for it in b.items]
-            self.weights = [it.weight for it in b.items]
 
     def play(self, rng) -> int:
         """The bonus's win (total bets)."""
-        weights = list(self.weights)
-        if self.bonus.kind == "wheel":
-            return self.values[_weighted(weights, rng)]
-        win = 0
-        for _ in range(self.bonus.picks):
-            i = _weighted(weights, rng)
-            win += self.values[i]
-            weights[i] = 0  # picked: off the board
-            if self.bonus.items[i].end:
-                break
-        return win
-
-
-def _weighted(weights: list[int], rng) -> int:
-    """The index a bounded draw below ``sum(weights)`` falls in."""
-    ends = np.cumsum(weights)
-    return int(np.searchsorted(ends, rng.integers(0, int(ends[-1])), side="right"))
+        return bonus_rules.play(self.bonus, NumpyDraws(rng))
 
 
 def _sum_squares(win: np.ndarray) -> int:

@@ -1,15 +1,15 @@
 """One play of a slot model: the reel stops drawn, what they show, and the award in whole credits.
 
 A play is the paid spin and every free spin it starts (000 第10 4-3-ロ counts
-a feature in the play's return).  :func:`spin` draws a play from a
-generator; :func:`evaluate` computes the play its recorded stops describe,
+a feature in the play's return).  :meth:`Player.spin` draws a play from a
+generator; :meth:`Player.evaluate` computes the play its recorded stops describe,
 so a journaled play is re-derived (replay) or re-shown (recall) from its
 stops alone.  Both read the model's own tables, the ones the exact
 analysis and the simulation read: the reel windows of
 :func:`~harness.slot.reelset.base_reelset` / ``feature_reelset`` (stop
-weights and expanding wilds included), the payline automaton of
-:func:`~harness.slot.lines.build_line_automaton` (wilds and their
-multipliers included) and the scatter awards of
+weights and expanding wilds included), a window's lines or ways read by
+:func:`harness.slot.reading.line_reading` (the analysis' reading, wilds and
+their multipliers included) and the scatter awards of
 :attr:`~harness.slot.model.SlotModel.scatter_awards`.
 
 Stops are the reels' *virtual* stops (``0 .. W - 1``, W the reel's total
@@ -19,36 +19,47 @@ device use (``kern_slot_stops``: ``rng_bounded32``, reel 1 first, one spin
 at a time).  A free spin is drawn only once the spin before it has shown
 that it is owed, so a play's draws are exactly its stops.
 
-The wheel or pick bonus the paid spin starts (:mod:`harness.slot.bonus`)
-is played after the free spins: a wheel is one draw below the segments'
-total weight, the segment it falls in paying; a pick is up to ``picks``
-draws, each below the weight left on the board, the item it falls in paying
-and leaving the board, an ``end`` item ending the bonus (the rules of the
-simulation's player).  Each is the same bounded draw, on one "reel" of that
-many stops; a play records them (``bonus``) beside its stops.
+The wheel or pick bonus the paid spin starts is played after the free
+spins by :func:`harness.slot.bonus.play`, the rule the simulation plays
+too, each of its draws the same bounded draw on one "reel" of that many
+stops (:mod:`harness.slot.draws`); a play records them (``bonus``) beside
+its stops.
 
-Played: paylines and ways, every scatter's pays, stop weights, expanding
-wilds, wild multipliers, free spins with retriggers and their multiplier,
-the wheel and pick bonuses and the award cap.  Not played
+With reel heights per spin, each reel's height is drawn (below its heights'
+total weight) just before its stop, reel by reel (``heights``); a cascade's
+refills are drawn by the window player's rule
+(:meth:`harness.slot.window_player.WindowGame.cascade`, ``refills``); sticky
+wilds are laid over the free spins as :mod:`harness.slot.sticky` says (a
+retrigger awarding what is left below ``free_spins.max_spins``); the
+hold-and-spin feature is played by :func:`harness.slot.hold_spin.play`
+(``hold``) after the free spins and before the bonus.  Every one of these
+draws is recorded, so :meth:`Player.evaluate` re-derives the play.
+
+Played: paylines, ways, both-ways pays, reel heights, cascades, every
+scatter's pays, stop weights, expanding wilds, wild multipliers, sticky
+wilds, free spins with retriggers and their multiplier, hold and spin, the
+wheel and pick bonuses and the award cap.  Not played
 (:func:`check_playable` refuses the model naming the section): the features
-with a meter or a state of their own (the combination progressive, mystery
-and jackpot levels), hold and spin, cascades, both-ways pays, reel heights
-and sticky wilds.  The model's bet (``total_bet`` credits) is the one stake
-played.
+with a meter of their own (the combination progressive, mystery and jackpot
+levels) and cascades with scatters or free spins.  The model's bet
+(``total_bet`` credits) is the one stake played.
 """
 from __future__ import annotations
 
 import dataclasses
-import weakref
 
 import numpy as np
 
+from harness.slot import bonus as bonus_rules, hold_spin
+from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded, falls_in
 from harness.slot.errors import ModelError
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
-from harness.slot.lines import build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
+from harness.slot.sticky import sticky_symbols
+from harness.slot.reading import line_reading
+from harness.slot.window import scatter_cell
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,6 +112,10 @@ class Play:
     capped: int
     bonus: tuple[int, ...] = ()
     bonus_win: int = 0
+    heights: tuple[int, ...] = ()  # the paid spin's height draws, reel 1 first (reel heights per spin)
+    hold: tuple[int, ...] = ()  # the hold-and-spin feature's draws (harness.slot.hold_spin.play)
+    hold_win: int = 0
+    refills: tuple[int, ...] = ()  # a cascade's refill draws, in the order the chain drew them
 
     @property
     def award(self) -> int:
@@ -113,46 +128,78 @@ class Play:
 
 
 def check_playable(model: SlotModel) -> None:
-    """ModelError naming the first section of ``model`` that :func:`spin` does not play (see the module doc)."""
-    features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots),
-                ("hold_and_spin", model.hold_and_spin), ("cascade", model.cascade),
-                ("bet.both_ways", model.both_ways), ("window.heights", model.heights),
-                ("sticky", any(s.sticky for s in model.symbols)))
+    """ModelError naming the first section of ``model`` that :class:`Player` does not play (see the module doc)."""
+    features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots))
     for section, feature in features:
         if feature:
-            raise ModelError(section, f"a single play does not play the {section.replace('_', '-')} feature "
-                             "(harness.slot.spin plays lines, ways, scatters, free spins, bonuses and the cap)",
+            raise ModelError(section, f"a single play does not play the {section} feature: its meter is state "
+                             "a round's journal does not keep yet (harness.slot.spin plays every other feature)",
                              model.source)
+    if model.cascade is not None and (model.scatters or model.free_spins is not None):
+        raise ModelError("cascade", "a single play does not play cascades with scatter symbols or free spins "
+                         "(the window player's rule, harness.slot.window_player)", model.source)
 
 
 class _Stage:
-    """One kind of spin (paid or free): its reel windows, its line automaton, its awards."""
+    """One kind of spin (paid or free): its reel windows, its reading of a window, its awards."""
 
-    def __init__(self, model: SlotModel, feature: bool):
+    def __init__(self, model: SlotModel, feature: bool, read):
         self.reels = (feature_reelset if feature else base_reelset)(model)
-        self.automaton = build_line_automaton(model, with_progressive=False)
+        self.read = read  # harness.slot.reading.line_reading: the analysis' rule for a window's lines or ways
         awards = model.scatter_awards
         self.awarded = awards.retrigger if feature else awards.trigger
         self.scatter = awards.pay
         self.bounds = np.array(self.reels.lengths, dtype=np.uint32)
         weights = model.feature_weights if feature else model.base_weights
         self.physical = None if weights is None else [np.repeat(np.arange(1, len(w) + 1), w) for w in weights]
-        self.names = model.symbol_names
-        self.lines = model.paylines
+        self.names, self.code = model.symbol_names, model.scatter_code
         self.multiplier = model.free_spins.multiplier if feature else 1
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
+        # reel heights drawn per spin (the paid spin of a heights game): per reel, its heights and their weights
+        self.heights = None if feature or model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
+        # per reel, per stop, as Python tuples: the column shown, its symbols' names, its scatter cell
+        self.shown = [[tuple(col) for col in w.tolist()] for w in self.reels.windows]
+        self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
+        self.cells = [c.tolist() for c in self.reels.scatters]
+        self.chain = None  # a cascade game's window chain (harness.slot.window_player)
+        if not feature and model.cascade is not None:
+            from harness.slot.window_player import WindowGame
 
-    def draw(self, generator) -> tuple[int, ...]:
-        return _bounded(generator, self.bounds, "drawing a spin's reel stops")
+            self.chain = WindowGame(model)
 
-    def evaluate(self, stops) -> SpinResult:
-        columns = [self.reels.windows[r][s] for r, s in enumerate(stops)]
-        line_pay = sum(self.automaton.evaluate([int(columns[r][row]) for r, row in enumerate(line)])[0]
-                       for line in self.lines)
-        cell = sum(int(self.reels.scatters[r][s]) for r, s in enumerate(stops))
+    def draw(self, generator) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(stops, height draws) of a spin: reel by reel, its height (if drawn) then its stop, in one call."""
+        if self.heights is None:
+            return bounded(generator, self.bounds, "drawing a spin's reel stops"), ()
+        bounds = [b for (_, ws), length in zip(self.heights, self.bounds.tolist()) for b in (sum(ws), length)]
+        got = bounded(generator, bounds, "drawing a spin's reel heights and stops")
+        return got[1::2], got[0::2]
+
+    def columns(self, stops, heights=(), sticky=None) -> tuple[tuple[int, ...], ...]:
+        """The window the stops show (symbol indices, columns top row first): each reel's drawn height
+        of it, the sticky wilds ``sticky`` (per reel, per row: the wild stuck there or -1) laid over it."""
+        columns = tuple(self.shown[r][s] for r, s in enumerate(stops))
+        if heights:
+            columns = tuple(col[:hs[falls_in(ws, d)]] for col, (hs, ws), d in zip(columns, self.heights, heights))
+        if sticky is not None:
+            columns = tuple(tuple(x if x >= 0 else y for x, y in zip(stuck, col)) for col, stuck in zip(columns, sticky))
+        return columns
+
+    def evaluate(self, stops, columns, refills=None, *, laid: bool = False) -> SpinResult:
+        """The spin that stopped at ``stops`` showing ``columns`` (``laid``: with sticky wilds laid over);
+        a cascade game's chain drawn from ``refills``."""
+        if self.chain is not None:  # every term is a line pay x bet per line x a ladder rung
+            line_pay = self.chain.cascade(columns, refills)[0] // self.bet_per_line
+        else:
+            line_pay = sum(pay for pay, _ in self.read(columns))
+        if self.heights is None and not laid:  # the window the stops show, as the tables have it
+            cell = sum(self.cells[r][s] for r, s in enumerate(stops))
+            window = tuple(self.named[r][s] for r, s in enumerate(stops))
+        else:  # heights drawn or wilds laid over: read the window itself
+            cell = scatter_cell(self.code, columns)
+            window = tuple(tuple(self.names[x] for x in column) for column in columns)
         scatter_pay = self.scatter[cell]
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)
-        window = tuple(tuple(self.names[x] for x in column) for column in columns)
         positions = tuple(s + 1 for s in stops) if self.physical is None else \
             tuple(int(self.physical[r][s]) for r, s in enumerate(stops))
         return SpinResult(tuple(stops), positions, window, line_pay, scatter_pay, self.awarded[cell], win, cell)
@@ -164,133 +211,99 @@ class _Stage:
                              f"its stops - 1 ({', '.join(str(b) for b in self.bounds.tolist())})")
         return tuple(stops)
 
+    def check_heights(self, draws) -> tuple[int, ...]:
+        if self.heights is None:
+            return ()
+        recorded = RecordedDraws(draws, "the paid spin's reel heights")
+        got = tuple(recorded.one(sum(ws)) for _, ws in self.heights)
+        recorded.check_used()
+        return got
+
+
+_KINDS = ("bonus", "hold", "refills")  # a play's draws besides its stops and heights, as a journal names them
+_WHAT = {"bonus": "the bonus", "hold": "the hold-and-spin feature", "refills": "the cascade's refills"}
+
 
 class Player:
-    """The plays of one model (its tables built once); :func:`player` keeps one per model."""
+    """The plays of one model, its tables built once: whoever plays a model many times (a round
+    engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
         check_playable(model)
         self.model = model
-        self.base = _Stage(model, feature=False)
-        self.free = _Stage(model, feature=True) if model.free_spins is not None else None
+        read = line_reading(model)
+        self.base = _Stage(model, False, read)
+        self.free = _Stage(model, True, read) if model.free_spins is not None else None
         self.starts = {} if model.bonus is None else starting_cells(model, model.bonus.symbol, model.bonus.trigger)
+        self.wilds = sticky_symbols(model)
+        self.empty = tuple((-1,) * model.rows for _ in range(model.reels))
 
     def spin(self, generator) -> Play:
-        """Draw a play: the paid spin, then each free spin once it is owed, then the bonus it started."""
+        """Draw a play: the paid spin (and its cascade), then each free spin once it is owed, then the
+        hold-and-spin feature and the bonus it started."""
         return self._play(lambda stage, n: stage.draw(generator),
-                          lambda bound: _bounded(generator, [bound], "drawing a bonus pick")[0])
+                          {kind: GeneratorDraws(generator, _WHAT[kind]) for kind in _KINDS})
 
-    def evaluate(self, stops, bonus=()) -> Play:
-        """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's) and whose
-        bonus drew ``bonus``; ValueError if they are not one play of this model (a stop out of range,
-        too few or too many free spins or bonus draws)."""
+    def evaluate(self, stops, bonus=(), *, heights=(), hold=(), refills=()) -> Play:
+        """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's), its reels at
+        the height draws ``heights``, and whose bonus, hold-and-spin feature and cascade drew ``bonus``,
+        ``hold`` and ``refills``; ValueError if they are not one play of this model (a draw out of range,
+        too few or too many free spins or draws)."""
         if not isinstance(stops, (list, tuple)) or not stops:
             raise ValueError(f"{stops!r} is not a play's stops (a list of spins, the paid spin first)")
-        if not isinstance(bonus, (list, tuple)):
-            raise ValueError(f"{bonus!r} is not a play's bonus draws (a list of whole numbers)")
-        given, picks = iter(stops), iter(bonus)
+        given = iter(stops)
+        draws = {kind: RecordedDraws(values, _WHAT[kind])
+                 for kind, values in zip(_KINDS, (bonus, hold, refills))}
 
         def recorded(stage, n):
             spin = next(given, None)
             if spin is None:
                 raise ValueError(f"the play owes free spin {n} but its stops end after {n} spin(s)")
-            return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}")
+            return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}"), \
+                stage.check_heights(heights) if n == 0 else ()
 
-        def drawn(bound):
-            value = next(picks, None)
-            if type(value) is not int or not 0 <= value < bound:
-                raise ValueError(f"the bonus owes a draw below {bound}; its record has {value!r}")
-            return value
-
-        play = self._play(recorded, drawn)
+        play = self._play(recorded, draws)
         if next(given, None) is not None:
             raise ValueError(f"the play has {len(play.spins) - 1} free spin(s) but {len(stops) - 1} are recorded")
-        if len(play.bonus) != len(bonus):
-            raise ValueError(f"the play's bonus made {len(play.bonus)} draw(s) but {len(bonus)} are recorded")
+        for kind in _KINDS:
+            draws[kind].check_used()
         return play
 
-    def _bonus(self, draw) -> tuple[tuple[int, ...], int]:
-        """(draws, win in total bets) of the bonus, each draw ``draw(bound)`` on [0, bound)."""
-        b = self.model.bonus
-        if b.kind == "wheel":
-            r = draw(sum(w for _, w in b.segments))
-            return (r,), b.segments[_falls_in([w for _, w in b.segments], r)][0]
-        weights, draws, win = [it.weight for it in b.items], [], 0
-        for _ in range(b.picks):
-            if not sum(weights):
-                break
-            r = draw(sum(weights))
-            i = _falls_in(weights, r)
-            draws.append(r)
-            win += b.items[i].value
-            weights[i] = 0  # picked: off the board
-            if b.items[i].end:
-                break
-        return tuple(draws), win
-
-    def _play(self, stops_of, draw) -> Play:
-        base = self.base.evaluate(stops_of(self.base, 0))
+    def _play(self, stops_of, draws) -> Play:
+        m = self.model
+        stops, heights = stops_of(self.base, 0)
+        base = self.base.evaluate(stops, self.base.columns(stops, heights), draws["refills"])
         spins, owed = [base], base.spins_awarded
+        awarded, sticky = owed, self.empty if self.wilds else None  # the paid spin's wilds do not stick
         while owed:
             if len(spins) > MAX_FREE_SPINS:
                 raise ModelError("free_spins.retrigger", f"one play ran more than {MAX_FREE_SPINS:,} free spins "
-                                 "(runaway guard); lower the retrigger awards", self.model.source)
-            free = self.free.evaluate(stops_of(self.free, len(spins)))
+                                 "(runaway guard); lower the retrigger awards", m.source)
+            stops, _ = stops_of(self.free, len(spins))
+            columns = self.free.columns(stops, sticky=sticky)
+            free = self.free.evaluate(stops, columns, laid=sticky is not None)
             spins.append(free)
-            owed += free.spins_awarded - 1
-        tb = self.model.total_bet
-        line_win, scatter_win = base.line_pay * self.model.bet_per_line, base.scatter_pay * tb
-        bonus, bonus_win = self._bonus(draw) if base.cell in self.starts else ((), 0)
-        feature_win = sum(s.win for s in spins[1:]) + bonus_win * tb
-        cap = None if self.model.cap is None else self.model.cap * tb
+            more = free.spins_awarded
+            if m.free_spins.max_spins is not None:  # a retrigger awards what is left below the cap
+                more = min(more, m.free_spins.max_spins - awarded)
+            awarded, owed = awarded + more, owed + more - 1
+            if sticky is not None:  # every position showing a sticky wild keeps it from the next spin on
+                sticky = tuple(tuple(x if x in self.wilds else -1 for x in col) for col in columns)
+        tb = m.total_bet
+        line_win, scatter_win = base.line_pay * m.bet_per_line, base.scatter_pay * tb
+        hold_win = 0
+        if m.hold_and_spin is not None:
+            h = m.hold_and_spin
+            coins = m.scatter_code.count(base.cell, m.scatter_code.symbols.index(h.symbol))
+            if coins >= h.trigger:
+                hold_win = hold_spin.play(h, m.rows * m.reels, coins, draws["hold"]) * tb
+        bonus_win = bonus_rules.play(m.bonus, draws["bonus"]) * tb if base.cell in self.starts else 0
+        made = {kind: tuple(d.made if isinstance(d, GeneratorDraws) else d.values) for kind, d in draws.items()}
+        feature_win = sum(s.win for s in spins[1:]) + hold_win + bonus_win
+        cap = None if m.cap is None else m.cap * tb
         capped = 0 if cap is None else max(0, line_win + scatter_win + feature_win - cap)
-        return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, bonus, bonus_win * tb)
+        return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, made["bonus"], bonus_win,
+                    heights=tuple(heights), hold=made["hold"], hold_win=hold_win, refills=made["refills"])
 
 
-def _bounded(generator, bounds, what: str) -> tuple[int, ...]:
-    """One unbiased draw on [0, b) per bound (``kern_slot_stops``: ``rng_bounded32``, in order)."""
-    from harness.kernels import ffi, lib
-    from rngcore.engine import locked_call
-
-    bounds = np.asarray(bounds, dtype=np.uint32)
-    out = np.empty(len(bounds), dtype=np.uint32)
-    locked_call(generator, lib.kern_slot_stops, len(bounds), ffi.from_buffer("uint32_t[]", bounds), 1,
-                ffi.from_buffer("uint32_t[]", out), what=what)
-    return tuple(int(s) for s in out)
-
-
-def _falls_in(weights, r: int) -> int:
-    """The index of the entry draw ``r`` (below ``sum(weights)``) falls in, entries in order."""
-    for i, w in enumerate(weights):
-        if r < w:
-            return i
-        r -= w
-    raise AssertionError("a draw past the total weight")
-
-
-_PLAYERS: dict[int, tuple] = {}  # id(model) -> (a weak reference to it, its Player): models are unhashable
-
-
-def player(model: SlotModel) -> Player:
-    """The :class:`Player` of ``model`` (built on first use, kept while the model lives)."""
-    kept = _PLAYERS.get(id(model))
-    if kept is not None and kept[0]() is model:
-        return kept[1]
-    made = Player(model)
-    # the callback holds the dict itself: at interpreter exit the module's globals may already be None
-    _PLAYERS[id(model)] = (weakref.ref(model, lambda _, key=id(model), kept=_PLAYERS: kept.pop(key, None)), made)
-    return made
-
-
-def spin(model: SlotModel, generator) -> Play:
-    """Draw one play of ``model`` from ``generator`` (an ``rngcore`` generator); see the module doc."""
-    return player(model).spin(generator)
-
-
-def evaluate(model: SlotModel, stops, bonus=()) -> Play:
-    """The play of ``model`` whose spins stopped at ``stops`` and whose bonus drew ``bonus`` (see
-    :meth:`Player.evaluate`)."""
-    return player(model).evaluate(stops, bonus)
-
-
-__all__ = ["Play", "Player", "SpinResult", "check_playable", "evaluate", "player", "spin"]
+__all__ = ["Play", "Player", "SpinResult", "check_playable"]

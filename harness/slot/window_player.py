@@ -6,11 +6,9 @@ a game with reel heights per spin shows a different number of rows (and
 ways) on every spin, and a cascade play goes on from the cells a window's
 wins remove, so none fits those tables.  This player draws with bounded
 integers and pays each window with the very functions the exact analysis
-pays it with (:func:`harness.slot.both_ways.window_readings` for paylines,
-:func:`harness.slot.heights.ways_reading` with
-:func:`~harness.slot.heights.way_reader` for ways, both ways or not,
-:func:`harness.slot.cascade.window_evaluator`), so the rule lives in one
-place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
+pays it with (:func:`harness.slot.reading.line_reading`, which a round's play
+reads too, and :func:`harness.slot.cascade.window_evaluator`), so the rule
+lives in one place; ``tests/test_slot_simulate_features.py`` replays fixed draws against
 a straightforward evaluation written there, and checks the simulated
 figures against the exact ones.
 
@@ -27,16 +25,17 @@ play is one spin and, for cascades, its refills.
 """
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import numpy as np
 
+from harness.slot.chunks import play_chunks
+from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset
-from harness.slot.window import LineReader
+from harness.slot.reading import line_reading
 
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
 
@@ -50,17 +49,14 @@ class WindowGame:
     """One model's window, paid; windows already seen are remembered (a game shows few distinct ones)."""
 
     def __init__(self, model: SlotModel):
-        from harness.slot import both_ways, cascade, heights
+        from harness.slot import cascade
 
         self.model = model
         self.reels = base_reelset(model)
         if model.cascade is not None:  # a play is a chain of windows: see cascade()
             self.evaluate = cascade.window_evaluator(model)
-        elif model.heights is not None or model.ways:  # ways (both ways too): the way automaton, column by column
-            reader = heights.way_reader(model)
-            self.read = lambda window: heights.ways_reading(reader, window)
         else:
-            self.read = both_ways.window_readings(model, LineReader(model))
+            self.read = line_reading(model)
         code = model.scatter_code
         self._scatter = list(zip(code.symbols, code.place))
         self._seen: dict[tuple, tuple[int, int]] = {}
@@ -78,8 +74,10 @@ class WindowGame:
                 self._seen[key] = got
         return got
 
-    def cascade(self, window, rng) -> tuple[int, int]:
-        """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included)."""
+    def cascade(self, window, draws) -> tuple[int, int]:
+        """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included),
+        the refills drawn from the draw source ``draws`` (:mod:`harness.slot.draws`; a round's play
+        plays its cascades here too)."""
         m = self.model
         rules, credits, k = m.cascade, 0, 0
         window = tuple(tuple(col) for col in window)
@@ -96,7 +94,7 @@ class WindowGame:
             for r, col in enumerate(window):
                 removed = {row for reel, row in cells if reel == r}
                 strip = rules.refill[r]
-                new = [strip[int(i)] for i in rng.integers(0, len(strip), size=len(removed))] if removed else []
+                new = [strip[int(i)] for i in draws.many(len(strip), len(removed))] if removed else []
                 columns.append(tuple(new + [x for row, x in enumerate(col) if row not in removed]))
             window = tuple(columns)
 
@@ -106,10 +104,8 @@ class WindowGame:
         columns = []
         for r, length in enumerate(self.reels.lengths):
             if model.heights is not None:
-                heights = [h for h, w in model.heights[r] if w]
-                ends = np.cumsum([w for _, w in model.heights[r] if w])
-                shown = np.asarray(heights)[np.searchsorted(ends, rng.integers(0, int(ends[-1]), size=m),
-                                                            side="right")]
+                heights, weights = zip(*model.heights[r])
+                shown = np.asarray(heights)[falls_in_many(weights, rng.integers(0, sum(weights), size=m))]
             else:
                 shown = np.full(m, model.rows)
             stops = rng.integers(0, length, size=m)
@@ -126,33 +122,21 @@ def simulate_windows(model: SlotModel, n: int, rng, result, *,
     into (handed in by :func:`harness.slot.simulate.simulate`, so this module does not import it
     back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
     """
-    game = WindowGame(model)
-    started = time.perf_counter()
-    try:
-        while result.plays < n:
-            m = min(chunk, n - result.plays)
-            hits = lines = scatters = sq = top = 0
-            for window in game.windows(m, rng):
-                if model.cascade is not None:
-                    line_win, scatter_win = game.cascade(window, rng)[0], 0
-                else:
-                    line_win, scatter_win = game.play(window)
-                win = line_win + scatter_win
-                hits += win > 0
-                lines += line_win
-                scatters += scatter_win
-                sq += win * win
-                top = max(top, win)
-            # a chunk is added whole: Ctrl-C inside one leaves the totals of the chunks before
-            result.plays += m
-            result.hits += hits
-            result.line_win += lines
-            result.scatter_win += scatters
-            result.win_sq += sq
-            result.max_win = max(result.max_win, top)
-            if progress is not None:
-                progress(result.plays, n)
-    except KeyboardInterrupt:
-        result.interrupted = True
-    result.seconds = time.perf_counter() - started
-    return result
+    game, refills = WindowGame(model), NumpyDraws(rng)
+
+    def play(m: int) -> tuple[dict, int]:
+        hits = lines = scatters = sq = top = 0
+        for window in game.windows(m, rng):
+            if model.cascade is not None:
+                line_win, scatter_win = game.cascade(window, refills)[0], 0
+            else:
+                line_win, scatter_win = game.play(window)
+            win = line_win + scatter_win
+            hits += win > 0
+            lines += line_win
+            scatters += scatter_win
+            sq += win * win
+            top = max(top, win)
+        return {"hits": hits, "line_win": lines, "scatter_win": scatters, "win_sq": sq}, top
+
+    return play_chunks(result, n, chunk, play, progress)

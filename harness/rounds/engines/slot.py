@@ -92,14 +92,14 @@ def _rules(path: str, variant: str):
     from harness.rounds.table import RoundError, RoundRules
     from harness.slot.errors import ModelError
     from harness.slot.model import load_model
-    from harness.slot.spin import player
+    from harness.slot.spin import Player
 
     if variant not in ETABLE.variants:
         raise RoundError(f"{FAMILY}:{path}: variant {variant!r} is not a slot play; use {', '.join(ETABLE.variants)}")
     try:
         data = pathlib.Path(path).read_bytes()
         model = load_model(path)
-        play = player(model)
+        play = Player(model)  # the engine holds its model's player
     except OSError as exc:
         raise RoundError(f"{FAMILY}:{path}: cannot read the model ({exc.strerror or exc})") from None
     except ModelError as exc:
@@ -134,22 +134,33 @@ class ModelRounds(RoundEngine):
             raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
                              f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
                              f"({self.sha256})")
-        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", [])))
+        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", []),
+                                              **{kind: record.get(kind, []) for kind in _DRAWN}))
 
     def _dealt(self, play) -> Dealt:
         base = play.spins[0]
         shown = f"stops {'-'.join(str(s) for s in base.positions)}: {' | '.join(' '.join(c) for c in base.window)}"
         if len(play.spins) > 1:
             shown += f"; {len(play.spins) - 1} free spins"
+        if play.hold:
+            shown += f"; hold and spin {play.hold_win} credits"
         if play.bonus:
             shown += f"; bonus {play.bonus_win} credits"
         shown += f"; award {play.award} credits" + (f" (cap took {play.capped})" if play.capped else "")
         features = {"award": play.award, "line_win": play.line_win, "scatter_win": play.scatter_win,
                     "feature_win": play.feature_win, "capped": play.capped}
         record = {"model": self.sha256, "stops": play.stops}
-        if self.play.model.bonus is not None:  # the bonus's draws (none when the play did not start it)
+        model = self.play.model
+        if model.bonus is not None:  # the bonus's draws (none when the play did not start it)
             record["bonus"] = list(play.bonus)
+        for kind, section in _DRAWN.items():  # each feature's draws, so a replay re-derives the play
+            if getattr(model, section) is not None:
+                record[kind] = list(getattr(play, kind))
         return Dealt(features, shown, record)
+
+
+# the draws a play makes beside its stops and bonus, by record key: the model section that makes them
+_DRAWN = {"heights": "heights", "hold": "hold_and_spin", "refills": "cascade"}
 
 
 ROUND_ENGINES = (SlotRounds(),)
