@@ -210,7 +210,7 @@ def scripted_session(rounds, stream):
 
 
 def test_scripted_rounds_replay_and_re_derive(tmp_path):
-    actions = scripted_session(12, 4)
+    actions = scripted_session(6, 4)
     rules = rules_for("pontoon")
     with Journal(tmp_path / "p.sqlite") as j:
         g = rngcore.Generator(SEED, stream=4)
