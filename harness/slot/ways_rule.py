@@ -183,7 +183,7 @@ class WaysRule:
         return (k, v) if v else (0, 0)
 
     def read(self, window, *, both_ways: bool = False) -> list[tuple[int, int]]:
-        """Every combination the window pays: ``(line class, pay x ways)`` in bets per way.
+        """Every combination the window pays: ``(pay x ways, line class)`` in bets per way.
 
         Left to right; with ``both_ways`` also right to left (a symbol whose
         left-to-right combination covers every reel is paid once).
@@ -193,16 +193,16 @@ class WaysRule:
         for s in self.symbols:
             k, v = self.read_symbol(s, window)
             if k:
-                out.append((s.classes[k], s.pays[k] * v))
+                out.append((s.pays[k] * v, s.classes[k]))
             if backwards is not None and k != len(window):
                 k2, v2 = self.read_symbol(s, backwards)
                 if k2:
-                    out.append((s.classes[k2], s.pays[k2] * v2))
+                    out.append((s.pays[k2] * v2, s.classes[k2]))
         return out
 
     def pays(self, window, *, both_ways: bool = False) -> int:
         """The window's total ways pay, in bets per way."""
-        return sum(p for _, p in self.read(window, both_ways=both_ways))
+        return sum(p for p, _ in self.read(window, both_ways=both_ways))
 
     def progressive_shown(self, window) -> bool:
         """Whether the window wins the progressive on a way (see the module docstring)."""
@@ -236,3 +236,10 @@ class WaysRule:
 
 def _wilds_for(model: SlotModel, name: str) -> frozenset[int]:
     return frozenset(j for j, w in enumerate(model.symbols) if w.kind == "wild" and name in w.substitutes)
+
+
+def reader(model: SlotModel):
+    """``read(window)``: the (pay, class) of every combination a ways window pays (both ways if the
+    model says so, no progressive): what every window-by-window reader of a ways game pays with."""
+    rule = WaysRule.of(model, with_progressive=False)
+    return lambda window: rule.read(window, both_ways=model.both_ways)
