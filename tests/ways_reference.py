@@ -11,9 +11,11 @@ reversed window too, except for a symbol paid on every reel from the left.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import defaultdict
+from fractions import Fraction
 
 
 def symbol_pays(model, window, *, both_ways=False):
@@ -143,8 +145,6 @@ def scatter_pay(model, cell_window):
 def play_figures(model):
     """A base game without features: (RTP, hit frequency, variance in credits^2,
     {line class name: P(paid)}, P(progressive won)), every stop combination read."""
-    from fractions import Fraction
-
     names = model.symbol_names
     n = total = total_sq = hits = won = 0
     seen = defaultdict(int)
@@ -161,3 +161,62 @@ def play_figures(model):
     mean = Fraction(total, n)
     return (mean / model.total_bet, Fraction(hits, n), Fraction(total_sq, n) - mean * mean,
             {k: Fraction(v, n) for k, v in seen.items()}, Fraction(won, n))
+
+
+# --- the textbook product, for games too large to enumerate ------------------------------
+
+
+def reel_heights(m, r: int):
+    return m.heights[r] if m.heights is not None else ((m.rows, 1),)
+
+
+def _reel_facts(m, r: int):
+    """Per reel: per symbol set, the weighted cells showing one of them (each counted at its
+    multiplier) and the weight of the columns showing at least one (every stop at every height)."""
+    strip = m.base_strips[r]
+    n = len(strip)
+    mult = [s.multiplier for s in m.symbols]
+
+    @functools.cache
+    def facts(accepted: frozenset) -> tuple[int, int]:
+        cells = shows = 0
+        for h, hw in reel_heights(m, r):
+            for p in range(n):
+                col = [strip[(p + i) % n] for i in range(h)]
+                cells += hw * sum(mult[x] for x in col if x in accepted)
+                shows += hw * any(x in accepted for x in col)
+        return cells, shows
+
+    return facts
+
+
+def product_formula(m, order=None):
+    """(line credits per class over the cycle / cycle, P(class paid)) by the textbook ways product:
+    n x S is paid pay x c1 x ... x cn (S alone on the first reel read, S or WILD on the next n - 1,
+    each cell at its multiplier) when the reel after shows neither, reading the reels in ``order``
+    (default: left to right).  It is the rule when WILD is never on the first reel read (every way
+    then shows S itself), multipliers multiply and every count from the shortest up is listed."""
+    order = list(range(m.reels)) if order is None else order
+    wild = m.symbol_index("WILD")
+    assert wild not in m.base_strips[order[0]] and m.wild_multipliers == "multiply"
+    total = [sum(w for _, w in reel_heights(m, r)) * len(m.base_strips[r]) for r in order]
+    facts = [_reel_facts(m, r) for r in order]
+    credits, once = {}, {}
+    for i, s in enumerate(m.symbols):
+        if s.kind != "regular":
+            continue
+        assert sorted(s.pays) == list(range(min(s.pays), m.reels + 1))
+        for n, pay in s.pays.items():
+            ways_in = Fraction(1)
+            at_least = Fraction(1)
+            for k in range(n):
+                cells, shows = facts[k](frozenset({i} if k == 0 else {i, wild}))
+                ways_in *= Fraction(cells, total[k])
+                at_least *= Fraction(shows, total[k])
+            if n < m.reels:  # the next reel shows neither S nor WILD; the reels after it do not count
+                _, shows = facts[n](frozenset({i, wild}))
+                ways_in *= 1 - Fraction(shows, total[n])
+                at_least *= 1 - Fraction(shows, total[n])
+            credits[f"{n} x {s.name}"] = ways_in * pay * m.bet_per_line
+            once[f"{n} x {s.name}"] = at_least
+    return credits, once
