@@ -220,3 +220,15 @@ def product_formula(m, order=None):
             credits[f"{n} x {s.name}"] = ways_in * pay * m.bet_per_line
             once[f"{n} x {s.name}"] = at_least
     return credits, once
+
+
+def paid_cells(model, window):
+    """(reel, row) of every cell on a paid symbol's reels 1..k that shows it or a wild for it
+    (the cells a cascade removes)."""
+    syms = model.symbols
+    cells = set()
+    for (i, k) in symbol_pays(model, window):
+        match = {i} if syms[i].kind == "wild" else (
+            {i} | {j for j, w in enumerate(syms) if w.kind == "wild" and syms[i].name in w.substitutes})
+        cells |= {(r, h) for r in range(k) for h, x in enumerate(window[r]) if x in match}
+    return cells
