@@ -17,7 +17,7 @@ from harness.slot.exact import analyse
 from harness.slot.lines import line_classes
 from harness.slot.reelset import base_reelset
 from harness.slot.ways_rule import WaysRule
-from slot_support import model
+from slot_support import model, refused
 
 # 4 reels x 3 rows = 81 ways: two wilds with multipliers (one for A only), a scatter.
 GAME = """
@@ -164,3 +164,8 @@ def test_free_spins_on_a_ways_game_are_paid_by_the_rule():
     free_win = free_lines * m.bet_per_line + scatters * m.total_bet
     mean = base_lines * m.bet_per_line + scatters * m.total_bet + trigger * 4 * 3 * free_win
     assert analyse(m).rtp == mean / m.total_bet
+
+
+def test_an_award_cap_on_a_ways_game_is_refused_not_mispaid(tmp_path):
+    line = refused(tmp_path, game() + "[cap]\nwin = 20\n", "cap: not yet: an award cap on a ways game")
+    assert "Ways to win" in line
