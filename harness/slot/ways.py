@@ -52,6 +52,11 @@ from harness.slot.ways_rule import SymbolWays, WaysRule
 
 # A symbol's state: ("a", S shown in snap, S shown in run) while its run goes on, ("d", count paid or 0) after.
 _START = ("a", False, False)
+# The no-win programme refuses before a reel whose work (open sets x column patterns) would pass
+# MAX_WAYS_STATES x this (about a minute of Python), rather than after it.
+_PATTERNS_PER_STATE = 64
+# Both ways: readings^2 x distinct columns (the 243-ways game on 100-stop reels: 9,300, a third of a second).
+MAX_BOTH_WAYS_WORK = 200_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,7 +216,9 @@ def _right_count(s: SymbolWays, state, matches: bool, own: bool):
     m, d = state
     if not matches:
         return (0, None)
-    return (m + 1, 0 if own else (None if d is None else d + 1))
+    top = max(s.pays)  # a longer run pays as this one; S seen further back can never count
+    d = 0 if own else (None if d is None or d + 1 >= top else d + 1)
+    return (min(m + 1, top), d)
 
 
 def _right_paid(s: SymbolWays, state, reels: int) -> int:
@@ -293,6 +300,12 @@ def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int
     readings: list[tuple[int, _Reading]] = [(x, r) for x, r in enumerate(lefts)]
     if model.both_ways:
         readings += [(x, _Right(rule, s, model.reels)) for x, s in enumerate(rule.symbols)]
+        work = len(readings) ** 2 * sum(len(reel) for reel in columns)
+        if work > MAX_BOTH_WAYS_WORK:  # the pairs of readings, and the open sets, grow past a minute
+            raise ModelError("bet.both_ways", f"not yet: read both ways, this game's {len(readings)} readings over "
+                             f"{sum(len(reel) for reel in columns):,} distinct columns make {work:,} steps of the "
+                             f"ways programme, beyond the {MAX_BOTH_WAYS_WORK:,} it takes (docs/slot_model.md, "
+                             "Both-ways pays)", model.source)
     prog = _Progressive(rule)
     width = max(model.scatter_awards.width, sum(max(c for _, c in reel) for reel in columns) + 1)
     n_classes = len(line_classes(model))
@@ -425,7 +438,9 @@ def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Pr
     mass: dict = {(start, prog.start, 0): 1}
     for r, reel in enumerate(reels):
         nxt: dict = defaultdict(int)
-        for (cell, pinfo, pattern), w in _reel_patterns(reel).items():
+        patterns = _reel_patterns(reel)
+        _limit(model, len(mass) * len(patterns) // _PATTERNS_PER_STATE, "sets of open symbols")  # refuse early
+        for (cell, pinfo, pattern), w in patterns.items():
             for (states, pst, k), v in mass.items():
                 pst2 = prog.move(pst, r, pinfo)
                 if pst2 == 1:
