@@ -71,7 +71,7 @@ def progressive_won(model, window):
     match = {i} | ({j for j, w in enumerate(model.symbols) if w.kind == "wild" and p.symbol in w.substitutes}
                    if p.wilds else set())
     cols = window[:p.count]
-    return len(cols) == p.count and all(any(x in match for x in c) for c in cols) and any(i in c for c in cols)
+    return len(cols) == p.count and all(any(x in match for x in c) for c in cols)
 
 
 def windows(model, *, feature=False):

@@ -243,29 +243,24 @@ def _compose(first, second: dict):
 
 
 class _Progressive:
-    """The progressive on a way as states: ("a", P shown) while reels 1..count match, then 0 or 1."""
+    """The progressive on a way as states: ("a",) while reels 1..count match, then 0 or 1."""
 
     def __init__(self, rule: WaysRule):
         self.prog = rule.progressive
-        self.start = ("a", False) if self.prog is not None else 0
+        self.start = ("a",) if self.prog is not None else 0
 
-    def info(self, col) -> tuple[bool, bool]:
+    def info(self, col) -> bool:
         if self.prog is None:
-            return (False, False)
+            return False
         symbol, wilds, _ = self.prog
-        own = symbol in col
-        return (own or any(x in wilds for x in col), own)
+        return symbol in col or any(x in wilds for x in col)
 
-    def move(self, state, n: int, info):
+    def move(self, state, n: int, match: bool):
         if not isinstance(state, tuple):
             return state
-        match, own = info
         if not match:
             return 0
-        own = state[1] or own
-        if n + 1 == self.prog[2]:
-            return int(own)
-        return ("a", own)
+        return 1 if n + 1 == self.prog[2] else state
 
 
 def _limit(model: SlotModel, count: int, what: str) -> None:

@@ -30,8 +30,9 @@ Reels of any height (a Megaways window) count the rows they show.  Read
 both ways, the same rule is applied to the reels in reverse order, and a
 symbol whose left-to-right combination covers every reel is not paid again
 from the right.  The progressive (``count x P`` on a way) is won, once,
-when reels ``1 .. count`` each show ``P`` (or, if its wilds count, a wild
-for it) and at least one of them shows ``P``.
+when reels ``1 .. count`` each show ``P`` or, if its wilds count, a wild
+for it (as on a payline; so a longer count is never won without a shorter
+one, which jackpot levels by count rely on).
 
 Everything that reads a ways window (the exact programme of
 :mod:`harness.slot.ways`, the brute forces' counterparts in the players
@@ -209,15 +210,8 @@ class WaysRule:
         if self.progressive is None:
             return False
         symbol, wilds, count = self.progressive
-        if len(window) < count:
-            return False
-        own = False
-        for col in window[:count]:
-            if symbol in col:
-                own = True
-            elif not any(x in wilds for x in col):
-                return False
-        return own
+        return len(window) >= count and all(symbol in col or any(x in wilds for x in col)
+                                            for col in window[:count])
 
     def winning_cells(self, window, *, both_ways: bool = False) -> set[tuple[int, int]]:
         """``(reel, row)`` of every cell that is part of a paid way (cascades remove them)."""
