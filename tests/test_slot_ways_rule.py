@@ -169,3 +169,21 @@ def test_free_spins_on_a_ways_game_are_paid_by_the_rule():
 def test_an_award_cap_on_a_ways_game_is_refused_not_mispaid(tmp_path):
     line = refused(tmp_path, game() + "[cap]\nwin = 20\n", "cap: not yet: an award cap on a ways game")
     assert "Ways to win" in line
+
+
+def test_jackpot_levels_on_a_way_are_won_by_the_longest_run():
+    # two levels of K runs from reel 1 (wilds counting): 4 x K wins GRAND only, 3 x K MINOR
+    levels = ("[[jackpot]]\nname = 'MINOR'\nsymbol = 'K'\ncount = 3\nwilds = true\ncontribution = '0.01'\n"
+              "reset = 50\n[[jackpot]]\nname = 'GRAND'\nsymbol = 'K'\ncount = 4\nwilds = true\n"
+              "contribution = '0.005'\nreset = 500\n")
+    m = model(game(extra=levels))
+    wild = {m.symbol_index(x) for x in ("K", "W")}
+    runs = {3: 0, 4: 0}
+    cycle = 0
+    for window, _, w in ref.windows(m):
+        cycle += w
+        run = next((r for r, col in enumerate(window) if not wild & set(col)), len(window))
+        if run >= 3:
+            runs[min(run, 4)] += w
+    a = analyse(m)
+    assert [j.hit_probability for j in a.jackpots] == [Fraction(runs[3], cycle), Fraction(runs[4], cycle)]
