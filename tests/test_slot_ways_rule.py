@@ -187,3 +187,18 @@ def test_jackpot_levels_on_a_way_are_won_by_the_longest_run():
             runs[min(run, 4)] += w
     a = analyse(m)
     assert [j.hit_probability for j in a.jackpots] == [Fraction(runs[3], cycle), Fraction(runs[4], cycle)]
+
+
+@pytest.mark.parametrize("variant", ["add", "expanding wild"])
+def test_a_played_spin_is_paid_by_the_rule(variant):
+    # harness.slot.spin (the rounds' player) reads a ways window through the same rule
+    import itertools
+
+    from harness.slot.spin import evaluate
+
+    m = model(game(**VARIANTS[variant]))
+    strips = m.base_strips
+    windows = ref.windows(m)
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        window, _, _ = next(windows)
+        assert evaluate(m, [list(stops)]).spins[0].line_pay == sum(ref.symbol_pays(m, window).values()), stops
