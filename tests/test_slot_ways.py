@@ -7,7 +7,6 @@ analysis reports.
 """
 from __future__ import annotations
 
-import itertools
 import json
 import pathlib
 from fractions import Fraction

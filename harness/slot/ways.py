@@ -115,16 +115,17 @@ class _Reading:
                                        for i in range(self.width)]
         return got
 
-    def pay_map(self, k: int, offset: int = 0) -> dict[int, list[tuple[int, int]]]:
-        """Accumulator components ``offset ..`` -> the pay of count ``k`` (value times pay)."""
+    def pay_map(self, k: int) -> dict[int, list[tuple[int, int]]]:
+        """The accumulator's components -> the pay of count ``k`` (its value times the pay)."""
         pay = self.s.pays[k]
-        return {offset + i: [(0, pay * v)] for i, v in enumerate(self._value) if v}
+        return {i: [(0, pay * v)] for i, v in enumerate(self._value) if v}
 
     def successors(self, state, n: int, info):
         key = (state, n, info)
         got = self._cache.get(key)
         if got is None:
-            got = self._cache[key] = (((state, {0: [(0, 1)]}),) if state[0] == "d" else tuple(self._moves(state, n, info)))
+            got = self._cache[key] = (((state, {0: [(0, 1)]}),) if state[0] == "d"
+                                      else tuple(self._moves(state, n, info)))
         return got
 
 
