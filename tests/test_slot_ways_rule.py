@@ -166,9 +166,23 @@ def test_free_spins_on_a_ways_game_are_paid_by_the_rule():
     assert analyse(m).rtp == mean / m.total_bet
 
 
-def test_an_award_cap_on_a_ways_game_is_refused_not_mispaid(tmp_path):
-    line = refused(tmp_path, game() + "[cap]\nwin = 20\n", "cap: not yet: an award cap on a ways game")
-    assert "Ways to win" in line
+@pytest.mark.parametrize("variant", ["multiply", "add, paying wild, progressive"])
+def test_an_award_cap_on_a_ways_game_equals_the_brute_force(variant):
+    # the play is paid min(ways pay + scatter pay, cap) (the progressive's meter outside the cap)
+    m = model(game(**VARIANTS[variant]) + "[cap]\nwin = 5\n")
+    cap = 5 * m.total_bet
+    n = paid = paid_sq = bites = 0
+    for window, raw, w in ref.windows(m):
+        win = m.bet_per_line * sum(ref.symbol_pays(m, window).values()) + ref.scatter_pay(m, raw) * m.total_bet
+        n += w
+        paid += w * min(win, cap)
+        paid_sq += w * min(win, cap) ** 2
+        bites += w * (win > cap)
+    a = analyse(m)
+    assert a.cap.mean == Fraction(paid, n) and a.cap.second == Fraction(paid_sq, n)
+    assert a.cap.capped == Fraction(bites, n) > 0
+    if m.progressive is None:
+        assert a.rtp == Fraction(paid, n * m.total_bet)
 
 
 def test_jackpot_levels_on_a_way_are_won_by_the_longest_run():

@@ -153,10 +153,6 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         analysis = whole(model, started)
         work.finish()
         return analysis
-    if model.ways and model.cap is not None:
-        raise ModelError("cap", "not yet: an award cap on a ways game (the capped win needs the whole "
-                         "distribution of the ways pay, which the ways programme does not list; "
-                         "docs/slot_model.md, Ways to win)", model.source)
     # line jackpot levels ride on the joint programme's progressive flag (harness.slot.jackpot)
     stage_of = ways.build_stage if model.ways else build_stage  # a ways game's stages come summed
     base = stage_of(jp.flag_model(model), base_reelset(model), with_progressive=True)
@@ -709,7 +705,9 @@ def _capped_moments(model: SlotModel, base: Stage) -> cp.CappedMoments:
     """The capped win's moments: line pays by distribution, then every feature's win distribution."""
     tb = model.total_bet
     cap = model.cap * tb
-    table = cp.line_pay_distribution(base.reels, base.automaton, model.paylines, cap // model.bet_per_line + 1)
+    top = cap // model.bet_per_line + 1  # a line pay this large reaches the cap whatever else the play wins
+    table = (ways.pay_distribution(jp.flag_model(model), ways.reel_columns(base.reels), top) if model.ways
+             else cp.line_pay_distribution(base.reels, base.automaton, model.paylines, top))
     features: dict[int, dict[int, Fraction]] = {}
     hold = model.hold_and_spin
     for k, outcome in hold_spin_by_cell(model).items():

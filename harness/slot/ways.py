@@ -525,3 +525,59 @@ def build_stage(model: SlotModel, reels, *, with_progressive: bool, multiplier: 
                   multiplier=multiplier, joint=f.joint())
     stage.joint.check()
     return stage
+
+
+def _apply(moves: dict[int, list[tuple[int, int]]], vec: tuple[int, ...]) -> tuple[int, ...]:
+    """A sparse map applied to one window's own accumulator (the sums' moves, on concrete values)."""
+    out: dict[int, int] = defaultdict(int)
+    for i, dst in moves.items():
+        if i < len(vec) and vec[i]:  # a value of 0 left off the end is 0
+            for j, c in dst:
+                out[j] += vec[i] * c
+    return tuple(out.get(j, 0) for j in range(max(out, default=-1) + 1))
+
+
+def pay_distribution(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int], int]],
+                     top: int) -> dict[tuple[int, int], dict[int, int]]:
+    """``(cell, progressive flag) -> {min(ways pay, top): spins}`` over the cycle, for the award cap.
+
+    The same readings as :func:`spin_figures`, each carrying the window's own
+    accumulator values instead of their sums: the state is the pay of the
+    symbols already ended (kept as ``top`` once it reaches it: such a spin
+    reaches the cap whatever else it wins) and each running symbol's state and
+    values, with the progressive's state and the cell.
+
+    Raises
+    ------
+    ModelError
+        If the programme would follow more than :data:`MAX_WAYS_STATES` states at one reel.
+    """
+    rule = WaysRule.of(model)
+    lefts = [_Left(rule, s, model.reels) for s in rule.symbols]
+    prog = _Progressive(rule)
+    reels = [[(w, cell, prog.info(col), tuple((rule.factor(s, col), s.symbol in col) for s in rule.symbols))
+              for (col, cell), w in reel.items()] for reel in columns]
+    start = tuple((x, left.state, left.start) for x, left in enumerate(lefts))
+    mass: dict = {(start, 0, prog.start, 0): 1}
+    for r, reel in enumerate(reels):
+        nxt: dict = defaultdict(int)
+        for (running, paid, pst, k), v in mass.items():
+            for w, cell, pinfo, infos in reel:
+                total, still = paid, []
+                for x, st, vec in running:
+                    for st2, moves in lefts[x].successors(st, r, infos[x]):  # none: ended unpaid
+                        got = _apply(moves, vec)
+                        if st2[0] == "d":
+                            total += got[0] if got else 0
+                        else:
+                            still.append((x, st2, got))
+                if total >= top:
+                    total, still = top, []
+                nxt[(tuple(still), total, prog.move(pst, r, pinfo), k + cell)] += v * w
+        mass = nxt
+        _limit(model, len(mass), "capped (pay, running symbols) states")
+    out: dict[tuple[int, int], dict[int, int]] = {}
+    for (_, paid, pst, k), v in mass.items():
+        row = out.setdefault((k, _final_p(pst)), {})
+        row[paid] = row.get(paid, 0) + v
+    return out
