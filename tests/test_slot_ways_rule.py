@@ -124,14 +124,8 @@ def test_reel_heights_equal_the_brute_force():
     m = model("""
     name = "heights"
     wild_multipliers = "add"
-    [window]
-    rows = 3
-    reels = 3
-    heights = [{ 1 = 1, 2 = 1, 3 = 1 }, { 2 = 1, 3 = 2 }, { 1 = 2, 3 = 1 }]
-    [bet]
-    ways = 27
-    per_way = 1
-    total = 10
+    window = { rows = 3, reels = 3, heights = [{ 1 = 1, 2 = 1, 3 = 1 }, { 2 = 1, 3 = 2 }, { 1 = 2, 3 = 1 }] }
+    bet = { ways = 27, per_way = 1, total = 10 }
     [symbols]
     A = { pays = { 2 = 1, 3 = 5 } }
     K = { pays = { 2 = 1, 3 = 2 } }
