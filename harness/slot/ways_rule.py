@@ -34,9 +34,10 @@ when reels ``1 .. count`` each show ``P`` or, if its wilds count, a wild
 for it (as on a payline; so a longer count is never won without a shorter
 one, which jackpot levels by count rely on).
 
-Everything that reads a ways window (the exact programme of
-:mod:`harness.slot.ways`, the brute forces' counterparts in the players
-and the cascade evaluator) gets the per-column quantities from
+Everything that reads a ways game (the exact programme of
+:mod:`harness.slot.ways`, the players of :mod:`harness.slot.spin` and
+:mod:`harness.slot.window_player`, the sticky-wild and cascade chains, the
+simulation's tables) gets the per-column quantities from
 :meth:`WaysRule.factor` and the per-window result from :meth:`WaysRule.read`,
 so none can read the rule differently.
 """
