@@ -202,11 +202,12 @@ def test_a_played_spin_is_paid_by_the_rule(variant):
     # harness.slot.spin (the rounds' player) reads a ways window through the same rule
     import itertools
 
-    from harness.slot.spin import evaluate
+    from harness.slot.spin import Player
 
     m = model(game(**VARIANTS[variant]))
     strips = m.base_strips
     windows = ref.windows(m)
+    evaluate = Player(m).evaluate
     for stops in itertools.product(*(range(len(s)) for s in strips)):
         window, _, _ = next(windows)
-        assert evaluate(m, [list(stops)]).spins[0].line_pay == sum(ref.symbol_pays(m, window).values()), stops
+        assert evaluate([list(stops)]).spins[0].line_pay == sum(ref.symbol_pays(m, window).values()), stops
