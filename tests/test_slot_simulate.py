@@ -230,6 +230,9 @@ WAYS_MODELS = {
     "multiplier wilds, add (cells reader)": lambda: _mult_ways("add"),
     "two reels (no pair table)": lambda: sup.TWO_BY_TWO.replace("bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }",
                                                                 "bet = { ways = 4, per_way = 1 }"),
+    # pair entries past 16 bits (20,000 x 2 x 3 ways over the last two reels): the 32-bit tables
+    "pays past 16-bit pair entries": lambda: _as_ways(
+        sup.TALL.replace("pays = { 2 = 1, 3 = 4, 4 = 20 }", "pays = { 2 = 1, 3 = 4, 4 = 20000 }"), 4, 4),
     # pair tables past their size limit (4 MB: 256 stops a reel here), strips of 264 stops: the end pair
     # only (reels 1, 2 short), the start pair only (reels 3, 4 short), neither
     "no start pair": lambda: _as_ways(_long_strips(sup.TALL, 0, 1), 4, 4),
@@ -244,7 +247,7 @@ WAYS_MODELS = {
     "a paying wild, ways of wilds only": lambda: PRODUCT,
     # seven paying symbols: no unused lanes for the start pair's pay, which gets its own table
     "seven paying symbols": lambda: PRODUCT.replace('[reels]', 'B = { pays = { 2 = 1 } }\nC = { pays = { 3 = 2 } }\n'
-                                                    'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 5 = 50 } }\n[reels]')
+                                                    'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 3 = 4 } }\n[reels]')
     .replace('"A K W"', '"A K W B C D E"'),
 }
 

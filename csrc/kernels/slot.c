@@ -856,10 +856,17 @@ static int spin_win_fits(int64_t lines, const int64_t *scatter_pay, uint32_t max
 /* 1 if a ways rule's tables are consistent with its reel set. */
 static int ways_ok(const kern_slot_ways *w, const kern_slot_reelset *rs, int with_prog)
 {
-    if (w->n_symbols == 0 || w->n_symbols > 256 || (w->n_cand && (!w->weight || !w->pay)) ||
+    if (w->n_symbols == 0 || w->n_symbols > 256 || (w->n_cand && (!w->weight || !w->wild || !w->paid || !w->pay)) ||
         (w->additive && w->n_cand && !w->bonus) || w->prog_count > rs->reels ||
         (w->prog_count && (!with_prog || !w->prog_match))) {
         return 0;
+    }
+    for (uint32_t k = 0; k < w->n_cand; k++) { /* the count paid for a run of n reels is at most n */
+        for (uint32_t n = 0; n <= rs->reels; n++) {
+            if (w->paid[(size_t)k * (rs->reels + 1) + n] > n) {
+                return 0;
+            }
+        }
     }
     size_t cells = 0;
     for (uint32_t r = 0; r < rs->reels; r++) {
@@ -948,11 +955,13 @@ static int same_reader(const kern_slot_game *g)
     if (g->ways) {
         const kern_slot_ways *a = &g->base_ways, *b = &g->feature_ways;
         size_t cells = (size_t)a->n_cand * a->n_symbols;
+        size_t runs = (size_t)a->n_cand * (g->base.reels + 1);
         return a->n_cand == b->n_cand && a->n_symbols == b->n_symbols && a->additive == b->additive &&
                (!cells || (memcmp(a->weight, b->weight, cells * sizeof *a->weight) == 0 &&
-                           (!a->additive || memcmp(a->bonus, b->bonus, cells * sizeof *a->bonus) == 0))) &&
-               (!a->n_cand ||
-                memcmp(a->pay, b->pay, (size_t)a->n_cand * (g->base.reels + 1) * sizeof *a->pay) == 0);
+                           memcmp(a->wild, b->wild, cells * sizeof *a->wild) == 0)) &&
+               (!a->additive || memcmp(a->bonus, b->bonus, a->n_symbols * sizeof *a->bonus) == 0) &&
+               (!runs || (memcmp(a->pay, b->pay, runs * sizeof *a->pay) == 0 &&
+                          memcmp(a->paid, b->paid, runs * sizeof *a->paid) == 0));
     }
     const kern_slot_lines *la = &g->base_lines, *lb = &g->feature_lines;
     if (la->n_lines != lb->n_lines || la->n_symbols != lb->n_symbols || la->n_states != lb->n_states) {

@@ -144,6 +144,50 @@ static int reel_lanes(slot_ways *t, const kern_slot_ways *w, const kern_slot_ree
     return 1;
 }
 
+/* 16-bit copies of both pair tables when every entry fits (half the cache for the same spins); a
+   start pair's B in the row then takes four 16-bit lanes, half - 2, half - 1, 2 half - 2, 2 half - 1. */
+static void narrow(slot_ways *t, size_t *total)
+{
+    const size_t starts = (size_t)t->len[0] * t->len[1], ends = (size_t)t->len[t->reels - 2] * t->len[t->reels - 1];
+    const int inline_pay = !t->start_pay;
+    const uint32_t h = t->half;
+    for (size_t i = 0; i < starts * t->lanes; i++) {
+        uint32_t j = (uint32_t)(i % t->lanes); /* a table's lane, not a draw */
+        if (t->start_ways[i] > UINT16_MAX && !(inline_pay && (j == h - 2 || j == h - 1))) {
+            return;
+        }
+    }
+    for (size_t i = 0; i < ends * t->lanes; i++) {
+        if (t->end_value[i] > UINT16_MAX) {
+            return;
+        }
+    }
+    uint16_t *start = block(t, starts * t->lanes * sizeof *start, total);
+    uint16_t *end = block(t, ends * t->lanes * sizeof *end, total);
+    if (!start || !end) {
+        return; /* the 32-bit tables serve */
+    }
+    for (size_t at = 0; at < starts; at++) {
+        const uint32_t *x = t->start_ways + at * t->lanes;
+        uint16_t *y = start + at * t->lanes;
+        for (uint32_t j = 0; j < t->lanes; j++) {
+            y[j] = (uint16_t)x[j];
+        }
+        if (inline_pay) {
+            uint64_t b = (uint64_t)x[h - 2] | (uint64_t)x[h - 1] << 32;
+            y[h - 2] = (uint16_t)b;
+            y[h - 1] = (uint16_t)(b >> 16);
+            y[2 * h - 2] = (uint16_t)(b >> 32);
+            y[2 * h - 1] = (uint16_t)(b >> 48);
+        }
+    }
+    for (size_t i = 0; i < ends * t->lanes; i++) {
+        end[i] = (uint16_t)t->end_value[i];
+    }
+    t->start16 = start;
+    t->end16 = end;
+}
+
 int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs)
 {
     memset(t, 0, sizeof *t);
@@ -260,6 +304,9 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
             t->end = reels - 2;
         }
     }
+    if (t->start_ways && t->end_value) {
+        narrow(t, &total);
+    }
     return RNG_OK;
 fail:
     if (rc == RNG_OK) {
@@ -278,10 +325,27 @@ static inline size_t start_at(const slot_ways *t, const uint32_t *stops)
     return (size_t)stops[0] * t->len[1] + stops[1];
 }
 
-/* B of the start pair entry `at`, whose row of ways is x. */
-static inline uint64_t start_pay(const slot_ways *t, const uint32_t *x, size_t at)
+/* B of the start pair entry `at` (its row of ways at x, 16-bit lanes if `n16`). */
+static inline __attribute__((always_inline)) uint64_t start_pay(const slot_ways *t, const void *x, size_t at,
+                                                                const int n16)
 {
-    return t->start_pay ? t->start_pay[at] : (uint64_t)x[t->half - 2] | (uint64_t)x[t->half - 1] << 32;
+    const uint32_t h = t->half;
+    if (t->start_pay) {
+        return t->start_pay[at];
+    }
+    if (n16) {
+        const uint16_t *y = x;
+        return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 16 | (uint64_t)y[2 * h - 2] << 32 |
+               (uint64_t)y[2 * h - 1] << 48;
+    }
+    const uint32_t *y = x;
+    return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 32;
+}
+
+/* Lane j of a pair table row (16- or 32-bit entries). */
+static inline __attribute__((always_inline)) uint64_t lane(const void *x, uint32_t j, const int n16)
+{
+    return n16 ? ((const uint16_t *)x)[j] : ((const uint32_t *)x)[j];
 }
 
 static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
@@ -290,19 +354,19 @@ static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
 }
 
 /* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
-   never a symbol), `half` a constant where the caller can make it one. */
+   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables. */
 static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, const uint32_t *stops,
-                                                           const uint32_t half)
+                                                           const uint32_t half, const int n16)
 {
     uint64_t q[SLOT_WAYS_MAX_LANES];
     const uint32_t lanes = 2 * half;
     uint64_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
-        const uint32_t *x = t->start_ways + at * lanes;
-        total = start_pay(t, x, at);
+        const void *x = n16 ? (const void *)(t->start16 + at * lanes) : (const void *)(t->start_ways + at * lanes);
+        total = start_pay(t, x, at, n16);
         for (uint32_t j = 0; j < lanes; j++) {
-            q[j] = x[j];
+            q[j] = lane(x, j, n16);
         }
     } else {
         for (uint32_t j = 0; j < lanes; j++) {
@@ -313,24 +377,28 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
         size_t row = (size_t)stops[r] * lanes;
         step_lanes(half, q, &total, t->factor[r] + row, t->broke[r] + row);
     }
-    const uint32_t *f = t->end_value ? t->end_value + end_at(t, stops) * lanes : t->full;
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const void *f = !t->end_value ? (const void *)t->full
+                                  : n16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at);
+    const int f16 = n16 && t->end_value;
     uint64_t plus = 0, minus = 0;
     for (uint32_t j = 0; j < half; j++) {
-        plus += q[j] * f[j];
-        minus += q[half + j] * f[half + j];
+        plus += q[j] * lane(f, j, f16);
+        minus += q[half + j] * lane(f, half + j, f16);
     }
     return total + plus - minus;
 }
 
 static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
 {
+    const int n16 = t->start16 != NULL;
     switch (t->half) {
     case 8:
-        return walk(t, stops, 8);
+        return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);
     case 16:
-        return walk(t, stops, 16);
+        return n16 ? walk(t, stops, 16, 1) : walk(t, stops, 16, 0);
     default:
-        return walk(t, stops, t->half);
+        return walk(t, stops, t->half, n16);
     }
 }
 
@@ -338,27 +406,35 @@ static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
 
 #define SLOT_AVX512 __attribute__((target("avx512f,avx512dq")))
 
-/* acc + q x the 8 lanes at x (32-bit, widened). */
-SLOT_AVX512 static inline __m512i mul_add8(__m512i acc, __m512i q, const uint32_t *x)
+/* The 8 lanes at x, widened to 64 bits (16- or 32-bit entries). */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load8(const void *x, const int n16)
 {
-    return _mm512_add_epi64(acc, _mm512_mullo_epi64(q, _mm512_cvtepu32_epi64(_mm256_load_si256((const __m256i *)x))));
+    return n16 ? _mm512_cvtepu16_epi64(_mm_load_si128((const __m128i *)x))
+               : _mm512_cvtepu32_epi64(_mm256_load_si256((const __m256i *)x));
+}
+
+/* acc + q x the 8 lanes at x. */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i mul_add8(__m512i acc, __m512i q, const void *x,
+                                                                          const int n16)
+{
+    return _mm512_add_epi64(acc, _mm512_mullo_epi64(q, load8(x, n16)));
 }
 
 /* The walk with 8 lanes per zmm register: `regs` of matching ways, then `regs` of wild-only ways. */
 SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(const slot_ways *t,
                                                                                const uint32_t *stops,
-                                                                               const uint32_t regs)
+                                                                               const uint32_t regs, const int n16)
 {
     __m512i q[SLOT_WAYS_MAX_LANES / 8];
-    const uint32_t lanes = 16 * regs;
+    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
     __m512i plus = _mm512_setzero_si512(), minus = _mm512_setzero_si512();
     uint64_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
-        const uint32_t *x = t->start_ways + at * lanes;
-        total = start_pay(t, x, at);
+        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
+        total = start_pay(t, x, at, n16);
         for (uint32_t i = 0; i < 2 * regs; i++) {
-            q[i] = _mm512_cvtepu32_epi64(_mm256_load_si256((const __m256i *)(x + 8 * i)));
+            q[i] = load8(x + 8 * i * size, n16);
         }
     } else {
         for (uint32_t i = 0; i < 2 * regs; i++) {
@@ -369,30 +445,35 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
         const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
         const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
         for (uint32_t i = 0; i < regs; i++) {
-            plus = mul_add8(plus, q[i], broke + 8 * i);
-            minus = mul_add8(minus, q[regs + i], broke + 8 * (regs + i));
+            plus = mul_add8(plus, q[i], broke + 8 * i, 0);
+            minus = mul_add8(minus, q[regs + i], broke + 8 * (regs + i), 0);
         }
         for (uint32_t i = 0; i < 2 * regs; i++) {
-            q[i] = _mm512_mullo_epi64(q[i], _mm512_cvtepu32_epi64(_mm256_load_si256((const __m256i *)(c + 8 * i))));
+            q[i] = _mm512_mullo_epi64(q[i], load8(c + 8 * i, 0));
         }
     }
-    const uint32_t *f = t->end_value ? t->end_value + end_at(t, stops) * lanes : t->full;
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const int f16 = n16 && t->end_value;
+    const char *f = !t->end_value ? (const char *)t->full
+                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    const uint32_t fsize = f16 ? 2 : 4;
     for (uint32_t i = 0; i < regs; i++) {
-        plus = mul_add8(plus, q[i], f + 8 * i);
-        minus = mul_add8(minus, q[regs + i], f + 8 * (regs + i));
+        plus = mul_add8(plus, q[i], f + 8 * i * fsize, f16);
+        minus = mul_add8(minus, q[regs + i], f + 8 * (regs + i) * fsize, f16);
     }
     return total + (uint64_t)_mm512_reduce_add_epi64(_mm512_sub_epi64(plus, minus));
 }
 
 SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops)
 {
+    const int n16 = t->start16 != NULL;
     switch (t->half) {
     case 8:
-        return walk_avx512(t, stops, 1);
+        return n16 ? walk_avx512(t, stops, 1, 1) : walk_avx512(t, stops, 1, 0);
     case 16:
-        return walk_avx512(t, stops, 2);
+        return n16 ? walk_avx512(t, stops, 2, 1) : walk_avx512(t, stops, 2, 0);
     default:
-        return walk_avx512(t, stops, t->half / 8);
+        return walk_avx512(t, stops, t->half / 8, n16);
     }
 }
 

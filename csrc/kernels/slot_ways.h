@@ -175,7 +175,9 @@ typedef struct {
     const uint32_t *start_ways;  /* [(s0 * len[1] + s1) * lanes + j]: Q_2 (and B in lanes half - 2, half - 1,
                                     low 32 bits first, when unused); NULL: no start pair */
     const uint32_t *end_value;   /* [(s * len[reels - 1] + s') * lanes + j]: F; NULL: no end pair */
-    void *blocks[140];           /* what was allocated */
+    const uint16_t *start16;     /* the pair tables in 16 bits, when every entry fits (B then in lanes */
+    const uint16_t *end16;       /* half - 2, half - 1, 2 half - 2, 2 half - 1); NULL: the 32-bit ones */
+    void *blocks[142];           /* what was allocated */
     uint32_t n_blocks;
 } slot_ways;
 
@@ -188,14 +190,15 @@ static inline void slot_ways_prefetch(const slot_ways *t, const uint32_t *stops)
 {
     if (t->start_ways) {
         size_t at = (size_t)stops[0] * t->len[1] + stops[1];
-        __builtin_prefetch(t->start_ways + at * t->lanes);
+        __builtin_prefetch(t->start16 ? (const void *)(t->start16 + at * t->lanes)
+                                      : (const void *)(t->start_ways + at * t->lanes));
         if (t->start_pay) {
             __builtin_prefetch(t->start_pay + at);
         }
     }
     if (t->end_value) {
-        size_t at = (size_t)stops[t->reels - 2] * t->len[t->reels - 1] + stops[t->reels - 1];
-        __builtin_prefetch(t->end_value + at * t->lanes);
+        size_t at = ((size_t)stops[t->reels - 2] * t->len[t->reels - 1] + stops[t->reels - 1]) * t->lanes;
+        __builtin_prefetch(t->end16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at));
     }
 }
 
