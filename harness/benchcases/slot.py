@@ -29,9 +29,10 @@
   ways rule from tables of every reel stop's counts, reels 1-2 and 4-5 read as
   pairs of stops (``csrc/kernels/slot_ways.h``, AVX-512 where the CPU has it),
   against two baselines in the same run: the same kernel counting every cell
-  of the window (``reader="cells"``, the straightforward reading of the rule:
-  see docs/slot_model.md, "Simulation cross-check", for the ratio measured),
-  and vectorised numpy with PCG64 stops.  Both kernel runs draw the same stops
+  of the window (``reader="cells"``, the straightforward reading of the rule,
+  5.4 million spins per second of CPU time on the reference machine, so
+  ``>= 1.9x`` it is the issue's 10 million spins/s), and vectorised numpy with
+  PCG64 stops.  Both kernel runs draw the same stops
   and must give the same totals.
 * ``slot-exact-hold-and-spin-15`` (issue 19: <= 10 s): the exact analysis of
   ``examples/slot_hold_and_spin.toml`` (5 x 3 = 15 positions, 3 respins that
@@ -347,7 +348,7 @@ CASES = [
     BenchCase("slot-exact-243ways-2scatters", "numpy-brute-force", _setup_ways_brute_slice,
               100**2, "combinations", baseline=True, check=_check_ways_slice),
     BenchCase("slot-sim-243ways-2scatters", "rngcert-c-kernel", functools.partial(_setup_sim_c, WAYS), SIM_SPINS,
-              "spins", target=">= 10x numpy-pcg64-vectorised; >= 2.2x rngcert-c-cells",
+              "spins", target=">= 10x numpy-pcg64-vectorised; >= 1.9x rngcert-c-cells",
               check=_check_sim(SIM_SPINS, WAYS)),
     BenchCase("slot-sim-243ways-2scatters", "rngcert-c-cells",
               functools.partial(_setup_sim_c, WAYS, reader="cells"), SIM_SPINS, "spins", baseline=True,
