@@ -165,8 +165,7 @@ typedef struct kern_slot_ways {
     const uint32_t *bonus;       /* [n_symbols] (add): x's multiplier if above 1, else 0 */
     const uint8_t *paid;         /* [n_cand * (reels + 1)]: the count paid for a run of n reels (0: none) */
     const int64_t *pay;          /* [n_cand * (reels + 1)]: the pay of count k (bets per way; 0 unlisted) */
-    const uint8_t *prog_match;   /* [n_symbols]: bit 0, x continues the progressive's run; bit 1, x is its
-                                    symbol */
+    const uint8_t *prog_match;   /* [n_symbols]: 1 if x continues the progressive's run */
     uint32_t prog_count;         /* reels of the progressive's run; 0: no progressive */
 } kern_slot_ways;
 

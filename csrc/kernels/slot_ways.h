@@ -84,25 +84,23 @@ int kern_slot_cpu_has(int impl);
  * per candidate, its best pay(S, n) x the product of the largest counts of reels 1..n. */
 int64_t slot_ways_most(const kern_slot_ways *w, const kern_slot_reelset *rs);
 
-/* The progressive's run shown: reels 1 .. prog_count each show a cell continuing it, one of them
- * its symbol itself. */
+/* The progressive's run shown: reels 1 .. prog_count each show a cell continuing it (its symbol, or a
+ * wild for it if its wilds count). */
 static inline int slot_ways_prog_shown(const kern_slot_ways *w, uint32_t rows, const uint8_t *const *cols)
 {
     if (!w->prog_count) {
         return 0;
     }
-    uint8_t own = 0;
     for (uint32_t r = 0; r < w->prog_count; r++) {
         uint8_t any = 0;
         for (uint32_t h = 0; h < rows; h++) {
             any |= w->prog_match[cols[r][h]];
         }
-        if (!(any & 1)) {
+        if (!any) {
             return 0;
         }
-        own |= any;
     }
-    return (own >> 1) & 1;
+    return 1;
 }
 
 /* The cells reader: total line pay (bets per way) of the window cols[r][h]; *prog |= progressive shown. */

@@ -90,10 +90,9 @@ def fill_ways(keep: _Keep, target, rule: WaysRule, n_symbols: int) -> None:
     target.paid = keep.array(paid.ravel(), np.uint8, "uint8_t *")
     target.pay = keep.array(pay.ravel(), np.int64, "int64_t *")
     match = np.zeros(n_symbols, dtype=np.uint8)
-    if rule.progressive is not None:  # bit 0: continues its run; bit 1: the symbol itself
+    if rule.progressive is not None:  # the cells that continue its run
         symbol, wilds, count = rule.progressive
-        match[list(wilds)] = 1
-        match[symbol] = 3
+        match[[symbol, *wilds]] = 1
         target.prog_count = count
     target.prog_match = keep.array(match, np.uint8, "uint8_t *")
 

@@ -379,10 +379,9 @@ class NumpyWaysStage:
         self.pay = np.array([[s.pays.get(k, 0) for k in range(reels.reels + 1)] for s in rule.symbols],
                             dtype=np.int64)
         self.progress = None
-        if rule.progressive is not None:  # per reel stop: shows a cell for its run, shows its symbol
+        if rule.progressive is not None:  # per reel stop of its first reels: shows a cell for its run
             symbol, wilds, count = rule.progressive
-            self.progress = count, [(np.isin(w, [symbol, *wilds]).any(axis=1), (w == symbol).any(axis=1))
-                                    for w in reels.windows[:count]]
+            self.progress = [np.isin(w, [symbol, *wilds]).any(axis=1) for w in reels.windows[:count]]
 
     def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(total line pay multiple, scatter count, progressive) for m spins."""
@@ -410,13 +409,9 @@ class NumpyWaysStage:
         m = len(lines)
         prog = np.zeros(m, dtype=bool)
         if self.progress is not None:
-            count, tables = self.progress
             prog = np.ones(m, dtype=bool)
-            own = np.zeros(m, dtype=bool)
-            for (matches, shows), s in zip(tables, stops):
+            for matches, s in zip(self.progress, stops):
                 prog &= matches[s]
-                own |= shows[s]
-            prog &= own
         return lines, prog
 
 
