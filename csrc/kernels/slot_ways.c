@@ -54,7 +54,7 @@ int64_t slot_ways_most(const kern_slot_ways *w, const kern_slot_reelset *rs)
                 most = c > most ? c : most;
                 const uint8_t *col = rs->window + ((size_t)rs->stop_off[n] + s) * rs->rows;
                 for (uint32_t h = 0; w->additive && h < rs->rows; h++) {
-                    uint64_t b = w->bonus[(size_t)k * w->n_symbols + col[h]];
+                    uint64_t b = w->weight[(size_t)k * w->n_symbols + col[h]] ? w->bonus[col[h]] : 0;
                     most_bonus = b > most_bonus ? b : most_bonus;
                 }
             }
