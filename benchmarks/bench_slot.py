@@ -6,7 +6,7 @@ measured in the same run; and the 243-ways game of issue 19 (100-stop reels,
 two scatters, a x2 multiplier wild, free spins with retriggers): its exact
 analysis (target <= 1 s) and its simulation (target >= 10 million spins/s/core),
 each against its numpy baseline, the simulation also against the kernel's
-line-by-line reader of the 243 paths; and the exact analysis of the 15-position
+reader that counts every cell of the window; and the exact analysis of the 15-position
 hold-and-spin example (target <= 10 s) against the numpy player simulating it.
 
 Same cases as ``rngcert bench`` (``harness/benchcases/slot.py``); each asserts

@@ -19,6 +19,7 @@ import rngcore
 from harness.cli import main
 from harness.games import twentyone as tw
 from harness.games import twentyone_first_round as fr
+from harness.games import twentyone_game as tg
 from harness.games import twentyone_pontoon as pt
 from harness.games import twentyone_table as tt
 from harness.games.registry import GAMES
@@ -305,3 +306,115 @@ def test_a_split_against_a_dealer_pontoon_is_valued_by_the_rules():
     assert ev._peeking().split_blackjack_law(1, removed) == {F(2): F(1, 16), F(0): F(3, 8), F(-1): F(9, 16)}
     joint = ev._peeking().pair_split(1, removed)           # jointly with "no dealer pontoon"
     assert ev.values(tw.of(1, 1), removed)[tw.SPLIT] == joint + F(1, 12) * (F(2, 16) - F(9, 16))
+
+
+# ------------------------------------------------- splits, exhaustively --
+
+def busy(hand, up, ctx, allowed):
+    """A fixed strategy that works the split hands: always split (and re-split), double a split
+    hand of 11..18, rescue a doubled 16 or less, hit a split hand's 16 or less on two cards and
+    13 or less on more."""
+    t, soft = tw.total(hand)
+    if ctx.doubled:
+        return tw.RESCUE if tw.hard_total(hand) <= 16 and tw.RESCUE in allowed else tw.STAND
+    if tw.SPLIT in allowed:
+        return tw.SPLIT
+    if ctx.split and tw.cards(hand) == 2 and tw.DOUBLE in allowed and 11 <= tw.hard_total(hand) <= 18:
+        return tw.DOUBLE
+    if tw.HIT in allowed and (t <= (16 if tw.cards(hand) == 2 else 13) or (soft and t < 18)):
+        return tw.HIT
+    return tw.STAND
+
+
+def check_split_over_every_draw(max_hands, weights, up, x):
+    """The reference round over every draw of an infinite shoe of ``weights`` (no 7s: the suits
+    never matter), the seat dealt ``x, x`` against ``up`` and playing :func:`busy`: its law of the
+    net is the DP's law of the split, fraction for fraction."""
+    rules = tw.Rules(**{**GAME.game_rules().__dict__, "max_hands": max_hands})
+    seen = set()
+    law = {}
+    for _, p, net in twentyone_reference.over_every_draw(
+            lambda deal: reference.play(rules, lambda: cards.encode(11 if (v := deal()) == 10 else v, H),
+                                        recorded(busy, seen)), weights, (x, up, x)):
+        law[net] = law.get(net, 0) + p
+    shoe = tw.InfiniteShoe(weights)
+    ev = pt.PontoonEvaluator(rules, shoe, up, tw.Dealer(rules, shoe), busy)
+    hand, removed = tw.of(x, x), tw.of(up, x, x)
+    dist = ev.initial_dist(tw.SPLIT, hand, removed)
+    assert {n: p for n, p in law.items() if p} == {n: p for n, p in dist.items() if p}
+    assert sum(n * p for n, p in law.items()) == ev.values(hand, removed)[tw.SPLIT]
+    return seen
+
+
+def test_a_split_of_tens_against_a_j_over_every_draw_is_the_dp():
+    # shoe A 3 8 J J J: 10-3 and 10-8 doubled (a doubled ace counts 1), rescues, 21s that win
+    # whatever the dealer holds, a dealer pontoon taking the original stake once
+    seen = check_split_over_every_draw(2, (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), 10, 10)
+    assert {(False, tw.DOUBLE), (True, tw.RESCUE), (True, tw.STAND)} <= seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("max_hands, weights, up, x", [
+    (2, (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), 10, 8),
+    (2, (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), tw.ACE, 10),
+    (2, (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), tw.ACE, 8),
+    (4, (1, 0, 1, 0, 0, 0, 0, 1, 0, 1), 10, 10),
+    (4, (1, 0, 1, 0, 0, 0, 0, 1, 0, 1), 10, 8),
+    (4, (1, 0, 1, 0, 0, 0, 0, 1, 0, 1), tw.ACE, 8),
+    (4, (1, 0, 1, 0, 0, 0, 0, 1, 0, 1), tw.ACE, 10),
+])
+def test_splits_of_tens_and_eights_over_every_draw_are_the_dp(max_hands, weights, up, x):
+    check_split_over_every_draw(max_hands, weights, up, x)
+
+
+def split_decision_bound(rules):
+    """An upper bound on what the infinite-shoe optimum could gain over the analysis by playing
+    the split hands against an A or J otherwise (docs/table_games.md, Pontoon): per pair and
+    upcard, the split's no-pontoon optimum (the peeking twin maximises it) plus P(pontoon) times
+    the most any play of the hands could settle given a dealer pontoon (each hand's best, the one
+    original stake left out), less the action the analysis chose; never below 0."""
+    shoe = tw.InfiniteShoe(pt.PONTOON_WEIGHTS)
+    draws = shoe.draws(tw.EMPTY)
+    hands = tg.infinite(rules)[0]
+    dealer = tw.Dealer(rules, shoe)
+    bound = F(0)
+    for up in (tw.ACE, tw.TEN):
+        ev = pt.PontoonEvaluator(rules, shoe, up, dealer)
+
+        @functools.lru_cache(maxsize=None)
+        def most(hand, ctx):
+            """The most a split hand can settle given a dealer pontoon, by any play."""
+            t = tw.total(hand)[0]
+            out = sum((n * q for n, q in pt.pay_law(rules, shoe, hand, True).items()), F(0)) if t == 21 else F(0)
+            if t < 21 and not (ctx.split_aces and tw.cards(hand) == 2):
+                out = max(out, sum((p * (-1 if tw.total(tw.add(hand, v))[0] > 21 else most(tw.add(hand, v), tw.Context(True)))
+                                    for v, p in draws), F(0)))
+                if rules.may_double(hand, True):
+                    out = max(out, sum((p * {True: -2, False: 0}[tw.hard_total(tw.add(hand, v)) > 21]
+                                        + p * 2 * (tw.hard_total(tw.add(hand, v)) == 21) for v, p in draws), F(0)))
+            return out
+
+        for h in hands:
+            x = tw.pair_value(h.hand)
+            if h.up != up or x is None or tw.SPLIT not in h.values:
+                continue
+            removed = tw.of(up, x, x)
+            can_resplit, ctx, _ = ev._split_setup(x, removed)
+
+            @functools.lru_cache(maxsize=None)
+            def pending(held, waiting):
+                if waiting == 0:
+                    return F(0)
+                return sum((p * (pending(held + 1, waiting + 1) if v == x and can_resplit and held < rules.max_hands
+                                 else most(tw.of(x, v), ctx) + pending(held, waiting - 1)) for v, p in draws), F(0))
+
+            upper = ev._peeking().pair_split(x, removed) + ev.blackjack_after(removed) * pending(2, 2)
+            bound += h.probability * max(F(0), upper - h.values[h.action])
+    return bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options, stated", [({}, F(821, 10**6)), ({"double_cards": "any"}, F(827, 10**6))])
+def test_the_split_decisions_against_a_or_j_cost_at_most_the_stated_bound(options, stated):
+    bound = split_decision_bound(GAME.game_rules(**options))
+    assert stated - F(1, 10**6) < bound < stated

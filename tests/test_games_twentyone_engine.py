@@ -277,8 +277,9 @@ def test_a_no_hole_card_split_against_a_ten_is_valued_as_the_round_settles_it():
     # shoe A 6 8 T T, an ace up: 8-8 hits its 14s and 16s into busts
     (tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 1, 0, 1, 0, 2), tw.ACE, 8),
     # shoe A 3 8 T T T, H17: re-splits to four hands, 8-3 doubles, split aces drawn to and re-split
+    # (an ace up with 3s or aces split to four hands: over 20 minutes each, left out)
     *[(tw.Rules(hole_card=False, hit_soft_17=True, max_hands=4, resplit_aces=True, hit_split_aces=True),
-       (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), up, x) for up in (tw.ACE, 10) for x in (8, 3, tw.ACE)],
+       (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), up, x) for up, x in ((tw.ACE, 8), (10, 8), (10, 3), (10, tw.ACE))],
 ])
 def test_a_no_hole_card_split_with_resplits_against_a_or_10(rules, weights, up, x):
     check_no_hole_card_split(rules, weights, up, x)

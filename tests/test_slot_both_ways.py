@@ -1,6 +1,6 @@
 """Both-ways pays (docs/slot_model.md, "Both-ways pays"): the window enumeration of
 harness.slot.both_ways against a brute force over every stop combination that reads each line
-from both ends straight from the line rule."""
+from both ends straight from the line rule (a ways game: the ways rule, tests/ways_reference.py)."""
 from __future__ import annotations
 
 import itertools
@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from slot_support import model, play_figures, reference_line, refused
+from ways_reference import symbol_pays
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -22,7 +23,10 @@ def brute_force(m):
     for stops in combos:
         window = [[s[(p + h) % len(s)] for h in range(m.rows)] for s, p in zip(strips, stops)]
         credits, paid = 0, set()
-        for path in m.paylines:
+        for (i, k), pay in (symbol_pays(m, window, both_ways=True) if m.ways else {}).items():
+            credits += pay * m.bet_per_line  # the ways rule, read from both ends, every way listed
+            paid.add(f"{k} x {names[i]}")
+        for path in ([] if m.ways else m.paylines):
             seq = [window[r][row] for r, row in enumerate(path)]
             left = reference_line(m, seq)
             readings = [left]

@@ -9,17 +9,20 @@ from fractions import Fraction
 
 import pytest
 from slot_support import model, play_figures, reference_line, refused
+from ways_reference import paid_cells, symbol_pays
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
 
 
 def _evaluate(m, window):
-    """(credits before the ladder, classes paid, cells removed) straight from the line rule; with
-    reel heights, every way of the rows the window shows."""
+    """(credits before the ladder, classes paid, cells removed) straight from the line rule (or the
+    ways rule, reel heights too: each paid symbol's matching cells on its paid reels)."""
     total, classes, cells = 0, set(), set()
-    paths = m.paylines if m.heights is None else itertools.product(*(range(len(c)) for c in window))
-    for path in paths:
+    if m.ways:  # the ways rule, every way listed (tests/ways_reference.py)
+        pays = symbol_pays(m, window)
+        return sum(pays.values()) * m.bet_per_line, set(pays), paid_cells(m, window)
+    for path in m.paylines:
         pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(path)])
         if pay:
             total += pay * m.bet_per_line

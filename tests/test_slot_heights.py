@@ -1,13 +1,14 @@
 """Reel heights drawn per spin (docs/slot_model.md, "Reel heights per spin"): the window-by-window
 analysis of harness.slot.heights against a brute force over every height, every stop and every
-way listed one by one, read straight from the line rule."""
+way listed one by one, read straight from the ways rule (tests/ways_reference.py)."""
 from __future__ import annotations
 
 import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, play_figures, reference_line, refused
+from slot_support import model, play_figures, refused
+from ways_reference import symbol_pays
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -41,11 +42,9 @@ def brute_force(m):
         for stops in itertools.product(*(range(len(s)) for s in strips)):
             window = [[s[(p + i) % len(s)] for i in range(h)] for s, p, (h, _) in zip(strips, stops, heights)]
             credits, paid = 0, set()
-            for rows in itertools.product(*(range(h) for h, _ in heights)):  # every way, one by one
-                pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(rows)])
-                if pay:
-                    credits += pay * m.bet_per_line
-                    paid.add(f"{combination[1]} x {names[combination[0]]}")
+            for (i, k), pay in symbol_pays(m, window).items():  # the ways rule, every way listed
+                credits += pay * m.bet_per_line
+                paid.add(f"{k} x {names[i]}")
             n = sum(col.count(m.symbol_index("S")) for col in window)
             if n >= 2:
                 credits += 2 * m.total_bet

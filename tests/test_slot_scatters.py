@@ -24,6 +24,7 @@ from harness.slot.model import load_model
 from harness.slot.profiles import check
 from harness.slot.reelset import base_reelset, feature_reelset
 from harness.slot.simulate import simulate, simulate_numpy
+import ways_reference
 from slot_support import award, model, reference_line, refused
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -155,6 +156,8 @@ def test_example_with_two_scatters():
     assert len(m.scatters) == 2 and m.free_spins.scatter == m.symbol_index("BONUS")
     assert m.symbols[m.symbol_index("WILD")].multiplier == 2
     a = analyse(m)
+    credits, _ = ways_reference.product_formula(m)  # WILD (x2: two cells' worth) on reels 2 to 4 only
+    assert a.parts["lines"] == sum(credits.values()) / m.total_bet
     names = {c.name for c in a.classes}
     assert {"scatter 5+ x BONUS", "scatter 3 x COIN", "scatter 5+ x COIN"} <= names
     assert all(c.passed for c in check(a, "jp"))

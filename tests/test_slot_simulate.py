@@ -12,6 +12,7 @@ from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.simulate import simulate, simulate_numpy
 import slot_support as sup
+import ways_reference
 
 rngcore = pytest.importorskip("rngcore")
 from harness.slot.native import lib as native_lib  # noqa: E402  (the kernels need rngcore's extension)
@@ -26,9 +27,11 @@ def totals(result):
     return tuple(getattr(result, f) for f in TOTALS)
 
 
-@pytest.mark.parametrize("name,spins", [("small", 400_000), ("feature", 400_000), ("compliant", 1_000_000)])
+@pytest.mark.parametrize("name,spins", [("small", 400_000), ("feature", 400_000), ("compliant", 1_000_000),
+                                        ("slot_ways243", 1_000_000), ("slot_two_scatters", 1_000_000)])
 def test_exact_values_lie_in_the_simulated_999_intervals(name, spins):
-    m = load_model(EXAMPLES / "slot_compliant.toml") if name == "compliant" else sup.model(
+    m = load_model(EXAMPLES / f"{name}.toml") if name.startswith("slot_") else load_model(
+        EXAMPLES / "slot_compliant.toml") if name == "compliant" else sup.model(
         {"small": sup.SMALL, "feature": sup.FEATURE}[name])
     a = analyse(m)
     result = simulate(m, spins, rngcore.Generator(SEED, 3))
@@ -42,18 +45,26 @@ def test_exact_values_lie_in_the_simulated_999_intervals(name, spins):
         assert result.features > 0 and result.free_spins >= result.features
 
 
-def test_numpy_player_agrees_with_exact_and_with_rngcore_integers():
-    m = sup.model(sup.FEATURE)
+@pytest.mark.parametrize("name", ["feature", "slot_two_scatters"])
+def test_numpy_player_agrees_with_exact_and_with_rngcore_integers(name):
+    m = load_model(EXAMPLES / f"{name}.toml") if name.startswith("slot_") else sup.model(sup.FEATURE)
     a = analyse(m)
     for rng in (np.random.Generator(np.random.PCG64(12345)), rngcore.Generator(SEED, 4)):
         result = simulate_numpy(m, 200_000, rng)
         assert result.agrees(a) == (True, True)
 
 
+def ways_credits(m, cols, *, with_prog: bool = True) -> tuple[int, bool]:
+    """(line pay in bets per way, progressive shown) of a ways window, every way listed by the
+    rule (tests/ways_reference.py)."""
+    pays = sum(ways_reference.symbol_pays(m, cols, both_ways=m.both_ways).values())
+    return pays, with_prog and ways_reference.progressive_won(m, cols)
+
+
 def _replay(m, plays, generator):
     """The kernel's contract, replayed in Python: stops drawn one per reel with
     integers(0, L) (the same bounded-integer primitive), reels in order, each
-    paid spin then its free spins; lines paid by the rule itself."""
+    paid spin then its free spins; lines (ways) paid by the rule itself."""
     fsp = m.free_spins
     scat_pay = m.symbols[m.scatter].pays if m.scatter is not None else {}
     reset = m.progressive.reset if m.progressive else 0
@@ -65,6 +76,9 @@ def _replay(m, plays, generator):
             stop = generator.integers(0, len(strip))
             cols.append([strip[(stop + h) % len(strip)] for h in range(m.rows)])
         k = sum(col.count(m.scatter) for col in cols) if m.scatter is not None else 0
+        if m.ways:
+            total, prog = ways_credits(m, cols, with_prog=with_prog)
+            return total, k, prog
         total, prog = 0, False
         for line in m.paylines:
             pay, _, p = sup.reference_line(m, [cols[r][line[r]] for r in range(m.reels)])
@@ -171,11 +185,11 @@ def test_kernel_refuses_to_wrap_past_int64(bet_per_line, drawn):
     assert (generator.position > 0) == drawn
 
 
-# --- ways games: the path reader (csrc/kernels/slot_ways.h) -------------------------------
+# --- ways games: the ways rule's readers (csrc/kernels/slot_ways.h) ----------------------------
 
 
 def _as_ways(text: str, rows: int, reels: int) -> str:
-    """The payline model ``text`` with every row path as a way instead of its paylines."""
+    """The payline model ``text`` with its window's ways instead of its paylines."""
     import re
 
     bet = re.search(r"\[bet\]\nper_line = (\d+)\npaylines = \[.*\]\n", text)
@@ -186,6 +200,16 @@ def _without_feature_strips(text: str) -> str:
     import re
 
     return re.sub(r"feature = \[\n(  \".*\",\n)+\]\n", "", text)
+
+
+def _long_strips(text: str, *reels: int) -> str:
+    """``text`` with the strips of ``reels`` (0-based) repeated to 264 stops (each strip of 8)."""
+    import re
+
+    strips = re.findall(r'^  "(.*)",$', text, re.M)
+    for r in reels:
+        text = text.replace(f'"{strips[r]}"', '"' + " ".join([strips[r]] * 33) + '"', 1)
+    return text
 
 
 def _mult_ways(mode: str) -> str:
@@ -203,24 +227,40 @@ WAYS_MODELS = {
     "free spins on the base strips (shared tables)": lambda: _as_ways(_without_feature_strips(sup.FEATURE), 3, 3),
     "four rows": lambda: _as_ways(sup.TALL, 4, 4),
     "multiplier wilds, multiply": lambda: _mult_ways("multiply"),
-    "multiplier wilds, add": lambda: _mult_ways("add"),
+    "multiplier wilds, add (cells reader)": lambda: _mult_ways("add"),
     "two reels (no pair table)": lambda: sup.TWO_BY_TWO.replace("bet = { per_line = 1, paylines = [[1, 1], [2, 2]] }",
                                                                 "bet = { ways = 4, per_way = 1 }"),
-    # the dense reader's end pair of reels 3-4 would need entries past 32 bits: it steps reel 3 instead
-    "pays too large for the dense end pair": lambda: _as_ways(
-        sup.TALL.replace("[symbols.C]\npays = { 4 = 100 }", "[symbols.C]\npays = { 3 = 9, 4 = 20000000 }"), 4, 4),
+    # pair entries past 16 bits (20,000 x 2 x 3 ways over the last two reels): the 32-bit tables
+    "pays past 16-bit pair entries": lambda: _as_ways(
+        sup.TALL.replace("pays = { 2 = 1, 3 = 4, 4 = 20 }", "pays = { 2 = 1, 3 = 4, 4 = 20000 }"), 4, 4),
+    # pair tables past their size limit (4 MB: 256 stops a reel here), strips of 264 stops: the end pair
+    # only (reels 1, 2 short), the start pair only (reels 3, 4 short), neither
+    "no start pair": lambda: _as_ways(_long_strips(sup.TALL, 0, 1), 4, 4),
+    "no end pair": lambda: _as_ways(_long_strips(sup.TALL, 2, 3), 4, 4),
+    "no pair table": lambda: _as_ways(_long_strips(sup.TALL, 0, 1, 2, 3), 4, 4),
+    # a gap in the pays (a run of 3 pays the 2): the cells reader
+    "a count without a pay (cells reader)": lambda: _as_ways(
+        sup.TALL.replace("pays = { 4 = 100 }", "pays = { 2 = 3, 4 = 100 }"), 4, 4),
+    # runs longer than the last listed count multiply no further
+    "runs past the last count": lambda: _as_ways(
+        sup.TALL.replace("pays = { 4 = 100 }", "pays = { 2 = 3, 3 = 7 }"), 4, 4),
+    "a paying wild, ways of wilds only": lambda: PRODUCT,
+    # seven paying symbols: no unused lanes for the start pair's pay, which gets its own table
+    "seven paying symbols": lambda: PRODUCT.replace('[reels]', 'B = { pays = { 2 = 1 } }\nC = { pays = { 3 = 2 } }\n'
+                                                    'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 3 = 4 } }\n[reels]')
+    .replace('"A K W"', '"A K W B C D E"'),
 }
 
-# Every reader, and the dense one on each code path this CPU has (csrc/kernels/slot_dense.h).
+# Every reader, and the tables on each code path this CPU has.
 _AVX512 = native_lib.KERN_SLOT_IMPL_AVX512
 IMPLS = [("portable", native_lib.KERN_SLOT_IMPL_PORTABLE)] + (
     [("avx512", _AVX512)] if native_lib.kern_slot_cpu_has(_AVX512) else [])
-READERS = [("fastest", None), ("lines", None), ("paths", None)] + [("dense", impl) for impl in IMPLS]
+READERS = [("cells", None)] + [("fastest", impl) for impl in IMPLS]
 
 
 @pytest.fixture
 def code_path():
-    """Run with the dense reader's code path ``impl`` (a name, number pair), the chosen one after."""
+    """Run with the tables reader's code path ``impl`` (a name, number pair), the chosen one after."""
     before = native_lib.kern_slot_get_impl()
 
     def use(impl):
@@ -232,17 +272,31 @@ def code_path():
 
 
 @pytest.mark.parametrize("name", list(WAYS_MODELS))
-def test_ways_reader_pays_every_path_like_the_reference_replay(name, code_path):
-    """Every reader (the dense vector on each code path, the path list, line by line) gives the
-    totals of the Python replay, which pays every path by the rule itself."""
+def test_ways_readers_pay_like_the_reference_replay(name, code_path):
+    """Every reader (the tables on each code path, the cells) gives the totals of the Python
+    replay, which pays every way listed by the rule itself."""
     m = sup.model(WAYS_MODELS[name]())
-    assert m.ways and len(m.paylines) == m.rows ** m.reels
+    assert m.ways
     plays = 150 if m.rows == 4 else 500
     expect = _replay(m, plays, rngcore.Generator(SEED, 11))
     for reader, impl in READERS:
         code_path(impl)
         assert totals(simulate(m, plays, rngcore.Generator(SEED, 11), reader=reader)) == expect, (reader, impl)
     assert expect[TOTALS.index("line_win")] > 0
+
+
+# a paying wild, and ways of wilds only (not paid as A or K)
+PRODUCT = """
+name = "product"
+window = { rows = 3, reels = 5 }
+bet = { ways = 243, per_way = 1 }
+[symbols]
+A = { pays = { 3 = 5, 4 = 20, 5 = 100 } }
+K = { pays = { 3 = 1 } }
+W = { kind = "wild", pays = { 3 = 7 } }
+[reels]
+base = ["A K W", "A K W", "A K W", "A K W", "A K W"]
+"""
 
 
 def _spin_by_spin(model, plays: int, reader: str) -> list[tuple]:
@@ -260,19 +314,19 @@ def _spin_by_spin(model, plays: int, reader: str) -> list[tuple]:
 
 
 @pytest.mark.parametrize("name", ["paying wilds, progressive", "free spins, retriggers, multiplier"])
-def test_every_code_path_of_the_dense_reader_pays_each_spin_as_the_portable_one(name, code_path):
+def test_every_code_path_of_the_tables_pays_each_spin_as_the_portable_one(name, code_path):
     m = sup.model(WAYS_MODELS[name]())
     code_path(IMPLS[0])
-    portable = _spin_by_spin(m, 1500, "dense")
-    assert portable == _spin_by_spin(m, 1500, "lines")
+    portable = _spin_by_spin(m, 1500, "fastest")
+    assert portable == _spin_by_spin(m, 1500, "cells")
     assert any(p[4] for p in portable) or not m.progressive, "no progressive shown: the flag is not exercised"
     for impl in IMPLS[1:]:
         code_path(impl)
-        assert _spin_by_spin(m, 1500, "dense") == portable, impl
+        assert _spin_by_spin(m, 1500, "fastest") == portable, impl
 
 
-def test_forcing_the_portable_path_reads_ways_through_the_path_list():
-    """RNGCERT_FORCE_PORTABLE=1: the dense reader's portable path, so the fastest reader is the path list."""
+def test_forcing_the_portable_path_reads_ways_through_the_portable_tables():
+    """RNGCERT_FORCE_PORTABLE=1: the tables reader on its portable path."""
     import os
     import subprocess
     import sys
@@ -286,42 +340,54 @@ def test_forcing_the_portable_path_reads_ways_through_the_path_list():
     env = {**os.environ, "RNGCERT_FORCE_PORTABLE": "1"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == [str(native_lib.KERN_SLOT_IMPL_PORTABLE), str(native_lib.KERN_SLOT_PAID_PATHS)]
+    assert proc.stdout.split() == [str(native_lib.KERN_SLOT_IMPL_PORTABLE), str(native_lib.KERN_SLOT_PAID_TABLES)]
 
 
-# Totals of 200,000 plays (seed 00..1f, stream 19), recorded with the line-by-line reader
-# before the path reader existed: the path reader must reproduce them exactly.
-WAYS_PINS = {
-    "slot_ways243.toml": (200000, 179945, 25877017, 3709152, 16030350, 5412, 54984, 0, 117390365987, 42354),
-    "slot_two_scatters.toml": (200000, 174812, 22019948, 7283682, 16112378, 5412, 54984, 0, 140707676608, 43836),
-}
-
-
-@pytest.mark.parametrize("example", list(WAYS_PINS))
-@pytest.mark.parametrize("reader,impl", READERS, ids=[r if i is None else f"{r}-{i[0]}" for r, i in READERS])
-def test_ways_examples_simulate_their_pinned_totals(example, reader, impl, code_path):
+@pytest.mark.parametrize("example", ["slot_ways243.toml", "slot_two_scatters.toml"])
+def test_ways_examples_simulate_the_same_on_every_reader_and_code_path(example, code_path):
+    """200,000 plays of each ways example: the tables on every code path give the cells reader's
+    totals (the cells reader is the replay's, above)."""
     m = load_model(EXAMPLES / example)
-    code_path(impl)
-    got = simulate(m, 200_000, rngcore.Generator(SEED, 19), reader=reader)
-    assert totals(got) == WAYS_PINS[example]
+    expect = totals(simulate(m, 200_000, rngcore.Generator(SEED, 19), reader="cells"))
+    for impl in IMPLS:
+        code_path(impl)
+        assert totals(simulate(m, 200_000, rngcore.Generator(SEED, 19))) == expect, impl
 
 
-@pytest.mark.parametrize("text,ways", [(_as_ways(sup.FEATURE, 3, 3), True), (sup.FEATURE, False)],
-                         ids=["ways game", "payline game"])
-def test_the_path_reader_is_used_for_every_ways_game_and_only_there(text, ways):
+@pytest.mark.parametrize("text,paid", [(_as_ways(sup.FEATURE, 3, 3), "TABLES"), (_mult_ways("add"), "CELLS"),
+                                       (sup.FEATURE, "LINES")],
+                         ids=["ways game", "ways, multipliers add", "payline game"])
+def test_the_tables_read_every_ways_game_they_can(text, paid):
     from harness.slot import native
     from harness.slot.limits import MAX_FREE_SPINS
     from rngcore.engine import locked_call
 
     lib = native.lib
     m = sup.model(text)
-    fastest = lib.KERN_SLOT_PAID_DENSE if lib.kern_slot_get_impl() == lib.KERN_SLOT_IMPL_AVX512 else (
-        lib.KERN_SLOT_PAID_PATHS)
-    paid = {"fastest": fastest, "dense": lib.KERN_SLOT_PAID_DENSE, "paths": lib.KERN_SLOT_PAID_PATHS,
-            "lines": lib.KERN_SLOT_PAID_LINES}
     for reader in native.READERS:
         game = native.SimGame(m, MAX_FREE_SPINS, reader=reader)
         tally = native.ffi.new("kern_slot_tally *")
         locked_call(rngcore.Generator(SEED, 1), native.lib.kern_slot_simulate, game.ptr, 10, tally,
                     what="slot simulation")
-        assert tally.plays == 10 and tally.path_reader == (paid[reader] if ways else lib.KERN_SLOT_PAID_LINES)
+        expect = paid if reader == "fastest" or paid == "LINES" else "CELLS"
+        assert tally.plays == 10 and tally.path_reader == getattr(lib, f"KERN_SLOT_PAID_{expect}"), reader
+
+
+@pytest.mark.parametrize("name", ["paying wilds, progressive", "multiplier wilds, multiply",
+                                  "multiplier wilds, add (cells reader)", "runs past the last count"])
+def test_the_numpy_player_pays_ways_like_the_reference(name):
+    """The numpy player's ways stage on fixed draws (per reel, every spin's stop) against the
+    reference replay of each window: line pay and progressive, spin by spin."""
+    from harness.slot.reelset import base_reelset
+    from harness.slot.simulate import _numpy_stage
+
+    m = sup.model(WAYS_MODELS[name]())
+    spins = 400
+    lines, _, prog = _numpy_stage(m, base_reelset(m), with_progressive=True).spin(spins, np.random.Generator(
+        np.random.PCG64(7)))
+    draws = np.random.Generator(np.random.PCG64(7))
+    stops = [draws.integers(0, len(strip), size=spins) for strip in m.base_strips]
+    expect = [ways_credits(m, [[strip[(int(stops[r][i]) + h) % len(strip)] for h in range(m.rows)]
+                               for r, strip in enumerate(m.base_strips)]) for i in range(spins)]
+    assert list(zip(lines.tolist(), prog.tolist())) == expect
+    assert any(e[0] for e in expect)

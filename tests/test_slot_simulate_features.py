@@ -3,7 +3,6 @@ fixed draws against a straightforward evaluation written here, and each example'
 figures inside their 99.9% intervals around the exact ones."""
 from __future__ import annotations
 
-import itertools
 import json
 import pathlib
 
@@ -11,9 +10,11 @@ import numpy as np
 import pytest
 
 import slot_support as sup
+import ways_reference
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.simulate import simulate, simulate_numpy
+from test_slot_simulate import ways_credits
 
 rngcore = pytest.importorskip("rngcore")
 
@@ -92,15 +93,14 @@ def test_rngcert_slot_simulates_jackpot_levels(tmp_path):
 
 
 def _window_credits(m, window) -> int:
-    """A window's credits straight from the rules: every payline (or, with reel heights, every way
-    through the rows shown) read from the left and, for both-ways pays, from the right unless the
-    left reading covers every reel; then each scatter's pay for its count anywhere."""
-    if m.heights is not None:
-        paths = itertools.product(*(range(len(col)) for col in window))
-    else:
-        paths = m.paylines
+    """A window's credits straight from the rules: every payline read from the left and, for
+    both-ways pays, from the right unless the left reading covers every reel (a ways game, of
+    fixed or drawn heights: test_slot_simulate.ways_credits); then each scatter's pay for its
+    count anywhere."""
     credits = 0
-    for path in paths:
+    if m.ways:
+        credits = ways_credits(m, window, with_prog=False)[0] * m.bet_per_line
+    for path in () if m.ways else m.paylines:
         seq = [window[r][row] for r, row in enumerate(path)]
         left = sup.reference_line(m, seq)
         credits += left[0] * m.bet_per_line
@@ -171,7 +171,7 @@ def test_rngcert_slot_simulates_window_games(tmp_path, name):
 def _cascade_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
     """(plays, hits, credits, sum of squares) of cascade plays by the rules: the paid spins' stops
     (per reel, every play's), then play by play each paying window's wins removed (the first n cells
-    of a line paid n x S), the cells left falling, one refill stop per removed cell drawn on top
+    of a line paid n x S; a ways game's paid cells, tests/ways_reference.py), the cells left falling, one refill stop per removed cell drawn on top
     (reel by reel, the first drawn on top), window k paid ladder[min(k, last)] times."""
     strips, refill, ladder = m.base_strips, m.cascade.refill, m.cascade.ladder
     stops = [generator.integers(0, len(s), size=plays) for s in strips]
@@ -181,7 +181,9 @@ def _cascade_replay(m, plays: int, generator) -> tuple[int, int, int, int]:
         credits, k = 0, 0
         while True:
             pay, removed = 0, set()
-            for path in m.paylines:
+            if m.ways:  # every way listed by the rule; a paid symbol's cells on its reels 1..k removed
+                pay, removed = sum(ways_reference.symbol_pays(m, window).values()), ways_reference.paid_cells(m, window)
+            for path in () if m.ways else m.paylines:
                 line_pay, combination, _ = sup.reference_line(m, [window[r][row] for r, row in enumerate(path)])
                 if line_pay:
                     pay += line_pay
@@ -232,7 +234,7 @@ def test_cascades_simulate_inside_their_intervals(name):
 
 def _sticky_replay(m, plays: int, generator) -> dict:
     """Plays by the rules: stops one per reel with integers(0, L), reels in order; the paid spin's
-    lines and scatter pay; then its free spins, each with the sticky wild laid over every position
+    lines (ways: test_slot_simulate.ways_credits) and scatter pay; then its free spins, each with the sticky wild laid over every position
     it has landed on in the session so far (a scatter under it not counted), paid x the multiplier."""
     wild = next(i for i, s in enumerate(m.symbols) if s.sticky)
     fsp, out = m.free_spins, dict.fromkeys(("plays", "hits", "line_win", "scatter_win", "feature_win", "features",
@@ -246,7 +248,10 @@ def _sticky_replay(m, plays: int, generator) -> dict:
         return cols
 
     def pay(cols):
-        lines = sum(sup.reference_line(m, [cols[r][row] for r, row in enumerate(path)])[0] for path in m.paylines)
+        if m.ways:
+            lines = ways_credits(m, cols, with_prog=False)[0]
+        else:
+            lines = sum(sup.reference_line(m, [cols[r][row] for r, row in enumerate(path)])[0] for path in m.paylines)
         scatters = sum(sup.award(m.symbols[x].pays, sum(c.count(x) for c in cols)) for x in m.scatters)
         return lines * m.bet_per_line, scatters * m.total_bet
 

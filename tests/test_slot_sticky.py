@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from slot_support import model, play_figures, reference_line, refused
+from ways_reference import symbol_pays
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -40,7 +41,10 @@ def _pay(m, window, times, paid_spin):
     spin a count range that awards free spins is an outcome too."""
     names = m.symbol_names
     credits, paid = 0, set()
-    for path in m.paylines:
+    for (i, k), pay in (symbol_pays(m, window) if m.ways else {}).items():  # the ways rule, every way
+        credits += pay * m.bet_per_line * times
+        paid.add(f"{k} x {names[i]}")
+    for path in ([] if m.ways else m.paylines):
         pay, combination, _ = reference_line(m, [window[r][row] for r, row in enumerate(path)])
         if pay:
             credits += pay * m.bet_per_line * times

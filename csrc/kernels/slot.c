@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slot.h"
-#include "slot_dense.h"
 #include "slot_ways.h"
 
 #define MAX_REELS 64u
@@ -651,10 +650,9 @@ typedef struct {
     uint8_t *prefix_rows;   /* [n_prefix * depth] */
     uint32_t *group_off;    /* [n_prefix + 1] into group_line */
     uint32_t *group_line;   /* [n_lines] lines by prefix */
-    int use_ways;           /* every row path is a line once: pay through ways (slot_ways.h) */
-    slot_ways ways;
-    int use_dense;          /* ... as a dense vector (slot_dense.h) */
-    slot_dense dense;
+    const kern_slot_ways *rule; /* a ways game: its product rule (slot_ways.h); the fields above unused */
+    int use_tables;         /* ... read through its tables */
+    slot_ways tables;
 } line_reader;
 
 /* The readers of a game's two stages (free spins may share the base game's). */
@@ -670,25 +668,24 @@ static void reader_free(line_reader *rd)
     free(rd->prefix_rows);
     free(rd->group_off);
     free(rd->group_line);
-    slot_ways_free(&rd->ways);
-    slot_dense_free(&rd->dense);
+    slot_ways_free(&rd->tables);
+}
+
+/* A ways stage's reader: its rule, and its tables unless told to read cells (or they do not apply). */
+static int ways_reader_init(line_reader *rd, const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t reader)
+{
+    rd->rule = w;
+    if (reader == KERN_SLOT_READER_CELLS) {
+        return RNG_OK;
+    }
+    int rc = slot_ways_init(&rd->tables, w, rs);
+    rd->use_tables = rc == RNG_OK;
+    return rc == SLOT_WAYS_NO_TABLES ? RNG_OK : rc;
 }
 
 static int reader_init(line_reader *rd, const kern_slot_lines *ln, const kern_slot_reelset *rs, uint32_t reader)
 {
     uint32_t reels = rs->reels;
-    if (reader != KERN_SLOT_READER_LINES) {
-        int rc = slot_ways_init(&rd->ways, rs, ln);
-        if (rc != SLOT_WAYS_NOT_WAYS) {
-            rd->use_ways = rc == RNG_OK;
-            if (rc == RNG_OK && reader != KERN_SLOT_READER_PATHS) {
-                rc = slot_dense_init(&rd->dense, &rd->ways, rs, ln);
-                rd->use_dense = rc == RNG_OK;
-                rc = rc == SLOT_DENSE_NOT_DENSE ? RNG_OK : rc;
-            }
-            return rc;
-        }
-    }
     size_t n = ln->n_symbols;
     uint32_t L = ln->n_lines;
     rd->depth = n * n * n <= 65536 ? 3 : (n * n <= 65536 ? 2 : 1);
@@ -818,31 +815,69 @@ static inline int64_t pay_lines(const kern_slot_lines *ln, const line_reader *rd
     return total;
 }
 
-/* The largest win of one spin of a stage: every line at the top pay, the
-   top scatter award, times the multiplier.  0 if it (or a line value
-   pay * 2 + prog of the reader) would not fit in int64. */
-static int spin_win_fits(const kern_slot_lines *ln, const int64_t *scatter_pay, uint32_t max_scatter,
-                         int64_t bet_per_line, int64_t total_bet, int64_t multiplier)
+/* The largest line pay (multiple of the bet per line) of one spin of a stage, or -1 if it could
+   pass int64: every line at the top pay (a value pay * 2 + prog of the line reader must fit too),
+   or a ways game's by its rule (slot_ways_most). */
+static int64_t most_line_pay(const kern_slot_game *g, const kern_slot_lines *ln, const kern_slot_ways *w,
+                             const kern_slot_reelset *rs)
 {
-    int64_t top = 0, top_scatter = 0, lines, scatters, win;
+    if (g->ways) {
+        return slot_ways_most(w, rs);
+    }
+    int64_t top = 0, lines;
     for (uint32_t s = 0; s < ln->n_states; s++) {
         if (ln->pay[s] < 0) {
-            return 0;
+            return -1;
         }
         top = ln->pay[s] > top ? ln->pay[s] : top;
     }
+    return top <= INT64_MAX / 2 && !__builtin_mul_overflow(top, (int64_t)ln->n_lines, &lines) ? lines : -1;
+}
+
+/* The largest win of one spin of a stage: its most line pay, the top scatter award, times the
+   multiplier.  0 if it would not fit in int64. */
+static int spin_win_fits(int64_t lines, const int64_t *scatter_pay, uint32_t max_scatter, int64_t bet_per_line,
+                         int64_t total_bet, int64_t multiplier)
+{
+    int64_t top_scatter = 0, scatters, win;
     for (uint32_t k = 0; k <= max_scatter; k++) {
         if (scatter_pay[k] < 0) {
             return 0;
         }
         top_scatter = scatter_pay[k] > top_scatter ? scatter_pay[k] : top_scatter;
     }
-    return top <= INT64_MAX / 2 &&
-           !__builtin_mul_overflow(top, (int64_t)ln->n_lines, &lines) &&
+    return lines >= 0 &&
            !__builtin_mul_overflow(lines, bet_per_line, &lines) &&
            !__builtin_mul_overflow(top_scatter, total_bet, &scatters) &&
            !__builtin_add_overflow(lines, scatters, &win) &&
            !__builtin_mul_overflow(win, multiplier, &win);
+}
+
+/* 1 if a ways rule's tables are consistent with its reel set. */
+static int ways_ok(const kern_slot_ways *w, const kern_slot_reelset *rs, int with_prog)
+{
+    if (w->n_symbols == 0 || w->n_symbols > 256 || (w->n_cand && (!w->weight || !w->wild || !w->paid || !w->pay)) ||
+        (w->additive && w->n_cand && !w->bonus) || w->prog_count > rs->reels ||
+        (w->prog_count && (!with_prog || !w->prog_match))) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < w->n_cand; k++) { /* the count paid for a run of n reels is at most n */
+        for (uint32_t n = 0; n <= rs->reels; n++) {
+            if (w->paid[(size_t)k * (rs->reels + 1) + n] > n) {
+                return 0;
+            }
+        }
+    }
+    size_t cells = 0;
+    for (uint32_t r = 0; r < rs->reels; r++) {
+        cells += (size_t)rs->strip_len[r] * rs->rows;
+    }
+    for (size_t i = 0; i < cells; i++) {
+        if (rs->window[(size_t)rs->stop_off[0] * rs->rows + i] >= w->n_symbols) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int game_ok(const kern_slot_game *g)
@@ -883,18 +918,21 @@ static int game_ok(const kern_slot_game *g)
     if (g->bet_per_line < 1 || g->total_bet < 1 || g->multiplier < 1 || g->progressive_reset < 0) {
         return 0;
     }
-    if (g->sticky && (g->sticky > g->feature_lines.n_symbols || !g->symbol_cell || g->feature.rows > MAX_ROWS)) {
+    uint32_t n_symbols = g->ways ? g->feature_ways.n_symbols : g->feature_lines.n_symbols;
+    if (g->sticky && (g->sticky > n_symbols || !g->symbol_cell || g->feature.rows > MAX_ROWS)) {
         return 0;
     }
-    return g->base_lines.n_lines > 0 && g->base.reels == g->feature.reels && g->reader <= KERN_SLOT_READER_DENSE;
+    if (g->ways ? !ways_ok(&g->base_ways, &g->base, 1) || !ways_ok(&g->feature_ways, &g->feature, 0)
+                : g->base_lines.n_lines == 0) {
+        return 0;
+    }
+    return g->base.reels == g->feature.reels && g->reader <= KERN_SLOT_READER_CELLS;
 }
 
-/* 1 if two stages' readers would be built from equal tables (strips and automaton alike). */
-static int same_reader(const kern_slot_reelset *a, const kern_slot_lines *la, const kern_slot_reelset *b,
-                       const kern_slot_lines *lb)
+/* 1 if two reel sets show the same windows. */
+static int same_reels(const kern_slot_reelset *a, const kern_slot_reelset *b)
 {
-    if (a->reels != b->reels || a->rows != b->rows || la->n_lines != lb->n_lines ||
-        la->n_symbols != lb->n_symbols || la->n_states != lb->n_states) {
+    if (a->reels != b->reels || a->rows != b->rows) {
         return 0;
     }
     size_t cells = 0;
@@ -904,9 +942,33 @@ static int same_reader(const kern_slot_reelset *a, const kern_slot_lines *la, co
         }
         cells += a->strip_len[r];
     }
+    return memcmp(a->window, b->window, cells * a->rows) == 0;
+}
+
+/* 1 if two stages' readers would be built from equal tables (strips and automaton, or ways rule,
+   alike; the progressive aside when `ways`: the tables do not read it). */
+static int same_reader(const kern_slot_game *g)
+{
+    if (!same_reels(&g->base, &g->feature)) {
+        return 0;
+    }
+    if (g->ways) {
+        const kern_slot_ways *a = &g->base_ways, *b = &g->feature_ways;
+        size_t cells = (size_t)a->n_cand * a->n_symbols;
+        size_t runs = (size_t)a->n_cand * (g->base.reels + 1);
+        return a->n_cand == b->n_cand && a->n_symbols == b->n_symbols && a->additive == b->additive &&
+               (!cells || (memcmp(a->weight, b->weight, cells * sizeof *a->weight) == 0 &&
+                           memcmp(a->wild, b->wild, cells * sizeof *a->wild) == 0)) &&
+               (!a->additive || memcmp(a->bonus, b->bonus, a->n_symbols * sizeof *a->bonus) == 0) &&
+               (!runs || (memcmp(a->pay, b->pay, runs * sizeof *a->pay) == 0 &&
+                          memcmp(a->paid, b->paid, runs * sizeof *a->paid) == 0));
+    }
+    const kern_slot_lines *la = &g->base_lines, *lb = &g->feature_lines;
+    if (la->n_lines != lb->n_lines || la->n_symbols != lb->n_symbols || la->n_states != lb->n_states) {
+        return 0;
+    }
     size_t ns = la->n_states;
-    return memcmp(a->window, b->window, cells * a->rows) == 0 &&
-           memcmp(la->line_rows, lb->line_rows, (size_t)la->n_lines * a->reels) == 0 &&
+    return memcmp(la->line_rows, lb->line_rows, (size_t)la->n_lines * g->base.reels) == 0 &&
            memcmp(la->delta, lb->delta, ns * la->n_symbols * sizeof *la->delta) == 0 &&
            memcmp(la->done, lb->done, ns) == 0 && memcmp(la->pay, lb->pay, ns * sizeof *la->pay) == 0 &&
            memcmp(la->prog, lb->prog, ns) == 0;
@@ -922,14 +984,17 @@ static void readers_free(kern_slot_readers *rd)
 static int readers_init(kern_slot_readers *rd, const kern_slot_game *g)
 {
     memset(rd, 0, sizeof *rd);
-    int rc = reader_init(&rd->base, &g->base_lines, &g->base, g->reader);
-    /* Free spins on the base strips with the same automaton (no progressive) read through the
-       base game's tables: half the tables competing for the cache.  Sticky free spins are read
-       from the window with the wilds laid over it: line by line. */
+    int rc = g->ways ? ways_reader_init(&rd->base, &g->base_ways, &g->base, g->reader)
+                     : reader_init(&rd->base, &g->base_lines, &g->base, g->reader);
+    /* Free spins on the base strips with the same rule (no progressive) read through the base
+       game's tables: half the tables competing for the cache.  Sticky free spins are read from
+       the window with the wilds laid over it: line by line, or cell by cell. */
     int sticky = g->sticky != 0;
-    rd->shared = !sticky && same_reader(&g->base, &g->base_lines, &g->feature, &g->feature_lines);
+    rd->shared = !sticky && same_reader(g);
     if (rc == RNG_OK && !rd->shared) {
-        rc = reader_init(&rd->feat, &g->feature_lines, &g->feature, sticky ? KERN_SLOT_READER_LINES : g->reader);
+        uint32_t reader = sticky ? KERN_SLOT_READER_CELLS : g->reader;
+        rc = g->ways ? ways_reader_init(&rd->feat, &g->feature_ways, &g->feature, reader)
+                     : reader_init(&rd->feat, &g->feature_lines, &g->feature, reader);
     }
     return rc;
 }
@@ -996,6 +1061,21 @@ static inline int add_total(uint64_t *acc, int64_t v)
     return 1;
 }
 
+/* A spin's total line pay (multiple of the bet per line) by the stage's reader; *prog |= progressive shown. */
+static inline int64_t pay_stage(const kern_slot_game *g, const line_reader *rd, const kern_slot_lines *ln,
+                                const kern_slot_reelset *rs, const uint32_t *stops, const uint8_t *const *cols,
+                                slot_ways_pay_fn tables_pay, int *prog)
+{
+    if (!rd->rule) {
+        return pay_lines(ln, rd, rs->reels, cols, prog);
+    }
+    if (!rd->use_tables) { /* < 2^63: spin_win_fits (wrapping arithmetic, exact below 2^64) */
+        return (int64_t)slot_ways_cells_pay(rd->rule, rs->reels, rs->rows, cols, prog);
+    }
+    *prog |= slot_ways_prog_shown(rd->rule, rs->rows, cols);
+    return (int64_t)tables_pay(&rd->tables, stops);
+}
+
 int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, kern_slot_tally *t)
 {
     if (!game_ok(g)) {
@@ -1003,9 +1083,10 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
         return RNG_E_ARGUMENT;
     }
     /* Below this every per-spin product is exact: only sums need checking. */
-    if (!spin_win_fits(&g->base_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet, 1) ||
-        !spin_win_fits(&g->feature_lines, g->scatter_pay, g->max_scatter, g->bet_per_line, g->total_bet,
-                       g->multiplier)) {
+    if (!spin_win_fits(most_line_pay(g, &g->base_lines, &g->base_ways, &g->base), g->scatter_pay, g->max_scatter,
+                       g->bet_per_line, g->total_bet, 1) ||
+        !spin_win_fits(most_line_pay(g, &g->feature_lines, &g->feature_ways, &g->feature), g->scatter_pay,
+                       g->max_scatter, g->bet_per_line, g->total_bet, g->multiplier)) {
         t->refused = KERN_SLOT_REFUSED_OVERFLOW;
         return RNG_E_ARGUMENT;
     }
@@ -1019,17 +1100,11 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
     int rc = readers ? RNG_OK : readers_init(&own, g);
     readers = readers ? readers : &own;
     line_reader *const base = &readers->base, *const feat = readers->shared ? &readers->base : &readers->feat;
-    /* The dense walk beats the path list only with AVX-512 (portable C: 0.7 times as fast), so
-       only then is it the fastest reader; KERN_SLOT_READER_DENSE takes it on any path. */
-    const int impl = kern_slot_get_impl();
-    const slot_dense_pay_fn dense_pay = slot_dense_pay_for(impl);
-    const int dense = g->reader == KERN_SLOT_READER_DENSE ||
-                      (g->reader == KERN_SLOT_READER_FASTEST && impl == KERN_SLOT_IMPL_AVX512);
-    const int base_dense = dense && base->use_dense, feat_dense = dense && feat->use_dense;
+    const slot_ways_pay_fn tables_pay = slot_ways_pay_for(kern_slot_get_impl());
     if (rc != RNG_OK) {
         goto out;
     }
-    t->path_reader = base_dense ? KERN_SLOT_PAID_DENSE : base->use_ways ? KERN_SLOT_PAID_PATHS : KERN_SLOT_PAID_LINES;
+    t->path_reader = base->use_tables ? KERN_SLOT_PAID_TABLES : base->rule ? KERN_SLOT_PAID_CELLS : KERN_SLOT_PAID_LINES;
     const uint8_t *cols[MAX_REELS];
     uint32_t stops[MAX_REELS];
     uint8_t sticky_window[MAX_REELS * MAX_ROWS];
@@ -1037,15 +1112,12 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
     for (uint64_t i = 0; i < n; i++) {
         int prog = 0;
         uint32_t scat = spin_reels(src, g->draws, &g->base, stops, cols);
-        if (base_dense && g->draws && g->draws->pos + 2 * reels <= g->draws->len) {
+        if (base->use_tables && g->draws && g->draws->pos + 2 * reels <= g->draws->len) {
             /* the spin after next has its stops drawn already (unless a feature comes first):
-               fetch its table entries, the walk's cache misses, while this one is paid
-               (measured 1.2x over no prefetch, 1.1x over the next spin's) */
-            slot_dense_prefetch(&base->dense, g->draws->buf + g->draws->pos + reels);
+               fetch its pair entries, the walk's cache misses, while this one is paid */
+            slot_ways_prefetch(&base->tables, g->draws->buf + g->draws->pos + reels);
         }
-        int64_t lines = base_dense       ? dense_pay(&base->dense, stops, &prog)
-                        : base->use_ways ? slot_ways_pay(&base->ways, stops, &prog)
-                                         : pay_lines(&g->base_lines, base, reels, cols, &prog);
+        int64_t lines = pay_stage(g, base, &g->base_lines, &g->base, stops, cols, tables_pay, &prog);
         int64_t line_win = lines * g->bet_per_line;                  /* exact: spin_win_fits */
         int64_t scatter_win = g->scatter_pay[scat] * g->total_bet;
         int64_t win = line_win + scatter_win;
@@ -1074,9 +1146,7 @@ int kern_slot_simulate(rng_source *src, const kern_slot_game *g, uint64_t n, ker
                         goto out;
                     }
                 }
-                int64_t fl = feat_dense       ? dense_pay(&feat->dense, stops, &unused)
-                             : feat->use_ways ? slot_ways_pay(&feat->ways, stops, &unused)
-                                              : pay_lines(&g->feature_lines, feat, reels, cols, &unused);
+                int64_t fl = pay_stage(g, feat, &g->feature_lines, &g->feature, stops, cols, tables_pay, &unused);
                 int64_t spin_win = g->multiplier * (fl * g->bet_per_line + g->scatter_pay[fs] * g->total_bet);
                 if (__builtin_add_overflow(feature_win, spin_win, &feature_win)) {
                     goto overflow;

@@ -33,21 +33,22 @@
  * of those successive calls with the words fetched in bulk (kern_slot_draws).
  * No modulo or float scaling picks a stop.
  *
- * A spin's lines are paid through the automaton one of three ways, with
- * the same total: line by line (a prefix table for the first reels, lines
- * with the same first rows sharing it), or, when the lines are every row
- * path of the window once (a ways game), by carrying the automaton states
- * of all paths reel by reel with the paths in one state merged: as a list
- * of (state, paths) pairs (slot_ways.h), or as a dense vector over the
- * states with fixed work per reel (slot_dense.h, the fastest with its
- * AVX-512 code path).  Their tables are built once per simulation
+ * A payline game's spin is paid line by line through the automaton (a
+ * prefix table for the first reels, lines with the same first rows sharing
+ * it).  A ways game is not read through the automaton: each paying symbol
+ * is paid its run from the left times the product of each reel's count of
+ * it (the product rule of slot_ways.h, kern_slot_ways below), read either
+ * cell by cell from the window or through tables of every reel stop's
+ * counts with reels 1-2 and the last two as pairs of stops (the fastest,
+ * with its AVX-512 code path).  Their tables are built once per simulation
  * (kern_slot_prepare), not once per call.
  *
  * Sticky wilds (harness/slot/sticky.py): in a free-spins session every
  * position where the sticky wild lands shows it for the rest of the
  * session, over whatever the stop shows there (a scatter under it does not
- * count); the session starts with none.  Such a feature is read line by
- * line from the window with the wilds laid over it.
+ * count); the session starts with none.  Such a feature is read from the
+ * window with the wilds laid over it (line by line, or cell by cell for
+ * ways).
  *
  * Money in the simulation is int64 credits and never wraps: before playing,
  * the largest win of one spin of each stage (every line at the top pay,
@@ -151,28 +152,45 @@ typedef struct kern_slot_draws {
     uint32_t buf[4096];
 } kern_slot_draws;
 
-/* How a ways game's lines are read: the fastest reader that applies (the dense path vector of
- * slot_dense.h with its AVX-512 code path, else the path list of slot_ways.h, else line by
- * line), line by line (the reference and benchmark baseline of the others), the path list, or
- * the dense vector on whichever code path kern_slot_get_impl names.  A payline game is always
- * read line by line. */
+/* A ways game's pays by the ways rule (slot_ways.h; harness/slot/ways_rule.py states it): each
+ * paying symbol is a candidate with what a cell showing symbol x adds to its counts on a reel, the
+ * count paid for each run length and the pay of each count. */
+typedef struct kern_slot_ways {
+    uint32_t n_cand;             /* paying symbols */
+    uint32_t n_symbols;
+    uint32_t additive;           /* 1: wild multipliers add (bonus below); 0: they multiply */
+    const uint32_t *weight;      /* [n_cand * n_symbols]: 0 if x does not match, else x's multiplier
+                                    (multiply) or 1 (add) */
+    const uint32_t *wild;        /* [n_cand * n_symbols]: the same for the matching wilds only */
+    const uint32_t *bonus;       /* [n_symbols] (add): x's multiplier if above 1, else 0 */
+    const uint8_t *paid;         /* [n_cand * (reels + 1)]: the count paid for a run of n reels (0: none) */
+    const int64_t *pay;          /* [n_cand * (reels + 1)]: the pay of count k (bets per way; 0 unlisted) */
+    const uint8_t *prog_match;   /* [n_symbols]: 1 if x continues the progressive's run */
+    uint32_t prog_count;         /* reels of the progressive's run; 0: no progressive */
+} kern_slot_ways;
+
+/* How a ways game is read: the fastest reader that applies (the tables, on the code path
+ * kern_slot_get_impl names; the cells reader when multipliers add or the tables would be too
+ * large), or cell by cell from the window (the reference and benchmark baseline).  A payline game
+ * is always read line by line. */
 #define KERN_SLOT_READER_FASTEST 0
-#define KERN_SLOT_READER_LINES 1
-#define KERN_SLOT_READER_PATHS 2
-#define KERN_SLOT_READER_DENSE 3
+#define KERN_SLOT_READER_CELLS 1
 
 /* Which reader paid the base game's lines (kern_slot_tally.path_reader). */
 #define KERN_SLOT_PAID_LINES 0
-#define KERN_SLOT_PAID_PATHS 1
-#define KERN_SLOT_PAID_DENSE 2
+#define KERN_SLOT_PAID_CELLS 1
+#define KERN_SLOT_PAID_TABLES 2
 
 typedef struct kern_slot_readers kern_slot_readers; /* opaque: slot.c */
 
 typedef struct kern_slot_game {
     kern_slot_reelset base;
-    kern_slot_lines base_lines;       /* automaton with the progressive */
+    kern_slot_lines base_lines;       /* automaton with the progressive (a payline game) */
     kern_slot_reelset feature;
     kern_slot_lines feature_lines;    /* automaton without the progressive */
+    uint32_t ways;                    /* 1: a ways game, paid by base_ways / feature_ways (lines unused) */
+    kern_slot_ways base_ways;         /* with the progressive */
+    kern_slot_ways feature_ways;      /* without */
     uint32_t max_scatter;            /* largest scatter cell of a window; tables below have max_scatter + 1 */
     const int64_t *scatter_pay;      /* [max_scatter + 1] multiple of the total bet */
     const uint32_t *trigger_spins;   /* [max_scatter + 1] free spins awarded in the base game */
@@ -188,7 +206,7 @@ typedef struct kern_slot_game {
                                         window of a sticky free spin is counted cell by cell) */
     uint64_t max_free_spins;         /* refuse a feature longer than this (runaway guard) */
     kern_slot_draws *draws;           /* NULL: one rng_bounded32 call per stop */
-    uint32_t reader;                 /* KERN_SLOT_READER_*: how a ways game's paths are read (same result) */
+    uint32_t reader;                 /* KERN_SLOT_READER_*: how a ways game is read (same result) */
     kern_slot_readers *readers;      /* kern_slot_prepare's tables; NULL: built for each call */
 } kern_slot_game;
 

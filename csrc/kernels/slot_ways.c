@@ -1,241 +1,534 @@
-/* slot_ways.c -- the ways reader's tables (see slot_ways.h). */
+/* slot_ways.c -- the ways tables reader's tables, its two code paths and the choice of path (slot_ways.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "slot_ways.h"
+#include "dispatch.h"
 
-/* 1 if the lines are every row path of the window, each once: n_lines ==
- * rows^reels and no two lines alike. */
-static int every_path_once(const kern_slot_lines *ln, uint32_t reels, uint32_t rows)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SLOT_X86 1
+#include <immintrin.h>
+#endif
+
+typedef unsigned __int128 u128;
+
+/* c_r of candidate k at stop s of reel r (its matching cells' weights), or w_r with `wild`. */
+static uint64_t column_count(const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t r, uint32_t s,
+                             uint32_t k, int wild)
 {
-    uint64_t paths = 1;
-    for (uint32_t r = 0; r < reels; r++) {
-        if (__builtin_mul_overflow(paths, (uint64_t)rows, &paths) || paths > ln->n_lines) {
-            return 0;
-        }
+    const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + s) * rs->rows;
+    const uint32_t *weight = (wild ? w->wild : w->weight) + (size_t)k * w->n_symbols;
+    uint64_t c = 0;
+    for (uint32_t h = 0; h < rs->rows; h++) {
+        c += weight[col[h]];
     }
-    if (paths != ln->n_lines) {
-        return 0;
-    }
-    uint8_t *seen = calloc(paths, 1);
-    if (!seen) {
-        return 0; /* the line reader pays the same */
-    }
-    int ok = 1;
-    for (uint32_t l = 0; l < ln->n_lines && ok; l++) {
-        uint64_t code = 0;
-        for (uint32_t r = 0; r < reels && ok; r++) {
-            uint8_t h = ln->line_rows[(size_t)l * reels + r];
-            ok = h < rows;
-            code = code * rows + h;
-        }
-        ok = ok && !seen[code];
-        if (ok) {
-            seen[code] = 1;
-        }
-    }
-    free(seen);
-    return ok;
+    return c;
 }
 
-void slot_ways_free(slot_ways *w)
+int64_t slot_ways_most(const kern_slot_ways *w, const kern_slot_reelset *rs)
 {
-    free(w->values);
-    free(w->nexts);
-    free(w->cur_q);
-    free(w->nxt_q);
-    free(w->cur_w);
-    free(w->nxt_w);
-    free(w->pair_values);
-    free(w->pair_nexts);
-    memset(w, 0, sizeof *w);
-}
-
-/* The alive states of each depth: depth[q] (-1 unreached) and dense[q],
- * its index among the states of its depth; width[r] states of depth r.
- * Depth r + 1 holds the alive states one symbol of reel r + 1 leads to
- * from depth r.  0 if a state has two depths or one is alive after the
- * last reel (then the automaton is not one this reader can table). */
-static int levels(const kern_slot_reelset *rs, const kern_slot_lines *ln, int32_t *depth, uint32_t *dense,
-                  uint32_t *order, uint32_t *width)
-{
-    size_t n = ln->n_symbols;
-    uint32_t ns = ln->n_states, at = 0, start = 0;
-    for (uint32_t q = 0; q < ns; q++) {
-        depth[q] = -1;
-    }
-    depth[0] = 0;
-    dense[0] = 0;
-    order[at++] = 0;
-    width[0] = 1;
-    uint8_t present[256];
-    for (uint32_t r = 0; r < rs->reels; r++) {
-        memset(present, 0, sizeof present);
-        size_t cells = (size_t)rs->strip_len[r] * rs->rows;
-        const uint8_t *win = rs->window + (size_t)rs->stop_off[r] * rs->rows;
-        for (size_t i = 0; i < cells; i++) {
-            present[win[i]] = 1;
-        }
-        uint32_t end = at, count = 0;
-        for (uint32_t i = start; i < end; i++) {
-            for (size_t x = 0; x < n; x++) {
-                if (!present[x]) {
-                    continue;
-                }
-                uint32_t t = (uint32_t)ln->delta[(size_t)order[i] * n + x];
-                if (ln->done[t]) {
-                    continue;
-                }
-                if (depth[t] == (int32_t)r + 1) {
-                    continue;
-                }
-                if (depth[t] != -1 || r + 1 == rs->reels) {
-                    return 0;
-                }
-                depth[t] = (int32_t)r + 1;
-                dense[t] = count++;
-                order[at++] = t;
+    const u128 limit = (u128)INT64_MAX;
+    u128 total = 0;
+    for (uint32_t k = 0; k < w->n_cand; k++) {
+        const int64_t *pay = w->pay + (size_t)k * (rs->reels + 1);
+        /* ways: the most ways a run of n reels has; bonus: the largest multiplier sum one of them has
+           (multipliers that add); both saturate just past the limit */
+        u128 ways = 1, bonus = 0, best = 0;
+        for (uint32_t n = 0; n <= rs->reels; n++) {
+            if (pay[n] < 0) {
+                return -1;
             }
+            if (pay[n] && ways) {
+                u128 mult = w->additive && bonus > 1 ? bonus : 1;
+                if (ways > limit / mult || (u128)pay[n] > limit / (ways * mult)) {
+                    return -1;
+                }
+                u128 here = ways * mult * (u128)pay[n];
+                best = here > best ? here : best;
+            }
+            if (n == rs->reels) {
+                break;
+            }
+            uint64_t most = 0, most_bonus = 0;
+            for (uint32_t s = 0; s < rs->strip_len[n]; s++) {
+                uint64_t c = column_count(w, rs, n, s, k, 0);
+                most = c > most ? c : most;
+                const uint8_t *col = rs->window + ((size_t)rs->stop_off[n] + s) * rs->rows;
+                for (uint32_t h = 0; w->additive && h < rs->rows; h++) {
+                    uint64_t b = w->weight[(size_t)k * w->n_symbols + col[h]] ? w->bonus[col[h]] : 0;
+                    most_bonus = b > most_bonus ? b : most_bonus;
+                }
+            }
+            ways = ways * most > limit ? limit + 1 : ways * most; /* <= 2^64 x 2^64: no u128 wrap */
+            bonus = bonus + most_bonus > limit ? limit + 1 : bonus + most_bonus;
         }
-        start = end;
-        if (r + 1 < rs->reels) {
-            width[r + 1] = count;
+        total += best;
+        if (total > limit) {
+            return -1;
+        }
+    }
+    return (int64_t)total;
+}
+
+void slot_ways_free(slot_ways *t)
+{
+    for (uint32_t i = 0; i < t->n_blocks; i++) {
+        free(t->blocks[i]);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+/* A zeroed table of `bytes`, 64-byte aligned (a vector load never splits a cache line), or NULL. */
+static void *block(slot_ways *t, size_t bytes, size_t *total)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    bytes = bytes ? bytes : 64;
+    *total += bytes;
+    if (*total > SLOT_WAYS_MAX_BYTES || t->n_blocks == sizeof t->blocks / sizeof t->blocks[0]) {
+        return NULL;
+    }
+    void *p = aligned_alloc(64, bytes);
+    if (p) {
+        memset(p, 0, bytes);
+        t->blocks[t->n_blocks++] = p;
+    }
+    return p;
+}
+
+/* 1 if candidate k's paid counts are the tables' kind: none below its first listed count, then
+   every run its own count up to the last listed, and that one for longer runs. */
+static int contiguous(const kern_slot_ways *w, uint32_t k, uint32_t reels)
+{
+    const uint8_t *paid = w->paid + (size_t)k * (reels + 1);
+    for (uint32_t n = 0; n <= reels; n++) {
+        if (paid[n] && paid[n] != n && !(paid[n] == paid[reels] && n > paid[reels])) {
+            return 0;
         }
     }
     return 1;
 }
 
-/* The pair table of reels 1 and 2 (slot_ways.h), built by walking each pair of stops through
- * the one-reel tables; skipped (RNG_OK, pair_value NULL) below 3 reels or past its size limit. */
-static int pair_table(slot_ways *w, const kern_slot_reelset *rs)
+/* B += Q . broke (lanes j >= half taken off); Q *= factor over the lanes (the step of slot_ways.h,
+   modulo 2^64). */
+static inline __attribute__((always_inline)) void step_lanes(uint32_t half, uint64_t *q, uint64_t *b,
+                                                             const uint32_t *factor, const uint32_t *broke)
 {
-    uint32_t rows = w->rows, slots = rows * rows;
-    size_t pairs = (size_t)rs->strip_len[0] * rs->strip_len[1];
-    if (w->reels < 3 || pairs * (sizeof(int64_t) + slots * sizeof(uint32_t)) > SLOT_WAYS_MAX_PAIR_BYTES) {
-        return RNG_OK;
+    uint64_t plus = 0, minus = 0;
+    for (uint32_t j = 0; j < half; j++) {
+        plus += q[j] * broke[j];
+        minus += q[half + j] * broke[half + j];
     }
-    w->pair_values = malloc(pairs * sizeof *w->pair_values);
-    w->pair_nexts = calloc(pairs * slots, sizeof *w->pair_nexts);
-    if (!w->pair_values || !w->pair_nexts) {
-        return RNG_E_MEMORY;
+    for (uint32_t j = 0; j < 2 * half; j++) {
+        q[j] *= factor[j];
     }
-    static const uint64_t one = 1;
-    static const uint32_t start = 0;
-    for (uint32_t s0 = 0; s0 < rs->strip_len[0]; s0++) {
-        int64_t pay0 = 0, flag0 = 0;
-        size_t n1 = slot_ways_step(w, 0, s0, &start, &one, 1, w->cur_q, w->cur_w, &pay0, &flag0, rows);
-        for (uint32_t s1 = 0; s1 < rs->strip_len[1]; s1++) {
-            int64_t pay = pay0, flag = flag0;
-            size_t n2 = slot_ways_step(w, 1, s1, w->cur_q, w->cur_w, n1, w->nxt_q, w->nxt_w, &pay, &flag, rows);
-            size_t at = (size_t)s0 * rs->strip_len[1] + s1;
-            uint32_t *x = w->pair_nexts + at * slots, n = 0;
-            for (size_t j = 0; j < n2; j++) { /* paths reaching the same state share a slot */
-                uint32_t k = 0;
-                while (k < n && x[k] >> 8 != w->nxt_q[j]) {
-                    k++;
-                }
-                if (k == n) {
-                    x[n++] = w->nxt_q[j] << 8;
-                }
-                x[k] += (uint32_t)w->nxt_w[j]; /* at most rows^2 <= 64 paths */
-            }
-            w->pair_values[at] = (pay << 1) | (flag & 1);
-        }
-    }
-    w->pair_len1 = rs->strip_len[1];
-    w->pair_value = w->pair_values;
-    w->pair_next = w->pair_nexts;
-    return RNG_OK;
+    *b += plus - minus;
 }
 
-int slot_ways_init(slot_ways *w, const kern_slot_reelset *rs, const kern_slot_lines *ln)
+/* Candidate k's lanes on reel r at every stop: its factor and, if its run breaks there, its pay. */
+static int reel_lanes(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t r, uint32_t k,
+                      uint32_t *factor, uint32_t *broke)
 {
-    memset(w, 0, sizeof *w);
-    uint32_t reels = rs->reels, rows = rs->rows, ns = ln->n_states;
-    int64_t top = 0, most;
-    for (uint32_t s = 0; s < ns; s++) {
-        top = ln->done[s] && ln->pay[s] > top ? ln->pay[s] : top;
+    const uint32_t reels = rs->reels;
+    const uint8_t *paid = w->paid + (size_t)k * (reels + 1);
+    const int multiplies = r < paid[reels]; /* reel r + 1 is within the last listed count */
+    const int64_t pay = w->pay[(size_t)k * (reels + 1) + paid[r]]; /* a run of r reels */
+    for (uint32_t s = 0; s < t->len[r]; s++) {
+        uint64_t c = column_count(w, rs, r, s, k, 0), cw = column_count(w, rs, r, s, k, 1);
+        if (c > UINT32_MAX || pay > (int64_t)UINT32_MAX) {
+            return 0;
+        }
+        size_t at = (size_t)s * t->lanes + k;
+        factor[at] = multiplies ? (uint32_t)c : c != 0;
+        factor[at + t->half] = multiplies ? (uint32_t)cw : c != 0;
+        broke[at] = broke[at + t->half] = c ? 0 : (uint32_t)pay;
     }
-    /* An entry holds pay * 2 + flag, pay up to top * n_lines: the caller's spin_win_fits bounds only
-       top * n_lines.  Dense next states need 24 bits. */
-    if (reels == 0 || reels > 64 || rows == 0 || ln->n_symbols > 256 || ns > 0xFFFFFFu || ln->done[0] ||
-        __builtin_mul_overflow(top, (int64_t)ln->n_lines, &most) || most > INT64_MAX / 2 ||
-        !every_path_once(ln, reels, rows)) {
-        return SLOT_WAYS_NOT_WAYS;
-    }
-    int32_t *depth = malloc((size_t)ns * sizeof *depth);
-    uint32_t *dense = malloc((size_t)ns * sizeof *dense);
-    uint32_t *order = malloc((size_t)ns * sizeof *order);
-    int rc = depth && dense && order ? RNG_OK : RNG_E_MEMORY;
-    if (rc == RNG_OK && !levels(rs, ln, depth, dense, order, w->width)) {
-        rc = SLOT_WAYS_NOT_WAYS;
-    }
-    size_t entries = 0, offs[64];
-    for (uint32_t r = 0; rc == RNG_OK && r < reels; r++) {
-        offs[r] = entries;
-        entries += (size_t)w->width[r] * rs->strip_len[r];
-        if (entries > SLOT_WAYS_MAX_ENTRIES) {
-            rc = SLOT_WAYS_NOT_WAYS;
+    return 1;
+}
+
+/* 16-bit copies of both pair tables when every entry fits (half the cache for the same spins); a
+   start pair's B in the row then takes four 16-bit lanes, half - 2, half - 1, 2 half - 2, 2 half - 1. */
+static void narrow(slot_ways *t, size_t *total)
+{
+    const size_t starts = (size_t)t->len[0] * t->len[1], ends = (size_t)t->len[t->reels - 2] * t->len[t->reels - 1];
+    const int inline_pay = !t->start_pay;
+    const uint32_t h = t->half;
+    for (size_t i = 0; i < starts * t->lanes; i++) {
+        uint32_t j = (uint32_t)(i % t->lanes); /* a table's lane, not a draw */
+        if (t->start_ways[i] > UINT16_MAX && !(inline_pay && (j == h - 2 || j == h - 1))) {
+            return;
         }
     }
-    if (rc == RNG_OK) {
-        w->reels = reels;
-        w->rows = rows;
-        w->max_front = ln->n_lines; /* paths alive after a reel: at most rows^(reels - 1) */
-        w->values = malloc((entries ? entries : 1) * sizeof *w->values);
-        w->nexts = calloc((entries ? entries : 1) * rows, sizeof *w->nexts);
-        w->cur_q = malloc((w->max_front + rows) * sizeof *w->cur_q); /* + rows: slots written past the last */
-        w->nxt_q = malloc((w->max_front + rows) * sizeof *w->nxt_q);
-        w->cur_w = malloc((w->max_front + rows) * sizeof *w->cur_w);
-        w->nxt_w = malloc((w->max_front + rows) * sizeof *w->nxt_w);
-        if (!w->values || !w->nexts || !w->cur_q || !w->nxt_q || !w->cur_w || !w->nxt_w) {
-            rc = RNG_E_MEMORY;
+    for (size_t i = 0; i < ends * t->lanes; i++) {
+        if (t->end_value[i] > UINT16_MAX) {
+            return;
         }
     }
-    uint32_t first = 0; /* order[first ..] are the states of depth r */
-    int64_t scale = 1;  /* lines a path done after reel r stands for: rows^(reels - 1 - r) */
-    for (uint32_t r = 1; rc == RNG_OK && r < reels; r++) {
-        scale *= rows; /* <= n_lines / rows: every_path_once */
+    uint16_t *start = block(t, starts * t->lanes * sizeof *start, total);
+    uint16_t *end = block(t, ends * t->lanes * sizeof *end, total);
+    if (!start || !end) {
+        return; /* the 32-bit tables serve */
     }
-    for (uint32_t r = 0; rc == RNG_OK && r < reels; r++) {
-        w->value[r] = w->values + offs[r];
-        w->next[r] = w->nexts + offs[r] * rows;
-        for (uint32_t s = 0; s < rs->strip_len[r]; s++) {
-            const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + s) * rows;
-            for (uint32_t i = 0; i < w->width[r]; i++) {
-                uint32_t q = order[first + i];
-                size_t at = offs[r] + (size_t)s * w->width[r] + i;
-                int64_t pay = 0, shown = 0;
-                uint32_t *x = w->nexts + at * rows, n = 0;
-                for (uint32_t h = 0; h < rows; h++) {
-                    uint32_t t = (uint32_t)ln->delta[(size_t)q * ln->n_symbols + col[h]];
-                    if (ln->done[t]) { /* exact: pay * rows^(reels - r) <= top pay * n_lines (spin_win_fits) */
-                        pay += ln->pay[t] * scale;
-                        shown |= ln->prog[t] != 0;
-                        continue;
-                    }
-                    uint32_t k = 0; /* rows leading to the same state share a slot */
-                    while (k < n && x[k] >> 8 != dense[t]) {
-                        k++;
-                    }
-                    if (k == n) {
-                        x[n++] = dense[t] << 8;
-                    }
-                    x[k]++;
-                }
-                w->values[at] = pay * 2 + shown;
+    for (size_t at = 0; at < starts; at++) {
+        const uint32_t *x = t->start_ways + at * t->lanes;
+        uint16_t *y = start + at * t->lanes;
+        for (uint32_t j = 0; j < t->lanes; j++) {
+            y[j] = (uint16_t)x[j];
+        }
+        if (inline_pay) {
+            uint64_t b = (uint64_t)x[h - 2] | (uint64_t)x[h - 1] << 32;
+            y[h - 2] = (uint16_t)b;
+            y[h - 1] = (uint16_t)(b >> 16);
+            y[2 * h - 2] = (uint16_t)(b >> 32);
+            y[2 * h - 1] = (uint16_t)(b >> 48);
+        }
+    }
+    for (size_t i = 0; i < ends * t->lanes; i++) {
+        end[i] = (uint16_t)t->end_value[i];
+    }
+    t->start16 = start;
+    t->end16 = end;
+}
+
+int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs)
+{
+    memset(t, 0, sizeof *t);
+    const uint32_t reels = rs->reels;
+    if (w->additive || w->n_cand > SLOT_WAYS_MAX_LANES / 2 || reels == 0 || reels > 64) {
+        return SLOT_WAYS_NO_TABLES;
+    }
+    for (uint32_t k = 0; k < w->n_cand; k++) {
+        if (!contiguous(w, k, reels)) {
+            return SLOT_WAYS_NO_TABLES;
+        }
+    }
+    const uint32_t half = (w->n_cand + SLOT_WAYS_LANES - 1) / SLOT_WAYS_LANES * SLOT_WAYS_LANES;
+    t->reels = reels;
+    t->half = half ? half : SLOT_WAYS_LANES;
+    t->lanes = 2 * t->half;
+    size_t total = 0;
+    int rc = RNG_OK;
+    uint32_t *full = block(t, t->lanes * sizeof *full, &total);
+    if (!full) {
+        goto fail;
+    }
+    for (uint32_t k = 0; k < w->n_cand; k++) {
+        int64_t pay = w->pay[(size_t)k * (reels + 1) + w->paid[(size_t)k * (reels + 1) + reels]];
+        if (pay > (int64_t)UINT32_MAX) {
+            rc = SLOT_WAYS_NO_TABLES;
+            goto fail;
+        }
+        full[k] = full[t->half + k] = (uint32_t)pay;
+    }
+    t->full = full;
+    for (uint32_t r = 0; r < reels; r++) { /* every reel's lanes (the pairs are built from them) */
+        t->len[r] = rs->strip_len[r];
+        uint32_t *factor = block(t, (size_t)t->len[r] * t->lanes * sizeof *factor, &total);
+        uint32_t *broke = block(t, (size_t)t->len[r] * t->lanes * sizeof *broke, &total);
+        if (!factor || !broke) {
+            goto fail;
+        }
+        for (uint32_t k = 0; k < w->n_cand; k++) {
+            if (!reel_lanes(t, w, rs, r, k, factor, broke)) {
+                rc = SLOT_WAYS_NO_TABLES;
+                goto fail;
             }
         }
-        first += w->width[r];
-        scale /= rows;
+        t->factor[r] = factor;
+        t->broke[r] = broke;
     }
-    free(depth);
-    free(dense);
-    free(order);
+    /* The start pair (3 reels or more), when its products fit 32 bits and it is small enough.  B
+       goes in the row's last two unused lanes when there are two (one cache line less a spin). */
+    size_t start_pairs = reels >= 3 ? (size_t)t->len[0] * t->len[1] : 0;
+    if (start_pairs && start_pairs * (8 + (size_t)t->lanes * 4) <= SLOT_WAYS_MAX_PAIR_BYTES) {
+        const int inline_pay = w->n_cand + 2 <= t->half;
+        uint64_t *pay = inline_pay ? NULL : block(t, start_pairs * sizeof *pay, &total);
+        uint32_t *ways = block(t, start_pairs * t->lanes * sizeof *ways, &total);
+        if ((!pay && !inline_pay) || !ways) {
+            goto fail;
+        }
+        int fits = 1;
+        for (uint32_t s0 = 0; s0 < t->len[0] && fits; s0++) {
+            for (uint32_t s1 = 0; s1 < t->len[1] && fits; s1++) {
+                uint64_t q[SLOT_WAYS_MAX_LANES], b = 0;
+                for (uint32_t j = 0; j < t->lanes; j++) {
+                    q[j] = 1;
+                }
+                for (uint32_t r = 0; r < 2; r++) {
+                    size_t row = (size_t)(r ? s1 : s0) * t->lanes;
+                    step_lanes(t->half, q, &b, t->factor[r] + row, t->broke[r] + row);
+                }
+                size_t at = (size_t)s0 * t->len[1] + s1;
+                uint32_t *x = ways + at * t->lanes;
+                for (uint32_t j = 0; j < t->lanes; j++) {
+                    fits &= q[j] <= UINT32_MAX; /* factors < 2^32: their product < 2^64, unwrapped */
+                    x[j] = (uint32_t)q[j];
+                }
+                if (inline_pay) { /* unused lanes: every factor, pay and entry after them is 0 */
+                    x[t->half - 2] = (uint32_t)b;
+                    x[t->half - 1] = (uint32_t)(b >> 32);
+                } else {
+                    pay[at] = b;
+                }
+            }
+        }
+        if (fits) {
+            t->start_pay = pay;
+            t->start_ways = ways;
+            t->first = 2;
+        }
+    }
+    /* The end pair (its reels not the start pair's), when its entries fit 32 bits: lane j's entry is
+       what one way alive before the last two reels pays over them (taken off for j >= half). */
+    t->end = reels;
+    size_t end_pairs = reels >= 2 && reels - 2 >= t->first ? (size_t)t->len[reels - 2] * t->len[reels - 1] : 0;
+    if (end_pairs && end_pairs * t->lanes * 4 <= SLOT_WAYS_MAX_PAIR_BYTES) {
+        uint32_t *value = block(t, end_pairs * t->lanes * sizeof *value, &total);
+        if (!value) {
+            goto fail;
+        }
+        const uint32_t a = reels - 2, b = reels - 1;
+        int fits = 1;
+        for (uint32_t s = 0; s < t->len[a] && fits; s++) {
+            const uint32_t *fa = t->factor[a] + (size_t)s * t->lanes, *ba = t->broke[a] + (size_t)s * t->lanes;
+            for (uint32_t s2 = 0; s2 < t->len[b] && fits; s2++) {
+                const uint32_t *fb = t->factor[b] + (size_t)s2 * t->lanes, *bb = t->broke[b] + (size_t)s2 * t->lanes;
+                uint32_t *f = value + ((size_t)s * t->len[b] + s2) * t->lanes;
+                for (uint32_t j = 0; j < t->lanes; j++) { /* < 2^32 x 2^32 x 2^32 + ...: u128 */
+                    u128 v = ba[j] + (u128)fa[j] * (bb[j] + (u128)fb[j] * full[j]);
+                    fits &= v <= UINT32_MAX;
+                    f[j] = (uint32_t)v;
+                }
+            }
+        }
+        if (fits) {
+            t->end_value = value;
+            t->end = reels - 2;
+        }
+    }
+    if (t->start_ways && t->end_value) {
+        narrow(t, &total);
+    }
+    return RNG_OK;
+fail:
     if (rc == RNG_OK) {
-        rc = pair_table(w, rs);
+        rc = total > SLOT_WAYS_MAX_BYTES || t->n_blocks == sizeof t->blocks / sizeof t->blocks[0]
+                 ? SLOT_WAYS_NO_TABLES
+                 : RNG_E_MEMORY;
     }
-    if (rc != RNG_OK) {
-        slot_ways_free(w);
-    }
+    slot_ways_free(t);
     return rc;
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+
+static inline size_t start_at(const slot_ways *t, const uint32_t *stops)
+{
+    return (size_t)stops[0] * t->len[1] + stops[1];
+}
+
+/* B of the start pair entry `at` (its row of ways at x, 16-bit lanes if `n16`). */
+static inline __attribute__((always_inline)) uint64_t start_pay(const slot_ways *t, const void *x, size_t at,
+                                                                const int n16)
+{
+    const uint32_t h = t->half;
+    if (t->start_pay) {
+        return t->start_pay[at];
+    }
+    if (n16) {
+        const uint16_t *y = x;
+        return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 16 | (uint64_t)y[2 * h - 2] << 32 |
+               (uint64_t)y[2 * h - 1] << 48;
+    }
+    const uint32_t *y = x;
+    return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 32;
+}
+
+/* Lane j of a pair table row (16- or 32-bit entries). */
+static inline __attribute__((always_inline)) uint64_t lane(const void *x, uint32_t j, const int n16)
+{
+    return n16 ? ((const uint16_t *)x)[j] : ((const uint32_t *)x)[j];
+}
+
+static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
+{
+    return (size_t)stops[t->reels - 2] * t->len[t->reels - 1] + stops[t->reels - 1];
+}
+
+/* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
+   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables. */
+static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, const uint32_t *stops,
+                                                           const uint32_t half, const int n16)
+{
+    uint64_t q[SLOT_WAYS_MAX_LANES];
+    const uint32_t lanes = 2 * half;
+    uint64_t total = 0;
+    if (t->first) {
+        size_t at = start_at(t, stops);
+        const void *x = n16 ? (const void *)(t->start16 + at * lanes) : (const void *)(t->start_ways + at * lanes);
+        total = start_pay(t, x, at, n16);
+        for (uint32_t j = 0; j < lanes; j++) {
+            q[j] = lane(x, j, n16);
+        }
+    } else {
+        for (uint32_t j = 0; j < lanes; j++) {
+            q[j] = 1;
+        }
+    }
+    for (uint32_t r = t->first; r < t->end; r++) {
+        size_t row = (size_t)stops[r] * lanes;
+        step_lanes(half, q, &total, t->factor[r] + row, t->broke[r] + row);
+    }
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const void *f = !t->end_value ? (const void *)t->full
+                                  : n16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at);
+    const int f16 = n16 && t->end_value;
+    uint64_t plus = 0, minus = 0;
+    for (uint32_t j = 0; j < half; j++) {
+        plus += q[j] * lane(f, j, f16);
+        minus += q[half + j] * lane(f, half + j, f16);
+    }
+    return total + plus - minus;
+}
+
+static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
+{
+    const int n16 = t->start16 != NULL;
+    switch (t->half) {
+    case 8:
+        return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);
+    case 16:
+        return n16 ? walk(t, stops, 16, 1) : walk(t, stops, 16, 0);
+    default:
+        return walk(t, stops, t->half, n16);
+    }
+}
+
+#ifdef SLOT_X86
+
+#define SLOT_AVX512 __attribute__((target("avx512f,avx512dq")))
+
+/* The 8 lanes at x, widened to 64 bits (16- or 32-bit entries). */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load8(const void *x, const int n16)
+{
+    return n16 ? _mm512_cvtepu16_epi64(_mm_load_si128((const __m128i *)x))
+               : _mm512_cvtepu32_epi64(_mm256_load_si256((const __m256i *)x));
+}
+
+/* acc + q x the 8 lanes at x. */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i mul_add8(__m512i acc, __m512i q, const void *x,
+                                                                          const int n16)
+{
+    return _mm512_add_epi64(acc, _mm512_mullo_epi64(q, load8(x, n16)));
+}
+
+/* The walk with 8 lanes per zmm register: `regs` of matching ways, then `regs` of wild-only ways. */
+SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(const slot_ways *t,
+                                                                               const uint32_t *stops,
+                                                                               const uint32_t regs, const int n16)
+{
+    __m512i q[SLOT_WAYS_MAX_LANES / 8];
+    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
+    __m512i plus = _mm512_setzero_si512(), minus = _mm512_setzero_si512();
+    uint64_t total = 0;
+    if (t->first) {
+        size_t at = start_at(t, stops);
+        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
+        total = start_pay(t, x, at, n16);
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            q[i] = load8(x + 8 * i * size, n16);
+        }
+    } else {
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            q[i] = _mm512_set1_epi64(1);
+        }
+    }
+    for (uint32_t r = t->first; r < t->end; r++) {
+        const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
+        const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
+        for (uint32_t i = 0; i < regs; i++) {
+            plus = mul_add8(plus, q[i], broke + 8 * i, 0);
+            minus = mul_add8(minus, q[regs + i], broke + 8 * (regs + i), 0);
+        }
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            q[i] = _mm512_mullo_epi64(q[i], load8(c + 8 * i, 0));
+        }
+    }
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const int f16 = n16 && t->end_value;
+    const char *f = !t->end_value ? (const char *)t->full
+                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    const uint32_t fsize = f16 ? 2 : 4;
+    for (uint32_t i = 0; i < regs; i++) {
+        plus = mul_add8(plus, q[i], f + 8 * i * fsize, f16);
+        minus = mul_add8(minus, q[regs + i], f + 8 * (regs + i) * fsize, f16);
+    }
+    return total + (uint64_t)_mm512_reduce_add_epi64(_mm512_sub_epi64(plus, minus));
+}
+
+SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops)
+{
+    const int n16 = t->start16 != NULL;
+    switch (t->half) {
+    case 8:
+        return n16 ? walk_avx512(t, stops, 1, 1) : walk_avx512(t, stops, 1, 0);
+    case 16:
+        return n16 ? walk_avx512(t, stops, 2, 1) : walk_avx512(t, stops, 2, 0);
+    default:
+        return walk_avx512(t, stops, t->half / 8, n16);
+    }
+}
+
+int kern_slot_cpu_has(int impl)
+{
+    __builtin_cpu_init();
+    switch (impl) {
+    case KERN_SLOT_IMPL_PORTABLE:
+        return 1;
+    case KERN_SLOT_IMPL_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    default:
+        return 0;
+    }
+}
+
+slot_ways_pay_fn slot_ways_pay_for(int impl)
+{
+    return impl == KERN_SLOT_IMPL_AVX512 ? pay_avx512 : pay_portable;
+}
+
+#else
+
+int kern_slot_cpu_has(int impl)
+{
+    return impl == KERN_SLOT_IMPL_PORTABLE;
+}
+
+slot_ways_pay_fn slot_ways_pay_for(int impl)
+{
+    (void)impl;
+    return pay_portable;
+}
+
+#endif
+
+/* ---- path selection ------------------------------------------------------------------------- */
+
+static int slot_impl = -1; /* -1 until first use, then KERN_SLOT_IMPL_* */
+
+static int best_impl(void)
+{
+    return kern_slot_cpu_has(KERN_SLOT_IMPL_AVX512) ? KERN_SLOT_IMPL_AVX512 : KERN_SLOT_IMPL_PORTABLE;
+}
+
+int kern_slot_get_impl(void)
+{
+    return rng_dispatch_get(&slot_impl, best_impl);
+}
+
+int kern_slot_set_impl(int impl)
+{
+    if (!kern_slot_cpu_has(impl)) {
+        return RNG_E_ARGUMENT;
+    }
+    __atomic_store_n(&slot_impl, impl, __ATOMIC_RELAXED);
+    return RNG_OK;
 }

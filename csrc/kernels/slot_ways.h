@@ -1,39 +1,58 @@
 /*
- * slot_ways.h -- the simulation's reader for a ways game: a spin's total
- * line pay when the lines are every row path of the window, each once.
+ * slot_ways.h -- a ways game's line pay by the ways rule.
  *
- * The rule stays the payline automaton's (harness/slot/lines.py): every
- * path is read through it exactly as a payline would be.  What changes is
- * the order of the work.  A path's automaton state after reel r depends on
- * its rows so far only through that state, so the paths are carried reel by
- * reel as (state, number of paths) pairs, and everything that depends on
- * one reel's stop alone is tabled before the first spin:
+ * The rule (docs/slot_model.md, "Ways to win"; its one home in Python is
+ * harness/slot/ways_rule.py, from which harness/slot/native.py builds the
+ * kern_slot_ways tables): each paying symbol S (a "candidate") is paid on
+ * its own and the spin's line pay is the sum over the candidates.  A cell
+ * matches S when it shows S or a wild substituting for it (for a paying
+ * wild: the wild itself).  The run n is the number of reels from reel 1
+ * each showing a matching cell; the count paid is k = paid[n], the longest
+ * listed count <= n; its ways are the paths of one matching cell on each of
+ * reels 1..k, less the ways of wilds only (those are the wild's own).  With
+ * multipliers that multiply, reel r's count c_r sums its matching cells'
+ * multipliers and w_r its matching wild cells', and S pays
  *
- *   value[r][stop][q]  for an alive state q of depth r (its paths have
- *                      read reels 1..r) and the stop of reel r + 1: the pay
- *                      of the rows that finish q's paths (done states; a
- *                      path done after reel r + 1 stands for
- *                      rows^(reels - r - 1) lines, all paid its pay) times 2,
- *                      plus 1 if one shows the progressive;
- *   next[r][stop][q]   its `rows` slots: the distinct alive next states,
- *                      each with the number of rows leading to it (0: an
- *                      unused slot).
+ *     pay(S, k) x (c_1 ... c_k - w_1 ... w_k).
  *
- * With 3 reels or more, reels 1 and 2 are also tabled together, per pair
- * of stops (pair_value / pair_next below): one entry gives the paths alive
- * after two reels, by state.
+ * With multipliers that add (a way's multiplier: the sum of its wilds'
+ * multipliers above 1, or 1), the sum over the ways is carried reel by reel
+ * as ways_rule.py's six sums (matching cells N, their multiplier sum A,
+ * cells without Z, and the same over the wild cells): S pays
+ * pay(S, k) x (A' + Z' - Aw' - Zw') with A' = A' c + N' a, and so on.
  *
- * A spin is then a walk of table entries: one per (alive state, reel)
- * pair its paths reach, with no symbol compared and no branch on the
- * symbols.  The total is the same sum as reading every line (integers, in
- * another order), which tests/test_slot_simulate.py checks against the
- * line-by-line reader and pinned totals.  (Carrying the automaton's own
- * transitions instead, three lookups per pair and reel, measured slower.)
+ * Two readers of the same rule:
  *
- * A state must have one depth (the automaton counts reels read, so it
- * does); tables beyond SLOT_WAYS_MAX_ENTRIES entries, or a pay whose double
- * could pass INT64_MAX, are not built and the line-by-line reader is used
- * instead.
+ *   cells   slot_ways_cells_pay: the counts read cell by cell from the
+ *           window shown (any window: also a sticky free spin's, with the
+ *           wilds laid over it).  The reference of the other, and the
+ *           benchmark baseline.
+ *   tables  (multipliers that multiply; every count from a candidate's
+ *           first listed count to its last listed; entries within 32 bits):
+ *           each candidate is two lanes, its matching ways (paid) and its
+ *           wild-only ways (taken off), and the pay is linear in the vector Q_r of the
+ *           lanes' products after reel r (reels past the last listed count
+ *           multiply by 1 while the run goes on).  Per (reel, stop) a lane
+ *           has its factor and what it pays if S's run breaks there, so
+ *
+ *             start (reels 1, 2):  B = pays of runs that broke on reel 2,
+ *                                  Q_2                     per (s_1, s_2)
+ *             step (reel r):       B += Q . broke_r;  Q = Q x factor_r
+ *             end (the last two):  F = broke + factor x (broke' + factor' x pay(., R))
+ *                                                          per (s_{R-1}, s_R)
+ *             pay = B + Q . F
+ *
+ *           so a 5-reel spin is three table rows and two dot products, with
+ *           no branch on what the reels show.
+ *
+ * All arithmetic is unsigned 64-bit, wrapping: the result is exact modulo
+ * 2^64, and the caller has checked that the true pay of any spin is below
+ * 2^63 (slot_ways_most), so it is the exact pay.
+ *
+ * Code paths (kern_slot_set_impl): portable C and AVX-512 (8 lanes per
+ * register); both integer, so both give the same pays spin for spin
+ * (tests/test_slot_simulate.py).  RNGCERT_FORCE_PORTABLE=1 selects the
+ * portable path (csrc/core/dispatch.h).
  */
 #ifndef KERN_SLOT_WAYS_H
 #define KERN_SLOT_WAYS_H
@@ -42,131 +61,148 @@
 #include <stdint.h>
 #include "slot.h"
 
-#define SLOT_WAYS_MAX_ENTRIES (1u << 20) /* (stop, state) pairs tabled, at most */
-#define SLOT_WAYS_NOT_WAYS 1             /* slot_ways_init: not every path once (or too large) */
+/* cffi:begin */
+/* Code paths of the ways tables reader (RNGCERT_FORCE_PORTABLE=1 selects 0). */
+#define KERN_SLOT_IMPL_PORTABLE 0
+#define KERN_SLOT_IMPL_AVX512 1
 
-typedef struct {
-    uint32_t reels;
-    uint32_t rows;
-    const int64_t *value[64];    /* [reel] -> [stop * width + dense state]: pay * 2 + progressive */
-    const uint32_t *next[64];    /* [reel] -> [(stop * width + dense state) * rows + h]: the h-th
-                                    distinct alive next state << 8 | rows leading to it (0: none) */
-    uint32_t width[64];          /* alive states of depth r */
-    int64_t *values;             /* every reel's entries */
-    uint32_t *nexts;
-    uint32_t *cur_q, *nxt_q;     /* [max_front + rows] the walk's frontier */
-    uint64_t *cur_w, *nxt_w;
-    size_t max_front;
-    /* Reels 1 and 2 at once (3 reels or more, when small enough): for the stops (s0, s1), at
-       s0 * strip_len[1] + s1, the pay of the paths done on them (value, as above) and rows^2
-       slots of the distinct alive states of depth 2 they reach, with their numbers of paths. */
-    const int64_t *pair_value;   /* NULL: no pair table */
-    const uint32_t *pair_next;
-    uint32_t pair_len1;          /* stops of reel 2 */
-    int64_t *pair_values;
-    uint32_t *pair_nexts;
-} slot_ways;
+/* The path in use (chosen at first use: the fastest this CPU has). */
+int kern_slot_get_impl(void);
+/* Selects a path; RNG_E_ARGUMENT if unknown or this CPU lacks it. */
+int kern_slot_set_impl(int impl);
+/* 1 if this CPU (and build) has path impl. */
+int kern_slot_cpu_has(int impl);
+/* cffi:end */
 
-#define SLOT_WAYS_MAX_PAIR_BYTES ((size_t)8 << 20) /* the pair table is built up to this size */
+#define SLOT_WAYS_LANES 8u                          /* candidate vectors padded to a multiple of this */
+#define SLOT_WAYS_MAX_LANES 64u                     /* more candidates: the cells reader */
+#define SLOT_WAYS_MAX_BYTES ((size_t)24 << 20)      /* every table, at most */
+#define SLOT_WAYS_MAX_PAIR_BYTES ((size_t)4 << 20)  /* one pair table, at most (else its reels are stepped) */
+#define SLOT_WAYS_NO_TABLES 1                       /* slot_ways_init: multipliers add, or too wide */
 
-/* RNG_OK, SLOT_WAYS_NOT_WAYS (use the line reader), or RNG_E_MEMORY. */
-int slot_ways_init(slot_ways *w, const kern_slot_reelset *rs, const kern_slot_lines *ln);
-void slot_ways_free(slot_ways *w);
+/* The largest line pay (bets per way) of one spin of these strips, or -1 if it could pass INT64_MAX:
+ * per candidate, its best pay(S, n) x the product of the largest counts of reels 1..n. */
+int64_t slot_ways_most(const kern_slot_ways *w, const kern_slot_reelset *rs);
 
-/* Total line pay of a spin with these stops; *prog |= progressive shown.
- * Each entry has `rows` next slots, unused ones 0: every slot is written
- * and the frontier advances by (rows leading there != 0), so the only
- * branches are the loop bounds.  The first reel starts from the one start
- * state and the last has no next states (every path is done), so both
- * skip the frontier's memory. */
-static inline __attribute__((always_inline)) size_t slot_ways_step(const slot_ways *w, uint32_t r, uint32_t stop,
-                                                                   const uint32_t *cq, const uint64_t *cw, size_t nc,
-                                                                   uint32_t *nq, uint64_t *nw, int64_t *total,
-                                                                   int64_t *p, const uint32_t rows)
+/* The progressive's run shown: reels 1 .. prog_count each show a cell continuing it (its symbol, or a
+ * wild for it if its wilds count). */
+static inline int slot_ways_prog_shown(const kern_slot_ways *w, uint32_t rows, const uint8_t *const *cols)
 {
-    size_t at = (size_t)stop * w->width[r];
-    const int64_t *value = w->value[r] + at;
-    const uint32_t *next = w->next[r] + at * rows;
-    size_t nn = 0;
-    for (size_t i = 0; i < nc; i++) {
-        uint32_t q = cq[i];
-        uint64_t paths = cw[i];
-        int64_t v = value[q];
-        *total += (v >> 1) * (int64_t)paths;
-        *p |= v;
-        const uint32_t *x = next + (size_t)q * rows;
+    if (!w->prog_count) {
+        return 0;
+    }
+    for (uint32_t r = 0; r < w->prog_count; r++) {
+        uint8_t any = 0;
         for (uint32_t h = 0; h < rows; h++) {
-            uint32_t mult = x[h] & 0xFFu;
-            nq[nn] = x[h] >> 8;
-            nw[nn] = paths * mult;
-            nn += mult != 0;
+            any |= w->prog_match[cols[r][h]];
+        }
+        if (!any) {
+            return 0;
         }
     }
-    return nn;
+    return 1;
 }
 
-static inline __attribute__((always_inline)) int64_t slot_ways_walk(const slot_ways *w, const uint32_t *stops,
-                                                                    int *prog, const uint32_t rows)
+/* The cells reader: total line pay (bets per way) of the window cols[r][h]; *prog |= progressive shown. */
+static inline uint64_t slot_ways_cells_pay(const kern_slot_ways *w, uint32_t reels, uint32_t rows,
+                                           const uint8_t *const *cols, int *prog)
 {
-    uint32_t *cq = w->cur_q, *nq = w->nxt_q;
-    uint64_t *cw = w->cur_w, *nw = w->nxt_w;
-    const uint32_t last = w->reels - 1;
-    int64_t total = 0, p = 0;
-    static const uint64_t one = 1;
-    static const uint32_t start = 0;
-    size_t nc;
-    uint32_t r = 1;
-    if (w->pair_value) { /* reels 1 and 2 in one entry */
-        size_t at = (size_t)stops[0] * w->pair_len1 + stops[1];
-        int64_t v = w->pair_value[at];
-        total += v >> 1;
-        p |= v;
-        const uint32_t *x = w->pair_next + at * rows * rows;
-        nc = 0;
-        for (uint32_t k = 0; k < rows * rows; k++) {
-            uint32_t mult = x[k] & 0xFFu;
-            cq[nc] = x[k] >> 8;
-            cw[nc] = mult;
-            nc += mult != 0;
+    uint64_t total = 0;
+    const uint32_t nsym = w->n_symbols;
+    for (uint32_t k = 0; k < w->n_cand; k++) {
+        const uint32_t *weight = w->weight + (size_t)k * nsym, *wild = w->wild + (size_t)k * nsym;
+        uint32_t n = 0; /* the run */
+        while (n < reels) {
+            uint32_t any = 0;
+            for (uint32_t h = 0; h < rows; h++) {
+                any |= weight[cols[n][h]];
+            }
+            if (!any) {
+                break;
+            }
+            n++;
         }
-        r = 2;
-    } else {
-        nc = last ? slot_ways_step(w, 0, stops[0], &start, &one, 1, cq, cw, &total, &p, rows) : 1;
-        if (!last) {
-            cq[0] = 0;
-            cw[0] = 1;
+        const uint32_t paid = w->paid[(size_t)k * (reels + 1) + n];
+        if (!paid) {
+            continue;
         }
+        /* the sums of ways_rule.py over reels 1 .. paid: all ways (n, q, z) and wild-only ones */
+        uint64_t all = 1, q = 0, z = 1, wall = 1, wq = 0, wz = 1;
+        for (uint32_t r = 0; r < paid; r++) {
+            uint64_t c = 0, a = 0, zc = 0, cw = 0, aw = 0, zw = 0;
+            for (uint32_t h = 0; h < rows; h++) {
+                uint8_t x = cols[r][h];
+                c += weight[x];
+                cw += wild[x];
+                if (w->additive) {
+                    uint64_t b = weight[x] ? w->bonus[x] : 0;
+                    a += b;
+                    zc += weight[x] && !b;
+                    aw += wild[x] ? b : 0;
+                    zw += wild[x] && !b;
+                }
+            }
+            q = q * c + all * a;
+            wq = wq * cw + wall * aw;
+            z *= zc;
+            wz *= zw;
+            all *= c;
+            wall *= cw;
+        }
+        uint64_t ways = w->additive ? q + z - wq - wz : all - wall;
+        total += (uint64_t)w->pay[(size_t)k * (reels + 1) + paid] * ways;
     }
-    for (; r < last && nc; r++) {
-        nc = slot_ways_step(w, r, stops[r], cq, cw, nc, nq, nw, &total, &p, rows);
-        uint32_t *tq = cq;
-        cq = nq;
-        nq = tq;
-        uint64_t *tw = cw;
-        cw = nw;
-        nw = tw;
-    }
-    const int64_t *value = w->value[last] + (size_t)stops[last] * w->width[last];
-    for (size_t i = 0; i < nc; i++) { /* the last reel: pays only */
-        int64_t v = value[cq[i]];
-        total += (v >> 1) * (int64_t)cw[i];
-        p |= v;
-    }
-    *prog |= (int)(p & 1);
+    *prog |= slot_ways_prog_shown(w, rows, cols);
     return total;
 }
 
-/* The walk with the usual window heights as constants (the row loop unrolled). */
-static inline int64_t slot_ways_pay(const slot_ways *w, const uint32_t *stops, int *prog)
+/* The tables reader's tables (slot_ways.c builds them from a kern_slot_ways and a reel set). */
+typedef struct {
+    uint32_t reels;
+    uint32_t half;               /* candidates padded to SLOT_WAYS_LANES: lane k < half is candidate k's
+                                    matching ways (paid), lane half + k its wild-only ways (taken off) */
+    uint32_t lanes;              /* 2 * half */
+    uint32_t first;              /* the first reel stepped: 2 after the start pair, else 0 */
+    uint32_t end;                /* reels first .. end - 1 are stepped; then the end pair (end == reels - 2)
+                                    or the pays of runs over every reel (end == reels) */
+    uint32_t len[64];            /* stops of reel r */
+    const uint32_t *factor[64];  /* [stop * lanes + j]: what lane j's product is multiplied by on reel r */
+    const uint32_t *broke[64];   /* [stop * lanes + j]: lane j's pay (per way) if the run breaks on reel r */
+    const uint32_t *full;        /* [j]: lane j's pay (per way) of a run over every reel */
+    const uint64_t *start_pay;   /* [s0 * len[1] + s1]: B after reels 1, 2 (modulo 2^64); NULL: in start_ways */
+    const uint32_t *start_ways;  /* [(s0 * len[1] + s1) * lanes + j]: Q_2 (and B in lanes half - 2, half - 1,
+                                    low 32 bits first, when unused); NULL: no start pair */
+    const uint32_t *end_value;   /* [(s * len[reels - 1] + s') * lanes + j]: F; NULL: no end pair */
+    const uint16_t *start16;     /* the pair tables in 16 bits, when every entry fits (B then in lanes */
+    const uint16_t *end16;       /* half - 2, half - 1, 2 half - 2, 2 half - 1); NULL: the 32-bit ones */
+    void *blocks[142];           /* what was allocated */
+    uint32_t n_blocks;
+} slot_ways;
+
+/* RNG_OK, SLOT_WAYS_NO_TABLES (use the cells reader) or RNG_E_MEMORY. */
+int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs);
+void slot_ways_free(slot_ways *t);
+
+/* A hint: fetch into the cache the start and end pair entries of a spin with these stops. */
+static inline void slot_ways_prefetch(const slot_ways *t, const uint32_t *stops)
 {
-    switch (w->rows) {
-    case 3:
-        return slot_ways_walk(w, stops, prog, 3);
-    case 4:
-        return slot_ways_walk(w, stops, prog, 4);
-    default:
-        return slot_ways_walk(w, stops, prog, w->rows);
+    if (t->start_ways) {
+        size_t at = (size_t)stops[0] * t->len[1] + stops[1];
+        __builtin_prefetch(t->start16 ? (const void *)(t->start16 + at * t->lanes)
+                                      : (const void *)(t->start_ways + at * t->lanes));
+        if (t->start_pay) {
+            __builtin_prefetch(t->start_pay + at);
+        }
+    }
+    if (t->end_value) {
+        size_t at = ((size_t)stops[t->reels - 2] * t->len[t->reels - 1] + stops[t->reels - 1]) * t->lanes;
+        __builtin_prefetch(t->end16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at));
     }
 }
+
+/* Total line pay (bets per way) of a spin with these stops; the progressive is not read here. */
+typedef uint64_t (*slot_ways_pay_fn)(const slot_ways *t, const uint32_t *stops);
+/* The pay function of code path impl (KERN_SLOT_IMPL_*; one this CPU has). */
+slot_ways_pay_fn slot_ways_pay_for(int impl);
 
 #endif

@@ -21,18 +21,18 @@
   5 x 3, 243-ways game on 100-stop reels with two scatter symbols, a x2
   multiplier wild and free spins with retriggers: ``examples/slot_two_scatters.toml``
   with every strip repeated five times (the same symbol frequencies, so the
-  same RTP).  Baseline: numpy brute force of all 243 ways on a slice (reels
-  1 to 3 fixed), checked against the slice's line return per way.
+  same RTP).  Baseline: numpy brute force of the ways rule on a slice (reels
+  1 to 3 fixed; ``simulate.NumpyWaysStage``), checked against the slice's
+  windows each read by ``WaysRule.pays``.
 * ``slot-sim-243ways-2scatters`` (issue 19: >= 10 million spins/s/core): spins of
-  the same game through the C kernel, whose fastest ways reader carries the
-  paths reel by reel as a dense vector over the automaton's states
-  (``csrc/kernels/slot_dense.h``, AVX-512 where the CPU has it, else the path
-  list of ``slot_ways.h``), against two baselines in the same run: the same
-  kernel reading the 243 paths one line at a time (``reader="lines"``, the
-  kernel's path before the ways readers: 1.96 million spins/s on an idle core
-  of the reference machine, so ``>= 5.1x`` it is the issue's 10 million
-  spins/s), and vectorised numpy with PCG64 stops; and the path list
-  (``reader="paths"``) for comparison.  Every kernel run draws the same stops
+  the same game through the C kernel, whose fastest ways reader pays by the
+  ways rule from tables of every reel stop's counts, reels 1-2 and 4-5 read as
+  pairs of stops (``csrc/kernels/slot_ways.h``, AVX-512 where the CPU has it),
+  against two baselines in the same run: the same kernel counting every cell
+  of the window (``reader="cells"``, the straightforward reading of the rule,
+  5.4 million spins per second of CPU time on the reference machine, so
+  ``>= 1.9x`` it is the issue's 10 million spins/s), and vectorised numpy with
+  PCG64 stops.  Both kernel runs draw the same stops
   and must give the same totals.
 * ``slot-exact-hold-and-spin-15`` (issue 19: <= 10 s): the exact analysis of
   ``examples/slot_hold_and_spin.toml`` (5 x 3 = 15 positions, 3 respins that
@@ -62,7 +62,7 @@ HOLD_NUMPY_PLAYS = 20_000
 WAYS_REPEAT = 5  # 20-stop strips x 5 = 100 stops
 SIM_SPINS = 2_000_000
 NUMPY_SPINS = 200_000
-WAYS_NUMPY_SPINS = 20_000  # 243 ways: numpy carries 243 line states per spin
+WAYS_NUMPY_SPINS = 200_000
 SEED = bytes(range(32))
 # Pinned exact figures of examples/slot_compliant.toml (the tests derive them
 # from brute force on small models; these catch a regression on the big one).
@@ -222,13 +222,52 @@ WAYS_SLICE_STOPS = (0, 0, 0)  # 243 ways: reels 1 to 3 fixed (100**2 combination
 SLICE_CHUNK = 1 << 16
 
 
+def _ways_slice_stops() -> list[np.ndarray]:
+    """Every stop combination of the ways slice: reels 1 to 3 at WAYS_SLICE_STOPS, reels 4, 5 every stop."""
+    lengths = [len(s) for s in _model(WAYS).base_strips]
+    free = np.unravel_index(np.arange(lengths[3] * lengths[4]), lengths[3:])
+    return [np.full(free[0].size, stop) for stop in WAYS_SLICE_STOPS] + list(free)
+
+
+def _setup_ways_brute_slice():
+    from harness.slot.reelset import base_reelset
+    from harness.slot.simulate import NumpyWaysStage
+    from harness.slot.ways_rule import WaysRule
+
+    model = _model(WAYS)
+    reels = base_reelset(model)
+    stage, stops = NumpyWaysStage(reels, WaysRule.of(model)), _ways_slice_stops()
+
+    def run():
+        lines, _ = stage.pays(stops)
+        scat = sum(reels.scatters[r][s] for r, s in enumerate(stops))
+        return lines.size, int(lines.sum()), int(np.count_nonzero(lines == 0)), np.bincount(scat)
+
+    return run
+
+
+def _check_ways_slice(result) -> None:
+    from harness.slot.reelset import base_reelset
+    from harness.slot.ways_rule import WaysRule
+
+    n, line_sum, no_line_win, scatter = result
+    model = _model(WAYS)
+    reels, rule = base_reelset(model), WaysRule.of(model)
+    assert n == 100**2 and int(scatter.sum()) == n
+    # three fixed reels of the slice start STAG OWL FOX: every combination pays a ways win
+    assert no_line_win == 0, no_line_win
+    expect = sum(rule.pays([reels.windows[r][int(s[i])].tolist() for r, s in enumerate(_ways_slice_stops())])
+                 for i in range(n))
+    assert line_sum == expect, f"brute-force slice line return {line_sum} != its windows read one by one {expect}"
+
+
 @functools.lru_cache(maxsize=None)
-def _slice_tables(key: int | None = None):
+def _slice_tables():
     from harness.slot.lines import build_line_automaton
     from harness.slot.reelset import base_reelset
 
-    model = _model(key)
-    fixed = WAYS_SLICE_STOPS if key == WAYS else SLICE_STOPS
+    model = _model()
+    fixed = SLICE_STOPS
     reels = base_reelset(model)
     auto = build_line_automaton(model, with_progressive=True)
     rows = np.array(model.paylines, dtype=np.intp)
@@ -238,9 +277,9 @@ def _slice_tables(key: int | None = None):
     return model, reels, auto, rows, start, fixed
 
 
-def _slice_line_return(key: int | None = None) -> int:
+def _slice_line_return() -> int:
     """Exact total line pay over the slice, per payline as a product over the free reels."""
-    model, reels, auto, rows, start, fixed = _slice_tables(key)
+    model, reels, auto, rows, start, fixed = _slice_tables()
     counts = [rows[0] for rows in reels.row_counts(len(model.symbols))]  # unweighted: every row alike
     total = 0
     for s0 in start.tolist():
@@ -257,8 +296,8 @@ def _slice_line_return(key: int | None = None) -> int:
     return total
 
 
-def _setup_numpy_brute_slice(key: int | None = None):
-    model, reels, auto, rows, start, fixed = _slice_tables(key)
+def _setup_numpy_brute_slice():
+    model, reels, auto, rows, start, fixed = _slice_tables()
     lengths = reels.lengths[len(fixed):]
     n = int(np.prod(lengths))
     fixed_scat = sum(int(reels.scatters[r][s]) for r, s in enumerate(fixed))
@@ -285,23 +324,19 @@ def _setup_numpy_brute_slice(key: int | None = None):
     return run
 
 
-def _check_slice(key: int | None = None):
-    def check(result) -> None:
-        n, line_sum, _, no_win, scatter = result
-        assert n == 100 ** (5 - len(_slice_tables(key)[5])) and int(scatter.sum()) == n
-        # three fixed reels of the ways slice start STAG OWL FOX on every way: every combination wins
-        assert 0 < no_win < n if key is None else no_win == 0, no_win
-        expect = _slice_line_return(key)
-        assert line_sum == expect, f"brute-force slice line return {line_sum} != per-line product {expect}"
-
-    return check
+def _check_slice(result) -> None:
+    n, line_sum, _, no_win, scatter = result
+    assert n == 100 ** (5 - len(SLICE_STOPS)) and int(scatter.sum()) == n
+    assert 0 < no_win < n, no_win
+    expect = _slice_line_return()
+    assert line_sum == expect, f"brute-force slice line return {line_sum} != per-line product {expect}"
 
 
 CASES = [
     BenchCase("slot-exact-5x100-50lines", "rngcert-exact", _setup_exact, 100**5, "combinations",
               check=_check_exact),
     BenchCase("slot-exact-5x100-50lines", "numpy-brute-force", _setup_numpy_brute_slice, 100**3, "combinations",
-              baseline=True, check=_check_slice()),
+              baseline=True, check=_check_slice),
     BenchCase("slot-sim-5x100-20lines", "rngcert-c-kernel", _setup_sim_c, SIM_SPINS, "spins",
               target=">= 10x numpy-pcg64-vectorised", check=_check_sim(SIM_SPINS)),
     BenchCase("slot-sim-5x100-20lines", "rngcert-numpy-integers", _setup_sim_numpy_rngcore, NUMPY_SPINS, "spins",
@@ -310,16 +345,13 @@ CASES = [
               baseline=True, check=_check_sim(NUMPY_SPINS)),
     BenchCase("slot-exact-243ways-2scatters", "rngcert-exact", _setup_ways_exact, 100**5, "combinations",
               check=_check_ways_exact),
-    BenchCase("slot-exact-243ways-2scatters", "numpy-brute-force", functools.partial(_setup_numpy_brute_slice, WAYS),
-              100**2, "combinations", baseline=True, check=_check_slice(WAYS)),
+    BenchCase("slot-exact-243ways-2scatters", "numpy-brute-force", _setup_ways_brute_slice,
+              100**2, "combinations", baseline=True, check=_check_ways_slice),
     BenchCase("slot-sim-243ways-2scatters", "rngcert-c-kernel", functools.partial(_setup_sim_c, WAYS), SIM_SPINS,
-              "spins", target=">= 10x numpy-pcg64-vectorised; >= 5.1x rngcert-c-line-by-line",
+              "spins", target=">= 10x numpy-pcg64-vectorised; >= 1.9x rngcert-c-cells",
               check=_check_sim(SIM_SPINS, WAYS)),
-    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-path-list",
-              functools.partial(_setup_sim_c, WAYS, reader="paths"), SIM_SPINS, "spins",
-              check=_check_same_totals_as_fastest_reader),
-    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-line-by-line",
-              functools.partial(_setup_sim_c, WAYS, reader="lines"), SIM_SPINS, "spins", baseline=True,
+    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-cells",
+              functools.partial(_setup_sim_c, WAYS, reader="cells"), SIM_SPINS, "spins", baseline=True,
               check=_check_same_totals_as_fastest_reader),
     BenchCase("slot-sim-243ways-2scatters", "numpy-pcg64-vectorised",
               functools.partial(_setup_sim_numpy_pcg64, WAYS, WAYS_NUMPY_SPINS), WAYS_NUMPY_SPINS, "spins",

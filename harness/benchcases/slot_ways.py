@@ -21,7 +21,7 @@ from harness.benchcases._base import BenchCase
 from harness.resources import shipped
 
 EXAMPLE = shipped("examples/slot_megaways.toml")
-EXAMPLE_RTP = Fraction(959694894841959, 1024000000000000)  # pinned; tests/test_slot_megaways.py derives it
+EXAMPLE_RTP = Fraction(3860657384912181, 4096000000000000)  # pinned; tests/test_slot_megaways.py derives it
 EXAMPLE_CYCLE = 100 ** 6 * 12 ** 6
 
 SMALL = """

@@ -13,7 +13,8 @@ What is exact, precisely:
 * ``main``: the exact return per initial unit of an **infinite shoe** (the
   many-deck limit) played by the infinite-shoe optimal strategy, which is the
   total-dependent basic strategy of these rules, every cell decided by
-  comparing exact fractions.  With an infinite shoe split hands are
+  comparing exact fractions (without the hole card, split hands against an A or
+  ten are played by their values given no dealer blackjack).  With an infinite shoe split hands are
   independent, so re-splits are exact too.  The finite shoe's figure is not
   computed here (the composition-dependent values of single hands are, see
   :mod:`harness.games.twentyone` and its tests).

@@ -962,7 +962,10 @@ def infinite_deck_analysis(rules: Rules, weights=(1,) * 9 + (4,), settle: Settle
 
     With an infinite shoe a hand's future depends only on its total, softness and
     whether it still has two cards, so the optimum *is* total dependent: the
-    basic strategy of ``rules``, every cell decided by comparing exact fractions.
+    basic strategy of ``rules``, every cell decided by comparing exact fractions,
+    but for the split hands against an A or ten without the hole card: those are
+    played by their values jointly with "no dealer blackjack" (the peeking twin),
+    the split's value exact for that play (:meth:`Evaluator.split_blackjack_law`).
     """
     shoe = InfiniteShoe(weights)
     evaluators: dict = {}

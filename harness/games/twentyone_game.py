@@ -37,7 +37,9 @@ from harness.games.twentyone_behind import behind_law
 from harness.games.twentyone_first_round import first_round_law, labelled
 
 BASIC = Strategy("basic", "the total-dependent basic strategy computed for these rules (the infinite-shoe optimum, "
-                          "every cell by exact EV comparison)")
+                          "every cell by exact EV comparison; without the hole card the split hands against an A or "
+                          "ten are played by their values given no dealer blackjack, the split valued exactly for "
+                          "that play)")
 TABLE = Strategy("table", "the player's own chart, read from --option chart=FILE (the layout of the computed "
                           "chart in CSV: hand,2,...,10,A; codes H S D Ds P R Rs); its return is computed exactly")
 CHART = GameOption.path("chart", "a strategy chart for --strategy table (CSV: hand,2,...,10,A; rows hard 5..19, "

@@ -272,7 +272,8 @@ class PontoonStrategy(tw.TableStrategy):
 def pontoon_analysis(rules: tw.Rules, weights=PONTOON_WEIGHTS,
                      distributions: bool = True) -> tuple[list[tw.HandValue], PontoonStrategy]:
     """The first round of an infinite Pontoon shoe played for the best value, and that play as a
-    table (the infinite-shoe optimum: Pontoon's basic strategy, every cell by exact fractions)."""
+    table (the infinite-shoe optimum: Pontoon's basic strategy, every cell by exact fractions but the
+    split hands against an A or J, played by their values given no dealer pontoon: the module doc)."""
     shoe = tw.InfiniteShoe(weights)
     evaluators: dict = {}
     hands = tw.first_round(rules, shoe, None, distributions=distributions, evaluators=evaluators,

@@ -6,6 +6,8 @@ Modules, one job each:
 * :mod:`~harness.slot.model`: read and validate the TOML model (docs/slot_model.md),
   and the award tables every other module reads (``SlotModel.scatter_awards``);
 * :mod:`~harness.slot.lines`: the payline rule as an automaton;
+* :mod:`~harness.slot.ways_rule`: the ways rule (how a ways window pays), read by every ways reader;
+* :mod:`~harness.slot.ways`: a ways game's exact figures, a programme over the reels;
 * :mod:`~harness.slot.reelset`: reel strips as arrays, scatter counts by convolution;
 * :mod:`~harness.slot.joint`: exact joint figures of all paylines (dynamic programme),
   run by the C kernel through :mod:`~harness.slot.native` or in Python;
@@ -17,8 +19,8 @@ Modules, one job each:
 * :mod:`~harness.slot.chain`: a Markov chain's reward equations solved exactly (strongly connected components);
 * :mod:`~harness.slot.sticky`: sticky wilds, each free-spin session a Markov chain on the sticky positions;
 * :mod:`~harness.slot.jackpot`: progressive levels won by counts of one symbol;
-* :mod:`~harness.slot.both_ways`: both-ways pays, every distinct window read;
-* :mod:`~harness.slot.heights`: reel heights drawn per spin (Megaways-style), every window read;
+* :mod:`~harness.slot.both_ways`: both-ways pays (paylines: every distinct window read);
+* :mod:`~harness.slot.heights`: reel heights drawn per spin (Megaways-style);
 * :mod:`~harness.slot.window`: whole windows read one at a time (the cascade, sticky and both-ways modules);
 * :mod:`~harness.slot.cap`: the award cap, by the joint programme over line-pay distributions;
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;

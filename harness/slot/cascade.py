@@ -64,6 +64,7 @@ from harness.slot.heights import cycle as heights_cycle
 from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_CASCADE_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
 from harness.slot.window import LineReader, column_groups, scatter_cell
+from harness.slot.ways_rule import WaysRule
 
 
 
@@ -134,6 +135,7 @@ class _Window:
     def __init__(self, model: SlotModel):
         self.model = model
         self.lines = LineReader(model)
+        self.ways = WaysRule.of(model, with_progressive=False) if model.ways else None
         self._seen: dict[tuple, tuple[int, dict[int, int], frozenset]] = {}
 
     def evaluate(self, window: tuple) -> tuple[int, dict[int, int], frozenset]:
@@ -142,18 +144,17 @@ class _Window:
         if got is not None:
             return got
         total, per_class, cells = 0, {}, set()
-        for path, pay, cls in self.lines.hits(window, self._paths(window)):
+        if self.ways is not None:  # the ways rule (heights too): each paid symbol's matching cells on its paid reels
+            for pay, cls in self.ways.read(window):
+                total += pay
+                per_class[cls] = per_class.get(cls, 0) + pay
+            cells = self.ways.winning_cells(window)
+        for path, pay, cls in ([] if self.ways is not None else self.lines.hits(window, self.model.paylines)):
             total += pay
             per_class[cls] = per_class.get(cls, 0) + pay
             cells.update((r, path[r]) for r in range(self.lines.classes[cls].count))
         got = self._seen[window] = (total, per_class, frozenset(cells))
         return got
-
-    def _paths(self, window: tuple):
-        """The window's paylines; with reel heights per spin, every way of the rows it shows."""
-        if self.model.heights is None:
-            return self.model.paylines
-        return itertools.product(*(range(len(col)) for col in window))
 
 
 def window_evaluator(model: SlotModel):

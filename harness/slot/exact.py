@@ -49,6 +49,7 @@ from harness.slot import hold_spin as hs
 from harness.slot import jackpot as jp
 from harness.slot import progressive as pj
 from harness.slot import sticky as st
+from harness.slot import ways
 from harness.slot.errors import ModelError
 from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
@@ -153,18 +154,20 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         work.finish()
         return analysis
     # line jackpot levels ride on the joint programme's progressive flag (harness.slot.jackpot)
-    base = build_stage(jp.flag_model(model), base_reelset(model), with_progressive=True)
+    stage_of = ways.build_stage if model.ways else build_stage  # a ways game's stages come summed
+    base = stage_of(jp.flag_model(model), base_reelset(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
         feature_reels = feature_reelset(model)
         if model.free_spins.max_spins is None:  # a capped session always ends
             _check_retriggers_converge(model, feature_reels)  # before the expensive part
-        free = build_stage(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
-    try:
-        _run_joint(model, base, free, engine, work.add)
-    except KeyboardInterrupt:
-        work.cancel()  # the stages' threads stop at their next step, and report no more progress
-        raise
+        free = stage_of(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
+    if not model.ways:
+        try:
+            _run_joint(model, base, free, engine, work.add)
+        except KeyboardInterrupt:
+            work.cancel()  # the stages' threads stop at their next step, and report no more progress
+            raise
 
     tree = spin = session = None
     if free is not None:
@@ -495,7 +498,11 @@ def _line_level_stages(model: SlotModel, base: Stage, engine: str) -> list[Stage
     run and its joint programme run (:func:`harness.slot.jackpot.groups`)."""
     stages = [base]
     for level in jp.line_levels(model)[1:]:
-        stage = build_stage(jp.flag_model(model, level), base_reelset(model), with_progressive=True)
+        flagged = jp.flag_model(model, level)
+        if model.ways:
+            stages.append(ways.build_stage(flagged, base_reelset(model), with_progressive=True))
+            continue
+        stage = build_stage(flagged, base_reelset(model), with_progressive=True)
         stage.joint = joint_moments(stage.reels, stage.automaton, model.paylines, engine=engine)
         stages.append(stage)
     return stages
@@ -698,7 +705,9 @@ def _capped_moments(model: SlotModel, base: Stage) -> cp.CappedMoments:
     """The capped win's moments: line pays by distribution, then every feature's win distribution."""
     tb = model.total_bet
     cap = model.cap * tb
-    table = cp.line_pay_distribution(base.reels, base.automaton, model.paylines, cap // model.bet_per_line + 1)
+    top = cap // model.bet_per_line + 1  # a line pay this large reaches the cap whatever else the play wins
+    table = (ways.pay_distribution(jp.flag_model(model), ways.reel_columns(base.reels), top) if model.ways
+             else cp.line_pay_distribution(base.reels, base.automaton, model.paylines, top))
     features: dict[int, dict[int, Fraction]] = {}
     hold = model.hold_and_spin
     for k, outcome in hold_spin_by_cell(model).items():

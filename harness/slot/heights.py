@@ -5,8 +5,9 @@ reel ``r`` first draws its height ``h`` (1 to ``rows``) from its stated
 weights, independently of the other reels and of its stop; stopped at
 ``p`` it then shows ``strip[p] .. strip[p + h - 1]``.  The game pays every
 way: one shown row on each reel, so ``h_1 x ... x h_R`` ways on that spin,
-each paid as a payline is (runs from the left, the single highest
-combination of the way) in multiples of ``per_way``.  The stake is the
+paid by the ways rule (:mod:`harness.slot.ways_rule`: per symbol, the
+matching cells counted over the rows each reel shows) in multiples of
+``per_way``.  The stake is the
 stated ``bet.total`` whatever the number of ways.
 
 What is exact.  :func:`solve` never lists windows: each reel's distinct
@@ -15,8 +16,8 @@ columns at every height it can draw, with their exact integer weights
 :mod:`harness.slot.ways`, so a 6-reel game of heights 2 to 7 (117,649 ways)
 on 100-stop reels is exact in seconds.  :func:`solve_by_windows` is the
 older path, kept as the cross-check and the benchmark baseline: every
-height combination and every distinct window is visited once, its ways
-counted per state of the payline automaton (:mod:`harness.slot.lines`);
+height combination and every distinct window is visited once and read by
+the ways rule;
 beyond :data:`MAX_HEIGHT_WINDOWS` windows it refuses (exit 2).
 """
 from __future__ import annotations
@@ -27,32 +28,9 @@ import math
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_HEIGHT_WINDOWS
 from harness.slot.model import SlotModel
-from harness.slot import both_ways, ways
-from harness.slot.window import LineReader, WindowFigures, accumulate, column_groups
-
-
-def ways_reading(reader: ways.WayReader, window) -> list[tuple[int, int]]:
-    """(pay x the ways paying it, class) per paying reading of the window's ways, read column by column."""
-    counts = {0: 1}
-    for col in window:
-        nxt: dict[int, int] = {}
-        for state, n in counts.items():
-            if reader.done[state]:  # decided: it absorbs every row of the reels left
-                nxt[state] = nxt.get(state, 0) + n * len(col)
-                continue
-            for x in col:
-                t = reader.delta[state][x]
-                nxt[t] = nxt.get(t, 0) + n
-        counts = nxt
-    return [(pay * n, c) for s, n in counts.items() for pay, c in reader.readings[s]]
-
-
-def way_reader(model: SlotModel) -> ways.WayReader:
-    """How a way is read: left to right, or both ways (:func:`harness.slot.both_ways.way_reader`);
-    the analysis and the simulation (:mod:`harness.slot.window_player`) read ways with it."""
-    if model.both_ways:
-        return both_ways.way_reader(model)
-    return ways.WayReader.left_to_right(LineReader(model).automaton)
+from harness.slot import ways
+from harness.slot.window import WindowFigures, accumulate, column_groups
+from harness.slot import ways_rule
 
 
 def cycle(model: SlotModel) -> int:
@@ -86,7 +64,7 @@ def solve(model: SlotModel) -> WindowFigures:
                 reel[col] = reel.get(col, 0) + weight[h] * w
         columns.append(reel)
     windows = math.prod(len(c) for c in columns)  # every height combination's windows, summed
-    return ways.solve(model, way_reader(model), columns, windows)
+    return ways.solve(model, columns, windows)
 
 
 def solve_by_windows(model: SlotModel) -> WindowFigures:
@@ -97,7 +75,7 @@ def solve_by_windows(model: SlotModel) -> WindowFigures:
     ModelError
         If there are more than :data:`MAX_HEIGHT_WINDOWS` distinct windows.
     """
-    reader = way_reader(model)
+    read = ways_rule.reader(model)
     groups = _groups(model)
     per_reel = [[(h, w) for h, w in model.heights[r] if w] for r in range(model.reels)]
     windows = math.prod(sum(len(g) for g in by_height.values()) for by_height in groups)
@@ -112,4 +90,4 @@ def solve_by_windows(model: SlotModel) -> WindowFigures:
             for cols in itertools.product(*(groups[r][h] for r, (h, _) in enumerate(combo))):
                 yield [c for c, _ in cols], height_weight * math.prod(w for _, w in cols)
 
-    return accumulate(model, every(), cycle(model), lambda window: ways_reading(reader, window), windows)
+    return accumulate(model, every(), cycle(model), read, windows)

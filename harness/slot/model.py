@@ -1,7 +1,7 @@
 """Read and validate a slot game model (TOML, see ``docs/slot_model.md``).
 
-The model is data: window, bet, paylines (or ways: every row path of the
-window, each paid as a payline), symbols with their pays, reel strips, an
+The model is data: window, bet, paylines (or ways: symbols on adjacent
+reels, paid by the ways rule of :mod:`harness.slot.ways_rule`), symbols with their pays, reel strips, an
 optional free-spins feature and an optional progressive jackpot.
 Everything a player can be paid is an integer number of credits; the only
 non-integer quantity, the progressive's contribution rate, is an exact
@@ -206,7 +206,7 @@ class SlotModel:
     free_spins: FreeSpins | None
     progressive: Progressive | None
     source: str | None = None
-    ways: bool = False  # a ways game: ``paylines`` are every row path, each paid as a line
+    ways: bool = False  # a ways game: ``paylines`` are every row path (their number sets the bet), paid by harness.slot.ways_rule
     # Stop weights (virtual reels): ``base_weights[r][p]`` is how many of reel r's
     # equally likely virtual stops land on physical stop p; None: every stop weighs 1.
     base_weights: tuple[tuple[int, ...], ...] | None = None
@@ -689,9 +689,9 @@ def _check_largest_win(model: SlotModel) -> None:
 class WayPaths(Sequence):
     """Every row path of a ``rows x reels`` window, reel 1 first, in ``itertools.product`` order.
 
-    A ways game's paylines, computed when read rather than listed: a game
-    with reel heights may have 117,649 of them and its analysis never reads
-    them one by one.
+    A ways game's paths, computed when read rather than listed: their number
+    is the ways bet (a game with reel heights may have 117,649); the game is
+    paid by the ways rule (:mod:`harness.slot.ways_rule`), never path by path.
     """
 
     rows: int
@@ -718,13 +718,13 @@ class WayPaths(Sequence):
 
 
 def _ways(bet, rows: int, reels: int, limit: int) -> Sequence[tuple[int, ...]]:
-    """Every row path of the window, reel 1 first: a ways game pays each path as a payline.
+    """Every row path of the window, reel 1 first: a ways game's bet is one ``per_way`` on each.
 
     ``limit``: the most ways; a game with reel heights per spin may have more
     than the C kernels' paylines, as its analysis never reads them one by one.
     """
     if "paylines" in bet:
-        raise ModelError("bet", "a ways game pays every path through the window, so it has no paylines: "
+        raise ModelError("bet", "a ways game pays symbols on adjacent reels, so it has no paylines: "
                          "give 'ways' or 'paylines', not both")
     if "per_line" in bet:
         raise ModelError("bet.per_line", "a ways game is bet per way: write per_way instead")

@@ -22,6 +22,7 @@ from harness.slot.lines import LineAutomaton, build_line_automaton
 from harness.slot.model import SlotModel
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.sticky import sticky_symbol
+from harness.slot.ways_rule import WaysRule
 
 
 class _Keep:
@@ -63,6 +64,37 @@ def fill_lines(keep: _Keep, target, automaton: LineAutomaton, paylines) -> None:
     target.pay = keep.array(automaton.pay, np.int64, "int64_t *")
     target.cls = keep.array(automaton.cls, np.int16, "int16_t *")
     target.prog = keep.array(automaton.prog, np.uint8, "uint8_t *")
+
+
+def fill_ways(keep: _Keep, target, rule: WaysRule, n_symbols: int) -> None:
+    """``kern_slot_ways`` (``csrc/kernels/slot.h``): the ways rule as per-symbol cell weights, the count
+    paid for each run length and the pay of each count (:mod:`harness.slot.ways_rule`)."""
+    reels = rule.reels
+    weight = np.zeros((len(rule.symbols), n_symbols), dtype=np.uint32)
+    wild = np.zeros_like(weight)
+    paid = np.zeros((len(rule.symbols), reels + 1), dtype=np.uint8)
+    pay = np.zeros((len(rule.symbols), reels + 1), dtype=np.int64)
+    for k, s in enumerate(rule.symbols):
+        for x in range(n_symbols):
+            if s.matches(x):  # a cell's count: its multiplier when they multiply (ways_rule.factor)
+                weight[k, x] = 1 if rule.adding else rule.multiplier[x]
+                wild[k, x] = weight[k, x] if x != s.symbol else 0
+        paid[k] = [s.paid(n) for n in range(reels + 1)]
+        pay[k] = [s.pays.get(n, 0) for n in range(reels + 1)]
+    target.n_cand = len(rule.symbols)
+    target.n_symbols = n_symbols
+    target.additive = int(rule.adding)
+    target.weight = keep.array(weight.ravel(), np.uint32, "uint32_t *")
+    target.wild = keep.array(wild.ravel(), np.uint32, "uint32_t *")
+    target.bonus = keep.array([m if m > 1 else 0 for m in rule.multiplier], np.uint32, "uint32_t *")
+    target.paid = keep.array(paid.ravel(), np.uint8, "uint8_t *")
+    target.pay = keep.array(pay.ravel(), np.int64, "int64_t *")
+    match = np.zeros(n_symbols, dtype=np.uint8)
+    if rule.progressive is not None:  # the cells that continue its run
+        symbol, wilds, count = rule.progressive
+        match[[symbol, *wilds]] = 1
+        target.prog_count = count
+    target.prog_match = keep.array(match, np.uint8, "uint8_t *")
 
 
 def joint_figures_c(reels: ReelSet, automaton: LineAutomaton, paylines, groups, suffixes) -> dict:
@@ -148,9 +180,8 @@ def _suffixes(reels: ReelSet, suffixes) -> _Keep:
     return suf
 
 
-# ``SimGame(reader=...)``: how a ways game's paths are read (``csrc/kernels/slot.h``; same totals).
-READERS = {"fastest": lib.KERN_SLOT_READER_FASTEST, "dense": lib.KERN_SLOT_READER_DENSE,
-           "paths": lib.KERN_SLOT_READER_PATHS, "lines": lib.KERN_SLOT_READER_LINES}
+# ``SimGame(reader=...)``: how a ways game is read (``csrc/kernels/slot.h``; same totals).
+READERS = {"fastest": lib.KERN_SLOT_READER_FASTEST, "cells": lib.KERN_SLOT_READER_CELLS}
 
 
 class SimGame(_Keep):
@@ -163,10 +194,15 @@ class SimGame(_Keep):
         g.reader = READERS[reader]
         fsp = model.free_spins
         fill_reelset(self, g.base, base_reelset(model))
-        fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
         # Without free spins the feature strips are the base strips, and never read.
         fill_reelset(self, g.feature, feature_reelset(model))
-        fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
+        if model.ways:  # paid by the ways rule, not through the payline automaton
+            g.ways = 1
+            fill_ways(self, g.base_ways, WaysRule.of(model, with_progressive=True), len(model.symbols))
+            fill_ways(self, g.feature_ways, WaysRule.of(model, with_progressive=False), len(model.symbols))
+        else:
+            fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
+            fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
         awards = model.scatter_awards
         g.max_scatter = awards.width - 1
         g.scatter_pay = self.array(awards.pay, np.int64, "int64_t *")

@@ -225,7 +225,8 @@ def line_classes(play: Play) -> list[OutcomeClass]:
             probability=lo,
             probability_upper=hi,
             base_probability=base.share(sum(base_with)),
-            per_line_probability=Fraction(base.class_line_weights[c], n_lines * base.cycle),  # mean over lines
+            # mean over lines; a way is not a payline (ways rule: harness.slot.ways_rule), so none for ways
+            per_line_probability=None if model.ways else Fraction(base.class_line_weights[c], n_lines * base.cycle),
             free_spin_probability=free_p,
             rtp=rtp,
         ))

@@ -314,7 +314,7 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
 def _model_json(m) -> dict:
     out = {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
            "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": heights.cycle(m)}
-    if m.ways:  # "paylines" then counts the ways, each paid as a line; "bet_per_line" is the bet per way
+    if m.ways:  # "paylines" then counts the ways (the ways rule pays them); "bet_per_line" is the bet per way
         out["ways"] = len(m.paylines)
     return out
 

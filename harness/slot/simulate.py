@@ -1,7 +1,7 @@
 """Cross-check the exact analysis by playing spins through a generator.
 
 Two players of the same rules (both read paylines through the automaton of
-:mod:`harness.slot.lines`):
+:mod:`harness.slot.lines`, and ways by the rule of :mod:`harness.slot.ways_rule`):
 
 * :func:`simulate` -- the C kernel ``kern_slot_simulate`` (``csrc/kernels/slot.c``)
   drawing every reel stop with the unbiased ``rng_bounded32`` from an
@@ -47,6 +47,7 @@ from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
+from harness.slot.ways_rule import WaysRule
 WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
 PLAY_PLAYER = "Python round play"  # SimulationResult.engine of harness.slot.play_player
 CHUNK = 1 << 20  # spins per C call: short enough for Ctrl-C and progress, long enough to be cheap
@@ -213,15 +214,14 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         Its ``rng_source`` supplies every bit; its lock is held for each chunk.
     progress : callable, optional
         ``progress(done, n)`` after each chunk.
-    reader : {"fastest", "dense", "paths", "lines"}
-        How a ways game's paths are read (``csrc/kernels/slot.h``), with the
-        same draws and totals: reel by reel as a dense vector over the
-        automaton's states (``"dense"``, ``slot_dense.h``: the fastest on its
-        AVX-512 code path, which ``"fastest"`` takes where the CPU has it),
-        as a list of (state, paths) pairs (``"paths"``, ``slot_ways.h``:
-        ``"fastest"`` otherwise), or one line at a time (``"lines"``: the
-        reference the others are tested and benchmarked against).  The
-        readers' tables are built once per call, whatever ``chunk`` is.
+    reader : {"fastest", "cells"}
+        How a ways game is paid by the ways rule (``csrc/kernels/slot_ways.h``),
+        with the same draws and totals: through tables of every reel stop's
+        counts (``"fastest"``, on the kernel's fastest code path), or by
+        counting every cell of the window (``"cells"``: the reference the
+        tables are tested and benchmarked against).  A payline game is read
+        line by line either way.  The readers' tables are built once per call,
+        whatever ``chunk`` is.
 
     Ctrl-C stops at the next chunk boundary: the result then covers the
     plays completed and has ``interrupted = True``.
@@ -365,6 +365,62 @@ class _NumpyStage:
         return self.pay[state].sum(axis=1), scat, self.prog[state].any(axis=1)
 
 
+class NumpyWaysStage:
+    """A ways stage paid by the ways rule (:mod:`harness.slot.ways_rule`), vectorised over spins:
+    what each reel stop's column gives every paying symbol (``WaysRule.factor``) is tabled once,
+    then stepped (``WaysRule.step``) over the reels of the count paid and read (``WaysRule.value``)."""
+
+    def __init__(self, reels, rule: WaysRule):
+        self.lengths, self.scatters, self.rule = reels.lengths, reels.scatters, rule
+        self.factor = [np.array([[rule.factor(s, col) for s in rule.symbols] for col in w.tolist()],
+                                dtype=np.int64).reshape(len(w), len(rule.symbols), len(rule.start))
+                       for w in reels.windows]
+        self.paid = np.array([[s.paid(n) for n in range(reels.reels + 1)] for s in rule.symbols], dtype=np.intp)
+        self.pay = np.array([[s.pays.get(k, 0) for k in range(reels.reels + 1)] for s in rule.symbols],
+                            dtype=np.int64)
+        self.progress = None
+        if rule.progressive is not None:  # per reel stop of its first reels: shows a cell for its run
+            symbol, wilds, count = rule.progressive
+            self.progress = [np.isin(w, [symbol, *wilds]).any(axis=1) for w in reels.windows[:count]]
+
+    def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(total line pay multiple, scatter count, progressive) for m spins."""
+        stops = [rng.integers(0, length, size=m) for length in self.lengths]
+        scat = sum(self.scatters[r][s] for r, s in enumerate(stops)).astype(np.int64)
+        lines, prog = self.pays(stops)
+        return lines, scat, prog
+
+    def pays(self, stops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(total line pay multiple, progressive shown) of the spins with these stops (one array per reel)."""
+        factors = [self.factor[r][s] for r, s in enumerate(stops)]  # (m, symbols, sums)
+        alive = np.ones(factors[0].shape[:2], dtype=bool)
+        run = np.zeros(alive.shape, dtype=np.intp)
+        for f in factors:
+            alive &= f[..., 0] > 0
+            run += alive
+        cols = np.arange(len(self.rule.symbols))
+        paid = self.paid[cols, run]  # (m, symbols)
+        start = self.rule.start
+        acc = tuple(np.full(paid.shape, v, dtype=np.int64) for v in start)
+        for r, f in enumerate(factors):  # a reel past the count paid steps by the start (the identity)
+            use = r < paid
+            acc = self.rule.step(acc, tuple(np.where(use, f[..., i], v) for i, v in enumerate(start)))
+        lines = (self.pay[cols, paid] * self.rule.value(acc)).sum(axis=1)
+        m = len(lines)
+        prog = np.zeros(m, dtype=bool)
+        if self.progress is not None:
+            prog = np.ones(m, dtype=bool)
+            for matches, s in zip(self.progress, stops):
+                prog &= matches[s]
+        return lines, prog
+
+
+def _numpy_stage(model: SlotModel, reels, *, with_progressive: bool):
+    if model.ways:
+        return NumpyWaysStage(reels, WaysRule.of(model, with_progressive=with_progressive))
+    return _NumpyStage(reels, build_line_automaton(model, with_progressive=with_progressive), model.paylines)
+
+
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     _check_plays(n)
@@ -374,10 +430,8 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
     bonus = _NumpyBonus(model) if model.bonus is not None else None
     mystery = _NumpyMystery(model) if model.mystery else None
     scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
-    base = _NumpyStage(base_reelset(model), build_line_automaton(model, with_progressive=True), model.paylines)
-    feat = None
-    if model.free_spins is not None:
-        feat = _NumpyStage(feature_reelset(model), build_line_automaton(model, with_progressive=False), model.paylines)
+    base = _numpy_stage(model, base_reelset(model), with_progressive=True)
+    feat = _numpy_stage(model, feature_reelset(model), with_progressive=False) if model.free_spins else None
     mult = model.free_spins.multiplier if model.free_spins else 1
     bpl, tb = model.bet_per_line, model.total_bet
     jackpot = np.full(awards.width, -1, dtype=np.int64)  # the reset of the level a window cell wins, -1 none

@@ -39,7 +39,9 @@ class Stage:
     multiplier : int
         Every win of the stage is multiplied by it.
     joint : JointMoments or None
-        All paylines together; set by the analysis once the joint programme ran.
+        All paylines together; set by the analysis once the joint programme ran (a
+        ways game's by :func:`harness.slot.ways.build_stage`, whose ``line_sq`` is
+        whole at cell 0: every user sums it over the cells).
     """
 
     reels: ReelSet

@@ -53,6 +53,7 @@ from fractions import Fraction
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_STICKY_READS, MAX_STICKY_STATES
 from harness.slot.model import SlotModel
+from harness.slot import ways_rule
 from harness.slot.window import LineReader, column_groups, paying_buckets, scatter_cell
 
 
@@ -92,6 +93,10 @@ class _Step:
         self.wilds = sticky_symbols(model)
         self.lines = LineReader(model)
         self.n_lines = len(self.lines.classes)
+        if model.ways:  # the ways rule (harness.slot.ways_rule), not one payline per path
+            self.read = ways_rule.reader(model)
+        else:
+            self.read = lambda window: [(pay, cls) for _, pay, cls in self.lines.hits(window, model.paylines)]
         self.events = self.n_lines + len(model.scatter_awards.buckets)
         self.columns = [list(c.items()) for c in column_groups(model.feature_strips, model.feature_weights, model.rows)]
         self.cycle = math.prod(model.stop_totals(feature=True))
@@ -103,7 +108,7 @@ class _Step:
         times = m.free_spins.multiplier
         per: dict[int, int] = {}
         total = 0
-        for _, pay, cls in self.lines.hits(window, m.paylines):
+        for pay, cls in self.read(window):
             credits = pay * m.bet_per_line * times
             total += credits
             per[cls] = per.get(cls, 0) + credits

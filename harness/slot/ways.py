@@ -1,47 +1,39 @@
-"""Ways pays summed by dynamic programming over the reels, never window by window.
+"""A ways game's paid-spin figures by dynamic programming over the reels, never window by window.
 
-A way is one shown row on each reel, paid as a payline is (the automaton of
-:mod:`harness.slot.lines`), or both ways (:func:`harness.slot.both_ways.way_reader`):
-either is a :class:`WayReader`.  What one way pays depends only on the symbols
-along it, the reels are independent, and the number of ways through a
-column showing symbol ``x`` is the number of its cells showing ``x``.  So
-every figure of the paid spin comes from a few tables per reel, built from
-the reel's distinct columns (at every height it can draw) and their exact
-integer weights, and a programme over the reels, left to right:
+The rule is :mod:`harness.slot.ways_rule`'s (``docs/slot_model.md``, "Ways
+to win"): per paying symbol, the run of reels from reel 1 showing it (or a
+wild for it), the longest listed count ``k`` within the run, and the sum
+over its ways of each way's multiplier, a product over reels ``1 .. k`` of
+per-column factors (:meth:`~harness.slot.ways_rule.WaysRule.factor`).  The
+reels are independent, so every figure is a sum over the reels' distinct
+columns (at every height they can draw) with their exact integer weights,
+read left to right:
 
-* **Mean.**  The weighted count of ways in each automaton state, jointly
-  with the scatter cell (:class:`~harness.slot.model.ScatterCode`): reel
-  ``r`` moves ``v`` ways in state ``s`` at cell ``k`` to ``delta(s, x)`` at
-  ``k + c`` with weight ``sum of w x (cells showing x)`` over the columns
-  whose scatter cell is ``c``.  At the end every state is done; its pay and
-  class give the line credits per class and, with the cell, the scatter
-  pay and the cross term ``E[lines x scatters]``.
-* **Second moment.**  ``E[L^2]`` counts ordered *pairs* of ways: the pair
-  states ``(s, s')`` move with ``sum of w x cnt(x) x cnt(y)`` per column.
-  The automaton is first reduced to the states that differ in what they
-  can still pay (:func:`reduce`), which keeps the pairs few.
-* **At least once.**  Whether some way reaches an outcome depends only on
-  which symbols each column shows: the *set* of (reduced) states some way
-  is in is a Markov chain over the reels.  Per line class (and once for
-  "any line pays", with the scatter cell, for the hit frequency) the chain
-  is followed on the states that can still reach it, absorbing once a way
-  has reached it.
+* **One symbol's reading as states.**  While the run goes on, a symbol is
+  *alive* with two accumulators, both linear in the columns' factors: the
+  ways value over the reels read so far (``run``) and over the reels up to
+  the last listed count reached (``snap``, what is paid if the run ended
+  now); and whether ``S`` itself showed in each.  A column without a
+  matching cell, or the last reel, ends it: it pays ``pay(S, k) x
+  value(snap)`` (:meth:`~harness.slot.ways_rule.WaysRule.value`) if ``S``
+  showed in those reels, else nothing.  The accumulators are linear, so the
+  programme carries their sums (component by component) per state.
+* **Mean, by scatter cell and progressive.**  Per symbol: the state, the
+  scatter cell (:class:`~harness.slot.model.ScatterCode`) and the
+  progressive's own small reading, so the line pay per cell (free spins and
+  scatter-started features depend on the cell) and the cross term
+  ``E[lines x scatters]`` are exact.
+* **Second moment.**  ``E[L^2] = sum over ordered pairs (S, T) of
+  E[pay_S pay_T]``: the same states for two symbols at once, carrying the
+  products of their accumulators.  Only the total is needed (every user
+  sums it over the cells); it is given at cell 0 without the progressive.
+* **Counts.**  Whether a symbol pays, and which count, depends only on
+  whether each column matches and shows ``S``: per class and cell, the
+  spins paying it; and, with the set of symbols whose pay is still open,
+  the spins on which no symbol pays and the progressive is not won.
 
-A play's whole outcome is the paid spin's window: its credits (line pays
-summed over every way, plus the scatter pay) and the set of winning
-classes it pays (each line combination paid on at least one way, each
-scatter count range).  What the programme gives exactly, as integer sums
-over the cycle, is each class's probability of being paid at least once
-(the rarest-outcome check), each class's credits, the mean and second
-moment of the win and the probability of no win; it does not list the
-win's whole distribution (no feature of these models needs it).
-
-The cost grows with the distinct columns of each reel, the automaton's
-states and the state sets reached, not with the ways or the stop
-combinations: a 6-reel game of heights 2 to 7 (117,649 ways) on 100-stop
-reels is read in seconds.  A model whose programme would follow more
-than :data:`~harness.slot.limits.MAX_WAYS_STATES` states or state sets is
-refused (exit 2), never sampled.
+The programme is refused (exit 2) if at some reel it would follow more
+than :data:`~harness.slot.limits.MAX_WAYS_STATES` states; it never samples.
 """
 from __future__ import annotations
 
@@ -50,130 +42,226 @@ import math
 from collections import defaultdict
 
 from harness.slot.errors import ModelError
+from harness.slot.joint import JointMoments
+from harness.slot.lines import line_classes
 from harness.slot.limits import MAX_WAYS_STATES
-from harness.slot.lines import LineAutomaton
 from harness.slot.model import SlotModel
+from harness.slot.stage import Stage
 from harness.slot.window import WindowFigures
+from harness.slot.ways_rule import SymbolWays, WaysRule
+
+# A symbol's state: ("a", S shown in snap, S shown in run) while its run goes on, ("d", count paid or 0) after.
+_START = ("a", False, False)
+# The no-win programme refuses before a reel whose work (open sets x column patterns) would pass
+# MAX_WAYS_STATES x this (about a minute of Python), rather than after it.
+_PATTERNS_PER_STATE = 64
+# Both ways: readings^2 x distinct columns (the 243-ways game on 100-stop reels: 9,300, a third of a second).
+MAX_BOTH_WAYS_WORK = 200_000
 
 
 @dataclasses.dataclass(frozen=True)
-class ReelTables:
-    """One reel's columns summarised for the programme (integer weights summing to ``total``).
+class WaysFigures:
+    """Sums over the cycle of one paid spin of a ways game (line pays in bets per way).
 
-    ``first[(c, x)]``: weight x cells showing ``x``, columns of scatter cell ``c``;
-    ``pairs[(x, y)]``: weight x cells showing ``x`` x cells showing ``y``;
-    ``support[(symbols shown, c)]``: weight; ``cells[c]``: weight; ``rows[c]``: weight x cells.
+    ``count[k][p]``, ``line_sum[k][p]``: spins and their line pay with scatter cell ``k`` and
+    progressive ``p``; ``line_sq``: the sum of the squared line pay; ``no_line_win[k]``: spins with
+    no line pay and no progressive; ``class_paid[c][k]``: spins paying line class ``c``;
+    ``class_pay[c]``: what class ``c`` pays in all.
     """
 
-    first: dict[tuple[int, int], int]
-    pairs: dict[tuple[int, int], int]
-    support: dict[tuple[frozenset, int], int]
-    cells: dict[int, int]
-    rows: dict[int, int]
-    total: int
+    cycle: int
+    count: list[list[int]]
+    line_sum: list[list[int]]
+    line_sq: int
+    no_line_win: list[int]
+    class_paid: list[list[int]]
+    class_pay: list[int]
 
-    @classmethod
-    def of(cls, columns: dict[tuple[int, ...], int], code) -> "ReelTables":
-        first: dict = defaultdict(int)
-        pairs: dict = defaultdict(int)
-        support: dict = defaultdict(int)
-        cells: dict = defaultdict(int)
-        rows: dict = defaultdict(int)
-        for col, w in columns.items():
-            counts: dict[int, int] = defaultdict(int)
-            for x in col:
-                counts[x] += 1
-            c = sum(counts.get(x, 0) * place for x, place in zip(code.symbols, code.place))
-            cells[c] += w
-            rows[c] += w * len(col)
-            support[(frozenset(counts), c)] += w
-            for x, n in counts.items():
-                first[(c, x)] += w * n
-                for y, m in counts.items():
-                    pairs[(x, y)] += w * n * m
-        return cls(first=dict(first), pairs=dict(pairs), support=dict(support), cells=dict(cells),
-                   rows=dict(rows), total=sum(columns.values()))
+    def joint(self) -> JointMoments:
+        """The figures as a stage's :class:`~harness.slot.joint.JointMoments` (``line_sq`` whole at cell 0)."""
+        sq = [[0, 0] for _ in self.count]
+        sq[0][0] = self.line_sq
+        return JointMoments(cycle=self.cycle, count=self.count, line_sum=self.line_sum, line_sq=sq,
+                            no_line_win=self.no_line_win, class_scatter=self.class_paid, engine="python")
 
 
-@dataclasses.dataclass(frozen=True)
-class WayReader:
-    """How one way is read: a layered automaton over its symbols, reel 1 first.
+def _unit(i: int, a: int) -> tuple[int, ...]:
+    return tuple(int(j == i) for j in range(a))
 
-    ``delta[s][x]``: the next state (state 0 is the start); ``done[s]``: the
-    way's result is final (a done state absorbs every symbol; after the last
-    reel every state is done); ``readings[s]``: the ``(pay, class)`` of each
-    reading of a done state that pays (one for a left-to-right way, up to
-    two both ways), pays in bets per way.
+
+class _Reading:
+    """One reading of one symbol (left to right, or right to left) as states and sparse linear moves.
+
+    :meth:`successors` gives, for a state after ``n`` reels and a column's
+    ``info`` = ``(factor, S shown)``, every ``(next state, map)``; a map lists
+    per source component its ``(destination, coefficient)`` pairs.  A state
+    ``("d", k)`` has ended with count ``k`` paid (its one component is the
+    pay); a move that pays nothing is left out.  Moves are cached.
     """
 
-    delta: list[list[int]]
-    done: list[bool]
-    readings: list[tuple[tuple[int, int], ...]]
-    classes: int
+    def __init__(self, rule: WaysRule, s: SymbolWays, reels: int):
+        self.rule, self.s, self.reels = rule, s, reels
+        self.width = len(rule.start)
+        self._cache: dict = {}
+        self._matrices: dict = {}
+        a = self.width
+        self._value = [rule.value(_unit(i, a)) for i in range(a)]
 
-    @classmethod
-    def left_to_right(cls, a: LineAutomaton) -> "WayReader":
-        """The payline automaton's reading (:mod:`harness.slot.lines`)."""
-        pay, kind = a.pay.tolist(), a.cls.tolist()
-        return cls(delta=a.delta.tolist(), done=[bool(d) for d in a.done.tolist()],
-                   readings=[((p, c),) if p else () for p, c in zip(pay, kind)], classes=len(a.classes))
-
-    def pay(self, s: int) -> int:
-        return sum(p for p, _ in self.readings[s])
-
-
-@dataclasses.dataclass(frozen=True)
-class Reduced:
-    """An automaton reduced to the states that differ in what they still output.
-
-    ``delta[i][x]``: the next reduced state; ``const[i]``: the output a state
-    is certain to give whatever follows (``None`` while undecided).
-    """
-
-    delta: list[list[int]]
-    const: list[object]
-    of_state: list[int]  # automaton state -> reduced state
-
-
-def reduce(a: WayReader, output) -> Reduced:
-    """Merge the states of ``a`` whose future output is the same, ``output(done state)`` at the end.
-
-    Two states are merged when every symbol leads to merged states; a state
-    whose every continuation gives the same output is that constant (a done
-    state is always one), so decided states and the states sure to give the
-    same result become one.
-    """
-    delta, done = a.delta, a.done
-    nsym = len(delta[0])
-    ids: dict[tuple, int] = {}
-    const: list[object] = []
-    memo: dict[int, int] = {}
-
-    def intern(key: tuple, value: object) -> int:
-        if key not in ids:
-            ids[key] = len(const)
-            const.append(value)
-        return ids[key]
-
-    def visit(s: int) -> int:  # the automaton is layered by reel, so the depth is at most reels + 1
-        got = memo.get(s)
+    def matrix(self, f: tuple[int, ...]) -> list[list[tuple[int, int]]]:
+        """The rule's step as a sparse matrix: row ``i`` is ``step(unit i, f)``."""
+        got = self._matrices.get(f)
         if got is None:
-            if done[s]:
-                value = output(s)
-                got = intern(("const", value), value)
-            else:
-                kids = tuple(visit(delta[s][x]) for x in range(nsym))
-                first = kids[0]
-                same = all(k == first for k in kids) and const[first] is not None
-                got = first if same else intern(("node", kids), None)
-            memo[s] = got
+            got = self._matrices[f] = [[(j, c) for j, c in enumerate(self.rule.step(_unit(i, self.width), f)) if c]
+                                       for i in range(self.width)]
         return got
 
-    of_state = [visit(s) for s in range(len(delta))]
-    table = [[0] * nsym for _ in const]
-    for s, i in enumerate(of_state):
-        table[i] = [of_state[delta[s][x]] for x in range(nsym)]
-    return Reduced(delta=table, const=const, of_state=of_state)
+    def pay_map(self, k: int) -> dict[int, list[tuple[int, int]]]:
+        """The accumulator's components -> the pay of count ``k`` (its value times the pay)."""
+        pay = self.s.pays[k]
+        return {i: [(0, pay * v)] for i, v in enumerate(self._value) if v}
+
+    def successors(self, state, n: int, info):
+        key = (state, n, info)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = (((state, {0: [(0, 1)]}),) if state[0] == "d"
+                                      else tuple(self._moves(state, n, info)))
+        return got
+
+
+class _Left(_Reading):
+    """Left to right: alive ``("a", S in snap, S in run)`` with accumulators ``snap`` then ``run``."""
+
+    state = _START
+
+    @property
+    def start(self) -> tuple[int, ...]:
+        return tuple(self.rule.start) * 2
+
+    def _end(self, state, n: int):
+        k = self.s.paid(n) if state[1] else 0
+        return [] if not k else [(("d", k), self.pay_map(k))]
+
+    def _moves(self, state, n: int, info):
+        f, own = info
+        if not f[0]:
+            return self._end(state, n)
+        _, own_snap, own_run = state
+        a = self.width
+        m = self.matrix(f)
+        n += 1
+        own_run = own_run or own
+        listed = n in self.s.pays
+        if listed:
+            own_snap = own_run
+        moves = {} if listed else {i: [(i, 1)] for i in range(a)}  # snap: kept, or replaced by the new run
+        for i in range(a):
+            moves[a + i] = [(a + j, c) for j, c in m[i]] + ([(j, c) for j, c in m[i]] if listed else [])
+        nxt = ("a", own_snap, own_run)
+        if n == self.reels:
+            return [(st, _compose(moves, mp)) for st, mp in self._end(nxt, n)]
+        return [(nxt, {i: d for i, d in moves.items() if d})]
+
+    def after(self, state, n: int, matches: bool, own: bool):
+        """The state alone (counts): only whether the column matches and shows ``S`` matter."""
+        f = (1,) * self.width if matches else (0,) * self.width
+        got = self.successors(state, n, (f, own))
+        return got[0][0] if got else ("d", 0)
+
+
+class _Right(_Reading):
+    """Right to left, read from reel 1 on by guessing where its paid block starts (moments only).
+
+    ``("p", q)``: before the block, ``q`` the last reel without a matching
+    cell (0: none); ``("b", k)``: inside the block of the last ``k`` reels,
+    with its accumulator.  The block of the last ``k`` reels is the one paid
+    when ``k`` is listed, ``k`` is not every reel (a full-width combination
+    is paid once, from the left) and the run from the right stops before the
+    next listed count, i.e. the last reel without a match is past
+    ``reels - next``.  One guess at most is right on any window; a wrong one
+    dies, and the state that never starts pays nothing.
+    """
+
+    state = ("p", 0)
+    start = (1,)
+
+    def _moves(self, state, n: int, info):
+        f, _ = info
+        j, last = n + 1, n + 1 == self.reels
+        if state[0] == "b":
+            if not f[0]:
+                return []
+            m = self.matrix(f)
+            moves = {i: d for i, d in enumerate(m) if d}
+            return ([(("d", state[1]), _compose(moves.items(), self.pay_map(state[1])))] if last
+                    else [(state, moves)])
+        q = state[1]
+        if not f[0]:
+            return [] if last else [(("p", j), {0: [(0, 1)]})]
+        out = [] if last else [(state, {0: [(0, 1)]})]
+        k = self.reels - j + 1
+        if k in self.s.pays and k < self.reels:
+            above = [c for c in self.s.pays if c > k]
+            if not above or q > self.reels - min(above):
+                first = {0: [(i, c) for i, c in enumerate(self.rule.step(self.rule.start, f)) if c]}
+                if last:
+                    out.append((("d", k), _compose(first.items(), self.pay_map(k))))
+                else:
+                    out.append((("b", k), first))
+        return out
+
+
+def _right_count(s: SymbolWays, state, matches: bool, own: bool):
+    """Right to left, counts only: ``(m, d)``, the run of matching reels ending here and the reels
+    since ``S`` last showed in it (None: not in it)."""
+    m, d = state
+    if not matches:
+        return (0, None)
+    top = max(s.pays)  # a longer run pays as this one; S seen further back can never count
+    d = 0 if own else (None if d is None or d + 1 >= top else d + 1)
+    return (min(m + 1, top), d)
+
+
+def _right_paid(s: SymbolWays, state, reels: int) -> int:
+    """The count a right-to-left reading ending in ``state`` pays (0: none)."""
+    m, d = state
+    k = s.paid(m)
+    return k if k and k < reels and d is not None and d < k else 0
+
+
+def _compose(first, second: dict):
+    """The sparse map ``second`` after ``first`` (``first``: (source, destinations) pairs)."""
+    out = {}
+    for i, dst in (first.items() if isinstance(first, dict) else first):
+        acc: dict[int, int] = defaultdict(int)
+        for j, c in dst:
+            for k, c2 in second.get(j, ()):
+                acc[k] += c * c2
+        kept = [(k, c) for k, c in acc.items() if c]
+        if kept:
+            out[i] = kept
+    return out
+
+
+class _Progressive:
+    """The progressive on a way as states: ("a",) while reels 1..count match, then 0 or 1."""
+
+    def __init__(self, rule: WaysRule):
+        self.prog = rule.progressive
+        self.start = ("a",) if self.prog is not None else 0
+
+    def info(self, col) -> bool:
+        if self.prog is None:
+            return False
+        symbol, wilds, _ = self.prog
+        return symbol in col or any(x in wilds for x in col)
+
+    def move(self, state, n: int, match: bool):
+        if not isinstance(state, tuple):
+            return state
+        if not match:
+            return 0
+        return 1 if n + 1 == self.prog[2] else state
 
 
 def _limit(model: SlotModel, count: int, what: str) -> None:
@@ -183,184 +271,313 @@ def _limit(model: SlotModel, count: int, what: str) -> None:
                          model.source)
 
 
-def _mean_by_cell(model: SlotModel, a: WayReader, reels: list[ReelTables]) -> dict[tuple[tuple, int], int]:
-    """Weighted count of ways ending with each readings, per scatter cell: ``{(readings, cell): n}``."""
-    r = reduce(a, lambda s: a.readings[s])
-    delta, const = r.delta, r.const
-    mass = {(r.of_state[0], 0): 1}
-    for t in reels:
-        new: dict = defaultdict(int)
-        first = list(t.first.items())
-        for (i, k), v in mass.items():
-            if const[i] is not None:  # decided: every row of the reel continues it
-                for c, w in t.rows.items():
-                    new[(i, k + c)] += v * w
-            else:
-                row = delta[i]
-                for (c, x), w in first:
-                    j = row[x]
-                    if const[j] != ():  # a way sure to pay nothing adds nothing
-                        new[(j, k + c)] += v * w
-        mass = new
-        _limit(model, len(mass), "(state, scatter count) pairs")
-    return {(const[i], k): v for (i, k), v in mass.items()}
+def _final_p(state) -> int:
+    return state if not isinstance(state, tuple) else 0
 
 
-def _second_moment(model: SlotModel, a: WayReader, reels: list[ReelTables]) -> int:
-    """Sum over the cycle of (line pay in bets per way)^2: ordered pairs of ways.
-
-    The pair table is symmetric (both ways of a pair read the same
-    columns), so only pairs ``i <= j`` are kept; and the symbols a state
-    sends to one next state are taken together, as one block of the reel's
-    pair table, so a pair costs its next-state pairs, not symbol pairs.
-    """
-    r = reduce(a, a.pay)
-    delta, const = r.delta, r.const
-    nsym = len(delta[0])
-    # per state: next state -> the group of symbols leading there (a way sure to pay 0 adds 0: dropped)
-    groups: dict[tuple[int, ...], int] = {}
-    moves = []
-    for row in delta:
-        by: dict[int, list[int]] = defaultdict(list)
-        for x in range(nsym):
-            if const[row[x]] != 0:
-                by[row[x]].append(x)
-        moves.append([(u, groups.setdefault(tuple(xs), len(groups))) for u, xs in by.items()])
-    members = list(groups)
-    size = len(members)
-    start = r.of_state[0]
-    pairs = {(start, start): 1} if const[start] != 0 else {}
-    for t in reels:
-        block: dict[int, int] = {}  # group pair -> the reel's pair-table weight over it
-        new: dict = defaultdict(int)
-        for (i, j), v in pairs.items():
-            diagonal = i == j
-            for u, gx in moves[i]:
-                for w, gy in moves[j]:
-                    if diagonal and u > w:  # a diagonal pair: its mirror image is counted at (w, u)
-                        continue
-                    key = gx * size + gy
-                    m = block.get(key)
-                    if m is None:
-                        m = block[key] = sum(t.pairs.get((x, y), 0) for x in members[gx] for y in members[gy])
-                    if m:
-                        # off the diagonal (i < j) the pair also stands for (j, i): its image (w, u)
-                        # lands on the same kept pair, once more when u == w
-                        new[(u, w) if u <= w else (w, u)] += v * m * (2 if not diagonal and u == w else 1)
-        pairs = new
-        _limit(model, len(pairs), "pairs of states")
-    return sum(v * const[i] * const[j] * (1 if i == j else 2) for (i, j), v in pairs.items())
-
-
-def never_reached(model: SlotModel, a: WayReader, reels: list[ReelTables], reached,
-                  ending: set[int] | None = None) -> int:
-    """Weight of the spins on which no way reaches an outcome (and, if given, whose scatter cell is in ``ending``).
-
-    ``reached(done state)`` says whether a way ending there shows the outcome.
-    The chain's state is the set of reduced states some way is in, those
-    that may still reach it, with the scatter cell so far; a spin on which a
-    way has reached it, or whose cell can no longer end in ``ending``
-    (cells only grow, digit by digit), is dropped.
-    """
-    if ending is not None and not ending:  # every scatter cell pays: no spin is without a win
-        return 0
-    r = reduce(a, lambda s: bool(reached(s)))
-    delta, const = r.delta, r.const
-    code = model.scatter_code
-    digits = len(code.symbols)
-    # a set of states is a bit mask; the states sure to reach (True) or never to (False) are not kept
-    sure = sum(1 << i for i, v in enumerate(const) if v is True)
-    live = sum(1 << i for i, v in enumerate(const) if v is None)
-
-    def can_end(k: int) -> bool:
-        return any(all(code.count(z, i) >= code.count(k, i) for i in range(digits)) for z in ending)
-
-    open_cells = {0} if ending is None else {k for k in range(max(ending) + 1) if can_end(k)}
-
-    # symbols every state treats alike are one symbol here: the supports to follow become few
-    alike: dict[tuple[int, ...], int] = {}
-    as_symbol = [alike.setdefault(tuple(row[x] for row in delta), x) for x in range(len(delta[0]))]
-    start = 1 << r.of_state[0]
-    mass = {} if start & sure else {(start & live, 0): 1}
-    bits: dict[int, tuple[int, ...]] = {}
-    for t in reels:
-        support: dict = defaultdict(int)
-        for (shown, c), w in t.support.items():
-            support[(frozenset(as_symbol[x] for x in shown), 0 if ending is None else c)] += w
-        image = {}  # per support: per state, the mask of the states it leads to
-        for shown, _ in support:
-            if shown not in image:
-                image[shown] = [sum({1 << row[x] for x in shown}) for row in delta]
-        new: dict = defaultdict(int)
-        for (states, k), v in mass.items():
-            members = bits.get(states)
-            if members is None:
-                members = bits[states] = tuple(i for i in range(states.bit_length()) if states >> i & 1)
-            for (shown, c), w in support.items():
-                img = image[shown]
-                nxt = 0
-                for i in members:
-                    nxt |= img[i]
-                cell = k + c
-                if not nxt & sure and cell in open_cells:
-                    new[(nxt & live, cell)] += v * w
-        mass = new
-        _limit(model, len(mass), "sets of states")
-    return sum(v for (_, k), v in mass.items() if ending is None or k in ending)
-
-
-def solve(model: SlotModel, a: WayReader, columns: list[dict[tuple[int, ...], int]],
-          windows: int) -> WindowFigures:
-    """The paid spin's figures from each reel's distinct columns and weights (see the module docstring).
+def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int], int]], *,
+                 with_progressive: bool = True) -> WaysFigures:
+    """The paid spin's sums from each reel's distinct columns (see the module docstring).
 
     Parameters
     ----------
-    a : WayReader
-        How every way is read (:meth:`WayReader.left_to_right`, or both ways).
     columns : list of dict
-        Per reel: column shown (top row first, any height) -> its weight.
-    windows : int
-        The distinct windows these columns make (reported, never listed).
+        Per reel: ``(column shown, top row first, any height; its scatter cell)`` -> weight.
+    with_progressive : bool
+        Whether the progressive on a way is followed (free spins do not award it).
 
     Raises
     ------
     ModelError
-        If a programme would follow more than :data:`MAX_WAYS_STATES` states.
+        If the programme would follow more than :data:`MAX_WAYS_STATES` states at one reel.
     """
+    rule = WaysRule.of(model, with_progressive=with_progressive)
+    lefts = [_Left(rule, s, model.reels) for s in rule.symbols]
+    readings: list[tuple[int, _Reading]] = [(x, r) for x, r in enumerate(lefts)]
+    if model.both_ways:
+        readings += [(x, _Right(rule, s, model.reels)) for x, s in enumerate(rule.symbols)]
+        work = len(readings) ** 2 * sum(len(reel) for reel in columns)
+        if work > MAX_BOTH_WAYS_WORK:  # the pairs of readings, and the open sets, grow past a minute
+            raise ModelError("bet.both_ways", f"not yet: read both ways, this game's {len(readings)} readings over "
+                             f"{sum(len(reel) for reel in columns):,} distinct columns make {work:,} steps of the "
+                             f"ways programme, beyond the {MAX_BOTH_WAYS_WORK:,} it takes (docs/slot_model.md, "
+                             "Both-ways pays)", model.source)
+    prog = _Progressive(rule)
+    width = max(model.scatter_awards.width, sum(max(c for _, c in reel) for reel in columns) + 1)
+    n_classes = len(line_classes(model))
+    # per reel: (weight, cell, progressive info, per symbol (factor, S shown)) of each column
+    reels = [[(w, cell, prog.info(col), tuple((rule.factor(s, col), s.symbol in col) for s in rule.symbols))
+              for (col, cell), w in reel.items()] for reel in columns]
+    totals = [sum(w for w, *_ in reel) for reel in reels]
+    count = [[0, 0] for _ in range(width)]
+    line_sum = [[0, 0] for _ in range(width)]
+    class_pay = [0] * n_classes
+
+    # spins by (progressive state, cell): the count, and the pay of the readings already ended
+    pool: dict = {(prog.start, 0): [1, 0]}
+    mass = [{(rd.state, i, prog.start, 0): v for i, v in enumerate(rd.start) if v} for _, rd in readings]
+    for r, reel in enumerate(reels):
+        new_pool: dict = defaultdict(lambda: [0, 0])
+        for (pst, k), (n, s1) in pool.items():
+            for w, cell, pinfo, _ in reel:
+                t = new_pool[(prog.move(pst, r, pinfo), k + cell)]
+                t[0] += n * w
+                t[1] += s1 * w
+        suffix = math.prod(totals[r + 1:])
+        for e, (x, rd) in enumerate(readings):
+            nxt: dict = defaultdict(int)
+            for (st, i, pst, k), v in mass[e].items():
+                for w, cell, pinfo, infos in reel:
+                    pst2 = prog.move(pst, r, pinfo)
+                    for st2, moves in rd.successors(st, r, infos[x]):
+                        for j, c in moves.get(i, ()):
+                            if st2[0] == "d":  # ended: its pay joins the pool, and its class's total
+                                pay = v * w * c
+                                new_pool[(pst2, k + cell)][1] += pay
+                                class_pay[rd.s.classes[st2[1]]] += pay * suffix
+                            else:
+                                nxt[(st2, j, pst2, k + cell)] += v * w * c
+            mass[e] = nxt
+            _limit(model, len(nxt), "(state, scatter cell) entries")
+        pool = new_pool
+    for (pst, k), (n, s1) in pool.items():
+        p = _final_p(pst)
+        count[k][p] += n
+        line_sum[k][p] += s1
+    return WaysFigures(cycle=math.prod(totals), count=count, line_sum=line_sum,
+                       line_sq=_second_moment(model, readings, reels, totals),
+                       no_line_win=_no_line_win(model, rule, lefts, prog, reels, width),
+                       class_paid=_class_paid(model, lefts, reels, width, n_classes), class_pay=class_pay)
+
+
+def _second_moment(model: SlotModel, readings, reels, totals) -> int:
+    """Sum over the cycle of the squared line pay: every ordered pair of readings (``a < b`` twice)."""
+    total = 0
+    for e, (x, a) in enumerate(readings):
+        for y, b in readings[e:]:
+            twice = 1 if b is a else 2
+            mass = {(a.state, i, b.state, j): u * v for i, u in enumerate(a.start) if u
+                    for j, v in enumerate(b.start) if v}
+            for r, reel in enumerate(reels):
+                groups: dict = defaultdict(int)
+                for w, _, _, infos in reel:
+                    groups[(infos[x], infos[y])] += w
+                nxt: dict = defaultdict(int)
+                suffix = math.prod(totals[r + 1:])
+                for (sa, i, sb, j), v in mass.items():
+                    for (ia, ib), w in groups.items():
+                        for sa2, ma in a.successors(sa, r, ia):
+                            da = ma.get(i)
+                            if not da:
+                                continue
+                            for sb2, mb in b.successors(sb, r, ib):
+                                db = mb.get(j)
+                                if not db:
+                                    continue
+                                done = sa2[0] == "d" and sb2[0] == "d"
+                                for i2, ca in da:
+                                    for j2, cb in db:
+                                        if done:
+                                            total += twice * v * w * ca * cb * suffix
+                                        else:
+                                            nxt[(sa2, i2, sb2, j2)] += v * w * ca * cb
+                mass = nxt
+                _limit(model, len(nxt), "pairs of states")
+    return total
+
+
+def _reel_patterns(reel):
+    """A reel's columns by (cell, progressive info, per symbol (matches, shows S)): weight."""
+    groups: dict = defaultdict(int)
+    for w, cell, pinfo, infos in reel:
+        groups[(cell, pinfo, tuple((f[0] > 0, own) for f, own in infos))] += w
+    return groups
+
+
+def _class_paid(model: SlotModel, lefts: list[_Left], reels, width: int, n_classes: int) -> list[list[int]]:
+    """``[c][k]``: spins with scatter cell ``k`` paying line class ``c`` (from either end, both ways)."""
+    out = [[0] * width for _ in range(n_classes)]
+    both, R = model.both_ways, model.reels
+    for x, left in enumerate(lefts):
+        mass: dict = {(left.state, (0, None), 0): 1}
+        for r, reel in enumerate(reels):
+            nxt: dict = defaultdict(int)
+            for (cell, _, pattern), w in _reel_patterns(reel).items():
+                matches, own = pattern[x]
+                for (st, rt, k), v in mass.items():
+                    st2 = left.after(st, r, matches, own) if st[0] != "d" else st
+                    rt2 = _right_count(left.s, rt, matches, own) if both else rt
+                    nxt[(st2, rt2, k + cell)] += v * w
+            mass = nxt
+        for (st, rt, k), v in mass.items():
+            paid = {left.s.classes[st[1]]} if st[1] else set()
+            kr = _right_paid(left.s, rt, R) if both else 0
+            if kr:
+                paid.add(left.s.classes[kr])
+            for c in paid:
+                out[c][k] += v
+    return out
+
+
+def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Progressive, reels,
+                 width: int) -> list[int]:
+    """``[k]``: spins with scatter cell ``k`` on which no reading pays and the progressive is not won.
+
+    The state is, per symbol, its left-to-right state while its pay is still
+    open (alive and not yet sure to pay; None once it ended unpaid) and, both
+    ways, its right-to-left count state, with the progressive's state and
+    the cell; a spin on which some symbol is sure to pay is dropped.
+    """
+    out = [0] * width
+    both, R = model.both_ways, model.reels
+    start = tuple((left.state, (0, None)) for left in lefts)
+    mass: dict = {(start, prog.start, 0): 1}
+    for r, reel in enumerate(reels):
+        nxt: dict = defaultdict(int)
+        patterns = _reel_patterns(reel)
+        _limit(model, len(mass) * len(patterns) // _PATTERNS_PER_STATE, "sets of open symbols")  # refuse early
+        for (cell, pinfo, pattern), w in patterns.items():
+            for (states, pst, k), v in mass.items():
+                pst2 = prog.move(pst, r, pinfo)
+                if pst2 == 1:
+                    continue
+                after = []
+                for (st, rt), left, (matches, own) in zip(states, lefts, pattern):
+                    if st is not None:
+                        st = left.after(st, r, matches, own)
+                        if st[0] == "d":
+                            if st[1]:
+                                break
+                            st = None
+                        elif st[1] and left.s.paid(r + 1):  # S shown within the paid reels: sure to pay
+                            break
+                    if both:
+                        rt = _right_count(left.s, rt, matches, own)
+                    after.append((st, rt))
+                else:
+                    nxt[(tuple(after), pst2, k + cell)] += v * w
+        mass = nxt
+        _limit(model, len(nxt), "sets of open symbols")
+    for (states, _, k), v in mass.items():
+        if not both or not any(_right_paid(left.s, rt, R) for left, (_, rt) in zip(lefts, states)):
+            out[k] += v
+    return out
+
+
+def solve(model: SlotModel, columns: list[dict[tuple[int, ...], int]], windows: int) -> WindowFigures:
+    """The paid spin's figures (credits) from each reel's distinct columns and weights, for the
+    window-by-window analyses' callers (reel heights); ``windows`` is reported, never listed."""
+    code = model.scatter_code
+    keyed = [{(col, sum(col.count(x) * place for x, place in zip(code.symbols, code.place))): w
+              for col, w in reel.items()} for reel in columns]
+    f = spin_figures(model, keyed, with_progressive=False)
+    return window_figures(model, f, windows)
+
+
+def window_figures(model: SlotModel, f: WaysFigures, windows: int) -> WindowFigures:
+    """:class:`~harness.slot.window.WindowFigures` (credits) of a ways game's paid spin from its sums."""
     awards = model.scatter_awards
     code = awards.code
-    reels = [ReelTables.of(c, code) for c in columns]
-    cycle = math.prod(t.total for t in reels)
     bpl, tb = model.bet_per_line, model.total_bet
-
-    cells = {0: 1}  # the scatter cell's distribution, by convolution over the reels
-    for t in reels:
-        nxt: dict = defaultdict(int)
-        for k, v in cells.items():
-            for c, w in t.cells.items():
-                nxt[k + c] += v * w
-        cells = nxt
-    scatter_pay = {k: awards.pay[k] * tb for k in cells}
-
-    line_credits = [0] * a.classes
-    lines_total = cross = 0
-    for (readings, k), v in _mean_by_cell(model, a, reels).items():
-        for p, c in readings:
-            credits = v * p * bpl
-            line_credits[c] += credits
-            lines_total += credits
-            cross += credits * scatter_pay[k]
-    scatter_total = sum(w * scatter_pay[k] for k, w in cells.items())
-    scatter_sq = sum(w * scatter_pay[k] ** 2 for k, w in cells.items())
-    lines_sq = _second_moment(model, a, reels) * bpl * bpl
-
-    paid = {c for readings in a.readings for _, c in readings}
-    line_paid = [cycle - never_reached(model, a, reels, lambda s, c=c: any(k == c for _, k in a.readings[s]))
-                 if c in paid else 0 for c in range(a.classes)]
-    no_win = never_reached(model, a, reels, lambda s: bool(a.readings[s]), {k for k in cells if not scatter_pay[k]})
-    bucket_paid = tuple(sum(w for k, w in cells.items() if lo <= code.count(k, i) <= hi)
+    cells = [sum(row) for row in f.count]
+    scatter_pay = [awards.pay[k] * tb if k < len(awards.pay) else 0 for k in range(len(cells))]
+    lines = [sum(row) * bpl for row in f.line_sum]
+    lines_total = sum(lines)
+    cross = sum(s * scatter_pay[k] for k, s in enumerate(lines))
+    scatter_total = sum(n * scatter_pay[k] for k, n in enumerate(cells))
+    scatter_sq = sum(n * scatter_pay[k] ** 2 for k, n in enumerate(cells))
+    bucket_paid = tuple(sum(n for k, n in enumerate(cells) if lo <= code.count(k, i) <= hi)
                         if awards.awards(i, lo)[0] else 0 for i, lo, hi in awards.buckets)
-    return WindowFigures(cycle=cycle, line_credits_total=lines_total, scatter_credits_total=scatter_total,
-                         win_sum=lines_total + scatter_total, win_sq=lines_sq + 2 * cross + scatter_sq,
-                         no_win=no_win, line_paid=tuple(line_paid), line_credits=tuple(line_credits),
-                         bucket_paid=bucket_paid, windows=windows)
+    return WindowFigures(cycle=f.cycle, line_credits_total=lines_total, scatter_credits_total=scatter_total,
+                         win_sum=lines_total + scatter_total, win_sq=f.line_sq * bpl * bpl + 2 * cross + scatter_sq,
+                         no_win=sum(z for k, z in enumerate(f.no_line_win) if not scatter_pay[k]),
+                         line_paid=tuple(sum(row) for row in f.class_paid),
+                         line_credits=tuple(p * bpl for p in f.class_pay), bucket_paid=bucket_paid, windows=windows)
+
+
+def reel_columns(reels) -> list[dict[tuple[tuple[int, ...], int], int]]:
+    """Per reel of a :class:`~harness.slot.reelset.ReelSet`: ``(column shown, scatter cell)`` -> stops."""
+    out = []
+    for window, cells in zip(reels.windows, reels.scatters):
+        reel: dict = defaultdict(int)
+        for col, cell in zip(window.tolist(), cells.tolist()):
+            reel[(tuple(col), cell)] += 1
+        out.append(dict(reel))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class WaysClasses:
+    """What a ways stage has in place of a payline automaton: its line classes (the combinations)."""
+
+    classes: tuple
+
+
+def build_stage(model: SlotModel, reels, *, with_progressive: bool, multiplier: int = 1) -> Stage:
+    """A ways game's stage (:class:`~harness.slot.stage.Stage`), its joint figures already summed.
+
+    Its ``joint`` holds the programme's sums (:meth:`WaysFigures.joint`: the squared line pay whole at
+    cell 0); there is no per-way figure (``class_line_weights`` is empty: a way is not a payline).
+    """
+    f = spin_figures(model, reel_columns(reels), with_progressive=with_progressive)
+    stage = Stage(reels=reels, automaton=WaysClasses(line_classes(model)), final_weights={},
+                  line_pay_weight=sum(map(sum, f.line_sum)), class_line_weights=[], class_pay_weights=f.class_pay,
+                  multiplier=multiplier, joint=f.joint())
+    stage.joint.check()
+    return stage
+
+
+def _apply(moves: dict[int, list[tuple[int, int]]], vec: tuple[int, ...]) -> tuple[int, ...]:
+    """A sparse map applied to one window's own accumulator (the sums' moves, on concrete values)."""
+    out: dict[int, int] = defaultdict(int)
+    for i, dst in moves.items():
+        if i < len(vec) and vec[i]:  # a value of 0 left off the end is 0
+            for j, c in dst:
+                out[j] += vec[i] * c
+    return tuple(out.get(j, 0) for j in range(max(out, default=-1) + 1))
+
+
+def pay_distribution(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int], int]],
+                     top: int) -> dict[tuple[int, int], dict[int, int]]:
+    """``(cell, progressive flag) -> {min(ways pay, top): spins}`` over the cycle, for the award cap.
+
+    The same readings as :func:`spin_figures`, each carrying the window's own
+    accumulator values instead of their sums: the state is the pay of the
+    symbols already ended (kept as ``top`` once it reaches it: such a spin
+    reaches the cap whatever else it wins) and each running symbol's state and
+    values, with the progressive's state and the cell.
+
+    Raises
+    ------
+    ModelError
+        If the programme would follow more than :data:`MAX_WAYS_STATES` states at one reel.
+    """
+    rule = WaysRule.of(model)
+    lefts = [_Left(rule, s, model.reels) for s in rule.symbols]
+    prog = _Progressive(rule)
+    reels = [[(w, cell, prog.info(col), tuple((rule.factor(s, col), s.symbol in col) for s in rule.symbols))
+              for (col, cell), w in reel.items()] for reel in columns]
+    start = tuple((x, left.state, left.start) for x, left in enumerate(lefts))
+    mass: dict = {(start, 0, prog.start, 0): 1}
+    for r, reel in enumerate(reels):
+        nxt: dict = defaultdict(int)
+        for (running, paid, pst, k), v in mass.items():
+            for w, cell, pinfo, infos in reel:
+                total, still = paid, []
+                for x, st, vec in running:
+                    for st2, moves in lefts[x].successors(st, r, infos[x]):  # none: ended unpaid
+                        got = _apply(moves, vec)
+                        if st2[0] == "d":
+                            total += got[0] if got else 0
+                        else:
+                            still.append((x, st2, got))
+                if total >= top:
+                    total, still = top, []
+                nxt[(tuple(still), total, prog.move(pst, r, pinfo), k + cell)] += v * w
+        mass = nxt
+        _limit(model, len(mass), "capped (pay, running symbols) states")
+    out: dict[tuple[int, int], dict[int, int]] = {}
+    for (_, paid, pst, k), v in mass.items():
+        row = out.setdefault((k, _final_p(pst)), {})
+        row[paid] = row.get(paid, 0) + v
+    return out
