@@ -123,12 +123,15 @@ def _play_remote(job):
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
-             partition_rounds: int | None = None, scheduler: str | None = None, checkpoint=None, **options):
+             partition_rounds: int | None = None, scheduler: str | None = None, checkpoint=None, alongside=None,
+             **options):
     """``rounds`` rounds of ``game`` in partitions (of ``partition_rounds``, default
     :data:`PARTITION_ROUNDS`) on ``workers`` processes, merged in the fixed tree.
 
     ``checkpoint``: a directory keeping each finished partition's tallies
     (:mod:`harness.partition_store`); those found there are merged, not played again.
+    ``alongside``: a callable run by this process while the workers play (the report's exact
+    analysis, say), or after the partitions when there is no local pool; its exception is raised.
 
     Returns
     -------
@@ -144,7 +147,7 @@ def simulate(game, rounds: int, generator, variant=None, *, strategy=None, worke
     total, interrupted, count = _run(GameSegments(game, variant, strategy, **options), rounds, generator, size,
                                      workers=workers, progress=progress, scheduler=scheduler,
                                      remote=("game", game.name, variant, strategy, options),
-                                     checkpoint=checkpoint, identity=identity)
+                                     checkpoint=checkpoint, identity=identity, alongside=alongside)
     return _named(GameSegments.finish(total, rounds), replay, count, size, interrupted)
 
 
@@ -251,7 +254,7 @@ def play_traced(adapter, rounds: int, generator, *, remote, workers: int = 1, sc
 
 
 def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, scheduler=None, remote=None,
-         checkpoint=None, identity=None, parts=None, on_value=None):
+         checkpoint=None, identity=None, parts=None, on_value=None, alongside=None):
     """Play ``rounds`` through ``adapter`` (:class:`harness.segments.GameSegments` or ``SlotSegments``)
     in partitions of ``size`` (or the ranges ``parts``), partition i on child i of
     ``generator.spawn(P)``, merged in :mod:`harness.reduction`'s fixed tree (by the workers, when
@@ -259,7 +262,8 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
 
     Returns (merged result, interrupted, P).  ``remote`` names the adapter for a Dask task
     (:func:`_adapter`; with ``scheduler``); ``checkpoint``/``identity``: see :func:`simulate`.
-    ``on_value(index, value)`` is called with each whole partition's tree value, in order.
+    ``on_value(index, value)`` is called with each whole partition's tree value, in order;
+    ``alongside()`` runs in this process while a local pool's workers play (:class:`_Meanwhile`).
     """
     import json
 
@@ -294,11 +298,12 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
             else:
                 yield _leaf, (index, keep)
 
-    loading = []  # the thread loading what the merged result's finish needs, once the workers are forked
+    meanwhile = _Meanwhile([alongside, getattr(adapter, "prepare_finish", None)])
 
     def take(index, handle):
-        if not loading and isinstance(ex, reduction.Processes):
-            loading.append(_load_finish(adapter))
+        if isinstance(ex, reduction.Processes):
+            meanwhile.start()  # (the workers are forked by now: a fork never meets the thread)
+        meanwhile.raise_failure()  # (bad input found by ``alongside``: stop now, not after the run)
         if index not in saved and (store is not None or on_value is not None or not ex.chains):
             text, stopped = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
             if text is not None:
@@ -315,26 +320,56 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
             values, _, interrupted = reduction.reduce(ex, leaves(), len(parts), type(adapter).merge, take)
     finally:
         _PREPARED.clear()
-        for thread in filter(None, loading):
-            thread.join()  # (done before any later pool forks: a fork never meets it mid-import)
+        meanwhile.join()  # (done before any later pool forks: a fork never meets it mid-import)
+    meanwhile.run()  # what did not run alongside a local pool runs now
     total = reduction.unpack(values, type(adapter).merge)
     if total is None:
         raise KeyboardInterrupt
     return total, interrupted, len(parts)
 
 
-def _load_finish(adapter):
-    """A thread importing what ``adapter.finish`` needs (``prepare_finish``), started once a local
-    pool's workers are forked: the calling process mostly waits for them, and loading scipy for the
-    outcome chi-square (about a second) at the end of the run would be a serial part of every run."""
-    import threading
+class _Meanwhile:
+    """Work of the calling process done while a local pool's workers play: it mostly waits for them,
+    and this work, done before or after the partitions, would be a serial part of every run (a
+    game's exact analysis for the report, seconds for baccarat; loading scipy for the outcome
+    chi-square, about a second: ``prepare_finish``).  One thread, started once the workers are
+    forked and joined before the run returns; without a local pool the work runs after the
+    partitions, in this thread.  The first exception is kept and raised by :meth:`raise_failure`."""
 
-    prepare = getattr(adapter, "prepare_finish", None)
-    if prepare is None:
-        return None
-    thread = threading.Thread(target=prepare, name="rngcert-load-finish", daemon=True)
-    thread.start()
-    return thread
+    def __init__(self, tasks):
+        self.tasks = [task for task in tasks if task is not None]
+        self.thread = self.failure = None
+        self.done = not self.tasks
+
+    def _work(self) -> None:
+        try:
+            for task in self.tasks:
+                task()
+        except BaseException as exc:  # (re-raised in the calling thread)
+            self.failure = exc
+        self.done = True
+
+    def start(self) -> None:
+        import threading
+
+        if self.thread is None and not self.done:
+            self.thread = threading.Thread(target=self._work, name="rngcert-meanwhile", daemon=True)
+            self.thread.start()
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            failure, self.failure = self.failure, None
+            raise failure
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+
+    def run(self) -> None:
+        """The work, here, unless it ran alongside the workers; its failure raised."""
+        if self.thread is None and not self.done:
+            self._work()
+        self.raise_failure()
 
 
 def _template(adapter, generator):

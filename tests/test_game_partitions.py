@@ -169,21 +169,31 @@ def test_the_tree_of_merges_gives_the_partitions_merged_one_after_another(monkey
         assert _figures(sim) == expected and sim.replay["partitions"] == len(cuts), workers
 
 
-def test_the_outcome_chi_square_is_loaded_while_the_workers_play(small_partitions, monkeypatch):
-    """On a local pool, what the merged counts' chi-square needs (scipy: about a second to import)
-    is loaded by a thread of the calling process once the workers are forked, not after the last
-    partition; the thread is over when the run returns.  Played in this process, nothing is loaded
-    ahead."""
+def test_the_report_work_is_done_while_the_workers_play(small_partitions, monkeypatch):
+    """On a local pool, what the calling process must do besides merging (here the report's exact
+    analysis, given as ``alongside``, and loading what the merged counts' chi-square needs: scipy,
+    about a second) runs in one thread of it once the workers are forked, not before or after the
+    partitions; the thread is over when the run returns.  Played in this process, the same work runs
+    after the partitions; a failure of it is raised (bad input found by the analysis)."""
     import threading
 
     seen = []
     real = GameSegments.prepare_finish
     monkeypatch.setattr(GameSegments, "prepare_finish",
-                        staticmethod(lambda: seen.append(threading.current_thread()) or real()))
+                        staticmethod(lambda: seen.append(("load", threading.current_thread())) or real()))
     game = GAMES["roulette-single"]
-    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=2)
-    assert [t.name for t in seen] == ["rngcert-load-finish"] and not seen[0].is_alive()
+    analyse = lambda: seen.append(("analyse", threading.current_thread()))  # noqa: E731
+    sim = game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=2, alongside=analyse)
+    assert [(what, t.name) for what, t in seen] == [("analyse", "rngcert-meanwhile"), ("load", "rngcert-meanwhile")]
+    assert not seen[0][1].is_alive()
     assert _figures(sim) == _figures(_by_hand(game))
     seen.clear()
-    game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=1)
-    assert seen == []
+    game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=1, alongside=analyse)
+    assert [(what, t) for what, t in seen] == [("analyse", threading.main_thread()), ("load", threading.main_thread())]
+
+    def bad():
+        raise ValueError("no such deck count")
+
+    for workers in (1, 2):
+        with pytest.raises(ValueError, match="no such deck count"):
+            game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=workers, alongside=bad)

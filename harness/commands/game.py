@@ -235,20 +235,24 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
             raise click.UsageError(str(exc)) from None
         return
     try:
-        analysis = game.analyse(variant, strategy, **given)
+        analysed = []  # the exact analysis: before a one-stream simulation, during a partitioned one
         simulation = None
+        if rounds is None or (workers is None and scheduler is None and checkpoint is None):
+            analysed.append(game.analyse(variant, strategy, **given))
         if rounds is not None:
             generator = rng.build()
             with Progress(f"simulating {game_name}", rounds, unit="rounds", quiet=quiet) as progress:
-                if workers is None and scheduler is None and checkpoint is None:
+                if analysed:
                     simulation = game.simulate(rounds, generator, variant, progress=progress, strategy=strategy,
                                                **given)
                 else:
                     from harness import game_partitions
 
-                    simulation = game_partitions.simulate(game, rounds, generator, variant, strategy=strategy,
-                                                          workers=workers or 1, progress=progress,
-                                                          scheduler=scheduler, checkpoint=checkpoint, **given)
+                    simulation = game_partitions.simulate(
+                        game, rounds, generator, variant, strategy=strategy, workers=workers or 1,
+                        progress=progress, scheduler=scheduler, checkpoint=checkpoint,
+                        alongside=lambda: analysed.append(game.analyse(variant, strategy, **given)), **given)
+        analysis = analysed[0]
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
         raise click.UsageError(str(exc)) from None
     outcome = _outcome(simulation)
