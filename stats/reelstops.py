@@ -311,7 +311,8 @@ def _biased_given_words(ctx, acc) -> str:
     whose, _ = acc.columns[r]
     height = ctx.labels[acc.support[acc.reels + r][h]]
     stop = int(np.argmin(acc.p[r]))
-    return f"{whose}'s stop {ctx.labels[acc.support[r][stop]]} at (1 + δ)·{acc.exact[r][stop]} when it is {height} high"
+    label = ctx.labels[acc.support[r][stop]]
+    return f"{whose}'s stop {label} at (1 + δ)·{acc.exact[r][stop]} when it is {height} high"
 
 
 def _repeat(acc, result, alpha, power) -> float:

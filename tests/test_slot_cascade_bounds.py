@@ -12,7 +12,7 @@ import pytest
 from slot_support import model
 from test_slot_cascade import BASE, LINES, WAYS, brute_force
 
-from harness.slot import cascade, chain, chain_bounds
+from harness.slot import cascade_stage, cascade_walk, chain, chain_bounds
 from harness.slot.errors import ModelError
 from harness.slot.exact import analyse
 from harness.slot.profiles import Rule, _apply, check
@@ -22,7 +22,7 @@ from harness.slot.report import render, to_json
 @pytest.fixture
 def bounded(monkeypatch):
     """Every cascade chain is solved by bounds (as one beyond 1,000 states is)."""
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
+    monkeypatch.setattr(cascade_stage, "MAX_CASCADE_STATES", 0)
 
 
 @pytest.mark.parametrize("text", [WAYS, LINES], ids=["ways", "lines"])
@@ -78,7 +78,7 @@ def test_an_endless_refill_is_still_refused_when_bounded(bounded):
 
 
 def test_a_chain_beyond_the_followed_limit_is_refused_not_cut(monkeypatch):
-    monkeypatch.setattr(cascade, "MAX_CASCADE_BOUND_STATES", 3)
+    monkeypatch.setattr(cascade_walk, "MAX_CASCADE_BOUND_STATES", 3)
     with pytest.raises(ModelError, match="the cascade chain reaches more than 3 windows, too many to follow"):
         analyse(model(WAYS))
 

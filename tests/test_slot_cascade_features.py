@@ -13,7 +13,7 @@ import pytest
 from slot_support import award, feature_value_by_first_step, model, play_figures, refused, simulate_refused
 from test_slot_cascade import WAYS, _play, paid_spins
 
-from harness.slot import cascade
+from harness.slot import cascade_stage
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
 
@@ -151,7 +151,7 @@ def test_scatters_with_reel_heights_equal_brute_force():
 
 
 def test_bounded_scatters_hold_the_brute_force(monkeypatch):
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
+    monkeypatch.setattr(cascade_stage, "MAX_CASCADE_STATES", 0)
     m = model(NO_FREE_SPINS)
     a = analyse(m)
     mean, second, hit, once = play_figures(brute_force_no_free(m))
@@ -171,16 +171,16 @@ def brute_force_no_free(m):
 
 def _bounded_chains(monkeypatch, which):
     """Solve the chains ``which`` names ("paid spin", "free spins" or "both") by the bounds only."""
-    init = cascade._Solver.__init__
+    init = cascade_stage.Solver.__init__
 
     def patched(self, walk):
         init(self, walk)
         free_walk = walk.times != 1  # GAME's free spins pay x2
         if which == "both" or (which == "free spins") == free_walk:
             self.exact = False
-            self.prepared = cascade.cb.prepare(walk.edges)
+            self.prepared = cascade_stage.cb.prepare(walk.edges)
 
-    monkeypatch.setattr(cascade._Solver, "__init__", patched)
+    monkeypatch.setattr(cascade_stage.Solver, "__init__", patched)
 
 
 @pytest.mark.parametrize("which", ["both", "paid spin", "free spins"])
@@ -234,7 +234,8 @@ def test_both_ways_with_cascades_is_refused_and_says_why(tmp_path):
 
 
 def test_free_spins_with_cascades_and_reel_heights_are_refused(tmp_path):
-    refused(tmp_path, _with_heights(GAME), "window.heights: a game with reel heights per spin has no [free_spins] section")
+    refused(tmp_path, _with_heights(GAME),
+            "window.heights: a game with reel heights per spin has no [free_spins] section")
 
 
 def test_japanese_checks_cover_scatters_and_free_spins():
@@ -302,7 +303,7 @@ def test_mystery_levels_with_cascades_equal_brute_force():
 
 def test_bounded_cascades_with_mystery_levels_hold_the_exact_figures(monkeypatch):
     exact = analyse(model(NO_FREE_SPINS + MYSTERY))
-    monkeypatch.setattr(cascade, "MAX_CASCADE_STATES", 0)
+    monkeypatch.setattr(cascade_stage, "MAX_CASCADE_STATES", 0)
     a = analyse(model(NO_FREE_SPINS + MYSTERY))
     assert a.bounded and a.rtp <= exact.rtp <= a.rtp_upper and a.variance <= exact.variance <= a.variance_upper
     assert a.parts["progressive"] == exact.parts["progressive"] > 0 and a.hit_frequency == exact.hit_frequency

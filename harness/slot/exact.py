@@ -43,6 +43,7 @@ from harness.slot import bonus as bn
 from harness.slot import both_ways as bw
 from harness.slot import cap as cp
 from harness.slot import cascade as cs
+from harness.slot import cascade_stage as cst
 from harness.slot import feature as fs
 from harness.slot import heights as ht
 from harness.slot import hold_spin as hs
@@ -303,7 +304,7 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     chains = (f"the cascade chain has {sol.states:,} states" if model.free_spins is None else
               f"the cascade chains have {sol.states:,} (paid spin) and {sol.free_states:,} (one free spin) "
               "states, the larger")
-    bounded = (f"{chains}, beyond the {cs.MAX_CASCADE_STATES:,} solved exactly: "
+    bounded = (f"{chains}, beyond the {cst.MAX_CASCADE_STATES:,} solved exactly: "
                f"RTP, variance and the cascades' share of each outcome are rigorous bounds "
                f"(RTP gap {float(sol.rtp_gap / tb):.3g})")
     return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
