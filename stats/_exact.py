@@ -7,6 +7,8 @@ from math import factorial
 
 import numpy as np
 
+from stats._sp800_22_native import _check, _lib
+
 
 def distinct_count_distribution(probabilities: tuple, t: int) -> list[Fraction]:
     """P(a group of t i.i.d. outcomes shows exactly r distinct values), r = 1..t.
@@ -86,21 +88,22 @@ def coupon_length_distribution(probabilities, max_length: int) -> np.ndarray:
     seen = (index[:, None] // stride) % (size + 1)
     stay = seen @ p                      # an already-seen category comes up
     grow = (size - seen) * p             # a new category of group g comes up
-    moves = []
-    for g in range(p.size):
-        movable = np.flatnonzero(seen[:, g] < size[g])
-        moves.append((movable, movable + stride[g], grow[movable, g]))
+    # Stepped in C (csrc/stats/coupon_chain.h): per step new = state * stay, then for each group g
+    # new[i + stride[g]] += state[i] * grow[i, g] (0 where group g cannot grow; tests/test_stats_classical.py
+    # holds it bit for bit to the same loop in numpy); thousands of steps of a few numpy calls each cost
+    # most of a battery's set-up and of the coupon test's detectable-deviation search.
+    rate = np.ascontiguousarray(grow.T, dtype=np.float64)
+    stay = np.ascontiguousarray(stay, dtype=np.float64)
+    stride = np.ascontiguousarray(stride, dtype=np.int64)
     state = np.zeros(states)
     state[0] = 1.0
-    full = states - 1
     out = np.zeros(max_length + 1)
-    for r in range(1, max_length):
-        new = state * stay
-        for source, target, rate in moves:
-            new[target] += state[source] * rate  # targets of one group are distinct: no lost updates
-        out[r] = new[full]
-        new[full] = 0.0
-        state = new
+    ffi, lib = _lib()
+    buffer = ffi.from_buffer
+    _check(lib.stat_coupon_chain(states, p.size, buffer("double[]", stay), buffer("int64_t[]", stride),
+                                 buffer("double[]", rate), max_length,
+                                 buffer("double[]", out), buffer("double[]", state), buffer("double[]", np.empty(states))),
+           "coupon collector chain")
     out[max_length] = state.sum()
     return out
 

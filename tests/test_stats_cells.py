@@ -40,6 +40,28 @@ def test_no_cells_for_a_result_without_arrays():
     assert cell_table(object()) is None
 
 
+def _json_number_one_by_one(value):
+    value = float(value)
+    if not np.isfinite(value):
+        return None
+    return int(value) if value.is_integer() else value
+
+
+@pytest.mark.parametrize("values", [
+    np.arange(300_000, dtype=np.float64),                                  # counts: all whole
+    np.array([0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf, 1e300, 2.0**63, 2.0**62, 3.25e-7]),
+])
+def test_json_cells_hold_the_same_numbers_as_one_by_one(values):
+    table = cell_table(type("R", (), {"observed": values, "expected": values})())
+    got = table.to_json()
+    for key in ("observed", "expected"):
+        expected = [_json_number_one_by_one(v) for v in values]
+        assert got[key] == expected and [type(v) for v in got[key]] == [type(v) for v in expected]
+        assert json.dumps(got[key]) == json.dumps(expected)
+    residual = [None if not np.isfinite(v) else round(float(v), 6) for v in table.residual]
+    assert got["residual"] == residual and json.dumps(got["residual"]) == json.dumps(residual)
+
+
 def test_biased_pocket_is_named_first_in_text_and_json(tmp_path):
     from rngcore.devices import device_spec
 

@@ -61,6 +61,46 @@ def test_coupon_lengths_match_markov_enumeration():
             assert ours[r] == pytest.approx(float(brute), abs=1e-15)
 
 
+def _coupon_lengths_state_by_state(probabilities, max_length):
+    """Reference: the coupon chain stepped as a flat vector, each group's moves gathered and
+    scattered by index (the straightforward form of stats._exact.coupon_length_distribution)."""
+    groups = {}
+    for q in probabilities:
+        groups[q] = groups.get(q, 0) + 1
+    p = np.array([float(q) for q in groups])
+    size = np.array(list(groups.values()))
+    stride = np.cumprod(np.concatenate([[1], size[:-1] + 1]))
+    states = int(np.prod(size + 1))
+    seen = (np.arange(states)[:, None] // stride) % (size + 1)
+    stay, grow = seen @ p, (size - seen) * p
+    moves = [(m, m + stride[g], grow[m, g]) for g in range(p.size) for m in [np.flatnonzero(seen[:, g] < size[g])]]
+    state = np.zeros(states)
+    state[0] = 1.0
+    out = np.zeros(max_length + 1)
+    for r in range(1, max_length):
+        new = state * stay
+        for source, target, rate in moves:
+            new[target] += state[source] * rate
+        out[r] = new[-1]
+        new[-1] = 0.0
+        state = new
+    out[max_length] = state.sum()
+    return out
+
+
+@pytest.mark.parametrize("probabilities", [
+    (Fraction(1, 256),) * 256,                                   # a byte device
+    (Fraction(1, 256) * Fraction(1, 2),) + (Fraction(511, 130560),) * 255,  # one scarce byte value
+    SKEWED,                                                      # every category its own group
+    (Fraction(1, 10),) * 3 + (Fraction(1, 5),) * 2 + (Fraction(3, 20),) * 2,  # three groups
+])
+def test_coupon_chain_on_slices_equals_the_state_by_state_chain(probabilities):
+    assert sum(probabilities) == 1
+    length = 3000 if len(probabilities) > 100 else 200
+    assert np.array_equal(coupon_length_distribution(probabilities, length),
+                          _coupon_lengths_state_by_state(probabilities, length))
+
+
 def test_collision_distribution_by_enumeration():
     pmf, offset = collision_distribution(5, 4)
     brute = enumerated_law((Fraction(1, 5),) * 5, 4, lambda s: 4 - len(set(s)))
