@@ -57,6 +57,8 @@ setup(
     cmdclass={"build_py": build_py_with_shipped},
     options={
         "bdist_wheel": {"py_limited_api": "cp311"},
+        # The layers' extensions compile side by side, one per core (True: os.cpu_count()).
+        "build_ext": {"parallel": True},
         "build": {"build_base": _SCRATCH + "/build"},
         "egg_info": {"egg_base": _SCRATCH},
     },

@@ -118,6 +118,32 @@ def _setup_token_bytes():
     return lambda: secrets.token_bytes(MIB)
 
 
+# --- the keystream of each code path (no engine, no buffer, no continuous test) ---
+
+def _setup_keystream_path(path: str):
+    def setup():
+        from rngcore import ffi, lib
+        from rngcore.testing import available_keystream_paths
+
+        if path not in available_keystream_paths():
+            raise SkipCase(f"this CPU or build has no {path} keystream path")
+        function = getattr(lib, f"rng_chacha20_blocks_{path}")
+        key = ffi.new("uint32_t[8]", [int.from_bytes(PIN_SEED[4 * i:4 * i + 4], "little") for i in range(8)])
+        out = bytearray(MIB)
+        target = ffi.from_buffer(out)
+
+        def run():
+            function(key, 0, PIN_STREAM, target, MIB // 64)
+            return out
+
+        return run
+
+    return setup
+
+
+KEYSTREAM_PATHS = ("portable", "avx2", "avx512")
+
+
 # --- bounded integers --------------------------------------------------------
 
 def _integers_check(result) -> None:
@@ -221,6 +247,12 @@ CASES = [
     BenchCase("fill-1MiB", "rngcert", _setup_rngcert_fill, MIB, "B",
               target=">= 0.9x openssl-chacha20", check=_bytes_check),
     BenchCase("fill-1MiB", "openssl-chacha20", _setup_openssl_fill, MIB, "B",
+              baseline=True, check=_bytes_check),
+    # The block function of each code path alone, from counter 0 every call (the pinned first MiB),
+    # against OpenSSL's keystream into a reused buffer: which path reaches OpenSSL's speed here.
+    *[BenchCase("keystream-1MiB", f"rngcert-{path}", _setup_keystream_path(path), MIB, "B",
+                check=_replay_bytes_check) for path in KEYSTREAM_PATHS],
+    BenchCase("keystream-1MiB", "openssl-chacha20", _setup_openssl_fill, MIB, "B",
               baseline=True, check=_bytes_check),
     BenchCase("integers-37", "rngcert", _setup_rngcert_integers, INTEGERS_SIZE, "values",
               target=">= 1.0x numpy-pcg64", check=_integers_check),
