@@ -57,11 +57,12 @@ def _window_models():
     weighted = GAME.replace("[reels]\n", "[reels]\nbase_weights = [[2, 1, 0, 3], [1, 1, 1, 1, 4], [1, 2, 1]]\n")
     return {"both-ways lines": sup.model(LINES), "both-ways ways": sup.model(WAYS),
             "reel heights, weighted stops": sup.model(weighted), "cascade lines": sup.model(CASCADE),
-            "cascade example": load_model(EXAMPLES / "slot_cascade.toml")}
+            "cascade example": load_model(EXAMPLES / "slot_cascade.toml"),
+            "cascade with reel heights": load_model(EXAMPLES / "slot_cascade_megaways.toml")}
 
 
 @pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights, weighted stops",
-                                  "cascade lines", "cascade example"])
+                                  "cascade lines", "cascade example", "cascade with reel heights"])
 def test_a_round_plays_window_games_as_the_window_player_does(name):
     m = _window_models()[name]
     plays = _plays(m, 400, 71)
