@@ -20,12 +20,17 @@ from __future__ import annotations
 import os
 import tempfile
 
-from harness.benchcases._base import BenchCase
+from harness.benchcases._base import BenchCase, SkipCase
+from harness.resources import shipped
 
-MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                     "examples", "slot_two_scatters.toml")
+SHIPPED = shipped("examples/slot_two_scatters.toml")  # the installed copy, else the checkout's
 ROUNDS = 4_000
 
+
+def _model_path() -> str:
+    if SHIPPED is None:
+        raise SkipCase("examples/slot_two_scatters.toml is not installed with this rngcert")
+    return str(SHIPPED)
 
 def _setup_table(batch: str | None):
     def setup():
@@ -35,7 +40,7 @@ def _setup_table(batch: str | None):
         from harness.rounds.journal import Journal
         from harness.rounds.table import rules_for
 
-        rules = rules_for(f"slot:{MODEL}")
+        rules = rules_for(f"slot:{_model_path()}")
         bets, g = [Bet("ann", "spin", rules.bets["spin"].stake)], rngcore.Generator()
         folder, runs = tempfile.mkdtemp(prefix="rngcert-bench-slot-rounds-"), [0]
 
@@ -63,7 +68,7 @@ def _setup_play():
     from harness.slot import load_model
     from harness.slot.spin import Player
 
-    player, g = Player(load_model(MODEL)), rngcore.Generator()
+    player, g = Player(load_model(_model_path())), rngcore.Generator()
 
     def run():
         plays = [player.spin(g) for _ in range(ROUNDS)]
@@ -77,7 +82,7 @@ def _setup_kernel():
     from harness.slot import load_model
     from harness.slot.simulate import simulate
 
-    model, g = load_model(MODEL), rngcore.Generator()
+    model, g = load_model(_model_path()), rngcore.Generator()
 
     def run():
         r = simulate(model, ROUNDS, g)
