@@ -121,3 +121,27 @@ def test_c_engine_settles_the_bet_behind_as_the_reference_over_a_million_rounds(
     ours = [(F(int(a), tt.DEN), F(int(b), tt.DEN)) for a, b in zip(net_log, behind_log)]
     first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
     assert first is None, f"round {first}: C {ours[first]}, reference {theirs[first]}"
+
+
+def test_without_the_hole_card_the_engines_bet_behind_is_the_seats_net():
+    # The bet-behind is 001's (hole card): a dealer blackjack ends its rounds at the peek.
+    # Without the hole card the engine reports the seat's net for it whatever the follow
+    # choices, also when a dealer blackjack comes after the seat split (8-8 v 10).
+    rules = GAMES["blackjack"].game_rules(deal="no-hole-card", max_hands=2, surrender="no")
+    strategy = tw.infinite_deck_analysis(rules, distributions=False)[1]
+    tables = {f: tt.TwentyOneTable(rules, strategy, GAME.shoe_rules, 8, behind=f) for f in FOLLOW}
+    split_against_blackjack = 0
+    for d in sorted(set(itertools.permutations((1, 2, 3, 8, 8, 10, 10)))):
+        stack = np.array([cards.encode(v, 0) for v in d], dtype=np.uint16)
+        results = set()
+        for table in tables.values():
+            try:
+                nets, _, used, hands = table.round_areas(stack)
+            except tt.OutOfCards:
+                continue
+            results.add((nets[0], nets[2]))
+            # the dealer's second card is the last one dealt when the dealer draws no more
+            split_against_blackjack += hands > 1 and d[1] == 10 and d[used - 1] == 1 and table is tables[(False, False)]
+        assert all(seat == behind for seat, behind in results), d
+        assert len(results) <= 1, d
+    assert split_against_blackjack > 0

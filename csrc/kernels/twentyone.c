@@ -298,18 +298,19 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         }
     }
 
-    int32_t live_stakes[2] = {0, 0}, behind_live = 0;
+    int32_t live_stakes[2] = {0, 0};
     uint32_t live = 0;
-    behind_own = n_done > 0 && owner[0] == 0;
+    /* The bet-behind is 001's, a hole-card game (twentyone.h): with the hole card a dealer
+     * blackjack has an A or a ten up, so the peek above ended the round before any play, and
+     * every hand played is settled by a bust or against the dealer's drawn total below. */
+    behind_own = r->hole_card && n_done > 0 && owner[0] == 0;
     for (uint32_t i = 0; i < n_done; i++) {
-        int32_t bs = behind_stake(r, &done_hands[i], owner[i]);
         if (hand_total(&done_hands[i]) > 21) {
             net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
-            behind -= bs * KERN_TW_DEN;
+            behind -= behind_stake(r, &done_hands[i], owner[i]) * KERN_TW_DEN;
         } else if (done_hands[i].rescued) {
             net[owner[i]] -= KERN_TW_DEN;                       /* Pontoon 3-7-ホ: the original stake, at once */
         } else {
-            behind_live += bs;
             owner[live] = owner[i];
             done_hands[live++] = done_hands[i];
             live_stakes[owner[i]] += done_hands[i].stake;
@@ -355,10 +356,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
                 net[a] -= (r->original_bet_only ? 1 : live_stakes[a]) * KERN_TW_DEN;
             }
         }
-        if (behind_live) {
-            behind -= (r->original_bet_only ? 1 : behind_live) * KERN_TW_DEN;
-        }
-        goto done;
+        goto done;   /* no hole card: the bet-behind is not its own (behind_own) */
     }
     for (;;) {
         uint32_t total = best_total(dealer.hard, dealer.aces);

@@ -36,7 +36,11 @@
  * a doubled hand counts one stake unless follow_double, and after a split it
  * follows only the first split hand (the one completed first, which keeps
  * that place through re-splits) unless follow_split.  Its net is counted in
- * behind[] (kern_tw_play) in the nets' classes.
+ * behind[] (kern_tw_play) in the nets' classes.  It is settled under the
+ * hole-card rule only (001's): there a dealer blackjack always ends the
+ * round at the peek, before any hand is played, so every hand it follows is
+ * settled by its bust or against the dealer's drawn total.  Without the hole
+ * card its net is the seat's (follow_double and follow_split do not change it).
  *
  * Two areas (Blackjack Switch, 000 第2 2, rules.switch_hands): the seat holds
  * a pair of main areas with equal stakes (2-4-ハ).  The deal is each area's
