@@ -341,3 +341,69 @@ def test_smoke_runs_and_checks_every_case_exactly_once(monkeypatch):
     assert "error: fake-a/ours returned a wrong result: wrong result" in wrong.stderr
     both = CliRunner().invoke(main, ["bench", "--smoke", "--quick"])
     assert both.exit_code == 2 and "exclude each other" in both.output
+
+
+# --- shipped files: an installed wheel may come without examples/ --------------------
+
+def _area_modules():
+    import importlib
+    import pkgutil
+
+    import harness.benchcases
+
+    return {info.name: importlib.import_module(f"harness.benchcases.{info.name}")
+            for info in pkgutil.iter_modules(harness.benchcases.__path__) if not info.name.startswith("_")}
+
+
+def test_bench_cases_find_shipped_files_only_through_shipped_or_skip():
+    """One way to a shipped file, called at set-up: a direct ``shipped()`` can hand a case None
+    (the megaways case once called ``load_model(None)``), and one at import does file work
+    for every ``rngcert bench``."""
+    import inspect
+
+    direct = {name for name, module in _area_modules().items()
+              if "harness.resources" in (source := inspect.getsource(module))
+              or "import resources" in source or "import shipped" in source}
+    assert direct == set()
+
+
+def test_every_case_needing_a_shipped_file_skips_cleanly_without_it(monkeypatch):
+    """With the shipped files absent (as in a wheel without examples/), each case that needs one
+    is skipped naming the file; the other cases of those areas ask for none."""
+    import inspect
+
+    from harness import resources
+
+    asked = []
+    monkeypatch.setattr(resources, "shipped", lambda relative: asked.append(relative))
+    users = {name: m for name, m in _area_modules().items() if "shipped_or_skip" in inspect.getsource(m)}
+    assert {"slot", "slot_ways", "rounds_slot"} <= set(users)
+    for module in users.values():  # bypass caches filled while the files were there
+        for attr, value in vars(module).items():
+            if hasattr(value, "cache_clear") and hasattr(value, "__wrapped__"):
+                monkeypatch.setattr(module, attr, value.__wrapped__)
+    skipped = set()
+    for module in users.values():
+        for case in module.CASES:
+            asked.clear()
+            try:
+                case.setup()
+            except SkipCase as exc:
+                assert len(asked) == 1 and str(exc) == f"{asked[0]} is not installed with this rngcert", case.label
+                [result] = _base.run_group([case], _base.Timing.smoke())  # the runner's path: a skip, no raise
+                assert result.skipped == str(exc), case.label
+                skipped.add(case.label)
+            else:
+                assert asked == [], f"{case.label} asked for {asked} and did not skip"
+    assert {c.label for c in users["slot"].CASES} | {c.label for c in users["rounds_slot"].CASES} <= skipped
+    assert "slot-exact-megaways-117649/rngcert-ways-programme" in skipped
+
+
+def test_bench_without_the_shipped_example_reports_a_skip_not_a_traceback(monkeypatch):
+    from harness import resources
+
+    monkeypatch.setattr(resources, "shipped", lambda relative: None)
+    result = CliRunner().invoke(main, ["bench", "--smoke", "--group", "slot-exact-megaways-117649"])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "skipped: examples/slot_megaways.toml is not installed with this rngcert" in result.stdout
+    assert "Traceback" not in result.output

@@ -15,16 +15,41 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pathlib
 import re
 import statistics
 import time
 from typing import Callable, Iterable, Sequence
+
+from harness import resources
 
 
 class SkipCase(Exception):
     """Raised by a case's ``setup`` (or its first call or ``check``) when it
     cannot run here (e.g. an optional baseline library is not installed).
     The message is shown in the report."""
+
+
+def shipped_or_skip(relative: str) -> pathlib.Path:
+    """The shipped file ``relative`` (e.g. ``"examples/slot_megaways.toml"``) a case needs.
+
+    Call it from a case's ``setup`` (not at import), so a missing file skips
+    only the cases that need it.
+
+    Returns
+    -------
+    pathlib.Path
+        The installed copy, else the source checkout's (:func:`harness.resources.shipped`).
+
+    Raises
+    ------
+    SkipCase
+        When neither exists: an installed wheel may come without ``examples/``.
+    """
+    path = resources.shipped(relative)  # looked up per call: the tests hide the file through it
+    if path is None:
+        raise SkipCase(f"{relative} is not installed with this rngcert")
+    return path
 
 
 #: Our own packages: a missing module of these is a broken install, never a reason to skip.

@@ -20,17 +20,15 @@ from __future__ import annotations
 import os
 import tempfile
 
-from harness.benchcases._base import BenchCase, SkipCase
-from harness.resources import shipped
+from harness.benchcases._base import BenchCase, shipped_or_skip
 
-SHIPPED = shipped("examples/slot_two_scatters.toml")  # the installed copy, else the checkout's
+EXAMPLE = "examples/slot_two_scatters.toml"  # shipped; found by shipped_or_skip at set-up
 ROUNDS = 4_000
 
 
 def _model_path() -> str:
-    if SHIPPED is None:
-        raise SkipCase("examples/slot_two_scatters.toml is not installed with this rngcert")
-    return str(SHIPPED)
+    return str(shipped_or_skip(EXAMPLE))
+
 
 def _setup_table(batch: str | None):
     def setup():

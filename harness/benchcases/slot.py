@@ -51,12 +51,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from harness.benchcases._base import BenchCase, SkipCase
-from harness.resources import shipped
+from harness.benchcases._base import BenchCase, shipped_or_skip
 
-EXAMPLE = shipped("examples/slot_compliant.toml")
-WAYS_EXAMPLE = shipped("examples/slot_two_scatters.toml")
-HOLD_EXAMPLE = shipped("examples/slot_hold_and_spin.toml")
+# Shipped example models, found by shipped_or_skip when a case is set up.
+EXAMPLE = "examples/slot_compliant.toml"
+WAYS_EXAMPLE = "examples/slot_two_scatters.toml"
+HOLD_EXAMPLE = "examples/slot_hold_and_spin.toml"
 HOLD_RTP = 0.930834548928551  # float() of the exact RTP (pinned; the tests derive the chain by brute force)
 HOLD_NUMPY_PLAYS = 20_000
 WAYS_REPEAT = 5  # 20-stop strips x 5 = 100 stops
@@ -76,9 +76,7 @@ def _model(lines: int | None = None):
 
     if lines == WAYS:
         return _ways_model()
-    if EXAMPLE is None:
-        raise SkipCase("examples/slot_compliant.toml is not installed with this rngcert")
-    model = load_model(EXAMPLE)
+    model = load_model(shipped_or_skip(EXAMPLE))
     return model if lines is None else dataclasses.replace(model, paylines=model.paylines[:lines])
 
 
@@ -88,9 +86,7 @@ WAYS = -243  # the _model key of the 243-ways game
 def _ways_model():
     from harness.slot.model import load_model
 
-    if WAYS_EXAMPLE is None:
-        raise SkipCase("examples/slot_two_scatters.toml is not installed with this rngcert")
-    model = load_model(WAYS_EXAMPLE)
+    model = load_model(shipped_or_skip(WAYS_EXAMPLE))
     return dataclasses.replace(model, base_strips=tuple(s * WAYS_REPEAT for s in model.base_strips),
                                feature_strips=tuple(s * WAYS_REPEAT for s in model.feature_strips))
 
@@ -120,7 +116,7 @@ def _check_ways_exact(a) -> None:
     from harness.slot.model import load_model
 
     assert a.cycle == 100**5 and len(a.model.scatters) == 2
-    assert a.rtp == analyse(load_model(WAYS_EXAMPLE)).rtp, "repeating every strip must keep the RTP"
+    assert a.rtp == analyse(load_model(shipped_or_skip(WAYS_EXAMPLE))).rtp, "repeating every strip must keep the RTP"
 
 
 def _setup_ways_exact():
@@ -185,9 +181,7 @@ def _setup_sim_numpy_pcg64(lines: int = 20, spins: int = NUMPY_SPINS):
 def _hold_model():
     from harness.slot.model import load_model
 
-    if HOLD_EXAMPLE is None:
-        raise SkipCase("examples/slot_hold_and_spin.toml is not installed with this rngcert")
-    return load_model(HOLD_EXAMPLE)
+    return load_model(shipped_or_skip(HOLD_EXAMPLE))
 
 
 def _setup_hold_exact():

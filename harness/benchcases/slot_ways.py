@@ -17,10 +17,9 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
-from harness.benchcases._base import BenchCase
-from harness.resources import shipped
+from harness.benchcases._base import BenchCase, shipped_or_skip
 
-EXAMPLE = shipped("examples/slot_megaways.toml")
+EXAMPLE = "examples/slot_megaways.toml"  # shipped; found by shipped_or_skip at set-up
 EXAMPLE_RTP = Fraction(3860657384912181, 4096000000000000)  # pinned; tests/test_slot_megaways.py derives it
 EXAMPLE_CYCLE = 100 ** 6 * 12 ** 6
 
@@ -63,7 +62,7 @@ def _setup_example():
     from harness.slot.exact import analyse
     from harness.slot.model import load_model
 
-    model = load_model(EXAMPLE)
+    model = load_model(shipped_or_skip(EXAMPLE))
     return lambda: analyse(model)
 
 
