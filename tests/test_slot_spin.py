@@ -133,10 +133,12 @@ def test_recorded_stops_that_are_not_one_play_are_refused(model):
 
 
 def test_a_model_with_an_unplayed_feature_is_refused_naming_it():
-    from harness.slot import ModelError, load_model
+    from harness.slot import ModelError
+    from slot_support import model
+    from test_slot_cascade_features import GAME
 
-    with pytest.raises(ModelError, match="progressive"):
-        check_playable(load_model("examples/slot_compliant.toml"))
+    with pytest.raises(ModelError, match="cascade"):
+        check_playable(model(GAME))
 
 
 BONUS_MODEL = """
