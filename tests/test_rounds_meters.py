@@ -314,3 +314,18 @@ def test_the_fault_study_of_a_metered_model_carries_its_meters(tmp_path, metered
     check_meters(rounds, metered)
     unsettled = [e for evs in rounds.values() for e in evs if e["kind"] == "unsettled"]
     assert unsettled and all(e["customer"] == "ann" for e in unsettled)
+
+
+def test_mystery_levels_beyond_one_draw_are_refused_naming_the_section(tmp_path):
+    """The mystery outcome is one bounded draw below the levels' common denominator: above 2^32 - 1
+    the model is refused (exit 2, one line), not drawn another way."""
+    path = tmp_path / "wide.toml"
+    path.write_text(METERED.replace('probability = "2/39"', 'probability = "1/4294967311"'))
+    with pytest.raises(RoundError, match="mystery: the levels' probabilities have the common denominator "
+                                         "30,064,771,177"):
+        rules_for(f"slot:{path}")
+    script = tmp_path / "bets.toml"
+    script.write_text(f'[[bets]]\ncustomer = "ann"\nbet = "spin"\nstake = {STAKE}\n')
+    done = CliRunner().invoke(main, ["play", f"slot:{path}", "--journal", str(tmp_path / "w.sqlite"),
+                                     "--bets", str(script)])
+    assert done.exit_code == 2 and "common denominator" in done.output and "Traceback" not in done.output

@@ -94,12 +94,6 @@ def test_a_bad_stake_a_second_customer_and_a_bad_model_are_refused(tmp_path, mod
         r.place(Bet("ann", "red", STAKE))
     with pytest.raises(RoundError, match="cannot read the model"):
         rules_for(f"slot:{tmp_path / 'missing.toml'}")
-    from tests.test_slot_cascade_features import GAME  # a cascade with scatters and free spins
-
-    unplayed = tmp_path / "cascade_free_spins.toml"
-    unplayed.write_text(GAME)
-    with pytest.raises(RoundError, match="cascades with scatter symbols or free spins"):
-        rules_for(f"slot:{unplayed}")
     with pytest.raises(RoundError, match="no round engine builds games of the form nope"):
         rules_for("nope:x")
 

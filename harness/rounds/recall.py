@@ -19,6 +19,9 @@ from harness.rounds.machine import Round, RoundError
 from harness.rounds.states import FINAL, State
 
 
+METER_FIELDS = ("meter", "before", "contributed", "awarded", "after")  # what recall shows of a meter
+
+
 def summary(events: list[dict]) -> dict:
     """One round as recall shows it."""
     first = events[0]
@@ -39,8 +42,7 @@ def summary(events: list[dict]) -> dict:
         "outcome": None if outcome is None else {k: outcome[k] for k in ("shown", "record", "provenance")},
         "fault": None if fault is None else {k: fault[k] for k in ("at", "reason", "clause", "resolution")},
         "settlements": settlements,
-        **({} if metered is None else {"meters": [{k: m[k] for k in ("meter", "before", "contributed", "awarded", "after")}
-                                                  for m in metered]}),
+        **({} if metered is None else {"meters": [{k: m[k] for k in METER_FIELDS} for m in metered]}),
     }
 
 

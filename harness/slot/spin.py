@@ -28,24 +28,26 @@ its stops.
 With reel heights per spin, each reel's height is drawn (below its heights'
 total weight) just before its stop, reel by reel (``heights``); a cascade's
 refills are drawn by the window player's rule
-(:meth:`harness.slot.window_player.WindowGame.cascade`, ``refills``); sticky
+(:meth:`harness.slot.window_player.WindowGame.sequence`, ``refills``), each
+free spin of a cascade game a whole sequence of its own whose refills follow
+its stops, and a cascade spin's scatters are counted in its sequence's last
+window (docs/slot_model.md, "Cascades with scatters and free spins"); sticky
 wilds are laid over the free spins as :mod:`harness.slot.sticky` says (a
 retrigger awarding what is left below ``free_spins.max_spins``); the
 hold-and-spin feature is played by :func:`harness.slot.hold_spin.play`
 (``hold``) after the free spins and before the bonus.  Every one of these
 draws is recorded, so :meth:`Player.evaluate` re-derives the play.
 
-Played: paylines, ways, both-ways pays, reel heights, cascades, every
-scatter's pays, stop weights, expanding wilds, wild multipliers, sticky
+Every feature a model may hold is played: paylines, ways, both-ways pays,
+reel heights, cascades (with scatters and free spins too), every scatter's
+pays, stop weights, expanding wilds, wild multipliers, sticky
 wilds, free spins with retriggers and their multiplier, hold and spin, the
 wheel and pick bonuses and the award cap.  A play says which of the model's
 meters it hits (the combination progressive, the jackpot and mystery levels:
 :mod:`harness.slot.meters`; the mystery draw is the play's last, ``mystery``);
 what a hit pays is the meter's value, kept by whoever plays the plays in
-order (:mod:`harness.rounds.meters`), outside the cap.  Not played
-(:func:`check_playable` refuses the model naming the section): cascades with
-scatters or free spins.  The model's bet (``total_bet`` credits) is the one
-stake played.
+order (:mod:`harness.rounds.meters`), outside the cap.  The model's bet
+(``total_bet`` credits) is the one stake played.
 """
 from __future__ import annotations
 
@@ -133,13 +135,6 @@ class Play:
         return [list(s.stops) for s in self.spins]
 
 
-def check_playable(model: SlotModel) -> None:
-    """ModelError naming the first section of ``model`` that :class:`Player` does not play (see the module doc)."""
-    if model.cascade is not None and (model.scatters or model.free_spins is not None):
-        raise ModelError("cascade", "a single play does not play cascades with scatter symbols or free spins "
-                         "(the window player's rule, harness.slot.window_player)", model.source)
-
-
 class _Stage:
     """One kind of spin (paid or free): its reel windows, its reading of a window, its awards."""
 
@@ -162,7 +157,7 @@ class _Stage:
         self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
         self.cells = [c.tolist() for c in self.reels.scatters]
         self.chain = None  # a cascade game's window chain (harness.slot.window_player)
-        if not feature and model.cascade is not None:
+        if model.cascade is not None:  # every spin a whole cascade sequence, a free spin's too
             from harness.slot.window_player import WindowGame
 
             self.chain = WindowGame(model)
@@ -187,12 +182,18 @@ class _Stage:
 
     def evaluate(self, stops, columns, refills=None, *, laid: bool = False) -> SpinResult:
         """The spin that stopped at ``stops`` showing ``columns`` (``laid``: with sticky wilds laid over);
-        a cascade game's chain drawn from ``refills``."""
+        a cascade game's chain drawn from ``refills``, its scatters counted in the sequence's last window
+        (docs/slot_model.md, "Cascades with scatters and free spins")."""
+        last = None
         if self.chain is not None:  # every term is a line pay x bet per line x a ladder rung
-            line_pay = self.chain.cascade(columns, refills)[0] // self.bet_per_line
+            credits, _, last = self.chain.sequence(columns, refills)
+            line_pay = credits // self.bet_per_line
         else:
             line_pay = sum(pay for pay, _ in self.read(columns))
-        if self.heights is None and not laid:  # the window the stops show, as the tables have it
+        if last is not None and self.code.symbols:  # scatters never cascade away: the last window's count
+            cell = scatter_cell(self.code, last)
+            window = tuple(tuple(self.names[x] for x in column) for column in columns)
+        elif self.heights is None and not laid:  # the window the stops show, as the tables have it
             cell = sum(self.cells[r][s] for r, s in enumerate(stops))
             window = tuple(self.named[r][s] for r, s in enumerate(stops))
         else:  # heights drawn or wilds laid over: read the window itself
@@ -230,7 +231,6 @@ class Player:
     engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
-        check_playable(model)
         self.model = model
         read = line_reading(model)
         self.base = _Stage(model, False, read)
@@ -284,7 +284,7 @@ class Player:
                                  "(runaway guard); lower the retrigger awards", m.source)
             stops, _ = stops_of(self.free, len(spins))
             columns = self.free.columns(stops, sticky=sticky)
-            free = self.free.evaluate(stops, columns, laid=sticky is not None)
+            free = self.free.evaluate(stops, columns, draws["refills"], laid=sticky is not None)
             spins.append(free)
             more = free.spins_awarded
             if m.free_spins.max_spins is not None:  # a retrigger awards what is left below the cap
@@ -311,4 +311,4 @@ class Player:
                     mystery=made["mystery"], meters=meters)
 
 
-__all__ = ["Play", "Player", "SpinResult", "check_playable"]
+__all__ = ["Play", "Player", "SpinResult"]
