@@ -94,8 +94,6 @@ def test_a_bad_stake_a_second_customer_and_a_bad_model_are_refused(tmp_path, mod
         r.place(Bet("ann", "red", STAKE))
     with pytest.raises(RoundError, match="cannot read the model"):
         rules_for(f"slot:{tmp_path / 'missing.toml'}")
-    with pytest.raises(RoundError, match="progressive"):
-        rules_for("slot:examples/slot_compliant.toml")
     with pytest.raises(RoundError, match="no round engine builds games of the form nope"):
         rules_for("nope:x")
 

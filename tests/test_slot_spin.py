@@ -12,7 +12,7 @@ import pytest
 
 import rngcore
 from harness.slot import parse_model
-from harness.slot.spin import Player, check_playable
+from harness.slot.spin import Player
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
@@ -130,13 +130,6 @@ def test_recorded_stops_that_are_not_one_play_are_refused(model):
         evaluate(model, [[6, 0, 0]])
     with pytest.raises(ValueError, match="not a play's stops"):
         evaluate(model, [])
-
-
-def test_a_model_with_an_unplayed_feature_is_refused_naming_it():
-    from harness.slot import ModelError, load_model
-
-    with pytest.raises(ModelError, match="progressive"):
-        check_playable(load_model("examples/slot_compliant.toml"))
 
 
 BONUS_MODEL = """

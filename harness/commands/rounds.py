@@ -62,11 +62,15 @@ def _round_lines(s: dict) -> list[str]:
     if s["fault"] is not None:
         f = s["fault"]
         lines.append(f"  fault at {f['at']}: {f['reason']} -> {f['resolution']} ({f['clause']})")
+    for m in s.get("meters", ()):
+        won = f", awarded {m['awarded']}" if m["awarded"] else ""
+        lines.append(f"  meter {m['meter']}: {m['before']} + {m['contributed']}{won} -> {m['after']}")
     for m in s["settlements"]:
         on = f" {m['on']}" if m.get("on") else ""
         tag = "UNSETTLED, recorded: " if m["kind"] == "unsettled" else ""
+        jackpot = f" (meters {m['jackpot']})" if m.get("jackpot") else ""
         lines.append(f"  {tag}{m['customer']} {m['bet']}{on} {m['stake']}: {m['result']}, returned {m['returned']}, "
-                     f"collected {m['collected']}, paid {m['paid']}")
+                     f"collected {m['collected']}, paid {m['paid']}{jackpot}")
     return lines
 
 
@@ -203,8 +207,12 @@ def _play_session(journal, table, rules, parsed, options, generator, count, batc
     batch table, the rest (a faulted or killed last round) one Round each; ``played`` and ``recovered``
     grow as it goes (an interrupt leaves them saying how far it got)."""
     from harness.rounds import Round, recall
+    from harness.rounds.meters import bank_of
 
     recovered.extend(recall.recover(journal))
+    meters = bank_of(rules, journal)  # the game's meters as the journal's rounds left them
+    if table is not None:  # the recovery may have settled a metered round since the table read them
+        table.meters = meters
     while len(played) < batched:
         n = min(CHUNK, batched - len(played))
         first = journal.next_round_id()
@@ -214,7 +222,8 @@ def _play_session(journal, table, rules, parsed, options, generator, count, batc
         last = n == count - 1
         kill = kill_at if last else None
         sink = journal.append if kill is None else _killing_sink(journal, kill)
-        r = Round(rules, journal.next_round_id(), sink=sink, options=options, actions=parsed.actions_of(n))
+        r = Round(rules, journal.next_round_id(), sink=sink, options=options, actions=parsed.actions_of(n),
+                  meters=meters)
         played.append(r.round_id)
         _play_one(r, parsed.bets, generator, fault_at if last else None, unreachable)
     journal.commit()

@@ -66,10 +66,20 @@ class Table:
         Keywords of the game's round engine.
     journal : Journal, optional
         Where every round's events go.
+    meters : MeterBank, optional
+        A game with meters: their values before the first round (default: the journal's, by
+        :func:`harness.rounds.meters.bank_of`, or every meter at its reset without a journal); every
+        round settles against it in order.
     """
 
-    def __init__(self, rules: RoundRules, bets, options: dict | None = None, journal: Journal | None = None):
+    def __init__(self, rules: RoundRules, bets, options: dict | None = None, journal: Journal | None = None,
+                 meters=None):
+        from harness.rounds.meters import bank_of
+
         self.rules, self.bets, self.journal = rules, tuple(bets), journal
+        if meters is None:
+            meters = bank_of(rules, journal)
+        self.meters = meters
         self.options = rules.check_options(options)  # once per table: its rounds do not check again
         scratch = Round(rules, 0, options=self.options)
         for bet in self.bets:
@@ -81,7 +91,7 @@ class Table:
 
     def _template_round(self, dealt, provenance: dict | None, round_id: int) -> Round:
         """The one Round every round dealing ``dealt`` repeats."""
-        r = Round(self.rules, round_id, options=self.options)  # its events: r.events
+        r = Round(self.rules, round_id, options=self.options, meters=self.meters)  # its events: r.events
         for bet in self.bets:
             r.place(bet)
         r.close()

@@ -63,7 +63,7 @@ from typing import Iterator
 
 from harness.rounds.writer import COLUMNS, Inline, Threaded
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PAGE_SIZE = 16384  # a new file's pages: fewer, fuller pages than SQLite's 4096 for rows of a few hundred bytes
 GENESIS = "0" * 64
 
@@ -88,6 +88,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "DROP INDEX IF EXISTS records_round",
         "CREATE INDEX IF NOT EXISTS records_open ON records(round) WHERE kind = 'open'",
     ),
+    # records of kind 'meters' (a round's meter contributions and awards, harness.rounds.meters): the
+    # tables are unchanged, but a version-3 reader would finish a metered game's round without its
+    # meters, so version 4 refuses it
+    4: ("INSERT OR IGNORE INTO meta VALUES ('meter_records', 'since schema 4')",),
 }
 
 

@@ -21,6 +21,15 @@ decisions, ``adds``).  An additional stake is one more entry of
 the determination point returns it with the rest, a fault after settles it,
 and the conservation ``stakes in = returned + collected + paid`` holds over
 every stake of the round.
+
+Meters.  A game whose round engine lists meters (``engine.meters``: a slot
+model's progressive, jackpot and mystery levels) settles against a
+:class:`~harness.rounds.meters.MeterBank` holding their values between
+rounds: its settlement starts with one ``meters`` record (every meter's
+contribution, award and new value, :mod:`harness.rounds.meters`), and the
+awards are paid with the first bet's settlement (``jackpot``, part of
+``paid``).  A round voided before the determination point has no such
+record: it neither funds nor wins a meter.
 """
 from __future__ import annotations
 
@@ -28,7 +37,7 @@ import dataclasses
 from fractions import Fraction
 from typing import Callable, Iterable
 
-from harness.rounds import money
+from harness.rounds import meters as meter_rules, money
 from harness.rounds.states import DETERMINED, FINAL, TRANSITIONS, State
 from harness.rounds.table import RoundError, RoundRules, rules_for
 
@@ -72,10 +81,16 @@ class Round:
         The customer's actions at the round's decision points, in order (a bet
         script's, for an engine that ``takes_actions``: twenty-one); journaled
         with the round's ``open`` record.
+    meters : MeterBank, optional
+        The game's meters before this round, for a game with meters (default: a new
+        bank, every meter at its reset); the round's settlement updates it.  Play
+        a journal's rounds with the bank of :func:`harness.rounds.meters.bank_of` (its values after the
+        journal's rounds).
     """
 
     def __init__(self, game: str, round_id: int = 1, variant: str | None = None,
-                 sink: Callable[[dict], None] | None = None, options: dict | None = None, actions=None):
+                 sink: Callable[[dict], None] | None = None, options: dict | None = None, actions=None,
+                 meters: meter_rules.MeterBank | None = None):
         self.rules: RoundRules = game if isinstance(game, RoundRules) else rules_for(game, variant)
         game = self.rules.game.name
         self.round_id = round_id
@@ -88,6 +103,9 @@ class Round:
         self._pending = None  # the dealt outcome and its draw, until the determination point
         self.settled: set[int] = set()  # indices of bets settled (or recorded unsettled)
         self._sink = sink
+        specs = meter_rules.specs_of(self.rules)
+        self.meters = None if not specs else meters if meters is not None else meter_rules.MeterBank(game, specs)
+        self.metered: list[dict] | None = None  # the round's meters record's entries, once journaled
         self.actions = None if actions is None else [str(a) for a in actions]
         if self.actions is not None and not getattr(self.rules.engine, "takes_actions", False):
             raise RoundError(f"{game}: its rounds take no scripted actions (it has no customer decisions to script)")
@@ -96,8 +114,11 @@ class Round:
                    **given)
 
     @classmethod
-    def restore(cls, events: list[dict], sink: Callable[[dict], None] | None = None) -> "Round":
-        """The round its journaled ``events`` describe, ready to continue (recovery).
+    def restore(cls, events: list[dict], sink: Callable[[dict], None] | None = None,
+                meters: meter_rules.MeterBank | None = None) -> "Round":
+        """The round its journaled ``events`` describe, ready to continue (recovery), settling against the
+        bank ``meters`` (a game with meters: its values before this round, or after it if the round's
+        ``meters`` record is journaled, :func:`harness.rounds.recall.recover`).
 
         RoundError if the events are not a round this rngcert wrote (they were checked by the
         hash chain, so this means a round of a game or variant no longer known).
@@ -106,7 +127,7 @@ class Round:
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
         r = cls(first["game"], first["round"], first["variant"], options=first.get("options"),
-                actions=first.get("actions"))
+                actions=first.get("actions"), meters=meters)
         r.events = [dict(e) for e in events]
         for e in events:
             kind = e["kind"]
@@ -123,6 +144,8 @@ class Round:
                     raise RoundError(f"round {r.round_id}: {exc}") from None
             elif kind in ("settlement", "unsettled"):
                 r.settled.add(e["index"])
+            elif kind == "meters":
+                r.metered = e["meters"]
         if r.outcome is None and (r.state in DETERMINED or any(e.get("resolution") == "settle" for e in events)):
             raise RoundError(f"round {r.round_id}: determined, but its outcome record is missing")
         r._sink = sink
@@ -310,11 +333,27 @@ class Round:
         self._emit(kind, index=index, **bet.as_dict(), **amounts.as_dict(), **data, **extra)
 
     def _settle_remaining(self, unreachable) -> None:
+        jackpot = self._meter() if self.meters is not None else 0
         for i, bet in enumerate(self.bets):
             if i in self.settled:
                 continue  # never settled twice
             label, amounts = self.rules.settle(self._rules[i], bet.stake, self.outcome.features)
+            if i == 0 and jackpot:  # the meters' awards go to the first bet's customer, uncapped
+                hit = ", ".join(f"{e['meter']} {e['awarded']}" for e in self.metered if e["awarded"])
+                amounts = money.Amounts(amounts.returned, amounts.collected, amounts.paid + jackpot)
+                self._record(i, bet, amounts, unreachable, result=f"{label}; {hit}", jackpot=jackpot)
+                continue
             self._record(i, bet, amounts, unreachable, result=label)
+
+    def _meter(self) -> int:
+        """Journal the round's ``meters`` record, once (a restored round may hold it), and update the
+        bank; the yen the meters award."""
+        if self.metered is None:
+            entries = self.meters.entries(sum(b.stake for b in self.bets), self.outcome.features.get("meters", ()))
+            self._emit("meters", meters=entries)
+            self.meters.absorb(self.round_id, entries)
+            self.metered = entries
+        return sum(e["awarded"] for e in self.metered)
 
     def _refund(self, unreachable) -> None:
         for i, bet in enumerate(self.bets):

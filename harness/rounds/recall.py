@@ -6,15 +6,20 @@ round.  A production-mode outcome cannot be re-derived (its keys are
 erased): its recall is the journaled result and its key epoch and position
 range.  A replay-mode round is re-derived by :func:`replay` from (seed,
 stream, start position) and compared with the journal.  :func:`recover`
-finishes every round a stopped process left open, by the fault rule.
+finishes every round a stopped process left open, by the fault rule, each
+game's meters carried from round to round (:mod:`harness.rounds.meters`).
 """
 from __future__ import annotations
 
 import dataclasses
 
+from harness.rounds import meters as meter_rules
 from harness.rounds.journal import Journal
 from harness.rounds.machine import Round, RoundError
 from harness.rounds.states import FINAL, State
+
+
+METER_FIELDS = ("meter", "before", "contributed", "awarded", "after")  # what recall shows of a meter
 
 
 def summary(events: list[dict]) -> dict:
@@ -25,7 +30,9 @@ def summary(events: list[dict]) -> dict:
     fault = next((e for e in events if e.get("state") == "FAULT"), None)
     keep = ("customer", "bet", "on", "stake")
     settlements = [{k: e[k] for k in ("kind", "customer", "bet", "on", "stake", "result", "returned", "collected",
-                                      "paid", "reason") if k in e} for e in events if e["kind"] in ("settlement", "unsettled")]
+                                      "paid", "jackpot", "reason") if k in e}
+                   for e in events if e["kind"] in ("settlement", "unsettled")]
+    metered = next((e["meters"] for e in events if e["kind"] == "meters"), None)
     return {
         "round": first["round"], "game": first["game"], "variant": first["variant"], "options": first["options"],
         "state": state,
@@ -35,6 +42,7 @@ def summary(events: list[dict]) -> dict:
         "outcome": None if outcome is None else {k: outcome[k] for k in ("shown", "record", "provenance")},
         "fault": None if fault is None else {k: fault[k] for k in ("at", "reason", "clause", "resolution")},
         "settlements": settlements,
+        **({} if metered is None else {"meters": [{k: m[k] for k in METER_FIELDS} for m in metered]}),
     }
 
 
@@ -95,10 +103,19 @@ def replay(journal: Journal, round_id: int, seed: str) -> Replayed:
 
 
 def recover(journal: Journal) -> list[tuple[int, str, str]]:
-    """Finish every open round by the fault rule; (round, state it stopped in, final state) for each."""
-    finished = []
+    """Finish every open round by the fault rule; (round, state it stopped in, final state) for each.
+
+    A game's meters are carried through its rounds in order: each round settles against the values its
+    metered rounds before it left (RoundError if a round's ``meters`` record does not continue them).
+    """
+    finished, banks = [], {}
     for round_id, events in journal.events().items():
-        r = Round.restore(events, sink=journal.append)
+        game = events[0].get("game") if events else None
+        r = Round.restore(events, sink=journal.append, meters=banks.get(game))
+        if r.meters is not None:
+            banks[game] = r.meters
+            if r.metered is not None:  # metered before the stop (or finished): the bank takes its record
+                r.meters.absorb(round_id, r.metered)
         if r.state in FINAL:
             continue
         stopped = r.state.value

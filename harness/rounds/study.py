@@ -30,6 +30,7 @@ import pathlib
 from harness.rounds import recall
 from harness.rounds.journal import Journal
 from harness.rounds.machine import Round
+from harness.rounds.meters import bank_of
 from harness.rounds.states import DETERMINED, State
 
 
@@ -39,8 +40,10 @@ def fault_study(rules, bets, generator, path: pathlib.Path, rounds: int = 10, op
     first = bets[0].customer
     faults, stopped = [], {}
     with Journal(path) as journal:
+        meters = bank_of(rules, journal)  # a game with meters: every round settles against them in turn
+
         def round_() -> Round:
-            r = Round(rules, journal.next_round_id(), sink=journal.append, options=options)
+            r = Round(rules, journal.next_round_id(), sink=journal.append, options=options, meters=meters)
             for bet in bets:
                 r.place(bet)
             r.close()

@@ -12,8 +12,9 @@ for their order).  It is slow beside the kernel (thousands of plays a
 second, not millions), and exact: every figure is whole credits.
 
 Models with a meter (the combination progressive, mystery and jackpot
-levels) are not played here: the play does not keep a meter
-(:func:`harness.slot.spin.check_playable`).
+levels) are not played here: a play names the meters it hits, but their
+values are state a round journal keeps (:mod:`harness.rounds.meters`), not
+a simulation.
 """
 from __future__ import annotations
 

@@ -28,20 +28,25 @@ its stops.
 With reel heights per spin, each reel's height is drawn (below its heights'
 total weight) just before its stop, reel by reel (``heights``); a cascade's
 refills are drawn by the window player's rule
-(:meth:`harness.slot.window_player.WindowGame.cascade`, ``refills``); sticky
+(:meth:`harness.slot.window_player.WindowGame.sequence`, ``refills``), each
+free spin of a cascade game a whole sequence of its own whose refills follow
+its stops, and a cascade spin's scatters are counted in its sequence's last
+window (docs/slot_model.md, "Cascades with scatters and free spins"); sticky
 wilds are laid over the free spins as :mod:`harness.slot.sticky` says (a
 retrigger awarding what is left below ``free_spins.max_spins``); the
 hold-and-spin feature is played by :func:`harness.slot.hold_spin.play`
 (``hold``) after the free spins and before the bonus.  Every one of these
 draws is recorded, so :meth:`Player.evaluate` re-derives the play.
 
-Played: paylines, ways, both-ways pays, reel heights, cascades, every
-scatter's pays, stop weights, expanding wilds, wild multipliers, sticky
+Every feature a model may hold is played: paylines, ways, both-ways pays,
+reel heights, cascades (with scatters and free spins too), every scatter's
+pays, stop weights, expanding wilds, wild multipliers, sticky
 wilds, free spins with retriggers and their multiplier, hold and spin, the
-wheel and pick bonuses and the award cap.  Not played
-(:func:`check_playable` refuses the model naming the section): the features
-with a meter of their own (the combination progressive, mystery and jackpot
-levels) and cascades with scatters or free spins.  The model's bet
+wheel and pick bonuses and the award cap.  A play says which of the model's
+meters it hits (the combination progressive, the jackpot and mystery levels:
+:mod:`harness.slot.meters`; the mystery draw is the play's last, ``mystery``);
+what a hit pays is the meter's value, kept by whoever plays the plays in
+order (:mod:`harness.rounds.meters`), outside the cap.  The model's bet
 (``total_bet`` credits) is the one stake played.
 """
 from __future__ import annotations
@@ -55,6 +60,7 @@ from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded, falls_in
 from harness.slot.errors import ModelError
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
+from harness.slot.meters import MeterHits
 from harness.slot.model import SlotModel
 from harness.slot.reelset import base_reelset, feature_reelset
 from harness.slot.sticky import sticky_symbols
@@ -116,6 +122,8 @@ class Play:
     hold: tuple[int, ...] = ()  # the hold-and-spin feature's draws (harness.slot.hold_spin.play)
     hold_win: int = 0
     refills: tuple[int, ...] = ()  # a cascade's refill draws, in the order the chain drew them
+    mystery: tuple[int, ...] = ()  # the mystery levels' draw (harness.slot.meters), for a model with them
+    meters: tuple[str, ...] = ()  # the meters the play hits (harness.slot.meters): paid their values, uncapped
 
     @property
     def award(self) -> int:
@@ -125,19 +133,6 @@ class Play:
     def stops(self) -> list[list[int]]:
         """Every spin's stops, the paid spin first (what a journal records)."""
         return [list(s.stops) for s in self.spins]
-
-
-def check_playable(model: SlotModel) -> None:
-    """ModelError naming the first section of ``model`` that :class:`Player` does not play (see the module doc)."""
-    features = (("progressive", model.progressive), ("mystery", model.mystery), ("jackpot", model.jackpots))
-    for section, feature in features:
-        if feature:
-            raise ModelError(section, f"a single play does not play the {section} feature: its meter is state "
-                             "a round's journal does not keep yet (harness.slot.spin plays every other feature)",
-                             model.source)
-    if model.cascade is not None and (model.scatters or model.free_spins is not None):
-        raise ModelError("cascade", "a single play does not play cascades with scatter symbols or free spins "
-                         "(the window player's rule, harness.slot.window_player)", model.source)
 
 
 class _Stage:
@@ -162,7 +157,7 @@ class _Stage:
         self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
         self.cells = [c.tolist() for c in self.reels.scatters]
         self.chain = None  # a cascade game's window chain (harness.slot.window_player)
-        if not feature and model.cascade is not None:
+        if model.cascade is not None:  # every spin a whole cascade sequence, a free spin's too
             from harness.slot.window_player import WindowGame
 
             self.chain = WindowGame(model)
@@ -187,12 +182,18 @@ class _Stage:
 
     def evaluate(self, stops, columns, refills=None, *, laid: bool = False) -> SpinResult:
         """The spin that stopped at ``stops`` showing ``columns`` (``laid``: with sticky wilds laid over);
-        a cascade game's chain drawn from ``refills``."""
+        a cascade game's chain drawn from ``refills``, its scatters counted in the sequence's last window
+        (docs/slot_model.md, "Cascades with scatters and free spins")."""
+        last = None
         if self.chain is not None:  # every term is a line pay x bet per line x a ladder rung
-            line_pay = self.chain.cascade(columns, refills)[0] // self.bet_per_line
+            credits, _, last = self.chain.sequence(columns, refills)
+            line_pay = credits // self.bet_per_line
         else:
             line_pay = sum(pay for pay, _ in self.read(columns))
-        if self.heights is None and not laid:  # the window the stops show, as the tables have it
+        if last is not None and self.code.symbols:  # scatters never cascade away: the last window's count
+            cell = scatter_cell(self.code, last)
+            window = tuple(tuple(self.names[x] for x in column) for column in columns)
+        elif self.heights is None and not laid:  # the window the stops show, as the tables have it
             cell = sum(self.cells[r][s] for r, s in enumerate(stops))
             window = tuple(self.named[r][s] for r, s in enumerate(stops))
         else:  # heights drawn or wilds laid over: read the window itself
@@ -220,8 +221,9 @@ class _Stage:
         return got
 
 
-_KINDS = ("bonus", "hold", "refills")  # a play's draws besides its stops and heights, as a journal names them
-_WHAT = {"bonus": "the bonus", "hold": "the hold-and-spin feature", "refills": "the cascade's refills"}
+_KINDS = ("bonus", "hold", "refills", "mystery")  # a play's draws besides its stops and heights, as a journal names them
+_WHAT = {"bonus": "the bonus", "hold": "the hold-and-spin feature", "refills": "the cascade's refills",
+         "mystery": "the mystery levels"}
 
 
 class Player:
@@ -229,7 +231,6 @@ class Player:
     engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
-        check_playable(model)
         self.model = model
         read = line_reading(model)
         self.base = _Stage(model, False, read)
@@ -237,6 +238,7 @@ class Player:
         self.starts = {} if model.bonus is None else starting_cells(model, model.bonus.symbol, model.bonus.trigger)
         self.wilds = sticky_symbols(model)
         self.empty = tuple((-1,) * model.rows for _ in range(model.reels))
+        self.meters = MeterHits(model)
 
     def spin(self, generator) -> Play:
         """Draw a play: the paid spin (and its cascade), then each free spin once it is owed, then the
@@ -244,16 +246,16 @@ class Player:
         return self._play(lambda stage, n: stage.draw(generator),
                           {kind: GeneratorDraws(generator, _WHAT[kind]) for kind in _KINDS})
 
-    def evaluate(self, stops, bonus=(), *, heights=(), hold=(), refills=()) -> Play:
+    def evaluate(self, stops, bonus=(), *, heights=(), hold=(), refills=(), mystery=()) -> Play:
         """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's), its reels at
-        the height draws ``heights``, and whose bonus, hold-and-spin feature and cascade drew ``bonus``,
-        ``hold`` and ``refills``; ValueError if they are not one play of this model (a draw out of range,
+        the height draws ``heights``, and whose bonus, hold-and-spin feature, cascade and mystery levels
+        drew ``bonus``, ``hold``, ``refills`` and ``mystery``; ValueError if they are not one play of this model (a draw out of range,
         too few or too many free spins or draws)."""
         if not isinstance(stops, (list, tuple)) or not stops:
             raise ValueError(f"{stops!r} is not a play's stops (a list of spins, the paid spin first)")
         given = iter(stops)
         draws = {kind: RecordedDraws(values, _WHAT[kind])
-                 for kind, values in zip(_KINDS, (bonus, hold, refills))}
+                 for kind, values in zip(_KINDS, (bonus, hold, refills, mystery))}
 
         def recorded(stage, n):
             spin = next(given, None)
@@ -272,7 +274,8 @@ class Player:
     def _play(self, stops_of, draws) -> Play:
         m = self.model
         stops, heights = stops_of(self.base, 0)
-        base = self.base.evaluate(stops, self.base.columns(stops, heights), draws["refills"])
+        columns = self.base.columns(stops, heights)
+        base = self.base.evaluate(stops, columns, draws["refills"])
         spins, owed = [base], base.spins_awarded
         awarded, sticky = owed, self.empty if self.wilds else None  # the paid spin's wilds do not stick
         while owed:
@@ -281,7 +284,7 @@ class Player:
                                  "(runaway guard); lower the retrigger awards", m.source)
             stops, _ = stops_of(self.free, len(spins))
             columns = self.free.columns(stops, sticky=sticky)
-            free = self.free.evaluate(stops, columns, laid=sticky is not None)
+            free = self.free.evaluate(stops, columns, draws["refills"], laid=sticky is not None)
             spins.append(free)
             more = free.spins_awarded
             if m.free_spins.max_spins is not None:  # a retrigger awards what is left below the cap
@@ -298,12 +301,14 @@ class Player:
             if coins >= h.trigger:
                 hold_win = hold_spin.play(h, m.rows * m.reels, coins, draws["hold"]) * tb
         bonus_win = bonus_rules.play(m.bonus, draws["bonus"]) * tb if base.cell in self.starts else 0
+        meters = self.meters.hits(columns, base.cell, draws["mystery"])  # the play's last draw
         made = {kind: tuple(d.made if isinstance(d, GeneratorDraws) else d.values) for kind, d in draws.items()}
         feature_win = sum(s.win for s in spins[1:]) + hold_win + bonus_win
         cap = None if m.cap is None else m.cap * tb
         capped = 0 if cap is None else max(0, line_win + scatter_win + feature_win - cap)
         return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, made["bonus"], bonus_win,
-                    heights=tuple(heights), hold=made["hold"], hold_win=hold_win, refills=made["refills"])
+                    heights=tuple(heights), hold=made["hold"], hold_win=hold_win, refills=made["refills"],
+                    mystery=made["mystery"], meters=meters)
 
 
-__all__ = ["Play", "Player", "SpinResult", "check_playable"]
+__all__ = ["Play", "Player", "SpinResult"]

@@ -78,13 +78,19 @@ class WindowGame:
         """(credits, refills) of a cascade play from its paid spin's ``window`` (the ladder included),
         the refills drawn from the draw source ``draws`` (:mod:`harness.slot.draws`; a round's play
         plays its cascades here too)."""
+        return self.sequence(window, draws)[:2]
+
+    def sequence(self, window, draws) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+        """(credits, refills, last window) of the cascade sequence from ``window`` (a paid spin's or a free
+        spin's; the ladder from its first rung): :meth:`cascade`, and the window it ends on, whose
+        scatters a round's play counts (docs/slot_model.md, "Cascades with scatters and free spins")."""
         m = self.model
         rules, credits, k = m.cascade, 0, 0
         window = tuple(tuple(col) for col in window)
         while True:
             pay, _, cells = self.evaluate(window)
             if not pay:
-                return credits, k
+                return credits, k, window
             credits += pay * m.bet_per_line * rules.ladder[rules.rung(k)]
             k += 1
             if k > MAX_FREE_SPINS:

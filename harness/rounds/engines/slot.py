@@ -21,6 +21,12 @@ before that is void.
 The outcome record names the model file's SHA-256 beside the stops, so a
 replay or a recovery that finds another file under the journaled name is
 refused rather than settled on another game.
+
+A model's meters (the combination progressive, the jackpot and mystery
+levels: :mod:`harness.slot.meters`) are the engine's :attr:`ModelRounds.meters`;
+a play's outcome names the meters it hits (``features["meters"]``; the
+mystery levels' draw is recorded as ``mystery``), and the round machine
+keeps their values from round to round (:mod:`harness.rounds.meters`).
 """
 from __future__ import annotations
 
@@ -115,7 +121,11 @@ class ModelRounds(RoundEngine):
     name = FAMILY
 
     def __init__(self, play, sha256: str):
+        from harness.rounds.meters import MeterSpec
+
         self.play, self.sha256 = play, sha256
+        # the model's meters, each funded by its share of the play's stake (harness.rounds.meters)
+        self.meters = tuple(MeterSpec(m.name, m.contribution, m.reset) for m in play.meters.meters)
 
     def round_bets(self, variant: str) -> tuple:
         return ()
@@ -147,20 +157,22 @@ class ModelRounds(RoundEngine):
         if play.bonus:
             shown += f"; bonus {play.bonus_win} credits"
         shown += f"; award {play.award} credits" + (f" (cap took {play.capped})" if play.capped else "")
+        if play.meters:
+            shown += f"; hits {', '.join(play.meters)}"
         features = {"award": play.award, "line_win": play.line_win, "scatter_win": play.scatter_win,
-                    "feature_win": play.feature_win, "capped": play.capped}
+                    "feature_win": play.feature_win, "capped": play.capped, "meters": play.meters}
         record = {"model": self.sha256, "stops": play.stops}
         model = self.play.model
         if model.bonus is not None:  # the bonus's draws (none when the play did not start it)
             record["bonus"] = list(play.bonus)
         for kind, section in _DRAWN.items():  # each feature's draws, so a replay re-derives the play
-            if getattr(model, section) is not None:
+            if getattr(model, section):  # None, or no mystery levels: no such draws
                 record[kind] = list(getattr(play, kind))
         return Dealt(features, shown, record)
 
 
 # the draws a play makes beside its stops and bonus, by record key: the model section that makes them
-_DRAWN = {"heights": "heights", "hold": "hold_and_spin", "refills": "cascade"}
+_DRAWN = {"heights": "heights", "hold": "hold_and_spin", "refills": "cascade", "mystery": "mystery"}
 
 
 ROUND_ENGINES = (SlotRounds(),)

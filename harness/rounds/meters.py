@@ -1,0 +1,185 @@
+"""Meters carried through rounds: each round's contributions and awards, journaled, in whole yen.
+
+A game with meters (a slot model's combination progressive, jackpot and
+mystery levels: :mod:`harness.slot.meters`) has state outside one round:
+every meter's value.  Its round engine lists them (``engine.meters``, a
+:class:`MeterSpec` each) and an outcome names the meters it hits
+(``features["meters"]``).  A :class:`MeterBank` holds the values between
+rounds; a round settles against it (:class:`~harness.rounds.machine.Round`)
+and journals what it did to every meter as one ``meters`` record, at the
+start of its settlement, so a round is metered exactly when it is settled:
+
+* a meter starts at its reset value (funded by the house), with no carry;
+* a settled round adds its contribution to every meter: ``share x stake``
+  yen, an exact fraction; the whole yen of it are added to the meter
+  (``contributed``) and the fraction of a yen is carried exactly to the
+  next round (``carry``, in ``1/unit`` yen, ``unit`` the denominator of
+  the round's contribution), so nothing is lost to rounding;
+* a hit meter pays its value after this round's contribution
+  (``awarded``: the winning round's own contribution is part of what it
+  wins) and goes back to its reset, funded by the house (``seeded``); its
+  carry stays with it;
+* a void round (a fault or a stop before the determination point) adds
+  nothing and wins nothing: it has no ``meters`` record.
+
+Each entry of a ``meters`` record: ``meter``, ``before`` (its value before
+the round), ``contributed``, ``carry``, ``unit``, ``awarded``, ``seeded``,
+``after`` (its value after), so ``after = before + contributed - awarded +
+seeded``; a meter's ``before`` is its ``after`` in the last metered round
+of the game before it (:meth:`MeterBank.absorb` checks).  The awards are
+paid to the round's first bet's customer with its settlement (``jackpot``,
+part of its ``paid``; recorded unsettled, and kept, if the customer cannot
+be identified).  Money is then conserved in every round, meters included:
+see :func:`conservation`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from harness.rounds.table import RoundError
+
+
+@dataclasses.dataclass(frozen=True)
+class MeterSpec:
+    """A meter of a game: its name, the share of a round's stake added to it, its value after a hit (yen)."""
+
+    name: str
+    share: Fraction
+    reset: int
+
+
+@dataclasses.dataclass
+class _Value:
+    value: int
+    carry: int  # in 1/unit yen
+    unit: int
+
+
+class MeterBank:
+    """The values of one game's meters between its rounds (see the module doc).
+
+    Parameters
+    ----------
+    game : str
+        The game the meters are of (a journal's rounds of another game do not touch them).
+    specs : sequence of MeterSpec
+        Its meters, each starting at its reset with no carry.
+    """
+
+    def __init__(self, game: str, specs):
+        self.game, self.specs = game, tuple(specs)
+        self.values = {s.name: _Value(s.reset, 0, 1) for s in self.specs}
+        self.last_round = 0  # the last round metered
+
+    def value(self, name: str) -> int:
+        """Whole yen on meter ``name`` now."""
+        return self.values[name].value
+
+    def entries(self, stake: int, hits) -> list[dict]:
+        """What a settled round staking ``stake`` and hitting the meters ``hits`` does to every meter (the
+        entries of its ``meters`` record; the bank is not changed: :meth:`absorb` does that)."""
+        hits = set(hits)
+        unknown = hits - set(self.values)
+        if unknown:
+            raise RoundError(f"{self.game}: the outcome hits {sorted(unknown)[0]!r}, not a meter of the game")
+        out = []
+        for spec in self.specs:
+            now = self.values[spec.name]
+            amount = spec.share * stake
+            unit = amount.denominator
+            # the carry in the new unit: a carry of c/u yen is c * unit / u of 1/unit yen, whole when the
+            # unit does not change (one stake per game), exact either way (refused otherwise)
+            carried = Fraction(now.carry, now.unit) * unit
+            if carried.denominator != 1:
+                raise RoundError(f"{self.game}: meter {spec.name!r} carries {Fraction(now.carry, now.unit)} yen, "
+                                 f"not a whole number of 1/{unit} yen")
+            total = int(carried) + amount.numerator
+            contributed, carry = divmod(total, unit)
+            reached = now.value + contributed
+            hit = spec.name in hits
+            awarded, seeded = (reached, spec.reset) if hit else (0, 0)
+            out.append({"meter": spec.name, "before": now.value, "contributed": contributed, "carry": carry,
+                        "unit": unit, "awarded": awarded, "seeded": seeded, "after": reached - awarded + seeded})
+        return out
+
+    def absorb(self, round_id: int, entries: list[dict]) -> None:
+        """Take a journaled ``meters`` record's entries as the meters' new values; RoundError if they do not
+        continue from the values the bank holds (a round metered twice, or out of order)."""
+        names = [e.get("meter") for e in entries]
+        if names != [s.name for s in self.specs]:
+            raise RoundError(f"round {round_id}: its meters record lists {names}, the game's meters are "
+                             f"{[s.name for s in self.specs]}")
+        for e in entries:
+            now = self.values[e["meter"]]
+            if e["before"] != now.value or e["after"] != e["before"] + e["contributed"] - e["awarded"] + e["seeded"]:
+                raise RoundError(f"round {round_id}: meter {e['meter']!r} goes {e['before']} -> {e['after']} but "
+                                 f"stood at {now.value} after round {self.last_round}")
+        for e in entries:
+            self.values[e["meter"]] = _Value(e["after"], e["carry"], e["unit"])
+        self.last_round = round_id
+
+    def shown(self) -> dict[str, int]:
+        """Every meter's whole yen, by name."""
+        return {name: v.value for name, v in self.values.items()}
+
+
+def specs_of(rules) -> tuple[MeterSpec, ...]:
+    """The meters a game's round rules keep (none for most games)."""
+    return tuple(getattr(rules.engine, "meters", ()) or ())
+
+
+def bank_of(rules, journal=None) -> MeterBank | None:
+    """The meters of ``rules``' game after the rounds ``journal`` holds (every meter at its reset without
+    one); None for a game without meters (the journal is then not read)."""
+    specs = specs_of(rules)
+    if not specs:
+        return None
+    bank = MeterBank(rules.game.name, specs)
+    for round_id, events in ({} if journal is None else journal.events()).items():
+        if events and events[0].get("game") == bank.game:
+            record = next((e for e in events if e["kind"] == "meters"), None)
+            if record is not None:
+                bank.absorb(round_id, record["meters"])
+    return bank
+
+
+def conservation(events: list[dict]) -> dict[str, int]:
+    """A round's money, meters included, from its journaled events (whole yen):
+
+    ``staked`` (every stake), ``returned``, ``collected``, ``paid`` (winnings, meter awards included) and
+    ``jackpot`` (the meter awards among them), over its settled and unsettled records; ``contributed``,
+    ``awarded``, ``seeded`` and ``meters_before`` / ``meters_after`` (the meters' totals), over its
+    ``meters`` record.  They satisfy, for every round::
+
+        staked = returned + collected
+        jackpot = awarded
+        meters_after = meters_before + contributed + seeded - awarded
+
+    The house pays the winnings (``paid - jackpot``) and the reset values (``seeded``); the meters pay
+    the awards from what was contributed to them and seeded; so every yen staked is returned, collected
+    or (part of what is collected) put on a meter, and the money on the meters changes only by what the
+    round's record says.  Across rounds a meter's ``before`` is its previous ``after``
+    (:meth:`MeterBank.absorb`), and its contributions are exact: the whole yen contributed to it plus
+    its last carry are ``share x stake`` per settled round.
+    """
+    out = dict.fromkeys(("staked", "returned", "collected", "paid", "jackpot", "contributed", "awarded", "seeded",
+                         "meters_before", "meters_after"), 0)
+    for e in events:
+        if e["kind"] in ("bet", "stake"):
+            out["staked"] += e["stake"]
+        elif e["kind"] in ("settlement", "unsettled"):
+            for key in ("returned", "collected", "paid"):
+                out[key] += e[key]
+            out["jackpot"] += e.get("jackpot", 0)
+        elif e["kind"] == "meters":
+            for m in e["meters"]:
+                out["contributed"] += m["contributed"]
+                out["awarded"] += m["awarded"]
+                out["seeded"] += m["seeded"]
+                out["meters_before"] += m["before"]
+                out["meters_after"] += m["after"]
+    return out
+
+
+__all__ = ["MeterBank", "MeterSpec", "bank_of", "conservation", "specs_of"]
