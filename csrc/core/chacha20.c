@@ -95,38 +95,75 @@ static void blocks_in_groups(group_function groups, size_t size, size_t min_tail
     }
 }
 
-#define AVX2_GROUP 8
+/* ---- the paths ---------------------------------------------------------- */
+
+/* One row per path, indexed by RNG_CHACHA_IMPL_*: the portable block
+   function is a path whose group is one block. */
+typedef struct {
+    const char *name;
+    int (*available)(void); /* 1 when this build and CPU can run the path */
+    group_function groups;
+    size_t size; /* blocks per group */
+} chacha_path;
+
+static int always_available(void)
+{
+    return 1;
+}
+
+static const chacha_path PATHS[] = {
+    [RNG_CHACHA_IMPL_PORTABLE] = {"portable", always_available, rng_chacha20_blocks_portable, 1},
+    [RNG_CHACHA_IMPL_AVX2] = {"avx2", rng_cpu_has_avx2, rng_chacha20_avx2_groups, 8},
+    [RNG_CHACHA_IMPL_AVX512] = {"avx512", rng_cpu_has_avx512, rng_chacha20_avx512_groups,
+                                RNG_CHACHA_AVX512_GROUP},
+};
+#define NPATHS (sizeof PATHS / sizeof PATHS[0])
+
+/* nblocks blocks on path impl; a last part group of at least min_tail
+   blocks is made on the path too, a shorter one by the portable path. */
+static void path_blocks(int impl, size_t min_tail, const uint32_t key[8], uint64_t counter, uint64_t stream,
+                        uint8_t *out, size_t nblocks)
+{
+    const chacha_path *path = &PATHS[impl];
+    blocks_in_groups(path->groups, path->size, min_tail, key, counter, stream, out, nblocks);
+}
+
+/* A forced path makes every block itself (min_tail 1), so the known-answer
+   tests reach its tail handling too. */
+static int forced_path_blocks(int impl, const uint32_t key[8], uint64_t counter, uint64_t stream,
+                              uint8_t *out, size_t nblocks)
+{
+    if (!PATHS[impl].available()) {
+        return RNG_E_ARGUMENT;
+    }
+    path_blocks(impl, 1, key, counter, stream, out, nblocks);
+    return RNG_OK;
+}
 
 int rng_chacha20_blocks_avx2(const uint32_t key[8], uint64_t counter, uint64_t stream,
                              uint8_t *out, size_t nblocks)
 {
-    if (!rng_cpu_has_avx2()) {
-        return RNG_E_ARGUMENT;
-    }
-    blocks_in_groups(rng_chacha20_avx2_groups, AVX2_GROUP, 1, key, counter, stream, out, nblocks);
-    return RNG_OK;
+    return forced_path_blocks(RNG_CHACHA_IMPL_AVX2, key, counter, stream, out, nblocks);
 }
 
 int rng_chacha20_blocks_avx512(const uint32_t key[8], uint64_t counter, uint64_t stream,
                                uint8_t *out, size_t nblocks)
 {
-    if (!rng_cpu_has_avx512()) {
-        return RNG_E_ARGUMENT;
-    }
-    blocks_in_groups(rng_chacha20_avx512_groups, RNG_CHACHA_AVX512_GROUP, 1, key, counter, stream, out, nblocks);
-    return RNG_OK;
+    return forced_path_blocks(RNG_CHACHA_IMPL_AVX512, key, counter, stream, out, nblocks);
 }
 
 /* ---- path selection ---------------------------------------------------- */
 
 static int chacha_impl = -1; /* -1 until first use, then RNG_CHACHA_IMPL_* */
 
+/* The last available row: the paths are listed slowest first. */
 static int best_impl(void)
 {
-    if (rng_cpu_has_avx512()) {
-        return RNG_CHACHA_IMPL_AVX512;
+    int impl = (int)NPATHS - 1;
+    while (!PATHS[impl].available()) {
+        impl--;
     }
-    return rng_cpu_has_avx2() ? RNG_CHACHA_IMPL_AVX2 : RNG_CHACHA_IMPL_PORTABLE;
+    return impl;
 }
 
 int rng_chacha_get_impl(void)
@@ -141,10 +178,7 @@ int rng_chacha_uses_avx2(void)
 
 int rng_chacha_set_impl(int impl)
 {
-    int available = impl == RNG_CHACHA_IMPL_PORTABLE
-                    || (impl == RNG_CHACHA_IMPL_AVX2 && rng_cpu_has_avx2())
-                    || (impl == RNG_CHACHA_IMPL_AVX512 && rng_cpu_has_avx512());
-    if (!available) {
+    if (impl < 0 || impl >= (int)NPATHS || !PATHS[impl].available()) {
         return RNG_E_ARGUMENT;
     }
     __atomic_store_n(&chacha_impl, impl, __ATOMIC_RELAXED);
@@ -153,24 +187,16 @@ int rng_chacha_set_impl(int impl)
 
 const char *rng_chacha20_impl_name(void)
 {
-    static const char *const NAMES[] = {"portable", "avx2", "avx512"};
-    return NAMES[rng_chacha_get_impl()];
+    return PATHS[rng_chacha_get_impl()].name;
 }
 
+/* A last part group shorter than a quarter group is cheaper as portable
+   blocks (see blocks_in_groups). */
 void rng_chacha20_blocks(const uint32_t key[8], uint64_t counter, uint64_t stream,
                          uint8_t *out, size_t nblocks)
 {
-    switch (rng_chacha_get_impl()) {
-    case RNG_CHACHA_IMPL_AVX512:
-        blocks_in_groups(rng_chacha20_avx512_groups, RNG_CHACHA_AVX512_GROUP, RNG_CHACHA_AVX512_GROUP / 4,
-                         key, counter, stream, out, nblocks);
-        return;
-    case RNG_CHACHA_IMPL_AVX2:
-        blocks_in_groups(rng_chacha20_avx2_groups, AVX2_GROUP, AVX2_GROUP / 4, key, counter, stream, out, nblocks);
-        return;
-    default:
-        rng_chacha20_blocks_portable(key, counter, stream, out, nblocks);
-    }
+    int impl = rng_chacha_get_impl();
+    path_blocks(impl, PATHS[impl].size / 4, key, counter, stream, out, nblocks);
 }
 
 /* ---- fork and self-test detection ------------------------------------- */

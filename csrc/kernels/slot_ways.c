@@ -392,6 +392,8 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
 static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
 {
     const int n16 = t->start16 != NULL;
+    /* Not a near-copy: each case is walk() compiled with `half` and `n16` constants (fixed trip
+       counts, unrolled loops, no width branch) for the common widths; default is the generic walk. */
     switch (t->half) {
     case 8:
         return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);
@@ -467,6 +469,8 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
 SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops)
 {
     const int n16 = t->start16 != NULL;
+    /* Compile-time specialisation, as in pay_portable: registers per half and entry width constant
+       in the common cases (q stays in registers), the generic walk otherwise. */
     switch (t->half) {
     case 8:
         return n16 ? walk_avx512(t, stops, 1, 1) : walk_avx512(t, stops, 1, 0);
