@@ -3,7 +3,11 @@
 * Collects ``bench_*.py`` when the directory is run (``pytest benchmarks``).
 * ``bench_case`` fixture: times one :class:`~harness.benchcases.BenchCase`
   with pytest-benchmark (group = the case's group), asserts its result with
-  the case's own ``check``, and records its median.
+  the case's own ``check``, and records its median.  ``bench_case(case,
+  rounds=7)`` is for cases of a second or more, which pytest-benchmark's
+  own calibration would time only a few times: one untimed warm-up call
+  (first-call costs: lazy imports, caches, page faults of a fresh capture),
+  then exactly ``rounds`` timed calls.
 * At the end, prints each rngcert case's throughput ratio to every baseline
   of its group measured in this run, with the targets, as ``rngcert bench``
   does.
@@ -27,9 +31,10 @@ def pytest_collect_file(file_path, parent):
 
 @pytest.fixture
 def bench_case(benchmark):
-    """``bench_case(case)``: benchmark one BenchCase and check its result."""
+    """``bench_case(case, rounds=None)``: benchmark one BenchCase and check its result
+    (``rounds``: one warm-up call, then that many timed calls)."""
 
-    def run(case):
+    def run(case, rounds: int | None = None):
         try:
             fn = case.setup()
         except SkipCase as exc:
@@ -37,7 +42,10 @@ def bench_case(benchmark):
         benchmark.group = case.group
         benchmark.extra_info.update(units=case.units, unit=case.unit, baseline=case.baseline,
                                     target=case.target)
-        result = benchmark(fn)
+        if rounds is None:
+            result = benchmark(fn)
+        else:
+            result = benchmark.pedantic(fn, rounds=rounds, iterations=1, warmup_rounds=1)
         if case.check is not None:
             case.check(result)
         if benchmark.stats is not None:  # None under --benchmark-disable
