@@ -225,7 +225,7 @@ def test_simulation_interval_contains_the_exact_return():
 def test_table_rejects_bad_arguments():
     with pytest.raises(ValueError, match="allows 4..8 decks"):
         cw.WarTable(2)
-    with pytest.raises(ValueError, match="--burns"):
+    with pytest.raises(ValueError, match="casino-war: option burns must be"):
         GAMES["casino-war"].analyse(strategy="war", burns=99)
     with pytest.raises(ValueError, match="takes no option"):
         GAMES["casino-war"].analyse(strategy="war", burns=1, hands=2)

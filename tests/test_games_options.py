@@ -104,14 +104,16 @@ def test_help_lists_every_option_and_strategy_from_the_declarations(spinner):
     (("--strategy", "reckless"), "toy-spinner: strategy must be one of bold, timid, got 'reckless'"),
     (("--option", "colour=red"), "toy-spinner has no option 'colour' (its options: sections, pays, lucky-seven, "
                                  "weights)"),
-    (("--option", "pays=double"), "toy-spinner: option pays must be one of full|short, got 'double'"),
-    (("--option", "lucky-seven=true"), "toy-spinner: option lucky-seven must be one of no|yes, got 'true'"),
-    (("--option", "sections=11"), "toy-spinner: --sections must be a whole number in 2..10, got 11"),
-    (("--option", "sections=four"), "toy-spinner: --sections must be a whole number in 2..10, got 'four'"),
+    (("--option", "pays=double"), "toy-spinner: --option pays must be one of full|short, got 'double'"),
+    (("--option", "lucky-seven=true"), "toy-spinner: --option lucky-seven must be one of no|yes, got 'true'"),
+    (("--option", "sections=11"), "toy-spinner: --option sections must be a whole number in 2..10, got 11"),
+    (("--option", "sections=four"), "toy-spinner: --option sections must be a whole number in 2..10, got 'four'"),
     (("--option", "pays"), "--option takes NAME=VALUE, got 'pays'"),
-    (("--option", "pays=full", "--option", "pays=short"), "toy-spinner: option pays given twice"),
-    (("--sections", "5", "--option", "sections=5"), "toy-spinner: option sections given twice"),
-    (("--option", "weights=/nonexistent/w.txt"), "toy-spinner: option weights: cannot read /nonexistent/w.txt"),
+    (("--option", "pays=full", "--option", "pays=short"), "toy-spinner: --option pays given twice"),
+    (("--sections", "5", "--option", "sections=5"), "toy-spinner: --sections given twice (as --sections and --option "
+                                                    "sections=)"),
+    (("--sections", "11"), "Invalid value for '--sections': 11 is not in the range 2<=x<=10"),
+    (("--option", "weights=/nonexistent/w.txt"), "toy-spinner: --option weights: cannot read /nonexistent/w.txt"),
     (("--option", "lucky-seven=yes"), "toy-spinner: option lucky-seven=yes needs 7+ sections"),
 ])
 def test_undeclared_names_and_values_exit_2_in_one_line(spinner, args, message):
@@ -163,3 +165,73 @@ def test_docs_table_of_options_is_generated():
     assert generated_block("docs/table_games.md", "game options") == registry.options_table(), (
         "regenerate: cd tests && python -c \"import registry_support as r; from harness.games.registry import "
         "options_table as t; r.regenerate('docs/table_games.md', 'game options', t())\"")
+
+
+def _bad_values(option) -> list:
+    """Values ``option`` refuses, as typed on the command line."""
+    if option.kind == "whole":
+        return [str(option.high + 1), str(option.low - 1), "many"]
+    return ["no-such-" + option.name]
+
+
+def _walked(options):
+    return [(o, value) for o in options if o.kind in ("whole", "choice") for value in _bad_values(o)]
+
+
+def _one_line(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_bad_option_value_names_the_flag_as_typed(name):
+    game = GAMES[name]
+    flags = registry.flag_options()
+    for option, value in _walked(game.options):
+        line = _one_line(run(name, "--option", f"{option.name}={value}"))
+        assert f"{name}: --option {option.name} must be {option.allowed()}, got " in line, line
+        assert f"--{option.name} " not in line.replace(f"--option {option.name}", ""), line
+        if option.name in flags:  # the game's own flag: click's range (every game's) or the game's own
+            line = _one_line(run(name, f"--{option.name}", value))
+            assert (f"Invalid value for '--{option.name}'" in line
+                    or f"{name}: --{option.name} must be {option.allowed()}, got {int(value)}" in line), line
+            assert "--option" not in line, line
+
+
+def test_every_bad_round_option_value_names_the_flag_as_typed(tmp_path):
+    from harness.rounds import RoundError
+    from harness.rounds.table import rules_for
+
+    bets = tmp_path / "bets.toml"
+    bets.write_text("")  # never read: the options are refused first
+    walked = 0
+    for name in GAMES:
+        try:
+            rules = rules_for(name)
+        except RoundError:  # no electronic table-game mode, or no round engine yet
+            continue
+        for option, value in _walked(rules.options):
+            journal = tmp_path / f"{name}.sqlite"
+            line = _one_line(CliRunner().invoke(main, ["play", name, "--journal", str(journal), "--bets", str(bets),
+                                                       "--option", f"{option.name}={value}"]))
+            assert f"{name} rounds: --option {option.name} must be {option.allowed()}, got " in line, line
+            assert not journal.exists()
+            walked += 1
+    assert walked >= 30  # baccarat, casino-war, the twenty-one tables, the poker games' strategies
+
+
+def test_option_errors_name_options_as_the_caller_says():
+    from harness.games.base import OptionError
+
+    decks = GameOption("decks", "N", "h", 1, 8, 8)
+    with pytest.raises(OptionError) as refused_:
+        decks.check("g", 9)
+    assert str(refused_.value) == "g: option decks must be a whole number in 1..8, got 9"  # plan files, Python
+    assert refused_.value.named(lambda n: f"--{n}") == "g: --decks must be a whole number in 1..8, got 9"
+    with pytest.raises(ValueError, match="^g: --strategy: cannot read /nonexistent/c.csv"):
+        GameOption.path("chart", "h").check("g", "/nonexistent/c.csv", typed="--strategy")
+    import pickle  # a worker process raises it to the parent
+
+    again = pickle.loads(pickle.dumps(refused_.value))
+    assert again.named(lambda n: f"--option {n}") == "g: --option decks must be a whole number in 1..8, got 9"

@@ -159,3 +159,21 @@ def test_the_places_paid_can_follow_the_number_of_entrants():
                  "late-entrants=1", "--json")
     p = json.loads(result.stdout)["parameters"]
     assert p["prizes_by_place"] == ["27000"] and p["prizes_by_place_all_late"] == ["23400", "12600"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--points", "1005", "--option", "smallest-chip=10"),
+     "poker-tournament: --points (1005) and --blind (10) must be whole chips of --option smallest-chip (10 points)"),
+    (("--option", "points=1005", "--smallest-chip", "10"),
+     "poker-tournament: --option points (1005) and --blind (10) must be whole chips of --smallest-chip (10 points)"),
+    (("--option", "blind=15", "--option", "smallest-chip=10", "--simulate", "2", "--seed", SEED),
+     "poker-tournament: --points (1000) and --option blind (15) must be whole chips of --option smallest-chip "
+     "(10 points)"),
+])
+def test_whole_chip_refusal_names_the_flags_as_typed(args, message):
+    """11-3-イ: stacks and blinds are whole chips; the refusal names each option as the user gave it
+    (an option left at its default: the flag that would set it)."""
+    result = run("poker-tournament", *args)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.output, result.output
+    assert message in lines[0], lines[0]

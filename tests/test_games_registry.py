@@ -102,7 +102,7 @@ def test_registration_refuses_bad_declarations():
 
 def test_option_checks_name_the_game():
     baccarat = GAMES["baccarat"]
-    with pytest.raises(ValueError, match="baccarat: --decks must be a whole number in 1..12, got 13"):
+    with pytest.raises(ValueError, match="baccarat: option decks must be a whole number in 1..12, got 13"):
         baccarat.analyse(decks=13)
     with pytest.raises(ValueError, match="craps takes no option --decks"):
         GAMES["craps"].analyse(decks=8)

@@ -169,7 +169,7 @@ def test_one_home_for_option_names():
     options = GAMES["blackjack"].options
     with pytest.raises(ValueError, match="blackjack: option max-hands given twice"):
         named_options("blackjack", options, [("max-hands", 2), ("max_hands", 3)])
-    with pytest.raises(click.UsageError, match="blackjack: option max-hands given twice"):
+    with pytest.raises(click.UsageError, match="blackjack: --option max-hands given twice"):
         parse_option_pairs("blackjack", options, ["max-hands=2", "max_hands=3"])
     with pytest.raises(click.UsageError, match="--option takes NAME=VALUE, got 'x'"):
         parse_option_pairs("blackjack", options, ["x", "bogus=1"])  # the first bad pair is named first

@@ -6,7 +6,8 @@
 * ``output_option``: ``--output FILE`` for a command's report (``-``: stdout);
 * ``given``: whether the user set a parameter (not a default);
 * ``parse_option_pairs``: ``--option NAME=VALUE`` texts against declared
-  :class:`~harness.games.base.GameOption` s (``rngcert game``, ``rngcert play``);
+  :class:`~harness.games.base.GameOption` s (``rngcert game``, ``rngcert play``); ``option_flag``:
+  how a message names an option given so;
 * ``Alpha``: a significance level (NaN and infinities refused);
 * ``InputPath``: a file argument that also accepts ``-`` for stdin;
 * ``complete_device`` and friends: shell completion of registry names.
@@ -71,10 +72,15 @@ output_option = click.option(
     metavar="FILE", help="Write the report to FILE instead of stdout ('-': stdout). Exit status is unchanged.")
 
 
+def option_flag(name: str) -> str:
+    """How a message names option ``name`` given as ``--option NAME=VALUE``: ``--option NAME``."""
+    return f"--option {name}"
+
+
 def parse_option_pairs(owner: str, declared, pairs) -> dict:
     """``--option NAME=VALUE`` texts as {declared name: value text}; UsageError naming ``owner`` (what
     takes the options: a game, a game's rounds) and its ``declared`` options (GameOption s)."""
-    from harness.games.base import named_options
+    from harness.games.base import as_named, named_options
 
     def split():
         for pair in pairs:  # checked one at a time, as named_options reads them
@@ -86,7 +92,7 @@ def parse_option_pairs(owner: str, declared, pairs) -> dict:
     try:
         return {option.name: value for option, value in named_options(owner, declared, split())}
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(as_named(exc, option_flag)) from None
 
 
 def given(ctx: click.Context, name: str) -> bool:

@@ -16,7 +16,7 @@ import click
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (Count, complete_option, complete_strategy, complete_variant, emit,
-                                      output_option, parse_option_pairs, quiet_option, scheduler_option,
+                                      option_flag, output_option, parse_option_pairs, quiet_option, scheduler_option,
                                       workers_option, checkpoint_option)
 from harness.verdict import FAIL, Outcome
 
@@ -203,21 +203,32 @@ def _help_text() -> str:
 def game_command(game_name, variant, strategy, option_pairs, rounds, workers, scheduler, checkpoint, rng, chart_format,
                  as_json, quiet, output, **given):
     from harness.games.registry import game as get_game
+    from harness.games.base import as_named
+    from harness.games.registry import flag_options
     from harness.games.registry import options as declared_options
 
     game = get_game(game_name)
     if variant is not None and variant not in game.variants:
         raise click.BadParameter(f"{variant!r} is not a variant of {game_name}; valid choices: "
                                  f"{', '.join(game.variants)}", param_hint="'--variant'")
-    given = {name: value for name, value in given.items() if value is not None}
+    # every option by its declared name, and how the user typed it (messages name it so)
+    given = {name.replace("_", "-"): value for name, value in given.items() if value is not None}
     for name in given:
         if game.option(name) is None:
             takers = ", ".join(g.name for g, _ in declared_options()[name])
             raise click.UsageError(f"--{name} applies to {takers} only, not {game_name}")
+    typed = {name: f"--{name}" for name in given} | {"strategy": "--strategy"}
     for name, value in parse_option_pairs(game.name, game.options, option_pairs).items():
         if name in given:
-            raise click.UsageError(f"{game_name}: option {name} given twice (--{name} and --option {name}=)")
+            raise click.UsageError(f"{game_name}: --{name} given twice (as --{name} and --option {name}=)")
         given[name] = value
+        typed[name] = option_flag(name)
+    flags = flag_options()
+
+    def flag(name: str) -> str:
+        """How a message names option ``name``: as typed, else as it could be typed."""
+        return typed.get(name) or (f"--{name}" if name in flags else option_flag(name))
+
     if (rng.seed is not None or rng.stream is not None) and rounds is None:
         raise click.UsageError("--seed/--stream select the simulation's generator and need --simulate N")
     if (workers is not None or scheduler is not None or checkpoint is not None) and rounds is None:
@@ -232,7 +243,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
         try:
             emit(game.chart("json" if as_json else chart_format, variant, strategy, **given), output)
         except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise click.UsageError(as_named(exc, flag)) from None
         return
     try:
         analysed = []  # the exact analysis: before a one-stream simulation, during a partitioned one
@@ -254,7 +265,7 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
                         alongside=lambda: analysed.append(game.analyse(variant, strategy, **given)), **given)
         analysis = analysed[0]
     except ValueError as exc:  # e.g. a deck count the shoe procedure does not allow
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(as_named(exc, flag)) from None
     outcome = _outcome(simulation)
     if as_json:
         report = analysis.as_dict()

@@ -17,7 +17,7 @@ import signal
 import click
 
 from harness.commands._generator import generator_options, provenance_block
-from harness.commands._options import emit, output_option, parse_option_pairs
+from harness.commands._options import emit, option_flag, output_option, parse_option_pairs
 from harness.verdict import Outcome
 
 STATES = ("BETTING_OPEN", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT")
@@ -146,7 +146,8 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
 
     try:
         rules = rules_for(game, variant)  # read once: every round of the session plays by it
-        options = rules.check_options(parse_option_pairs(f"{game} rounds", rules.options, option_texts))
+        options = rules.check_options(parse_option_pairs(f"{game} rounds", rules.options, option_texts),
+                                      flag=option_flag)
         parsed = script.parse(script_path, rules, options=options)
     except RoundError as exc:
         raise _bad(exc) from None

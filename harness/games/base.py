@@ -74,6 +74,49 @@ class OptionFile:
         return self.path
 
 
+def option_named(name: str) -> str:
+    """How a message names option ``name`` when nothing says how it was given: ``option NAME``."""
+    return f"option {name}"
+
+
+class OptionError(ValueError):
+    """A refused option value, naming the options it is about as the caller chooses.
+
+    The command line names an option as the user typed it (``--decks``,
+    ``--option decks``, ``--strategy``); the game that refuses the value
+    does not know which, so its message marks each option it names and
+    :meth:`named` fills the marks in.  ``str()`` names them ``option NAME``
+    (a plan file, a Python caller).  The marked text is the exception's one
+    argument, so the error pickles (a worker process raises it).
+
+    Examples
+    --------
+    >>> e = OptionError.naming(lambda flag: f"g: {flag('decks')} must be 1..8, got 9")
+    >>> str(e), e.named(lambda name: f"--{name}")
+    ('g: option decks must be 1..8, got 9', 'g: --decks must be 1..8, got 9')
+    """
+
+    MARK = "\0"  # never in a command-line value (argv strings end at NUL)
+
+    @classmethod
+    def naming(cls, message: Callable[[Callable[[str], str]], str]) -> "OptionError":
+        """The error whose text is ``message(flag)``, ``flag(name)`` marking where option ``name`` is named."""
+        return cls(message(lambda name: f"{cls.MARK}{name}{cls.MARK}"))
+
+    def named(self, flag: Callable[[str], str] = option_named) -> str:
+        """The message with every marked option named ``flag(name)``."""
+        parts = str(self.args[0]).split(self.MARK)
+        return "".join(flag(part) if i % 2 else part for i, part in enumerate(parts))
+
+    def __str__(self) -> str:
+        return self.named()
+
+
+def as_named(exc: Exception, flag: Callable[[str], str] = option_named) -> str:
+    """``exc``'s message, an :class:`OptionError` naming its options ``flag(name)``."""
+    return exc.named(flag) if isinstance(exc, OptionError) else str(exc)
+
+
 @dataclasses.dataclass(frozen=True)
 class GameOption:
     """An option a game takes besides its variant and strategy.
@@ -167,32 +210,41 @@ class GameOption:
             return f"{'|'.join(self.choices)}, default {self.default}"
         return f"{self.metavar}, default none"
 
-    def check(self, game: str, value: Any):
-        """The value in its kind (see the class doc); ValueError naming the
+    def check(self, game: str, value: Any, typed: str | None = None):
+        """The value in its kind (see the class doc); :class:`OptionError` naming the
         game, the option and the allowed values otherwise.  Text (from
-        ``--option NAME=VALUE``) is parsed."""
+        ``--option NAME=VALUE``) is parsed.
+
+        ``typed`` is how the message names the option (``"--strategy"``: a value given
+        under another flag); by default the option's mark, which the command line fills
+        in as the user typed it (``--decks`` or ``--option decks``).
+        """
         if value is None:
             return self.default
+
+        def refuse(text: Callable[[str], str]):
+            raise OptionError.naming(lambda flag: f"{game}: {typed or flag(self.name)}{text(flag)}") from None
+
         if self.kind == "whole":
             if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
                 value = int(value)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not self.low <= value <= self.high:
-                raise ValueError(f"{game}: --{self.name} must be {self.allowed()}, got {value!r}")
+                refuse(lambda flag: f" must be {self.allowed()}, got {value!r}")
             return int(value)
         if self.kind == "choice":
             if value not in self.choices:
-                raise ValueError(f"{game}: option {self.name} must be {self.allowed()}, got {value!r}")
+                refuse(lambda flag: f" must be {self.allowed()}, got {value!r}")
             return value
         if isinstance(value, OptionFile):
             return value
         if not isinstance(value, str) or not value:
-            raise ValueError(f"{game}: option {self.name} must be {self.allowed()}, got {value!r}")
+            refuse(lambda flag: f" must be {self.allowed()}, got {value!r}")
         try:
             with open(value, encoding="utf-8") as handle:
                 return OptionFile(value, handle.read())
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-            raise ValueError(f"{game}: option {self.name}: cannot read {value}: {reason}") from None
+            refuse(lambda flag: f": cannot read {value}: {reason}")
 
     @property
     def keyword(self) -> str:
@@ -215,7 +267,7 @@ def named_options(owner: str, declared, given) -> list:
             names = ", ".join(o.name for o in declared) or "none"
             raise ValueError(f"{owner} has no option {name!r} (its options: {names})")
         if any(o is option for o, _ in out):
-            raise ValueError(f"{owner}: option {option.name} given twice")
+            raise OptionError.naming(lambda flag: f"{owner}: {flag(option.name)} given twice")
         out.append((option, value))
     return out
 

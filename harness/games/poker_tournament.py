@@ -42,7 +42,7 @@ from harness.games import poker_pots as pots
 from harness.games import poker_table as pt
 from harness.games._deck_game import run_whole_chunks
 from harness.games._pvp_game import IRREGULARITIES, IRREGULARITY_OPTION, STRATEGIES, BoardTally
-from harness.games.base import Analysis, Game, GameOption, _replay
+from harness.games.base import Analysis, Game, GameOption, OptionError, _replay
 from harness.games.simulate import Simulation
 
 SOURCE = "000 別表第1 第3 11"
@@ -199,8 +199,9 @@ OPTIONS = (
 def _check_chips(points: int, blind: int, chip: int) -> None:
     """The stacks and the blinds are whole tournament chips (11-3-イ: chips of equal points)."""
     if points % chip or blind % chip:
-        raise ValueError(f"--points ({points}) and --blind ({blind}) must be whole chips of the smallest chip "
-                         f"({chip} points)")
+        raise OptionError.naming(lambda flag: f"poker-tournament: {flag('points')} ({points}) and {flag('blind')} "
+                                              f"({blind}) must be whole chips of {flag('smallest-chip')} "
+                                              f"({chip} points)")
 
 
 class PokerTournamentGame(Game):

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from harness.games.categorical import Family
-from harness.games.base import named_options
+from harness.games.base import as_named, named_options, option_named
 from harness.games.core import BetRule, Split
 from harness.games.registry import GAMES
 from harness.rounds import money
@@ -48,9 +48,10 @@ class RoundRules:
         """The options a round takes (:class:`~harness.games.base.GameOption`), from its engine."""
         return tuple(getattr(self.engine, "round_options", ()))
 
-    def check_options(self, given: Mapping | None) -> "Checked":
+    def check_options(self, given: Mapping | None, flag: Callable[[str], str] = option_named) -> "Checked":
         """``given`` round options (typed, or text from ``--option NAME=VALUE``) checked, by keyword:
-        only the options given, each in its kind; RoundError naming the option and its allowed values.
+        only the options given, each in its kind; RoundError naming the option (as ``flag(name)``:
+        the command line's ``--option NAME``) and its allowed values.
 
         Checked once per table: a :class:`Round` given the result does not check it again.
         """
@@ -62,7 +63,7 @@ class RoundRules:
                                   for option, value in named_options(f"{game} rounds", self.options,
                                                                      (given or {}).items())})
         except ValueError as exc:
-            raise RoundError(str(exc)) from None
+            raise RoundError(as_named(exc, flag)) from None
 
     def stake_rule(self, name: str):
         """The rule of an additional stake a round takes after betting closes (a double, a split hand,
