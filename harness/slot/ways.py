@@ -320,12 +320,18 @@ def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int
                 t[0] += n * w
                 t[1] += s1 * w
         suffix = math.prod(totals[r + 1:])
+        by_symbol: dict = {}  # per symbol, the reel's columns by what a reading of it sees
         for e, (x, rd) in enumerate(readings):
+            seen = by_symbol.get(x)
+            if seen is None:
+                seen = by_symbol[x] = defaultdict(int)
+                for w, cell, pinfo, infos in reel:
+                    seen[(cell, pinfo, infos[x])] += w
             nxt: dict = defaultdict(int)
             for (st, i, pst, k), v in mass[e].items():
-                for w, cell, pinfo, infos in reel:
+                for (cell, pinfo, info), w in seen.items():
                     pst2 = prog.move(pst, r, pinfo)
-                    for st2, moves in rd.successors(st, r, infos[x]):
+                    for st2, moves in rd.successors(st, r, info):
                         for j, c in moves.get(i, ()):
                             if st2[0] == "d":  # ended: its pay joins the pool, and its class's total
                                 pay = v * w * c
@@ -395,12 +401,15 @@ def _class_paid(model: SlotModel, lefts: list[_Left], reels, width: int, n_class
     """``[c][k]``: spins with scatter cell ``k`` paying line class ``c`` (from either end, both ways)."""
     out = [[0] * width for _ in range(n_classes)]
     both, R = model.both_ways, model.reels
+    patterns = [_reel_patterns(reel) for reel in reels]
     for x, left in enumerate(lefts):
         mass: dict = {(left.state, (0, None), 0): 1}
         for r, reel in enumerate(reels):
             nxt: dict = defaultdict(int)
-            for (cell, _, pattern), w in _reel_patterns(reel).items():
-                matches, own = pattern[x]
+            seen: dict = defaultdict(int)  # the reel's columns by what symbol x's readings see
+            for (cell, _, pattern), w in patterns[r].items():
+                seen[(cell, pattern[x])] += w
+            for (cell, (matches, own)), w in seen.items():
                 for (st, rt, k), v in mass.items():
                     st2 = left.after(st, r, matches, own) if st[0] != "d" else st
                     rt2 = _right_count(left.s, rt, matches, own) if both else rt
