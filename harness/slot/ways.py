@@ -49,6 +49,7 @@ from harness.slot.joint import JointMoments
 from harness.slot.lines import line_classes
 from harness.slot.limits import MAX_WAYS_STATES
 from harness.slot.model import SlotModel
+from harness.slot.reelset import EMPTY
 from harness.slot.stage import Stage
 from harness.slot.window import WindowFigures
 from harness.slot import ways_both
@@ -515,7 +516,7 @@ def reel_columns(reels) -> list[dict[tuple[tuple[int, ...], int], int]]:
     for window, cells in zip(reels.windows, reels.scatters):
         reel: dict = defaultdict(int)
         for col, cell in zip(window.tolist(), cells.tolist()):
-            reel[(tuple(col), cell)] += 1
+            reel[(tuple(x for x in col if x != EMPTY), cell)] += 1  # a reel drawn short: the rows it shows
         out.append(dict(reel))
     return out
 
