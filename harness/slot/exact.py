@@ -150,7 +150,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     work = _Work(progress, 2 * check_cost(model).table_entries)
     whole = (_analyse_cascade if model.cascade is not None
              else _analyse_heights if model.heights is not None and model.free_spins is None
-             else _analyse_both_ways if model.both_ways else None)
+             else _analyse_both_ways if model.both_ways and model.free_spins is None else None)
     if whole is not None:  # features whose play is analysed whole, window by window
         analysis = whole(model, started)
         work.finish()

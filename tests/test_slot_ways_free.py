@@ -1,12 +1,14 @@
-"""Reel heights per spin with free spins (docs/slot_model.md, "Reel heights per spin"): the stages of
-harness.slot.exact built from every height's columns (harness.slot.heights.reelset) against a brute
-force that lists every height, stop and way of the paid spin and of one free spin
-(``ways_reference``), and combines them into the whole play's distribution (without retriggers:
+"""Free spins in ways games with reel heights per spin or both-ways pays (docs/slot_model.md, "Reel
+heights per spin", "Both-ways pays"): the stages of harness.slot.exact built from every height's
+columns (harness.slot.heights.reelset) and read both ways by the ways programme, against a brute force
+that lists every height, stop and way of the paid spin and of one free spin, read from both ends
+where the game says so (``ways_reference``), and combines them into the whole play's distribution (without retriggers:
 exactly, every number of free spins convolved; with them: first-step equations over the spins left),
 and the shipped example ``examples/slot_megaways_free_spins.toml`` at full size against the textbook
 ways product and the scatters' count convolved over the reels."""
 from __future__ import annotations
 
+import math
 import pathlib
 from fractions import Fraction
 
@@ -45,6 +47,27 @@ spins = { 2 = 2, 3 = 3 }
 multiplier = 2
 """
 RETRIGGERS = GAME.replace("multiplier = 2\n", "multiplier = 2\nretrigger = { 2 = 1 }\n")
+BOTH_WAYS = GAME.replace("per_way = 2", "per_way = 2\nboth_ways = true")
+FIXED_BOTH_WAYS = """
+name = "both ways with free spins"
+window = { rows = 2, reels = 4 }
+bet = { ways = 16, per_way = 1, both_ways = true }
+[symbols]
+A = { pays = { 3 = 5, 4 = 20 } }
+K = { pays = { 2 = 1, 3 = 2, 4 = 8 } }
+W = { kind = "wild", multiplier = 3 }
+S = { kind = "scatter", pays = { 2 = 2 } }
+X = {}
+[reels]
+base = ["A K W S X", "K A X", "A S K W X", "K A A S X"]
+feature = ["A W X", "K A S", "A K X", "K S A X"]
+[free_spins]
+scatter = "S"
+spins = { 2 = 3 }
+multiplier = 3
+"""
+GAMES = [GAME, BOTH_WAYS, FIXED_BOTH_WAYS]
+IDS = ["heights", "heights both ways", "both ways"]
 
 
 def spins(m, *, feature: bool):
@@ -55,7 +78,7 @@ def spins(m, *, feature: bool):
     rows = list(ref.windows(m, feature=feature))
     total = sum(w for *_, w in rows)
     for window, raw, w in rows:
-        pays = ref.symbol_pays(m, window)
+        pays = ref.symbol_pays(m, window, both_ways=m.both_ways)
         n = sum(col.count(sx) for col in raw)
         credits = m.bet_per_line * sum(pays.values()) + award(m.symbols[sx].pays, n) * m.total_bet
         awarded = award(m.free_spins.retrigger if feature else m.free_spins.spins, n)
@@ -65,8 +88,9 @@ def spins(m, *, feature: bool):
     return out
 
 
-def test_without_retriggers_every_play_equals_the_analysis():
-    m = model(GAME)
+@pytest.mark.parametrize("text", GAMES, ids=IDS)
+def test_without_retriggers_every_play_equals_the_analysis(text):
+    m = model(text)
     a = analyse(m)
     base, free = spins(m, feature=False), spins(m, feature=True)
     assert all(j == 0 for _, _, j, _ in free)
@@ -97,11 +121,15 @@ def test_without_retriggers_every_play_equals_the_analysis():
     assert a.hit_frequency == hit
     got = {c.name: c.probability for c in a.classes if c.kind == "line"}
     assert got == {k: v for k, v in once.items() if v}
-    assert a.parts["feature"] > 0 and a.cycle == (8 * 3) * (8 * 2) * (6 * 3)
+    assert a.parts["feature"] > 0 and a.cycle == math.prod(sum(w for _, w in ref.reel_heights(m, r)) * (
+        sum(m.base_weights[r]) if m.base_weights else len(m.base_strips[r])) for r in range(m.reels))
 
 
-def test_with_retriggers_the_feature_equals_first_step_equations():
-    m = model(RETRIGGERS)
+@pytest.mark.parametrize("text", [RETRIGGERS, FIXED_BOTH_WAYS.replace("multiplier = 3\n",
+                                                                      "multiplier = 3\nretrigger = { 2 = 1 }\n")],
+                         ids=["heights", "both ways"])
+def test_with_retriggers_the_feature_equals_first_step_equations(text):
+    m = model(text)
     a = analyse(m)
     base, free = spins(m, feature=False), spins(m, feature=True)
     per_spin: dict = {}
@@ -128,15 +156,19 @@ def test_fixed_heights_are_the_ways_game_with_the_same_free_spins():
      "symbols.W.sticky: a game with reel heights per spin has no sticky wilds"),
     (GAME + '[cascade]\nrefill = ["X", "X", "X"]\n',
      "window.heights: a game with reel heights per spin has no [free_spins] section"),
-    (GAME.replace("per_way = 2", "per_way = 2\nboth_ways = true"),
+    (FIXED_BOTH_WAYS.replace('W = { kind = "wild", multiplier = 3 }', 'W = { kind = "wild", sticky = true }'),
+     "symbols.W.sticky: a both-ways game has no sticky wilds"),
+    (FIXED_BOTH_WAYS.replace("bet = { ways = 16, per_way = 1, both_ways = true }",
+                             "bet = { per_line = 1, paylines = [[1, 1, 1, 1], [2, 2, 2, 2]], both_ways = true }"),
      "bet.both_ways: a both-ways game has no [free_spins] section"),
 ])
 def test_what_heights_with_free_spins_still_refuse_is_located(tmp_path, text, where):
     refused(tmp_path, text, where)
 
 
-def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path):
-    simulate_refused(tmp_path, GAME, "free_spins: --simulate does not play free spins with reel heights yet")
+@pytest.mark.parametrize("text, what", [(GAME, "reel heights"), (FIXED_BOTH_WAYS, "both-ways pays")])
+def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path, text, what):
+    simulate_refused(tmp_path, text, f"free_spins: --simulate does not play free spins with {what} yet")
 
 
 # --- the shipped example at full size -------------------------------------------------------------
