@@ -187,13 +187,6 @@ def test_both_ways_243_at_full_size_equals_the_product_formula():
     assert {c.rule.id: c for c in check(a, "jp")}["jp-4-3"].value == a.rtp
 
 
-def test_megaways_example_both_ways_is_refused_by_name_not_run_for_minutes(tmp_path):
-    # 18 readings over 3,336 distinct columns: beyond the both-ways programme (not yet)
-    text = EXAMPLE.read_text(encoding="utf-8").replace("per_way = 1 ", "both_ways = true\nper_way = 1 ")
-    line = refused(tmp_path, text, "bet.both_ways: not yet: read both ways, this game's 18 readings")
-    assert "Both-ways pays" in line
-
-
 def test_more_ways_than_the_limit_are_refused(tmp_path):
     tall = ", ".join(["{ 8 = 1 }"] * 9)
     text = (f"window = {{ rows = 8, reels = 9, heights = [{tall}] }}\n"

@@ -11,6 +11,11 @@
   combination and distinct window visited once) on a 4-reel game small enough
   for both (heights 2 or 3, 8-stop strips: 61,440 distinct windows); both must give
   the same figures.
+* ``slot-exact-megaways-both-ways``: the exact analysis of
+  ``examples/slot_megaways_both_ways.toml`` (the same reels paid from both ends;
+  whether a spin pays anything followed per symbol as truth tables,
+  :mod:`harness.slot.ways_both`) against the one-way example's as the baseline,
+  in the same run: what reading both ways costs.
 """
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ from harness.benchcases._base import BenchCase, shipped_or_skip
 EXAMPLE = "examples/slot_megaways.toml"  # shipped; found by shipped_or_skip at set-up
 EXAMPLE_RTP = Fraction(3860657384912181, 4096000000000000)  # pinned; tests/test_slot_megaways.py derives it
 EXAMPLE_CYCLE = 100 ** 6 * 12 ** 6
+BOTH_WAYS = "examples/slot_megaways_both_ways.toml"  # shipped; found by shipped_or_skip at set-up
+BOTH_WAYS_RTP = Fraction(1937181592419057, 2048000000000000)  # pinned; tests/test_slot_ways_both.py checks it
 
 SMALL = """
 name = "ways programme bench"
@@ -58,16 +65,21 @@ def _small():
     return parse_model(SMALL, source="harness/benchcases/slot_ways.py")
 
 
-def _setup_example():
+def _setup_example(path=EXAMPLE):
     from harness.slot.exact import analyse
     from harness.slot.model import load_model
 
-    model = load_model(shipped_or_skip(EXAMPLE))
+    model = load_model(shipped_or_skip(path))
     return lambda: analyse(model)
 
 
 def _check_example(a) -> None:
     assert a.rtp == EXAMPLE_RTP, a.rtp
+    assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
+
+
+def _check_both_ways(a) -> None:
+    assert a.rtp == BOTH_WAYS_RTP and a.model.both_ways, a.rtp
     assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
 
 
@@ -97,4 +109,8 @@ CASES = [
               SMALL_WINDOWS, "windows", target=">= 10x window-by-window", check=_check_small),
     BenchCase("slot-ways-dp-vs-windows", "window-by-window", functools.partial(_setup_small, True),
               SMALL_WINDOWS, "windows", baseline=True, check=_check_small),
+    BenchCase("slot-exact-megaways-both-ways", "rngcert-ways-both-ways", functools.partial(_setup_example, BOTH_WAYS),
+              EXAMPLE_CYCLE, "combinations", check=_check_both_ways),
+    BenchCase("slot-exact-megaways-both-ways", "one-way", _setup_example, EXAMPLE_CYCLE, "combinations",
+              baseline=True, check=_check_example),
 ]

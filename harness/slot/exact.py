@@ -148,18 +148,19 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     """
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
-    whole = (_analyse_cascade if model.cascade is not None else _analyse_heights if model.heights is not None
-             else _analyse_both_ways if model.both_ways else None)
+    whole = (_analyse_cascade if model.cascade is not None
+             else _analyse_heights if model.heights is not None and model.free_spins is None
+             else _analyse_both_ways if model.both_ways and model.free_spins is None else None)
     if whole is not None:  # features whose play is analysed whole, window by window
         analysis = whole(model, started)
         work.finish()
         return analysis
     # line jackpot levels ride on the joint programme's progressive flag (harness.slot.jackpot)
     stage_of = ways.build_stage if model.ways else build_stage  # a ways game's stages come summed
-    base = stage_of(jp.flag_model(model), base_reelset(model), with_progressive=True)
+    base = stage_of(jp.flag_model(model), _reels(model), with_progressive=True)
     free = None
     if model.free_spins is not None:
-        feature_reels = feature_reelset(model)
+        feature_reels = _reels(model, feature=True)
         if model.free_spins.max_spins is None:  # a capped session always ends
             _check_retriggers_converge(model, feature_reels)  # before the expensive part
         free = stage_of(model, feature_reels, with_progressive=False, multiplier=model.free_spins.multiplier)
@@ -409,6 +410,13 @@ def rarest_class(classes) -> OutcomeClass | None:
     """
     possible = [c for c in classes if c.probability_upper > 0]
     return min(possible, key=lambda c: c.probability) if possible else None
+
+
+def _reels(model: SlotModel, *, feature: bool = False) -> ReelSet:
+    """A stage's reels; with reel heights per spin, every height's columns as virtual stops (:func:`ht.reelset`)."""
+    if model.heights is not None:
+        return ht.reelset(model, feature=feature)
+    return feature_reelset(model) if feature else base_reelset(model)
 
 
 def _check_retriggers_converge(model: SlotModel, feature_reels: ReelSet) -> None:

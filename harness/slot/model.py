@@ -583,11 +583,24 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     if model.cascade is not None:
         _check_cascade(model)
     if model.both_ways:
-        _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays")
+        # a ways game's free spins are stages of the ways programme, which reads both ways; a payline
+        # game paid both ways is read window by window, with nothing beside it
+        _check_alone(model, "bet.both_ways", "a both-ways game", "Both-ways pays",
+                     frozenset({"free_spins"}) if model.ways else frozenset())
+        sticky = [s.name for s in model.symbols if s.sticky]
+        if sticky:
+            raise ModelError(f"symbols.{sticky[0]}.sticky", "a both-ways game has no sticky wilds (not supported "
+                             "together; docs/slot_model.md, Both-ways pays)")
     if model.heights is not None:
         # with [cascade] too: each reel keeps its drawn height through the refills (docs/slot_model.md,
-        # "Cascades with reel heights"); free spins and mystery levels stay refused here
-        _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin")
+        # "Cascades with reel heights"); free spins go with heights, not with heights and cascades together
+        _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin",
+                     frozenset({"free_spins"}) if model.cascade is None else frozenset())
+        sticky = [s.name for s in model.symbols if s.sticky]
+        if sticky:
+            raise ModelError(f"symbols.{sticky[0]}.sticky", "a game with reel heights per spin has no sticky "
+                             "wilds (a wild would have to keep its cell while the heights change; not supported "
+                             "together; docs/slot_model.md, Reel heights per spin)")
     for section, present in (("progressive", model.progressive), ("cap", model.cap)):
         if model.jackpots and present is not None:
             raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "

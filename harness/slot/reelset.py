@@ -28,6 +28,8 @@ import numpy as np
 
 from harness.slot.model import ScatterCode, SlotModel
 
+EMPTY = 255  # a cell a reel drawn shorter than the window does not show (no symbol has this index: at most 255)
+
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class ReelSet:

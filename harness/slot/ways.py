@@ -30,7 +30,10 @@ read left to right:
 * **Counts.**  Whether a symbol pays, and which count, depends only on
   whether each column matches and shows ``S``: per class and cell, the
   spins paying it; and, with the set of symbols whose pay is still open,
-  the spins on which no symbol pays and the progressive is not won.
+  the spins on which no symbol pays and the progressive is not won (read
+  both ways: per symbol a truth table over the reels still to come,
+  :mod:`harness.slot.ways_both`, as a run from the right stays open on
+  every reel).
 
 The programme is refused (exit 2) if at some reel it would follow more
 than :data:`~harness.slot.limits.MAX_WAYS_STATES` states; it never samples.
@@ -46,8 +49,10 @@ from harness.slot.joint import JointMoments
 from harness.slot.lines import line_classes
 from harness.slot.limits import MAX_WAYS_STATES
 from harness.slot.model import SlotModel
+from harness.slot.reelset import EMPTY
 from harness.slot.stage import Stage
 from harness.slot.window import WindowFigures
+from harness.slot import ways_both
 from harness.slot.ways_rule import SymbolWays, WaysRule
 
 # A symbol's state: ("a", S shown in snap, S shown in run) while its run goes on, ("d", count paid or 0) after.
@@ -55,8 +60,6 @@ _START = ("a", False, False)
 # The no-win programme refuses before a reel whose work (open sets x column patterns) would pass
 # MAX_WAYS_STATES x this (about a minute of Python), rather than after it.
 _PATTERNS_PER_STATE = 64
-# Both ways: readings^2 x distinct columns (the 243-ways game on 100-stop reels: 9,300, a third of a second).
-MAX_BOTH_WAYS_WORK = 200_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -296,12 +299,6 @@ def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int
     readings: list[tuple[int, _Reading]] = [(x, r) for x, r in enumerate(lefts)]
     if model.both_ways:
         readings += [(x, _Right(rule, s, model.reels)) for x, s in enumerate(rule.symbols)]
-        work = len(readings) ** 2 * sum(len(reel) for reel in columns)
-        if work > MAX_BOTH_WAYS_WORK:  # the pairs of readings, and the open sets, grow past a minute
-            raise ModelError("bet.both_ways", f"not yet: read both ways, this game's {len(readings)} readings over "
-                             f"{sum(len(reel) for reel in columns):,} distinct columns make {work:,} steps of the "
-                             f"ways programme, beyond the {MAX_BOTH_WAYS_WORK:,} it takes (docs/slot_model.md, "
-                             "Both-ways pays)", model.source)
     prog = _Progressive(rule)
     width = max(model.scatter_awards.width, sum(max(c for _, c in reel) for reel in columns) + 1)
     n_classes = len(line_classes(model))
@@ -324,12 +321,18 @@ def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int
                 t[0] += n * w
                 t[1] += s1 * w
         suffix = math.prod(totals[r + 1:])
+        by_symbol: dict = {}  # per symbol, the reel's columns by what a reading of it sees
         for e, (x, rd) in enumerate(readings):
+            seen = by_symbol.get(x)
+            if seen is None:
+                seen = by_symbol[x] = defaultdict(int)
+                for w, cell, pinfo, infos in reel:
+                    seen[(cell, pinfo, infos[x])] += w
             nxt: dict = defaultdict(int)
             for (st, i, pst, k), v in mass[e].items():
-                for w, cell, pinfo, infos in reel:
+                for (cell, pinfo, info), w in seen.items():
                     pst2 = prog.move(pst, r, pinfo)
-                    for st2, moves in rd.successors(st, r, infos[x]):
+                    for st2, moves in rd.successors(st, r, info):
                         for j, c in moves.get(i, ()):
                             if st2[0] == "d":  # ended: its pay joins the pool, and its class's total
                                 pay = v * w * c
@@ -346,7 +349,8 @@ def spin_figures(model: SlotModel, columns: list[dict[tuple[tuple[int, ...], int
         line_sum[k][p] += s1
     return WaysFigures(cycle=math.prod(totals), count=count, line_sum=line_sum,
                        line_sq=_second_moment(model, readings, reels, totals),
-                       no_line_win=_no_line_win(model, rule, lefts, prog, reels, width),
+                       no_line_win=(_no_line_win_both(model, rule, reels, width) if model.both_ways
+                                    else _no_line_win(model, rule, lefts, prog, reels, width)),
                        class_paid=_class_paid(model, lefts, reels, width, n_classes), class_pay=class_pay)
 
 
@@ -398,12 +402,15 @@ def _class_paid(model: SlotModel, lefts: list[_Left], reels, width: int, n_class
     """``[c][k]``: spins with scatter cell ``k`` paying line class ``c`` (from either end, both ways)."""
     out = [[0] * width for _ in range(n_classes)]
     both, R = model.both_ways, model.reels
+    patterns = [_reel_patterns(reel) for reel in reels]
     for x, left in enumerate(lefts):
         mass: dict = {(left.state, (0, None), 0): 1}
         for r, reel in enumerate(reels):
             nxt: dict = defaultdict(int)
-            for (cell, _, pattern), w in _reel_patterns(reel).items():
-                matches, own = pattern[x]
+            seen: dict = defaultdict(int)  # the reel's columns by what symbol x's readings see
+            for (cell, _, pattern), w in patterns[r].items():
+                seen[(cell, pattern[x])] += w
+            for (cell, (matches, own)), w in seen.items():
                 for (st, rt, k), v in mass.items():
                     st2 = left.after(st, r, matches, own) if st[0] != "d" else st
                     rt2 = _right_count(left.s, rt, matches, own) if both else rt
@@ -421,16 +428,15 @@ def _class_paid(model: SlotModel, lefts: list[_Left], reels, width: int, n_class
 
 def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Progressive, reels,
                  width: int) -> list[int]:
-    """``[k]``: spins with scatter cell ``k`` on which no reading pays and the progressive is not won.
+    """``[k]``: spins with scatter cell ``k`` on which no symbol pays and the progressive is not won (one way).
 
     The state is, per symbol, its left-to-right state while its pay is still
-    open (alive and not yet sure to pay; None once it ended unpaid) and, both
-    ways, its right-to-left count state, with the progressive's state and
-    the cell; a spin on which some symbol is sure to pay is dropped.
+    open (alive and not yet sure to pay; None once it ended unpaid), with the
+    progressive's state and the cell; a spin on which some symbol is sure to
+    pay is dropped.  Both ways: :func:`harness.slot.ways_both.no_line_win`.
     """
     out = [0] * width
-    both, R = model.both_ways, model.reels
-    start = tuple((left.state, (0, None)) for left in lefts)
+    start = tuple(left.state for left in lefts)
     mass: dict = {(start, prog.start, 0): 1}
     for r, reel in enumerate(reels):
         nxt: dict = defaultdict(int)
@@ -442,7 +448,7 @@ def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Pr
                 if pst2 == 1:
                     continue
                 after = []
-                for (st, rt), left, (matches, own) in zip(states, lefts, pattern):
+                for st, left, (matches, own) in zip(states, lefts, pattern):
                     if st is not None:
                         st = left.after(st, r, matches, own)
                         if st[0] == "d":
@@ -451,17 +457,26 @@ def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Pr
                             st = None
                         elif st[1] and left.s.paid(r + 1):  # S shown within the paid reels: sure to pay
                             break
-                    if both:
-                        rt = _right_count(left.s, rt, matches, own)
-                    after.append((st, rt))
+                    after.append(st)
                 else:
                     nxt[(tuple(after), pst2, k + cell)] += v * w
         mass = nxt
         _limit(model, len(nxt), "sets of open symbols")
-    for (states, _, k), v in mass.items():
-        if not both or not any(_right_paid(left.s, rt, R) for left, (_, rt) in zip(lefts, states)):
-            out[k] += v
+    for (_, _, k), v in mass.items():
+        out[k] += v
     return out
+
+
+def _no_line_win_both(model: SlotModel, rule: WaysRule, reels, width: int) -> list[int]:
+    """``[k]``: spins with scatter cell ``k`` paying no symbol from either end (a both-ways game has no
+    progressive): each reel's columns by their categories, to :func:`harness.slot.ways_both.no_line_win`."""
+    patterns = []
+    for reel in reels:
+        grouped: dict = defaultdict(int)
+        for (cell, _, pattern), w in _reel_patterns(reel).items():
+            grouped[(cell, tuple(ways_both.category(m, own) for m, own in pattern))] += w
+        patterns.append(dict(grouped))
+    return ways_both.no_line_win(rule.symbols, patterns, width, model.source)
 
 
 def solve(model: SlotModel, columns: list[dict[tuple[int, ...], int]], windows: int) -> WindowFigures:
@@ -501,7 +516,7 @@ def reel_columns(reels) -> list[dict[tuple[tuple[int, ...], int], int]]:
     for window, cells in zip(reels.windows, reels.scatters):
         reel: dict = defaultdict(int)
         for col, cell in zip(window.tolist(), cells.tolist()):
-            reel[(tuple(col), cell)] += 1
+            reel[(tuple(x for x in col if x != EMPTY), cell)] += 1  # a reel drawn short: the rows it shows
         out.append(dict(reel))
     return out
 
