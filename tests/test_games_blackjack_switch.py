@@ -41,6 +41,7 @@ CASES = {
     "default": {},
     "no-hole-card, no surrender, no re-split": {"deal": "no-hole-card", "surrender": "no", "max_hands": 2},
     "no das, 10-11": {"das": "no", "double": "10-11"},
+    "no-hole-card, busted splits returned": {"deal": "no-hole-card", "split_busts": "returned"},
 }
 
 
@@ -89,6 +90,27 @@ def test_c_round_over_every_ordering_of_a_small_shoe_equals_the_reference():
         played += ours != "out of cards"
         switched += ours != "out of cards" and ours[1]
     assert played > 20_000 and switched > 2_000
+
+
+def test_a_no_hole_card_blackjack_after_a_split_under_both_readings_as_the_reference():
+    # 2-11-ロ, no hole card: the first area's 8-8 split against a ten (forced, no switch), the
+    # second area's 10-9 standing; over every draw of an infinite shoe of A 7 8 T T the C
+    # round settles both areas as the reference under both readings of a bust's stake.
+    keep = np.zeros(lib.KERN_TW_SWAPS, dtype=np.uint8)
+    nets = {}
+    for split_busts in ("lost", "returned"):
+        rules = GAME.game_rules(deal="no-hole-card", surrender="no", max_hands=2, split_busts=split_busts)
+        strategy = analysis(rules)[1]
+        splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (10, 8): True})
+        table = tt.TwentyOneTable(rules, splits, GAME.shoe_rules, 6, swaps=keep)
+        for path, _, theirs in reference.over_every_draw(
+                lambda deal: reference.play_switch(rules, deal, splits, swap_of(keep))[0],
+                (1, 0, 0, 0, 0, 0, 1, 1, 0, 2), (8, 10, 10, 8, 9)):
+            ours = table.round_areas(codes(path))[0][:2]
+            assert ours == theirs, (split_busts, path)
+            nets.setdefault(path, []).append(ours)
+    differ = {b[0] - a[0] for a, b in nets.values() if a != b}
+    assert differ == {1} and all(a[1] == b[1] for a, b in nets.values())
 
 
 def test_the_switch_is_taken_exactly_where_the_pair_of_hands_is_worth_more():

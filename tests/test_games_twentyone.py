@@ -208,6 +208,36 @@ def test_options_reach_the_rules():
     assert tw.ACE not in rules.surrender_upcards        # 000 1-9-ハ under the no-hole-card rule
 
 
+def test_the_split_busts_reading_moves_only_the_no_hole_card_return():
+    # 000 第2 1-12-ロ's two readings (docs/table_games.md): the same under the peek (a dealer
+    # blackjack ends the round before any split).  Without the hole card the lost reading's
+    # strategy splits only aces against an A or ten (one card each: no bust), so it returns the
+    # same under both; the returned reading's own strategy also splits 8-8 against an ace and
+    # returns more.
+    game = GAMES["blackjack"]
+    main = {(deal, sb): game.analyse(deal=deal, split_busts=sb).bet("main").expected_net
+            for deal in ("hole-card", "no-hole-card") for sb in ("lost", "returned")}
+    assert main[("hole-card", "lost")] == main[("hole-card", "returned")]
+    lost_rules = game.game_rules(deal="no-hole-card")
+    returned_rules = game.game_rules(deal="no-hole-card", split_busts="returned")
+    assert not lost_rules.split_busts_returned and returned_rules.split_busts_returned
+    fixed = tw.expected_return(tw.first_round(returned_rules, tw.InfiniteShoe(),
+                                              tw.infinite_deck_analysis(lost_rules, distributions=False)[1]))
+    splits = tw.infinite_deck_analysis(lost_rules, distributions=False)[1].splits
+    assert {k for k, v in splits.items() if v and k[0] in (tw.ACE, 10)} == {(tw.ACE, tw.ACE), (10, tw.ACE)}
+    assert main[("no-hole-card", "lost")] == fixed < main[("no-hole-card", "returned")]
+    returned_splits = tw.infinite_deck_analysis(returned_rules, distributions=False)[1].splits
+    assert returned_splits[(tw.ACE, 8)] and not splits[(tw.ACE, 8)]
+
+
+def test_pontoon_has_no_split_busts_option():
+    from click.testing import CliRunner
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["game", "pontoon", "--option", "split-busts=returned"])
+    assert result.exit_code == 2 and "split-busts" in result.output and "Traceback" not in result.output
+
+
 def test_even_money_taken_costs_exactly_its_price():
     # 000 1-7: 1 at once instead of 3/2 unless the hole card is a ten (4/13 on an infinite shoe).
     game = GAMES["blackjack"]

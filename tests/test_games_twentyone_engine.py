@@ -7,6 +7,7 @@ against the independent Python round (tests/twentyone_reference.py) and the exac
   programme's exact value of the same fixed strategy (fractions), and equals the
   reference round by round (splits included).
 """
+import dataclasses
 import functools
 from fractions import Fraction as F
 from itertools import permutations
@@ -29,6 +30,8 @@ CASES = {
     "blackjack": ("blackjack", {}),
     "pa-1deck": ("pa-blackjack", {"decks": 1}),
     "blackjack-even-money-nhc": ("blackjack", {"even-money": "take", "deal": "no-hole-card", "decks": 4}),
+    "blackjack-nhc-split-busts-returned": ("blackjack", {"deal": "no-hole-card", "split-busts": "returned",
+                                                         "decks": 4}),
 }
 SLOW_CASES = {
     **CASES,
@@ -256,7 +259,8 @@ def the_old_value(rules, weights, up, x):
 
 def check_no_hole_card_split(rules, weights, up, x):
     # 000 1-9-ホ: a bust is settled at once; 1-12-ロ: a dealer blackjack then collects the
-    # original stake once from the hands still standing.
+    # original stake once from the hands still standing (split_busts_returned: the area loses
+    # the original stake only).
     law, same, paths = split_every_draw(rules, weights, up, x)
     assert same == paths
     value, dist = analysed_split(rules, weights, up, x)
@@ -265,11 +269,85 @@ def check_no_hole_card_split(rules, weights, up, x):
     return value, paths
 
 
-def test_a_no_hole_card_split_against_a_ten_is_valued_as_the_round_settles_it():
+@pytest.mark.parametrize("returned", (False, True), ids=("busts-lost", "busts-returned"))
+def test_a_no_hole_card_split_against_a_ten_is_valued_as_the_round_settles_it(returned):
     # shoe A 7 8 T T: split 8s against a ten, hands of 15 and 16 hit into busts
-    rules, weights = tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)
+    rules = tw.Rules(hole_card=False, max_hands=2, split_busts_returned=returned)
+    weights = (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)
     value, paths = check_no_hole_card_split(rules, weights, 10, 8)
     assert paths > 500 and value < the_old_value(rules, weights, 10, 8)    # the case tells the two apart
+
+
+def test_without_original_bet_only_a_dealer_blackjack_takes_every_standing_split_stake():
+    rules = tw.Rules(hole_card=False, max_hands=2, original_bet_only=False)
+    check_no_hole_card_split(rules, (1, 0, 0, 0, 0, 0, 1, 1, 0, 2), 10, 8)
+    # the split's hands doubled: shoe A 2 3 8 T T, 8-3 doubles against a ten
+    check_no_hole_card_split(rules, (1, 1, 1, 0, 0, 0, 0, 1, 0, 2), 10, 8)
+
+
+def test_the_two_readings_of_original_bet_only_differ_by_the_busted_stakes_exactly():
+    # 8-8 against a ten, shoe A 7 8 T T: the readings differ exactly on the paths where a
+    # split hand busted, another stands and the dealer's card makes a blackjack, by the
+    # busted stakes (recounted here from the reference's finished hands).
+    weights, up, x = (1, 0, 0, 0, 0, 0, 1, 1, 0, 2), 10, 8
+    lost, returned = (tw.Rules(hole_card=False, max_hands=2, split_busts_returned=r) for r in (False, True))
+    _, strategy = tw.infinite_deck_analysis(lost, weights, distributions=False)
+    splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (up, x): True})
+    tables = [tt.TwentyOneTable(r, splits, "jp-blackjack", 4) for r in (lost, returned)]
+
+    def both(deal):
+        finished = []
+
+        def area(*args):
+            hands = reference.play_area(*args)
+            finished.extend(hands or [])
+            return hands
+
+        cards_dealt = []
+
+        def dealt():
+            cards_dealt.append(deal())
+            return cards_dealt[-1]
+
+        net = reference.play(lost, dealt, splits, area)
+        busted = sum(h.stake for h in finished if reference.best(h.cards) > 21)
+        stands = any(reference.best(h.cards) <= 21 for h in finished)
+        # the dealer's second card is the last dealt when it makes a blackjack
+        blackjack = reference.blackjack([up, cards_dealt[-1]])
+        return net, busted if stands and blackjack else 0
+
+    difference = F(0)
+    differing = 0
+    for path, prob, (net, extra) in reference.over_every_draw(both, weights, (x, up, x)):
+        it = iter(path)
+        assert reference.play(returned, lambda: next(it), splits) == net + extra, path
+        assert [t.round(codes(path))[0] for t in tables] == [net, net + extra], path
+        difference += prob * extra
+        differing += extra > 0
+    values = [analysed_split(r, weights, up, x)[0] for r in (lost, returned)]
+    assert differing > 50 and difference > 0
+    assert values[1] - values[0] == difference
+
+
+def test_eight_eight_against_a_ten_one_bust_one_standing_loses_two_or_one():
+    # 000 第2 1-12-ロ under the no-hole-card rule: 8-8 v 10 split; 8-6 hits a 10 (24, lost at
+    # once, 1-9-ホ), 8-9 stands; the dealer's second card, an ace, makes a blackjack.  Lost
+    # reading: the bust's 1 and the original stake 1; returned: the original stake only.
+    deal = (8, 10, 8, 6, 9, 10, 1)
+    for split_busts, net in (("lost", F(-2)), ("returned", F(-1))):
+        rules = GAMES["blackjack"].game_rules(deal="no-hole-card", surrender="no", split_busts=split_busts)
+        strategy = basic(rules)
+        assert strategy(tw.of(8, 8), 10, tw.Context(), (tw.STAND, tw.HIT, tw.SPLIT)) == tw.SPLIT
+        it = iter(deal)
+        assert reference.play(rules, lambda: next(it), strategy) == net
+        assert tt.TwentyOneTable(rules, strategy, "jp-blackjack", 8).round_hands(codes(deal)) == (net, 3, 7, 2)
+
+
+def test_busted_splits_returned_is_refused_for_pontoon_and_without_original_bet_only():
+    for rules in (tw.Rules(hole_card=False, split_busts_returned=True, original_bet_only=False),
+                  dataclasses.replace(GAMES["pontoon"].game_rules(), split_busts_returned=True)):
+        with pytest.raises(ValueError, match="split_busts_returned"):
+            tt.c_rules(rules)
 
 
 @pytest.mark.slow
@@ -324,3 +402,10 @@ def test_a_no_hole_card_split_given_a_dealer_blackjack_on_the_full_infinite_shoe
             value = ev.values(tw.of(x, x), removed)[tw.SPLIT]
             assert value == ev._peeking().pair_split(x, removed) + ev.blackjack_after(removed) * given_blackjack
             assert given_blackjack < -1
+            # Read for the whole area: -1 if either hand stands, the busts' stakes only if both busted.
+            returned = dataclasses.replace(rules, split_busts_returned=True)
+            other = tw.Evaluator(returned, shoe, up, tw.Dealer(returned, shoe))
+            both_busted = -2 * lost * p_bust       # E[busted stakes; both bust], the hands independent
+            assert other._peeking().pair_split(x, removed) == ev._peeking().pair_split(x, removed)
+            assert other.values(tw.of(x, x), removed)[tw.SPLIT] == ev._peeking().pair_split(x, removed) + \
+                ev.blackjack_after(removed) * (both_busted - (1 - p_bust ** 2))

@@ -55,8 +55,10 @@ def amounts(stake, net):
     return stake - int(lost), int(lost), 0
 
 
-def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True):
-    """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc);
+def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True,
+              busts_returned=False):
+    """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc;
+    ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned);
     ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
     hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
     of either or both hands after the switch and before any other action on the pair, 2-8-ハ)."""
@@ -120,8 +122,13 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             dealer.append(draw())                                  # 10-ロ (2-9-ロ)
     assert not cards and not actions, "the reference used every card and action of the record"
     dealer_bj, d = natural(dealer), total(dealer)
+    # 12-ロ: against a dealer blackjack one original stake per area, from its first hand still standing
+    standing = {}
+    for h in hands:
+        if not (h["even"] or h["gave_up"] or (not h["split"] and natural(h["cards"])) or total(h["cards"]) > 21):
+            standing.setdefault(h["area"], h["n"])
 
-    def net(h, original):
+    def net(h, stake):
         if h["even"]:
             return F(1)                                            # 7-イ
         if h["gave_up"]:
@@ -129,10 +136,12 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
         if not h["split"] and natural(h["cards"]):
             return F(0) if dealer_bj else bj                       # 11-ロ-(1)-(一), 12-ハ
         t = total(h["cards"])
+        if dealer_bj and busts_returned and h["area"] in standing:
+            return F(-1) if stake == "main" else F(0)              # 12-ロ read for the whole area
         if t > 21:
             return F(-1)                                           # 11-ロ-(2)-(三)
         if dealer_bj:
-            return F(-1) if original else F(0)                     # 11-ロ-(2)-(一), 12-ロ
+            return F(-1) if stake != "double" and standing[h["area"]] == h["n"] else F(0)  # 11-ロ-(2)-(一), 12-ロ
         if switch and d == 22:
             return F(0)                                            # 2-10
         return F(1) if d > 21 or t > d else F(0) if t == d else F(-1)
@@ -141,11 +150,11 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     out = []
     for name, stake in stakes:
         if name in ("main", "main_2"):
-            n = net(by[1 if name == "main" else 2], True)
+            n = net(by[1 if name == "main" else 2], "main")
         elif name.startswith("split_"):
-            n = net(by[int(name[6:])], False)
+            n = net(by[int(name[6:])], "split")
         elif name.startswith("double_"):
-            n = net(by[int(name[7:])], False)
+            n = net(by[int(name[7:])], "double")
         elif name.startswith("insurance"):
             n = F(2) if dealer_bj else F(-1)                       # 6-ロ, 6-ハ
         elif name == "pair":                                       # 13-ロ, 13-ハ
@@ -201,6 +210,7 @@ def settlements(r):
 @pytest.mark.parametrize("game,options,ref", [("blackjack", *r) for r in RULE_SETS] + [
     ("blackjack-switch", {}, {"areas": 2}),
     ("blackjack-switch", {"deal": "no-hole-card", "max_hands": 2}, {"areas": 2, "hole": False, "max_hands": 2}),
+    ("blackjack", {"deal": "no-hole-card", "split_busts": "returned"}, {"hole": False, "busts_returned": True}),
     ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False})])
 def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
     rules = rules_for(game)
@@ -219,6 +229,28 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
     if game == "blackjack-switch":
         expected |= {"switch", "keep"}
     assert expected <= seen  # the random customer met every kind of decision and stake
+
+
+@pytest.mark.parametrize("split_busts", ["lost", "returned"])
+def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_reference(split_busts, random_choices):
+    # 12-ロ: the original stake is the area's, whichever split hand busted: the first hand busts, a
+    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 539).
+    rules = rules_for("blackjack")
+    checked = rules.check_options({"deal": "no-hole-card", "surrender": "no", "split_busts": split_busts})
+    g = rngcore.Generator(SEED, stream=12)
+    for n in range(3000):
+        r = play(rules, g, checked, round_id=n)
+        record = r.outcome.record
+        assert settlements(r) == reference(record["cards"], record["actions"], hole=False, surrender=False,
+                                           busts_returned=split_busts == "returned"), r.outcome.shown
+        hands, dealer = r.outcome.shown.rsplit("; dealer ", 1)
+        first, *split = hands.split("; ")
+        if "(blackjack)" in dealer and "bust" in first and any("bust" not in h for h in split):
+            break
+    else:
+        pytest.fail("no round met the case")
+    nets = area_nets(r)
+    assert nets["main"] == (F(-1) if split_busts == "returned" else F(-2))
 
 
 @pytest.mark.parametrize("game", ["blackjack", "blackjack-switch"])

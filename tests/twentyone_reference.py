@@ -90,9 +90,20 @@ def play(rules: tw.Rules, deal, strategy, area=None) -> Fraction:
     if not standing:
         return net
     if blackjack(dealer):
-        return net - (1 if rules.original_bet_only else sum(h.stake for h in standing))
+        return against_blackjack(rules, net, standing)
     finish_dealer(rules, dealer, deal)
     return net + settle(rules, dealer, standing)
+
+
+def against_blackjack(rules: tw.Rules, busted: Fraction, standing: list[Hand]) -> Fraction:
+    """An area's net when a dealer blackjack comes after its play (no hole card), ``busted`` its
+    busted hands' net and ``standing`` the hands still standing (at least one): 000 1-12-ロ takes
+    the original stake once, the busts already lost (1-9-ホ); read for the whole area
+    (``split_busts_returned``) the area loses the original stake and nothing else; without
+    ``original_bet_only`` every standing stake goes too."""
+    if not rules.original_bet_only:
+        return busted - sum(h.stake for h in standing)
+    return Fraction(-1) if rules.split_busts_returned else busted - 1
 
 
 def play_behind(rules: tw.Rules, deal, strategy, follow_double: bool, follow_split: bool) -> tuple[Fraction, Fraction]:
@@ -205,7 +216,7 @@ def play_switch(rules: tw.Rules, deal, strategy, swap) -> tuple[tuple[Fraction, 
         if blackjack(dealer):
             for i in (0, 1):
                 if standing[i]:
-                    nets[i] -= 1 if rules.original_bet_only else sum(h.stake for h in standing[i])
+                    nets[i] = against_blackjack(rules, nets[i], standing[i])
         else:
             finish_dealer(rules, dealer, deal)
             for i in (0, 1):

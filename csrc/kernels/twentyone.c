@@ -298,7 +298,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         }
     }
 
-    int32_t live_stakes[2] = {0, 0};
+    int32_t live_stakes[2] = {0, 0}, busted[2] = {0, 0};
     uint32_t live = 0;
     /* The bet-behind is 001's, a hole-card game (twentyone.h): with the hole card a dealer
      * blackjack has an A or a ten up, so the peek above ended the round before any play, and
@@ -307,6 +307,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     for (uint32_t i = 0; i < n_done; i++) {
         if (hand_total(&done_hands[i]) > 21) {
             net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
+            busted[owner[i]] += done_hands[i].stake;
             behind -= behind_stake(r, &done_hands[i], owner[i]) * KERN_TW_DEN;
         } else if (done_hands[i].rescued) {
             net[owner[i]] -= KERN_TW_DEN;                       /* Pontoon 3-7-ホ: the original stake, at once */
@@ -354,6 +355,9 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         for (uint32_t a = 0; a < areas; a++) {
             if (live_stakes[a]) {
                 net[a] -= (r->original_bet_only ? 1 : live_stakes[a]) * KERN_TW_DEN;
+                if (r->original_bet_only && r->split_busts_returned) {
+                    net[a] += busted[a] * KERN_TW_DEN;   /* 1-12-ロ read for the whole area */
+                }
             }
         }
         goto done;   /* no hole card: the bet-behind is not its own (behind_own) */
@@ -394,6 +398,8 @@ int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, cons
     }
     if (rules->max_hands < 1 || rules->max_hands > KERN_TW_MAX_HANDS || rules->even_money > 1 ||
         rules->switch_hands > 1 || (rules->switch_hands && rules->even_money) || rules->follow_double > 1 ||
+        rules->split_busts_returned > 1 ||
+        (rules->split_busts_returned && (rules->pontoon || !rules->original_bet_only)) ||
         rules->follow_split > 1 || rules->pontoon > 1 || rules->double_any_cards > 1 ||
         (rules->pontoon && (rules->hole_card || rules->switch_hands || rules->even_money)) ||
         rules->blackjack_units < -KERN_TW_NET_OFFSET || rules->blackjack_units > KERN_TW_NET_OFFSET ||

@@ -9,7 +9,11 @@
  * round at once.  A player blackjack is paid `blackjack_pays` (a push
  * against a dealer blackjack).  A split gives both new hands their second
  * card at once, and hands are completed last-split first.  Busted hands
- * lose at once; if every hand busted the dealer does not draw.
+ * lose at once; if every hand busted the dealer does not draw.  Under the
+ * no-hole-card rule a dealer blackjack takes the original stake once from
+ * an area with a hand still standing (original_bet_only; else every
+ * standing stake), its busted hands lost already, or with
+ * split_busts_returned only the original stake, the busted stakes returned.
  *
  * The strategy is a table the caller fills (harness.games.twentyone_table):
  * an action per (context, upcard, may the seat hold another hand, hand).
@@ -117,6 +121,8 @@ typedef struct kern_tw_rules {
     uint32_t hit_soft_17;        /* the dealer draws to a soft 17 */
     uint32_t hole_card;          /* 1 hole-card rule (peek with A/10 up); 0 no hole card */
     uint32_t original_bet_only;  /* a dealer blackjack takes only the original stake */
+    uint32_t split_busts_returned; /* with original_bet_only, no hole card: a dealer blackjack takes the original
+                                    stake of an area with a standing hand and returns its busted hands' stakes */
     uint32_t dealer_22_push;     /* a dealer 22 pushes every live hand */
     uint32_t max_hands;          /* hands the seat may hold after splitting (1..KERN_TW_MAX_HANDS) */
     uint32_t resplit_aces;       /* split aces may be split again */
@@ -149,7 +155,8 @@ uint32_t kern_tw_cell(uint32_t context, uint32_t up, uint32_t can_split, uint32_
  * if the stack or shoe rules do not fit (n < 20, a per-round burn, a fresh
  * stack every round, a cut card leaving fewer than 10 cards behind it),
  * max_hands is outside 1..KERN_TW_MAX_HANDS, a pay is not a whole number of
- * units within the nets' range, or a cell is not an action (or splits a hand
+ * units within the nets' range, split_busts_returned comes with Pontoon or
+ * without original_bet_only, or a cell is not an action (or splits a hand
  * that is not a pair, or where no other hand is allowed). */
 int kern_tw_table_init(kern_tw_table *t, const uint16_t *fresh, uint32_t n, const kern_bac_rules *shoe,
                        const kern_tw_rules *rules, const uint8_t *cells);

@@ -29,7 +29,7 @@ from harness.games import twentyone as tw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
 from harness.games.etable import ETable
-from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, pair_counts, pair_kind
+from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, pair_counts, pair_kind, split_busts_option
 
 SOURCE = "000 別表第1 第2 1"
 SHOE_RULES = "jp-blackjack"  # the devices' shoe procedure (rngcore.devices.rulesets)
@@ -46,6 +46,11 @@ RULES = (
     tw.RuleEntry("original_bet_only", True, "000 第2 1-12-ロ",
                  "a dealer blackjack collects only the original stake, once, from the hands still standing; "
                  "a busted hand was settled at once (1-9-ホ); matters under the no-hole-card rule"),
+    tw.RuleEntry("split_busts_returned", False, "000 第2 1-9-ホ, 1-11-ロ-(2)-(一)(三), 1-12-ロ",
+                 "a split hand's bust is lost at once (9-ホ, 11-ロ-(2)-(三), which 11-ロ-(2)-(一) leaves out), so "
+                 "12-ロ spares only the hands still standing: 8-8 v 10, one bust, one standing, loses 2 to a "
+                 "no-hole-card blackjack; the other reading (the area loses its original stake only: 1) is "
+                 "--option split-busts=returned"),
     tw.RuleEntry("double_totals", None, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-一)",
                  "any two cards; the operator may restrict the totals"),
     tw.RuleEntry("double_after_split", True, "000 第2 1-9-ニ-(2), 1-9-ヘ-(3-二)", "allowed unless the operator bars it"),
@@ -79,6 +84,7 @@ OPTIONS = (
                                 "operator restrict them)", tuple(DOUBLE_TOTALS)),
     GameOption("max-hands", "N", "hands a main area may hold after splitting, 2 = no re-split "
                                  "(000 第2 1-9-ヘ-(2), operator's cap; default 4, not in sources)", 2, 4, 4),
+    split_busts_option(RULES),
     GameOption.choice("blackjack-pays", "3to2 (000 第2 1-12-ハ-(1)) or the 6to5 option (1-12-ニ)", ("3to2", "6to5")),
     GameOption.choice("even-money", "the player declines or takes even money (1 to 1 at once) on a blackjack "
                                     "against an ace (000 第2 1-7; not offered with 6to5, 1-12-ニ); declining is "
@@ -104,10 +110,10 @@ class BlackjackGame(TwentyOneGame):
 
     def game_rules(self, dealer: str = "s17", deal: str = "hole-card", surrender: str = "yes", das: str = "yes",
                    double: str = "any", max_hands: int = 4, blackjack_pays: str = "3to2",
-                   even_money: str = "decline") -> tw.Rules:
+                   even_money: str = "decline", split_busts: str | None = None) -> tw.Rules:
         """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 1-14,
-        and the player's even money, 1-7)."""
-        return self.operator_rules(deal, surrender, das, double, max_hands, hit_soft_17=dealer == "h17",
+        the player's even money, 1-7, and the reading of 12-ロ for busted split hands)."""
+        return self.operator_rules(deal, surrender, das, double, max_hands, split_busts, hit_soft_17=dealer == "h17",
                                    blackjack_pays=Fraction(6, 5) if blackjack_pays == "6to5" else Fraction(3, 2),
                                    take_even_money=even_money == "take")
 

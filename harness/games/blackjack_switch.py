@@ -33,7 +33,7 @@ from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, net_label, played_hands
+from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, net_label, played_hands, split_busts_option
 
 SOURCE = "000 別表第1 第2 2"
 SHOE_RULES = "jp-blackjack-switch"
@@ -54,6 +54,10 @@ RULES = (
     tw.RuleEntry("original_bet_only", True, "000 第2 2-11-ロ",
                  "a dealer blackjack collects only the original stake, once per area, from the hands still "
                  "standing; a busted hand was settled at once (2-8-ト)"),
+    tw.RuleEntry("split_busts_returned", False, "000 第2 2-8-ト, 2-10 (as 1-11-ロ-(2)-(一)(三)), 2-11-ロ",
+                 "a split hand's bust is lost at once (8-ト), so 11-ロ spares only the hands still standing in "
+                 "the area; the other reading (the area loses its original stake only) is "
+                 "--option split-busts=returned"),
     tw.RuleEntry("double_totals", None, "000 第2 2-8-ヘ, 2-8-チ", "any two cards; the operator may restrict the totals"),
     tw.RuleEntry("double_after_split", True, "000 第2 2-8-ヘ, 2-8-チ", "allowed unless the operator bars it"),
     tw.RuleEntry("surrender", True, "000 第2 2-8-ハ, 2-13",
@@ -80,6 +84,7 @@ OPTIONS = (
                                 "restrict them)", tuple(DOUBLE_TOTALS)),
     GameOption("max-hands", "N", "hands one area may hold after splitting, 2 = no re-split (000 第2 2-8-チ, "
                                  "operator's cap; default 4, not in sources)", 2, 4, 4),
+    split_busts_option(RULES),
 )
 MAIN_NOTE = ("one area's net per unit on it (the other area has the same law; the mean is the return per unit "
              "staked on the pair), exact for an infinite shoe: each area by its basic strategy, the switch by the "
@@ -98,9 +103,10 @@ class BlackjackSwitchGame(TwentyOneGame):
     main_rules = ("switch", "hit_soft_17", "dealer_22_push", "blackjack_pays", "surrender", "max_hands")
 
     def game_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
-                   max_hands: int = 4) -> tw.Rules:
-        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 2-13)."""
-        return self.operator_rules(deal, surrender, das, double, max_hands)
+                   max_hands: int = 4, split_busts: str | None = None) -> tw.Rules:
+        """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 2-13,
+        and the reading of 11-ロ for busted split hands)."""
+        return self.operator_rules(deal, surrender, das, double, max_hands, split_busts)
 
     def swaps(self, rules: tw.Rules, chart) -> np.ndarray:
         """The switch decisions under the strategy the areas are played with."""

@@ -32,7 +32,8 @@ finite shoe is bounded in the tests by the exhaustive round-by-round check on
 small shoes (``tests/test_games_twentyone.py``).  Without the hole card a split against an
 A or ten is played by the peeking twin's decisions (valued jointly with "no blackjack") and
 the dealer-blackjack case of that play is added exactly (:meth:`Evaluator.split_blackjack_law`:
-busts lost at once, the original stake once from the hands still standing, 000 1-9-ホ, 1-12-ロ).
+busts lost at once, the original stake once from the hands still standing, 000 1-9-ホ, 1-12-ロ;
+or, read for the whole area, ``Rules.split_busts_returned``, the original stake only).
 """
 from __future__ import annotations
 
@@ -122,6 +123,14 @@ class Rules:
     original_bet_only : bool
         Against a dealer blackjack only the original stake is lost (000 1-12-ロ);
         matters under the no-hole-card rule.
+    split_busts_returned : bool
+        With ``original_bet_only``, how a no-hole-card dealer blackjack settles an area whose
+        split hands busted while another still stands.  False (000's reading, the default):
+        a bust was lost at once (1-9-ホ, 1-11-ロ-(2)-(三)) and the hands still standing lose
+        the original stake once (1-12-ロ), so 8-8 against a ten, one hand busted, one
+        standing, loses 2.  True: the area loses its original stake only, whatever its split
+        hands did (1-12-ロ read for the whole area, the busts' stakes returned), so the same
+        round loses 1.  Not for Pontoon.  ``docs/table_games.md`` gives the reasons.
     double_totals : frozenset of int or None
         Hard or soft totals a two-card hand may double on (None: any, 000 1-9-ニ-(2)).
     double_after_split : bool
@@ -159,6 +168,7 @@ class Rules:
     blackjack_pays: Fraction = Fraction(3, 2)
     hole_card: bool = True
     original_bet_only: bool = True
+    split_busts_returned: bool = False
     double_totals: frozenset | None = None
     double_after_split: bool = True
     surrender: bool = False
@@ -601,13 +611,14 @@ class Evaluator:
     # 000 1-9-ホ settles a bust at once and 1-11-ロ-(2)-(一) takes a busted hand out of "lost
     # to a dealer blackjack"; then 1-12-ロ collects only the original stake (one unit) from the
     # hands still standing, returning every stake a split or double added.  So given a dealer
-    # blackjack a split nets minus its busted stakes, minus 1 if any hand still stands.  The
+    # blackjack a split nets minus its busted stakes, minus 1 if any hand still stands (with
+    # ``split_busts_returned``: minus 1 if any hand stands, its busts returned).  The
     # hands are played as the peeking twin plays them (their decisions valued jointly with
     # "no blackjack"); called on that twin.
 
     def _blackjack_world(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
-        """Law of (net settled at once, still standing) of a split hand played by :meth:`best`,
-        given a dealer blackjack to come."""
+        """Law of (net settled at once, stake still standing) of a split hand played by
+        :meth:`best`, given a dealer blackjack to come."""
         key = (self.shoe.key(removed), self.hand_key(hand), ctx)
         memo = self.__dict__.setdefault("_world", {})
         found = memo.get(key)
@@ -623,7 +634,7 @@ class Evaluator:
                 if act == DOUBLE:
                     sub = self._world_doubled(nxt, gone, ctx)
                 elif total(nxt)[0] > 21:
-                    sub = {(Fraction(-1), False): 1}
+                    sub = {(Fraction(-1), 0): 1}
                 else:
                     sub = self._blackjack_world(nxt, gone, Context(ctx.split, False))
                 for k, q in sub.items():
@@ -632,16 +643,17 @@ class Evaluator:
         return out
 
     def _world_stand(self, hand: tuple, ctx: Context) -> dict:
-        """A standing hand against a dealer blackjack: it waits for the one stake collected."""
-        return {(Fraction(0), True): Fraction(1)}
+        """A standing hand against a dealer blackjack: its one stake waits for the settlement."""
+        return {(Fraction(0), 1): Fraction(1)}
 
     def _world_doubled(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
         """A doubled hand (its third card in ``hand``): a bust loses both stakes at once."""
-        return {(Fraction(-2), False): 1} if total(hand)[0] > 21 else {(Fraction(0), True): 1}
+        return {(Fraction(-2), 0): 1} if total(hand)[0] > 21 else {(Fraction(0), 2): 1}
 
     def split_blackjack_law(self, x: int, removed: tuple) -> dict[Fraction, Fraction]:
         """Law of a split's net given a dealer blackjack (the hands as :meth:`pair_split` plays
-        them): the nets settled at once, and the original stake once if a hand still stands."""
+        them): the nets settled at once, and the original stake once if a hand still stands
+        (every standing stake without ``original_bet_only``)."""
         rules = self.rules
         can_resplit, ctx, base = self._split_setup(x, removed)
 
@@ -649,7 +661,7 @@ class Evaluator:
             out: dict = {}
             for (n1, l1), p in a.items():
                 for (n2, l2), q in b.items():
-                    k = (n1 + n2, l1 or l2)
+                    k = (n1 + n2, l1 + l2)
                     out[k] = out.get(k, 0) + p * q
             return out
 
@@ -668,7 +680,7 @@ class Evaluator:
         @functools.lru_cache(maxsize=None)
         def pending(hands: int, waiting: int, k: int) -> dict:
             if waiting == 0:
-                return {(Fraction(0), False): Fraction(1)}
+                return {(Fraction(0), 0): Fraction(1)}
             q, a, b = level(k)
             out = combine(a, pending(hands, waiting - 1, k))
             if can_resplit and hands < rules.max_hands:
@@ -681,7 +693,11 @@ class Evaluator:
 
         law: dict = {}
         for (net, live), m in pending(2, 2, 2).items():
-            net -= 1 if live else 0
+            if live and not rules.original_bet_only:
+                net -= live
+            elif live:
+                # 1-12-ロ: the original stake once; read for the whole area, the busts come back too
+                net = Fraction(-1) if rules.split_busts_returned else net - 1
             law[net] = law.get(net, 0) + m
         return law
 

@@ -45,9 +45,24 @@ TABLE = Strategy("table", "the player's own chart, read from --option chart=FILE
 CHART = GameOption.path("chart", "a strategy chart for --strategy table (CSV: hand,2,...,10,A; rows hard 5..19, "
                                  "soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}  # the operator's choices
+# The two readings of "original bet only" for split hands (Rules.split_busts_returned; the
+# tables' split_busts_returned entries cite each game's clauses).
+SPLIT_BUSTS = ("lost", "returned")
 MAIN_NOTE = ("main bet exact for an infinite shoe with its basic strategy (splits exact there); "
              "side bets and insurance exact for the first round of a full shoe")
 RED = frozenset({1, 2})  # hearts, diamonds (rngcore.devices.cards suits S, H, D, C)
+
+
+def split_busts_option(table) -> GameOption:
+    """The option choosing the reading of "original bet only" for busted split hands
+    (``Rules.split_busts_returned``), citing ``table``'s ``split_busts_returned`` entry, whose
+    value is the default."""
+    entry = next(e for e in table if e.name == "split_busts_returned")
+    return GameOption.choice("split-busts", "under the no-hole-card rule, a dealer blackjack after a split: the busted "
+                                            "split hands stay lost and the standing ones lose the original stake once "
+                                            "(lost), or the area loses its original stake only, its busts returned "
+                                            f"(returned); {entry.source}, default {SPLIT_BUSTS[entry.value]} "
+                                            "(docs/table_games.md)", SPLIT_BUSTS, default=SPLIT_BUSTS[entry.value])
 
 
 def net_label(net: Fraction) -> str:
@@ -151,12 +166,15 @@ class TwentyOneGame(Game):
         return tw.rules_from(self.table)
 
     def operator_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
-                       max_hands: int = 4, **fields) -> tw.Rules:
+                       max_hands: int = 4, split_busts: str | None = None, **fields) -> tw.Rules:
         """The table's rules with the operator's choices Blackjack and Switch share (000 第2 1-14,
-        2-13): the dealing method, surrender, DAS, the totals that double, the split cap; and any
-        other ``Rules`` fields."""
+        2-13): the dealing method, surrender, DAS, the totals that double, the split cap; the
+        reading of "original bet only" for busted split hands (``split_busts``: lost or
+        returned, None the table's); and any other ``Rules`` fields."""
         hole = deal == "hole-card"
         ups = self.entry("surrender_upcards").value
+        if split_busts is not None:
+            fields["split_busts_returned"] = split_busts == "returned"
         return tw.rules_from(self.table, hole_card=hole, surrender=surrender == "yes",
                              surrender_upcards=ups if hole else ups - {tw.ACE},   # 1-9-ハ, 2-8-ハ: not against an ace
                              double_after_split=das == "yes", double_totals=DOUBLE_TOTALS[double],

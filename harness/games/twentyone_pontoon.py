@@ -202,7 +202,7 @@ class PontoonEvaluator(tw.Evaluator):
     def _world_stand(self, hand: tuple, ctx: Context) -> dict:
         """A 21 wins its pay whatever the dealer holds (3-9-ロ-(1)-(一)); 20 or less waits."""
         if total(hand)[0] == 21:
-            return {(pays, False): q for pays, q in pay_law(self.rules, self.shoe, hand, ctx.split).items()}
+            return {(pays, 0): q for pays, q in pay_law(self.rules, self.shoe, hand, ctx.split).items()}
         return super()._world_stand(hand, ctx)
 
     def _world_doubled(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
@@ -210,12 +210,12 @@ class PontoonEvaluator(tw.Evaluator):
         the original stake at once (3-7-ホ), else it waits."""
         t = hard_total(hand)
         if t > 21:
-            return {(Fraction(-2), False): 1}
+            return {(Fraction(-2), 0): 1}
         if t == 21:
-            return {(Fraction(2), False): 1}
+            return {(Fraction(2), 0): 1}
         if self.after_double(hand, removed, ctx)[0] == RESCUE:
-            return {(Fraction(-1), False): 1}
-        return {(Fraction(0), True): 1}
+            return {(Fraction(-1), 0): 1}
+        return {(Fraction(0), 2): 1}
 
     # -- decisions ---------------------------------------------------------------
 

@@ -50,10 +50,14 @@ def c_rules(rules: tw.Rules, behind: tuple[bool, bool] = (True, True)) -> dict[s
     if not 1 <= rules.max_hands <= lib.KERN_TW_MAX_HANDS:
         raise ValueError(f"the C round engine holds 1..{lib.KERN_TW_MAX_HANDS} hands per seat, "
                          f"got max_hands={rules.max_hands}")
+    if rules.split_busts_returned and (rules.pontoon or not rules.original_bet_only):
+        raise ValueError("split_busts_returned reads 000 1-12-ロ (original bet only) for Blackjack and Switch, "
+                         "not Pontoon")
     bonus = [units(p, "a Pontoon bonus pay") for p in rules.pontoon_bonus] if rules.pontoon else []
     return {"pontoon": int(rules.pontoon), "double_any_cards": int(rules.double_any_cards),
             "bonus_units": bonus + [0] * (lib.KERN_TW_BONUSES - len(bonus)),"hit_soft_17": int(rules.hit_soft_17), "hole_card": int(rules.hole_card),
-            "original_bet_only": int(rules.original_bet_only), "dealer_22_push": int(rules.dealer_22_push),
+            "original_bet_only": int(rules.original_bet_only), "split_busts_returned": int(rules.split_busts_returned),
+            "dealer_22_push": int(rules.dealer_22_push),
             "max_hands": rules.max_hands, "resplit_aces": int(rules.resplit_aces),
             "even_money": int(rules.take_even_money),
             "blackjack_units": units(rules.blackjack_pays, "the blackjack pay"),

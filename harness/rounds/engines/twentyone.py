@@ -50,8 +50,9 @@ announced by its decision: ``insurance`` half the main stake (6-イ: "up to
 half"; half is taken), ``split_K`` the original stake again for hand K
 (9-ニ-(1)-(一)), ``double_K`` the original stake again on hand K (9-ニ-(2)-(一):
 "up to" it; all of it is taken).  Each settles on its own rule (12): a
-dealer blackjack collects only the original stakes (12-ロ: a split's or a
-double's stake is returned), a surrender collects half the main stake and
+dealer blackjack collects only the original stake (12-ロ: one per main area,
+from its first hand still standing, a split's or a double's stake returned;
+``Rules.split_busts_returned``: the area's main stake only), a surrender collects half the main stake and
 returns the rest (9-ハ), even money pays 1 to 1 (7-イ), a winning below 1 yen
 is truncated (12-イ).  The main stake must be even: surrender's half and
 insurance's half are whole yen only then, and 000 states no rounding of
@@ -590,8 +591,15 @@ class TwentyOneRounds(RoundEngine):
         features: dict = {b.name: None for b in self._bets()}
         for k in insured:
             features[self.insurance_slot(k)] = "win" if dealer_bj else "lose"
+        # 12-ロ (2-11-ロ), no hole card: a dealer blackjack takes one original stake per area from its
+        # hands still standing, the first of them (Rules.split_busts_returned: the area's original stake,
+        # its split hands' busts returned too; the game's twentyone.Rules and docs/table_games.md).
+        obo = dealer_bj and rules.original_bet_only
+        standing = {h.area for h in hands if not (h.even_money or h.surrendered or h.natural or h.bust)}
+        lost_original: set = set()
         for h in hands:
             original = h.number <= self.row.areas
+            returned = obo and rules.split_busts_returned and h.area in standing
             if h.even_money:
                 label = "even_money"                       # 7-イ: 11 and 12 do not apply
             elif h.surrendered:
@@ -599,16 +607,17 @@ class TwentyOneRounds(RoundEngine):
             elif h.natural:
                 label = "push" if dealer_bj else blackjack_label(rules.blackjack_pays)
             elif h.bust:
-                label = "bust"                             # 11-ロ-(2)-(三)
+                label = "returned" if returned and not original else "bust"   # 11-ロ-(2)-(三)
             elif dealer_bj:                                # 11-ロ-(2)-(一); 12-ロ: original stakes only
-                label = "lose" if original or not rules.original_bet_only else "returned"
+                first = original if rules.split_busts_returned else h.area not in lost_original
+                label = "lose" if first or not rules.original_bet_only else "returned"
+                lost_original.add(h.area)
             else:
                 net = tw.standard_settle(h.hand, outcome, h.split)  # a dealer 22 pushes in Switch (2-10)
                 label = "win" if net > 0 else "push" if net == 0 else "lose"
             features[self._slot(h)] = label
             if h.doubled:
-                features[f"double_{h.number}"] = "returned" if (dealer_bj and rules.original_bet_only
-                                                                and not h.bust) else label
+                features[f"double_{h.number}"] = "returned" if obo and (returned or not h.bust) else label
         if self.row.areas == 1:  # the pair side bet on the seat's first two cards (1-13)
             features.update(self.game.side_labels(firsts[0], dealer[0], seconds[0]))
         else:  # the Super Match on the four first cards of the pair of areas, as dealt (2-12)
