@@ -155,3 +155,45 @@ def test_bounded_example_verdict():
     doc = (root / "docs" / "slot_model.md").read_text(encoding="utf-8")
     row = next(line for line in doc.splitlines() if line.startswith("| `slot_cascade_bounded.toml`"))
     assert f"RTP {float(a.rtp) * 100:.2f}%" in row and f"1 in {float(1 / a.rarest.probability):.3g}" in row
+
+
+def _number_after(text: str, label: str) -> list[Fraction]:
+    """The decimal numbers of the report line starting with ``label``, in order."""
+    line = next(x for x in text.splitlines() if x.strip().startswith(label))
+    return [Fraction(w.strip("(%;,")) for w in line.split() if w.strip("(%;,").replace(".", "", 1).isdigit()]
+
+
+def test_bounded_report_rounds_every_end_outward(bounded):
+    a = analyse(model(WAYS))
+    text = render(a, check(a, "jp"), "jp")
+    lo, hi, pct_lo, pct_hi = _number_after(text, "total")[:4]
+    assert lo <= a.rtp and a.rtp_upper <= hi and pct_lo <= 100 * a.rtp and 100 * a.rtp_upper <= pct_hi
+    c_lo, c_hi = _number_after(text, "cascade ")[:2]
+    assert c_lo <= a.parts["cascade"] and a.parts_upper["cascade"] <= c_hi
+    sd_lo, sd_hi = _number_after(text, "Standard deviation")[:2]
+    tb = a.model.total_bet
+    assert sd_lo**2 * tb**2 <= a.variance and a.variance_upper <= sd_hi**2 * tb**2
+    rarest = next(x for x in text.splitlines() if "least likely winning outcome" in x)
+    r_lo = Fraction(rarest.split("probability ")[1].split(" ")[0])
+    r_hi = Fraction(rarest.split("between it and ")[1].split(" ")[0])
+    assert r_lo <= a.rarest.probability and a.rarest.probability_upper <= r_hi
+    assert "~1 in" in text  # the odds of a bounded probability are approximate too
+
+
+def test_simulation_meets_bounds_not_only_the_lower_one(bounded):
+    """A bounded analysis' RTP lies in [rtp, rtp_upper]: a simulated interval inside it agrees, and the
+    report says 'rigorous bounds ... meet it', not 'exact'."""
+    from harness.slot.simulate import SimulationResult
+
+    a = analyse(model(WAYS))
+    wide = dataclasses.replace(a, rtp_upper=a.rtp + Fraction(1, 10))  # a gap a simulation can sit inside
+    tb, n = a.model.total_bet, 1000
+    paid = -(-(a.rtp + Fraction(1, 20)) * tb * n // 1)  # every play pays about rtp + 1/20 bets
+    sim = SimulationResult(plays=n, hits=n, line_win=paid, win_sq=-(-paid * paid // n), total_bet=tb,
+                           engine="Python window player", generator="test")
+    lo, hi = sim.rtp_interval()
+    assert a.rtp < lo <= hi < wide.rtp_upper
+    assert sim.agrees(wide)[0] and not sim.agrees(a)[0]
+    shown = "\n".join(sim.render(wide))
+    assert "rigorous bounds [" in shown and "meet it" in shown and "exact 0." not in shown.split("hit")[0]
+    assert "RTP            ~" in shown and "OUTSIDE" in "\n".join(sim.render(a))

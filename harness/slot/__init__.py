@@ -28,7 +28,8 @@ Modules, one job each:
 * :mod:`~harness.slot.exact`: the analysis that puts them together;
 * :mod:`~harness.slot.profiles`: jurisdictions' rules as data, and the checks;
 * :mod:`~harness.slot.simulate`: spins through rngcore (C kernel) or numpy;
-* :mod:`~harness.slot.report`: the PAR sheet as text and JSON;
+* :mod:`~harness.slot.report`: the PAR sheet as text and JSON (bounded figures rounded outward by
+  :mod:`~harness.slot.rounding`);
 * :mod:`~harness.slot.device`: the ``slot:MODEL`` device, a model's reel stops for capture tests.
 
 Imports run one way, model first and report last; :mod:`~harness.slot.native`

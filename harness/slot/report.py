@@ -1,12 +1,12 @@
 """The PAR sheet: a readable text report and its JSON form."""
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from harness.slot import heights
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
+from harness.slot.rounding import fixed, significant, sqrt_fixed
 from harness.slot.simulate import SimulationResult
 from harness.verdict import Outcome, item_verdict
 
@@ -188,24 +188,28 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             add(f"  {k:<12} {float(v):.9f}  {_fmt_fraction(v)}")
         add(f"  {'total':<12} {float(a.rtp):.9f}  ({float(a.rtp) * 100:.6f}%)  {_fmt_fraction(a.rtp)}")
     else:
-        add("Return to player (RIGOROUS BOUNDS, not exact; expected credits returned per play / total bet)")
-        for k, v in a.parts.items():
+        add("Return to player (RIGOROUS BOUNDS, not exact, each end rounded outward; expected credits returned "
+            "per play / total bet)")
+        for k, v in a.parts.items():  # an exact part (both bounds equal) keeps its nearest rounding
             hi = a.parts_upper[k]
-            add(f"  {k:<12} {float(v):.9f}" + ("" if hi == v else f" to {float(hi):.9f}"))
-        add(f"  {'total':<12} {float(a.rtp):.9f} to {float(a.rtp_upper):.9f}  ({float(a.rtp) * 100:.6f}% to "
-            f"{float(a.rtp_upper) * 100:.6f}%; gap {float(a.rtp_upper - a.rtp):.3g})")
+            add(f"  {k:<12} {float(v):.9f}" if hi == v else
+                f"  {k:<12} {fixed(v, 9, up=False)} to {fixed(hi, 9, up=True)}")
+        add(f"  {'total':<12} {fixed(a.rtp, 9, up=False)} to {fixed(a.rtp_upper, 9, up=True)}  "
+            f"({fixed(100 * a.rtp, 6, up=False)}% to {fixed(100 * a.rtp_upper, 6, up=True)}%; "
+            f"gap ~{float(a.rtp_upper - a.rtp):.3g})")
         add(f"  why bounded: {a.bounded}")
     add("")
     add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({_one_in(a.hit_frequency)})  "
         f"{_fmt_fraction(a.hit_frequency)}")
-    add("                    a play pays anything, triggers free spins or hits the progressive")
+    add("                    a play pays anything, starts a feature or hits a progressive or jackpot level")
     if a.variance_upper is None:
         add(f"Standard deviation  {a.sd_per_bet:.6g} x total bet per play ({a.sd:,.6g} credits), "
-            "free spins and progressive included")
+            "features and progressives included")
     else:
-        hi = math.sqrt(a.variance_upper)
-        add(f"Standard deviation  {a.sd_per_bet:.6g} to {hi / m.total_bet:.6g} x total bet per play "
-            f"({a.sd:,.6g} to {hi:,.6g} credits; rigorous bounds)")
+        per_bet = (a.variance / m.total_bet**2, a.variance_upper / m.total_bet**2)
+        add(f"Standard deviation  {sqrt_fixed(per_bet[0], 6, up=False)} to {sqrt_fixed(per_bet[1], 6, up=True)} "
+            f"x total bet per play ({sqrt_fixed(a.variance, 3, up=False)} to "
+            f"{sqrt_fixed(a.variance_upper, 3, up=True)} credits; rigorous bounds, rounded outward)")
     if a.feature is not None:
         f = a.feature
         add(f"Free spins          triggered {_one_in(f.trigger_probability)} plays; "
@@ -232,7 +236,8 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             add(f"Cascades            {float(c.cascades):.6g} refills per play on average; exact: a Markov chain "
                 f"over the {c.states:,} windows (x ladder rungs) the refills reach, no truncation")
         else:
-            add(f"Cascades            {float(c.cascades):.6g} to {float(c.cascades_upper):.6g} refills per play; "
+            add(f"Cascades            {significant(c.cascades, 6, up=False)} to "
+                f"{significant(c.cascades_upper, 6, up=True)} refills per play; "
                 f"rigorous bounds: a Markov chain over the {c.states:,} windows (x ladder rungs) the refills reach, "
                 "every one followed (no truncation), too many to solve exactly")
     if len(a.bet_levels) > 1:
@@ -278,17 +283,22 @@ def _outcome_lines(a: Analysis) -> list[str]:
         prob = f"{float(c.probability):.6g}" + ("" if c.exact else "~")
         per_line = f"{float(c.per_line_probability):.4g}" if c.per_line_probability is not None else "-"
         per_free = f"{float(c.free_spin_probability):.4g}" if c.free_spin_probability is not None else "-"
-        add(f" {mark}{c.name:<{name_w}} {c.award:<{award_w}} {prob:>12} {_one_in(c.probability):>18} "
+        odds = _one_in(c.probability) if c.exact else "~" + _one_in(c.probability)
+        add(f" {mark}{c.name:<{name_w}} {c.award:<{award_w}} {prob:>12} {odds:>18} "
             f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
     if any(not c.exact for c in a.classes):
         add("  ~ retriggers make this probability irrational: exact rational bounds 2^-192 apart "
             "(--json gives both); checks use the lower bound" if a.bounded is None else
             "  ~ a rigorous lower bound (the cascade chain is bounded, --json gives both bounds); checks use it")
     r = a.rarest
-    exact = ("exact" if r.exact else "within rational bounds 2^-192 apart" if a.bounded is None
-             else f"between it and {float(r.probability_upper):.9g} (rigorous bounds)")
-    add(f"  * least likely winning outcome: {r.name}, probability {float(r.probability):.9g} per play "
-        f"({_one_in(r.probability)}), {exact}")
+    if r.exact or a.bounded is None:  # exact, or bounds 2^-192 apart: far below the digits shown
+        shown = f"{float(r.probability):.9g}"
+        exact = "exact" if r.exact else "within rational bounds 2^-192 apart"
+    else:
+        shown = significant(r.probability, 9, up=False)
+        exact = f"between it and {significant(r.probability_upper, 9, up=True)} (rigorous bounds, rounded outward)"
+    odds = _one_in(r.probability) if r.exact else "~" + _one_in(r.probability)
+    add(f"  * least likely winning outcome: {r.name}, probability {shown} per play ({odds}), {exact}")
     if r.exact and len(frac(r.probability)) <= 60:
         add(f"    = {frac(r.probability)}")
     return lines

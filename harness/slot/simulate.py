@@ -47,6 +47,7 @@ from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
+from harness.slot.rounding import fixed
 from harness.slot.ways_rule import WaysRule
 WINDOW_PLAYER = "Python window player"  # SimulationResult.engine of harness.slot.window_player
 PLAY_PLAYER = "Python round play"  # SimulationResult.engine of harness.slot.play_player
@@ -118,10 +119,15 @@ class SimulationResult:
         return centre - half, centre + half
 
     def agrees(self, analysis: Analysis) -> tuple[bool, bool]:
-        """(exact RTP inside the RTP interval, exact hit frequency inside its interval)."""
+        """(exact RTP inside the RTP interval, exact hit frequency inside its interval).
+
+        A bounded analysis (``analysis.rtp_upper`` set) knows the RTP only to lie in
+        ``[rtp, rtp_upper]``: the RTP agrees when that interval meets the simulated one.
+        """
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
-        return lo <= analysis.rtp <= hi, hlo <= analysis.hit_frequency <= hhi
+        top = analysis.rtp if analysis.rtp_upper is None else analysis.rtp_upper
+        return analysis.rtp <= hi and lo <= top, hlo <= analysis.hit_frequency <= hhi
 
     def add_tally(self, tally) -> None:
         """Add the totals of one C ``kern_slot_tally`` (``csrc/kernels/slot.h``) to this run's."""
@@ -173,9 +179,14 @@ class SimulationResult:
         out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
-        out.append(f"  RTP            {float(self.rtp()):.6f}   99.9% interval [{lo:.6f}, {hi:.6f}]   "
-                   f"exact {float(analysis.rtp):.6f} {'inside' if rtp_in else 'OUTSIDE'}")
-        out.append(f"  hit frequency  {float(self.hit_frequency()):.6f}   99.9% interval [{hlo:.6f}, {hhi:.6f}]   "
+        # the simulated figures are estimates (~); a bounded analysis' RTP is an interval, not a value
+        if analysis.rtp_upper is None:
+            exact = f"exact {float(analysis.rtp):.6f} {'inside' if rtp_in else 'OUTSIDE'}"
+        else:
+            exact = (f"rigorous bounds [{fixed(analysis.rtp, 6, up=False)}, {fixed(analysis.rtp_upper, 6, up=True)}] "
+                     + ("meet it" if rtp_in else "OUTSIDE"))
+        out.append(f"  RTP            ~{float(self.rtp()):.6f}   99.9% interval [{lo:.6f}, {hi:.6f}]   {exact}")
+        out.append(f"  hit frequency  ~{float(self.hit_frequency()):.6f}   99.9% interval [{hlo:.6f}, {hhi:.6f}]   "
                    f"exact {float(analysis.hit_frequency):.6f} {'inside' if hit_in else 'OUTSIDE'}")
         jackpots = f", jackpot level hits {self.jackpot_hits:,}" if self.jackpot_hits else ""
         out.append(f"  free spins features {self.features:,} ({self.free_spins:,} free spins), "
@@ -469,7 +480,7 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             feature_started |= held
             result.features += int(np.count_nonzero(held))
             for play in np.flatnonzero(held).tolist():
-                feature_win[play] = hold.play(int(hold.coins[scat[play]]), rng) * tb
+                feature_win[play] += hold.play(int(hold.coins[scat[play]]), rng) * tb
         if bonus is not None:
             bonused = bonus.starts[scat]
             feature_started |= bonused
