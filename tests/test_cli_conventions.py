@@ -259,6 +259,29 @@ def test_a_bad_device_is_rejected_before_the_battery_is_imported():
     assert "unknown device 'no-such-device'" in result.stderr
 
 
+def _loaded_by(*args: str) -> list[str]:
+    """The modules of the C core, numpy, the statistics and the analyses that ``rngcert ARGS`` loads."""
+    script = ("import sys\nfrom harness.cli import main\n"
+              f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
+              "heavy = ('numpy', 'scipy', 'rngcore', 'stats', 'harness.slot.exact', 'harness.slot.model', 'harness.games')\n"
+              "print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    return result.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["bench", "--help"], ["certify", "--help"],
+                                  ["journal", "--help"], ["selftest", "--help"]], ids=" ".join)
+def test_help_loads_no_engine_and_no_analysis(args):
+    """Every command module is imported to list the commands: they defer the C core, numpy
+    and the analyses to when a command runs (or its help needs a registry, as --engine's does)."""
+    assert _loaded_by(*args) == "[]"
+
+
+def test_slot_help_loads_no_slot_analysis():
+    loaded = _loaded_by("slot", "--help")
+    assert "harness.slot.exact" not in loaded and "harness.slot.model" not in loaded, loaded
+
+
 # --- bounds ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [
