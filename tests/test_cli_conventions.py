@@ -259,6 +259,33 @@ def test_a_bad_device_is_rejected_before_the_battery_is_imported():
     assert "unknown device 'no-such-device'" in result.stderr
 
 
+def _loaded_by(*args: str) -> list[str]:
+    """The modules of the C core, numpy, the statistics and the analyses that ``rngcert ARGS`` loads."""
+    script = ("import json, sys\nfrom harness.cli import main\n"
+              f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
+              "heavy = ('numpy', 'scipy', 'rngcore', 'stats', 'harness.slot.exact', 'harness.slot.model', 'harness.games')\n"
+              "print(json.dumps(sorted(m for m in sys.modules if m.startswith(heavy))), file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    return json.loads(result.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["bench", "--help"], ["certify", "--help"],
+                                  ["journal", "--help"], ["selftest", "--help"]], ids=" ".join)
+def test_help_loads_no_engine_and_no_analysis(args):
+    """Every command module is imported to list the commands: they defer the C core, numpy
+    and the analyses to when a command runs (or its help needs a registry, as --engine's does)."""
+    assert _loaded_by(*args) == []
+
+
+@pytest.mark.parametrize("command", ["slot", "play", "stream", "sp800-22"])
+def test_a_drawing_commands_help_loads_the_engines_alone(command):
+    """--engine's choices come from the engine registry, which needs the C core but not numpy,
+    the generator or the command's analysis."""
+    loaded = _loaded_by(command, "--help")
+    assert "rngcore.engines" in loaded
+    assert [m for m in loaded if not m.startswith("rngcore") or m == "rngcore.generator"] == []
+
+
 # --- bounds ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [

@@ -124,6 +124,37 @@ def test_the_references_pass_cavp_too():
         assert out == case.returned, (case.origin, case.count)
 
 
+@pytest.mark.parametrize("path", kat.aes_paths())
+def test_the_df_equals_the_reference_for_every_padding(path):
+    """Block_Cipher_df runs its three BCC chains together: inputs of every length mod 16
+    and of several blocks give the reference's output on every AES path."""
+    entropy, nonce = bytes(range(32)), bytes(range(100, 116))
+    for n in range(50):
+        personalization = bytes((3 * i + n) & 0xFF for i in range(n))
+        additional = (bytes((5 * i + 1) & 0xFF for i in range(7 * n % 61)), b"")
+        case = kat.CavpCase("ctr-df", "no_reseed", "synthetic", n, entropy, nonce, personalization, additional,
+                            returned=bytes(64))
+        ref = CtrDrbgReference(entropy, nonce, personalization)
+        ref.generate(64, additional[0])
+        with kat.aes_path(path):
+            assert kat.run_case(case) == ref.generate(64, additional[1]), n
+
+
+def test_a_changed_vector_file_is_parsed_again(tmp_path):
+    """The parsed vectors are remembered by the files' text, never by their names."""
+    for name in [f.format(p) for f in kat.FILES.values() for p in kat.PROCEDURES]:
+        (tmp_path / name).write_bytes((VECTORS / name).read_bytes())
+    answers = [c.returned for c in CASES]
+    assert [c.returned for c in kat.load_cavp(tmp_path)] == answers
+    name = kat.FILES["hmac"].format("no_reseed")
+    text = (VECTORS / name).read_text(encoding="ascii")
+    first = text.index("ReturnedBits = ") + len("ReturnedBits = ")
+    flipped = "1" if text[first] == "0" else "0"
+    (tmp_path / name).write_text(text[:first] + flipped + text[first + 1:], encoding="ascii")
+    changed = [(a, b) for a, b in zip(answers, (c.returned for c in kat.load_cavp(tmp_path))) if a != b]
+    assert len(changed) == 1 and changed[0][0][1:] == changed[0][1][1:]
+
+
 # --- the replay contract ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("cls", DRBGS)

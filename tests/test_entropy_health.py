@@ -34,6 +34,17 @@ def test_the_selftest_table_is_the_standards_and_its_checks_pass():
     assert all(c.passed for c in checks), checks
 
 
+def test_the_os_entropy_check_fails_when_its_own_read_fails():
+    """The check reads OS entropy itself, so a failing OS read fails it, naming why."""
+    from rngcore import health
+    from rngcore.testing import entropy_fault
+
+    with entropy_fault("fail"):
+        [check] = [c for c in health.known_answers() if c.name == "sp800-90b-os-entropy"]
+    assert not check.passed
+    assert check.detail.startswith("OS entropy: the operating system could not supply entropy"), check.detail
+
+
 # --- cutoffs ----------------------------------------------------------------------------
 
 def test_the_rct_cutoff_is_the_standards_formula():

@@ -464,19 +464,40 @@ static void drbg_update(rng_ctr_drbg *d, const uint8_t provided[SEEDLEN])
     rng_memzero(temp, sizeof temp);
 }
 
-/* BCC (10.3.3) over a stream of input, fed in pieces. */
+/* BCC (10.3.3) of the df's three chains at once, over a stream of input
+   fed in pieces.  The chains differ only in their first block (the counter
+   IV), so each later block is fed to all three and the three encryptions
+   of a step are one call: one pass of the portable path, which encrypts
+   four blocks per pass (BCC alone is sequential, one block per pass). */
+#define DF_CHAINS (SEEDLEN / 16)
+
 typedef struct bcc {
     const rng_aes_key *key;
-    uint8_t chain[16];
+    uint8_t chain[SEEDLEN]; /* chain i at 16 * i */
     size_t used;
 } bcc;
+
+/* Start chain i at E(K, i || 0^96): BCC of the IV block from a zero chain. */
+static void bcc_start(bcc *b, const rng_aes_key *key)
+{
+    memset(b, 0, sizeof *b);
+    b->key = key;
+    for (uint32_t i = 0; i < DF_CHAINS; i++) {
+        for (int j = 0; j < 4; j++) {
+            b->chain[16 * i + j] = (uint8_t)(i >> (24 - 8 * j));
+        }
+    }
+    aes_encrypt_blocks(key, b->chain, b->chain, DF_CHAINS);
+}
 
 static void bcc_feed(bcc *b, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        b->chain[b->used++] ^= p[i];
-        if (b->used == 16) {
-            aes_encrypt_blocks(b->key, b->chain, b->chain, 1);
+        for (int c = 0; c < DF_CHAINS; c++) {
+            b->chain[16 * c + b->used] ^= p[i];
+        }
+        if (++b->used == 16) {
+            aes_encrypt_blocks(b->key, b->chain, b->chain, DF_CHAINS);
             b->used = 0;
         }
     }
@@ -497,25 +518,20 @@ static void block_cipher_df(const uint8_t *a, size_t an, const uint8_t *b, size_
         header[i] = (uint8_t)(length >> (24 - 8 * i));
         header[4 + i] = (uint8_t)(SEEDLEN >> (24 - 8 * i));
     }
-    /* S = L || N || input || 0x80 || zeros to a whole block */
+    /* S = L || N || input || 0x80 || zeros to a whole block; temp = the
+       BCC of IV_i || S for i = 0, 1, 2 */
     size_t s_len = 8 + length + 1, pad = (16 - s_len % 16) % 16;
     const uint8_t marker = 0x80;
-    for (uint32_t i = 0; i < SEEDLEN / 16; i++) {
-        bcc state = {&key, {0}, 0};
-        uint8_t iv[16] = {0};
-        for (int j = 0; j < 4; j++) {
-            iv[j] = (uint8_t)(i >> (24 - 8 * j));
-        }
-        bcc_feed(&state, iv, 16);
-        bcc_feed(&state, header, 8);
-        bcc_feed(&state, a, an);
-        bcc_feed(&state, b, bn);
-        bcc_feed(&state, c, cn);
-        bcc_feed(&state, &marker, 1);
-        bcc_feed(&state, zeros, pad);
-        memcpy(temp + 16 * i, state.chain, 16);
-        rng_memzero(&state, sizeof state);
-    }
+    bcc state;
+    bcc_start(&state, &key);
+    bcc_feed(&state, header, 8);
+    bcc_feed(&state, a, an);
+    bcc_feed(&state, b, bn);
+    bcc_feed(&state, c, cn);
+    bcc_feed(&state, &marker, 1);
+    bcc_feed(&state, zeros, pad);
+    memcpy(temp, state.chain, SEEDLEN);
+    rng_memzero(&state, sizeof state);
     aes_expand(&key, temp, 32);
     aes_encrypt_blocks(&key, temp + 32, out, 1);
     aes_encrypt_blocks(&key, out, out + 16, 1);

@@ -18,18 +18,24 @@ class GeneratedCommand(click.Command):
 
     Parameters
     ----------
-    help_text : callable
-        Returns the help text (click markup: ``\\b`` paragraphs) when it is shown.
+    help_text : callable, optional
+        Returns the help text (click markup: ``\\b`` paragraphs) when it is
+        shown; without it, the function's docstring as usual.
     extra_params : callable, optional
         Returns options inserted after the first parameter each time the
         command parses or shows help.
+    epilog_text : callable, optional
+        Returns the epilog when it is shown (e.g. one naming a shipped file,
+        found only then rather than whenever the command module is imported).
     """
 
-    def __init__(self, *args, help_text: Callable[[], str], extra_params: Callable[[], list] | None = None,
+    def __init__(self, *args, help_text: Callable[[], str] | None = None,
+                 extra_params: Callable[[], list] | None = None, epilog_text: Callable[[], str] | None = None,
                  **kwargs):
         super().__init__(*args, **kwargs)
         self._help_text = help_text
         self._extra_params = extra_params
+        self._epilog_text = epilog_text
 
     def get_params(self, ctx):
         params = super().get_params(ctx)
@@ -38,8 +44,14 @@ class GeneratedCommand(click.Command):
         return params[:1] + self._extra_params() + params[1:]
 
     def format_help_text(self, ctx, formatter):
-        self.help = self._help_text()
+        if self._help_text is not None:
+            self.help = self._help_text()
         super().format_help_text(ctx, formatter)
+
+    def format_epilog(self, ctx, formatter):
+        if self._epilog_text is not None:
+            self.epilog = self._epilog_text()
+        super().format_epilog(ctx, formatter)
 
 
 def rows_block(title: str, rows: Iterable[tuple[str, str]]) -> str:

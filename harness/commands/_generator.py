@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import sys
 import warnings
 
 import click
-
-from rngcore.engine import TrivialSeedWarning
 
 __all__ = ["EngineChoice", "GeneratorOptions", "generator_options"]
 
@@ -33,7 +32,10 @@ _python_formatwarning = warnings.formatwarning
 
 def _formatwarning(message, category, filename, lineno, line=None):
     """A trivial-seed warning is one line naming rngcert, not a source location."""
-    if issubclass(category, TrivialSeedWarning):
+    # Only rngcore.engine raises it, so it is loaded by then; importing it here
+    # would load the C core (and numpy) for every command, even ``--help``.
+    engine = sys.modules.get("rngcore.engine")
+    if engine is not None and issubclass(category, engine.TrivialSeedWarning):
         return f"rngcert: warning: {message}\n"
     return _python_formatwarning(message, category, filename, lineno, line)
 

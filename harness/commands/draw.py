@@ -9,7 +9,6 @@ import io
 import sys
 
 import click
-import numpy as np
 
 from harness.commands._generated import GeneratedCommand, rows_block
 from harness.commands._generator import generator_options
@@ -43,6 +42,8 @@ def _chunks(spec, n: int):
 
 
 def _csv_lines(spec, indices: np.ndarray) -> str:
+    import numpy as np
+
     labels = np.array(spec.labels, dtype=object)[indices]
     if labels.ndim == 1:
         return "\n".join(labels) + "\n"
@@ -51,6 +52,8 @@ def _csv_lines(spec, indices: np.ndarray) -> str:
 
 def _npy_header(spec, n: int) -> bytes:
     """The .npy header (magic included) of a C-order uint8 array of n outcomes."""
+    import numpy as np
+
     from stats.kinds import kind_of
 
     shape = kind_of(spec).shape(n)
@@ -62,6 +65,8 @@ def _npy_header(spec, n: int) -> bytes:
 
 def _write(out, spec, generator, n: int, fmt: str, progress) -> int:
     """Draw and write n outcomes chunk by chunk; return how many were written."""
+    import numpy as np  # here, not at import: ``rngcert --help`` loads every command module
+
     written = 0
     if fmt == "npy":
         out.write(_npy_header(spec, n))

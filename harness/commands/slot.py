@@ -7,15 +7,22 @@ import pathlib
 
 import click
 
+from harness.commands._generated import GeneratedCommand
 from harness.commands._generator import generator_options, provenance_block
 from harness.commands._options import (checkpoint_option, emit, output_option, quiet_option, scheduler_option,
                                       workers_option)
-from harness.resources import shipped
 from harness.slot.limits import MAX_SIMULATED_PLAYS
 from harness.slot.profiles import PROFILE_NAMES
 
 
-@click.command("slot", epilog=f"Model format: {shipped('docs/slot_model.md') or 'docs/slot_model.md'}")
+def _model_format() -> str:
+    """The epilog, naming the installed format document (looked up when help is shown)."""
+    from harness.resources import shipped
+
+    return f"Model format: {shipped('docs/slot_model.md') or 'docs/slot_model.md'}"
+
+
+@click.command("slot", cls=GeneratedCommand, epilog_text=_model_format)
 @click.argument("model", type=click.Path(dir_okay=False, allow_dash=True, path_type=pathlib.Path))
 @click.option("--profile", type=click.Choice(PROFILE_NAMES), default="jp", show_default=True,
               help="The regulator's rules to check; each rule in the report cites its source.")

@@ -42,19 +42,34 @@ shares) and its size limit in ``limits``; its per-spin figures in a
 one more builder in ``outcomes``; its share of the moments and the RTP as
 one more step of ``exact.analyse``; the players in ``simulate``.
 """
-from harness.slot.errors import ModelError
-from harness.slot.exact import Analysis, analyse
-from harness.slot.model import SlotModel, load_model, parse_model
-from harness.slot.profiles import PROFILE_NAMES, PROFILES, check
+import importlib
 
-__all__ = [
-    "PROFILES",
-    "PROFILE_NAMES",
-    "Analysis",
-    "ModelError",
-    "SlotModel",
-    "analyse",
-    "check",
-    "load_model",
-    "parse_model",
-]
+#: The package's names and the module that is each one's home.  They load on
+#: first use (PEP 562), so a submodule such as :mod:`~harness.slot.limits`
+#: imports without the analysis and its numpy tables (``rngcert --help``).
+_EXPORTS = {
+    "PROFILES": "harness.slot.profiles",
+    "PROFILE_NAMES": "harness.slot.profiles",
+    "Analysis": "harness.slot.exact",
+    "ModelError": "harness.slot.errors",
+    "SlotModel": "harness.slot.model",
+    "analyse": "harness.slot.exact",
+    "check": "harness.slot.profiles",
+    "load_model": "harness.slot.model",
+    "parse_model": "harness.slot.model",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    home = _EXPORTS.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

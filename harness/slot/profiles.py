@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from harness.slot.exact import Analysis, BetLevel
+if TYPE_CHECKING:  # annotations only: the command line reads PROFILE_NAMES without loading the analysis
+    from harness.slot.exact import Analysis, BetLevel
 
 ONE_IN_100M = Fraction(1, 100_000_000)
 

@@ -127,6 +127,14 @@ def parse_cavp(text: str, origin: str, procedure: str) -> list[CavpCase]:
     return cases
 
 
+@functools.lru_cache(maxsize=2 * len(PROCEDURES) * len(FILES))
+def _parsed(text: str, origin: str, procedure: str) -> tuple[CavpCase, ...]:
+    """:func:`parse_cavp`, remembered by the file's text: every DRBG engine's self-test
+    reads all the files, and parsing them is most of a load (the text is read each time,
+    so a changed file is parsed again)."""
+    return tuple(parse_cavp(text, origin, procedure))
+
+
 def _resource(name: str, directory):
     if directory is None:
         return resources.files("rngcore") / "data" / name, "from the package"
@@ -150,7 +158,7 @@ def load_cavp(directory: str | os.PathLike | None = None) -> list[CavpCase]:
                 text = resource.read_text(encoding="ascii")
             except FileNotFoundError:
                 raise FileNotFoundError(f"CAVP DRBG vectors missing {where}: {resource}") from None
-            cases.extend(parse_cavp(text, str(resource), procedure))
+            cases.extend(_parsed(text, str(resource), procedure))
     counts = {m: sum(c.mechanism == m for c in cases) for m in EXPECTED_CASES}
     if counts != EXPECTED_CASES:
         raise ValueError(f"CAVP DRBG vectors: expected {EXPECTED_CASES} cases, found {counts}")
