@@ -17,6 +17,7 @@ from slot_support import award, feature_value_by_first_step, model, refused, sim
 from test_slot_megaways import scatter_distribution
 import ways_reference as ref
 
+from harness.benchcases.slot_ways import FREE_SPINS_RTP
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
@@ -197,6 +198,7 @@ def test_example_feature_is_its_paid_spin_doubled_times_the_spins(example):
     awarded = sum(p * award(m.free_spins.retrigger, k) for k, p in dist.items())
     assert example.parts["lines"] == lines / m.total_bet
     assert example.parts["feature"] == started / (1 - awarded) * 2 * (lines + scatters) / m.total_bet
+    assert example.rtp == FREE_SPINS_RTP  # the bench's pin
     assert example.cycle == 100 ** 6 * 12 ** 6
 
 
