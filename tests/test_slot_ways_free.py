@@ -208,3 +208,13 @@ def test_example_verdict_and_docs_row(example):
     row = next(line for line in doc.splitlines() if line.startswith("| `slot_megaways_free_spins.toml`"))
     assert f"RTP {float(example.rtp) * 100:.2f}%" in row
     assert f"1 in {float(1 / example.rarest.probability):,.0f}" in row and "pass" in row
+
+
+def test_a_play_of_free_spins_with_heights_is_refused_not_drawn_at_full_height():
+    from harness.slot.errors import ModelError
+    from harness.slot.spin import Player
+
+    with pytest.raises(ModelError, match="free_spins: a play of free spins with reel heights per spin is not drawn"):
+        Player(model(GAME))
+    player = Player(model(FIXED_BOTH_WAYS))  # both ways: a free spin is read as the analysis reads it
+    assert player.free is not None
