@@ -13,7 +13,7 @@ import pathlib
 from fractions import Fraction
 
 import pytest
-from slot_support import award, feature_value_by_first_step, model, refused, simulate_refused
+from slot_support import award, feature_value_by_first_step, model, refused, round_play_simulates, simulate_refused
 from test_slot_megaways import scatter_distribution
 import ways_reference as ref
 
@@ -167,9 +167,14 @@ def test_what_heights_with_free_spins_still_refuse_is_located(tmp_path, text, wh
     refused(tmp_path, text, where)
 
 
-@pytest.mark.parametrize("text, what", [(GAME, "reel heights"), (FIXED_BOTH_WAYS, "both-ways pays")])
-def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path, text, what):
-    simulate_refused(tmp_path, text, f"free_spins: --simulate does not play free spins with {what} yet")
+def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path):
+    simulate_refused(tmp_path, GAME, "free_spins: --simulate does not play free spins with reel heights yet")
+
+
+def test_both_ways_free_spins_simulate_inside_the_exact_interval(tmp_path):
+    report = round_play_simulates(tmp_path, FIXED_BOTH_WAYS.replace("multiplier = 3\n",
+                                                                    "multiplier = 3\nretrigger = { 2 = 1 }\n"), 20_000)
+    assert report["features"] > 0
 
 
 # --- the shipped example at full size -------------------------------------------------------------
