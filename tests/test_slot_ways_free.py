@@ -13,10 +13,11 @@ import pathlib
 from fractions import Fraction
 
 import pytest
-from slot_support import award, feature_value_by_first_step, model, refused, simulate_refused
+from slot_support import award, feature_value_by_first_step, model, refused, round_play_simulates, simulate_refused
 from test_slot_megaways import scatter_distribution
 import ways_reference as ref
 
+from harness.benchcases.slot_ways import FREE_SPINS_RTP
 from harness.slot.exact import analyse
 from harness.slot.model import load_model
 from harness.slot.profiles import check
@@ -166,9 +167,14 @@ def test_what_heights_with_free_spins_still_refuse_is_located(tmp_path, text, wh
     refused(tmp_path, text, where)
 
 
-@pytest.mark.parametrize("text, what", [(GAME, "reel heights"), (FIXED_BOTH_WAYS, "both-ways pays")])
-def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path, text, what):
-    simulate_refused(tmp_path, text, f"free_spins: --simulate does not play free spins with {what} yet")
+def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path):
+    simulate_refused(tmp_path, GAME, "free_spins: --simulate does not play free spins with reel heights yet")
+
+
+def test_both_ways_free_spins_simulate_inside_the_exact_interval(tmp_path):
+    report = round_play_simulates(tmp_path, FIXED_BOTH_WAYS.replace("multiplier = 3\n",
+                                                                    "multiplier = 3\nretrigger = { 2 = 1 }\n"), 20_000)
+    assert report["features"] > 0
 
 
 # --- the shipped example at full size -------------------------------------------------------------
@@ -197,6 +203,7 @@ def test_example_feature_is_its_paid_spin_doubled_times_the_spins(example):
     awarded = sum(p * award(m.free_spins.retrigger, k) for k, p in dist.items())
     assert example.parts["lines"] == lines / m.total_bet
     assert example.parts["feature"] == started / (1 - awarded) * 2 * (lines + scatters) / m.total_bet
+    assert example.rtp == FREE_SPINS_RTP  # the bench's pin
     assert example.cycle == 100 ** 6 * 12 ** 6
 
 
@@ -206,3 +213,13 @@ def test_example_verdict_and_docs_row(example):
     row = next(line for line in doc.splitlines() if line.startswith("| `slot_megaways_free_spins.toml`"))
     assert f"RTP {float(example.rtp) * 100:.2f}%" in row
     assert f"1 in {float(1 / example.rarest.probability):,.0f}" in row and "pass" in row
+
+
+def test_a_play_of_free_spins_with_heights_is_refused_not_drawn_at_full_height():
+    from harness.slot.errors import ModelError
+    from harness.slot.spin import Player
+
+    with pytest.raises(ModelError, match="free_spins: a play of free spins with reel heights per spin is not drawn"):
+        Player(model(GAME))
+    player = Player(model(FIXED_BOTH_WAYS))  # both ways: a free spin is read as the analysis reads it
+    assert player.free is not None

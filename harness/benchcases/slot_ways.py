@@ -16,6 +16,10 @@
   whether a spin pays anything followed per symbol as truth tables,
   :mod:`harness.slot.ways_both`) against the one-way example's as the baseline,
   in the same run: what reading both ways costs.
+* ``slot-exact-megaways-free-spins``: the exact analysis of
+  ``examples/slot_megaways_free_spins.toml`` (the same reels with free spins that
+  retrigger: a second stage, one free spin, built from every height's columns,
+  :func:`harness.slot.heights.reelset`) against the one-way example's, same run.
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ EXAMPLE_RTP = Fraction(3860657384912181, 4096000000000000)  # pinned; tests/test
 EXAMPLE_CYCLE = 100 ** 6 * 12 ** 6
 BOTH_WAYS = "examples/slot_megaways_both_ways.toml"  # shipped; found by shipped_or_skip at set-up
 BOTH_WAYS_RTP = Fraction(1937181592419057, 2048000000000000)  # pinned; tests/test_slot_ways_both.py checks it
+FREE_SPINS = "examples/slot_megaways_free_spins.toml"  # shipped; found by shipped_or_skip at set-up
+FREE_SPINS_RTP = Fraction(278551035023966809640019, 305065280307200000000000)  # tests/test_slot_ways_free.py checks it
 
 SMALL = """
 name = "ways programme bench"
@@ -83,6 +89,11 @@ def _check_both_ways(a) -> None:
     assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
 
 
+def _check_free_spins(a) -> None:
+    assert a.rtp == FREE_SPINS_RTP and a.parts["feature"] > 0, a.rtp
+    assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
+
+
 def _setup_small(by_windows: bool):
     from harness.slot import heights
 
@@ -112,5 +123,9 @@ CASES = [
     BenchCase("slot-exact-megaways-both-ways", "rngcert-ways-both-ways", functools.partial(_setup_example, BOTH_WAYS),
               EXAMPLE_CYCLE, "combinations", check=_check_both_ways),
     BenchCase("slot-exact-megaways-both-ways", "one-way", _setup_example, EXAMPLE_CYCLE, "combinations",
+              baseline=True, check=_check_example),
+    BenchCase("slot-exact-megaways-free-spins", "rngcert-heights-free-spins",
+              functools.partial(_setup_example, FREE_SPINS), EXAMPLE_CYCLE, "combinations", check=_check_free_spins),
+    BenchCase("slot-exact-megaways-free-spins", "no-free-spins", _setup_example, EXAMPLE_CYCLE, "combinations",
               baseline=True, check=_check_example),
 ]

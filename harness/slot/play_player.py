@@ -5,7 +5,7 @@ The C kernel plays lines, ways, scatters, free spins and the jackpot levels
 won by a scatter count; the window player (:mod:`harness.slot.window_player`)
 the games read window by window.  A model with a hold-and-spin feature, a
 wheel or pick bonus, an award cap, several sticky wilds or sticky wilds with
-retriggers is played here instead, one play at a time, by
+retriggers, or free spins in a game paid both ways, is played here instead, one play at a time, by
 :class:`harness.slot.spin.Player`: the very play a round journals, drawn
 with the same bounded draws from the generator (see :mod:`harness.slot.spin`
 for their order).  It is slow beside the kernel (thousands of plays a
@@ -32,7 +32,9 @@ def plays_rounds(model: SlotModel) -> bool:
         return False
     sticky = [s for s in model.symbols if s.sticky]
     sessions = len(sticky) > 1 or bool(sticky and model.free_spins is not None and model.free_spins.retrigger)
-    return bool(model.hold_and_spin or model.bonus or model.cap is not None or sessions)
+    # free spins paid both ways: the window player plays no free spins, the kernel no both-ways pays
+    both_free = model.both_ways and model.free_spins is not None and model.heights is None and model.cascade is None
+    return bool(model.hold_and_spin or model.bonus or model.cap is not None or sessions or both_free)
 
 
 def simulate_plays(model: SlotModel, n: int, generator, result, *,

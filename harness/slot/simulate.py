@@ -247,7 +247,7 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     from harness.slot import play_player, window_player
 
     _check_plays(n)
-    if window_player.plays_windows(model):  # read window by window: not the C kernel's tables
+    if window_player.plays_windows(model) and not play_player.plays_rounds(model):  # not the C kernel's tables
         _check_playable(model, windows=True)
         return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
                                               progress=progress)
@@ -309,11 +309,9 @@ def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = Fa
                          "--simulate plays one sticky wild in free spins without retriggers, not "
                          + ("several sticky wilds" if len(sticky) > 1 else "sticky wilds with retriggers")
                          + "; the figures are exact without it (docs/slot_model.md, Sticky wilds)", model.source)
-    if windows and model.free_spins is not None and (model.heights is not None or model.both_ways):
-        what, doc = ("reel heights", "Reel heights per spin") if model.heights is not None else (
-            "both-ways pays", "Both-ways pays")
-        raise ModelError("free_spins", f"--simulate does not play free spins with {what} yet; the figures are "
-                         f"exact without it (docs/slot_model.md, {doc})", model.source)
+    if windows and model.free_spins is not None and model.heights is not None:
+        raise ModelError("free_spins", "--simulate does not play free spins with reel heights yet; the figures are "
+                         "exact without it (docs/slot_model.md, Reel heights per spin)", model.source)
     if windows and model.cascade is not None and (model.scatters or model.free_spins is not None):
         raise ModelError("cascade", "--simulate does not play cascades with scatter symbols or free spins yet; "
                          "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)

@@ -231,6 +231,11 @@ class Player:
     engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
+        if model.heights is not None and model.free_spins is not None:
+            # a play records the paid spin's height draws only; a free spin draws its heights again
+            raise ModelError("free_spins", "a play of free spins with reel heights per spin is not drawn yet (each "
+                             "free spin draws its heights again, which a play does not record); the exact analysis "
+                             "covers them (docs/slot_model.md, Reel heights per spin)", model.source)
         self.model = model
         read = line_reading(model)
         self.base = _Stage(model, False, read)

@@ -12,19 +12,20 @@ only on each reel's *category* for ``S``: 0 no matching cell, 1 matching
 cells that are all wilds, 2 ``S`` itself shown.
 
 Why not follow the reels left to right, as a one-way game does
-(:func:`harness.slot.ways._no_line_win`).  A right-to-left reading may
+(:func:`harness.slot.ways._no_line_win`). A right-to-left reading may
 start on any reel, so every symbol's run from the right stays open on
 every reel and the sets of open states multiply (the Megaways example
-paid both ways passes 500,000 of them by reel 4).  Here the reels are read
-in the order ``1 .. m`` then ``R .. m + 1`` (``m = ceil(R / 2)``; they are
-independent, so any order gives the same sums), which decides both ends
-early, and each symbol's state is its *truth table*: one bit per pattern
-of categories of the reels not yet read (only the categories each reel can
-show for ``S``), set when ``S`` would be paid.  Reading a reel keeps the
-block of the table for the category it shows.  A table of 0 bits settles
-the symbol unpaid (it leaves the state), one of all 1 bits means the spin
-pays (it is dropped).  A table is the least a state can say about the
-reels still to come, so histories that agree on every symbol's table merge.
+paid both ways passed the 500,000 the programme follows at one reel).
+Here the reels are read in the order ``1 .. m`` then ``R .. m + 1`` (``m
+= ceil(R / 2)``; they are independent, so any order gives the same
+sums), which decides both ends early, and each symbol's state is its
+*truth table*: one bit per pattern of categories of the reels not yet
+read (only the categories each reel can show for ``S``), set when ``S``
+would be paid. Reading a reel keeps the block of the table for the
+category it shows. A table of 0 bits settles the symbol unpaid (it
+leaves the state), one of all 1 bits means the spin pays (it is
+dropped). A table is the least a state can say about the reels still to
+come, so histories that agree on every symbol's table merge.
 The spins left after the last reel, by scatter cell, pay no line.
 """
 from __future__ import annotations
