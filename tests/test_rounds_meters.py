@@ -28,6 +28,7 @@ from harness.slot.spin import Player
 
 from tests.rounds_support import SEED
 from tests.slot_support import SMALL, model, reference_line
+from tests.test_slot_cascade_features import GAME as CASCADE_FREE_SPINS
 
 # SMALL's progressive (3 x A on a payline, wilds too: a few plays in a hundred) and two mystery levels
 # hit often enough for every rule to be seen in a few hundred plays
@@ -334,8 +335,7 @@ def test_mystery_levels_beyond_one_draw_are_refused_naming_the_section(tmp_path)
 # ------------------------------------------------------------------ stops at every state --
 
 # a tumble game with scatters and free spins (tests/test_slot_cascade_features.py) and a mystery level
-TUMBLE = __import__("tests.test_slot_cascade_features", fromlist=["GAME"]).GAME.replace(
-    "retrigger = false", "retrigger = { 2 = 1 }") + """
+TUMBLE = CASCADE_FREE_SPINS.replace("retrigger = false", "retrigger = { 2 = 1 }") + """
 [[mystery]]
 name = "TUMBLE"
 probability = "1/9"
