@@ -271,6 +271,13 @@ def test_rngcert_play_carries_the_meters_across_sessions_and_recall_shows_them(t
         done = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds",
                                     "40", "--seed", SEED, "--stream", stream, "--batch", batch, "--json"])
         assert done.exit_code == 0, done.output
+        report = json.loads(done.output)
+        t, jackpots = report["totals"], [m.get("jackpot", 0) for r in report["rounds"] for m in r["settlements"]]
+        assert t["staked"] == t["returned"] + t["collected"] == 40 * STAKE
+        assert t["meters"]["awarded"] == sum(jackpots) > 0 and t["meters"]["contributed"] > 0
+    text = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds", "3",
+                                "--seed", SEED, "--stream", "4"])
+    assert text.exit_code == 0 and "; meters: contributed " in text.output
     killed = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds", "1",
                                   "--seed", SEED, "--stream", "3", "--fault-at", "OUTCOME_DETERMINED", "--json"])
     assert killed.exit_code == 0, killed.output
