@@ -190,14 +190,16 @@ CHILD = textwrap.dedent('''
     import rngcore
     from harness.rounds import Bet, Round
     from harness.rounds.journal import Journal
+    from harness.rounds.meters import bank_of
+    from harness.rounds.table import rules_for
 
     path, game, target, how, batch = sys.argv[1:6]
     bets = {bets!r}[game]
 
     class Killing(Journal):
         def append(self, event):
-            state = "BET" if event["kind"] == "bet" else event.get("state")
-            hit = event["round"] == 2 and event["kind"] in ("open", "state", "bet") and state == target
+            state = {{"bet": "BET", "meters": "METERS"}}.get(event["kind"], event.get("state"))
+            hit = event["round"] == 2 and event["kind"] in ("open", "state", "bet", "meters") and state == target
             self.armed = hit and how == "before-commit"
             super().append(event)
             if hit and how == "after-commit":
@@ -213,8 +215,9 @@ CHILD = textwrap.dedent('''
 
     j = Killing(path, batch=batch)
     g = rngcore.Generator({seed!r}, stream=1)
+    meters = bank_of(rules_for(game), j)  # a game with meters: every round settles against them in turn
     for n in range(2):  # a finished round, then the one that is stopped
-        r = Round(game, j.next_round_id(), sink=j.append)
+        r = Round(game, j.next_round_id(), sink=j.append, meters=meters)
         for customer, bet, stake, on in bets:
             r.place(Bet(customer, bet, stake, on))
         r.close(); r.generate(g); r.determine(); r.settle()

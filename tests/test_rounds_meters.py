@@ -28,6 +28,7 @@ from harness.slot.spin import Player
 
 from tests.rounds_support import SEED
 from tests.slot_support import SMALL, model, reference_line
+from tests.test_slot_cascade_features import GAME as CASCADE_FREE_SPINS
 
 # SMALL's progressive (3 x A on a payline, wilds too: a few plays in a hundred) and two mystery levels
 # hit often enough for every rule to be seen in a few hundred plays
@@ -270,6 +271,13 @@ def test_rngcert_play_carries_the_meters_across_sessions_and_recall_shows_them(t
         done = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds",
                                     "40", "--seed", SEED, "--stream", stream, "--batch", batch, "--json"])
         assert done.exit_code == 0, done.output
+        report = json.loads(done.output)
+        t, jackpots = report["totals"], [m.get("jackpot", 0) for r in report["rounds"] for m in r["settlements"]]
+        assert t["staked"] == t["returned"] + t["collected"] == 40 * STAKE
+        assert t["meters"]["awarded"] == sum(jackpots) > 0 and t["meters"]["contributed"] > 0
+    text = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds", "3",
+                                "--seed", SEED, "--stream", "4"])
+    assert text.exit_code == 0 and "; meters: contributed " in text.output
     killed = runner.invoke(main, ["play", metered, "--journal", str(journal), "--bets", str(script), "--rounds", "1",
                                   "--seed", SEED, "--stream", "3", "--fault-at", "OUTCOME_DETERMINED", "--json"])
     assert killed.exit_code == 0, killed.output
@@ -329,3 +337,100 @@ def test_mystery_levels_beyond_one_draw_are_refused_naming_the_section(tmp_path)
     done = CliRunner().invoke(main, ["play", f"slot:{path}", "--journal", str(tmp_path / "w.sqlite"),
                                      "--bets", str(script)])
     assert done.exit_code == 2 and "common denominator" in done.output and "Traceback" not in done.output
+
+
+# ------------------------------------------------------------------ stops at every state --
+
+# a tumble game with scatters and free spins (tests/test_slot_cascade_features.py) and a mystery level
+TUMBLE = CASCADE_FREE_SPINS.replace("retrigger = false", "retrigger = { 2 = 1 }") + """
+[[mystery]]
+name = "TUMBLE"
+probability = "1/9"
+contribution = "1/40"
+reset = 25
+"""
+STOPS = ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT",
+         "METERS", "DONE"]
+QUICK = {("METERS", "after-commit"), ("OUTCOME_DETERMINED", "before-commit")}
+GRID = [(t, h) if (t, h) in QUICK else pytest.param(t, h, marks=pytest.mark.slow)
+        for t in STOPS for h in ("after-commit", "before-commit", "exception")]
+
+
+@pytest.mark.parametrize("target,how", GRID)
+def test_a_metered_round_stopped_at_every_state_is_finished_with_its_meters(tmp_path, metered, target, how):
+    """A real process stopped (SIGKILL after the record's commit, SIGKILL between its write and its commit,
+    an exception) at each state of a metered play, and at its meters record: the restart finishes it by
+    5-1 and the meters are those of an unbroken run (two default cases; every one under -m slow)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.test_rounds_journal import CHILD, check_recovered
+
+    script = tmp_path / "child.py"
+    script.write_text(CHILD.format(bets={metered: [("ann", "spin", STAKE, None)]}, seed=SEED))
+    path = tmp_path / "killed.sqlite"
+    done = subprocess.run([sys.executable, str(script), str(path), metered, target, how, "event"],
+                          env=dict(os.environ, PYTHONSAFEPATH="1"), capture_output=True, text=True, timeout=120)
+    assert done.returncode in (-signal.SIGKILL, 1), done.stderr
+    finished, rounds = check_recovered(path, metered)
+    check_meters(rounds, metered)
+    if how == "after-commit" and target != "DONE":
+        (round_id, _, final), = finished
+        determined = STOPS.index(target) >= STOPS.index("OUTCOME_DETERMINED")
+        assert round_id == 2 and final == ("DONE" if determined else "VOID")
+    if target == "METERS" and how == "after-commit":  # found with its meters record: metered once, not again
+        assert finished == [(2, "SETTLEMENT", "DONE")]
+        assert sum(e["kind"] == "meters" for e in rounds[2]) == 1
+
+
+@pytest.mark.slow
+def test_a_thousand_random_power_losses_in_metered_plays(tmp_path):
+    """1,000 random stop points (model, round, record, its meters record too; before or after its commit)
+    in plays of four metered models (a progressive with mystery levels, scatter jackpot levels, scatter
+    and line jackpot levels, a tumble game with free spins and a mystery level), each followed by a
+    restart: the invariants of the rounds and of the meters hold, a second restart finds nothing, and
+    every settled play pays the award its journaled draws re-derive plus its meters' awards."""
+    import random
+
+    from tests.test_rounds_journal import check_recovered, power_loss_trial
+
+    games = []
+    for name, text in (("metered", METERED), ("tumble", TUMBLE)):
+        (tmp_path / f"{name}.toml").write_text(text)
+        games.append(f"slot:{tmp_path / name}.toml")
+    for name in ("slot_jackpot_levels", "slot_jackpot_lines"):
+        shutil.copy(f"examples/{name}.toml", tmp_path / f"{name}.toml")
+        games.append(f"slot:{tmp_path / name}.toml")
+    rnd = random.Random(29)
+    stopped_at = {}
+    for trial in range(1000):
+        game = rnd.choice(games)
+        rules = rules_for(game)
+        stake = rules.bets["spin"].stake
+
+        def play(j, g):
+            r = Round(rules, j.next_round_id(), sink=j.append, meters=bank_of(rules, j))
+            r.place(Bet("ann", "spin", stake))
+            r.close()
+            r.generate(g)
+            r.determine()
+            r.settle()
+
+        path = tmp_path / f"{trial}.sqlite"
+        power_loss_trial(rnd, path, trial, 4, play)
+        finished, rounds = check_recovered(path, game)
+        check_meters(rounds, game)
+        for _, state, _ in finished:
+            stopped_at[state] = stopped_at.get(state, 0) + 1
+        for events in rounds.values():
+            outcome = next((e for e in events if e["kind"] == "outcome"), None)
+            settled = [e for e in events if e["kind"] == "settlement"]
+            if outcome is None or not settled or settled[0]["result"] == "void":
+                continue
+            play_ = rules.engine.round_dealt("play", outcome["record"]).features
+            jackpot = sum(m["awarded"] for m in next(e for e in events if e["kind"] == "meters")["meters"])
+            assert settled[0]["returned"] + settled[0]["paid"] == play_["award"] + jackpot
+    # the restarts found rounds stopped before the point (void) and in their settlement (metered there)
+    assert stopped_at.get("SETTLEMENT", 0) > 20 and stopped_at.get("OUTCOME_GENERATION", 0) > 20

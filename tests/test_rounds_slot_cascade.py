@@ -23,7 +23,7 @@ from harness.slot.spin import Player
 from tests.rounds_support import SEED, step
 from tests.slot_support import award, model
 from tests.test_slot_cascade import _evaluate
-from tests.test_slot_cascade_features import GAME, NO_FREE_SPINS, _spin
+from tests.test_slot_cascade_features import GAME, NO_FREE_SPINS, _spin, _with_heights
 
 RETRIGGERS = GAME.replace("retrigger = false", "retrigger = { 2 = 1 }")
 
@@ -66,8 +66,12 @@ class _EveryPath:
 def _spin_distribution(stage) -> dict:
     """{(credits won, spins awarded): probability} of one spin of a Player stage over every draw."""
     def run(source):
-        stops = tuple(source.one(b) for b in stage.bounds.tolist())
-        spin = stage.evaluate(stops, stage.columns(stops), source)
+        stops, heights = [], []
+        for r, bound in enumerate(stage.bounds.tolist()):  # reel by reel: its height (if drawn), its stop
+            if stage.heights is not None:
+                heights.append(source.one(sum(stage.heights[r][1])))
+            stops.append(source.one(bound))
+        spin = stage.evaluate(tuple(stops), stage.columns(stops, heights), source)
         return spin.win, spin.spins_awarded
 
     out: dict = {}
@@ -83,10 +87,10 @@ def _brute(m, strips, times, table) -> dict:
     return out
 
 
-@pytest.mark.parametrize("text", [GAME, RETRIGGERS, NO_FREE_SPINS])
+@pytest.mark.parametrize("text", [GAME, RETRIGGERS, NO_FREE_SPINS, _with_heights(NO_FREE_SPINS)])
 def test_one_spin_is_distributed_as_the_brute_force_says(text):
     """The paid spin's and a free spin's whole cascade sequence, its last window's scatters paid and
-    awarding spins: every stop and every refill draw, exactly."""
+    awarding spins: every stop (every reel height too) and every refill draw, exactly."""
     m = model(text)
     player = Player(m)
     awards = m.free_spins.spins if m.free_spins else {}

@@ -76,6 +76,9 @@ def _round_lines(s: dict) -> list[str]:
 
 def _totals(summaries: list[dict]) -> dict:
     out = {"rounds": len(summaries), "staked": 0, "returned": 0, "collected": 0, "paid": 0, "unsettled": 0}
+    metered = [m for s in summaries for m in s.get("meters", ())]
+    if metered:  # a game with meters: what the rounds put on them, and what they paid (part of paid) and reset
+        out["meters"] = {key: sum(m[key] for m in metered) for key in ("contributed", "awarded", "seeded")}
     for s in summaries:
         out["staked"] += sum(b["stake"] for b in s["bets"])
         for m in s["settlements"]:
@@ -195,8 +198,11 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
         for s in summaries:
             lines += _round_lines(s)
         t = report["totals"]
+        meters = t.get("meters")
         lines.append(f"{t['rounds']} rounds: staked {t['staked']}, returned {t['returned']}, collected "
-                     f"{t['collected']}, paid {t['paid']}, unsettled bets {t['unsettled']}")
+                     f"{t['collected']}, paid {t['paid']}, unsettled bets {t['unsettled']}" + (
+                         "" if meters is None else f"; meters: contributed {meters['contributed']}, awarded "
+                         f"{meters['awarded']} (in paid), reset {meters['seeded']}"))
         lines.append(outcome.line())
         emit("\n".join(lines), output)
     ctx.exit(outcome.exit_code)

@@ -19,7 +19,7 @@ from harness.rounds.machine import Round, RoundError
 from harness.rounds.states import FINAL, State
 
 
-METER_FIELDS = ("meter", "before", "contributed", "awarded", "after")  # what recall shows of a meter
+METER_FIELDS = ("meter", "before", "contributed", "awarded", "seeded", "after")  # what recall shows of a meter
 
 
 def summary(events: list[dict]) -> dict:
