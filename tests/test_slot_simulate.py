@@ -245,6 +245,9 @@ WAYS_MODELS = {
     "runs past the last count": lambda: _as_ways(
         sup.TALL.replace("pays = { 4 = 100 }", "pays = { 2 = 3, 3 = 7 }"), 4, 4),
     "a paying wild, ways of wilds only": lambda: PRODUCT,
+    # a spin may pay past 2^32 (every window pays A 31 ways x 250,000,000): the walk in 64-bit
+    # lanes, not the 32-bit one the other games take
+    "pays past 32 bits a spin": lambda: PRODUCT.replace("5 = 100", "5 = 250000000"),
     # seven paying symbols: no unused lanes for the start pair's pay, which gets its own table
     "seven paying symbols": lambda: PRODUCT.replace('[reels]', 'B = { pays = { 2 = 1 } }\nC = { pays = { 3 = 2 } }\n'
                                                     'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 3 = 4 } }\n[reels]')

@@ -769,6 +769,17 @@ static inline uint32_t spin_reels(rng_source *src, kern_slot_draws *d, const ker
                                   uint32_t *stops, const uint8_t **cols)
 {
     uint32_t scat = 0;
+    if (d && d->pos + rs->reels <= d->len) { /* the usual case: every stop of the spin drawn already */
+        const uint32_t *drawn = d->buf + d->pos;
+        d->pos += rs->reels;
+        for (uint32_t r = 0; r < rs->reels; r++) {
+            stops[r] = drawn[r];
+            size_t at = (size_t)rs->stop_off[r] + drawn[r];
+            cols[r] = rs->window + at * rs->rows;
+            scat += rs->scat[at];
+        }
+        return scat;
+    }
     for (uint32_t r = 0; r < rs->reels; r++) {
         uint32_t stop = next_stop(src, d, rs->strip_len[r]);
         stops[r] = stop;

@@ -108,20 +108,24 @@ static int contiguous(const kern_slot_ways *w, uint32_t k, uint32_t reels)
 }
 
 /* B += Q . broke (lanes j >= half taken off); Q *= factor over the lanes (the step of slot_ways.h,
-   modulo 2^64). */
-static inline __attribute__((always_inline)) void step_lanes(uint32_t half, uint64_t *q, uint64_t *b,
-                                                             const uint32_t *factor, const uint32_t *broke)
-{
-    uint64_t plus = 0, minus = 0;
-    for (uint32_t j = 0; j < half; j++) {
-        plus += q[j] * broke[j];
-        minus += q[half + j] * broke[half + j];
+   modulo 2^64, or 2^32 with T = uint32_t: see the walk). */
+#define SLOT_DEFINE_STEP(NAME, T)                                                                         \
+    static inline __attribute__((always_inline)) void NAME(uint32_t half, T *q, T *b, const uint32_t *factor, \
+                                                           const uint32_t *broke)                           \
+    {                                                                                                       \
+        T plus = 0, minus = 0;                                                                              \
+        for (uint32_t j = 0; j < half; j++) {                                                               \
+            plus += q[j] * (T)broke[j];                                                                     \
+            minus += q[half + j] * (T)broke[half + j];                                                      \
+        }                                                                                                   \
+        for (uint32_t j = 0; j < 2 * half; j++) {                                                           \
+            q[j] *= (T)factor[j];                                                                           \
+        }                                                                                                   \
+        *b += plus - minus;                                                                                 \
     }
-    for (uint32_t j = 0; j < 2 * half; j++) {
-        q[j] *= factor[j];
-    }
-    *b += plus - minus;
-}
+
+SLOT_DEFINE_STEP(step_lanes, uint64_t)
+SLOT_DEFINE_STEP(step_lanes32, uint32_t)
 
 /* Candidate k's lanes on reel r at every stop: its factor and, if its run breaks there, its pay. */
 static int reel_lanes(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t r, uint32_t k,
@@ -307,6 +311,8 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
     if (t->start_ways && t->end_value) {
         narrow(t, &total);
     }
+    const int64_t most = slot_ways_most(w, rs);
+    t->narrow = most >= 0 && most <= (int64_t)UINT32_MAX;
     return RNG_OK;
 fail:
     if (rc == RNG_OK) {
@@ -354,46 +360,66 @@ static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
 }
 
 /* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
-   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables. */
-static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, const uint32_t *stops,
-                                                           const uint32_t half, const int n16)
-{
-    uint64_t q[SLOT_WAYS_MAX_LANES];
-    const uint32_t lanes = 2 * half;
-    uint64_t total = 0;
-    if (t->first) {
-        size_t at = start_at(t, stops);
-        const void *x = n16 ? (const void *)(t->start16 + at * lanes) : (const void *)(t->start_ways + at * lanes);
-        total = start_pay(t, x, at, n16);
-        for (uint32_t j = 0; j < lanes; j++) {
-            q[j] = lane(x, j, n16);
-        }
-    } else {
-        for (uint32_t j = 0; j < lanes; j++) {
-            q[j] = 1;
-        }
+   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables.
+   One body for two lane types T: uint64_t, or uint32_t when every spin pays below 2^32 (t->narrow):
+   the same sums modulo 2^32, whose residue is then the exact pay, in lanes half as wide (twice as
+   many per vector register when the compiler vectorises the loops). */
+#define SLOT_DEFINE_WALK(NAME, STEP, T)                                                                       \
+    static inline __attribute__((always_inline)) uint64_t NAME(const slot_ways *t, const uint32_t *stops,  \
+                                                               const uint32_t half, const int n16)         \
+    {                                                                                                       \
+        T q[SLOT_WAYS_MAX_LANES];                                                                           \
+        const uint32_t lanes = 2 * half;                                                                    \
+        T total = 0;                                                                                        \
+        if (t->first) {                                                                                     \
+            size_t at = start_at(t, stops);                                                                 \
+            const void *x = n16 ? (const void *)(t->start16 + at * lanes)                                   \
+                                : (const void *)(t->start_ways + at * lanes);                               \
+            total = (T)start_pay(t, x, at, n16);                                                            \
+            for (uint32_t j = 0; j < lanes; j++) {                                                          \
+                q[j] = (T)lane(x, j, n16);                                                                  \
+            }                                                                                               \
+        } else {                                                                                            \
+            for (uint32_t j = 0; j < lanes; j++) {                                                          \
+                q[j] = 1;                                                                                   \
+            }                                                                                               \
+        }                                                                                                   \
+        for (uint32_t r = t->first; r < t->end; r++) {                                                     \
+            size_t row = (size_t)stops[r] * lanes;                                                          \
+            STEP(half, q, &total, t->factor[r] + row, t->broke[r] + row);                                   \
+        }                                                                                                   \
+        const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;                                      \
+        const void *f = !t->end_value ? (const void *)t->full                                               \
+                        : n16         ? (const void *)(t->end16 + at)                                       \
+                                      : (const void *)(t->end_value + at);                                  \
+        const int f16 = n16 && t->end_value;                                                                \
+        T plus = 0, minus = 0;                                                                              \
+        for (uint32_t j = 0; j < half; j++) {                                                               \
+            plus += q[j] * (T)lane(f, j, f16);                                                              \
+            minus += q[half + j] * (T)lane(f, half + j, f16);                                               \
+        }                                                                                                   \
+        return (uint64_t)(T)(total + plus - minus);                                                         \
     }
-    for (uint32_t r = t->first; r < t->end; r++) {
-        size_t row = (size_t)stops[r] * lanes;
-        step_lanes(half, q, &total, t->factor[r] + row, t->broke[r] + row);
-    }
-    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
-    const void *f = !t->end_value ? (const void *)t->full
-                                  : n16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at);
-    const int f16 = n16 && t->end_value;
-    uint64_t plus = 0, minus = 0;
-    for (uint32_t j = 0; j < half; j++) {
-        plus += q[j] * lane(f, j, f16);
-        minus += q[half + j] * lane(f, half + j, f16);
-    }
-    return total + plus - minus;
-}
+
+SLOT_DEFINE_WALK(walk, step_lanes, uint64_t)
+SLOT_DEFINE_WALK(walk32, step_lanes32, uint32_t)
 
 static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
 {
     const int n16 = t->start16 != NULL;
-    /* Not a near-copy: each case is walk() compiled with `half` and `n16` constants (fixed trip
-       counts, unrolled loops, no width branch) for the common widths; default is the generic walk. */
+    /* Not a near-copy: each case is a walk compiled with `half`, `n16` and the lane type constant
+       (fixed trip counts, unrolled and vectorised loops, no width branch) for the common widths;
+       default is the generic walk. */
+    if (t->narrow) {
+        switch (t->half) {
+        case 8:
+            return n16 ? walk32(t, stops, 8, 1) : walk32(t, stops, 8, 0);
+        case 16:
+            return n16 ? walk32(t, stops, 16, 1) : walk32(t, stops, 16, 0);
+        default:
+            return walk32(t, stops, t->half, n16);
+        }
+    }
     switch (t->half) {
     case 8:
         return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);
@@ -466,9 +492,73 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
     return total + (uint64_t)_mm512_reduce_add_epi64(_mm512_sub_epi64(plus, minus));
 }
 
+/* The 16 lanes at x in 32 bits (16- or 32-bit entries). */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load16(const void *x, const int n16)
+{
+    return n16 ? _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)x))
+               : _mm512_loadu_si512(x);
+}
+
+/* The walk modulo 2^32 (t->narrow) with 16 lanes per zmm register: `regs` registers, lane j of
+   register i is lane 16 i + j of the tables; the wild-only lanes (>= half) are negated at the end. */
+SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(const slot_ways *t,
+                                                                                 const uint32_t *stops,
+                                                                                 const uint32_t regs, const int n16)
+{
+    __m512i q[SLOT_WAYS_MAX_LANES / 16], acc[SLOT_WAYS_MAX_LANES / 16];
+    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4, half = 8 * regs;
+    uint32_t total = 0;
+    if (t->first) {
+        size_t at = start_at(t, stops);
+        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
+        total = (uint32_t)start_pay(t, x, at, n16);
+        for (uint32_t i = 0; i < regs; i++) {
+            q[i] = load16(x + 16 * i * size, n16);
+        }
+    } else {
+        for (uint32_t i = 0; i < regs; i++) {
+            q[i] = _mm512_set1_epi32(1);
+        }
+    }
+    for (uint32_t i = 0; i < regs; i++) {
+        acc[i] = _mm512_setzero_si512();
+    }
+    for (uint32_t r = t->first; r < t->end; r++) {
+        const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
+        const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
+        for (uint32_t i = 0; i < regs; i++) {
+            acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(broke + 16 * i, 0)));
+            q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0));
+        }
+    }
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const int f16 = n16 && t->end_value;
+    const char *f = !t->end_value ? (const char *)t->full
+                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    const uint32_t fsize = f16 ? 2 : 4;
+    __m512i sum = _mm512_setzero_si512();
+    for (uint32_t i = 0; i < regs; i++) {
+        __m512i v = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(f + 16 * i * fsize, f16)));
+        /* lanes 16 i + j >= half are taken off */
+        const __mmask16 off = (__mmask16)(16 * i >= half ? 0xFFFF : 16 * i + 16 <= half ? 0 : 0xFFFF << (half - 16 * i));
+        sum = _mm512_add_epi32(sum, _mm512_mask_sub_epi32(v, off, _mm512_setzero_si512(), v));
+    }
+    return (uint32_t)(total + (uint32_t)_mm512_reduce_add_epi32(sum));
+}
+
 SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops)
 {
     const int n16 = t->start16 != NULL;
+    if (t->narrow) {
+        switch (t->half) {
+        case 8:
+            return n16 ? walk32_avx512(t, stops, 1, 1) : walk32_avx512(t, stops, 1, 0);
+        case 16:
+            return n16 ? walk32_avx512(t, stops, 2, 1) : walk32_avx512(t, stops, 2, 0);
+        default:
+            return walk32_avx512(t, stops, t->half / 8, n16);
+        }
+    }
     /* Compile-time specialisation, as in pay_portable: registers per half and entry width constant
        in the common cases (q stays in registers), the generic walk otherwise. */
     switch (t->half) {

@@ -47,7 +47,10 @@
  *
  * All arithmetic is unsigned 64-bit, wrapping: the result is exact modulo
  * 2^64, and the caller has checked that the true pay of any spin is below
- * 2^63 (slot_ways_most), so it is the exact pay.
+ * 2^63 (slot_ways_most), so it is the exact pay.  When that bound is below
+ * 2^32 (most games: the pays are in bets per way), the walk runs in
+ * unsigned 32-bit lanes instead: exact modulo 2^32 and so again the exact
+ * pay, with twice the lanes per vector register.
  *
  * Code paths (kern_slot_set_impl): portable C and AVX-512 (8 lanes per
  * register); both integer, so both give the same pays spin for spin
@@ -175,6 +178,8 @@ typedef struct {
     const uint32_t *end_value;   /* [(s * len[reels - 1] + s') * lanes + j]: F; NULL: no end pair */
     const uint16_t *start16;     /* the pair tables in 16 bits, when every entry fits (B then in lanes */
     const uint16_t *end16;       /* half - 2, half - 1, 2 half - 2, 2 half - 1); NULL: the 32-bit ones */
+    uint32_t narrow;             /* 1: every spin pays below 2^32 (slot_ways_most), so the walk may run
+                                    modulo 2^32, in 32-bit lanes */
     void *blocks[142];           /* what was allocated */
     uint32_t n_blocks;
 } slot_ways;
