@@ -8,18 +8,21 @@ P - 1 merges (:mod:`harness.reduction`).  Measured on this machine
 * ``partition``: seconds one worker takes to compute one partition;
 * ``merge``: seconds of one merge task (unpickling two values, merging them, pickling the result);
 * ``value_bytes``: bytes of one partition's value, and ``move``, seconds to move one such value
-  from one local process to another (a pipe: what the local pool's values cross);
+  from one local process to another as the local pool moves it (a file in shared memory for a
+  large value, :class:`harness.reduction.Spilled`; a pipe for a small one);
+* ``relay``: seconds of the calling process per value it passes on (the file's name, or the
+  small value itself);
 * ``serial``: seconds of the calling process that no worker shares (planning, the report).
 
 On one node of W workers (the local pool), every value passes through the
 calling process: it receives each leaf and each merge's result and sends
-each merge its two halves, about 4 P values, one after another, while the
+each merge its two halves, about 4 P relays, one after another, while the
 workers compute.  So a run takes
 
     T = serial + max(work / W, relay) + depth * (merge + 3 moves)
 
 with ``work`` = P (partition + move) + (P - 1)(merge + 3 moves) the
-workers' share, ``relay`` = (4 P - 3) moves the calling process's, and
+workers' share, ``relay`` = (4 P - 3) relays the calling process's, and
 ``depth`` = ceil(log2 P) the merges still to do after the last partition
 (the tree's height).
 
@@ -52,6 +55,7 @@ class Costs:
     merge: float
     value_bytes: int
     move: float
+    relay: float
     serial: float = 0
 
 
@@ -94,7 +98,7 @@ def _tail(p: int, costs: Costs):
 def node(units: int, workers: int, costs: Costs) -> Projection:
     """``units`` units on one node of ``workers`` local workers (module docstring's first T)."""
     p = count(units, costs)
-    bounds = {"workers": _work(p, costs) / workers, "relay": (4 * p - 3) * costs.move}
+    bounds = {"workers": _work(p, costs) / workers, "relay": (4 * p - 3) * costs.relay}
     bound = max(bounds, key=bounds.get)
     return Projection(units, workers, costs.serial + bounds[bound] + _tail(p, costs), bound)
 
@@ -126,7 +130,8 @@ def report(workload: str, units: int, unit: str, costs: Costs) -> dict:
     return {"workload": workload, "units": units, "unit": unit, "partitions": count(units, costs),
             "measured": {"units_per_partition": costs.units, "partition_seconds": costs.partition,
                          "merge_seconds": costs.merge, "value_bytes": costs.value_bytes,
-                         "move_seconds": costs.move, "serial_seconds": costs.serial},
+                         "move_seconds": costs.move, "relay_seconds": costs.relay,
+                         "serial_seconds": costs.serial},
             "assumed": {"link_bytes_per_second": LINK_BYTES_PER_SECOND, "task_seconds": TASK_SECONDS},
             "runs": runs}
 
@@ -137,7 +142,8 @@ def describe(entry: dict) -> list[str]:
     lines = [f"{entry['workload']}: {entry['units']:.3g} {entry['unit']} in {entry['partitions']:,} partitions; "
              f"measured: a partition of {m['units_per_partition']:,} {entry['unit']} {m['partition_seconds']:.3f} s, "
              f"a merge {m['merge_seconds'] * 1e3:.1f} ms, its value {m['value_bytes'] / 1e3:,.0f} kB moved in "
-             f"{m['move_seconds'] * 1e3:.2f} ms, the calling process {m['serial_seconds'] * 1e3:.0f} ms"]
+             f"{m['move_seconds'] * 1e3:.2f} ms and relayed in {m['relay_seconds'] * 1e3:.3f} ms, the calling "
+             f"process {m['serial_seconds'] * 1e3:.0f} ms"]
     for run in entry["runs"]:
         lines.append(f"  {run['machine']:<28} {run['seconds']:8.2f} s  {run['throughput_per_second'] / 1e6:10.1f} "
                      f"M{entry['unit']}/s  (bound: {run['bound']})")

@@ -130,9 +130,10 @@ CASES = [
 # -- the costs behind the projection (harness/projection.py) -----------------------------------------
 #
 # One partition as a worker computes it, one merge as a worker makes it, one partition's value moved
-# from one process to another through a pipe as the local pool moves it (pickled, written, read,
-# unpickled), and the calling process's own work, each measured in this process: the projection of
-# a 64-core node and of a 10-node cluster is made from their medians (:func:`projections`).
+# from one process to another as the local pool moves it (a large one as a file in shared memory, a
+# small one through a pipe), what the calling process does to pass a value on, and its own work,
+# each measured in this process: the projection of a 64-core node and of a 10-node cluster is made
+# from their medians (:func:`projections`).
 
 @lru_cache(maxsize=1)
 def _battery_plan():
@@ -213,35 +214,59 @@ def _check_report(result) -> None:
     assert result.n == 2 * PARTITION and len(result.tests) == len(TESTS)
 
 
-def _move(value_of):
-    """Set-up: move one tree value (``value_of()``) from a thread to this one through a pipe, as
-    the local pool moves values between processes (pickled, written, read, unpickled)."""
+def _move(value_of, relay_only: bool = False):
+    """Set-up: pass one tree value (``value_of()``) from a thread to this one as the local pool passes
+    it between processes (:func:`harness.reduction._spilling`: a large one written to a file in
+    shared memory, its name sent through a pipe, the file read; a small one pickled through the
+    pipe).  ``relay_only``: only what the calling process does with it (receive what the pipe brings
+    and send it on, without reading a spilled file)."""
     def setup():
+        import os
         import pickle
         import queue
+        import shutil
+        import tempfile
         import threading
         from multiprocessing import Pipe
 
+        from harness import reduction
+
         value = value_of()
+        folder = tempfile.mkdtemp(prefix="rngcert-bench-values-", dir=reduction._shared_memory())
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         reader, writer = Pipe(duplex=False)
         asks: queue.SimpleQueue = queue.SimpleQueue()
 
         def send():
             while asks.get():
-                writer.send_bytes(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+                sent = reduction._spilling(folder, lambda: value, ())
+                writer.send_bytes(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL))
 
         threading.Thread(target=send, name="rngcert-bench-pipe", daemon=True).start()
 
         def run():
             asks.put(True)
-            return pickle.loads(reader.recv_bytes())
+            got = pickle.loads(reader.recv_bytes())
+            spilled = got if isinstance(got, reduction.Spilled) else None
+            if relay_only:
+                pickle.dumps(got, pickle.HIGHEST_PROTOCOL)  # (sent on to a merge)
+            else:
+                got = reduction._read(got)
+            if spilled is not None:
+                os.unlink(spilled.path)  # (as the run releases a value once merged)
+            return got
         return run
     return setup
 
 
 def _same_value(value_of):
     def check(moved) -> None:
-        assert moved == value_of(), "the value read from the pipe differs from the one written"
+        from harness import reduction
+
+        if isinstance(moved, reduction.Spilled):
+            assert moved.note == value_of()[1], "the name passed on lost the value's note"
+        else:
+            assert tuple(moved) == tuple(value_of()), "the value read differs from the one written"
     return check
 
 
@@ -303,21 +328,27 @@ def _check_finish(sim) -> None:
 
 #: The projection's groups: (partition, merge, move, calling process) of each workload.
 COST_GROUPS = {
-    "battery": ("battery-partition-2M", "battery-merge-2M", "battery-move-value", "battery-plan-and-report"),
-    "baccarat": ("baccarat-partition-4M", "baccarat-merge-4M", "baccarat-move-value", "baccarat-chi-square"),
+    "battery": ("battery-partition-2M", "battery-merge-2M", "battery-move-value", "battery-relay-value",
+                "battery-plan-and-report"),
+    "baccarat": ("baccarat-partition-4M", "baccarat-merge-4M", "baccarat-move-value", "baccarat-relay-value",
+                 "baccarat-chi-square"),
 }
 CASES += [
     BenchCase("battery-partition-2M", "one-partition", lambda: (lambda: _battery_leaf(1)), PARTITION, "outcomes",
               check=_check_frequencies(1, 1)),
     BenchCase("battery-merge-2M", "merge", _battery_merge, 1, "merges", check=_check_frequencies(0, 1)),
-    BenchCase("battery-move-value", "pipe", _move(lambda: _battery_value(1)), 1, "values",
+    BenchCase("battery-move-value", "local-pool", _move(lambda: _battery_value(1)), 1, "values",
               check=_same_value(lambda: _battery_value(1))),
+    BenchCase("battery-relay-value", "calling-process", _move(lambda: _battery_value(1), relay_only=True), 1,
+              "values", check=_same_value(lambda: _battery_value(1))),
     BenchCase("battery-plan-and-report", "calling-process", _battery_report, 1, "runs", check=_check_report),
     BenchCase("baccarat-partition-4M", "one-partition", lambda: _baccarat_leaf(1), GAME_PARTITION, "rounds",
               check=_check_rounds(GAME_PARTITION)),
     BenchCase("baccarat-merge-4M", "merge", _baccarat_merge, 1, "merges", check=_check_rounds(2 * GAME_PARTITION)),
-    BenchCase("baccarat-move-value", "pipe", _move(lambda: _baccarat_value(1)), 1, "values",
+    BenchCase("baccarat-move-value", "local-pool", _move(lambda: _baccarat_value(1)), 1, "values",
               check=_same_value(lambda: _baccarat_value(1))),
+    BenchCase("baccarat-relay-value", "calling-process", _move(lambda: _baccarat_value(1), relay_only=True), 1,
+              "values", check=_same_value(lambda: _baccarat_value(1))),
     BenchCase("baccarat-chi-square", "calling-process", _baccarat_finish, 1, "runs", check=_check_finish),
 ]
 
@@ -336,9 +367,9 @@ def projections(results) -> list[dict]:
     for workload, groups in COST_GROUPS.items():
         if not all(g in by_group for g in groups):
             continue
-        partition, merge, move, serial = (by_group[g] for g in groups)
+        partition, merge, move, relay, serial = (by_group[g] for g in groups)
         value = _battery_value(1) if workload == "battery" else _baccarat_value(1)
         costs = Costs(units=partition.units, partition=partition.median, merge=merge.median,
-                      value_bytes=len(value[0]), move=move.median, serial=serial.median)
+                      value_bytes=len(value[0]), move=move.median, relay=relay.median, serial=serial.median)
         out.append(report(*PROJECTED[workload], costs))
     return out
