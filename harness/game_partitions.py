@@ -41,41 +41,60 @@ _PREPARED: dict = {}  # the run's adapter (what is played) and child generators;
 def _play(index: int):
     """Partition ``index`` of the prepared run (see :func:`_partition`)."""
     adapter, (a, b), child = _PREPARED["adapter"], _PREPARED["parts"][index], _PREPARED["children"][index]
-    return _partition(lambda: adapter.play(b - a, child, None), index)
+    return _partition(lambda: adapter.play(b - a, child, None))
 
 
 def _leaf(job):
     """Worker (or this process): partition ``index`` of the prepared run as a tree value
     (:func:`_value`); ``job`` = (index, keep)."""
     index, keep = job
-    return _value(_play(index), _PREPARED["adapter"], keep)
+    return _value(_play(index), _PREPARED["adapter"], keep, index)
 
 
-def _value(sim, adapter, keep: bool):
-    """A partition's tree value (:func:`harness.reduction.value`), its note (the checkpoint's JSON when
-    ``keep`` and it ran to its end, else None; whether it was interrupted)."""
+def _value(sim, adapter, keep: bool, index: int):
+    """A partition's tree value (:func:`harness.reduction.value`) of its counts alone (:func:`_counts_only`),
+    its note (the checkpoint's JSON when ``keep`` and it ran to its end, else None; whether it was
+    interrupted; partition 0's exact class probabilities and labels, else None)."""
     import json
 
     from harness.reduction import value
 
-    return value(sim, (json.dumps(adapter.dump(sim)) if keep and not sim.interrupted else None, sim.interrupted))
+    counted, exact = _counts_only(sim)
+    text = json.dumps(adapter.dump(sim)) if keep and not sim.interrupted else None
+    return value(counted, (text, sim.interrupted, exact if index == 0 else None))
 
 
-def _partition(play, index: int):
-    """``play()``'s simulation as a partition's tally.  A table game's leaves its chi-square to the
-    merged counts (:func:`harness.games.simulate.fits_deferred`), and, after partition 0, goes
-    without the exact class probabilities and labels, the same in every partition of a run and most
-    of what a pickled simulation weighs (thousands of Fractions: 23 ms to unpickle per baccarat
-    partition, against 2 ms to merge), so the process merging them is not the one that bounds a
-    run's speed.  A slot's totals are integers already."""
+def _partition(play):
+    """``play()``'s simulation as a partition's tally: a table game's leaves its chi-square to the
+    merged counts (:func:`harness.games.simulate.fits_deferred`)."""
     from harness.games.simulate import fits_deferred
 
     with fits_deferred():
-        sim = play()
-    if index and getattr(sim, "outcome_fit", None) is not None:
-        counts = sim.outcome_fit.inputs[0]
-        sim = dataclasses.replace(sim, outcome_fit=dataclasses.replace(sim.outcome_fit, inputs=(counts, None, None)))
-    return sim
+        return play()
+
+
+def _counts_only(sim):
+    """(``sim`` without its exact class probabilities and labels, those two) for a table game's
+    simulation; (``sim``, None) for a slot's, whose totals are integers already.
+
+    The probabilities are the same in every partition of a run and most of what a pickled
+    simulation weighs (7,200 Fractions for baccarat: 23 ms to unpickle and pickle again at each
+    merge, against 2 ms to merge the counts), so no value in the tree carries them: partition 0's
+    note brings them once to the calling process, which puts them back on the merged root
+    (:func:`_with_exact`)."""
+    fit = getattr(sim, "outcome_fit", None)
+    if fit is None:
+        return sim, None
+    counts, *exact = fit.inputs
+    return dataclasses.replace(sim, outcome_fit=dataclasses.replace(fit, inputs=(counts, None, None))), tuple(exact)
+
+
+def _with_exact(sim, exact):
+    """``sim`` (counts only: :func:`_counts_only`) with the exact class probabilities and labels ``exact``."""
+    if exact is None:
+        return sim
+    fit = sim.outcome_fit
+    return dataclasses.replace(sim, outcome_fit=dataclasses.replace(fit, inputs=(fit.inputs[0], *exact)))
 
 
 def _recipe(generator):
@@ -119,7 +138,7 @@ def _play_remote(job):
     a tree value; ``job`` = (what, recipe, count, index, rounds, keep), ``what`` for :func:`_adapter`."""
     what, recipe, count, index, rounds, keep = job
     adapter = _adapter(what)
-    return _value(_partition(lambda: adapter.play(rounds, _child(recipe, count, index), None), index), adapter, keep)
+    return _value(_partition(lambda: adapter.play(rounds, _child(recipe, count, index), None)), adapter, keep, index)
 
 
 def simulate(game, rounds: int, generator, variant=None, *, strategy=None, workers: int = 1, progress=None,
@@ -287,12 +306,15 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
     else:
         _PREPARED.update(adapter=adapter, parts=parts, children=generator.spawn(len(parts)))
 
+    exact = {}  # "inputs": the exact class probabilities and labels, from partition 0's note or a template
+
     def leaves():
         like = None  # a simulation of this run: the exact figures a saved partition's tallies go with
         for index, (a, b) in enumerate(parts):
             if index in saved:
                 like = like or _template(adapter, generator)
-                yield None, reduction.value(adapter.load(json.loads(saved[index]), like))
+                counted, exact["inputs"] = _counts_only(adapter.load(json.loads(saved[index]), like))
+                yield None, reduction.value(counted)
             elif scheduler is not None:
                 yield _play_remote, (remote, recipe, len(parts), index, b - a, keep)
             else:
@@ -304,8 +326,10 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
         if isinstance(ex, reduction.Processes):
             meanwhile.start()  # (the workers are forked by now: a fork never meets the thread)
         meanwhile.raise_failure()  # (bad input found by ``alongside``: stop now, not after the run)
-        if index not in saved and (store is not None or on_value is not None or not ex.chains):
-            text, stopped = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
+        if index not in saved and (store is not None or on_value is not None or not ex.chains or index == 0):
+            text, stopped, carried = ex.result(handle)[1]  # (a cluster's partitions are never interrupted)
+            if carried is not None:
+                exact["inputs"] = carried
             if text is not None:
                 store.save(index, text)
             if stopped:
@@ -325,7 +349,7 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
     total = reduction.unpack(values, type(adapter).merge)
     if total is None:
         raise KeyboardInterrupt
-    return total, interrupted, len(parts)
+    return _with_exact(total, exact.get("inputs")), interrupted, len(parts)
 
 
 class _Meanwhile:
@@ -376,7 +400,7 @@ def _template(adapter, generator):
     """A one-round simulation of the run on a generator of its own, rebuilt from ``generator``'s
     recipe (which so does not move): its counts are not used, only its exact figures, class
     probabilities and labels, the same in every partition."""
-    return _partition(lambda: adapter.play(1, _child(_recipe(generator), 1, 0), None), 0)
+    return _partition(lambda: adapter.play(1, _child(_recipe(generator), 1, 0), None))
 
 
 __all__ = ["simulate", "simulate_slot", "play_traced", "spawns", "PARTITION_ROUNDS"]

@@ -13,7 +13,9 @@ Merges are tasks, like the partitions (so the process that started the run
 does not merge every partition, one after another):
 
 * :class:`Processes`, a local pool (:mod:`stats._workers`): a merge is
-  submitted when both its halves are back;
+  submitted when both its halves are back (a value over
+  :data:`SPILL_BYTES` stays in a file in shared memory, :class:`Spilled`:
+  only its name goes through this process);
 * :class:`harness.cluster.Cluster`, Dask: a merge is submitted with its
   halves' futures as soon as they exist (a tree of merge tasks), so results
   go from worker to worker;
@@ -32,7 +34,14 @@ nodes.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import os
 import pickle
+import shutil
+import tempfile
+
+#: A value larger than this goes between local processes as a file in shared memory (see :class:`Spilled`).
+SPILL_BYTES = 1 << 16
 
 
 def merged(merge, first, later):
@@ -121,11 +130,15 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
             elif done(first) and done(later):
                 nodes[parent] = executor.submit(merged, merge, executor.result(first), executor.result(later))
 
+    release = getattr(executor, "release", None)
+
     def prune():
         for (level, j) in list(nodes):
             parent = nodes.get((level + 1, j // 2))
             if parent is not None and span(level + 1, j // 2)[1] <= taken and done(parent):
-                del nodes[(level, j)]
+                handle = nodes.pop((level, j))
+                if release is not None and handle is not parent:  # (no pair: the parent is this node)
+                    release(handle)
 
     def cover(level, j):
         lo, hi = span(level, j)
@@ -159,10 +172,90 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
             executor.wait([h for h in nodes.values() if not done(h)])
     except KeyboardInterrupt:
         interrupted = True
-    values = [executor.result(h) for h in (cover(top, 0) if count else [])]
+    values = [_read(executor.result(h)) for h in (cover(top, 0) if count else [])]
+    if release is not None:  # (read: every node's value can go)
+        for handle in {id(h): h for h in nodes.values()}.values():
+            if done(handle):
+                release(handle)
     if interrupted:
         executor.abandon()  # what is queued or under way is not waited for
     return values, taken, interrupted
+
+
+class Spilled:
+    """A tree value a local worker left in a file (in shared memory where there is some): the pool
+    passes its name, so the calling process relays no value's bytes, and a worker writing one never
+    waits for the calling process to read it from a pipe.  ``spilled[1]`` is the note; ``spilled[0]``
+    (or unpacking it) reads the data."""
+
+    __slots__ = ("path", "note")
+
+    def __init__(self, path: str, note):
+        self.path, self.note = path, note
+
+    def __getitem__(self, index):
+        return (self._data(), self.note)[index]
+
+    def __iter__(self):
+        return iter((self._data(), self.note))
+
+    def _data(self) -> bytes:
+        with open(self.path, "rb") as file:
+            return file.read()
+
+
+def _read(value):
+    """``value`` as a ``(data, note)`` pair (a :class:`Spilled` one read)."""
+    return tuple(value) if isinstance(value, Spilled) else value
+
+
+def _spilling(folder: str, task, args):
+    """Worker: ``task(*args)``, its arguments read where they are :class:`Spilled`, its value left in
+    a file of ``folder`` when larger than :data:`SPILL_BYTES`."""
+    out = task(*(_read(a) for a in args))
+    if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], bytes) and len(out[0]) > SPILL_BYTES:
+        path = None
+        try:
+            descriptor, path = tempfile.mkstemp(suffix=".value", dir=folder)
+            with os.fdopen(descriptor, "wb") as file:
+                file.write(out[0])
+            return Spilled(path, out[1])
+        except OSError:  # (shared memory full, say: the value goes through the pipe as it is)
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+    return out
+
+
+def _shared_memory() -> str | None:
+    """A folder in memory for :class:`Spilled` values (Linux's /dev/shm), else None: the temporary folder."""
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+_FOLDER_PREFIX = "rngcert-values-"
+
+
+def _values_folder() -> str:
+    """A new folder for a run's :class:`Spilled` values, named by this process's id; the folders of
+    runs whose process is gone (killed: no exit ran to remove them) are removed first, as they would
+    otherwise hold memory until the machine restarts."""
+    parent = _shared_memory() or tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(parent):
+            pid = name[len(_FOLDER_PREFIX):].partition("-")[0]
+            if name.startswith(_FOLDER_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-", dir=parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process)
+        return True
+    return True
 
 
 class _Done(concurrent.futures.Future):
@@ -221,6 +314,7 @@ class Processes(Inline):
     def __enter__(self):
         from stats import _workers
 
+        self.folder = _values_folder()  # (Spilled values)
         self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=_workers.context(),
                                                            initializer=_workers.quiet_worker)
         return self
@@ -229,13 +323,23 @@ class Processes(Inline):
         # Not waiting for the idle workers to exit: the caller goes on to its report meanwhile
         # (the pool's own thread joins them; nothing is left queued once a run is over).
         self.pool.shutdown(wait=False, cancel_futures=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
         return False
+
+    def release(self, handle) -> None:
+        """Forget a finished node's value (its parent has read it): its file, if it was spilled."""
+        if handle.cancelled() or handle.exception() is not None:
+            return
+        value = handle.result()
+        if isinstance(value, Spilled):
+            with contextlib.suppress(OSError):
+                os.unlink(value.path)
 
     def abandon(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, task, *args):
-        return self.pool.submit(task, *args)
+        return self.pool.submit(_spilling, self.folder, task, args)
 
     @staticmethod
     def wait(handles) -> None:

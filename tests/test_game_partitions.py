@@ -91,17 +91,20 @@ def test_the_chi_square_is_computed_once_on_the_merged_counts(small_partitions, 
     assert _figures(sim) == _figures(_by_hand(game)) and sim.outcome_fit.pvalue is not None
 
 
-def test_later_partitions_send_only_their_counts(small_partitions):
+def test_the_tree_carries_counts_and_partition_0_the_exact_probabilities_once(small_partitions):
     import pickle
 
     game = GAMES["baccarat"]
-    sent = []
+    adapter = GameSegments(game)
     children = rngcore.Generator(SEED, stream=2).spawn(2)
-    for index, child in enumerate(children):
-        sent.append(game_partitions._partition(lambda: game.simulate(SIZE, child), index))
-    first, later = (len(pickle.dumps(s)) for s in sent)
-    assert later * 4 < first  # the exact class probabilities (7,200 Fractions) travel once
-    assert sent[1].outcome_fit.inputs[1] is None and sent[0].outcome_fit.inputs[1] is not None
+    played = [game_partitions._partition(lambda: game.simulate(SIZE, child)) for child in children]
+    sent = [game_partitions._value(sim, adapter, False, index) for index, sim in enumerate(played)]
+    values = [pickle.loads(data) for data, _ in sent]
+    assert all(v.outcome_fit.inputs[1:] == (None, None) for v in values)
+    assert [v.outcome_fit.inputs[0] for v in values] == [p.outcome_fit.inputs[0] for p in played]
+    (_, _, first), (_, _, later) = (note for _, note in sent)
+    assert first == played[0].outcome_fit.inputs[1:] and later is None
+    assert len(first[0]) == 7200 and len(sent[0][0]) * 4 < len(pickle.dumps(played[0]))
 
 
 def test_a_slot_simulation_in_partitions_is_the_same_for_any_workers(small_partitions):

@@ -107,3 +107,49 @@ def test_an_interrupt_does_not_wait_for_the_partitions_under_way():
     with reduction.Processes(2) as ex:
         values, taken, interrupted = reduction.reduce(ex, ((_slow_leaf, i) for i in range(4)), 4, _join, stop)
     assert interrupted and taken == 1 and len(values) == 1 and time.monotonic() - started < 2.5
+
+
+def _big_leaf(index):
+    return reduction.value(("leaf", index, bytes(reduction.SPILL_BYTES)), note=index)
+
+
+def _big_join(first, later):
+    return ("merge", first, later)
+
+
+def test_large_values_go_through_files_that_are_removed_once_merged():
+    count = 7
+    with reduction.Inline() as ex:
+        [expected] = reduction.reduce(ex, ((_big_leaf, i) for i in range(count)), count, _big_join)[0]
+    notes = []
+    ex = reduction.Processes(2)
+    with ex:
+        values, taken, _ = reduction.reduce(ex, ((_big_leaf, i) for i in range(count)), count, _big_join,
+                                            lambda index, handle: notes.append(ex.result(handle)[1]))
+        left = os.listdir(ex.folder)
+    assert isinstance(values[0], tuple) and values[0][0] == expected[0]  # the root, read back
+    assert notes == list(range(count)) and taken == count
+    assert left == []  # each value's file removed once read
+    assert not os.path.exists(ex.folder)
+
+
+def test_a_value_that_cannot_be_written_to_a_file_goes_as_it_is(tmp_path):
+    out = reduction._spilling(str(tmp_path / "missing"), _big_leaf, (3,))
+    assert out == _big_leaf(3)
+    spilled = reduction._spilling(str(tmp_path), _big_leaf, (3,))
+    assert isinstance(spilled, reduction.Spilled) and spilled[1] == 3 and tuple(spilled) == _big_leaf(3)
+    assert reduction._spilling(str(tmp_path), _leaf, (3,)) == _leaf(3)  # small: never a file
+
+
+def test_the_values_folder_of_a_killed_run_is_removed_by_the_next_run():
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    parent = reduction._shared_memory() or __import__("tempfile").gettempdir()
+    stale = os.path.join(parent, f"rngcert-values-{gone}-test")
+    os.makedirs(stale, exist_ok=True)
+    with reduction.Processes(1) as ex:
+        assert os.path.isdir(ex.folder) and os.path.basename(ex.folder).startswith(f"rngcert-values-{os.getpid()}-")
+    assert not os.path.exists(stale) and not os.path.exists(ex.folder)

@@ -11,7 +11,7 @@ import pkgutil
 
 from harness.benchcases._base import BenchCase, SkipCase
 
-__all__ = ["BenchCase", "SkipCase", "discover_cases"]
+__all__ = ["BenchCase", "SkipCase", "discover_cases", "discover_projections"]
 
 
 def discover_cases() -> list[BenchCase]:
@@ -29,3 +29,15 @@ def discover_cases() -> list[BenchCase]:
                 raise TypeError(f"{module.__name__}.CASES holds {case!r}, not a BenchCase")
             cases.append(case)
     return cases
+
+
+def discover_projections() -> list:
+    """Each area module's ``projections(results)`` (if it has one), areas in name order: what it
+    projects from the CaseResults of a run (:mod:`harness.projection`), as JSON-able dicts."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            function = getattr(importlib.import_module(f"{__name__}.{info.name}"), "projections", None)
+            if function is not None:
+                found.append(function)
+    return found

@@ -107,6 +107,13 @@ def _group_text(results, group_ratios) -> str:
     return "\n".join(lines)
 
 
+def _projections(results) -> list[dict]:
+    """What the bench areas project from ``results`` (harness.projection), e.g. a 64-core node."""
+    from harness.benchcases import discover_projections
+
+    return [entry for function in discover_projections() for entry in function(results)]
+
+
 @click.command("bench")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--group", "groups", multiple=True, metavar="G", help="Run only group G (repeatable).")
@@ -161,6 +168,13 @@ def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
     except CheckFailed as exc:  # a wrong answer voids every figure: no report
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    # Projections from the medians (not from one rough call each: --smoke makes none).
+    projected = [] if smoke else _projections([r for results, _ in report for r in results])
+    if projected and not as_json:
+        from harness.projection import describe
+
+        emit("\n[projection from this run's medians]\n" + "\n".join(
+            line for entry in projected for line in describe(entry)), output)
     # One call per case cannot judge a speed target: --smoke judges the checks only.
     missed = [] if smoke else [f"{q.case} / {q.baseline}" for _, group_ratios in report
                                for q in group_ratios if q.met is False]
@@ -180,6 +194,7 @@ def bench_command(as_json, groups, quick, smoke, fail_on_missed, quiet, output):
             "groups": [{"group": results[0].group,
                         "cases": [r.as_dict() for r in results],
                         "ratios": [q.as_dict() for q in group_ratios]} for results, group_ratios in report],
+            "projections": projected,
         }), indent=2), output)
     else:
         emit("\n" + outcome.line(), output)
