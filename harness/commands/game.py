@@ -146,7 +146,8 @@ def _declared_blocks(games) -> list[str]:
     if options:
         blocks.append(rows_block("Options (--option NAME=VALUE; a whole number is also --NAME N):", options))
     if strategies:
-        blocks.append(rows_block("Strategies (--strategy NAME; other games take none):", strategies))
+        blocks.append(rows_block("Strategies (--strategy NAME, or --strategy FILE for a game's own-chart strategy; "
+                                 "other games take none):", strategies))
     return blocks
 
 
@@ -179,8 +180,9 @@ def _help_text() -> str:
 @click.argument("game_name", metavar="GAME", type=GameName())
 @click.option("--variant", default=None, metavar="V", shell_complete=complete_variant,
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
-@click.option("--strategy", default=None, metavar="NAME", shell_complete=complete_strategy,
-              help="The player's strategy, for a game that offers a choice (default: its first; see below).")
+@click.option("--strategy", default=None, metavar="NAME|FILE", shell_complete=complete_strategy,
+              help="The player's strategy, for a game that offers a choice (default: its first; see below); "
+                   "a FILE, for a game that plays the player's own chart (the twenty-one family but pontoon).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", shell_complete=complete_option,
               help="Set one of the game's declared options (repeatable; see the list below).")
 @click.option("--simulate", "rounds", type=Count(1, MAX_ROUNDS, "2**60 rounds, what the 64-bit tallies hold"),

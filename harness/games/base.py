@@ -15,6 +15,7 @@ device outcome per round (wheels, sic bo).
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from fractions import Fraction
 from typing import Any, Callable
@@ -282,10 +283,15 @@ class Strategy:
         The name on the command line (``"house-way"``).
     help : str
         What the player does, citing the rule it follows.
+    file : str, optional
+        The game's file option this strategy plays (a player's own chart): ``--strategy FILE``,
+        a value that names no strategy, is this strategy with FILE as that option (the longer
+        ``--strategy NAME --option FILE_OPTION=FILE`` says the same).
     """
 
     name: str
     help: str
+    file: str | None = None
 
 
 def _run(rounds: int, chunk: int, step: Callable[[int], None], done_so_far: Callable[[], int],
@@ -380,8 +386,30 @@ class Game:
         if strategy is None:
             return names[0]
         if strategy not in names:
-            raise ValueError(f"{self.name}: strategy must be one of {', '.join(names)}, got {strategy!r}")
+            reads = any(s.file for s in self.strategies) or not isinstance(strategy, str)
+            plays = "" if reads or not os.path.isfile(strategy) else \
+                f" ({self.name} plays no strategy file)"  # --strategy FILE, which another game reads
+            raise ValueError(f"{self.name}: strategy must be one of {', '.join(names)}, got {strategy!r}{plays}")
         return strategy
+
+    def strategy_file(self, strategy, options: dict) -> tuple:
+        """``(strategy, options)`` with ``--strategy FILE`` read: a value naming none of the strategies,
+        for a game with a strategy that plays a file (:attr:`Strategy.file`), is that strategy with the
+        file as its option; anything else as given.  ValueError for an unreadable FILE, or a file
+        given both ways."""
+        reader = next((s for s in self.strategies if s.file is not None), None)
+        names = [s.name for s in self.strategies]
+        if reader is None or strategy is None or strategy in names:
+            return strategy, options
+        option = self.option(reader.file)
+        if any(value is not None and self.option(name) is option for name, value in options.items()):
+            raise OptionError.naming(lambda flag: f"{self.name}: the {option.name} is given twice (--strategy FILE "
+                                                  f"and {flag(option.name)})")
+        try:
+            value = option.check(self.name, strategy, typed="--strategy")
+        except ValueError as exc:
+            raise ValueError(f"{exc} (--strategy takes {', '.join(names)} or a FILE)") from None
+        return reader.name, {**options, option.name: value}
 
     def option(self, name: str) -> GameOption | None:
         """The declared option called ``name`` (or with that keyword), or None."""
@@ -402,6 +430,7 @@ class Game:
         """Refuse (ValueError) a strategy and option values the game cannot play together (default: any go)."""
 
     def _checked(self, variant, strategy, options) -> tuple[str, dict]:
+        strategy, options = self.strategy_file(strategy, options)
         variant, strategy, options = self.check_variant(variant), self.check_strategy(strategy), self.check_options(options)
         self.check_together(strategy, options)
         return variant, ({"strategy": strategy} if self.strategies else {}) | options

@@ -1151,14 +1151,18 @@ def read_chart(text: str, where: str) -> ChartStrategy:
         if name in rows:
             raise ValueError(f"{where} line {no}: row {name!r} given twice")
         if len(cells) != len(wanted):
-            raise ValueError(f"{where} line {no}: row {name!r} has {len(cells) - 1} cells, not {len(wanted) - 1}")
+            raise ValueError(f"{where} line {no}: row {name!r} has {len(cells) - 1} cells, not {len(wanted) - 1} "
+                             f"(one per upcard {','.join(wanted[1:])})")
         row = {}
         for up, code in zip(CHART_UPCARDS, cells[1:]):
+            against = f"against {'A' if up == ACE else up}"
+            cell = f"row {name!r} {against}"
+            if not code:
+                raise ValueError(f"{where} line {no}: missing cell: {cell} is empty (codes: {', '.join(CODES)})")
             if code not in CODES:
-                raise ValueError(f"{where} line {no}: unknown code {code!r} in row {name!r} "
-                                 f"(codes: {', '.join(CODES)})")
+                raise ValueError(f"{where} line {no}: unknown code {code!r} in {cell} (codes: {', '.join(CODES)})")
             if code == "P" and not name.startswith("pair"):
-                raise ValueError(f"{where} line {no}: split (P) on {name!r}, which is not a pair")
+                raise ValueError(f"{where} line {no}: split (P) on {name!r} {against}, which is not a pair")
             row[up] = code
         rows[name] = row
     missing = [n for n in names if n not in rows]

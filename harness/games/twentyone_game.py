@@ -40,10 +40,11 @@ BASIC = Strategy("basic", "the total-dependent basic strategy computed for these
                           "every cell by exact EV comparison; without the hole card the split hands against an A or "
                           "ten are played by their values given no dealer blackjack, the split valued exactly for "
                           "that play)")
-TABLE = Strategy("table", "the player's own chart, read from --option chart=FILE (the layout of the computed "
-                          "chart in CSV: hand,2,...,10,A; codes H S D Ds P R Rs); its return is computed exactly")
-CHART = GameOption.path("chart", "a strategy chart for --strategy table (CSV: hand,2,...,10,A; rows hard 5..19, "
-                                 "soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
+TABLE = Strategy("table", "the player's own chart: --strategy FILE (also spelt --strategy table --option "
+                          "chart=FILE), in the layout --chart csv prints (CSV: hand,2,...,10,A; codes H S D Ds P R "
+                          "Rs); its return is computed exactly", file="chart")
+CHART = GameOption.path("chart", "the strategy chart of --strategy table, which --strategy FILE sets (CSV: "
+                                 "hand,2,...,10,A; rows hard 5..19, soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}  # the operator's choices
 # The two readings of "original bet only" for split hands (Rules.split_busts_returned; the
 # tables' split_busts_returned entries cite each game's clauses).
@@ -194,13 +195,14 @@ class TwentyOneGame(Game):
 
     def check_together(self, strategy, options) -> None:
         if (strategy == "table") != (options.get("chart") is not None):
-            raise ValueError(f"{self.name}: --strategy table and --option chart=FILE go together")
+            raise ValueError(f"{self.name}: --strategy table and --option chart=FILE go together "
+                             "(--strategy FILE says both)")
 
     def _decks(self, choices: dict) -> tuple[int, dict, object]:
         choices = dict(choices)
         decks = choices.pop("decks", None) or self.fixed_decks
         given = choices.pop("chart", None)
-        chart = None if given is None else tw.read_chart(given.text, f"{self.name}: option chart: {given.path}")
+        chart = None if given is None else tw.read_chart(given.text, f"{self.name}: strategy chart {given.path}")
         return decks, choices, chart
 
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
