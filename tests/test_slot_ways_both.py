@@ -192,3 +192,37 @@ def test_example_simulation_is_inside_the_exact_interval(tmp_path):
     sim = json.loads(result.stdout)["simulation"]
     assert sim["engine"] == "Python window player" and sim["plays"] == 200_000
     assert sim["rtp_exact_inside"] and sim["hit_frequency_exact_inside"], sim
+
+
+def _random_game(rng) -> str:
+    """A small both-ways ways game: 3 to 5 reels, heights or fixed rows, wilds anywhere, any listed counts."""
+    reels = rng.randint(3, 5)
+    rows = rng.randint(1, 3)
+    names = ["A", "K", "Q", "W", "S", "X"]
+    pays = {}
+    for s in ("A", "K", "Q"):
+        counts = sorted(rng.sample(range(2, reels + 1), rng.randint(1, reels - 1)))
+        pays[s] = "{ " + ", ".join(f"{k} = {rng.randint(1, 9)}" for k in counts) + " }"
+    strips = ['"' + " ".join(rng.choice(names) for _ in range(rng.randint(2, 4))) + '"' for _ in range(reels)]
+    heights = ", ".join("{ " + ", ".join(f"{h} = {rng.randint(1, 3)}" for h in sorted(rng.sample(range(1, rows + 1),
+                                                                                                  rng.randint(1, rows))))
+                        + " }" for _ in range(reels))
+    window = (f"window = {{ rows = {rows}, reels = {reels}, heights = [{heights}] }}\n"
+              f"bet = {{ ways = {rows ** reels}, per_way = 1, total = 5, both_ways = true }}\n")
+    wild = rng.choice(['W = { kind = "wild" }', 'W = { kind = "wild", multiplier = 2 }',
+                       'W = { kind = "wild", substitutes = ["A"], pays = { ' + f"{reels} = 3" + " } }"])
+    return (f'name = "random both ways"\n{window}[symbols]\n'
+            + "".join(f"{s} = {{ pays = {p} }}\n" for s, p in pays.items())
+            + f'{wild}\nS = {{ kind = "scatter", pays = {{ 2 = 1 }} }}\nX = {{}}\n[reels]\nbase = [{", ".join(strips)}]\n')
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_small_games_pay_nothing_exactly_where_every_window_does(seed):
+    import random
+
+    m = model(_random_game(random.Random(seed)))
+    f = ways.spin_figures(m, columns(m), with_progressive=False)
+    want = ref.figures(m, both_ways=True)
+    assert [f.no_line_win[k] for k in range(len(f.no_line_win))] == \
+        [want["no_line"].get(k, 0) for k in range(len(f.no_line_win))]
+    assert f.line_sq == want["line_sq"] and sum(map(sum, f.line_sum)) == sum(want["line_sum"].values())

@@ -442,22 +442,28 @@ def _no_line_win(model: SlotModel, rule: WaysRule, lefts: list[_Left], prog: _Pr
         nxt: dict = defaultdict(int)
         patterns = _reel_patterns(reel)
         _limit(model, len(mass) * len(patterns) // _PATTERNS_PER_STATE, "sets of open symbols")  # refuse early
-        for (cell, pinfo, pattern), w in patterns.items():
-            for (states, pst, k), v in mass.items():
+        seen: dict = {}  # per set of open symbols, the reel's columns by what those symbols see
+        for (states, pst, k), v in mass.items():
+            alive = tuple(x for x, st in enumerate(states) if st is not None)
+            got = seen.get(alive)
+            if got is None:
+                got = seen[alive] = defaultdict(int)
+                for (cell, pinfo, pattern), w in patterns.items():
+                    got[(cell, pinfo, tuple(pattern[x] for x in alive))] += w
+            for (cell, pinfo, shown), w in got.items():
                 pst2 = prog.move(pst, r, pinfo)
                 if pst2 == 1:
                     continue
-                after = []
-                for st, left, (matches, own) in zip(states, lefts, pattern):
-                    if st is not None:
-                        st = left.after(st, r, matches, own)
-                        if st[0] == "d":
-                            if st[1]:
-                                break
-                            st = None
-                        elif st[1] and left.s.paid(r + 1):  # S shown within the paid reels: sure to pay
+                after = list(states)
+                for x, (matches, own) in zip(alive, shown):
+                    st = lefts[x].after(states[x], r, matches, own)
+                    if st[0] == "d":
+                        if st[1]:
                             break
-                    after.append(st)
+                        st = None
+                    elif st[1] and lefts[x].s.paid(r + 1):  # S shown within the paid reels: sure to pay
+                        break
+                    after[x] = st
                 else:
                     nxt[(tuple(after), pst2, k + cell)] += v * w
         mass = nxt
