@@ -38,11 +38,12 @@ hold-and-spin feature is played by :func:`harness.slot.hold_spin.play`
 (``hold``) after the free spins and before the bonus.  Every one of these
 draws is recorded, so :meth:`Player.evaluate` re-derives the play.
 
-Every feature a model may hold is played: paylines, ways, both-ways pays,
-reel heights, cascades (with scatters and free spins too), every scatter's
-pays, stop weights, expanding wilds, wild multipliers, sticky
-wilds, free spins with retriggers and their multiplier, hold and spin, the
-wheel and pick bonuses and the award cap.  A play says which of the model's
+Played: paylines, ways, both-ways pays, reel heights, cascades (with
+scatters and free spins too), every scatter's pays, stop weights, expanding
+wilds, wild multipliers, sticky wilds, free spins with retriggers and their
+multiplier, hold and spin, the wheel and pick bonuses and the award cap;
+not yet free spins with reel heights per spin (refused, naming the section:
+each free spin draws its heights again, which a play does not record).  A play says which of the model's
 meters it hits (the combination progressive, the jackpot and mystery levels:
 :mod:`harness.slot.meters`; the mystery draw is the play's last, ``mystery``);
 what a hit pays is the meter's value, kept by whoever plays the plays in
