@@ -351,16 +351,52 @@ def test_busted_splits_returned_is_refused_for_pontoon_and_without_original_bet_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules, weights, up, x", [
+def test_a_no_hole_card_split_against_an_ace_path_by_path():
     # shoe A 6 8 T T, an ace up: 8-8 hits its 14s and 16s into busts
-    (tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 1, 0, 1, 0, 2), tw.ACE, 8),
-    # shoe A 3 8 T T T, H17: re-splits to four hands, 8-3 doubles, split aces drawn to and re-split
-    # (an ace up with 3s or aces split to four hands: over 20 minutes each, left out)
-    *[(tw.Rules(hole_card=False, hit_soft_17=True, max_hands=4, resplit_aces=True, hit_split_aces=True),
-       (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), up, x) for up, x in ((tw.ACE, 8), (10, 8), (10, 3), (10, tw.ACE))],
-])
-def test_a_no_hole_card_split_with_resplits_against_a_or_10(rules, weights, up, x):
-    check_no_hole_card_split(rules, weights, up, x)
+    check_no_hole_card_split(tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 1, 0, 1, 0, 2), tw.ACE, 8)
+
+
+def check_merged_split(rules, weights, up, x):
+    """The analysis' split law against the reference's, its equal rounds merged (four hands)."""
+    _, strategy = tw.infinite_deck_analysis(rules, weights, distributions=False)
+    splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (up, x): True})
+    law = reference.merged_split_law(rules, weights, up, x, splits)
+    value, dist = analysed_split(rules, weights, up, x)
+    assert {net: p for net, p in law.items() if p} == {net: p for net, p in dist.items() if p}
+    assert sum(net * p for net, p in law.items()) == value
+
+
+@pytest.mark.parametrize("rules, weights", [
+    (tw.Rules(hole_card=False, max_hands=2), (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)),
+    (tw.Rules(hole_card=False, max_hands=2, split_busts_returned=True), (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)),
+    (tw.Rules(hole_card=False, max_hands=2, original_bet_only=False), (1, 1, 1, 0, 0, 0, 0, 1, 0, 2))])
+def test_the_merged_reference_split_law_is_the_path_by_path_one(rules, weights):
+    # Merging the rounds that reach one state of the seat changes no probability.
+    law = split_every_draw(rules, weights, 10, 8)[0]
+    _, strategy = tw.infinite_deck_analysis(rules, weights, distributions=False)
+    splits = tw.TableStrategy(strategy.cells, {**strategy.splits, (10, 8): True})
+    merged = reference.merged_split_law(rules, weights, 10, 8, splits)
+    assert {net: p for net, p in law.items() if p} == {net: p for net, p in merged.items() if p}
+
+
+FOUR_HANDS = tw.Rules(hole_card=False, hit_soft_17=True, max_hands=4, resplit_aces=True, hit_split_aces=True)
+
+
+def four_hands(up, x, returned=False, slow=True):
+    rules = dataclasses.replace(FOUR_HANDS, split_busts_returned=returned)
+    return pytest.param(rules, up, x, id=f"{x}-{x} v {up}{', busts returned' if returned else ''}",
+                        marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("rules, up, x", [
+    four_hands(10, 8, slow=False), four_hands(10, 8, returned=True, slow=False), four_hands(tw.ACE, 8),
+    four_hands(tw.ACE, 8, returned=True), *[four_hands(up, x) for up in (10, tw.ACE) for x in (3, tw.ACE)]])
+def test_a_no_hole_card_split_with_resplits_against_a_or_10(rules, up, x):
+    # Shoe A 3 8 T T T, H17: re-splits to four hands, 8-3 doubles, 3s and split aces drawn to and
+    # re-split.  Path by path (the C round replaying each) these are the seat's paths times the
+    # dealer's, from 10^4 x 19 (8-8 v 10) to 10^8 x 307 (A-A v A) rounds; the reference with its
+    # equal rounds merged takes under a second (8-8 v 10) to a minute (slow run) each.
+    check_merged_split(rules, (1, 0, 1, 0, 0, 0, 0, 1, 0, 3), up, x)
 
 
 def test_a_no_hole_card_split_given_a_dealer_blackjack_on_the_full_infinite_shoe():

@@ -9,6 +9,7 @@ card comes after the seat has played (1-10-イ).
 """
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from harness.games import twentyone as tw
@@ -327,3 +328,78 @@ def over_every_draw(play_one, weights, first=()):
     n = sum(weights)
     odds = [(v, Fraction(w, n)) for v, w in zip(range(1, 11), weights) if w]
     return every_path(play_one, lambda path: [(first[len(path)], Fraction(1))] if len(path) < len(first) else odds)
+
+
+def merged_split_law(rules: tw.Rules, weights, up: int, x: int, strategy) -> dict[Fraction, Fraction]:
+    """The law of the round's net when the seat, dealt ``x, x`` against ``up`` without a hole card,
+    plays ``strategy`` (which splits it) on an infinite shoe of ``weights``: :func:`play`'s round,
+    every draw followed as :func:`over_every_draw` does, but the rounds that reach one state of the
+    seat's play merged, so that four split hands stay countable (the paths multiply as the hands'
+    and the dealer's: tens of millions for 3-3 or A-A to four hands).  The state: the hands
+    finished (by stake and total), the hand in play (its cards: the first two in the order dealt,
+    a longer hand as a multiset, all its future depends on), the hands waiting (their two cards)
+    and the hands held.  Each step is :func:`play_area`'s (:func:`options`, the strategy, the
+    order of the split's two cards, the waiting hands last in first out); the dealer's play and
+    the settlement are :func:`finish_dealer`, :func:`settle` and :func:`against_blackjack`."""
+    n = sum(weights)
+    draws = [(v, Fraction(w, n)) for v, w in zip(range(1, 11), weights) if w]
+
+    def finish(done: tuple, cards: list[int], stake: int) -> tuple:
+        t = best(cards)
+        return tuple(sorted(done + ((stake, min(t, 22)),)))      # 22: a bust
+
+    @functools.lru_cache(maxsize=None)
+    def seat(done: tuple, cards: tuple | None, split: bool, waiting: tuple, held: int) -> dict:
+        """Law of the finished hands ((stake, total), sorted; None: surrendered) from this state
+        (``cards`` None: the last hand waiting comes into play)."""
+        if cards is None:
+            return {done: Fraction(1)} if not waiting else seat(done, waiting[-1], True, waiting[:-1], held)
+        hand = Hand(list(cards), split, split and len(cards) == 2 and cards[0] == 1)
+        allowed = options(rules, up, hand, held)
+        act = strategy(tw.of(*cards), up, hand.context(), allowed)
+        assert act in allowed, (act, allowed)
+        if act == tw.SURRENDER:
+            return {None: Fraction(1)}
+        if act == tw.STAND:
+            return seat(finish(done, hand.cards, 1), None, False, waiting, held)
+        out: dict = {}
+        for v, p in draws:
+            if act == tw.SPLIT:   # this hand's second card, then the new (waiting) hand's
+                laws = [(seat(done, (cards[0], v), True, waiting + ((cards[0], w),), held + 1), p * q)
+                        for w, q in draws]
+            elif act == tw.DOUBLE:
+                laws = [(seat(finish(done, hand.cards + [v], 2), None, False, waiting, held), p)]
+            elif best(hand.cards + [v]) >= 21:
+                laws = [(seat(finish(done, hand.cards + [v], 1), None, False, waiting, held), p)]
+            else:
+                laws = [(seat(done, tuple(sorted(hand.cards + [v])), split, waiting, held), p)]
+            for law, q in laws:
+                for k, m in law.items():
+                    out[k] = out.get(k, 0) + q * m
+        return out
+
+    def dealer_play(deal) -> tuple:
+        dealer = [up, deal()]          # the no-hole-card dealer's second card, after the seat (1-10-イ)
+        finish_dealer(rules, dealer, deal)
+        return tuple(dealer)
+
+    dealers = [(d, p) for _, p, d in over_every_draw(dealer_play, weights)]
+    law: dict = {}
+    for hands, p in seat((), (x, x), False, (), 1).items():
+        for dealer, q in dealers:
+            if hands is None:
+                net = Fraction(-1, 2)
+            else:
+                net = Fraction(-sum(stake for stake, t in hands if t > 21))
+                standing = []
+                for stake, t in hands:
+                    if t <= 21:
+                        standing.append(Hand([t], True, False))   # one "card" of its total: best() is t
+                        standing[-1].stake = stake
+                if standing and blackjack(list(dealer[:2])):
+                    net = against_blackjack(rules, net, standing)
+                elif standing:
+                    net += settle(rules, list(dealer), standing)
+            law[net] = law.get(net, 0) + p * q
+    return law
+

@@ -51,8 +51,8 @@ def c_rules(rules: tw.Rules, behind: tuple[bool, bool] = (True, True)) -> dict[s
         raise ValueError(f"the C round engine holds 1..{lib.KERN_TW_MAX_HANDS} hands per seat, "
                          f"got max_hands={rules.max_hands}")
     if rules.split_busts_returned and (rules.pontoon or not rules.original_bet_only):
-        raise ValueError("split_busts_returned reads 000 1-12-ロ (original bet only) for Blackjack and Switch, "
-                         "not Pontoon")
+        raise ValueError("split_busts_returned is a reading of 000 1-12-ロ (original bet only) for Blackjack and "
+                         "Switch: not with Pontoon, nor without original_bet_only")
     bonus = [units(p, "a Pontoon bonus pay") for p in rules.pontoon_bonus] if rules.pontoon else []
     return {"pontoon": int(rules.pontoon), "double_any_cards": int(rules.double_any_cards),
             "bonus_units": bonus + [0] * (lib.KERN_TW_BONUSES - len(bonus)),"hit_soft_17": int(rules.hit_soft_17), "hole_card": int(rules.hole_card),

@@ -52,8 +52,8 @@ half"; half is taken), ``split_K`` the original stake again for hand K
 "up to" it; all of it is taken).  Each settles on its own rule (12): a
 dealer blackjack collects only the original stake (12-ロ: one per main area,
 from its first hand still standing, a split's or a double's stake returned;
-``Rules.split_busts_returned``: the area's main stake only), a surrender collects half the main stake and
-returns the rest (9-ハ), even money pays 1 to 1 (7-イ), a winning below 1 yen
+``Rules.split_busts_returned``: the area's main stake only), a surrender
+collects half the main stake and returns the rest (9-ハ), even money pays 1 to 1 (7-イ), a winning below 1 yen
 is truncated (12-イ).  The main stake must be even: surrender's half and
 insurance's half are whole yen only then, and 000 states no rounding of
 either.
