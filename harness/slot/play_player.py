@@ -14,7 +14,7 @@ second, not millions), and exact: every figure is whole credits.
 Models with a meter (the combination progressive, mystery and jackpot
 levels) are not played here: a play names the meters it hits, but their
 values are state a round journal keeps (:mod:`harness.rounds.meters`), not
-a simulation.
+a simulation (which player plays what: :mod:`harness.slot.simulate_features`).
 """
 from __future__ import annotations
 
@@ -24,17 +24,6 @@ from harness.slot.chunks import play_chunks
 from harness.slot.model import SlotModel
 
 CHUNK = 1 << 12  # plays between progress reports (and Ctrl-C's granularity)
-
-
-def plays_rounds(model: SlotModel) -> bool:
-    """True for a model :func:`harness.slot.simulate.simulate` hands to this player (module docstring)."""
-    if model.progressive or model.mystery or model.jackpots:
-        return False
-    sticky = [s for s in model.symbols if s.sticky]
-    sessions = len(sticky) > 1 or bool(sticky and model.free_spins is not None and model.free_spins.retrigger)
-    # free spins paid both ways: the window player plays no free spins, the kernel no both-ways pays
-    both_free = model.both_ways and model.free_spins is not None and model.heights is None and model.cascade is None
-    return bool(model.hold_and_spin or model.bonus or model.cap is not None or sessions or both_free)
 
 
 def simulate_plays(model: SlotModel, n: int, generator, result, *,
@@ -69,4 +58,4 @@ def simulate_plays(model: SlotModel, n: int, generator, result, *,
     return play_chunks(result, n, chunk, play, progress)
 
 
-__all__ = ["plays_rounds", "simulate_plays"]
+__all__ = ["simulate_plays"]

@@ -9,13 +9,15 @@ Two players of the same rules (both read paylines through the automaton of
 * :func:`simulate_numpy` -- vectorised numpy on any generator with an
   ``integers(low, high, size)`` method (numpy's ``Generator``, or
   ``rngcore.Generator``): the independent cross-check and the speed baseline;
-  it also plays the hold-and-spin feature, which the C kernel does not (the
-  command's ``--simulate`` refuses such a model).
+  it also plays the hold-and-spin feature, the bonuses, the cap and mystery
+  levels, which the C kernel does not.
 
-Games read window by window (both-ways pays, reel heights per spin, cascades) go from
-:func:`simulate` to the Python player of :mod:`harness.slot.window_player`; models with
-hold and spin, a bonus, a cap or sticky sessions the kernel does not follow, to the
-round's own play (:mod:`harness.slot.play_player`).
+:func:`simulate` hands a model to the fastest player that plays every feature
+it has, and refuses one no player plays: the C kernel, the Python window player
+(:mod:`harness.slot.window_player`: both-ways pays, reel heights per spin,
+cascades) or a round's own play (:mod:`harness.slot.play_player`: hold and
+spin, bonuses, the cap, sticky sessions the kernel does not follow).  Which
+player plays which feature is the table of :mod:`harness.slot.simulate_features`.
 
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
@@ -37,7 +39,7 @@ from typing import Callable
 
 import numpy as np
 
-from harness.slot import bonus as bonus_rules, hold_spin
+from harness.slot import bonus as bonus_rules, hold_spin, simulate_features as features
 from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
@@ -247,17 +249,16 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     from harness.slot import play_player, window_player
 
     _check_plays(n)
-    if window_player.plays_windows(model) and not play_player.plays_rounds(model):  # not the C kernel's tables
-        _check_playable(model, windows=True)
+    player = features.player_for(model)  # the fastest that plays every feature (harness.slot.simulate_features)
+    if player == features.WINDOWS:  # read window by window: not the C kernel's tables
         return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
                                               progress=progress)
-    if play_player.plays_rounds(model):  # features only a round's play plays: one play at a time
+    if player == features.ROUNDS:  # features only a round's play plays: one play at a time
         return play_player.simulate_plays(model, n, generator, _empty(model, PLAY_PLAYER, describe(generator)),
                                           progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
-    _check_playable(model)
     game = native.SimGame(model, MAX_FREE_SPINS, reader=reader)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
@@ -278,49 +279,6 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         result.interrupted = True
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = False) -> None:
-    """Refuse a model whose features the player does not play (the exact analysis still does).
-
-    The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; :func:`simulate` hands hold and spin, the
-    bonuses, the cap and the sticky sessions the kernel does not follow to
-    the round's play (:mod:`harness.slot.play_player`) when the model has no
-    meter; the window player (``windows=True``,
-    :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
-    plays both-ways pays, reel heights and cascades (not yet with scatters or
-    free spins).  The kernel and the numpy player play the jackpot levels won
-    by a scatter count (not those won on a payline); the kernel plays sticky
-    wilds.
-    """
-    line_levels = any(level.on == "line" for level in model.jackpots)
-    features = (("sticky", numpy and any(s.sticky for s in model.symbols)), ("jackpot", line_levels))
-    if not windows:
-        features += (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
-                     ("window.heights", model.heights))
-    if not numpy:
-        features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
-                     ("mystery", model.mystery), ("cap", model.cap))
-    sticky = [s for s in model.symbols if s.sticky]
-    if not numpy and (len(sticky) > 1 or (sticky and model.free_spins is not None and model.free_spins.retrigger)):
-        # the kernel lays one wild over the positions it landed on, in sessions without retriggers
-        raise ModelError("symbols" if len(sticky) > 1 else "free_spins.retrigger",
-                         "--simulate plays one sticky wild in free spins without retriggers, not "
-                         + ("several sticky wilds" if len(sticky) > 1 else "sticky wilds with retriggers")
-                         + "; the figures are exact without it (docs/slot_model.md, Sticky wilds)", model.source)
-    if windows and model.free_spins is not None and model.heights is not None:
-        raise ModelError("free_spins", "--simulate does not play free spins with reel heights yet; the figures are "
-                         "exact without it (docs/slot_model.md, Reel heights per spin)", model.source)
-    if windows and model.cascade is not None and (model.scatters or model.free_spins is not None):
-        raise ModelError("cascade", "--simulate does not play cascades with scatter symbols or free spins yet; "
-                         "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)
-    for section, feature in features:
-        if feature:  # a feature section (an empty tuple: no mystery levels)
-            what = "jackpot levels won on a payline" if section == "jackpot" else (
-                f"the {section.replace('_', '-')} feature")
-            raise ModelError(section, f"--simulate does not play {what}; its figures are exact without it "
-                             "(docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
@@ -438,7 +396,7 @@ def _numpy_stage(model: SlotModel, reels, *, with_progressive: bool):
 def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
     """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
     _check_plays(n)
-    _check_playable(model, numpy=True)
+    features.player_for(model, (features.NUMPY,))
     awards = model.scatter_awards
     hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
     bonus = _NumpyBonus(model) if model.bonus is not None else None

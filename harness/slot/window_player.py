@@ -40,11 +40,6 @@ from harness.slot.reading import line_reading
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
 
 
-def plays_windows(model: SlotModel) -> bool:
-    """True for a model this player plays (and the C kernel does not)."""
-    return bool(model.both_ways) or model.heights is not None or model.cascade is not None
-
-
 class WindowGame:
     """One model's window, paid; windows already seen are remembered (a game shows few distinct ones)."""
 
