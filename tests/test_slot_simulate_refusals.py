@@ -20,45 +20,18 @@ PROGRESSIVE = '[progressive]\nsymbol = "A"\ncount = 2\ncontribution = "1/100"\nr
 
 
 def _models() -> dict[str, str]:
-    from test_slot_cap import GAME as CAP
-    from test_slot_cascade import WAYS as CASCADE
-    from test_slot_cascade_features import GAME as CASCADE_FREE, MYSTERY, NO_FREE_SPINS
-    from test_slot_jackpot import BOTH as LINE_LEVELS
     from test_slot_mystery import GAME as MYSTERY_GAME
-    from test_slot_sticky import RETRIGGERS
 
-    no_bonus = CAP.replace('[bonus]\nkind = "wheel"\nsymbol = "C"\ntrigger = 2\nsegments = { 2 = 5, 5 = 3, 12 = 1 }\n',
-                           "")
     return {
-        "cascade-free-spins": CASCADE_FREE,
-        "cascade-scatters": NO_FREE_SPINS,
-        "cascade-mystery": CASCADE + MYSTERY,
-        "line-jackpots": LINE_LEVELS,
-        "mystery": MYSTERY_GAME,
         "heights-free-spins": (ROOT / "examples" / "slot_megaways_free_spins.toml").read_text(encoding="utf-8"),
-        "cap-progressive": no_bonus,
-        "bonus-cap-progressive": CAP,
-        "hold-mystery": sup.HOLD_TWO_BY_TWO + MYSTERY,
-        "sticky-sessions-progressive": RETRIGGERS.replace("[reels]", PROGRESSIVE.replace('count = 2', 'count = 3')
-                                                          + "[reels]"),
+        "mystery-beyond-32-bits": MYSTERY_GAME.replace('"1/20000"', '"1/5000000000"'),
     }
 
 
 # model, the section named, what the message says
 REFUSALS = [
-    ("cascade-free-spins", "cascade", "does not play cascades with scatter symbols or free spins"),
-    ("cascade-scatters", "cascade", "does not play cascades with scatter symbols or free spins"),
-    ("cascade-mystery", "mystery", "does not play mystery progressive levels"),
-    ("line-jackpots", "jackpot", "does not play jackpot levels won on a payline"),
-    ("mystery", "mystery", "does not play mystery progressive levels"),
     ("heights-free-spins", "free_spins", "does not play free spins with reel heights yet"),
-    ("cap-progressive", "cap", "plays the award cap only through a round's play, which does not play the "
-                               "combination progressive"),
-    ("hold-mystery", "mystery", "does not play mystery progressive levels"),
-    ("bonus-cap-progressive", "bonus", "plays the bonus feature only through a round's play, which does not "
-                                       "play the combination progressive"),
-    ("sticky-sessions-progressive", "symbols", "plays several sticky wilds, or sticky wilds with retriggers only "
-                                               "through a round's play, which does not play the combination"),
+    ("mystery-beyond-32-bits", "mystery", "common denominator 5,000,000,000"),
 ]
 
 
@@ -84,11 +57,37 @@ def test_the_fastest_player_that_plays_every_feature(text, player):
 
 def test_the_window_and_round_players_take_their_features():
     from test_slot_cascade import WAYS as CASCADE
+    from test_slot_cascade_features import GAME as CASCADE_FREE, MYSTERY
+    from test_slot_jackpot import BOTH as LINE_LEVELS, GAME as SCATTER_LEVELS
+    from test_slot_mystery import GAME as MYSTERY_GAME
     from test_slot_sticky import LINES, RETRIGGERS
 
     assert sf.player_for(sup.model(CASCADE)) == sf.WINDOWS
+    assert sf.player_for(sup.model(CASCADE + MYSTERY)) == sf.WINDOWS
+    assert sf.player_for(sup.model(CASCADE_FREE)) == sf.ROUNDS  # cascades with scatters and free spins
     assert sf.player_for(sup.model(LINES)) == sf.KERNEL  # one sticky wild without retriggers
     assert sf.player_for(sup.model(RETRIGGERS)) == sf.ROUNDS
+    assert sf.player_for(sup.model(SCATTER_LEVELS)) == sf.KERNEL
+    assert sf.player_for(sup.model(LINE_LEVELS)) == sf.ROUNDS
+    assert sf.player_for(sup.model(MYSTERY_GAME)) == sf.ROUNDS
+
+
+def _supported() -> dict[str, str]:
+    """Models --simulate plays only since the round's play counts meters (combinations of a feature only it
+    plays with a meter), each played through it."""
+    from test_slot_cap import GAME as CAP
+    from test_slot_cascade_features import MYSTERY
+    from test_slot_sticky import RETRIGGERS
+
+    progressive = PROGRESSIVE.replace("count = 2", "count = 3")
+    return {"bonus-cap-progressive": CAP, "hold-mystery": sup.HOLD_TWO_BY_TWO + MYSTERY,
+            "sticky-sessions-progressive": RETRIGGERS.replace("[reels]", progressive + "[reels]")}
+
+
+@pytest.mark.parametrize("name", ["bonus-cap-progressive", "hold-mystery", "sticky-sessions-progressive"])
+def test_a_meter_beside_a_round_play_feature_simulates_inside_its_intervals(tmp_path, name):
+    report = sup.round_play_simulates(tmp_path, _supported()[name], 10_000)
+    assert report["features"] > 0
 
 
 def test_the_numpy_player_refuses_what_its_table_row_lacks():

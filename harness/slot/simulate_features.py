@@ -1,6 +1,6 @@
 """Which simulation player plays which model feature: one table, the routing and every refusal.
 
-``rngcert slot MODEL --simulate N`` hands a model to the fastest player that
+``rngcert slot MODEL --simulate N`` hands a model to the first player that
 plays every feature it has, in the order of :data:`CLI_PLAYERS`:
 
 * ``kernel`` -- the C kernel ``kern_slot_simulate`` (:func:`harness.slot.simulate.simulate`);
@@ -9,9 +9,9 @@ plays every feature it has, in the order of :data:`CLI_PLAYERS`:
 
 ``numpy`` (:func:`harness.slot.simulate.simulate_numpy`, the independent
 cross-check the tests run) is looked up in the same table.  Paylines, ways,
-scatters, stop weights, expanding wilds, wild multipliers and free spins with
-retriggers are played by every player of a model that can have them, so only
-the features below limit the choice.  A feature no player plays, or a
+scatters, stop weights, expanding wilds and wild multipliers are played by
+every player of a model that can have them, so only the features below
+limit the choice.  A feature no player plays, or a
 combination no one player plays, is refused naming the model's section
 (exit 2); the exact analysis still covers it.
 """
@@ -71,11 +71,13 @@ def _cascade_with_scatters(model: SlotModel) -> bool:
 _ = frozenset
 FEATURES: tuple[Feature, ...] = (
     # a refusal of a combination no one player plays names the first feature listed (the meters last)
+    # a round's play plays reel heights too, but its free spins of a heights game do not draw the
+    # heights again, so --simulate refuses free spins beside them (the window player has none)
     Feature("free_spins", "free spins with reel heights yet", _(),
             lambda m: m.free_spins is not None and m.heights is not None, "Reel heights per spin"),
-    Feature("cascade", "cascades with scatter symbols or free spins", _(),
+    Feature("cascade", "cascades with scatter symbols or free spins", _({ROUNDS}),
             _cascade_with_scatters, "Cascades with scatters and free spins"),
-    Feature("cascade", "cascades", _({WINDOWS}), lambda m: m.cascade is not None, "Cascades"),
+    Feature("cascade", "cascades", _({WINDOWS, ROUNDS}), lambda m: m.cascade is not None, "Cascades"),
     Feature("bet.both_ways", "both-ways pays", _({WINDOWS, ROUNDS}), lambda m: m.both_ways, "Both-ways pays"),
     Feature("window.heights", "reel heights per spin", _({WINDOWS}), lambda m: m.heights is not None,
             "Reel heights per spin"),
@@ -87,13 +89,17 @@ FEATURES: tuple[Feature, ...] = (
     Feature("symbols", "several sticky wilds, or sticky wilds with retriggers", _({ROUNDS}), _sessions,
             "Sticky wilds"),
     Feature("symbols", "sticky wilds", _({KERNEL, ROUNDS}), lambda m: bool(_sticky(m)), "Sticky wilds"),
-    Feature("mystery", "mystery progressive levels", _({NUMPY}), lambda m: bool(m.mystery),
+    Feature("mystery", "mystery progressive levels", _({WINDOWS, ROUNDS, NUMPY}), lambda m: bool(m.mystery),
             "Mystery and multi-level progressives"),
-    Feature("jackpot", "jackpot levels won on a payline", _(),
+    Feature("jackpot", "jackpot levels won on a payline", _({ROUNDS}),
             lambda m: any(level.on == "line" for level in m.jackpots), "Jackpot levels"),
-    Feature("jackpot", "jackpot levels", _({KERNEL, NUMPY}), lambda m: bool(m.jackpots), "Jackpot levels"),
-    Feature("progressive", "the combination progressive", _({KERNEL, NUMPY}), lambda m: m.progressive is not None,
-            "Schema"),
+    Feature("jackpot", "jackpot levels", _({KERNEL, ROUNDS, NUMPY}), lambda m: bool(m.jackpots),
+            "Jackpot levels"),
+    # the window player reads the games above (both ways, heights, cascades), not one the kernel's tables read
+    Feature("window", "a game not read window by window", _({KERNEL, ROUNDS, NUMPY}),
+            lambda m: m.cascade is None and not m.both_ways and m.heights is None, "Simulation cross-check"),
+    Feature("progressive", "the combination progressive", _({KERNEL, ROUNDS, NUMPY}),
+            lambda m: m.progressive is not None, "Schema"),
     Feature("free_spins", "free spins", _({KERNEL, ROUNDS, NUMPY}), lambda m: m.free_spins is not None, "Schema"),
 )
 
