@@ -9,7 +9,7 @@ import pytest
 from harness.slot import hold_spin as hs
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
-from slot_support import HOLD_TWO_BY_TWO, TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates, simulate_refused
+from slot_support import HOLD_TWO_BY_TWO, TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates
 
 GAME = TWO_BY_TWO.replace('C = { kind = "scatter" }', 'C = { kind = "scatter", pays = { 1 = 1, 2 = 4 } }') + """
 [bonus]
@@ -103,10 +103,12 @@ def test_numpy_player_inside_the_exact_intervals():
     numpy_player_agrees(model(GAME), 30_000)
 
 
-def test_simulation_with_a_progressive_is_refused_not_wrong(tmp_path):
-    no_bonus = GAME.replace('[bonus]\nkind = "wheel"\nsymbol = "C"\ntrigger = 2\nsegments = { 2 = 5, 5 = 3, 12 = 1 }\n', "")
-    assert "[bonus]" not in no_bonus
-    simulate_refused(tmp_path, no_bonus, "cap")  # a meter: neither the kernel nor a round's play keeps one
+@pytest.mark.parametrize("bonus", [True, False], ids=["bonus", "no-bonus"])
+def test_simulate_plays_a_cap_beside_a_progressive_through_a_rounds_play(tmp_path, bonus):
+    text = GAME if bonus else GAME.replace('[bonus]\nkind = "wheel"\nsymbol = "C"\ntrigger = 2\nsegments = '
+                                           '{ 2 = 5, 5 = 3, 12 = 1 }\n', "")
+    assert ("[bonus]" in text) == bonus
+    assert round_play_simulates(tmp_path, text, 8000)["progressive_hits"] > 0
 
 
 def test_simulate_plays_the_cap_through_a_rounds_play(tmp_path):

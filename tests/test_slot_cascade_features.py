@@ -10,7 +10,7 @@ import functools
 from fractions import Fraction
 
 import pytest
-from slot_support import award, feature_value_by_first_step, model, play_figures, refused, simulate_refused
+from slot_support import award, feature_value_by_first_step, model, play_figures, refused, round_play_simulates
 from test_slot_cascade import WAYS, _play, paid_spins
 
 from harness.slot import cascade_stage
@@ -309,8 +309,25 @@ def test_bounded_cascades_with_mystery_levels_hold_the_exact_figures(monkeypatch
     assert a.parts["progressive"] == exact.parts["progressive"] > 0 and a.hit_frequency == exact.hit_frequency
 
 
-@pytest.mark.parametrize("text", [GAME, NO_FREE_SPINS, NO_FREE_SPINS + MYSTERY], ids=["free-spins", "scatters", "mystery"])
-def test_simulate_refuses_cascades_with_scatters_free_spins_or_mystery(tmp_path, text):
-    # a player that plays cascades must also pay the last window's scatters, play the free spins as
-    # whole sequences and draw the mystery levels before it may take these models
-    simulate_refused(tmp_path, text, "cascade")
+def test_simulate_plays_cascades_with_scatters_and_mystery_levels_through_a_rounds_play(tmp_path):
+    # the round's play pays the last window's scatters and draws the mystery outcome last
+    # (cascades with scatters and free spins: tests/test_slot_simulate_features.py)
+    round_play_simulates(tmp_path, NO_FREE_SPINS + MYSTERY, 8000)
+
+
+def test_the_window_player_draws_mystery_levels_beside_cascades(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+    from test_slot_cascade import WAYS as PLAIN
+
+    path = tmp_path / "game.toml"
+    path.write_text(PLAIN + MYSTERY, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "30000", "--seed", bytes(range(32)).hex(),
+                                       "--json"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    report = json.loads(result.stdout)["simulation"]
+    assert report["engine"] == "Python window player", report
+    assert report["rtp_exact_inside"] and report["hit_frequency_exact_inside"], report

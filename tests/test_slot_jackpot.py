@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, reference_line, refused, simulate_refused
+from slot_support import model, reference_line, refused, round_play_simulates
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -138,9 +138,10 @@ def test_a_second_jackpot_symbol_is_refused(tmp_path):
             "jackpot, level 4.symbol: every scatter level counts the one jackpot scatter symbol 'J'")
 
 
-def test_simulate_refuses_jackpot_levels_won_on_a_payline(tmp_path):
-    """--simulate plays the scatter levels (tests/test_slot_simulate_features.py), not the line levels."""
-    simulate_refused(tmp_path, BOTH, "jackpot")
+def test_simulate_plays_jackpot_levels_won_on_a_payline_through_a_rounds_play(tmp_path):
+    """The C kernel plays the scatter levels (tests/test_slot_simulate_features.py); the line levels too
+    are played by a round's play, which names the meters a play hits (harness.slot.meters)."""
+    assert round_play_simulates(tmp_path, BOTH, 8000)["jackpot_hits"] > 0
 
 
 # Two more levels won on a payline: a run of 2, or of 3, A from reel 1 (wilds count for these).

@@ -13,7 +13,8 @@ import pytest
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
 from harness.slot.model import load_model
-from slot_support import TWO_BY_TWO, brute_stage, model, numpy_player_agrees, refused, simulate_refused
+from slot_support import (TWO_BY_TWO, brute_stage, model, numpy_player_agrees, refused, round_play_simulates,
+                          simulate_refused)
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -100,8 +101,13 @@ def test_numpy_player_inside_the_exact_intervals():
                               + LEVELS.replace('"1/20000"', '"1/200"')), 50_000, features=False)
 
 
-def test_simulation_is_refused_not_wrong(tmp_path):
-    simulate_refused(tmp_path, GAME, "mystery")
+def test_simulate_plays_mystery_levels_through_a_rounds_play(tmp_path):
+    round_play_simulates(tmp_path, GAME, 20_000)
+
+
+def test_simulate_refuses_a_mystery_draw_beyond_a_plays_one_draw(tmp_path):
+    # the round's play draws a play's mystery outcome with one 32-bit bounded draw (harness.slot.meters)
+    simulate_refused(tmp_path, GAME.replace('"1/20000"', '"1/5000000000"'), "mystery")
 
 
 @pytest.mark.parametrize("change, where", [

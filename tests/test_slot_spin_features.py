@@ -148,3 +148,23 @@ def test_hold_and_spin_rounds_replay_from_their_draws():
         Player(m).evaluate(held.stops, hold=list(held.hold) + [0])
     with pytest.raises(ValueError, match="hold-and-spin feature owes a draw"):
         Player(m).evaluate(held.stops, hold=list(held.hold)[:-1])
+
+
+def test_the_meters_read_the_paid_spin_not_the_last_free_spin():
+    """A play with free spins hits the combination progressive when its PAID spin shows the run
+    (docs/slot_model.md: free spins hit no meter), whatever the last free spin shows."""
+    import rngcore
+
+    from harness.slot.spin import Player
+    from slot_support import model
+    from test_slot_sticky import RETRIGGERS
+
+    m = model(RETRIGGERS.replace("[reels]", '[progressive]\nsymbol = "A"\ncount = 3\ncontribution = "1/100"\n'
+                                            'reset = 40\n[reels]'))
+    player, generator = Player(m), rngcore.Generator(bytes(range(32)), 3)
+    freed = 0
+    for _ in range(400):
+        play = player.spin(generator)
+        freed += len(play.spins) > 1
+        assert ("progressive" in play.meters) == all("A" in column for column in play.spins[0].window)
+    assert freed > 50

@@ -1,20 +1,23 @@
 """``--simulate`` of the models only a round's play plays: hold and spin, bonuses, the cap, sticky sessions
-the kernel does not follow.
+the kernel does not follow, cascades with scatters and free spins, free spins paid both ways, payline jackpot
+levels.
 
-The C kernel plays lines, ways, scatters, free spins and the jackpot levels
-won by a scatter count; the window player (:mod:`harness.slot.window_player`)
-the games read window by window.  A model with a hold-and-spin feature, a
-wheel or pick bonus, an award cap, several sticky wilds or sticky wilds with
-retriggers, or free spins in a game paid both ways, is played here instead, one play at a time, by
-:class:`harness.slot.spin.Player`: the very play a round journals, drawn
-with the same bounded draws from the generator (see :mod:`harness.slot.spin`
-for their order).  It is slow beside the kernel (thousands of plays a
-second, not millions), and exact: every figure is whole credits.
+The C kernel plays lines, ways, scatters, free spins, the combination
+progressive and the jackpot levels won by a scatter count; the window
+player (:mod:`harness.slot.window_player`) the games read window by window.
+The models neither plays (:mod:`harness.slot.simulate_features` says which)
+are played here, one play at a time, by :class:`harness.slot.spin.Player`:
+the very play a round journals, drawn with the same bounded draws from the
+generator (see :mod:`harness.slot.spin` for their order).  It is slow
+beside the kernel (thousands of plays a second, not millions), and exact:
+every figure is whole credits.
 
-Models with a meter (the combination progressive, mystery and jackpot
-levels) are not played here: a play names the meters it hits, but their
-values are state a round journal keeps (:mod:`harness.rounds.meters`), not
-a simulation.
+A play names the meters it hits (:mod:`harness.slot.meters`: the
+combination progressive, jackpot and mystery levels); their values are
+state a round journal keeps (:mod:`harness.rounds.meters`), so a simulated
+play counts a meter as it is funded, as the other players do: the meter's
+reset at each hit here, its contribution on every bet in the result's
+``contribution`` (:mod:`harness.slot.simulate`).
 """
 from __future__ import annotations
 
@@ -26,17 +29,6 @@ from harness.slot.model import SlotModel
 CHUNK = 1 << 12  # plays between progress reports (and Ctrl-C's granularity)
 
 
-def plays_rounds(model: SlotModel) -> bool:
-    """True for a model :func:`harness.slot.simulate.simulate` hands to this player (module docstring)."""
-    if model.progressive or model.mystery or model.jackpots:
-        return False
-    sticky = [s for s in model.symbols if s.sticky]
-    sessions = len(sticky) > 1 or bool(sticky and model.free_spins is not None and model.free_spins.retrigger)
-    # free spins paid both ways: the window player plays no free spins, the kernel no both-ways pays
-    both_free = model.both_ways and model.free_spins is not None and model.heights is None and model.cascade is None
-    return bool(model.hold_and_spin or model.bonus or model.cap is not None or sessions or both_free)
-
-
 def simulate_plays(model: SlotModel, n: int, generator, result, *,
                    progress: Callable[[int, int], None] | None = None, chunk: int = CHUNK):
     """Play ``n`` plays of ``model`` from ``generator`` (an ``rngcore`` generator) into ``result``, the
@@ -46,16 +38,26 @@ def simulate_plays(model: SlotModel, n: int, generator, result, *,
     from harness.slot.spin import Player
 
     player = Player(model)
+    resets = {meter.name: meter.reset for meter in player.meters.meters}
 
     def play(m: int) -> tuple[dict, int]:
         sums = dict.fromkeys(("hits", "line_win", "scatter_win", "feature_win", "features", "free_spins",
-                              "cap_cut", "win_sq"), 0)
+                              "cap_cut", "win_sq", "progressive_hits", "jackpot_hits", "jackpot_win",
+                              "mystery_win"), 0)
         top = 0
         for _ in range(m):
             p = player.spin(generator)
-            win, freed = p.award, len(p.spins) - 1
+            freed = len(p.spins) - 1
             started = (freed > 0) + bool(p.hold) + bool(p.bonus)  # the features the play started
-            sums["hits"] += bool(win or started)
+            jackpots = [resets[name] for name in p.meters if name.startswith("jackpot ")]
+            mystery = sum(resets[name] for name in p.meters if name.startswith("mystery "))
+            progressive = "progressive" in p.meters
+            win = p.award + sum(jackpots) + mystery + (resets["progressive"] if progressive else 0)
+            sums["hits"] += bool(win or started or p.meters)
+            sums["progressive_hits"] += progressive
+            sums["jackpot_hits"] += bool(jackpots)
+            sums["jackpot_win"] += sum(jackpots)
+            sums["mystery_win"] += mystery
             sums["line_win"] += p.line_win
             sums["scatter_win"] += p.scatter_win
             sums["feature_win"] += p.feature_win
@@ -69,4 +71,4 @@ def simulate_plays(model: SlotModel, n: int, generator, result, *,
     return play_chunks(result, n, chunk, play, progress)
 
 
-__all__ = ["plays_rounds", "simulate_plays"]
+__all__ = ["simulate_plays"]

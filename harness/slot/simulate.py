@@ -9,13 +9,17 @@ Two players of the same rules (both read paylines through the automaton of
 * :func:`simulate_numpy` -- vectorised numpy on any generator with an
   ``integers(low, high, size)`` method (numpy's ``Generator``, or
   ``rngcore.Generator``): the independent cross-check and the speed baseline;
-  it also plays the hold-and-spin feature, which the C kernel does not (the
-  command's ``--simulate`` refuses such a model).
+  it also plays the hold-and-spin feature, the bonuses, the cap and mystery
+  levels, which the C kernel does not.
 
-Games read window by window (both-ways pays, reel heights per spin, cascades) go from
-:func:`simulate` to the Python player of :mod:`harness.slot.window_player`; models with
-hold and spin, a bonus, a cap or sticky sessions the kernel does not follow, to the
-round's own play (:mod:`harness.slot.play_player`).
+:func:`simulate` hands a model to the fastest player that plays every feature
+it has, and refuses one no player plays: the C kernel, the Python window player
+(:mod:`harness.slot.window_player`: both-ways pays, reel heights per spin,
+cascades and their mystery levels) or a round's own play
+(:mod:`harness.slot.play_player`: hold and spin, bonuses, the cap, sticky
+sessions the kernel does not follow, cascades with scatters and free spins,
+payline jackpot levels, mystery levels, and the meters beside them).  Which
+player plays which feature is the table of :mod:`harness.slot.simulate_features`.
 
 A simulated play's return counts the progressive as the meter is funded:
 the contribution (a fixed share of every bet) plus the reset value at each
@@ -37,14 +41,15 @@ from typing import Callable
 
 import numpy as np
 
-from harness.slot import bonus as bonus_rules, hold_spin
-from harness.slot.draws import NumpyDraws, falls_in_many
+from harness.slot import bonus as bonus_rules, hold_spin, simulate_features as features
+from harness.slot.draws import NumpyDraws
 from harness.slot.errors import ModelError
 from harness.slot.exact import Analysis, starting_cells
 from harness.slot.jackpot import level_cells
 from harness.slot.lines import build_line_automaton
 from harness.slot.limits import MAX_FREE_SPINS, MAX_SIMULATED_PLAYS
 from harness.slot.model import SlotModel
+from harness.slot.mystery_draw import MysteryDraw
 from harness.intervals import Z_999
 from harness.slot.reelset import base_reelset, feature_reelset
 from harness.slot.rounding import fixed
@@ -74,8 +79,8 @@ class SimulationResult:
     jackpot_hits: int = 0  # plays that won a jackpot level (harness.slot.jackpot)
     jackpot_win: int = 0  # the resets of the levels won
     win_sq: int = 0  # sum over plays of (wins + reset at a hit)^2
-    mystery_win: int = 0  # resets of the mystery levels hit (numpy player only)
-    cap_cut: int = 0  # credits the award cap took off the plays' wins (numpy player only)
+    mystery_win: int = 0  # resets of the mystery levels hit (not the C kernel's)
+    cap_cut: int = 0  # credits the award cap took off the plays' wins (not the C kernel's)
     max_win: int = 0
     total_bet: int = 1
     contribution: Fraction = Fraction(0)
@@ -116,7 +121,8 @@ class SimulationResult:
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        return centre - half, centre + half
+        # at p = 0 or 1 the interval's end is exactly 0 or 1, which the floats above can miss by an ulp
+        return (0.0 if self.hits == 0 else centre - half), (1.0 if self.hits == n else centre + half)
 
     def agrees(self, analysis: Analysis) -> tuple[bool, bool]:
         """(exact RTP inside the RTP interval, exact hit frequency inside its interval).
@@ -175,7 +181,8 @@ class SimulationResult:
         lo, hi = self.rtp_interval()
         hlo, hhi = self.hit_interval()
         rate = f", {self.plays / self.seconds:,.0f} spins/s" if self.seconds else ""
-        player = self.engine if self.engine in (WINDOW_PLAYER, PLAY_PLAYER) else f"{self.engine} kernel"
+        player = (self.engine if self.engine in (WINDOW_PLAYER, PLAY_PLAYER) else "numpy player"
+                  if self.engine == "numpy" else f"{self.engine} kernel")
         out = [f"Simulation ({self.plays:,} plays, {player}, {self.generator}{rate})"]
         if self.interrupted:
             out.append("  INTERRUPTED: figures cover the plays completed before Ctrl-C")
@@ -247,17 +254,16 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
     from harness.slot import play_player, window_player
 
     _check_plays(n)
-    if window_player.plays_windows(model) and not play_player.plays_rounds(model):  # not the C kernel's tables
-        _check_playable(model, windows=True)
+    player = features.player_for(model)  # the fastest that plays every feature (harness.slot.simulate_features)
+    if player == features.WINDOWS:  # read window by window: not the C kernel's tables
         return window_player.simulate_windows(model, n, generator, _empty(model, WINDOW_PLAYER, describe(generator)),
                                               progress=progress)
-    if play_player.plays_rounds(model):  # features only a round's play plays: one play at a time
+    if player == features.ROUNDS:  # features only a round's play plays: one play at a time
         return play_player.simulate_plays(model, n, generator, _empty(model, PLAY_PLAYER, describe(generator)),
                                           progress=progress)
     from harness.slot import native  # the C kernel: only this player needs rngcore's extension
     from rngcore.engine import locked_call
 
-    _check_playable(model)
     game = native.SimGame(model, MAX_FREE_SPINS, reader=reader)
     result = _empty(model, "C", describe(generator))
     started = time.perf_counter()
@@ -278,49 +284,6 @@ def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, in
         result.interrupted = True
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _check_playable(model: SlotModel, *, numpy: bool = False, windows: bool = False) -> None:
-    """Refuse a model whose features the player does not play (the exact analysis still does).
-
-    The numpy player (``numpy=True``) plays hold and spin, the bonuses,
-    mystery levels and the cap; :func:`simulate` hands hold and spin, the
-    bonuses, the cap and the sticky sessions the kernel does not follow to
-    the round's play (:mod:`harness.slot.play_player`) when the model has no
-    meter; the window player (``windows=True``,
-    :mod:`harness.slot.window_player`, which :func:`simulate` hands them to)
-    plays both-ways pays, reel heights and cascades (not yet with scatters or
-    free spins).  The kernel and the numpy player play the jackpot levels won
-    by a scatter count (not those won on a payline); the kernel plays sticky
-    wilds.
-    """
-    line_levels = any(level.on == "line" for level in model.jackpots)
-    features = (("sticky", numpy and any(s.sticky for s in model.symbols)), ("jackpot", line_levels))
-    if not windows:
-        features += (("cascade", model.cascade), ("bet.both_ways", model.both_ways),
-                     ("window.heights", model.heights))
-    if not numpy:
-        features += (("hold_and_spin", model.hold_and_spin), ("bonus", model.bonus),
-                     ("mystery", model.mystery), ("cap", model.cap))
-    sticky = [s for s in model.symbols if s.sticky]
-    if not numpy and (len(sticky) > 1 or (sticky and model.free_spins is not None and model.free_spins.retrigger)):
-        # the kernel lays one wild over the positions it landed on, in sessions without retriggers
-        raise ModelError("symbols" if len(sticky) > 1 else "free_spins.retrigger",
-                         "--simulate plays one sticky wild in free spins without retriggers, not "
-                         + ("several sticky wilds" if len(sticky) > 1 else "sticky wilds with retriggers")
-                         + "; the figures are exact without it (docs/slot_model.md, Sticky wilds)", model.source)
-    if windows and model.free_spins is not None and model.heights is not None:
-        raise ModelError("free_spins", "--simulate does not play free spins with reel heights yet; the figures are "
-                         "exact without it (docs/slot_model.md, Reel heights per spin)", model.source)
-    if windows and model.cascade is not None and (model.scatters or model.free_spins is not None):
-        raise ModelError("cascade", "--simulate does not play cascades with scatter symbols or free spins yet; "
-                         "their figures are exact or bounded without it (docs/slot_model.md, Cascades)", model.source)
-    for section, feature in features:
-        if feature:  # a feature section (an empty tuple: no mystery levels)
-            what = "jackpot levels won on a payline" if section == "jackpot" else (
-                f"the {section.replace('_', '-')} feature")
-            raise ModelError(section, f"--simulate does not play {what}; its figures are exact without it "
-                             "(docs/slot_model.md, Limitations)", model.source)
 
 
 def _check_plays(n: int) -> None:
@@ -435,34 +398,51 @@ def _numpy_stage(model: SlotModel, reels, *, with_progressive: bool):
     return _NumpyStage(reels, build_line_automaton(model, with_progressive=with_progressive), model.paylines)
 
 
-def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> SimulationResult:
-    """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``."""
+def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18,
+                   progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Play ``n`` spins with vectorised numpy, stops from ``rng.integers(0, L, size)``.
+
+    ``progress(done, n)`` after each chunk; Ctrl-C stops at the next chunk boundary (the result then
+    covers the chunks completed, ``interrupted``).
+    """
     _check_plays(n)
-    _check_playable(model, numpy=True)
+    features.player_for(model, (features.NUMPY,))
     awards = model.scatter_awards
     hold = _NumpyHoldSpin(model) if model.hold_and_spin is not None else None
     bonus = _NumpyBonus(model) if model.bonus is not None else None
-    mystery = _NumpyMystery(model) if model.mystery else None
-    scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
+    mystery = MysteryDraw(model) if model.mystery else None
     base = _numpy_stage(model, base_reelset(model), with_progressive=True)
     feat = _numpy_stage(model, feature_reelset(model), with_progressive=False) if model.free_spins else None
-    mult = model.free_spins.multiplier if model.free_spins else 1
-    bpl, tb = model.bet_per_line, model.total_bet
     jackpot = np.full(awards.width, -1, dtype=np.int64)  # the reset of the level a window cell wins, -1 none
     for level, cells in zip(model.jackpots, level_cells(model)):
         jackpot[cells] = level.reset
     result = _empty(model, "numpy", describe(rng))
     started = time.perf_counter()
+    try:
+        _numpy_chunks(model, n, rng, chunk, result, progress, base, feat, hold, bonus, mystery, jackpot)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _numpy_chunks(model, n, rng, chunk, result, progress, base, feat, hold, bonus, mystery, jackpot) -> None:
+    """The plays of :func:`simulate_numpy`, ``chunk`` at a time, each chunk added to ``result`` whole."""
+    awards = model.scatter_awards
+    scat_pay, trigger, retrig = (np.array(t, dtype=np.int64) for t in (awards.pay, awards.trigger, awards.retrigger))
+    mult = model.free_spins.multiplier if model.free_spins else 1
+    bpl, tb = model.bet_per_line, model.total_bet
     done = 0
     while done < n:
         m = min(chunk, n - done)
+        part = SimulationResult()  # added to result whole: Ctrl-C leaves no chunk half-counted
         lines, scat, prog = base.spin(m, rng)
         line_win = lines * bpl
         scatter_win = scat_pay[scat] * tb
         win = line_win + scatter_win
         feature_win = np.zeros(m, dtype=np.int64)
         remaining = trigger[scat].copy()
-        result.features += int(np.count_nonzero(remaining))
+        part.features += int(np.count_nonzero(remaining))
         active = np.flatnonzero(remaining)
         while active.size:
             if feat is None:
@@ -470,47 +450,48 @@ def simulate_numpy(model: SlotModel, n: int, rng, *, chunk: int = 1 << 18) -> Si
             fl, fs, _ = feat.spin(active.size, rng)
             feature_win[active] += mult * (fl * bpl + scat_pay[fs] * tb)
             remaining[active] += retrig[fs] - 1
-            result.free_spins += active.size
+            part.free_spins += active.size
             active = active[remaining[active] > 0]
         feature_started = trigger[scat] > 0
         if hold is not None:
             held = hold.coins[scat] >= hold.trigger
             feature_started |= held
-            result.features += int(np.count_nonzero(held))
+            part.features += int(np.count_nonzero(held))
             for play in np.flatnonzero(held).tolist():
                 feature_win[play] += hold.play(int(hold.coins[scat[play]]), rng) * tb
         if bonus is not None:
             bonused = bonus.starts[scat]
             feature_started |= bonused
-            result.features += int(np.count_nonzero(bonused))
+            part.features += int(np.count_nonzero(bonused))
             for play in np.flatnonzero(bonused).tolist():
                 feature_win[play] += bonus.play(rng) * tb
         if model.cap is not None:  # the cap takes the excess of the capped win, progressives outside it
             over = np.maximum(line_win + scatter_win + feature_win - model.cap * tb, 0)
-            result.cap_cut += int(over.sum())
+            part.cap_cut += int(over.sum())
             win = win - over
         level_reset = jackpot[scat]
         jackpot_hit = level_reset >= 0
         feature_started |= jackpot_hit
-        result.jackpot_hits += int(np.count_nonzero(jackpot_hit))
-        result.jackpot_win += int(level_reset[jackpot_hit].sum())
+        part.jackpot_hits += int(np.count_nonzero(jackpot_hit))
+        part.jackpot_win += int(level_reset[jackpot_hit].sum())
         win = win + feature_win + prog * model_reset(model) + np.where(jackpot_hit, level_reset, 0)
         if mystery is not None:
             hit, won = mystery.spin(m, rng)
             feature_started |= hit
-            result.mystery_win += int(won.sum())
+            part.mystery_win += int(won.sum())
             win = win + won
-        result.plays += m
-        result.hits += int(np.count_nonzero((line_win + scatter_win > 0) | feature_started | prog))
-        result.line_win += int(line_win.sum())
-        result.scatter_win += int(scatter_win.sum())
-        result.feature_win += int(feature_win.sum())
-        result.progressive_hits += int(np.count_nonzero(prog))
-        result.win_sq += _sum_squares(win)
-        result.max_win = max(result.max_win, int(win.max(initial=0)))
+        part.plays += m
+        part.hits += int(np.count_nonzero((line_win + scatter_win > 0) | feature_started | prog))
+        part.line_win += int(line_win.sum())
+        part.scatter_win += int(scatter_win.sum())
+        part.feature_win += int(feature_win.sum())
+        part.progressive_hits += int(np.count_nonzero(prog))
+        part.win_sq += _sum_squares(win)
+        part.max_win = max(part.max_win, int(win.max(initial=0)))
+        result.absorb(part)
         done += m
-    result.seconds = time.perf_counter() - started
-    return result
+        if progress is not None:
+            progress(done, n)
 
 
 class _NumpyHoldSpin:
@@ -529,25 +510,6 @@ class _NumpyHoldSpin:
     def play(self, n: int, rng) -> int:
         """The feature's win (total bets) started with ``n`` coins."""
         return hold_spin.play(self.feature, self.positions, n, NumpyDraws(rng))
-
-
-class _NumpyMystery:
-    """Mystery progressive levels: level i when a bounded draw below the probabilities' common
-    denominator falls in its range (disjoint ranges: at most one level per play)."""
-
-    def __init__(self, model: SlotModel):
-        self.den = math.lcm(*(m.probability.denominator for m in model.mystery))
-        if self.den >= 2**63:
-            raise ValueError(f"the mystery probabilities' common denominator {self.den:,} is beyond the numpy "
-                             "player's 64-bit draws")
-        self.weights = [m.probability.numerator * (self.den // m.probability.denominator) for m in model.mystery]
-        self.resets = np.array([m.reset for m in model.mystery] + [0], dtype=np.int64)
-
-    def spin(self, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
-        """For each of ``m`` plays: whether a level is hit, and the reset it pays (the meter's
-        increments are counted as the contribution, as for the combination progressive)."""
-        level = falls_in_many(self.weights, rng.integers(0, self.den, size=m))
-        return level < len(self.weights), self.resets[level]
 
 
 class _NumpyBonus:

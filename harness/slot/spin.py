@@ -280,8 +280,8 @@ class Player:
     def _play(self, stops_of, draws) -> Play:
         m = self.model
         stops, heights = stops_of(self.base, 0)
-        columns = self.base.columns(stops, heights)
-        base = self.base.evaluate(stops, columns, draws["refills"])
+        paid = self.base.columns(stops, heights)  # the paid spin's window: the meters read it, not a free spin's
+        base = self.base.evaluate(stops, paid, draws["refills"])
         spins, owed = [base], base.spins_awarded
         awarded, sticky = owed, self.empty if self.wilds else None  # the paid spin's wilds do not stick
         while owed:
@@ -307,7 +307,7 @@ class Player:
             if coins >= h.trigger:
                 hold_win = hold_spin.play(h, m.rows * m.reels, coins, draws["hold"]) * tb
         bonus_win = bonus_rules.play(m.bonus, draws["bonus"]) * tb if base.cell in self.starts else 0
-        meters = self.meters.hits(columns, base.cell, draws["mystery"])  # the play's last draw
+        meters = self.meters.hits(paid, base.cell, draws["mystery"])  # the play's last draw
         made = {kind: tuple(d.made if isinstance(d, GeneratorDraws) else d.values) for kind, d in draws.items()}
         feature_win = sum(s.win for s in spins[1:]) + hold_win + bonus_win
         cap = None if m.cap is None else m.cap * tb

@@ -15,13 +15,15 @@ figures against the exact ones.
 Draws, for each chunk of plays and each reel in order (reel 1 first): with
 reel heights, every play's height, a bounded integer below the reel's total
 height weight falling in a height's range; then every play's (virtual)
-stop, a bounded integer below the reel's stop count.  Then, play by play,
-a cascade's refills: after each paying window, reel by reel, one stop of
-the reel's refill strip per removed cell, the first drawn on top.
-``rng.integers`` (numpy's ``Generator`` or ``rngcore.Generator``) draws
-them; no modulo or float picks an outcome.  These features stand alone in a
-model (no free spins, progressives or other features beside them), so a
-play is one spin and, for cascades, its refills.
+stop, a bounded integer below the reel's stop count.  Then every play's
+mystery draw (:mod:`harness.slot.mystery_draw`: a cascade model's mystery
+levels).  Then, play by play, a cascade's refills: after each paying
+window, reel by reel, one stop of the reel's refill strip per removed cell,
+the first drawn on top.  ``rng.integers`` (numpy's ``Generator`` or
+``rngcore.Generator``) draws them; no modulo or float picks an outcome.
+These features stand alone in a model (no free spins or progressives
+beside them; cascades may have mystery levels), so a play is one spin and,
+for cascades, its refills.
 """
 from __future__ import annotations
 
@@ -34,15 +36,11 @@ from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
+from harness.slot.mystery_draw import MysteryDraw
 from harness.slot.reelset import base_reelset
 from harness.slot.reading import line_reading
 
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
-
-
-def plays_windows(model: SlotModel) -> bool:
-    """True for a model this player plays (and the C kernel does not)."""
-    return bool(model.both_ways) or model.heights is not None or model.cascade is not None
 
 
 class WindowGame:
@@ -129,20 +127,24 @@ def simulate_windows(model: SlotModel, n: int, rng, result, *,
     back). Ctrl-C stops at the next chunk: the result then covers the plays completed, ``interrupted``.
     """
     game, refills = WindowGame(model), NumpyDraws(rng)
+    mystery = MysteryDraw(model) if model.mystery else None
 
     def play(m: int) -> tuple[dict, int]:
-        hits = lines = scatters = sq = top = 0
-        for window in game.windows(m, rng):
+        hits = lines = scatters = sq = top = won_total = 0
+        windows = game.windows(m, rng)
+        hit, won = ([False] * m, [0] * m) if mystery is None else (x.tolist() for x in mystery.spin(m, rng))
+        for window, level_hit, level_won in zip(windows, hit, won):
             if model.cascade is not None:
                 line_win, scatter_win = game.cascade(window, refills)[0], 0
             else:
                 line_win, scatter_win = game.play(window)
-            win = line_win + scatter_win
-            hits += win > 0
+            win = line_win + scatter_win + level_won
+            hits += win > 0 or level_hit
             lines += line_win
             scatters += scatter_win
+            won_total += level_won
             sq += win * win
             top = max(top, win)
-        return {"hits": hits, "line_win": lines, "scatter_win": scatters, "win_sq": sq}, top
+        return {"hits": hits, "line_win": lines, "scatter_win": scatters, "mystery_win": won_total, "win_sq": sq}, top
 
     return play_chunks(result, n, chunk, play, progress)
