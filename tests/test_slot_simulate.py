@@ -252,6 +252,11 @@ WAYS_MODELS = {
     "seven paying symbols": lambda: PRODUCT.replace('[reels]', 'B = { pays = { 2 = 1 } }\nC = { pays = { 3 = 2 } }\n'
                                                     'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 3 = 4 } }\n[reels]')
     .replace('"A K W"', '"A K W B C D E"'),
+    # nine paying symbols: 16 lanes a half (two vectors of each kind; on AVX-512 the wild-only ways
+    # in a register of their own)
+    "nine paying symbols": lambda: PRODUCT.replace('[reels]', ''.join(
+        f'{x} = {{ pays = {{ {n} = {n + i} }} }}\n' for i, (x, n) in enumerate(zip("BCDEFG", (2, 3, 4, 2, 3, 5))))
+        + '[reels]').replace('"A K W"', '"A K W B C D E F G"'),
 }
 
 # Every reader, and the tables on each code path this CPU has.
