@@ -252,12 +252,17 @@ WAYS_MODELS = {
     "seven paying symbols": lambda: PRODUCT.replace('[reels]', 'B = { pays = { 2 = 1 } }\nC = { pays = { 3 = 2 } }\n'
                                                     'D = { pays = { 4 = 9 } }\nE = { pays = { 2 = 1, 3 = 4 } }\n[reels]')
     .replace('"A K W"', '"A K W B C D E"'),
+    # nine paying symbols: 16 lanes a half (two vectors of each kind; on AVX-512 the wild-only ways
+    # in a register of their own)
+    "nine paying symbols": lambda: PRODUCT.replace('[reels]', ''.join(
+        f'{x} = {{ pays = {{ {n} = {n + i} }} }}\n' for i, (x, n) in enumerate(zip("BCDEFG", (2, 3, 4, 2, 3, 5))))
+        + '[reels]').replace('"A K W"', '"A K W B C D E F G"'),
 }
 
 # Every reader, and the tables on each code path this CPU has.
-_AVX512 = native_lib.KERN_SLOT_IMPL_AVX512
-IMPLS = [("portable", native_lib.KERN_SLOT_IMPL_PORTABLE)] + (
-    [("avx512", _AVX512)] if native_lib.kern_slot_cpu_has(_AVX512) else [])
+IMPLS = [("portable", native_lib.KERN_SLOT_IMPL_PORTABLE)] + [
+    (name, getattr(native_lib, f"KERN_SLOT_IMPL_{name.upper()}")) for name in ("avx2", "avx512")
+    if native_lib.kern_slot_cpu_has(getattr(native_lib, f"KERN_SLOT_IMPL_{name.upper()}"))]
 READERS = [("cells", None)] + [("fastest", impl) for impl in IMPLS]
 
 
@@ -316,7 +321,8 @@ def _spin_by_spin(model, plays: int, reader: str) -> list[tuple]:
     return out
 
 
-@pytest.mark.parametrize("name", ["paying wilds, progressive", "free spins, retriggers, multiplier"])
+@pytest.mark.parametrize("name", ["paying wilds, progressive", "free spins, retriggers, multiplier",
+                                  "pays past 32 bits a spin"])
 def test_every_code_path_of_the_tables_pays_each_spin_as_the_portable_one(name, code_path):
     m = sup.model(WAYS_MODELS[name]())
     code_path(IMPLS[0])

@@ -40,7 +40,7 @@
  * it (the product rule of slot_ways.h, kern_slot_ways below), read either
  * cell by cell from the window or through tables of every reel stop's
  * counts with reels 1-2 and the last two as pairs of stops (the fastest,
- * with its AVX-512 code path).  Their tables are built once per simulation
+ * with its AVX2 and AVX-512 code paths).  Their tables are built once per simulation
  * (kern_slot_prepare), not once per call.
  *
  * Sticky wilds (harness/slot/sticky.py): in a free-spins session every

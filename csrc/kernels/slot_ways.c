@@ -1,4 +1,4 @@
-/* slot_ways.c -- the ways tables reader's tables, its two code paths and the choice of path (slot_ways.h). */
+/* slot_ways.c -- the ways tables reader's tables, its three code paths and the choice of path (slot_ways.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "slot_ways.h"
@@ -108,24 +108,20 @@ static int contiguous(const kern_slot_ways *w, uint32_t k, uint32_t reels)
 }
 
 /* B += Q . broke (lanes j >= half taken off); Q *= factor over the lanes (the step of slot_ways.h,
-   modulo 2^64, or 2^32 with T = uint32_t: see the walk). */
-#define SLOT_DEFINE_STEP(NAME, T)                                                                         \
-    static inline __attribute__((always_inline)) void NAME(uint32_t half, T *q, T *b, const uint32_t *factor, \
-                                                           const uint32_t *broke)                           \
-    {                                                                                                       \
-        T plus = 0, minus = 0;                                                                              \
-        for (uint32_t j = 0; j < half; j++) {                                                               \
-            plus += q[j] * (T)broke[j];                                                                     \
-            minus += q[half + j] * (T)broke[half + j];                                                      \
-        }                                                                                                   \
-        for (uint32_t j = 0; j < 2 * half; j++) {                                                           \
-            q[j] *= (T)factor[j];                                                                           \
-        }                                                                                                   \
-        *b += plus - minus;                                                                                 \
+   modulo 2^64). */
+static inline __attribute__((always_inline)) void step_lanes(uint32_t half, uint64_t *q, uint64_t *b,
+                                                             const uint32_t *factor, const uint32_t *broke)
+{
+    uint64_t plus = 0, minus = 0;
+    for (uint32_t j = 0; j < half; j++) {
+        plus += q[j] * broke[j];
+        minus += q[half + j] * broke[half + j];
     }
-
-SLOT_DEFINE_STEP(step_lanes, uint64_t)
-SLOT_DEFINE_STEP(step_lanes32, uint32_t)
+    for (uint32_t j = 0; j < 2 * half; j++) {
+        q[j] *= factor[j];
+    }
+    *b += plus - minus;
+}
 
 /* Candidate k's lanes on reel r at every stop: its factor and, if its run breaks there, its pay. */
 static int reel_lanes(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t r, uint32_t k,
@@ -360,79 +356,149 @@ static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
 }
 
 /* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
-   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables.
-   One body for two lane types T: uint64_t, or uint32_t when every spin pays below 2^32 (t->narrow):
-   the same sums modulo 2^32, whose residue is then the exact pay, in lanes half as wide (twice as
-   many per vector register when the compiler vectorises the loops). */
-#define SLOT_DEFINE_WALK(NAME, STEP, T)                                                                       \
-    static inline __attribute__((always_inline)) uint64_t NAME(const slot_ways *t, const uint32_t *stops,  \
-                                                               const uint32_t half, const int n16)         \
-    {                                                                                                       \
-        T q[SLOT_WAYS_MAX_LANES];                                                                           \
-        const uint32_t lanes = 2 * half;                                                                    \
-        T total = 0;                                                                                        \
-        if (t->first) {                                                                                     \
-            size_t at = start_at(t, stops);                                                                 \
-            const void *x = n16 ? (const void *)(t->start16 + at * lanes)                                   \
-                                : (const void *)(t->start_ways + at * lanes);                               \
-            total = (T)start_pay(t, x, at, n16);                                                            \
-            for (uint32_t j = 0; j < lanes; j++) {                                                          \
-                q[j] = (T)lane(x, j, n16);                                                                  \
-            }                                                                                               \
-        } else {                                                                                            \
-            for (uint32_t j = 0; j < lanes; j++) {                                                          \
-                q[j] = 1;                                                                                   \
-            }                                                                                               \
-        }                                                                                                   \
-        for (uint32_t r = t->first; r < t->end; r++) {                                                     \
-            size_t row = (size_t)stops[r] * lanes;                                                          \
-            STEP(half, q, &total, t->factor[r] + row, t->broke[r] + row);                                   \
-        }                                                                                                   \
-        const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;                                      \
-        const void *f = !t->end_value ? (const void *)t->full                                               \
-                        : n16         ? (const void *)(t->end16 + at)                                       \
-                                      : (const void *)(t->end_value + at);                                  \
-        const int f16 = n16 && t->end_value;                                                                \
-        T plus = 0, minus = 0;                                                                              \
-        for (uint32_t j = 0; j < half; j++) {                                                               \
-            plus += q[j] * (T)lane(f, j, f16);                                                              \
-            minus += q[half + j] * (T)lane(f, half + j, f16);                                               \
-        }                                                                                                   \
-        return (uint64_t)(T)(total + plus - minus);                                                         \
-    }
-
-SLOT_DEFINE_WALK(walk, step_lanes, uint64_t)
-SLOT_DEFINE_WALK(walk32, step_lanes32, uint32_t)
-
-static uint64_t pay_portable(const slot_ways *t, const uint32_t *stops)
+   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables. */
+static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, const uint32_t *stops,
+                                                           const uint32_t half, const int n16)
 {
-    const int n16 = t->start16 != NULL;
-    /* Not a near-copy: each case is a walk compiled with `half`, `n16` and the lane type constant
-       (fixed trip counts, unrolled and vectorised loops, no width branch) for the common widths;
-       default is the generic walk. */
-    if (t->narrow) {
-        switch (t->half) {
-        case 8:
-            return n16 ? walk32(t, stops, 8, 1) : walk32(t, stops, 8, 0);
-        case 16:
-            return n16 ? walk32(t, stops, 16, 1) : walk32(t, stops, 16, 0);
-        default:
-            return walk32(t, stops, t->half, n16);
+    uint64_t q[SLOT_WAYS_MAX_LANES];
+    const uint32_t lanes = 2 * half;
+    uint64_t total = 0;
+    if (t->first) {
+        size_t at = start_at(t, stops);
+        const void *x = n16 ? (const void *)(t->start16 + at * lanes) : (const void *)(t->start_ways + at * lanes);
+        total = start_pay(t, x, at, n16);
+        for (uint32_t j = 0; j < lanes; j++) {
+            q[j] = lane(x, j, n16);
+        }
+    } else {
+        for (uint32_t j = 0; j < lanes; j++) {
+            q[j] = 1;
         }
     }
-    switch (t->half) {
-    case 8:
-        return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);
-    case 16:
-        return n16 ? walk(t, stops, 16, 1) : walk(t, stops, 16, 0);
-    default:
-        return walk(t, stops, t->half, n16);
+    for (uint32_t r = t->first; r < t->end; r++) {
+        size_t row = (size_t)stops[r] * lanes;
+        step_lanes(half, q, &total, t->factor[r] + row, t->broke[r] + row);
+    }
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const void *f = !t->end_value ? (const void *)t->full
+                                  : n16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at);
+    const int f16 = n16 && t->end_value;
+    uint64_t plus = 0, minus = 0;
+    for (uint32_t j = 0; j < half; j++) {
+        plus += q[j] * lane(f, j, f16);
+        minus += q[half + j] * lane(f, half + j, f16);
+    }
+    return total + plus - minus;
+}
+
+/* Eight 32-bit lanes (GCC/Clang vector extensions: SSE2 register pairs on the portable path, one
+   register with AVX2). */
+typedef uint32_t lanes8 __attribute__((vector_size(32)));
+typedef uint16_t lanes8_16 __attribute__((vector_size(16)));
+
+/* *out = the 8 lanes at x in 32 bits (16- or 32-bit entries, any alignment).  Stored through out,
+   not returned: a returned 32-byte vector has one ABI with AVX and another without. */
+static inline __attribute__((always_inline)) void load_lanes8(lanes8 *out, const void *x, const int n16)
+{
+    if (n16) {
+        lanes8_16 y;
+        memcpy(&y, x, sizeof y);
+        *out = __builtin_convertvector(y, lanes8);
+    } else {
+        memcpy(out, x, sizeof *out);
     }
 }
+
+/* The walk modulo 2^32 (t->narrow: every spin pays below 2^32, so the residue is the exact pay), in
+   vectors of 8 lanes: `regs` vectors of matching ways, then `regs` of wild-only ways (half = 8 regs). */
+static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t, const uint32_t *stops,
+                                                             const uint32_t regs, const int n16)
+{
+    lanes8 q[SLOT_WAYS_MAX_LANES / 8], plus = {0}, minus = {0};
+    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
+    if (regs > SLOT_WAYS_MAX_LANES / 16) {
+        __builtin_unreachable(); /* slot_ways_init: at most SLOT_WAYS_MAX_LANES lanes */
+    }
+    uint32_t total = 0;
+    if (t->first) {
+        size_t at = start_at(t, stops);
+        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
+        total = (uint32_t)start_pay(t, x, at, n16);
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            load_lanes8(&q[i], x + 8 * i * size, n16);
+        }
+    } else {
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            q[i] = (lanes8){1, 1, 1, 1, 1, 1, 1, 1};
+        }
+    }
+    for (uint32_t r = t->first; r < t->end; r++) {
+        const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
+        const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
+        lanes8 v;
+        for (uint32_t i = 0; i < regs; i++) {
+            load_lanes8(&v, broke + 8 * i, 0);
+            plus += q[i] * v;
+            load_lanes8(&v, broke + 8 * (regs + i), 0);
+            minus += q[regs + i] * v;
+        }
+        for (uint32_t i = 0; i < 2 * regs; i++) {
+            load_lanes8(&v, c + 8 * i, 0);
+            q[i] *= v;
+        }
+    }
+    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
+    const int f16 = n16 && t->end_value;
+    const char *f = !t->end_value ? (const char *)t->full
+                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    const uint32_t fsize = f16 ? 2 : 4;
+    lanes8 v;
+    for (uint32_t i = 0; i < regs; i++) {
+        load_lanes8(&v, f + 8 * i * fsize, f16);
+        plus += q[i] * v;
+        load_lanes8(&v, f + 8 * (regs + i) * fsize, f16);
+        minus += q[regs + i] * v;
+    }
+    const lanes8 d = plus - minus;
+    return (uint32_t)(total + d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] + d[7]);
+}
+
+/* A pay function NAME (target attributes ATTR) over the walks.  Not a near-copy: each case is a
+   walk compiled with `half`, `n16` and the lane type constant (fixed trip counts, unrolled and
+   vectorised loops, no width branch) for the common widths; default is the generic walk.  The
+   portable path and the AVX2 one are this same C, compiled for the two instruction sets. */
+#define SLOT_DEFINE_PAY(NAME, ATTR)                                                                       \
+    ATTR static uint64_t NAME(const slot_ways *t, const uint32_t *stops)                                   \
+    {                                                                                                       \
+        const int n16 = t->start16 != NULL;                                                                 \
+        if (t->narrow) {                                                                                    \
+            switch (t->half) {                                                                              \
+            case 8:                                                                                         \
+                return n16 ? walk32(t, stops, 1, 1) : walk32(t, stops, 1, 0);                               \
+            case 16:                                                                                        \
+                return n16 ? walk32(t, stops, 2, 1) : walk32(t, stops, 2, 0);                               \
+            default:                                                                                        \
+                return walk32(t, stops, t->half / 8, n16);                                                      \
+            }                                                                                               \
+        }                                                                                                   \
+        switch (t->half) {                                                                                  \
+        case 8:                                                                                             \
+            return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);                                       \
+        case 16:                                                                                            \
+            return n16 ? walk(t, stops, 16, 1) : walk(t, stops, 16, 0);                                     \
+        default:                                                                                            \
+            return walk(t, stops, t->half, n16);                                                            \
+        }                                                                                                   \
+    }
+
+SLOT_DEFINE_PAY(pay_portable, )
 
 #ifdef SLOT_X86
 
 #define SLOT_AVX512 __attribute__((target("avx512f,avx512dq")))
+#define SLOT_AVX2 __attribute__((target("avx2")))
+
+SLOT_DEFINE_PAY(pay_avx2, SLOT_AVX2)
 
 /* The 8 lanes at x, widened to 64 bits (16- or 32-bit entries). */
 SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load8(const void *x, const int n16)
@@ -577,6 +643,8 @@ int kern_slot_cpu_has(int impl)
     switch (impl) {
     case KERN_SLOT_IMPL_PORTABLE:
         return 1;
+    case KERN_SLOT_IMPL_AVX2:
+        return __builtin_cpu_supports("avx2");
     case KERN_SLOT_IMPL_AVX512:
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
     default:
@@ -586,7 +654,7 @@ int kern_slot_cpu_has(int impl)
 
 slot_ways_pay_fn slot_ways_pay_for(int impl)
 {
-    return impl == KERN_SLOT_IMPL_AVX512 ? pay_avx512 : pay_portable;
+    return impl == KERN_SLOT_IMPL_AVX512 ? pay_avx512 : impl == KERN_SLOT_IMPL_AVX2 ? pay_avx2 : pay_portable;
 }
 
 #else
@@ -610,7 +678,10 @@ static int slot_impl = -1; /* -1 until first use, then KERN_SLOT_IMPL_* */
 
 static int best_impl(void)
 {
-    return kern_slot_cpu_has(KERN_SLOT_IMPL_AVX512) ? KERN_SLOT_IMPL_AVX512 : KERN_SLOT_IMPL_PORTABLE;
+    if (kern_slot_cpu_has(KERN_SLOT_IMPL_AVX512)) {
+        return KERN_SLOT_IMPL_AVX512;
+    }
+    return kern_slot_cpu_has(KERN_SLOT_IMPL_AVX2) ? KERN_SLOT_IMPL_AVX2 : KERN_SLOT_IMPL_PORTABLE;
 }
 
 int kern_slot_get_impl(void)

@@ -52,8 +52,9 @@
  * unsigned 32-bit lanes instead: exact modulo 2^32 and so again the exact
  * pay, with twice the lanes per vector register.
  *
- * Code paths (kern_slot_set_impl): portable C and AVX-512 (8 lanes per
- * register); both integer, so both give the same pays spin for spin
+ * Code paths (kern_slot_set_impl): portable C, the same C compiled for
+ * AVX2, and AVX-512 (8 64-bit or 16 32-bit lanes per register); all
+ * integer, so all give the same pays spin for spin
  * (tests/test_slot_simulate.py).  RNGCERT_FORCE_PORTABLE=1 selects the
  * portable path (csrc/core/dispatch.h).
  */
@@ -68,6 +69,7 @@
 /* Code paths of the ways tables reader (RNGCERT_FORCE_PORTABLE=1 selects 0). */
 #define KERN_SLOT_IMPL_PORTABLE 0
 #define KERN_SLOT_IMPL_AVX512 1
+#define KERN_SLOT_IMPL_AVX2 2
 
 /* The path in use (chosen at first use: the fastest this CPU has). */
 int kern_slot_get_impl(void);

@@ -27,7 +27,7 @@
 * ``slot-sim-243ways-2scatters`` (issue 19: >= 10 million spins/s/core): spins of
   the same game through the C kernel, whose fastest ways reader pays by the
   ways rule from tables of every reel stop's counts, reels 1-2 and 4-5 read as
-  pairs of stops (``csrc/kernels/slot_ways.h``, AVX-512 where the CPU has it),
+  pairs of stops (``csrc/kernels/slot_ways.h``, AVX-512 or AVX2 where the CPU has it),
   against two baselines in the same run: the same kernel counting every cell
   of the window (``reader="cells"``, the straightforward reading of the rule,
   5.4 million spins per second of CPU time on the reference machine, so
