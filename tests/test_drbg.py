@@ -88,6 +88,17 @@ def test_the_aes_paths_agree_on_a_long_keystream():
     assert outputs == {_openssl_ctr(key, b"\xff" * 16, 16 * 1001)}
 
 
+@pytest.mark.parametrize("path", kat.aes_paths())
+def test_aes_ctr_equals_openssl_for_random_keys_and_counters(path):
+    """Every key size, many keys (the key expansion) and nine blocks each, on every path."""
+    draw = np.random.default_rng(20261203)
+    with kat.aes_path(path):
+        for key_len in (16, 24, 32):
+            for _ in range(40):
+                key, counter = draw.bytes(key_len), draw.bytes(16)
+                assert kat.aes_ctr_keystream(key, counter, 16 * 9) == _openssl_ctr(key, counter, 16 * 9)
+
+
 def _openssl_ctr(key, counter, n):
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 

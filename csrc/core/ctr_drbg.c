@@ -86,13 +86,13 @@ static void gf_mul(uint64_t r[8], const uint64_t a[8], const uint64_t b[8])
     gf_reduce(p, r);
 }
 
+/* Squaring is linear in characteristic 2: bit i of a goes to x^(2i), and
+   x^8, x^10, x^12, x^14 reduce to 0x1b, 0x6c, 0xab, 0x9a. */
 static void gf_square(uint64_t r[8], const uint64_t a[8])
 {
-    uint64_t p[15] = {0};
-    for (int i = 0; i < 8; i++) {
-        p[2 * i] = a[i]; /* squaring is linear in characteristic 2 */
-    }
-    gf_reduce(p, r);
+    uint64_t r0 = a[0] ^ a[4] ^ a[6], r1 = a[4] ^ a[6] ^ a[7], r2 = a[1] ^ a[5], r3 = a[4] ^ a[5] ^ a[6] ^ a[7];
+    uint64_t r4 = a[2] ^ a[4] ^ a[7], r5 = a[5] ^ a[6], r6 = a[3] ^ a[5], r7 = a[6] ^ a[7];
+    r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3; r[4] = r4; r[5] = r5; r[6] = r6; r[7] = r7;
 }
 
 /* The S-box on 64 bytes at once: inverse (x^254; 0 maps to 0), then the
@@ -123,12 +123,18 @@ static void sub_bytes64(uint8_t s[64])
     rng_memzero(x, sizeof x);
 }
 
-static uint8_t xtime(uint8_t a)
+/* xtime (multiplication by x) of the four bytes of w at once, without a
+   branch on any byte. */
+static uint32_t xtime4(uint32_t w)
 {
-    return (uint8_t)((a << 1) ^ (0x1b & -(a >> 7))); /* no branch on the byte */
+    return ((w & 0x7f7f7f7fu) << 1) ^ (((w >> 7) & 0x01010101u) * 0x1bu);
 }
 
-/* ShiftRows then (unless last) MixColumns on one 16-byte block (column-major). */
+static uint32_t ror32(uint32_t w, int n) { return w >> n | w << (32 - n); }
+
+/* ShiftRows then (unless last) MixColumns on one 16-byte block (column-major).
+   A column is one little-endian word, row r in byte r; byte r of ror32(w, 8)
+   is row r + 1, so MixColumns' a_r ^ all ^ xtime(a_r ^ a_(r+1)) is word-wide. */
 static void shift_mix(uint8_t b[16], int last)
 {
     uint8_t t[16];
@@ -141,10 +147,9 @@ static void shift_mix(uint8_t b[16], int last)
         memcpy(b, t, 16);
     } else {
         for (int c = 0; c < 4; c++) {
-            uint8_t *a = t + 4 * c, all = a[0] ^ a[1] ^ a[2] ^ a[3];
-            for (int r = 0; r < 4; r++) {
-                b[r + 4 * c] = a[r] ^ all ^ xtime(a[r] ^ a[(r + 1) & 3]);
-            }
+            uint32_t w = rng_load32_le(t + 4 * c), next = ror32(w, 8);
+            uint32_t all = w ^ next ^ ror32(w, 16) ^ ror32(w, 24);
+            rng_store32_le(b + 4 * c, w ^ all ^ xtime4(w ^ next));
         }
     }
     rng_memzero(t, sizeof t);
