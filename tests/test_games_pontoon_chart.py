@@ -5,6 +5,7 @@ from fractions import Fraction
 import json
 
 import pytest
+import rngcore
 from click.testing import CliRunner
 
 from harness.cli import main
@@ -101,7 +102,19 @@ def test_simulate_plays_the_players_chart(tmp_path):
     result = run("--strategy", str(path), "--simulate", "20000", "--seed", bytes(range(32)).hex(), "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["strategy"] == "table"
+    assert report["strategy"] == "table" and "the player's chart" in json.dumps(report)
+
+
+@pytest.mark.slow
+def test_the_simulated_return_of_the_players_chart_contains_its_exact_return(tmp_path):
+    path = tmp_path / "mine.csv"
+    path.write_text(edit(printed(), CHANGED))
+    sim = GAME.simulate(400_000, rngcore.Generator(bytes(range(32)).hex(), 12), strategy=str(path))
+    main_bet = sim.bets[0]
+    low, high = main_bet.interval
+    assert main_bet.exact.rtp == main_rtp("--strategy", str(path)) < main_rtp()
+    assert low <= float(main_bet.exact.rtp) <= high
+    assert sim.outcome_fit.impossible == 0 and sim.outcome_fit.pvalue > 1e-9
 
 
 @pytest.mark.parametrize("name, row, words", [

@@ -84,8 +84,8 @@ CHART = GameOption.path("chart", "the strategy chart of --strategy table, which 
                                  "rngcert game pontoon --chart csv prints; surrender only on two cards against A, K, Q, "
                                  "J, 3-7-ハ; D on 3+ cards only with double-cards=any, 3-7-ト-(2)-(一))")
 MAIN_NOTE = ("main bet exact for an infinite Pontoon shoe (48-card decks) with its computed basic strategy "
-             "(total, softness, card count, 6-7-8 / 7-7-7 candidates; suits not looked at, the suited bonuses "
-             "by their exact odds); insurance exact for the first round of a full shoe")
+             "or the player's chart (total, softness, card count, 6-7-8 / 7-7-7 candidates; suits not looked at, "
+             "the suited bonuses by their exact odds); insurance exact for the first round of a full shoe")
 
 
 class PontoonGame(TwentyOneGame):

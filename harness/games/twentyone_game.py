@@ -332,7 +332,9 @@ class TwentyOneGame(Game):
         shoes = int(firsts.sum(dtype=np.uint64))
         return Simulation(self.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, fit, sims,
                           procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
-                                    "comes out is the last; one seat, basic strategy, side bets every round",
+                                    "comes out is the last; one seat, "
+                                    f"{'basic strategy' if chart is None else 'the player' + chr(39) + 's chart'}, "
+                                    "side bets every round",
                           interrupted=interrupted, replay=_replay(generator),
                           note=self.fit_note.format(shoes=shoes, decks=decks) + "; only that round is dealt "
                                "from a full shoe, and the first rounds of distinct shoes are independent (later "
