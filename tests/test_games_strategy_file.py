@@ -41,9 +41,9 @@ def edited(tmp_path, old: str, new: str) -> pathlib.Path:
     return path
 
 
-def test_the_family_but_pontoon_plays_a_chart_file():
-    assert set(CHART_GAMES) == {"blackjack", "blackjack-switch", "deluxe-blackjack", "pa-blackjack"}
-    assert all(not any(s.file for s in GAMES[n].strategies) for n in ("pontoon",))
+def test_the_family_plays_a_chart_file():
+    # Pontoon's chart has its own rows: tests/test_games_pontoon_chart.py
+    assert set(CHART_GAMES) == {"blackjack", "blackjack-switch", "deluxe-blackjack", "pa-blackjack", "pontoon"}
 
 
 @pytest.mark.parametrize("name", ["blackjack", "pa-blackjack"])
@@ -97,7 +97,7 @@ def test_strategy_file_refusals_name_the_flag(tmp_path):
         "blackjack", "--strategy", str(CHART), "--option", f"chart={CHART}")
     assert "blackjack: --strategy table and --option chart=FILE go together (--strategy FILE says both)" in refused(
         "blackjack", "--strategy", "table")
-    assert f"pontoon: strategy must be one of basic, got '{CHART}' (pontoon plays no strategy file)" in refused(
+    # blackjack's chart surrenders against a 9; Pontoon only against an A, K, Q or J (000 第2 3-7-ハ)
+    assert f"pontoon: strategy chart {CHART} line 15: surrender (R) in row 'hard 16' against 9" in refused(
         "pontoon", "--strategy", str(CHART))
-    assert "pontoon: strategy must be one of basic, got 'table'" in refused("pontoon", "--strategy", "table")
     assert "craps offers no player strategies" in refused("craps", "--strategy", str(CHART))

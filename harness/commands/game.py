@@ -182,7 +182,7 @@ def _help_text() -> str:
               help="Rule variant (default: the game's first); a bad one lists the valid choices.")
 @click.option("--strategy", default=None, metavar="NAME|FILE", shell_complete=complete_strategy,
               help="The player's strategy, for a game that offers a choice (default: its first; see below); "
-                   "a FILE, for a game that plays the player's own chart (the twenty-one family but pontoon).")
+                   "a FILE, for a game that plays the player's own chart (the twenty-one family).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", shell_complete=complete_option,
               help="Set one of the game's declared options (repeatable; see the list below).")
 @click.option("--simulate", "rounds", type=Count(1, MAX_ROUNDS, "2**60 rounds, what the 64-bit tallies hold"),

@@ -21,7 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from harness.games import twentyone as tw
-from harness.games.base import GameOption
+from harness.games import twentyone_pontoon_chart as pc
+from harness.games.base import GameOption, Strategy
 from harness.games.core import odds
 from harness.games.twentyone_game import BASIC, TwentyOneGame
 
@@ -75,9 +76,16 @@ OPTIONS = (
     GameOption("max-hands", "N", "hands a main area may hold after splitting, 2 = no re-split "
                                  "(000 第2 3-7-ト-(1), operator's cap; default 4, not in sources)", 2, 4, 4),
 )
+TABLE = Strategy("table", "the player's own chart: --strategy FILE (also spelt --strategy table --option "
+                          "chart=FILE), in the layout --chart csv prints (the two-card rows, 6-7 6-8 7-8, hard/soft T "
+                          "x3..x7+, doubled 12..20; optional split rows; codes H S D Ds P R Rs, W rescue); its return "
+                          "is computed exactly", file="chart")
+CHART = GameOption.path("chart", "the strategy chart of --strategy table, which --strategy FILE sets (the CSV "
+                                 "rngcert game pontoon --chart csv prints; surrender only on two cards against A, K, Q, "
+                                 "J, 3-7-ハ; D on 3+ cards only with double-cards=any, 3-7-ト-(2)-(一))")
 MAIN_NOTE = ("main bet exact for an infinite Pontoon shoe (48-card decks) with its computed basic strategy "
-             "(total, softness, card count, 6-7-8 / 7-7-7 candidates; suits not looked at, the suited bonuses "
-             "by their exact odds); insurance exact for the first round of a full shoe")
+             "or the player's chart (total, softness, card count, 6-7-8 / 7-7-7 candidates; suits not looked at, "
+             "the suited bonuses by their exact odds); insurance exact for the first round of a full shoe")
 
 
 class PontoonGame(TwentyOneGame):
@@ -86,7 +94,8 @@ class PontoonGame(TwentyOneGame):
                "basic strategy) and insurance")
     rules = f"{SOURCE} (seed L823-991)"
     options = OPTIONS
-    strategies = (BASIC,)
+    strategies = (BASIC, TABLE)
+    chart_option = CHART
     devices = f"shoe:N ({SHOE_RULES} procedure, 48-card decks)"
     table = RULES
     shoe_rules = SHOE_RULES
@@ -97,6 +106,9 @@ class PontoonGame(TwentyOneGame):
         """The :class:`~harness.games.twentyone.Rules` of the options (the operator's choices of 3-7-ト)."""
         return tw.rules_from(RULES, double_any_cards=double_cards == "any", double_after_split=das == "yes",
                              max_hands=max_hands)
+
+    def read_chart(self, text: str, where: str, choices: dict) -> pc.PontoonChart:
+        return pc.read_chart(text, where, self.game_rules(**choices))
 
     def note(self, rules: tw.Rules) -> str:
         return MAIN_NOTE

@@ -28,6 +28,7 @@ import numpy as np
 from rngcore.devices import cards as device_cards
 from harness.games import twentyone as tw
 from harness.games import twentyone_pontoon as pt
+from harness.games import twentyone_pontoon_chart as pc
 from harness.games.twentyone_table import TwentyOneTable, net_of, side_cards
 from harness.kernels import lib
 from harness.games.base import Analysis, Game, GameOption, Strategy, _replay, _run
@@ -80,7 +81,7 @@ def infinite(rules: tw.Rules):
 
 def strategy_chart(rules: tw.Rules, strategy) -> dict:
     """The chart of a computed strategy (Pontoon's has its own rows)."""
-    return pt.chart(strategy) if rules.pontoon else tw.chart(strategy)
+    return pc.chart(rules, strategy) if rules.pontoon else tw.chart(strategy)
 
 
 @functools.lru_cache(maxsize=16)
@@ -89,6 +90,9 @@ def played_hands(rules: tw.Rules, chart) -> list:
     (cached: a chart is equal to another of the same cells)."""
     if chart is None:
         return infinite(rules)[0]
+    if rules.pontoon:   # Pontoon's shoe and values (harness.games.twentyone_pontoon)
+        return tw.first_round(rules, tw.InfiniteShoe(pt.PONTOON_WEIGHTS), chart, distributions=True,
+                              evaluator=pt.PontoonEvaluator)
     return tw.first_round(rules, tw.InfiniteShoe(), chart, distributions=True)
 
 
@@ -159,6 +163,7 @@ class TwentyOneGame(Game):
     chunk = 1 << 20
     fixed_decks: int | None = None
     deck = (52, 16)          # cards and ten-value cards per deck
+    chart_option = CHART     # the file option of a strategy that plays the player's chart
 
     def entry(self, name: str) -> tw.RuleEntry:
         return next(e for e in self.table if e.name == name)
@@ -190,8 +195,8 @@ class TwentyOneGame(Game):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if TABLE in cls.strategies:
-            cls.options = tuple(cls.options) + (CHART,)
+        if any(s.file == "chart" for s in cls.strategies):
+            cls.options = tuple(cls.options) + (cls.chart_option,)
 
     def check_together(self, strategy, options) -> None:
         if (strategy == "table") != (options.get("chart") is not None):
@@ -202,8 +207,13 @@ class TwentyOneGame(Game):
         choices = dict(choices)
         decks = choices.pop("decks", None) or self.fixed_decks
         given = choices.pop("chart", None)
-        chart = None if given is None else tw.read_chart(given.text, f"{self.name}: strategy chart {given.path}")
+        chart = None if given is None else self.read_chart(given.text, f"{self.name}: strategy chart {given.path}",
+                                                           choices)
         return decks, choices, chart
+
+    def read_chart(self, text: str, where: str, choices: dict):
+        """The player's chart as a strategy (``choices``: the game's other options)."""
+        return tw.read_chart(text, where)
 
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
         decks, choices, chart = self._decks(choices)
@@ -322,7 +332,9 @@ class TwentyOneGame(Game):
         shoes = int(firsts.sum(dtype=np.uint64))
         return Simulation(self.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, fit, sims,
                           procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
-                                    "comes out is the last; one seat, basic strategy, side bets every round",
+                                    "comes out is the last; one seat, "
+                                    f"{'basic strategy' if chart is None else 'the player' + chr(39) + 's chart'}, "
+                                    "side bets every round",
                           interrupted=interrupted, replay=_replay(generator),
                           note=self.fit_note.format(shoes=shoes, decks=decks) + "; only that round is dealt "
                                "from a full shoe, and the first rounds of distinct shoes are independent (later "
