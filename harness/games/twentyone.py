@@ -1081,22 +1081,26 @@ CODES = {"H": (HIT, HIT), "S": (STAND, STAND), "D": (DOUBLE, HIT), "Ds": (DOUBLE
          "R": (SURRENDER, HIT), "Rs": (SURRENDER, STAND), "P": (SPLIT, None)}
 
 
-class ChartStrategy:
-    """A strategy read from a chart (the layout of :func:`chart_csv`): two-card decisions by
-    row and upcard, D/R falling back to their second letter (H if none) where not allowed, a
-    hand of more cards played by its total's row (without D/R), totals without a row by the
-    obvious play (hard 20+, soft 21: stand; hard 4, soft 12: hit)."""
+class ChartCells:
+    """A strategy chart's rows (name -> upcard -> code), compared and hashed by its cells: equal charts
+    of one kind are one strategy, so its exact values are computed once, however often it is read."""
 
     def __init__(self, rows: Mapping[str, Mapping[int, str]]):
         self.rows = rows
         self._cells = tuple(sorted((name, tuple(sorted(row.items()))) for name, row in rows.items()))
 
-    # equal charts are one strategy (so its exact values are computed once, however often it is read)
     def __eq__(self, other) -> bool:
-        return isinstance(other, ChartStrategy) and self._cells == other._cells
+        return type(other) is type(self) and self._cells == other._cells
 
     def __hash__(self) -> int:
         return hash(self._cells)
+
+
+class ChartStrategy(ChartCells):
+    """A strategy read from a chart (the layout of :func:`chart_csv`): two-card decisions by
+    row and upcard, D/R falling back to their second letter (H if none) where not allowed, a
+    hand of more cards played by its total's row (without D/R), totals without a row by the
+    obvious play (hard 20+, soft 21: stand; hard 4, soft 12: hit)."""
 
     def _code(self, hand: tuple, up: int) -> str:
         x = pair_value(hand)

@@ -26,8 +26,6 @@ against an A, K, Q or J: 3-7-ハ), a double on 3+ cards unless the operator allo
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from harness.games import twentyone as tw
 from harness.games import twentyone_pontoon as pt
 from harness.games.twentyone import DOUBLE, HIT, RESCUE, SPLIT, STAND, SURRENDER, Context, cards, hard_total, total
@@ -81,19 +79,8 @@ def row_of(hand: tuple, ctx: Context) -> str | None:
     return f"{'soft' if soft else 'hard'} {t} {count_name(min(n, 7))}"
 
 
-class PontoonChart:
+class PontoonChart(tw.ChartCells):
     """A Pontoon strategy read from a chart (module doc): callable as an evaluator's strategy."""
-
-    def __init__(self, rows: Mapping[str, Mapping[int, str]]):
-        self.rows = rows
-        self._cells = tuple(sorted((name, tuple(sorted(row.items()))) for name, row in rows.items()))
-
-    # equal charts are one strategy (its exact values computed once, however often it is read)
-    def __eq__(self, other) -> bool:
-        return isinstance(other, PontoonChart) and self._cells == other._cells
-
-    def __hash__(self) -> int:
-        return hash(self._cells)
 
     def _code(self, name: str | None, up: int, ctx: Context) -> str | None:
         if name is None:
