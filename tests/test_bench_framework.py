@@ -407,3 +407,15 @@ def test_bench_without_the_shipped_example_reports_a_skip_not_a_traceback(monkey
     assert result.exit_code == 0 and result.exception is None, result.output
     assert "skipped: examples/slot_megaways.toml is not installed with this rngcert" in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_rates_are_printed_with_a_prefix_that_keeps_the_figure_short():
+    """An exact slot analysis covers ~3e18 combinations a call: its rate reads 4.19 Ecombinations/s,
+    not 4188567673.08 G."""
+    from harness.benchcases._base import _human_rate
+
+    assert _human_rate(4.18856767308e18, "combinations").split() == ["4.19", "Ecombinations/s"]
+    assert _human_rate(2.5e13, "spins").split() == ["25.00", "Tspins/s"]
+    assert _human_rate(30.63e6, "spins").split() == ["30.63", "Mspins/s"]
+    assert _human_rate(12.0, "rounds").split() == ["12.00", "rounds/s"]
+    assert _human_rate(2 * 2**20, "B").split() == ["2.0", "MiB/s"]

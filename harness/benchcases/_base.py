@@ -273,7 +273,8 @@ class Ratio:
 def _human_rate(throughput: float, unit: str) -> str:
     if unit == "B":
         return f"{throughput / 2**20:10.1f} MiB/s"
-    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+    # an exact analysis covers a cycle of up to ~1e18 combinations a call, hence the large prefixes
+    for scale, prefix in ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if throughput >= scale:
             return f"{throughput / scale:10.2f} {prefix}{unit}/s"
     return f"{throughput:10.2f} {unit}/s"
