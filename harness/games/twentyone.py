@@ -41,7 +41,7 @@ import dataclasses
 import functools
 import math
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 VALUES = tuple(range(1, 11))
 ACE, TEN = 1, 10
@@ -1129,29 +1129,32 @@ class ChartStrategy(ChartCells):
         return fallback if fallback in allowed else STAND
 
 
-def read_chart(text: str, where: str) -> ChartStrategy:
-    """A :class:`ChartStrategy` from CSV text (``hand,2,...,10,A`` then one row per hand).
+def read_chart_rows(text: str, where: str, codes: Mapping, known: Callable[[str], bool], rows_hint: str,
+                    required: Iterable[str], check_cell: Callable[[int, str, str, str, int], None]) -> dict:
+    """The rows of a chart in CSV text (``hand,2,...,10,A``, then one row per hand): name -> upcard -> code.
 
-    Raises ValueError naming ``where`` and the line for a missing row or cell, an
-    unknown row, upcard or code, or a split on a row that is not a pair.
+    The reading every game's chart shares: ``known(name)`` says whether a row name is one of the game's
+    (``rows_hint`` lists them in the message), every code must be one of ``codes``, every row in
+    ``required`` must be given, and ``check_cell(line, name, cell, code, upcard)`` refuses (ValueError) a
+    code the game does not allow there, ``cell`` naming it as ``row 'hard 12' against 3``.
+
+    Raises ValueError naming ``where`` and the line for an empty chart, a wrong header, an unknown or
+    repeated row, a short or long row, an empty cell, an unknown code or a missing row.
     """
     lines = [line.strip() for line in text.splitlines()]
     numbered = [(i + 1, line) for i, line in enumerate(lines) if line and not line.startswith("#")]
     if not numbered:
         raise ValueError(f"{where}: empty chart")
     head_no, head = numbered[0]
-    ups = [u.strip() for u in head.split(",")]
     wanted = ["hand"] + ["A" if u == ACE else str(u) for u in CHART_UPCARDS]
-    if ups != wanted:
+    if [u.strip() for u in head.split(",")] != wanted:
         raise ValueError(f"{where} line {head_no}: the header must be {','.join(wanted)}, got {head!r}")
-    names = ([f"hard {t}" for t in range(5, 20)] + [f"soft {t}" for t in range(13, 21)]
-             + [f"pair {x}" for x in list(range(2, 11)) + ["A"]])
     rows: dict[str, dict[int, str]] = {}
     for no, line in numbered[1:]:
         cells = [c.strip() for c in line.split(",")]
         name = cells[0]
-        if name not in names:
-            raise ValueError(f"{where} line {no}: unknown row {name!r} (rows: hard 5..19, soft 13..20, pair 2..10, A)")
+        if not known(name):
+            raise ValueError(f"{where} line {no}: unknown row {name!r} ({rows_hint})")
         if name in rows:
             raise ValueError(f"{where} line {no}: row {name!r} given twice")
         if len(cells) != len(wanted):
@@ -1159,17 +1162,33 @@ def read_chart(text: str, where: str) -> ChartStrategy:
                              f"(one per upcard {','.join(wanted[1:])})")
         row = {}
         for up, code in zip(CHART_UPCARDS, cells[1:]):
-            against = f"against {'A' if up == ACE else up}"
-            cell = f"row {name!r} {against}"
+            cell = f"row {name!r} against {'A' if up == ACE else up}"
             if not code:
-                raise ValueError(f"{where} line {no}: missing cell: {cell} is empty (codes: {', '.join(CODES)})")
-            if code not in CODES:
-                raise ValueError(f"{where} line {no}: unknown code {code!r} in {cell} (codes: {', '.join(CODES)})")
-            if code == "P" and not name.startswith("pair"):
-                raise ValueError(f"{where} line {no}: split (P) on {name!r} {against}, which is not a pair")
+                raise ValueError(f"{where} line {no}: missing cell: {cell} is empty (codes: {', '.join(codes)})")
+            if code not in codes:
+                raise ValueError(f"{where} line {no}: unknown code {code!r} in {cell} (codes: {', '.join(codes)})")
+            check_cell(no, name, cell, code, up)
             row[up] = code
         rows[name] = row
-    missing = [n for n in names if n not in rows]
+    missing = [n for n in required if n not in rows]
     if missing:
         raise ValueError(f"{where}: missing row(s) {', '.join(missing)}")
-    return ChartStrategy(rows)
+    return rows
+
+
+def read_chart(text: str, where: str) -> ChartStrategy:
+    """A :class:`ChartStrategy` from CSV text (``hand,2,...,10,A`` then one row per hand).
+
+    Raises ValueError naming ``where`` and the line for a missing row or cell, an
+    unknown row, upcard or code, or a split on a row that is not a pair.
+    """
+    names = ([f"hard {t}" for t in range(5, 20)] + [f"soft {t}" for t in range(13, 21)]
+             + [f"pair {x}" for x in list(range(2, 11)) + ["A"]])
+
+    def check_cell(no: int, name: str, cell: str, code: str, up: int) -> None:
+        if code == "P" and not name.startswith("pair"):
+            raise ValueError(f"{where} line {no}: split (P) on {cell[len('row '):]}, which is not a pair")
+
+    known = set(names)
+    return ChartStrategy(read_chart_rows(text, where, CODES, known.__contains__,
+                                         "rows: hard 5..19, soft 13..20, pair 2..10, A", names, check_cell))

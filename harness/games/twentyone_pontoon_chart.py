@@ -120,43 +120,18 @@ def _refuse(where: str, no: int, what: str) -> None:
 def read_chart(text: str, where: str, rules: tw.Rules) -> PontoonChart:
     """A :class:`PontoonChart` from CSV text; ValueError naming ``where``, the line and the cell
     for anything the module doc refuses."""
-    lines = [line.strip() for line in text.splitlines()]
-    numbered = [(i + 1, line) for i, line in enumerate(lines) if line and not line.startswith("#")]
-    if not numbered:
-        raise ValueError(f"{where}: empty chart")
-    head_no, head = numbered[0]
-    wanted = ["hand"] + ["A" if u == tw.ACE else str(u) for u in UPCARDS]
-    if [u.strip() for u in head.split(",")] != wanted:
-        _refuse(where, head_no, f"the header must be {','.join(wanted)}, got {head!r}")
     required = required_rows()
     known = set(required) | set(optional_rows())
-    rows: dict[str, dict[int, str]] = {}
-    for no, line in numbered[1:]:
-        cells = [c.strip() for c in line.split(",")]
-        name = cells[0]
-        base = name[len("split "):] if name.startswith("split ") else name
-        if base not in known:
-            _refuse(where, no, f"unknown row {name!r} (rows: those of rngcert game pontoon --chart csv, any "
-                               "prefixed 'split ' for split hands)")
-        if name in rows:
-            _refuse(where, no, f"row {name!r} given twice")
-        if len(cells) != len(wanted):
-            _refuse(where, no, f"row {name!r} has {len(cells) - 1} cells, not {len(wanted) - 1} "
-                               f"(one per upcard {','.join(wanted[1:])})")
-        row = {}
-        for up, code in zip(UPCARDS, cells[1:]):
-            cell = f"row {name!r} against {'A' if up == tw.ACE else up}"
-            if not code:
-                _refuse(where, no, f"missing cell: {cell} is empty (codes: {', '.join(CODES)})")
-            if code not in CODES:
-                _refuse(where, no, f"unknown code {code!r} in {cell} (codes: {', '.join(CODES)})")
-            _check_cell(where, no, base, name, cell, code, up, rules)
-            row[up] = code
-        rows[name] = row
-    missing = [n for n in required if n not in rows]
-    if missing:
-        raise ValueError(f"{where}: missing row(s) {', '.join(missing)}")
-    return PontoonChart(rows)
+
+    def base_of(name: str) -> str:  # a split row is played as the row it names
+        return name[len("split "):] if name.startswith("split ") else name
+
+    def check_cell(no: int, name: str, cell: str, code: str, up: int) -> None:
+        _check_cell(where, no, base_of(name), name, cell, code, up, rules)
+
+    return PontoonChart(tw.read_chart_rows(
+        text, where, CODES, lambda name: base_of(name) in known,
+        "rows: those of rngcert game pontoon --chart csv, any prefixed 'split ' for split hands", required, check_cell))
 
 
 def _check_cell(where, no, base: str, name: str, cell: str, code: str, up: int, rules: tw.Rules) -> None:
