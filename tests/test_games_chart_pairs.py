@@ -173,3 +173,107 @@ def test_a_split_pair_row_of_pontoon_is_the_play_the_analysis_values():
                                lambda path: [((6, h.up, 6)[len(path)], F(1))] if len(path) < 3 else
                                [(v, F(w, sum(weights))) for v, w in zip(tw.VALUES, weights) if w], table, ten=11)
         assert paths > 100 and mean == h.value != other[(h.hand, h.up)], h.up
+
+
+# ------------------------------------------------ the key is all a chart reads --
+
+def hands_up_to(most: int):
+    """Every hand (multiset of values) of 2..``most`` cards with a hard total of 21 or less."""
+    layer = {tw.of(a, b) for a in tw.VALUES for b in tw.VALUES}
+    for _ in range(2, most + 1):
+        yield from layer
+        layer = {tw.add(h, v) for h in layer for v in tw.VALUES if tw.hard_total(h) + v <= 21 and tw.cards(h) < most}
+
+
+def random_blackjack_chart(rng) -> str:
+    names = ([f"hard {t}" for t in range(5, 20)] + [f"soft {t}" for t in range(13, 21)]
+             + [f"pair {x}" for x in list(range(2, 11)) + ["A"]])
+    lines = ["hand,2,3,4,5,6,7,8,9,10,A"]
+    for name in names:
+        codes = ["H", "S", "D", "Ds", "R", "Rs"] + (["P"] * 3 if name.startswith("pair") else [])
+        lines.append(f"{name}," + ",".join(rng.choice(codes) for _ in range(10)))
+    return "\n".join(lines) + "\n"
+
+
+def random_pontoon_chart(rng, rules) -> str:
+    """Every cell a random code the reader accepts there, the optional rows and a ``split`` row of
+    every row in half the charts' rows."""
+    lines = ["hand,2,3,4,5,6,7,8,9,10,A"]
+    names = pc.required_rows() + pc.optional_rows()
+    names += [f"split {n}" for n in names if rng.random() < 0.5]
+    for name in names:
+        base = name.removeprefix("split ")
+        cells = []
+        for up in tw.CHART_UPCARDS:
+            if base.startswith("doubled"):
+                codes = ["S", "W"]
+            else:
+                codes = ["H", "S", "D", "Ds"]
+                if not name.startswith("split ") and " x" not in base and rules.may_surrender(up):
+                    codes += ["R", "Rs"]
+                if base.startswith("pair") and not name.startswith("split "):
+                    codes += ["P"] * 2
+            cells.append(rng.choice(codes))
+        lines.append(f"{name}," + ",".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def answers_by_key(rules, chart, key, most: int) -> int:
+    """Ask ``chart`` every decision the analysis memoises (every hand of up to ``most`` cards, in
+    every context, against every upcard, with the actions the analysis opens) and check that hands
+    of one memo key get one answer: the analysis values one play per key.  Returns the questions."""
+    asked, seen = 0, {}
+    for hand in hands_up_to(most):
+        for ctx in tt.CONTEXTS:
+            if ctx.split_aces and not hand[0]:
+                continue
+            for up in tw.VALUES:
+                ev = tw.Evaluator(rules, None, up, None)
+                allowed = ev.allowed(hand, ctx)
+                act = chart(hand, up, ctx, allowed)
+                found = seen.setdefault((key(hand), ctx, up), (act, hand))
+                assert found[0] == act, (hand, found[1], up, ctx)
+                asked += 1
+    return asked
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_blackjack_chart_plays_one_action_per_memo_key(seed):
+    import random
+    rng = random.Random(seed)
+    rules = tw.Rules(surrender=True, double_after_split=bool(seed % 2))
+    chart = tw.read_chart(random_blackjack_chart(rng), "chart")
+    assert answers_by_key(rules, chart, tw.standard_hand_key, 6) > 10_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_pontoon_chart_plays_one_action_per_memo_key(seed):
+    import random
+    rng = random.Random(seed)
+    rules = PONTOON.game_rules(double_cards="any")
+    chart = pc.read_chart(random_pontoon_chart(rng, rules), "chart", rules)
+    assert answers_by_key(rules, chart, pt.hand_key, 8) > 10_000
+
+
+# --------------------------------------------------------------- simulation --
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["blackjack", "pontoon"])
+def test_the_simulated_return_of_such_a_chart_contains_its_exact_return(tmp_path, name):
+    import rngcore
+    from harness.games import twentyone_game as tg
+
+    game = GAMES[name]
+    rules = game.game_rules()
+    if name == "pontoon":
+        text = edit(tw.chart_csv(pc.chart(rules, tg.infinite(rules)[1])), SPLIT_ROWS)
+    else:
+        text = edit(CHART, PAIR_ROWS)
+    path = tmp_path / "chart.csv"
+    path.write_text(text)
+    sim = game.simulate(1_000_000, rngcore.Generator(bytes(range(32)).hex(), 21), strategy=str(path))
+    main_bet = sim.bets[0]
+    low, high = main_bet.interval
+    assert main_bet.exact.rtp == game.analyse(strategy=str(path)).bet("main").rtp
+    assert low <= float(main_bet.exact.rtp) <= high
+    assert sim.outcome_fit.impossible == 0 and sim.outcome_fit.pvalue > 1e-9
