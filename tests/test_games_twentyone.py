@@ -358,8 +358,14 @@ def test_split_hands_share_the_dealer_in_the_outcome_distribution():
 
 
 def test_the_finite_shoe_dealer_in_integers_is_the_fraction_recursion():
-    # Dealer._count (integer numerators over one falling factorial) against the plain
-    # Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and exhausted shoes.
+    # Dealer._count (integer numerators over one falling factorial, summed in C in 256 bits)
+    # against the plain Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and
+    # exhausted shoes, and an 8-deck shoe less a few cards (numerators near 2^148).
+    eight = tw.FiniteShoe.decks(8)
+    for rules in (tw.Rules(), tw.Rules(hit_soft_17=True)):
+        dealer = tw.Dealer(rules, eight)
+        for up, removed in ((tw.ACE, tw.of(tw.ACE, 10, 6)), (2, tw.of(2, 2, 2, tw.ACE))):
+            assert dealer._count(removed, tw.of(up)) == dealer._play(removed, tw.of(up))
     for rules in (tw.Rules(), tw.Rules(hit_soft_17=True, dealer_22_push=True)):
         for counts in ((4,) * 9 + (16,), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3), (3,) + (0,) * 9, (5, 4) + (0,) * 8):
             dealer = tw.Dealer(rules, tw.FiniteShoe(counts))

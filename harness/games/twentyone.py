@@ -43,6 +43,9 @@ import math
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping
 
+from harness.kernels import ffi, lib
+from rngcore.errors import raise_for_status
+
 VALUES = tuple(range(1, 11))
 ACE, TEN = 1, 10
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "S", "H", "D", "P", "R"
@@ -297,6 +300,19 @@ def dealer_moves(hit_soft_17: bool, dealer_22_push: bool) -> dict[tuple[int, boo
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _dealer_scale(n: int):
+    """(scale[j] = (n-j)...(n-K+1) for j = 0..17 as 256-bit limbs, (n)_K) of a shoe of ``n`` cards
+    left, K = min(17, n) the most cards a dealer draws; ValueError if (n)_K needs more than 256 bits."""
+    deepest = min(lib.KERN_TWD_MAX_DEPTH, n)
+    scale = [math.perm(n - j, deepest - j) for j in range(deepest + 1)] + [0] * (lib.KERN_TWD_MAX_DEPTH - deepest)
+    width = 8 * lib.KERN_TWD_LIMBS
+    if scale[0].bit_length() > 8 * width:
+        raise ValueError(f"a shoe of {n} cards is too large for the exact dealer law ({8 * width}-bit sums)")
+    limbs = [(x >> (64 * k)) & 0xFFFF_FFFF_FFFF_FFFF for x in scale for k in range(lib.KERN_TWD_LIMBS)]
+    return ffi.new("uint64_t[]", limbs), scale[0]
+
+
 class Dealer:
     """The dealer's final-outcome distribution for every composition left (memoised)."""
 
@@ -318,43 +334,25 @@ class Dealer:
         with counts c1..cj left has probability c1...cj / n(n-1)...(n-j+1), which is
         c1...cj * (n-j)...(n-K+1) over the one denominator n(n-1)...(n-K+1), with K the most
         cards the dealer can draw (every draw adds at least 1 to a hard total at most 17).
-        So the outcome numerators are sums of integer products, and only the 8 results are
-        fractions (20-30x faster than Fractions at every step, the same values)."""
-        rules = self.rules
-        moves = dealer_moves(rules.hit_soft_17, rules.dealer_22_push)
-        left = list(self.shoe.left(removed))
+        So the outcome numerators are sums of integer products, summed exactly in C
+        (``csrc/kernels/twentyone_dealer.c``, 256-bit integers), and only the 8 results are
+        fractions (:meth:`_play`, the Fractions at every step, is its reference in the tests)."""
+        left = self.shoe.left(removed)
+        if min(left) < 0:
+            # more cards gone than the shoe holds: a state the split recursion values at
+            # probability 0 (Evaluator.pair_split's level past the last pair card)
+            return (Fraction(0),) * OUTCOMES
         n = sum(left)
-        deepest = min(17, n)
-        # (no path draws more than the cards left: deeper entries are never used, but read)
-        scale = [math.perm(n - j, deepest - j) for j in range(deepest + 1)] + [0] * (18 - deepest)
-        memo: dict = {}
-
-        def play(hard: int, ace: bool, cards: int, drawn: int) -> list[int]:
-            # drawn: the cards drawn so far, 5 bits per value (what ``left`` is a function of)
-            found = memo.get(drawn)
-            if found is not None:
-                return found
-            out = [0] * OUTCOMES
-            weight = scale[cards]          # cards - 1 drawn so far; this draw is the cards-th
-            row = moves[(hard, ace, cards == 1)]
-            for i, c in enumerate(left):
-                if not c:
-                    continue
-                o = row[i]
-                if o >= 0:
-                    out[o] += c * weight
-                else:
-                    left[i] -= 1
-                    sub = play(hard + i + 1, ace or i == 0, cards + 1, drawn + (1 << 5 * i))
-                    left[i] += 1
-                    for j, q in enumerate(sub):
-                        if q:
-                            out[j] += c * q
-            memo[drawn] = out
-            return out
-
-        up = VALUES[hand.index(1)]
-        return tuple(Fraction(x, scale[0]) for x in play(up, up == ACE, 1, 0))
+        scale, denominator = _dealer_scale(n)
+        out = ffi.new("uint64_t[]", lib.KERN_TWD_OUTCOMES * lib.KERN_TWD_LIMBS)
+        status = lib.kern_tw_dealer_law(ffi.new("uint32_t[10]", left), VALUES[hand.index(1)],
+                                        int(self.rules.hit_soft_17), int(self.rules.dealer_22_push), scale, out)
+        raise_for_status(status, "the dealer's law")
+        if status == lib.KERN_TWD_OVERFLOW:     # cannot happen under _dealer_scale's bound: fail closed
+            raise ValueError(f"the dealer's law: a numerator passed {64 * lib.KERN_TWD_LIMBS} bits")
+        raw, width = bytes(ffi.buffer(out)), 8 * lib.KERN_TWD_LIMBS
+        return tuple(Fraction(int.from_bytes(raw[i:i + width], "little"), denominator)
+                     for i in range(0, len(raw), width))
 
     def _play(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
         rules, shoe = self.rules, self.shoe
@@ -863,20 +861,10 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                 p_bj = Fraction(0)
                 if up in (ACE, TEN):
                     p_bj = shoe.probability(removed, TEN if up == ACE else ACE)
-                if is_natural(hand) and rules.take_even_money and up == ACE:
-                    values = {STAND: Fraction(1)}             # even money (000 1-7): 1 at once
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
-                                         {Fraction(1): Fraction(1)} if distributions else None))
-                    continue
-                if is_natural(hand) and rules.pontoon:
-                    values = {STAND: rules.blackjack_pays}        # 000 第2 3-5-ハ: settled at once
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
-                                         {rules.blackjack_pays: Fraction(1)} if distributions else None))
-                    continue
-                if is_natural(hand):
-                    values = {STAND: (1 - p_bj) * rules.blackjack_pays}
-                    dist = {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj} if distributions else None
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND, dist))
+                settled = settled_first(rules, up, hand, p_bj)
+                if settled is not None:
+                    out.append(HandValue(up, hand, prob, p_bj, {STAND: settled[0]}, STAND,
+                                         settled[1] if distributions else None))
                     continue
                 joint = ev.values(hand, removed)
                 if ev.peek:
@@ -888,14 +876,31 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                     act = strategy(hand, up, Context(), acts)
                 else:
                     act = max(values, key=values.get)
-                dist = None
-                if distributions:
-                    dist = ev.initial_dist(act, hand, removed)
-                    if ev.peek:
-                        dist[Fraction(-1)] = dist.get(Fraction(-1), 0) + p_bj
-                    dist = {net: m for net, m in dist.items() if m}
+                dist = initial_distribution(ev, act, hand, removed, p_bj) if distributions else None
                 out.append(HandValue(up, hand, prob, p_bj, values, act, dist))
     return out
+
+
+def settled_first(rules: Rules, up: int, hand: tuple, p_bj: Fraction) -> tuple[Fraction, dict] | None:
+    """(value, net distribution) of an initial hand settled before any decision, None for one that
+    is played: even money on a blackjack against an ace (000 1-7: 1 at once), a Pontoon pontoon
+    (3-5-ハ: paid at once), a blackjack (pushing a dealer blackjack, ``p_bj`` its probability)."""
+    if not is_natural(hand):
+        return None
+    if rules.take_even_money and up == ACE:
+        return Fraction(1), {Fraction(1): Fraction(1)}
+    if rules.pontoon:
+        return rules.blackjack_pays, {rules.blackjack_pays: Fraction(1)}
+    return (1 - p_bj) * rules.blackjack_pays, {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj}
+
+
+def initial_distribution(ev: Evaluator, act: str, hand: tuple, removed: tuple, p_bj: Fraction) -> dict:
+    """P(net | the initial cards) of an initial hand played by ``act`` (a peeked dealer blackjack,
+    ``p_bj``, included as the loss of the stake)."""
+    dist = ev.initial_dist(act, hand, removed)
+    if ev.peek:
+        dist[Fraction(-1)] = dist.get(Fraction(-1), 0) + p_bj
+    return {net: m for net, m in dist.items() if m}
 
 
 def net_distribution(hands: list[HandValue]) -> dict:
