@@ -74,10 +74,12 @@ def of(*values: int) -> tuple:
     return hand
 
 
+@functools.lru_cache(maxsize=1 << 16)     # the exact analyses ask it millions of times of a few thousand hands
 def hard_total(hand: tuple) -> int:
     return sum(v * n for v, n in zip(VALUES, hand))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def total(hand: tuple) -> tuple[int, bool]:
     """(best total, soft): an ace counts 11 while that does not exceed 21 (000 第2 1-5-ロ; 002 § 549.3(b))."""
     hard = hard_total(hand)
@@ -325,11 +327,24 @@ class Dealer:
         key = (self.shoe.key(removed), up)
         found = self._cache.get(key)
         if found is None:
-            play = self._count if isinstance(self.shoe, FiniteShoe) else self._play
-            found = self._cache[key] = play(removed, of(up))
+            if isinstance(self.shoe, FiniteShoe):
+                numerators, denominator = self.counts(removed, up)
+                found = tuple(Fraction(x, denominator) for x in numerators)
+            else:
+                found = self._play(removed, of(up))
+            self._cache[key] = found
         return found
 
-    def _count(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
+    def counts(self, removed: tuple, up: int) -> tuple[tuple[int, ...], int]:
+        """:meth:`distribution` on a finite shoe as (integer numerators, their one denominator)."""
+        key = (removed, up)
+        counted = self.__dict__.setdefault("_counted", {})
+        found = counted.get(key)
+        if found is None:
+            found = counted[key] = self._count(removed, of(up))
+        return found
+
+    def _count(self, removed: tuple, hand: tuple) -> tuple[tuple[int, ...], int]:
         """The law of :meth:`_play` on a finite shoe, in integers: a dealer path drawing j cards
         with counts c1..cj left has probability c1...cj / n(n-1)...(n-j+1), which is
         c1...cj * (n-j)...(n-K+1) over the one denominator n(n-1)...(n-K+1), with K the most
@@ -341,7 +356,7 @@ class Dealer:
         if min(left) < 0:
             # more cards gone than the shoe holds: a state the split recursion values at
             # probability 0 (Evaluator.pair_split's level past the last pair card)
-            return (Fraction(0),) * OUTCOMES
+            return (0,) * OUTCOMES, 1
         n = sum(left)
         scale, denominator = _dealer_scale(n)
         out = ffi.new("uint64_t[]", lib.KERN_TWD_OUTCOMES * lib.KERN_TWD_LIMBS)
@@ -351,8 +366,7 @@ class Dealer:
         if status == lib.KERN_TWD_OVERFLOW:     # cannot happen under _dealer_scale's bound: fail closed
             raise ValueError(f"the dealer's law: a numerator passed {64 * lib.KERN_TWD_LIMBS} bits")
         raw, width = bytes(ffi.buffer(out)), 8 * lib.KERN_TWD_LIMBS
-        return tuple(Fraction(int.from_bytes(raw[i:i + width], "little"), denominator)
-                     for i in range(0, len(raw), width))
+        return tuple(int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)), denominator
 
     def _play(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
         rules, shoe = self.rules, self.shoe
@@ -461,6 +475,10 @@ class Evaluator:
         return found
 
     def _stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
+        if isinstance(self.shoe, FiniteShoe):
+            found = self._stand_counted(hand, removed, stake, ctx)
+            if found is not None:
+                return found
         dist = self.dealer.distribution(removed, self.up)
         value = Fraction(0)
         for outcome, p in enumerate(dist):
@@ -473,6 +491,26 @@ class Evaluator:
                 continue
             value += p * stake * self.settle(hand, outcome, ctx.split)
         return value
+
+    def _stand_counted(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction | None:
+        """:meth:`_stand` summed in integers over the dealer's one denominator on a finite shoe (one
+        fraction instead of one per outcome: the finite-shoe analyses' hot spot), or None where a
+        net per outcome is not a whole number of stakes."""
+        numerators, denominator = self.dealer.counts(removed, self.up)
+        value = 0
+        for outcome, x in enumerate(numerators):
+            if not x:
+                continue
+            if outcome == DBJ:
+                if self.peek:
+                    continue  # joint with "no dealer blackjack"
+                net = -1 if self.rules.original_bet_only else -stake
+            else:
+                net = stake * self.settle(hand, outcome, ctx.split)
+                if net.denominator != 1:
+                    return None
+            value += x * int(net)
+        return Fraction(value, denominator)
 
     def bust(self, removed: tuple, stake: int) -> Fraction:
         return -stake * self._no_bj(removed)
