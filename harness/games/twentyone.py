@@ -479,18 +479,21 @@ class Evaluator:
             found = self._stand_counted(hand, removed, stake, ctx)
             if found is not None:
                 return found
-        dist = self.dealer.distribution(removed, self.up)
         value = Fraction(0)
-        for outcome, p in enumerate(dist):
-            if not p:
-                continue
-            if outcome == DBJ:
-                if self.peek:
-                    continue  # joint with "no dealer blackjack"
-                value += p * (-1 if self.rules.original_bet_only else -stake)
-                continue
-            value += p * stake * self.settle(hand, outcome, ctx.split)
+        for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
+            net = self._stand_net(hand, outcome, stake, ctx) if p else None
+            if net is not None:
+                value += p * net
         return value
+
+    def _stand_net(self, hand: tuple, outcome: int, stake: int, ctx: Context) -> Fraction | None:
+        """Net of a standing hand against a dealer outcome; None for a dealer blackjack under the
+        peek (the values are joint with "no dealer blackjack")."""
+        if outcome == DBJ:
+            if self.peek:
+                return None
+            return Fraction(-1 if self.rules.original_bet_only else -stake)
+        return stake * self.settle(hand, outcome, ctx.split)
 
     def _stand_counted(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction | None:
         """:meth:`_stand` summed in integers over the dealer's one denominator on a finite shoe (one
@@ -499,16 +502,11 @@ class Evaluator:
         numerators, denominator = self.dealer.counts(removed, self.up)
         value = 0
         for outcome, x in enumerate(numerators):
-            if not x:
+            net = self._stand_net(hand, outcome, stake, ctx) if x else None
+            if net is None:
                 continue
-            if outcome == DBJ:
-                if self.peek:
-                    continue  # joint with "no dealer blackjack"
-                net = -1 if self.rules.original_bet_only else -stake
-            else:
-                net = stake * self.settle(hand, outcome, ctx.split)
-                if net.denominator != 1:
-                    return None
+            if net.denominator != 1:
+                return None
             value += x * int(net)
         return Fraction(value, denominator)
 
@@ -745,13 +743,9 @@ class Evaluator:
     def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
         out: dict = {}
         for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
-            if not p or (outcome == DBJ and self.peek):
-                continue
-            if outcome == DBJ:
-                net = Fraction(-1 if self.rules.original_bet_only else -stake)
-            else:
-                net = stake * self.settle(hand, outcome, ctx.split)
-            out[(outcome, net)] = out.get((outcome, net), 0) + p
+            net = self._stand_net(hand, outcome, stake, ctx) if p else None
+            if net is not None:
+                out[(outcome, net)] = out.get((outcome, net), 0) + p
         return out
 
     def _lost(self, removed: tuple, net: Fraction) -> dict:
