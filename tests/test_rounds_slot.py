@@ -96,6 +96,8 @@ def test_a_bad_stake_a_second_customer_and_a_bad_model_are_refused(tmp_path, mod
         rules_for(f"slot:{tmp_path / 'missing.toml'}")
     with pytest.raises(RoundError, match="no round engine builds games of the form nope"):
         rules_for("nope:x")
+    with pytest.raises(RoundError, match="free_spins: a round of free spins with reel heights per spin is not "):
+        rules_for("slot:examples/slot_megaways_free_spins.toml")
 
 
 def test_a_changed_model_file_is_not_settled_as_the_journaled_one(tmp_path, model):

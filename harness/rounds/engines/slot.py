@@ -105,6 +105,12 @@ def _rules(path: str, variant: str):
     try:
         data = pathlib.Path(path).read_bytes()
         model = load_model(path)
+        if model.heights is not None and model.free_spins is not None:
+            # an outcome record keeps the paid spin's height draws only; a free spin draws its heights again
+            raise ModelError("free_spins", "a round of free spins with reel heights per spin is not journaled yet "
+                             "(each free spin draws its heights again, which the outcome record does not keep); "
+                             "the exact analysis and --simulate cover them (docs/rounds.md, Slot plays)",
+                             model.source)
         play = Player(model)  # the engine holds its model's player
     except OSError as exc:
         raise RoundError(f"{FAMILY}:{path}: cannot read the model ({exc.strerror or exc})") from None
@@ -144,8 +150,10 @@ class ModelRounds(RoundEngine):
             raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
                              f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
                              f"({self.sha256})")
-        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", []),
-                                              **{kind: record.get(kind, []) for kind in _DRAWN}))
+        drawn = {kind: record.get(kind, []) for kind in _DRAWN}
+        if self.play.model.heights is not None:  # the record keeps the paid spin's height draws (no free spins)
+            drawn["heights"] = [drawn["heights"]]
+        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", []), **drawn))
 
     def _dealt(self, play) -> Dealt:
         base = play.spins[0]
@@ -168,6 +176,8 @@ class ModelRounds(RoundEngine):
         for kind, section in _DRAWN.items():  # each feature's draws, so a replay re-derives the play
             if getattr(model, section):  # None, or no mystery levels: no such draws
                 record[kind] = list(getattr(play, kind))
+        if model.heights is not None:  # the paid spin's height draws: a heights game plays no free spins here
+            record["heights"] = play.heights[0]
         return Dealt(features, shown, record)
 
 
