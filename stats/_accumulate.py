@@ -135,7 +135,7 @@ class Accumulator:
                 break
             window *= 16
         if cut is None:
-            self._segment_pending = [pending]
+            self._segment_pending = [pending.copy() if pending is array else pending]  # (a stream may reuse its array)
             return array[:0]
         self._segment_pending, self._segment_head = None, pending[:cut].copy()
         if cut and self._replays_head():

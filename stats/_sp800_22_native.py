@@ -45,7 +45,10 @@ def _layers():
 
 @functools.lru_cache(maxsize=1)
 def _lib():
-    from stats import _kernels  # ImportError if the extension is not built
+    # ImportError if the extension is not built.  By name: the extension imports nothing of ours, and
+    # `from stats import ...` would read as a dependency of this module on the whole package (whose
+    # device kinds reach the PIT, which uses these kernels).
+    _kernels = importlib.import_module("stats._kernels")
 
     def stamp(key: str) -> str:
         return _kernels.ffi.string(getattr(_kernels.lib, f"stat_build_{key}")()).decode()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats import _sp800_22_native as _native
 from stats._validate import as_float, category_array, exact_probabilities
 
 DEFAULT_JITTER_SEED = 0x5EED_0F_C0FFEE
@@ -39,17 +40,24 @@ class JitterStream:
 
     def __init__(self, seed: int = DEFAULT_JITTER_SEED):
         self.seed = int(seed)
-        self._bits = np.random.PCG64(self.seed)
+        self.seek(0)
 
     def seek(self, position: int) -> None:
         """Stand at uniform ``position`` of the stream (as if that many had been drawn): one PCG64 step each."""
         self._bits = np.random.PCG64(self.seed)
         self._bits.advance(int(position))
+        # numpy's float64 draw is (raw >> 11) * 2^-53 of one raw output, the stream's uniform itself,
+        # written straight into the caller's array
+        self._uniforms = np.random.Generator(self._bits)
 
     def next(self, n: int) -> np.ndarray:
         """The next ``n`` uniforms (53-bit resolution)."""
-        raw = self._bits.random_raw(int(n))
-        return (raw >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+        return self.fill(np.empty(int(n)))
+
+    def fill(self, out: np.ndarray) -> np.ndarray:
+        """Write the next ``out.size`` uniforms into ``out`` (a float64 array); returns it."""
+        self._uniforms.random(out=out)
+        return out
 
 
 class RandomizedPIT:
@@ -74,9 +82,29 @@ class RandomizedPIT:
         """Stand at value ``position`` of the stream (a segment that starts there; see :meth:`JitterStream.seek`)."""
         self.jitter.seek(position)
 
-    def __call__(self, x) -> np.ndarray:
-        x = category_array(x, self.k)
-        return self.lower[x] + self.jitter.next(x.size) * self.p[x]
+    def __call__(self, x, out: np.ndarray | None = None) -> np.ndarray:
+        """The PIT values of the category indices ``x``: a new array, or written into ``out`` (a
+        float64 array of ``x``'s length) and returned, so a stream of chunks reuses one array."""
+        x = _narrow(category_array(x, self.k))
+        u = np.empty(x.size) if out is None else out
+        if u.shape != x.shape or u.dtype != np.float64 or not u.flags.c_contiguous:
+            raise ValueError(f"out must be a contiguous float64 array of {x.size} values, got {u.dtype} {u.shape}")
+        self.jitter.fill(u)
+        ffi, lib = _native._lib()
+        # u = lower[x] + w * p[x] in one pass (csrc/stats/pit.h), bit for bit as numpy computes it
+        _native._check(lib.stat_pit(ffi.from_buffer(x), x.size, x.dtype.itemsize, self.k,
+                                    ffi.from_buffer("double[]", self.lower), ffi.from_buffer("double[]", self.p),
+                                    ffi.from_buffer("double[]", u, require_writable=True)),
+                       "randomized PIT")
+        return u
+
+
+def _narrow(x: np.ndarray) -> np.ndarray:
+    """Category indices (checked, so in [0, k)) as contiguous unsigned values of 1, 2 or 4 bytes."""
+    if x.dtype in (np.uint8, np.uint16, np.uint32):
+        return np.ascontiguousarray(x)
+    top = int(x.max()) if x.size else 0
+    return x.astype(np.uint8 if top < 1 << 8 else np.uint16 if top < 1 << 16 else np.uint32)
 
 
 def randomized_pit(x, probabilities, *, seed: int = DEFAULT_JITTER_SEED) -> np.ndarray:

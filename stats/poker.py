@@ -8,6 +8,7 @@ from stats._results import ChiSquareResult
 from stats._validate import as_float, check_int
 from stats.chisquare import GroupCellAccumulator
 from stats import _detect
+from stats import _sp800_22_native as _native
 from stats.registry import BatteryTest
 
 
@@ -22,9 +23,14 @@ class PokerAccumulator(GroupCellAccumulator):
         self._set_groups(check_int("t", t, 2, 16))
         self._set_cells(as_float(distinct_count_distribution(self.exact, self.t)), min_expected)
 
-    def _statistic(self, hands):
-        hands = np.sort(hands, axis=1)
-        return np.count_nonzero(hands[:, 1:] != hands[:, :-1], axis=1)  # distinct values - 1
+    def _update(self, x):
+        hands = np.ascontiguousarray(self._groups.take(x))
+        if len(hands):
+            # distinct values per hand, counted in one pass in C (csrc/stats/poker.h)
+            ffi, lib = _native._lib()
+            _native._check(lib.stat_poker_tally(ffi.from_buffer(hands), len(hands), self.t, hands.dtype.itemsize,
+                                                self.k, ffi.from_buffer("int64_t[]", self.counts, require_writable=True),
+                                                self.counts.size), self.name)
 
 
 def poker_test(x, probabilities, *, t: int = 5, min_expected: float = 5.0) -> ChiSquareResult:

@@ -23,6 +23,7 @@ from stats._results import ChiSquareResult, NormalResult
 from stats._validate import check_choice, check_int
 from stats.pit import DEFAULT_JITTER_SEED, continuous_input
 from stats import _detect
+from stats import _sp800_22_native as _native
 from stats.registry import BatteryTest
 
 UP, DOWN = 1, 0
@@ -220,43 +221,21 @@ class RunsAccumulator(UniformAccumulator):
         turns = np.flatnonzero(signs[1:] != signs[:-1])  # a run starts at sign turns + 1, seen one value on
         return int(turns[0]) + 3 if turns.size else None
 
-    def _count_lengths(self, lengths):
-        if lengths.size:
-            self.counts += np.bincount(np.minimum(lengths, self.classes), minlength=self.classes + 1)
-
     def _update(self, u):
-        if self.kind == "up":
-            if self._last is None:
-                starts = np.flatnonzero(u[1:] < u[:-1]) + 1  # the first element opens the first run
-            else:
-                starts = np.flatnonzero(u < np.concatenate([[self._last], u[:-1]]))
-            self._close_runs(starts, u.size)
-            self._last = u[-1]
-            return
-        # Up-and-down: runs in the sign sequence s_j = [u_j < u_j+1].
-        data = np.concatenate([[self._last], u]) if self._last is not None else u
-        self._last = u[-1]
-        if data.size < 2:
-            return
-        signs = (data[1:] > data[:-1]).astype(np.int8)
-        if self._last_sign is None:
-            starts = np.flatnonzero(signs[1:] != signs[:-1]) + 1
-        else:
-            prev = np.concatenate([[self._last_sign], signs[:-1]])
-            starts = np.flatnonzero(signs != prev)
-        self._close_runs(starts, signs.size)
-        self._last_sign = signs[-1]
-
-    def _close_runs(self, starts, length):
-        if starts.size == 0:
-            self._current += length
-            return
-        first = self._current + starts[0]
-        lengths = np.diff(starts)
-        if first > 0:
-            lengths = np.concatenate([[first], lengths])
-        self._count_lengths(lengths)
-        self._current = length - starts[-1]
+        # One pass in C (csrc/stats/runs.h): the stream's state in, the counts and the state out.
+        ffi, lib = _native._lib()
+        state = ffi.new("stat_runs_state *")
+        state.has_last = self._last is not None
+        state.last = self._last if self._last is not None else 0.0
+        state.sign = -1 if self._last_sign is None else int(self._last_sign)
+        state.current = int(self._current)
+        values = ffi.from_buffer("double[]", np.ascontiguousarray(u))
+        counts = ffi.from_buffer("int64_t[]", self.counts, require_writable=True)
+        _native._check(lib.stat_runs_count(self.kind == "up", values, u.size, state, counts, self.classes), self.name)
+        self._last = np.float64(state.last)
+        if state.sign >= 0:
+            self._last_sign = np.int8(state.sign)
+        self._current = int(state.current)
 
     def min_samples(self):
         if self.statistic == "count":

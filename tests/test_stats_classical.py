@@ -248,6 +248,36 @@ def test_coupon_segments_kernel_matches_reference(k, dtype, size):
     assert short.size == 0 and used == 0
 
 
+@pytest.mark.parametrize("k, t, dtype", [(2, 5, np.uint8), (37, 5, np.uint8), (6, 3, np.uint8), (300, 5, np.uint16),
+                                         (1000, 8, np.uint16)])
+def test_poker_hands_kernel_matches_reference(k, t, dtype):
+    """csrc/stats/poker.h classes each hand as the reference does (the set of its values), fed in
+    chunks that cut hands."""
+    from stats.poker import PokerAccumulator
+
+    rng = np.random.default_rng(k + t)
+    x = rng.integers(0, k, 30_000 * t // 5).astype(dtype)
+    acc = PokerAccumulator(k, t=t)
+    for piece in np.array_split(x, 9):
+        acc.update(piece)
+    cells = acc.counts.size
+    expected = np.zeros(cells, dtype=np.int64)
+    for hand in x[: x.size // t * t].reshape(-1, t).tolist():
+        expected[min(len(set(hand)) - 1, cells - 1)] += 1
+    assert acc.counts.tolist() == expected.tolist() and expected.sum() == x.size // t
+
+
+def test_poker_hands_kernel_refuses_a_value_out_of_range():
+    from stats import _sp800_22_native as native
+
+    ffi, lib = native._lib()
+    counts = np.zeros(5, dtype=np.int64)
+    hands = np.array([0, 1, 2, 0, 1, 9, 0, 0, 0, 0], dtype=np.uint8)
+    assert lib.stat_poker_tally(ffi.from_buffer(hands), 2, 5, 1, 3, ffi.from_buffer("int64_t[]", counts),
+                                5) == lib.STAT_E_ARGUMENT
+    assert counts.tolist() == [0, 0, 1, 0, 0]  # the hand before it (3 distinct values)
+
+
 def test_coupon_segments_kernel_refuses_a_value_out_of_range():
     from stats.coupon import segment_lengths
 

@@ -66,6 +66,63 @@ def test_chunked_counting_equals_whole():
         assert whole.result().statistic == parts.result().statistic
 
 
+def reference_run_counts(u, kind, classes):
+    """Counts of runs by length (1 .. classes - 1, >= classes), the last one as far as it goes, read
+    off the definition one value at a time: a run up ends before a value below the one before it;
+    a run up and down is a maximal stretch of equal signs of the steps u[i + 1] > u[i]."""
+    items = list(u) if kind == "up" else [b > a for a, b in zip(u, u[1:])]
+    lengths, length = [], 0
+    for i, item in enumerate(items):
+        new_run = i > 0 and (item < items[i - 1] if kind == "up" else item != items[i - 1])
+        if new_run:
+            lengths.append(length)
+            length = 0
+        length += 1
+    lengths += [length] if length else []
+    counts = [0] * classes
+    for length in lengths:
+        counts[min(length, classes) - 1] += 1
+    return counts
+
+
+@pytest.mark.parametrize("kind, classes", [("up", 6), ("up", 2), ("updown", 5), ("updown", 12)])
+def test_the_run_kernel_counts_the_runs_of_the_definition(kind, classes):
+    """csrc/stats/runs.h against the reference above, over chunks cut anywhere (one value, none, a
+    boundary inside a run or on a turn), with ties (equal values continue a run up and step down) and
+    long monotone stretches (the >= classes cell)."""
+    rng = numpy_rng(kind == "up" and 4 or 5)
+    u = np.concatenate([rng.random(3000), np.round(rng.random(3000), 1), np.arange(40.0), -np.arange(30.0),
+                        np.repeat(rng.random(50), 3)])
+    expected = reference_run_counts(u.tolist(), kind, classes)
+    for cuts in ([], [1], [1, 2, 2, 3], sorted(rng.integers(0, u.size, 40).tolist())):
+        acc = RunsAccumulator(kind, classes=classes)
+        for a, b in zip([0, *cuts], [*cuts, u.size]):
+            acc.update(u[a:b])
+        counts = acc.counts[1:].copy()
+        if acc._current > 0:
+            counts[min(acc._current, classes) - 1] += 1
+        assert counts.tolist() == expected, cuts
+    assert sum(expected) > 1000 and expected[-1] > 0
+
+
+def test_a_later_segment_still_looking_for_its_head_keeps_its_own_copy():
+    """A stream may write its next chunk into the array of the last one (stats.kinds.Reused): a
+    segment whose whole first chunk is still head (no run up starts in it) copies it, so its merge
+    with the segment before is the one pass's."""
+    u = numpy_rng(6).random(10_000)
+    u[1000:1500] = np.linspace(2, 3, 500)  # the later segment starts with a long run up
+    whole = RunsAccumulator("up")
+    whole.update(u)
+    first, later = RunsAccumulator("up"), RunsAccumulator("up").starting_at(1000)
+    first.update(u[:1000])
+    shared = u[1000:1200].copy()
+    later.update(shared)  # all of it still head
+    shared[:] = 0.0  # the array is overwritten by the next chunk's values
+    later.update(u[1200:])
+    merged = first.merge(later)
+    assert merged.counts.tolist() == whole.counts.tolist() and merged.result().statistic == whole.result().statistic
+
+
 def test_runs_tests_need_a_distribution_for_ties():
     with pytest.raises(ValueError, match="pass probabilities"):
         runs_up_test(np.array([1, 2, 2, 3] * 2000))

@@ -34,6 +34,9 @@ class Stream:
         so a deriver may keep state (a PIT jitter stream) across chunks; such
         a deriver has ``seek(row)``, its state at outcome row ``row`` (for a
         battery of a segment that starts there, :meth:`stats.battery.Battery.starting_at`).
+        A deriver may also write every chunk's items into the same array
+        (:class:`Reused`): a stream's items are valid while the tests take
+        that chunk, and a test copies whatever it keeps past its ``update``.
     """
 
     name: str
@@ -44,6 +47,21 @@ class Stream:
 def stateless(function) -> Callable:
     """``make`` for a deriver with no per-run state: ``function(kind, rows, get)``."""
     return lambda kind, seed: lambda rows, get: function(kind, rows, get)
+
+
+class Reused:
+    """One array a deriver writes each chunk's items into (see :class:`Stream`), grown when a chunk
+    is longer: a long run allocates and frees nothing per chunk (no page of it is returned to
+    the system, zeroed and faulted in again for the next chunk)."""
+
+    def __init__(self, dtype=np.float64):
+        self._array = np.empty(0, dtype=dtype)
+
+    def __call__(self, n: int) -> np.ndarray:
+        """The first ``n`` items of the array (what the previous chunk held there is overwritten)."""
+        if self._array.size < n:
+            self._array = np.empty(int(n), dtype=self._array.dtype)
+        return self._array[:n]
 
 
 def seekable(derive: Callable, seek: Callable[[int], None]) -> Callable:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats.kinds._base import DeviceKind, Stream, one, seekable, stateless
+from stats.kinds._base import DeviceKind, Reused, Stream, one, seekable, stateless
 
 
 def _values(kind, rows, get):
@@ -20,7 +20,13 @@ def _uniform(kind, seed):
     from stats.pit import RandomizedPIT
 
     pit = RandomizedPIT(kind.probabilities, seed)
-    return seekable(lambda rows, get: pit(get("values")), lambda row: pit.seek(row * kind.width))
+    out = Reused()
+
+    def derive(rows, get):
+        values = get("values")
+        return pit(values, out=out(len(values)))
+
+    return seekable(derive, lambda row: pit.seek(row * kind.width))
 
 
 def _bits(kind, seed):
