@@ -382,6 +382,17 @@ class Dealer:
 
 # ------------------------------------------------------------- evaluation --
 
+def standard_hand_key(hand: tuple) -> tuple:
+    """What a hand's value depends on besides the cards left, for the standard settlement:
+    its total, whether it still has two cards and, for a two-card pair, the pair's value.
+
+    With an infinite shoe the total and the card count decide the hand's future; the pair
+    decides its play: a chart plays a pair it does not split by its pair row, which may differ
+    from the row of the same total (5-5 D where hard 10 says H), so 5-5 and 4-6 must not share
+    one memo entry.  After a hit the hand is a total again."""
+    return total(hand), min(cards(hand), 3), pair_value(hand)
+
+
 Settle = Callable[[tuple, int, bool], Fraction]
 
 
@@ -428,9 +439,7 @@ class Evaluator:
                  hand_key: Callable[[tuple], object] | None = None):
         self.rules, self.shoe, self.up, self.dealer = rules, shoe, up, dealer
         self.strategy, self.settle = strategy, settle
-        # What a hand's future depends on besides the cards left: with an infinite
-        # shoe, for the standard settlement, only its total and whether it has two cards.
-        self.hand_key = hand_key or (lambda hand: (total(hand), min(cards(hand), 3)))
+        self.hand_key = hand_key or standard_hand_key
         self.peek = rules.peeks(up)
         self._memo: dict = {}
         self._stands: dict = {}
@@ -1001,7 +1010,7 @@ def infinite_deck_analysis(rules: Rules, weights=(1,) * 9 + (4,), settle: Settle
         # twin (Evaluator.values): its split hands' plays are in the twin's memo.
         for each in (ev, ev.__dict__.get("_twin")):
             for (_, hand_key, ctx), (act, _) in ({} if each is None else each._memo).items():
-                (t, soft), n = hand_key
+                (t, soft), n, _ = hand_key
                 cells.setdefault((up, t, soft, n == 2, ctx), act)
     return hands, TableStrategy(cells, splits)
 

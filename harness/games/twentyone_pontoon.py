@@ -29,8 +29,10 @@ independent, so this is exact there.
 What a hand's future depends on (its key, for the infinite shoe's memo and the
 strategy table): its total, softness, card count (``min(cards, 7)``: 5, 6 and 7+
 card 21s pay differently, 3+ cards may double) and, for the two- and three-card
-hands that are or may become 6-7-8 or 7-7-7, the cards themselves.  Nothing else:
-the other games' keys are not touched.
+hands that are or may become 6-7-8 or 7-7-7, the cards themselves.  The memo's key
+adds a two-card pair's value: a chart may play a pair it does not split (a split 6-6 that
+may not be split again, ``split pair 6``) otherwise than the other hands of its total.
+Nothing else: the other games' keys are not touched.
 
 Suits.  The strategy sees card values, not suits.  Given every card's value, the
 suits within one value are a uniform permutation of that value's cards, so the
@@ -68,8 +70,10 @@ def bonus_tag(hand: tuple):
 
 
 def hand_key(hand: tuple):
-    """What a Pontoon hand's future depends on with an infinite shoe (module doc)."""
-    return total(hand), min(cards(hand), 7), bonus_tag(hand)
+    """What a Pontoon hand's value depends on with an infinite shoe (module doc), and a two-card
+    pair's value: a chart plays a pair it does not split by its own row (``split pair 6``, not
+    ``hard 12``; :func:`harness.games.twentyone.standard_hand_key`)."""
+    return total(hand), min(cards(hand), 7), bonus_tag(hand), tw.pair_value(hand)
 
 
 def suits_of(shoe) -> dict[int, tuple[int, ...]] | None:
@@ -292,7 +296,7 @@ def pontoon_analysis(rules: tw.Rules, weights=PONTOON_WEIGHTS,
         for each in (ev, ev.__dict__.get("_twin")):
             if each is None:
                 continue
-            for (_, ((t, soft), n, tag), ctx), (act, _) in each._memo.items():
+            for (_, ((t, soft), n, tag, _pair), ctx), (act, _) in each._memo.items():
                 cells.setdefault((up, t, soft, n, tag, ctx), act)
             for (t, split), act in each.rescues.items():
                 cells.setdefault((up, t, False, 0, None, Context(split, False, True)), act)
