@@ -92,7 +92,7 @@ def test_a_chart_that_cannot_be_played_is_one_line_naming_file_and_cell(tmp_path
 def test_strategy_file_refusals_name_the_flag(tmp_path):
     missing = tmp_path / "none.csv"
     assert (f"blackjack: --strategy: cannot read {missing}: No such file or directory (--strategy takes basic, "
-            "table or a FILE)") in refused("blackjack", "--strategy", str(missing))
+            "table, composition or a FILE)") in refused("blackjack", "--strategy", str(missing))
     assert "blackjack: the chart is given twice (--strategy FILE and --option chart)" in refused(
         "blackjack", "--strategy", str(CHART), "--option", f"chart={CHART}")
     assert "blackjack: --strategy table and --option chart=FILE go together (--strategy FILE says both)" in refused(

@@ -358,10 +358,33 @@ def test_split_hands_share_the_dealer_in_the_outcome_distribution():
 
 
 def test_the_finite_shoe_dealer_in_integers_is_the_fraction_recursion():
-    # Dealer._count (integer numerators over one falling factorial) against the plain
-    # Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and exhausted shoes.
+    # Dealer._count (integer numerators over one falling factorial, summed in C in 256 bits)
+    # against the plain Fraction recursion (Dealer._play), both rules, the Switch 22, tiny and
+    # exhausted shoes, and an 8-deck shoe less a few cards (numerators near 2^148).
+    eight = tw.FiniteShoe.decks(8)
+    for rules in (tw.Rules(), tw.Rules(hit_soft_17=True)):
+        dealer = tw.Dealer(rules, eight)
+        for up, removed in ((tw.ACE, tw.of(tw.ACE, 10, 6)), (2, tw.of(2, 2, 2, tw.ACE))):
+            assert dealer.distribution(removed, up) == dealer._play(removed, tw.of(up))
     for rules in (tw.Rules(), tw.Rules(hit_soft_17=True, dealer_22_push=True)):
         for counts in ((4,) * 9 + (16,), (1, 1, 0, 0, 1, 1, 1, 0, 0, 3), (3,) + (0,) * 9, (5, 4) + (0,) * 8):
             dealer = tw.Dealer(rules, tw.FiniteShoe(counts))
             for up in (v for v in tw.VALUES if counts[v - 1]):
-                assert dealer._count(tw.of(up), tw.of(up)) == dealer._play(tw.of(up), tw.of(up)), (counts, up)
+                assert dealer.distribution(tw.of(up), up) == dealer._play(tw.of(up), tw.of(up)), (counts, up)
+
+
+@pytest.mark.parametrize("rules", [tw.Rules(), tw.Rules(hole_card=False, original_bet_only=False, hit_soft_17=True)])
+def test_a_finite_shoe_stand_in_integers_is_the_sum_over_the_dealer_law(rules):
+    # Evaluator._stand sums the dealer's integer numerators over their one denominator on a
+    # finite shoe: the same value as p * net summed in fractions over the outcome law.
+    shoe = tw.FiniteShoe.decks(1)
+    dealer = tw.Dealer(rules, shoe)
+    for up, hand, stake in ((tw.ACE, tw.of(10, 7), 1), (10, tw.of(9, 2, 8), 2), (6, tw.of(tw.ACE, 7), 1)):
+        ev = tw.Evaluator(rules, shoe, up, dealer)
+        removed = tw.add(hand, up)
+        expected = sum((p * (0 if o == tw.DBJ and ev.peek else
+                             -(1 if rules.original_bet_only else stake) if o == tw.DBJ else
+                             stake * tw.standard_settle(hand, o, False))
+                        for o, p in enumerate(dealer.distribution(removed, up))), F(0))
+        assert ev._stand_counted(hand, removed, stake, tw.Context()) == expected
+        assert ev.stand(hand, removed, stake, tw.Context()) == expected

@@ -1,6 +1,6 @@
-"""Twenty-one bench case: blackjack rounds dealt from 8-deck shoes (issue 11 target:
+"""Twenty-one bench cases: blackjack rounds dealt from 8-deck shoes (issue 11 target:
 >= 5 million rounds/s on one core, one seat, basic strategy with splits and doubles, read
-from the report).
+from the report), and the exact analyses (group ``twentyone-exact``, below).
 
 Same-run baseline with numpy ``Generator(PCG64)``: rounds from an infinite shoe (every card
 drawn with replacement), the player mimicking the dealer (hit below 17, stand on 17, no
@@ -105,9 +105,109 @@ def _setup_numpy():
     return run
 
 
+# ------------------------------------------------------------------------ exact analyses --
+#
+# Group twentyone-exact (issue 11 targets, absolute, read from the report: the exact basic-strategy
+# EV of an 8-deck rule set <= 2 s; the full composition-dependent table <= 30 s), from nothing
+# cached: the default blackjack rules' basic strategy and its exact infinite-shoe return
+# (what ``rngcert game blackjack`` reports), and the composition table of a full 8-deck shoe
+# (every first decision's exact value with basic strategy after, which is also basic strategy's
+# exact return on that shoe: ``twentyone_composition.composition_play``).  A call of the latter
+# takes minutes, so a default run of the group (a checked call, then 7 repeats) takes the better
+# part of an hour: ``--smoke`` times one checked call.  Same-run baseline: the dealer's outcome law
+# for each upcard of a full 8-deck shoe by the textbook recursion in Python fractions
+# (``fractions`` only), the unit of work the exact analyses repeat for every composition.
+
+def _basic_rules():
+    from harness.games.registry import GAMES
+
+    return GAMES["blackjack"].game_rules()
+
+
+def _setup_basic_ev():
+    from harness.games import twentyone_game as tg
+
+    def run():
+        tg.infinite.cache_clear()
+        return tg.infinite(_basic_rules())
+    return run
+
+
+def _check_basic_ev(result) -> None:
+    from harness.games import twentyone as tw
+
+    hands, _ = result
+    # 0.995738: the S17, DAS, late-surrender infinite-shoe return of docs/table_games.md,
+    # whose surrender-off twin is the Wizard of Odds' Appendix 1 figure (tests/test_games_twentyone.py)
+    assert round(float(1 + tw.expected_return(hands)), 6) == 0.995738
+
+
+def _setup_composition():
+    from harness.games import twentyone as tw
+    from harness.games import twentyone_composition as tc
+    from harness.games import twentyone_game as tg
+
+    rules = _basic_rules()
+    basic = tg.infinite(rules)[1]
+    return lambda: tc.composition_play(rules, tw.FiniteShoe.decks(DECKS), basic)
+
+
+def _check_composition(play) -> None:
+    from harness.games import twentyone as tw
+
+    assert len(play.hands) == 550 and sum(h.probability for h in play.hands) == 1
+    assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
+    assert play.expected_return > play.basic_return > tw.expected_return(_setup_basic_ev()()[0])
+
+
+def _setup_fraction_dealer():
+    counts = [4 * DECKS] * 9 + [16 * DECKS]
+
+    def law(left: list[int], hard: int, ace: bool, cards: int, out: list, p: Fraction) -> None:
+        n = sum(left)
+        for i, c in enumerate(left):
+            if not c:
+                continue
+            q, h, a = p * Fraction(c, n), hard + i + 1, ace or i == 0
+            best = h + 10 if a and h <= 11 else h
+            if best >= 17:
+                out[6 if cards == 1 and best == 21 else min(best, 22) - 17] += q
+            else:
+                left[i] -= 1
+                law(left, h, a, cards + 1, out, q)
+                left[i] += 1
+
+    def run():
+        laws = []
+        for up in range(1, 11):
+            left = list(counts)
+            left[up - 1] -= 1
+            out = [Fraction(0)] * 8       # twentyone's outcome order: 17..21, bust, natural, (22 push)
+            law(left, up, up == 1, 1, out, Fraction(1))
+            laws.append(out)
+        return laws
+    return run
+
+
+def _check_fraction_dealer(laws) -> None:
+    from harness.games import twentyone as tw
+
+    rules = tw.Rules()
+    dealer = tw.Dealer(rules, tw.FiniteShoe.decks(DECKS))
+    for up, out in zip(range(1, 11), laws):
+        assert sum(out) == 1
+        exact = dealer.distribution(tw.of(up), up)
+        assert out == list(exact)
+
+
 CASES = [
     BenchCase("twentyone-8deck", "rngcert-blackjack-dealt", _setup_rngcert, ROUNDS, "rounds",
               target=">= 5x numpy-pcg64-mimic-rounds", check=_check(ROUNDS, False)),
     BenchCase("twentyone-8deck", "numpy-pcg64-mimic-rounds", _setup_numpy, NUMPY_ROUNDS, "rounds",
               baseline=True, check=_check(NUMPY_ROUNDS, True)),
+    BenchCase("twentyone-exact", "rngcert-basic-strategy-ev", _setup_basic_ev, 1, "analyses", check=_check_basic_ev),
+    BenchCase("twentyone-exact", "rngcert-composition-table-8deck", _setup_composition, 1, "analyses",
+              check=_check_composition),
+    BenchCase("twentyone-exact", "fractions-dealer-laws-8deck", _setup_fraction_dealer, 1, "analyses",
+              baseline=True, check=_check_fraction_dealer),
 ]

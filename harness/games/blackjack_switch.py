@@ -33,7 +33,8 @@ from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.twentyone_game import DOUBLE_TOTALS, TwentyOneGame, net_label, played_hands, split_busts_option
+from harness.games.twentyone_game import (BASIC, DOUBLE_TOTALS, TABLE, TwentyOneGame, net_label, played_hands,
+                                          split_busts_option)
 
 SOURCE = "000 別表第1 第2 2"
 SHOE_RULES = "jp-blackjack-switch"
@@ -101,6 +102,10 @@ class BlackjackSwitchGame(TwentyOneGame):
     table = RULES
     shoe_rules = SHOE_RULES
     main_rules = ("switch", "hit_soft_17", "dealer_22_push", "blackjack_pays", "surrender", "max_hands")
+    strategies = (BASIC, TABLE)
+    no_composition = ("the seat's two areas share four first cards and the switch (2-8-ニ), whose values are "
+                      "computed for an infinite shoe only, so no finite-shoe first decision is defined "
+                      "(docs/table_games.md)")
 
     def game_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
                    max_hands: int = 4, split_busts: str | None = None) -> tw.Rules:

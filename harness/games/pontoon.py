@@ -24,7 +24,7 @@ from harness.games import twentyone as tw
 from harness.games import twentyone_pontoon_chart as pc
 from harness.games.base import GameOption, Strategy
 from harness.games.core import odds
-from harness.games.twentyone_game import BASIC, TwentyOneGame
+from harness.games.twentyone_game import BASIC, COMPOSITION, TwentyOneGame
 
 SOURCE = "000 別表第1 第2 3"
 SHOE_RULES = "jp-pontoon"
@@ -94,7 +94,7 @@ class PontoonGame(TwentyOneGame):
                "basic strategy) and insurance")
     rules = f"{SOURCE} (seed L823-991)"
     options = OPTIONS
-    strategies = (BASIC, TABLE)
+    strategies = (BASIC, TABLE, COMPOSITION)
     chart_option = CHART
     devices = f"shoe:N ({SHOE_RULES} procedure, 48-card decks)"
     table = RULES

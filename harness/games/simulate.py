@@ -131,13 +131,17 @@ class BetSimulation:
     def decisions(self) -> int:
         return int(sum(self.counts.values()))
 
+    def net(self, label: str) -> Fraction:
+        """The net per unit staked of a counted outcome class."""
+        return self.exact.outcome(label).net
+
     @property
     def mean_return(self) -> Fraction | None:
         """Sample return per unit staked (exact over the sample)."""
         n = self.decisions
         if n == 0:
             return None
-        return 1 + sum((Fraction(c) * self.exact.outcome(label).net for label, c in self.counts.items()),
+        return 1 + sum((Fraction(c) * self.net(label) for label, c in self.counts.items()),
                        Fraction(0)) / n
 
     @property
@@ -148,7 +152,7 @@ class BetSimulation:
         if n < 2 or mean is None:
             return None
         m = float(mean - 1)
-        ss = sum(c * (float(self.exact.outcome(label).net) - m) ** 2 for label, c in self.counts.items())
+        ss = sum(c * (float(self.net(label)) - m) ** 2 for label, c in self.counts.items())
         half = Z_999 * math.sqrt(ss / (n - 1) / n)
         return (float(mean) - half, float(mean) + half)
 

@@ -43,6 +43,9 @@ import math
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping
 
+from harness.kernels import ffi, lib
+from rngcore.errors import raise_for_status
+
 VALUES = tuple(range(1, 11))
 ACE, TEN = 1, 10
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "S", "H", "D", "P", "R"
@@ -71,10 +74,12 @@ def of(*values: int) -> tuple:
     return hand
 
 
+@functools.lru_cache(maxsize=1 << 16)     # the exact analyses ask it millions of times of a few thousand hands
 def hard_total(hand: tuple) -> int:
     return sum(v * n for v, n in zip(VALUES, hand))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def total(hand: tuple) -> tuple[int, bool]:
     """(best total, soft): an ace counts 11 while that does not exceed 21 (000 第2 1-5-ロ; 002 § 549.3(b))."""
     hard = hard_total(hand)
@@ -297,6 +302,19 @@ def dealer_moves(hit_soft_17: bool, dealer_22_push: bool) -> dict[tuple[int, boo
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _dealer_scale(n: int):
+    """(scale[j] = (n-j)...(n-K+1) for j = 0..17 as 256-bit limbs, (n)_K) of a shoe of ``n`` cards
+    left, K = min(17, n) the most cards a dealer draws; ValueError if (n)_K needs more than 256 bits."""
+    deepest = min(lib.KERN_TWD_MAX_DEPTH, n)
+    scale = [math.perm(n - j, deepest - j) for j in range(deepest + 1)] + [0] * (lib.KERN_TWD_MAX_DEPTH - deepest)
+    width = 8 * lib.KERN_TWD_LIMBS
+    if scale[0].bit_length() > 8 * width:
+        raise ValueError(f"a shoe of {n} cards is too large for the exact dealer law ({8 * width}-bit sums)")
+    limbs = [(x >> (64 * k)) & 0xFFFF_FFFF_FFFF_FFFF for x in scale for k in range(lib.KERN_TWD_LIMBS)]
+    return ffi.new("uint64_t[]", limbs), scale[0]
+
+
 class Dealer:
     """The dealer's final-outcome distribution for every composition left (memoised)."""
 
@@ -309,52 +327,46 @@ class Dealer:
         key = (self.shoe.key(removed), up)
         found = self._cache.get(key)
         if found is None:
-            play = self._count if isinstance(self.shoe, FiniteShoe) else self._play
-            found = self._cache[key] = play(removed, of(up))
+            if isinstance(self.shoe, FiniteShoe):
+                numerators, denominator = self.counts(removed, up)
+                found = tuple(Fraction(x, denominator) for x in numerators)
+            else:
+                found = self._play(removed, of(up))
+            self._cache[key] = found
         return found
 
-    def _count(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
+    def counts(self, removed: tuple, up: int) -> tuple[tuple[int, ...], int]:
+        """:meth:`distribution` on a finite shoe as (integer numerators, their one denominator)."""
+        key = (removed, up)
+        counted = self.__dict__.setdefault("_counted", {})
+        found = counted.get(key)
+        if found is None:
+            found = counted[key] = self._count(removed, of(up))
+        return found
+
+    def _count(self, removed: tuple, hand: tuple) -> tuple[tuple[int, ...], int]:
         """The law of :meth:`_play` on a finite shoe, in integers: a dealer path drawing j cards
         with counts c1..cj left has probability c1...cj / n(n-1)...(n-j+1), which is
         c1...cj * (n-j)...(n-K+1) over the one denominator n(n-1)...(n-K+1), with K the most
         cards the dealer can draw (every draw adds at least 1 to a hard total at most 17).
-        So the outcome numerators are sums of integer products, and only the 8 results are
-        fractions (20-30x faster than Fractions at every step, the same values)."""
-        rules = self.rules
-        moves = dealer_moves(rules.hit_soft_17, rules.dealer_22_push)
-        left = list(self.shoe.left(removed))
+        So the outcome numerators are sums of integer products, summed exactly in C
+        (``csrc/kernels/twentyone_dealer.c``, 256-bit integers), and only the 8 results are
+        fractions (:meth:`_play`, the Fractions at every step, is its reference in the tests)."""
+        left = self.shoe.left(removed)
+        if min(left) < 0:
+            # more cards gone than the shoe holds: a state the split recursion values at
+            # probability 0 (Evaluator.pair_split's level past the last pair card)
+            return (0,) * OUTCOMES, 1
         n = sum(left)
-        deepest = min(17, n)
-        # (no path draws more than the cards left: deeper entries are never used, but read)
-        scale = [math.perm(n - j, deepest - j) for j in range(deepest + 1)] + [0] * (18 - deepest)
-        memo: dict = {}
-
-        def play(hard: int, ace: bool, cards: int, drawn: int) -> list[int]:
-            # drawn: the cards drawn so far, 5 bits per value (what ``left`` is a function of)
-            found = memo.get(drawn)
-            if found is not None:
-                return found
-            out = [0] * OUTCOMES
-            weight = scale[cards]          # cards - 1 drawn so far; this draw is the cards-th
-            row = moves[(hard, ace, cards == 1)]
-            for i, c in enumerate(left):
-                if not c:
-                    continue
-                o = row[i]
-                if o >= 0:
-                    out[o] += c * weight
-                else:
-                    left[i] -= 1
-                    sub = play(hard + i + 1, ace or i == 0, cards + 1, drawn + (1 << 5 * i))
-                    left[i] += 1
-                    for j, q in enumerate(sub):
-                        if q:
-                            out[j] += c * q
-            memo[drawn] = out
-            return out
-
-        up = VALUES[hand.index(1)]
-        return tuple(Fraction(x, scale[0]) for x in play(up, up == ACE, 1, 0))
+        scale, denominator = _dealer_scale(n)
+        out = ffi.new("uint64_t[]", lib.KERN_TWD_OUTCOMES * lib.KERN_TWD_LIMBS)
+        status = lib.kern_tw_dealer_law(ffi.new("uint32_t[10]", left), VALUES[hand.index(1)],
+                                        int(self.rules.hit_soft_17), int(self.rules.dealer_22_push), scale, out)
+        raise_for_status(status, "the dealer's law")
+        if status == lib.KERN_TWD_OVERFLOW:     # cannot happen under _dealer_scale's bound: fail closed
+            raise ValueError(f"the dealer's law: a numerator passed {64 * lib.KERN_TWD_LIMBS} bits")
+        raw, width = bytes(ffi.buffer(out)), 8 * lib.KERN_TWD_LIMBS
+        return tuple(int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)), denominator
 
     def _play(self, removed: tuple, hand: tuple) -> tuple[Fraction, ...]:
         rules, shoe = self.rules, self.shoe
@@ -472,18 +484,40 @@ class Evaluator:
         return found
 
     def _stand(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction:
-        dist = self.dealer.distribution(removed, self.up)
+        if isinstance(self.shoe, FiniteShoe):
+            found = self._stand_counted(hand, removed, stake, ctx)
+            if found is not None:
+                return found
         value = Fraction(0)
-        for outcome, p in enumerate(dist):
-            if not p:
-                continue
-            if outcome == DBJ:
-                if self.peek:
-                    continue  # joint with "no dealer blackjack"
-                value += p * (-1 if self.rules.original_bet_only else -stake)
-                continue
-            value += p * stake * self.settle(hand, outcome, ctx.split)
+        for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
+            net = self._stand_net(hand, outcome, stake, ctx) if p else None
+            if net is not None:
+                value += p * net
         return value
+
+    def _stand_net(self, hand: tuple, outcome: int, stake: int, ctx: Context) -> Fraction | None:
+        """Net of a standing hand against a dealer outcome; None for a dealer blackjack under the
+        peek (the values are joint with "no dealer blackjack")."""
+        if outcome == DBJ:
+            if self.peek:
+                return None
+            return Fraction(-1 if self.rules.original_bet_only else -stake)
+        return stake * self.settle(hand, outcome, ctx.split)
+
+    def _stand_counted(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> Fraction | None:
+        """:meth:`_stand` summed in integers over the dealer's one denominator on a finite shoe (one
+        fraction instead of one per outcome: the finite-shoe analyses' hot spot), or None where a
+        net per outcome is not a whole number of stakes."""
+        numerators, denominator = self.dealer.counts(removed, self.up)
+        value = 0
+        for outcome, x in enumerate(numerators):
+            net = self._stand_net(hand, outcome, stake, ctx) if x else None
+            if net is None:
+                continue
+            if net.denominator != 1:
+                return None
+            value += x * int(net)
+        return Fraction(value, denominator)
 
     def bust(self, removed: tuple, stake: int) -> Fraction:
         return -stake * self._no_bj(removed)
@@ -718,13 +752,9 @@ class Evaluator:
     def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
         out: dict = {}
         for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
-            if not p or (outcome == DBJ and self.peek):
-                continue
-            if outcome == DBJ:
-                net = Fraction(-1 if self.rules.original_bet_only else -stake)
-            else:
-                net = stake * self.settle(hand, outcome, ctx.split)
-            out[(outcome, net)] = out.get((outcome, net), 0) + p
+            net = self._stand_net(hand, outcome, stake, ctx) if p else None
+            if net is not None:
+                out[(outcome, net)] = out.get((outcome, net), 0) + p
         return out
 
     def _lost(self, removed: tuple, net: Fraction) -> dict:
@@ -872,20 +902,10 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                 p_bj = Fraction(0)
                 if up in (ACE, TEN):
                     p_bj = shoe.probability(removed, TEN if up == ACE else ACE)
-                if is_natural(hand) and rules.take_even_money and up == ACE:
-                    values = {STAND: Fraction(1)}             # even money (000 1-7): 1 at once
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
-                                         {Fraction(1): Fraction(1)} if distributions else None))
-                    continue
-                if is_natural(hand) and rules.pontoon:
-                    values = {STAND: rules.blackjack_pays}        # 000 第2 3-5-ハ: settled at once
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND,
-                                         {rules.blackjack_pays: Fraction(1)} if distributions else None))
-                    continue
-                if is_natural(hand):
-                    values = {STAND: (1 - p_bj) * rules.blackjack_pays}
-                    dist = {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj} if distributions else None
-                    out.append(HandValue(up, hand, prob, p_bj, values, STAND, dist))
+                settled = settled_first(rules, up, hand, p_bj)
+                if settled is not None:
+                    out.append(HandValue(up, hand, prob, p_bj, {STAND: settled[0]}, STAND,
+                                         settled[1] if distributions else None))
                     continue
                 joint = ev.values(hand, removed)
                 if ev.peek:
@@ -897,14 +917,31 @@ def first_round(rules: Rules, shoe, strategy=None, settle: Settle = standard_set
                     act = strategy(hand, up, Context(), acts)
                 else:
                     act = max(values, key=values.get)
-                dist = None
-                if distributions:
-                    dist = ev.initial_dist(act, hand, removed)
-                    if ev.peek:
-                        dist[Fraction(-1)] = dist.get(Fraction(-1), 0) + p_bj
-                    dist = {net: m for net, m in dist.items() if m}
+                dist = initial_distribution(ev, act, hand, removed, p_bj) if distributions else None
                 out.append(HandValue(up, hand, prob, p_bj, values, act, dist))
     return out
+
+
+def settled_first(rules: Rules, up: int, hand: tuple, p_bj: Fraction) -> tuple[Fraction, dict] | None:
+    """(value, net distribution) of an initial hand settled before any decision, None for one that
+    is played: even money on a blackjack against an ace (000 1-7: 1 at once), a Pontoon pontoon
+    (3-5-ハ: paid at once), a blackjack (pushing a dealer blackjack, ``p_bj`` its probability)."""
+    if not is_natural(hand):
+        return None
+    if rules.take_even_money and up == ACE:
+        return Fraction(1), {Fraction(1): Fraction(1)}
+    if rules.pontoon:
+        return rules.blackjack_pays, {rules.blackjack_pays: Fraction(1)}
+    return (1 - p_bj) * rules.blackjack_pays, {rules.blackjack_pays: 1 - p_bj, Fraction(0): p_bj}
+
+
+def initial_distribution(ev: Evaluator, act: str, hand: tuple, removed: tuple, p_bj: Fraction) -> dict:
+    """P(net | the initial cards) of an initial hand played by ``act`` (a peeked dealer blackjack,
+    ``p_bj``, included as the loss of the stake)."""
+    dist = ev.initial_dist(act, hand, removed)
+    if ev.peek:
+        dist[Fraction(-1)] = dist.get(Fraction(-1), 0) + p_bj
+    return {net: m for net, m in dist.items() if m}
 
 
 def net_distribution(hands: list[HandValue]) -> dict:

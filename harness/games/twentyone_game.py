@@ -27,6 +27,7 @@ import numpy as np
 
 from rngcore.devices import cards as device_cards
 from harness.games import twentyone as tw
+from harness.games import twentyone_composition as tc
 from harness.games import twentyone_pontoon as pt
 from harness.games import twentyone_pontoon_chart as pc
 from harness.games.twentyone_table import TwentyOneTable, net_of, side_cards
@@ -44,6 +45,10 @@ BASIC = Strategy("basic", "the total-dependent basic strategy computed for these
 TABLE = Strategy("table", "the player's own chart: --strategy FILE (also spelt --strategy table --option "
                           "chart=FILE), in the layout --chart csv prints (CSV: hand,2,...,10,A; codes H S D Ds P R "
                           "Rs); its return is computed exactly", file="chart")
+COMPOSITION = Strategy("composition", "the composition-dependent optimum of the first decision: each initial two "
+                                      "cards against each upcard played by the best exact value for a full shoe of "
+                                      "--decks decks less those cards, every later decision by basic strategy; its "
+                                      "return is exact for that fresh finite shoe (docs/table_games.md)")
 CHART = GameOption.path("chart", "the strategy chart of --strategy table, which --strategy FILE sets (CSV: "
                                  "hand,2,...,10,A; rows hard 5..19, soft 13..20, pair 2..10, A; codes H S D Ds P R Rs)")
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset({9, 10, 11}), "10-11": frozenset({10, 11})}  # the operator's choices
@@ -98,9 +103,37 @@ def played_hands(rules: tw.Rules, chart) -> list:
 
 def main_result(rules: tw.Rules, source: str, chart=None) -> BetResult:
     """The main bet's exact outcome distribution: the round's net per initial unit."""
-    dist = tw.net_distribution(played_hands(rules, chart))
-    outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in sorted(dist.items()) if p)
-    return BetResult("main", source, outcomes, note=MAIN_NOTE)
+    return BetResult("main", source, net_classes(tw.net_distribution(played_hands(rules, chart))), note=MAIN_NOTE)
+
+
+def net_classes(dist: dict) -> tuple[OutcomeClass, ...]:
+    """The outcome classes of a law of the round's net per initial unit."""
+    return tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in sorted(dist.items()) if p)
+
+
+@functools.lru_cache(maxsize=8)
+def composition_play(rules: tw.Rules, decks: int, tens_per_deck: int) -> tc.CompositionPlay:
+    """The composition strategy's first round of a full shoe of ``decks`` decks (cached per rule set)."""
+    return tc.composition_play(rules, tw.FiniteShoe.decks(decks, tens_per_deck), infinite(rules)[1],
+                               pt.PontoonEvaluator if rules.pontoon else None)
+
+
+def composition_result(rules: tw.Rules, play: tc.CompositionPlay, source: str, decks: int) -> BetResult:
+    """The main bet under the composition strategy: the law of the round's net where the seat does not
+    split, and the rounds that split as one class valued by their exact mean net
+    (:func:`~harness.games.twentyone_composition.round_law`); the note gives basic strategy's return
+    on the same shoe."""
+    law, split_p, split_net = tc.round_law(rules, play.hands)
+    outcomes = net_classes(law)
+    if split_p:
+        outcomes += (OutcomeClass("split", split_p, split_net),)
+    basic = play.basic_return
+    return BetResult("main", source, outcomes, note=(
+        f"exact for the first round of a full {decks}-deck shoe: the first decision of each two cards against "
+        f"each upcard by its exact composition-dependent value, every later decision (3+ cards, split hands) by "
+        f"basic strategy; 'split': the rounds that split, by their mean net (split hands valued on the shoe less "
+        f"the pair cards); {len(play.differences())} first decisions differ from basic strategy, which returns "
+        f"{float(1 + basic) * 100:.4f}% on this shoe"))
 
 
 def insurance_result(decks: int, pays: Fraction, source: str, deck: tuple[int, int] = (52, 16)) -> BetResult:
@@ -159,7 +192,8 @@ class TwentyOneGame(Game):
     table: tuple = ()
     shoe_rules: str = ""
     main_rules: tuple[str, ...] = ()
-    strategies = (BASIC, TABLE)
+    strategies = (BASIC, TABLE, COMPOSITION)
+    no_composition = ""      # why a game without the composition strategy has none
     chunk = 1 << 20
     fixed_decks: int | None = None
     deck = (52, 16)          # cards and ten-value cards per deck
@@ -215,22 +249,39 @@ class TwentyOneGame(Game):
         """The player's chart as a strategy (``choices``: the game's other options)."""
         return tw.read_chart(text, where)
 
+    def strategy_file(self, strategy, options: dict) -> tuple:
+        if strategy == COMPOSITION.name and COMPOSITION not in self.strategies:
+            raise ValueError(f"{self.name}: --strategy composition is not offered: {self.no_composition}")
+        return super().strategy_file(strategy, options)
+
+    def _composition(self, strategy, rules: tw.Rules, decks: int) -> tc.CompositionPlay | None:
+        """The composition strategy's play of a full shoe, if that is the strategy."""
+        return composition_play(rules, decks, self.deck[1]) if strategy == COMPOSITION.name else None
+
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
         decks, choices, chart = self._decks(choices)
         behind = self.behind_choices(choices)
         rules = self.game_rules(**choices)
+        play = self._composition(strategy, rules, decks)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
-        bets = (self.main_bet(rules, source, chart),
-                insurance_result(decks, insurance.value, insurance.source, self.deck),
-                *self.side_bets(decks), *self.behind_bets(rules, chart, behind))
-        parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite",
+        main = self.main_bet(rules, source, chart) if play is None else composition_result(rules, play, source, decks)
+        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck),
+                *self.side_bets(decks), *self.behind_bets(rules, chart if play is None else play.strategy, behind))
+        parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite" if play is None else f"full {decks}-deck",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
                                 for e in self.table},
                       "chart": strategy_chart(rules, infinite(rules)[1]) if chart is None else
                       {"upcards": [str(u) if u != tw.ACE else "A" for u in tw.CHART_UPCARDS],
                        "rows": {n: [r[u] for u in tw.CHART_UPCARDS] for n, r in chart.rows.items()}}}
-        return Analysis(self.name, variant, parameters, bets, self.note(rules))
+        note = self.note(rules)
+        if play is not None:
+            parameters["composition"] = {"basic_strategy_net_this_shoe": show(play.basic_return),
+                                         "table": tc.chart(play)}
+            note = (f"main bet exact for the first round of a full {decks}-deck shoe under the composition "
+                    f"strategy (first decisions by composition, later ones by basic strategy); side bets and "
+                    f"insurance exact for the first round of a full shoe")
+        return Analysis(self.name, variant, parameters, bets, note)
 
     def note(self, rules: tw.Rules) -> str:
         return MAIN_NOTE
@@ -294,13 +345,19 @@ class TwentyOneGame(Game):
 
     def chart(self, fmt: str, variant: str | None = None, strategy: str | None = None, **options) -> str:
         """The chart the main bet is analysed with (the computed basic strategy, or the player's
-        chart): hard 5..19, soft 13..20, pairs by upcard 2..10, A; codes H S D Ds P R Rs."""
-        table = self.analyse(variant, strategy, **options).parameters["chart"]
-        if fmt == "json":
-            return json.dumps({"game": self.name, **table}, indent=2)
+        chart): hard 5..19, soft 13..20, pairs by upcard 2..10, A; codes H S D Ds P R Rs.  Under the
+        composition strategy, its table: each two-card hand by its cards x upcard, a ``*`` (text, CSV)
+        or an entry of ``differences`` (JSON) where it is not basic strategy's play."""
         if fmt not in self.chart_formats:
             raise ValueError(f"{self.name}: chart format must be one of {', '.join(self.chart_formats)}, got {fmt!r}")
-        return tw.chart_csv(table) if fmt == "csv" else tw.chart_text(table)
+        analysis = self.analyse(variant, strategy, **options)
+        if analysis.strategy == COMPOSITION.name:
+            table, text, csv = analysis.parameters["composition"]["table"], tc.chart_text, tc.chart_csv
+        else:
+            table, text, csv = analysis.parameters["chart"], tw.chart_text, tw.chart_csv
+        if fmt == "json":
+            return json.dumps({"game": self.name, **table}, indent=2)
+        return csv(table) if fmt == "csv" else text(table)
 
     def _simulate(self, rounds, generator, variant, progress, *, strategy, **choices) -> Simulation:
         """One seat through the production shoe (shuffle, cut, burn, cut card), basic strategy or the
@@ -309,6 +366,11 @@ class TwentyOneGame(Game):
         decks, choices, chart = self._decks(choices)
         follow = self.behind_choices(choices)
         rules = self.game_rules(**choices)
+        play = self._composition(strategy, rules, decks)
+        plays = ("basic strategy" if chart is None else "the player's chart") if play is None else \
+            "the composition strategy"
+        if play is not None:
+            chart = play.strategy       # the C table's two-card cells hold its first decisions
         table = self.c_table(rules, chart, decks, follow)
         behind = None if follow is None else np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
         nets = np.zeros(lib.KERN_TW_NETS, dtype=np.uint64)
@@ -333,13 +395,14 @@ class TwentyOneGame(Game):
         return Simulation(self.name, analysis.variant, f"shoe:{decks}", played, rounds, seconds, fit, sims,
                           procedure=f"{self.shoe_rules}: shuffle, cut, burn, cut card, the round in which it "
                                     "comes out is the last; one seat, "
-                                    f"{'basic strategy' if chart is None else 'the player' + chr(39) + 's chart'}, "
+                                    f"{plays}, "
                                     "side bets every round",
                           interrupted=interrupted, replay=_replay(generator),
                           note=self.fit_note.format(shoes=shoes, decks=decks) + "; only that round is dealt "
                                "from a full shoe, and the first rounds of distinct shoes are independent (later "
                                "rounds depend on the cut card, so no one law fits them all); main RTP: every round "
-                               "against the infinite-shoe exact return")
+                               f"against the {'infinite' if play is None else 'full ' + str(decks) + '-deck'}-shoe "
+                               "exact return")
 
 
 class ShoeMainSimulation(BetSimulation):
@@ -352,6 +415,11 @@ class ShoeMainSimulation(BetSimulation):
     def __init__(self, exact: BetResult, counts, first_rounds: FitResult):
         super().__init__(exact, counts)
         object.__setattr__(self, "first_rounds", first_rounds)
+
+    def net(self, label: str) -> Fraction:
+        """A round's net from its class label (:func:`net_label`): the composition strategy's exact law
+        has one class for the rounds that split, so not every dealt net is one of its classes."""
+        return Fraction(label.removeprefix("net "))
 
     @property
     def fit(self) -> FitResult:

@@ -1,0 +1,217 @@
+"""The composition strategy of the twenty-one family (harness.games.twentyone_composition): the first
+decision of each two cards against each upcard by its exact value on a full finite shoe, every later
+decision by basic strategy.
+
+The independent check: on small shoes, every initial (upcard, two cards) and every action the
+round offers it is played out through the straightforward round of ``tests/twentyone_reference.py``
+over every ordering of the cards left (exact fractions), the action forced and basic strategy after;
+the best action's value, weighted by the three cards' probability, must be the module's return to
+the last digit.  Splits are left out of that check (``max_hands=1``): the module values split hands
+as the published analysers do, on the shoe less the pair cards only, which a round dealt card by
+card does not (tests/test_games_twentyone.py bounds that).
+"""
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import rngcore
+from harness.cli import main
+from harness.games import twentyone as tw
+from harness.games import twentyone_composition as tc
+from harness.games import twentyone_game as tg
+from harness.games import twentyone_pontoon as pt
+from harness.games.registry import GAMES
+from harness.games.twentyone_first_round import first_round_law, labelled
+from harness.games.twentyone_table import strategy_cells, hand_keys
+from harness.kernels import lib
+from tests import twentyone_reference as reference
+
+SMALL = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)        # one of each value, four ten-value cards: 13 cards
+SMALL_RULES = (
+    tw.Rules(max_hands=1, surrender=True),
+    tw.Rules(max_hands=1, hit_soft_17=True, hole_card=False, surrender=True, surrender_upcards=frozenset(range(2, 11))),
+)
+
+
+def basic_of(rules):
+    return tg.infinite(rules)[1]
+
+
+def reference_return(rules, counts, basic):
+    """E[net] of the composition strategy, recomputed round by round: for each initial three cards
+    the best forced first action, then basic strategy, over every ordering of the rest."""
+    total = F(0)
+    n = sum(counts)
+    for up in tw.VALUES:
+        for c1 in tw.VALUES:
+            for c2 in tw.VALUES:
+                first = (c1, up, c2)    # the dealing order of reference.play: seat, upcard, seat
+                left = list(counts)
+                prob = F(1)
+                for i, v in enumerate(first):
+                    if left[v - 1] == 0:
+                        break
+                    prob *= F(left[v - 1], n - i)
+                    left[v - 1] -= 1
+                else:
+                    total += prob * max(_forced(rules, first, left, basic, a)
+                                        for a in _first_actions(rules, up, [c1, c2]))
+    return total
+
+
+def _first_actions(rules, up, cards):
+    return reference.options(rules, up, reference.Hand(list(cards), False, False), 1)
+
+
+def _forced(rules, first, left, basic, action):
+    seat = tw.of(first[0], first[2])
+
+    def strategy(hand, up, ctx, allowed):
+        if ctx == tw.Context() and hand == seat and tw.cards(hand) == 2:
+            return action
+        return basic(hand, up, ctx, allowed)
+
+    def draws(path):
+        if len(path) < 3:
+            return [(first[len(path)], F(1))]
+        rest = list(left)
+        for v in path[3:]:
+            rest[v - 1] -= 1
+        m = sum(rest)
+        return [(v, F(c, m)) for v, c in zip(tw.VALUES, rest) if c]
+
+    return sum((p * net for _, p, net in reference.every_path(
+        lambda deal: reference.play(rules, deal, strategy), draws)), F(0))
+
+
+@pytest.mark.parametrize("rules", SMALL_RULES, ids=("peek-s17", "no-hole-card-h17"))
+def test_composition_return_equals_a_round_by_round_recomputation(rules):
+    basic = basic_of(rules)
+    play = tc.composition_play(rules, tw.FiniteShoe(SMALL), basic)
+    assert play.expected_return == reference_return(rules, SMALL, basic)
+    # at least basic strategy's return on the same shoe, strictly more here, hand by hand too
+    assert play.expected_return > play.basic_return
+    assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
+    assert play.basic_return == tw.expected_return(tw.first_round(rules, tw.FiniteShoe(SMALL), basic))
+    assert play.differences()
+
+
+def test_the_round_law_is_the_values_of_the_composition_play():
+    rules = tw.Rules(max_hands=4, surrender=True)
+    play = tc.composition_play(rules, tw.FiniteShoe((2, 1, 1, 1, 1, 1, 1, 1, 1, 4)), basic_of(rules))
+    assert any(h.action == tw.SPLIT for h in play.hands)
+    for h in play.hands:
+        if h.action != tw.SPLIT:
+            assert sum(h.distribution.values()) == 1
+            assert sum(net * m for net, m in h.distribution.items()) == h.value
+    law, split_p, split_net = tc.round_law(rules, play.hands)
+    assert sum(law.values()) + split_p == 1 and split_p > 0
+    assert sum(net * p for net, p in law.items()) + split_p * split_net == play.expected_return >= play.basic_return
+    split = [h for h in play.hands if h.action == tw.SPLIT]
+    assert split_p == sum(h.probability * (1 - h.dealer_blackjack * rules.peeks(h.up)) for h in split)
+
+
+def test_the_c_table_plays_the_first_decisions_and_basic_strategy_after():
+    rules = tw.Rules(max_hands=1, surrender=True)
+    basic = basic_of(rules)
+    play = tc.composition_play(rules, tw.FiniteShoe(SMALL), basic)
+    cells, plain = strategy_cells(rules, play.strategy), strategy_cells(rules, basic)
+    two = {hand: key for key, hand in hand_keys() if key < lib.KERN_TW_PAIRS}
+    changed = set()
+    for h in play.hands:
+        if len(h.values) > 1:
+            cell = lib.kern_tw_cell(0, h.up, 0, two[h.hand])
+            changed |= {cell, lib.kern_tw_cell(0, h.up, 1, two[h.hand])}    # (the seat may split: not reached)
+            assert cells[cell] == {"S": lib.KERN_TW_STAND, "H": lib.KERN_TW_HIT, "D": lib.KERN_TW_DOUBLE,
+                                   "R": lib.KERN_TW_SURRENDER}[h.action]
+    others = np.ones(cells.size, dtype=bool)
+    others[list(changed)] = False
+    assert (cells[others] == plain[others]).all()
+    # the simulation's null (the first round's law under those cells) is the exact distribution
+    law = labelled(first_round_law(rules, SMALL, cells), tg.net_label)
+    exact = tw.net_distribution(play.hands)
+    assert law.keys() == {tg.net_label(net) for net, p in exact.items() if p}
+    for net, p in exact.items():
+        if p:
+            assert law[tg.net_label(net)] == pytest.approx(float(p), rel=1e-12)
+
+
+def test_pontoon_composition_play_is_at_least_its_basic_strategy():
+    rules = GAMES["pontoon"].game_rules(max_hands=2)
+    counts = (2, 1, 1, 1, 1, 4, 4, 4, 1, 4)       # the 6s, 7s, 8s one of each suit (the suited bonuses)
+    play = tc.composition_play(rules, tw.FiniteShoe(counts), basic_of(rules), pt.PontoonEvaluator)
+    assert play.expected_return > play.basic_return
+    assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
+
+
+def test_chart_marks_and_lists_every_difference():
+    rules = tw.Rules(max_hands=1, surrender=True)
+    play = tc.composition_play(rules, tw.FiniteShoe(SMALL), basic_of(rules))
+    table = tc.chart(play)
+    assert table["rows"]["10+6"] and table["rows"]["A+7"] and "A+10" not in table["rows"]
+    listed = {(d["hand"], d["upcard"]) for d in table["differences"]}
+    ups = table["upcards"]
+    marked = {(name, ups[i]) for name, codes in table["rows"].items() for i, c in enumerate(codes)
+              if c != table["basic"][name][i]}
+    assert listed == marked and len(listed) == len(play.differences())
+    text, csv = tc.chart_text(table), tc.chart_csv(table)
+    assert text.count("*") == len(listed) + 1 and text.count("(basic ") == len(listed)
+    assert csv.count("*") == len(listed) and csv.splitlines()[0] == "hand,2,3,4,5,6,7,8,9,10,A"
+    # a cell's code is the action with its fallback: Ds/Rs where standing beats hitting
+    for h in play.hands:
+        if h.action == tw.DOUBLE and h.values[tw.STAND] > h.values[tw.HIT]:
+            assert tc.code(h) == "Ds"
+
+
+@pytest.fixture
+def small_shoe(monkeypatch):
+    """The games' composition play on the small shoe (the full shoes take minutes: slow tests)."""
+    def play(rules, decks, tens_per_deck):
+        return tc.composition_play(rules, tw.FiniteShoe(SMALL), tg.infinite(rules)[1],
+                                   pt.PontoonEvaluator if rules.pontoon else None)
+    monkeypatch.setattr(tg, "composition_play", play)
+    return play
+
+
+def test_cli_reports_and_charts_the_composition_strategy(small_shoe):
+    import json
+
+    run = CliRunner().invoke
+    result = run(main, ["game", "blackjack", "--strategy", "composition", "--option", "max-hands=2", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    expected = small_shoe(GAMES["blackjack"].game_rules(max_hands=2), 8, 16)
+    assert report["parameters"]["main_bet_shoe"] == "full 8-deck"
+    assert report["parameters"]["composition"]["basic_strategy_net_this_shoe"] == \
+        f"{expected.basic_return.numerator}/{expected.basic_return.denominator}"
+    text = run(main, ["game", "blackjack", "--chart", "--strategy", "composition", "--option", "max-hands=2"])
+    assert text.exit_code == 0 and text.output.strip() == tc.chart_text(tc.chart(expected)).strip()
+    csv = run(main, ["game", "blackjack", "--chart", "csv", "--strategy", "composition", "--option", "max-hands=2"])
+    assert csv.exit_code == 0 and csv.output.strip() == tc.chart_csv(tc.chart(expected)).strip()
+
+
+def test_cli_refuses_the_composition_strategy_where_it_is_not_defined(tmp_path):
+    run = CliRunner().invoke
+    switch = run(main, ["game", "blackjack-switch", "--strategy", "composition"])
+    assert switch.exit_code == 2 and "--strategy composition is not offered" in switch.output
+    assert len(switch.output.strip().splitlines()) == 1
+    chart = tmp_path / "chart.csv"
+    chart.write_text(GAMES["blackjack"].chart("csv"))
+    both = run(main, ["game", "blackjack", "--strategy", "composition", "--option", f"chart={chart}"])
+    assert both.exit_code == 2 and "go together" in both.output
+
+
+@pytest.mark.slow
+def test_simulation_plays_the_composition_strategy():
+    # 4 decks (the fewest blackjack deals): the full shoe's table takes minutes.
+    game = GAMES["blackjack"]
+    sim = game.simulate(20000, rngcore.Generator(bytes(range(32)).hex(), 3), strategy="composition", decks=4)
+    main_bet = sim.bets[0]
+    assert "composition strategy" in sim.procedure
+    low, high = main_bet.interval
+    assert low <= float(main_bet.exact.rtp) <= high
+    assert sim.outcome_fit.pvalue > 1e-9
+    basic = game.analyse(strategy="basic", decks=4).bet("main")
+    assert main_bet.exact.rtp > basic.rtp
