@@ -418,7 +418,7 @@ def _old_journal(path, bodies, version):
     db.close()
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_an_older_journal_is_migrated_and_its_chain_continues(tmp_path, version):
     source = tmp_path / "new.sqlite"
     with Journal(source, batch="round") as j:
@@ -432,9 +432,10 @@ def test_an_older_journal_is_migrated_and_its_chain_continues(tmp_path, version)
         v = j.verify()
         assert v.ok and v.records == len(list(j.rows())) > len(old)
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     meta = dict(db.execute("SELECT key, value FROM meta"))
     assert meta["meter_records"] == "since schema 4" and meta["created_by"] == "rngcert 0"
+    assert meta["free_spin_heights"] == "since schema 5"
     indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "records_open" in indexes and "records_round" not in indexes
     assert db.execute("PRAGMA page_size").fetchone()[0] == 4096  # an existing file keeps its pages

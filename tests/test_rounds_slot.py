@@ -26,6 +26,20 @@ MODEL = "examples/slot_two_scatters.toml"  # free spins with retriggers and a se
 STAKE = 243
 
 
+def _heights_free_spins() -> str:
+    """Reel heights per spin and free spins (tests/test_slot_ways_free.py), reel 3 all scatters so that every
+    play starts free spins: each round journals every free spin's height draws."""
+    from tests.test_slot_ways_free import GAME
+
+    text = GAME.replace('"A S K W X"]\nbase_weights', '"S S S S S"]\nbase_weights').replace(
+        "spins = { 2 = 2, 3 = 3 }", "spins = { 1 = 1, 2 = 2, 3 = 3 }")
+    assert text.count("S S S S S") == 1 and "1 = 1, 2 = 2" in text
+    return text
+
+
+HEIGHTS_STAKE = 12  # bet.total of _heights_free_spins()
+
+
 @pytest.fixture
 def model(tmp_path):
     path = tmp_path / "model.toml"
@@ -136,16 +150,22 @@ GRID = [(t, h) if (t, h) in QUICK else pytest.param(t, h, marks=pytest.mark.slow
         for t in STATES for h in ("after-commit", "before-commit", "exception")]
 
 
+@pytest.mark.parametrize("heights", [False, True], ids=["two-scatters", "heights-free-spins"])
 @pytest.mark.parametrize("target,how", GRID)
-def test_a_slot_round_stopped_at_every_state_is_finished_by_5_1(tmp_path, model, target, how):
-    """One in the default run; every state and kind of stop under -m slow."""
+def test_a_slot_round_stopped_at_every_state_is_finished_by_5_1(tmp_path, model, target, how, heights):
+    """One in the default run; every state and kind of stop under -m slow.  The heights model's rounds all
+    play free spins, each drawing its reels' heights again: a settled one pays what its record re-derives."""
     import os
     import subprocess
     import sys
 
+    stake = HEIGHTS_STAKE if heights else STAKE
+    if heights:
+        model = tmp_path / "heights.toml"
+        model.write_text(_heights_free_spins())
     game = f"slot:{model}"
     script = tmp_path / "child.py"
-    script.write_text(CHILD.format(bets={game: [("ann", "spin", STAKE, None)]}, seed=SEED))
+    script.write_text(CHILD.format(bets={game: [("ann", "spin", stake, None)]}, seed=SEED))
     path = tmp_path / "killed.sqlite"
     done = subprocess.run([sys.executable, str(script), str(path), game, target, how, "event"],
                           env=dict(os.environ, PYTHONSAFEPATH="1"), capture_output=True, text=True, timeout=120)
@@ -159,6 +179,16 @@ def test_a_slot_round_stopped_at_every_state_is_finished_by_5_1(tmp_path, model,
         assert round_id == 2 and final == ("DONE" if determined else "VOID")
     db = sqlite3.connect(path)
     assert db.execute("SELECT COUNT(*) FROM records WHERE kind = 'outcome'").fetchone()[0] >= 1
+    engine = rules_for(game).engine
+    for events in rounds.values():
+        outcome = next((e for e in events if e["kind"] == "outcome"), None)
+        moves = [e for e in events if e["kind"] == "settlement"]
+        if outcome is not None and heights:
+            assert outcome["record"]["free_heights"] and len(outcome["record"]["free_heights"]) == \
+                len(outcome["record"]["stops"]) - 1
+        if outcome is not None and moves and moves[0]["result"] != "void":
+            award = engine.round_dealt("play", outcome["record"]).features["award"]
+            assert moves[0]["returned"] + moves[0]["paid"] == award
 
 
 def test_a_bonus_play_journals_its_draws_and_replays_to_them(tmp_path):
@@ -197,6 +227,81 @@ def test_a_feature_play_journals_its_draws_and_replays_to_them(tmp_path, example
         broken[kind] = broken[kind][:-1]
         with pytest.raises(ValueError, match="owes|is not"):
             engine.round_dealt("play", broken)
+
+
+def test_free_spins_with_reel_heights_journal_every_spins_heights(tmp_path):
+    """Each free spin's height draws are journaled (``free_heights``), recall shows every spin's heights,
+    a replay re-derives them equal to the journal, and a record whose height draws are not one play is refused."""
+    path = tmp_path / "heights.toml"
+    path.write_text(_heights_free_spins())
+    game = f"slot:{path}"
+    engine = rules_for(game).engine
+    with Journal(tmp_path / "h.sqlite", batch="round") as j:
+        _play_bets = [Bet("ann", "spin", HEIGHTS_STAKE)]
+        g = rngcore.Generator(SEED, stream=4)
+        for _ in range(12):
+            step(j, game, _play_bets, g)
+        rounds = j.events()
+        for round_id, events in rounds.items():
+            outcome = next(e for e in events if e["kind"] == "outcome")
+            rec = outcome["record"]
+            assert len(rec["heights"]) == 3 and len(rec["free_heights"]) == len(rec["stops"]) - 1 >= 1
+            assert all(len(h) == 3 for h in rec["free_heights"])
+            shown = outcome["shown"]
+            assert shown.startswith("heights ") and f"{len(rec['free_heights'])} free spins (heights " in shown
+            replayed = rc.replay(j, round_id, SEED)
+            assert replayed.equal and replayed.derived["free_heights"] == rec["free_heights"]
+            settled = next(e for e in events if e["kind"] == "settlement")
+            assert engine.round_dealt("play", rec).features["award"] == settled["returned"] + settled["paid"]
+        recalled = rc.recall(j, 3)
+        assert [r["round"] for r in recalled] == [12, 11, 10] and all(
+            r["outcome"]["record"]["free_heights"] for r in recalled)
+    rec = next(e for e in rounds[1] if e["kind"] == "outcome")["record"]
+    spins = len(rec["stops"])
+    for change, says in ((dict(free_heights=rec["free_heights"][:-1]), f"free spin {spins - 1}'s reel heights"),
+                         (dict(free_heights=rec["free_heights"] + [[0, 0, 0]]), "spins' height draws are recorded"),
+                         (dict(free_heights=[[9, 0, 0]] + rec["free_heights"][1:]), "free spin 1's reel heights owes"),
+                         (dict(free_heights=7), "not a list per spin"),
+                         (dict(heights=rec["heights"][:2]), "the paid spin's reel heights owes")):
+        with pytest.raises(ValueError, match=says):
+            engine.round_dealt("play", dict(rec, **change))
+
+
+def test_a_version_4_journal_of_reel_heights_plays_replays_after_its_migration(tmp_path):
+    """Schema 5 changes no earlier record: a reel-heights play without free spins journaled by a version-4
+    rngcert (the paid spin's height draws in ``heights``) is migrated and still replays equal to it."""
+    from tests.test_rounds_journal import _old_journal
+
+    path = tmp_path / "slot_megaways.toml"
+    shutil.copy("examples/slot_megaways.toml", path)
+    game = f"slot:{path}"
+    with Journal(tmp_path / "new.sqlite", batch="round") as j:
+        g = rngcore.Generator(SEED, stream=3)
+        for _ in range(4):
+            step(j, game, [Bet("ann", "spin", rules_for(game).bets["spin"].stake)], g)
+        old = [(r[1], r[3]) for r in j.rows()]
+    _old_journal(tmp_path / "v4.sqlite", old, 4)
+    with Journal(tmp_path / "v4.sqlite") as j:
+        assert j.verify().ok and all(rc.replay(j, n, SEED).equal for n in range(1, 5))
+        assert all("free_heights" not in next(e for e in evs if e["kind"] == "outcome")["record"]
+                   for evs in j.events().values())
+    assert sqlite3.connect(tmp_path / "v4.sqlite").execute("PRAGMA user_version").fetchone()[0] == 5
+
+
+def test_rngcert_play_and_recall_show_each_free_spins_heights(tmp_path):
+    path = tmp_path / "heights.toml"
+    path.write_text(_heights_free_spins())
+    script = tmp_path / "bets.toml"
+    script.write_text(f'rounds = 3\n[[bets]]\ncustomer = "ann"\nbet = "spin"\nstake = {HEIGHTS_STAKE}\n')
+    journal = tmp_path / "p.sqlite"
+    runner = CliRunner()
+    done = runner.invoke(main, ["play", f"slot:{path}", "--journal", str(journal), "--bets", str(script),
+                                "--seed", SEED])
+    assert done.exit_code == 0, done.output
+    recalled = runner.invoke(main, ["journal", "recall", "--last", "3", "--journal", str(journal)])
+    assert recalled.exit_code == 0 and recalled.output.count("free spins (heights ") == 3, recalled.output
+    replayed = runner.invoke(main, ["journal", "replay", "3", "--journal", str(journal), "--seed", SEED])
+    assert replayed.exit_code == 0 and "equals the journal" in replayed.output and "free_heights" in replayed.output
 
 
 def test_a_table_of_plays_writes_what_round_by_round_play_writes(tmp_path, model):
@@ -243,7 +348,7 @@ def test_production_plays_keep_exact_ranges_across_reseeds(tmp_path, model):
 @pytest.mark.slow
 def test_a_thousand_random_power_losses_in_feature_plays(tmp_path):
     """1,000 random stop points (model, round, record; before or after its commit) in plays with reel
-    heights, cascades, hold and spin, a bonus and sticky-wild sessions, each followed by a restart: the
+    heights (with free spins too), cascades, hold and spin, a bonus and sticky-wild sessions, each followed by a restart: the
     invariants hold, a second restart finds nothing, and every settled play pays the award its
     journaled draws re-derive."""
     import random
@@ -257,6 +362,8 @@ def test_a_thousand_random_power_losses_in_feature_plays(tmp_path):
         models.append(f"slot:{tmp_path / name}.toml")
     (tmp_path / "sticky.toml").write_text(RETRIGGERS)
     models.append(f"slot:{tmp_path / 'sticky.toml'}")
+    (tmp_path / "heights.toml").write_text(_heights_free_spins())  # free spins drawing their heights again
+    models.append(f"slot:{tmp_path / 'heights.toml'}")
     rnd = random.Random(19)
     for trial in range(1000):
         game = rnd.choice(models)

@@ -23,14 +23,12 @@ def _models() -> dict[str, str]:
     from test_slot_mystery import GAME as MYSTERY_GAME
 
     return {
-        "heights-free-spins": (ROOT / "examples" / "slot_megaways_free_spins.toml").read_text(encoding="utf-8"),
         "mystery-beyond-32-bits": MYSTERY_GAME.replace('"1/20000"', '"1/5000000000"'),
     }
 
 
 # model, the section named, what the message says
 REFUSALS = [
-    ("heights-free-spins", "free_spins", "does not play free spins with reel heights yet"),
     ("mystery-beyond-32-bits", "mystery", "common denominator 5,000,000,000"),
 ]
 
@@ -70,6 +68,26 @@ def test_the_window_and_round_players_take_their_features():
     assert sf.player_for(sup.model(SCATTER_LEVELS)) == sf.KERNEL
     assert sf.player_for(sup.model(LINE_LEVELS)) == sf.ROUNDS
     assert sf.player_for(sup.model(MYSTERY_GAME)) == sf.ROUNDS
+
+
+def test_reel_heights_go_to_the_kernel_unless_both_ways_or_too_tall():
+    """One way, with or without free spins: the C kernel (a reel's height and stop draws as one virtual stop);
+    both ways with free spins: a round's play; virtual reels past the kernel's limit: the Python players."""
+    from test_slot_heights import GAME as HEIGHTS
+    from test_slot_ways_free import BOTH_WAYS, GAME as HEIGHTS_FREE
+
+    from harness.slot.limits import MAX_KERNEL_HEIGHT_STOPS
+
+    assert sf.player_for(sup.model(HEIGHTS)) == sf.KERNEL
+    assert sf.player_for(sup.model(HEIGHTS_FREE)) == sf.KERNEL
+    assert sf.player_for(sup.model((ROOT / "examples" / "slot_megaways_free_spins.toml").read_text())) == sf.KERNEL
+    assert sf.player_for(sup.model(BOTH_WAYS)) == sf.ROUNDS
+    alone = (lambda text: re.sub(r"feature = .*\n", "", text.split("[free_spins]")[0]))  # noqa: E731
+    assert sf.player_for(sup.model(alone(BOTH_WAYS))) == sf.WINDOWS
+    # reel 1: more (height draw, stop) pairs than the limit: 8 virtual stops x its height weights
+    heavy = HEIGHTS_FREE.replace("{ 1 = 1, 3 = 2 }", f"{{ 1 = 1, 3 = {MAX_KERNEL_HEIGHT_STOPS // 8} }}")
+    assert sf.player_for(sup.model(heavy)) == sf.ROUNDS
+    assert sf.player_for(sup.model(alone(heavy))) == sf.WINDOWS
 
 
 def _supported() -> dict[str, str]:

@@ -70,7 +70,8 @@ def test_a_round_plays_window_games_as_the_window_player_does(name):
     got = simulate_windows(m, 400, g, _empty(m, WINDOW_PLAYER, describe(g)), chunk=1)
     assert (got.plays, got.hits, got.paid, got.win_sq) == _totals(plays)
     assert got.hits and (m.cascade is None or any(p.refills for p in plays))
-    assert (m.heights is not None) == all(len(p.heights) == m.reels for p in plays)
+    assert (m.heights is not None) == all(len(p.heights) == len(p.spins) and all(len(h) == m.reels for h in p.heights)
+                                          for p in plays)
     _replays(m, plays[:150])
 
 

@@ -1,6 +1,6 @@
 """Free spins in ways games with reel heights per spin or both-ways pays (docs/slot_model.md, "Reel
 heights per spin", "Both-ways pays"): the stages of harness.slot.exact built from every height's
-columns (harness.slot.heights.reelset) and read both ways by the ways programme, against a brute force
+columns (harness.slot.height_reels.reelset) and read both ways by the ways programme, against a brute force
 that lists every height, stop and way of the paid spin and of one free spin, read from both ends
 where the game says so (``ways_reference``), and combines them into the whole play's distribution (without retriggers:
 exactly, every number of free spins convolved; with them: first-step equations over the spins left),
@@ -167,8 +167,128 @@ def test_what_heights_with_free_spins_still_refuse_is_located(tmp_path, text, wh
     refused(tmp_path, text, where)
 
 
-def test_simulation_is_refused_located_not_played_without_the_free_spins(tmp_path):
-    simulate_refused(tmp_path, GAME, "free_spins: --simulate does not play free spins with reel heights yet")
+# --- the plays: every spin draws its reels' heights again (harness/slot/spin.py, the C kernel) ------------
+
+SEED = bytes(range(32))
+
+
+def reference_spin(m, draw, *, feature: bool):
+    """One spin by the rules alone: reel by reel, the height (``draw(H)`` below the total height weight, the
+    heights in order each covering its weight), then the stop (``draw(W)`` below the total stop weight, the
+    physical stops in order each covering theirs).  (stops, height draws, credits, scatters shown)."""
+    strips = m.feature_strips if feature else m.base_strips
+    weights = m.feature_weights if feature else m.base_weights
+    sx = m.free_spins.scatter  # a symbol index
+    stops, drawn, window = [], [], []
+    for r, strip in enumerate(strips):
+        by_draw = [h for h, w in m.heights[r] for _ in range(w)]
+        virtual = [p for p, w in enumerate(weights[r] if weights else [1] * len(strip)) for _ in range(w)]
+        j = draw(len(by_draw))
+        v = draw(len(virtual))
+        drawn.append(j)
+        stops.append(v)
+        window.append([strip[(virtual[v] + i) % len(strip)] for i in range(by_draw[j])])
+    n = sum(col.count(sx) for col in window)
+    credits = (m.bet_per_line * sum(ref.symbol_pays(m, window, both_ways=m.both_ways).values())
+               + award(m.symbols[sx].pays, n) * m.total_bet)
+    return stops, drawn, credits * (m.free_spins.multiplier if feature else 1), n
+
+
+def reference_play(m, draw):
+    """(every spin's stops, every spin's height draws, award): the paid spin, then each free spin once owed."""
+    stops, drawn, award_, n = reference_spin(m, draw, feature=False)
+    spins, heights, owed = [stops], [drawn], award(m.free_spins.spins, n)
+    while owed:
+        stops, drawn, credits, n = reference_spin(m, draw, feature=True)
+        spins.append(stops)
+        heights.append(drawn)
+        award_ += credits
+        owed += award(m.free_spins.retrigger, n) - 1
+    return spins, heights, award_
+
+
+@pytest.mark.parametrize("text", [GAME, RETRIGGERS, BOTH_WAYS], ids=["heights", "retriggers", "both ways"])
+def test_a_play_draws_every_spins_heights_as_the_reference_does(text):
+    """From one seeded stream, the round's play and the reference draw the same heights and stops, spin for
+    spin (free spins included), and award the same; the play re-derives from its record."""
+    import rngcore
+
+    from harness.slot.spin import Player
+
+    m = model(text)
+    player, g = Player(m), rngcore.Generator(SEED, stream=11)
+    mine = rngcore.Generator(SEED, stream=11)
+    freed = 0
+    for _ in range(400):
+        p = player.spin(g)
+        assert (p.stops, p.heights, p.award) == reference_play(m, lambda bound: int(mine.integers(0, bound)))
+        assert player.evaluate(p.stops, heights=p.heights) == p
+        freed += len(p.spins) - 1
+    assert freed > 50
+
+
+@pytest.mark.parametrize("text", [GAME, RETRIGGERS], ids=["heights", "retriggers"])
+def test_the_kernel_plays_the_draws_a_round_plays(text):
+    """The C kernel draws each reel's height then its stop, on every spin, as a round's play does: from one
+    stream its totals are the plays' totals."""
+    import rngcore
+
+    from harness.slot.simulate import simulate
+    from harness.slot.spin import Player
+
+    m = model(text)
+    player, g = Player(m), rngcore.Generator(SEED, stream=12)
+    plays = [player.spin(g) for _ in range(3000)]
+    got = simulate(m, 3000, rngcore.Generator(SEED, stream=12))
+    assert got.engine == "C"
+    assert (got.plays, got.hits, got.line_win, got.scatter_win, got.feature_win, got.free_spins, got.win_sq) == (
+        3000, sum(1 for p in plays if p.award or len(p.spins) > 1), sum(p.line_win for p in plays),
+        sum(p.scatter_win for p in plays), sum(p.feature_win for p in plays), sum(len(p.spins) - 1 for p in plays),
+        sum(p.award ** 2 for p in plays))
+    assert got.free_spins > 500
+
+
+@pytest.mark.parametrize("text", [GAME, BOTH_WAYS], ids=["heights", "both ways"])
+def test_every_draw_of_a_spin_is_read_as_the_brute_force_reads_it(text):
+    """Every height draw and stop draw of every reel, of the paid spin and of a free spin, read by the round's
+    play: the distribution of (credits, spins awarded) equals the brute force's over every height and stop."""
+    import itertools
+
+    from harness.slot.spin import Player
+
+    m = model(text)
+    player = Player(m)
+    for stage, feature in ((player.base, False), (player.free, True)):
+        got: dict = {}
+        per_reel = [range(sum(ws)) for _, ws in stage.heights]
+        combos = list(itertools.product(*(itertools.product(h, range(b)) for h, b in zip(per_reel, stage.bounds.tolist()))))
+        for combo in combos:
+            drawn, stops = tuple(j for j, _ in combo), tuple(v for _, v in combo)
+            spin = stage.evaluate(stops, stage.columns(stops, drawn), heights=drawn)
+            key = (spin.win, spin.spins_awarded)
+            got[key] = got.get(key, 0) + Fraction(1, len(combos))
+        want: dict = {}
+        for q, c, j, _ in spins(m, feature=feature):
+            want[(c, j)] = want.get((c, j), 0) + q
+        assert got == want
+
+
+def test_heights_with_free_spins_simulate_inside_the_exact_interval(tmp_path):
+    """The C kernel (one way) and a round's play (both ways) draw every free spin's heights again."""
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    for text, plays, engine in ((RETRIGGERS, 200_000, "C"), (BOTH_WAYS, 20_000, "Python round play")):
+        path = tmp_path / "game.toml"
+        path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["slot", str(path), "--simulate", str(plays), "--seed", SEED.hex(), "--json"])
+        assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+        report = json.loads(result.stdout)["simulation"]
+        assert report["plays"] == plays and report["engine"] == engine and report["free_spins"] > 0, report
+        assert report["rtp_exact_inside"] and report["hit_frequency_exact_inside"], report
 
 
 def test_both_ways_free_spins_simulate_inside_the_exact_interval(tmp_path):
@@ -215,11 +335,20 @@ def test_example_verdict_and_docs_row(example):
     assert f"1 in {float(1 / example.rarest.probability):,.0f}" in row and "pass" in row
 
 
-def test_a_play_of_free_spins_with_heights_is_refused_not_drawn_at_full_height():
-    from harness.slot.errors import ModelError
-    from harness.slot.spin import Player
+@pytest.mark.slow
+@pytest.mark.parametrize("name, plays", [("slot_megaways_free_spins", 20_000_000),
+                                         ("slot_megaways_both_ways", 20_000)])
+def test_example_simulates_inside_the_exact_interval(name, plays):
+    """The shipped example through the C kernel at 20 M plays (and the both-ways example, free spins added,
+    through a round's play): the exact RTP and hit frequency inside the 99.9% intervals."""
+    import rngcore
 
-    with pytest.raises(ModelError, match="free_spins: a play of free spins with reel heights per spin is not drawn"):
-        Player(model(GAME))
-    player = Player(model(FIXED_BOTH_WAYS))  # both ways: a free spin is read as the analysis reads it
-    assert player.free is not None
+    from harness.slot.simulate import simulate
+
+    text = (ROOT / "examples" / f"{name}.toml").read_text(encoding="utf-8")
+    if name == "slot_megaways_both_ways":
+        text += '[free_spins]\nscatter = "SCATTER"\nspins = { 4 = 8 }\nretrigger = { 4 = 4 }\nmultiplier = 2\n'
+    m = model(text)
+    got = simulate(m, plays, rngcore.Generator(SEED, stream=13))
+    assert got.agrees(analyse(m)) == (True, True), (float(analyse(m).rtp), got.rtp_interval())
+    assert got.free_spins > 0

@@ -781,7 +781,14 @@ static inline uint32_t spin_reels(rng_source *src, kern_slot_draws *d, const ker
         return scat;
     }
     for (uint32_t r = 0; r < rs->reels; r++) {
-        uint32_t stop = next_stop(src, d, rs->strip_len[r]);
+        uint32_t stop;
+        if (rs->height_draws) { /* the reel's height, then its stop (never pre-drawn: game_ok) */
+            uint32_t stops_at_height = rs->strip_len[r] / rs->height_draws[r];
+            uint32_t height = rng_bounded32(src, rs->height_draws[r]);
+            stop = height * stops_at_height + rng_bounded32(src, stops_at_height);
+        } else {
+            stop = next_stop(src, d, rs->strip_len[r]);
+        }
         stops[r] = stop;
         size_t at = (size_t)rs->stop_off[r] + stop;
         cols[r] = rs->window + at * rs->rows;
@@ -912,6 +919,12 @@ static int game_ok(const kern_slot_game *g)
         }
         if (most_cell > g->max_scatter) {
             return 0;
+        }
+        for (uint32_t r = 0; sets[i]->height_draws && r < sets[i]->reels; r++) {
+            uint32_t h = sets[i]->height_draws[r];
+            if (h == 0 || sets[i]->strip_len[r] % h != 0 || g->draws) { /* heights are drawn one by one */
+                return 0;
+            }
         }
     }
     if (g->draws) {

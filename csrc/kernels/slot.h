@@ -31,6 +31,10 @@
  * strips) until none remain.  When every strip has the same length the
  * values come from rng_bounded_max32_batch, which yields exactly the values
  * of those successive calls with the words fetched in bulk (kern_slot_draws).
+ * A reel set with height_draws (reel heights per spin) draws each reel's
+ * height first, rng_bounded32(src, height_draws[r]), then its stop,
+ * rng_bounded32(src, W_r), reel by reel, on the paid spin and on every free
+ * spin: the draws of a round's play (harness/slot/spin.py), one for one.
  * No modulo or float scaling picks a stop.
  *
  * A payline game's spin is paid line by line through the automaton (a
@@ -77,6 +81,10 @@ typedef struct kern_slot_reelset {
     const uint32_t *stop_off;    /* [reels] first stop of reel r in window/scat */
     const uint8_t *window;       /* [(stop_off[r] + s) * rows + h] symbol shown */
     const uint16_t *scat;        /* [stop_off[r] + s] scatter cell of that column */
+    const uint32_t *height_draws; /* NULL, or [reels] (reel heights per spin): the bound of reel r's
+                                     height draw, made before its stop; with W = strip_len[r] /
+                                     height_draws[r], height draw j and stop draw s show virtual stop
+                                     j * W + s (harness/slot/heights.py, reelset) */
 } kern_slot_reelset;
 
 typedef struct kern_slot_lines {

@@ -19,7 +19,11 @@
 * ``slot-exact-megaways-free-spins``: the exact analysis of
   ``examples/slot_megaways_free_spins.toml`` (the same reels with free spins that
   retrigger: a second stage, one free spin, built from every height's columns,
-  :func:`harness.slot.heights.reelset`) against the one-way example's, same run.
+  :func:`harness.slot.height_reels.reelset`) against the one-way example's, same run.
+* ``slot-sim-megaways-free-spins``: ``--simulate`` of that example in the C kernel
+  (every spin, each free spin too, draws each reel's height then its stop) against
+  a round's play in Python (:mod:`harness.slot.play_player`, the same draws), same
+  run; both must hold the exact RTP and hit frequency in their 99.9% intervals.
 """
 from __future__ import annotations
 
@@ -35,6 +39,10 @@ BOTH_WAYS = "examples/slot_megaways_both_ways.toml"  # shipped; found by shipped
 BOTH_WAYS_RTP = Fraction(1937181592419057, 2048000000000000)  # pinned; tests/test_slot_ways_both.py checks it
 FREE_SPINS = "examples/slot_megaways_free_spins.toml"  # shipped; found by shipped_or_skip at set-up
 FREE_SPINS_RTP = Fraction(278551035023966809640019, 305065280307200000000000)  # tests/test_slot_ways_free.py checks it
+
+SIM_SPINS = 500_000  # the C kernel's run
+PLAY_SPINS = 5_000  # a round's play: thousands a second
+SEED = bytes(range(32))
 
 SMALL = """
 name = "ways programme bench"
@@ -84,6 +92,34 @@ def _check_example(a) -> None:
     assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
 
 
+@functools.cache
+def _free_spins_analysis():
+    from harness.slot.exact import analyse
+    from harness.slot.model import load_model
+
+    return analyse(load_model(shipped_or_skip(FREE_SPINS)))
+
+
+def _setup_sim(spins: int, player: str):
+    import rngcore
+
+    from harness.slot import play_player, simulate
+
+    model = _free_spins_analysis().model  # analysed outside the timed call
+    if player == "kernel":
+        return lambda: simulate.simulate(model, spins, rngcore.Generator(SEED, 1))
+    return lambda: play_player.simulate_plays(model, spins, rngcore.Generator(SEED, 1),
+                                              simulate.SimulationResult(total_bet=model.total_bet))
+
+
+def _check_sim(spins: int):
+    def check(result) -> None:
+        assert result.plays == spins and result.free_spins > 0 and not result.interrupted, result.plays
+        assert result.agrees(_free_spins_analysis()) == (True, True), result.rtp_interval()
+
+    return check
+
+
 def _check_both_ways(a) -> None:
     assert a.rtp == BOTH_WAYS_RTP and a.model.both_ways, a.rtp
     assert a.cycle == EXAMPLE_CYCLE and a.rarest.name == "scatter 6+ x SCATTER"
@@ -128,4 +164,8 @@ CASES = [
               functools.partial(_setup_example, FREE_SPINS), EXAMPLE_CYCLE, "combinations", check=_check_free_spins),
     BenchCase("slot-exact-megaways-free-spins", "no-free-spins", _setup_example, EXAMPLE_CYCLE, "combinations",
               baseline=True, check=_check_example),
+    BenchCase("slot-sim-megaways-free-spins", "rngcert-c-kernel", functools.partial(_setup_sim, SIM_SPINS, "kernel"),
+              SIM_SPINS, "plays", target=">= 100x round-play", check=_check_sim(SIM_SPINS)),
+    BenchCase("slot-sim-megaways-free-spins", "round-play", functools.partial(_setup_sim, PLAY_SPINS, "play"),
+              PLAY_SPINS, "plays", baseline=True, check=_check_sim(PLAY_SPINS)),
 ]

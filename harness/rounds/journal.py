@@ -63,7 +63,7 @@ from typing import Iterator
 
 from harness.rounds.writer import COLUMNS, Inline, Threaded
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 PAGE_SIZE = 16384  # a new file's pages: fewer, fuller pages than SQLite's 4096 for rows of a few hundred bytes
 GENESIS = "0" * 64
 
@@ -92,6 +92,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # tables are unchanged, but a version-3 reader would finish a metered game's round without its
     # meters, so version 4 refuses it
     4: ("INSERT OR IGNORE INTO meta VALUES ('meter_records', 'since schema 4')",),
+    # a slot outcome record of a game with reel heights and free spins keeps each free spin's height draws
+    # (``free_heights``): the tables and every earlier record are unchanged, but a version-4 reader cannot
+    # re-derive such a play, so version 5 refuses it
+    5: ("INSERT OR IGNORE INTO meta VALUES ('free_spin_heights', 'since schema 5')",),
 }
 
 

@@ -21,6 +21,7 @@ Modules, one job each:
 * :mod:`~harness.slot.jackpot`: progressive levels won by counts of one symbol;
 * :mod:`~harness.slot.both_ways`: both-ways pays (paylines: every distinct window read);
 * :mod:`~harness.slot.heights`: reel heights drawn per spin (Megaways-style);
+* :mod:`~harness.slot.height_reels`: those reels' (height, stop) draws as virtual stops (free spins, the C kernel);
 * :mod:`~harness.slot.window`: whole windows read one at a time (the cascade, sticky and both-ways modules);
 * :mod:`~harness.slot.cap`: the award cap, by the joint programme over line-pay distributions;
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;

@@ -45,7 +45,7 @@ from harness.slot import cap as cp
 from harness.slot import cascade as cs
 from harness.slot import cascade_stage as cst
 from harness.slot import feature as fs
-from harness.slot import heights as ht
+from harness.slot import height_reels, heights as ht
 from harness.slot import hold_spin as hs
 from harness.slot import jackpot as jp
 from harness.slot import progressive as pj
@@ -413,9 +413,10 @@ def rarest_class(classes) -> OutcomeClass | None:
 
 
 def _reels(model: SlotModel, *, feature: bool = False) -> ReelSet:
-    """A stage's reels; with reel heights per spin, every height's columns as virtual stops (:func:`ht.reelset`)."""
+    """A stage's reels; with reel heights per spin, every height's columns as virtual stops
+    (:func:`harness.slot.height_reels.reelset`)."""
     if model.heights is not None:
-        return ht.reelset(model, feature=feature)
+        return height_reels.reelset(model, feature=feature)
     return feature_reelset(model) if feature else base_reelset(model)
 
 

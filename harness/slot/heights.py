@@ -25,12 +25,9 @@ from __future__ import annotations
 import itertools
 import math
 
-import numpy as np
-
 from harness.slot.errors import ModelError
 from harness.slot.limits import MAX_HEIGHT_WINDOWS
 from harness.slot.model import SlotModel
-from harness.slot.reelset import EMPTY, ReelSet
 from harness.slot import ways
 from harness.slot.window import WindowFigures, accumulate, column_groups
 from harness.slot import ways_rule
@@ -47,38 +44,6 @@ def _groups(model: SlotModel) -> list[dict[int, list[tuple[tuple[int, ...], int]
     """Per reel, per height it can draw: (column shown, stops showing it)."""
     return [{h: list(column_groups([strip], [model.base_weights[r]] if model.base_weights else None, h)[0].items())
              for h, w in model.heights[r] if w} for r, strip in enumerate(model.base_strips)]
-
-
-def reelset(model: SlotModel, *, feature: bool = False) -> ReelSet:
-    """One stage's reels (base game, or the free spins' strips) as a :class:`~harness.slot.reelset.ReelSet`
-    of virtual stops: per reel, every height ``h`` times every stop, ``weight(h) x stop weight`` of them
-    each, its column padded below with :data:`~harness.slot.reelset.EMPTY` to ``rows`` (cells it does
-    not show, which match nothing).  The stages of a game with free spins are built from it
-    (:func:`harness.slot.ways.build_stage` reads a column without its padding); its cycle is
-    :func:`cycle`'s, and its scatter cells count only the rows shown.
-    """
-    strips = model.feature_strips if feature else model.base_strips
-    weights = model.feature_weights if feature else model.base_weights
-    code = model.scatter_code
-    windows, scatters = [], []
-    for r, strip in enumerate(strips):
-        s = np.asarray(strip, dtype=np.uint8)
-        stops = np.asarray(weights[r], dtype=np.int64) if weights else np.ones(len(s), dtype=np.int64)
-        rows, repeat = [], []
-        for h, hw in model.heights[r]:
-            if not hw:
-                continue
-            shown = s[(np.arange(len(s))[:, None] + np.arange(h)[None, :]) % len(s)]
-            rows.append(np.pad(shown, ((0, 0), (0, model.rows - h)), constant_values=EMPTY))
-            repeat.append(stops * hw)
-        w = np.repeat(np.concatenate(rows), np.concatenate(repeat), axis=0)
-        cell = np.zeros(len(w), dtype=np.uint16)
-        for symbol, place in zip(code.symbols, code.place):
-            cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
-        windows.append(np.ascontiguousarray(w))
-        scatters.append(cell)
-    return ReelSet(rows=model.rows, windows=tuple(windows), scatters=tuple(scatters),
-                   column_max=code.column_max(model.rows))
 
 
 def solve(model: SlotModel) -> WindowFigures:

@@ -40,6 +40,7 @@ MAX_START_WINDOWS = 200_000  # distinct paid-spin windows of a cascade model (co
 MAX_TRANSITIONS = 2_000_000  # refill outcomes a cascade chain follows, over all its states
 MAX_LADDER = 100  # rungs of a cascade's multiplier ladder
 MAX_BOTH_WAYS_READS = 20_000_000  # both-ways pays: distinct windows x paylines x 2 directions read (~ a minute)
+MAX_KERNEL_HEIGHT_STOPS = 2**20  # --simulate in C, reel heights: one reel's (height draw, stop) pairs (rows bytes each)
 MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin, read window by window: distinct windows over every height combination
 MAX_BOTH_WAYS_TABLE = 1_000_000  # both-ways ways: truth-table entries over the paying symbols (3^reels each at most; ~3 s)
 MAX_WAYS_STATES = 500_000  # the ways programme (harness.slot.ways): states, state pairs or state sets at one reel

@@ -20,7 +20,8 @@ from rngcore.errors import raise_for_status
 from harness.slot.jackpot import level_cells
 from harness.slot.lines import LineAutomaton, build_line_automaton
 from harness.slot.model import SlotModel
-from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
+from harness.slot import height_reels
+from harness.slot.reelset import EMPTY, ReelSet, base_reelset, feature_reelset
 from harness.slot.sticky import sticky_symbol
 from harness.slot.ways_rule import WaysRule
 
@@ -43,7 +44,11 @@ class _Keep:
         self._arrays.append(other)  # type: ignore[arg-type]
 
 
-def fill_reelset(keep: _Keep, target, reels: ReelSet) -> None:
+def fill_reelset(keep: _Keep, target, reels: ReelSet, height_draws=None) -> None:
+    """``kern_slot_reelset``; ``height_draws``: per reel the bound of its height draw (reel heights per spin,
+    :func:`harness.slot.height_reels.height_draws`; ``reels`` then :func:`harness.slot.height_reels.reelset`)."""
+    if height_draws is not None:
+        target.height_draws = keep.array(height_draws, np.uint32, "uint32_t *")
     lengths = np.array(reels.lengths, dtype=np.uint32)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.uint32)
     target.reels = reels.reels
@@ -86,7 +91,9 @@ def fill_ways(keep: _Keep, target, rule: WaysRule, n_symbols: int) -> None:
     target.additive = int(rule.adding)
     target.weight = keep.array(weight.ravel(), np.uint32, "uint32_t *")
     target.wild = keep.array(wild.ravel(), np.uint32, "uint32_t *")
-    target.bonus = keep.array([m if m > 1 else 0 for m in rule.multiplier], np.uint32, "uint32_t *")
+    bonus = np.zeros(n_symbols, dtype=np.uint32)  # n_symbols entries, as the kernel reads (EMPTY's too)
+    bonus[:len(rule.multiplier)] = [m if m > 1 else 0 for m in rule.multiplier]
+    target.bonus = keep.array(bonus, np.uint32, "uint32_t *")
     target.paid = keep.array(paid.ravel(), np.uint8, "uint8_t *")
     target.pay = keep.array(pay.ravel(), np.int64, "int64_t *")
     match = np.zeros(n_symbols, dtype=np.uint8)
@@ -193,13 +200,18 @@ class SimGame(_Keep):
         g = self.ptr
         g.reader = READERS[reader]
         fsp = model.free_spins
-        fill_reelset(self, g.base, base_reelset(model))
         # Without free spins the feature strips are the base strips, and never read.
-        fill_reelset(self, g.feature, feature_reelset(model))
+        if model.heights is None:
+            stages, draws, n_symbols = (base_reelset(model), feature_reelset(model)), None, len(model.symbols)
+        else:  # every spin draws each reel's height then its stop: a virtual stop of height_reels.reelset
+            stages = (height_reels.reelset(model), height_reels.reelset(model, feature=True))
+            draws, n_symbols = height_reels.height_draws(model), EMPTY + 1  # EMPTY cells match no symbol
+        fill_reelset(self, g.base, stages[0], draws)
+        fill_reelset(self, g.feature, stages[1], draws)
         if model.ways:  # paid by the ways rule, not through the payline automaton
             g.ways = 1
-            fill_ways(self, g.base_ways, WaysRule.of(model, with_progressive=True), len(model.symbols))
-            fill_ways(self, g.feature_ways, WaysRule.of(model, with_progressive=False), len(model.symbols))
+            fill_ways(self, g.base_ways, WaysRule.of(model, with_progressive=True), n_symbols)
+            fill_ways(self, g.feature_ways, WaysRule.of(model, with_progressive=False), n_symbols)
         else:
             fill_lines(self, g.base_lines, build_line_automaton(model, with_progressive=True), model.paylines)
             fill_lines(self, g.feature_lines, build_line_automaton(model, with_progressive=False), model.paylines)
@@ -227,7 +239,7 @@ class SimGame(_Keep):
             g.jackpot_reset = self.array(resets, np.int64, "int64_t *")
         g.max_free_spins = max_free_spins
         lengths = set(model.stop_totals() + (model.stop_totals(feature=True) if fsp else ()))
-        if len(lengths) == 1:
+        if len(lengths) == 1 and draws is None:
             # Every stop has the same bound: pre-draw in bulk (same values as one call per stop).
             self.draws = ffi.new("kern_slot_draws *")
             self.draws.bound = lengths.pop()

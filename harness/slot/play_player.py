@@ -1,6 +1,6 @@
 """``--simulate`` of the models only a round's play plays: hold and spin, bonuses, the cap, sticky sessions
-the kernel does not follow, cascades with scatters and free spins, free spins paid both ways, payline jackpot
-levels.
+the kernel does not follow, cascades with scatters and free spins, free spins paid both ways (with or without
+reel heights), payline jackpot levels.
 
 The C kernel plays lines, ways, scatters, free spins, the combination
 progressive and the jackpot levels won by a scatter count; the window

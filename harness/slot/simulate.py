@@ -13,7 +13,9 @@ Two players of the same rules (both read paylines through the automaton of
   levels, which the C kernel does not.
 
 :func:`simulate` hands a model to the fastest player that plays every feature
-it has, and refuses one no player plays: the C kernel, the Python window player
+it has, and refuses one no player plays: the C kernel (one-way reel heights
+per spin too, free spins included: each reel's height draw then its stop
+draw, on every spin), the Python window player
 (:mod:`harness.slot.window_player`: both-ways pays, reel heights per spin,
 cascades and their mystery levels) or a round's own play
 (:mod:`harness.slot.play_player`: hold and spin, bonuses, the cap, sticky
@@ -223,8 +225,9 @@ def describe(generator) -> str:
 
 def simulate(model: SlotModel, n: int, generator, *, progress: Callable[[int, int], None] | None = None,
              chunk: int = CHUNK, reader: str = "fastest") -> SimulationResult:
-    """Play ``n`` spins through the C kernel, drawing from ``generator``; a both-ways,
-    reel-heights or cascade game through :mod:`harness.slot.window_player` instead.
+    """Play ``n`` spins through the fastest player of the model (:mod:`harness.slot.simulate_features`),
+    drawing from ``generator``: the C kernel (reel heights read one way included, as the virtual stops of
+    :func:`harness.slot.height_reels.reelset`), the window player or a round's play.
 
     Parameters
     ----------

@@ -21,6 +21,7 @@ import dataclasses
 from typing import Callable
 
 from harness.slot.errors import ModelError
+from harness.slot.limits import MAX_KERNEL_HEIGHT_STOPS
 from harness.slot.model import SlotModel
 
 KERNEL, WINDOWS, ROUNDS, NUMPY = "kernel", "windows", "rounds", "numpy"
@@ -64,6 +65,15 @@ def _sessions(model: SlotModel) -> bool:
     return len(sticky) > 1 or bool(sticky and model.free_spins is not None and model.free_spins.retrigger)
 
 
+def _tall_virtual_reels(model: SlotModel) -> bool:
+    """Reel heights whose virtual reels (:func:`harness.slot.height_reels.reelset`) the C kernel does not take."""
+    if model.heights is None:
+        return False
+    draws = [sum(w for _, w in hs) for hs in model.heights]
+    stages = (False, True) if model.free_spins is not None else (False,)
+    return any(d * t > MAX_KERNEL_HEIGHT_STOPS for f in stages for d, t in zip(draws, model.stop_totals(feature=f)))
+
+
 def _cascade_with_scatters(model: SlotModel) -> bool:
     return model.cascade is not None and bool(model.scatters or model.free_spins is not None)
 
@@ -71,15 +81,14 @@ def _cascade_with_scatters(model: SlotModel) -> bool:
 _ = frozenset
 FEATURES: tuple[Feature, ...] = (
     # a refusal of a combination no one player plays names the first feature listed (the meters last)
-    # a round's play plays reel heights too, but its free spins of a heights game do not draw the
-    # heights again, so --simulate refuses free spins beside them (the window player has none)
-    Feature("free_spins", "free spins with reel heights yet", _(),
-            lambda m: m.free_spins is not None and m.heights is not None, "Reel heights per spin"),
     Feature("cascade", "cascades with scatter symbols or free spins", _({ROUNDS}),
             _cascade_with_scatters, "Cascades with scatters and free spins"),
     Feature("cascade", "cascades", _({WINDOWS, ROUNDS}), lambda m: m.cascade is not None, "Cascades"),
     Feature("bet.both_ways", "both-ways pays", _({WINDOWS, ROUNDS}), lambda m: m.both_ways, "Both-ways pays"),
-    Feature("window.heights", "reel heights per spin", _({WINDOWS}), lambda m: m.heights is not None,
+    # the kernel plays a reel's (height, stop) pairs as virtual stops (harness.slot.height_reels.reelset), up to a size
+    Feature("window.heights", f"reel heights on reels of more than {MAX_KERNEL_HEIGHT_STOPS:,} (height draw, "
+            "stop) pairs", _({WINDOWS, ROUNDS}), _tall_virtual_reels, "Reel heights per spin"),
+    Feature("window.heights", "reel heights per spin", _({KERNEL, WINDOWS, ROUNDS}), lambda m: m.heights is not None,
             "Reel heights per spin"),
     Feature("hold_and_spin", "the hold-and-spin feature", _({ROUNDS, NUMPY}),
             lambda m: m.hold_and_spin is not None, "Hold and spin"),

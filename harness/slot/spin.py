@@ -26,7 +26,8 @@ stops (:mod:`harness.slot.draws`); a play records them (``bonus``) beside
 its stops.
 
 With reel heights per spin, each reel's height is drawn (below its heights'
-total weight) just before its stop, reel by reel (``heights``); a cascade's
+total weight) just before its stop, reel by reel, on the paid spin and again
+on every free spin (``heights``: one list per spin); a cascade's
 refills are drawn by the window player's rule
 (:meth:`harness.slot.window_player.WindowGame.sequence`, ``refills``), each
 free spin of a cascade game a whole sequence of its own whose refills follow
@@ -41,9 +42,8 @@ draws is recorded, so :meth:`Player.evaluate` re-derives the play.
 Played: paylines, ways, both-ways pays, reel heights, cascades (with
 scatters and free spins too), every scatter's pays, stop weights, expanding
 wilds, wild multipliers, sticky wilds, free spins with retriggers and their
-multiplier, hold and spin, the wheel and pick bonuses and the award cap;
-not yet free spins with reel heights per spin (refused, naming the section:
-each free spin draws its heights again, which a play does not record).  A play says which of the model's
+multiplier (with reel heights too), hold and spin, the wheel and pick bonuses
+and the award cap.  A play says which of the model's
 meters it hits (the combination progressive, the jackpot and mystery levels:
 :mod:`harness.slot.meters`; the mystery draw is the play's last, ``mystery``);
 what a hit pays is the meter's value, kept by whoever plays the plays in
@@ -99,6 +99,7 @@ class SpinResult:
     spins_awarded: int
     win: int
     cell: int = 0  # the window's scatter cell (harness.slot.model.ScatterCode)
+    heights: tuple[int, ...] = ()  # the spin's height draws, reel 1 first (reel heights per spin)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +120,6 @@ class Play:
     capped: int
     bonus: tuple[int, ...] = ()
     bonus_win: int = 0
-    heights: tuple[int, ...] = ()  # the paid spin's height draws, reel 1 first (reel heights per spin)
     hold: tuple[int, ...] = ()  # the hold-and-spin feature's draws (harness.slot.hold_spin.play)
     hold_win: int = 0
     refills: tuple[int, ...] = ()  # a cascade's refill draws, in the order the chain drew them
@@ -134,6 +134,11 @@ class Play:
     def stops(self) -> list[list[int]]:
         """Every spin's stops, the paid spin first (what a journal records)."""
         return [list(s.stops) for s in self.spins]
+
+    @property
+    def heights(self) -> list[list[int]]:
+        """Every spin's height draws, the paid spin first (none without reel heights per spin)."""
+        return [list(s.heights) for s in self.spins] if self.spins[0].heights else []
 
 
 class _Stage:
@@ -151,8 +156,8 @@ class _Stage:
         self.names, self.code = model.symbol_names, model.scatter_code
         self.multiplier = model.free_spins.multiplier if feature else 1
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
-        # reel heights drawn per spin (the paid spin of a heights game): per reel, its heights and their weights
-        self.heights = None if feature or model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
+        # reel heights drawn on every spin, a free one's too: per reel, its heights and their weights
+        self.heights = None if model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
         # per reel, per stop, as Python tuples: the column shown, its symbols' names, its scatter cell
         self.shown = [[tuple(col) for col in w.tolist()] for w in self.reels.windows]
         self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
@@ -181,8 +186,9 @@ class _Stage:
             columns = tuple(tuple(x if x >= 0 else y for x, y in zip(stuck, col)) for col, stuck in zip(columns, sticky))
         return columns
 
-    def evaluate(self, stops, columns, refills=None, *, laid: bool = False) -> SpinResult:
-        """The spin that stopped at ``stops`` showing ``columns`` (``laid``: with sticky wilds laid over);
+    def evaluate(self, stops, columns, refills=None, *, laid: bool = False, heights=()) -> SpinResult:
+        """The spin that stopped at ``stops`` at the height draws ``heights`` showing ``columns`` (``laid``:
+        with sticky wilds laid over);
         a cascade game's chain drawn from ``refills``, its scatters counted in the sequence's last window
         (docs/slot_model.md, "Cascades with scatters and free spins")."""
         last = None
@@ -204,7 +210,8 @@ class _Stage:
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)
         positions = tuple(s + 1 for s in stops) if self.physical is None else \
             tuple(int(self.physical[r][s]) for r, s in enumerate(stops))
-        return SpinResult(tuple(stops), positions, window, line_pay, scatter_pay, self.awarded[cell], win, cell)
+        return SpinResult(tuple(stops), positions, window, line_pay, scatter_pay, self.awarded[cell], win, cell,
+                          tuple(heights))
 
     def check(self, stops, which: str) -> tuple[int, ...]:
         if not isinstance(stops, (list, tuple)) or len(stops) != len(self.bounds) or not all(
@@ -213,10 +220,8 @@ class _Stage:
                              f"its stops - 1 ({', '.join(str(b) for b in self.bounds.tolist())})")
         return tuple(stops)
 
-    def check_heights(self, draws) -> tuple[int, ...]:
-        if self.heights is None:
-            return ()
-        recorded = RecordedDraws(draws, "the paid spin's reel heights")
+    def check_heights(self, draws, which: str) -> tuple[int, ...]:
+        recorded = RecordedDraws(draws, f"{which}'s reel heights")
         got = tuple(recorded.one(sum(ws)) for _, ws in self.heights)
         recorded.check_used()
         return got
@@ -232,11 +237,6 @@ class Player:
     engine, a test) builds one and keeps it."""
 
     def __init__(self, model: SlotModel):
-        if model.heights is not None and model.free_spins is not None:
-            # a play records the paid spin's height draws only; a free spin draws its heights again
-            raise ModelError("free_spins", "a play of free spins with reel heights per spin is not drawn yet (each "
-                             "free spin draws its heights again, which a play does not record); the exact analysis "
-                             "covers them (docs/slot_model.md, Reel heights per spin)", model.source)
         self.model = model
         read = line_reading(model)
         self.base = _Stage(model, False, read)
@@ -254,25 +254,37 @@ class Player:
 
     def evaluate(self, stops, bonus=(), *, heights=(), hold=(), refills=(), mystery=()) -> Play:
         """The play whose spins stopped at ``stops`` (the paid spin's, then each free spin's), its reels at
-        the height draws ``heights``, and whose bonus, hold-and-spin feature, cascade and mystery levels
-        drew ``bonus``, ``hold``, ``refills`` and ``mystery``; ValueError if they are not one play of this model (a draw out of range,
-        too few or too many free spins or draws)."""
+        the height draws ``heights`` (one list per spin, as :attr:`Play.heights`), and whose bonus,
+        hold-and-spin feature, cascade and mystery levels drew ``bonus``, ``hold``, ``refills`` and
+        ``mystery``; ValueError if they are not one play of this model (a draw out of range, too few or too
+        many free spins or draws)."""
         if not isinstance(stops, (list, tuple)) or not stops:
             raise ValueError(f"{stops!r} is not a play's stops (a list of spins, the paid spin first)")
-        given = iter(stops)
+        drawn = self.model.heights is not None
+        if not isinstance(heights, (list, tuple)) or (heights and not drawn):
+            raise ValueError(f"{heights!r} is not a play's height draws (a list per spin, the paid spin first, for "
+                             "a model with reel heights per spin)")
+        given, given_heights = iter(stops), iter(heights)
         draws = {kind: RecordedDraws(values, _WHAT[kind])
                  for kind, values in zip(_KINDS, (bonus, hold, refills, mystery))}
 
         def recorded(stage, n):
-            spin = next(given, None)
+            spin, which = next(given, None), "the paid spin" if n == 0 else f"free spin {n}"
             if spin is None:
                 raise ValueError(f"the play owes free spin {n} but its stops end after {n} spin(s)")
-            return stage.check(spin, "the paid spin" if n == 0 else f"free spin {n}"), \
-                stage.check_heights(heights) if n == 0 else ()
+            if not drawn:
+                return stage.check(spin, which), ()
+            spin_heights = next(given_heights, None)
+            if spin_heights is None:
+                raise ValueError(f"the play owes {which}'s reel heights but its height draws end after {n} spin(s)")
+            return stage.check(spin, which), stage.check_heights(spin_heights, which)
 
         play = self._play(recorded, draws)
         if next(given, None) is not None:
             raise ValueError(f"the play has {len(play.spins) - 1} free spin(s) but {len(stops) - 1} are recorded")
+        if next(given_heights, None) is not None:
+            raise ValueError(f"the play has {len(play.spins)} spin(s) but {len(heights)} spins' height draws are "
+                             "recorded")
         for kind in _KINDS:
             draws[kind].check_used()
         return play
@@ -281,16 +293,16 @@ class Player:
         m = self.model
         stops, heights = stops_of(self.base, 0)
         paid = self.base.columns(stops, heights)  # the paid spin's window: the meters read it, not a free spin's
-        base = self.base.evaluate(stops, paid, draws["refills"])
+        base = self.base.evaluate(stops, paid, draws["refills"], heights=heights)
         spins, owed = [base], base.spins_awarded
         awarded, sticky = owed, self.empty if self.wilds else None  # the paid spin's wilds do not stick
         while owed:
             if len(spins) > MAX_FREE_SPINS:
                 raise ModelError("free_spins.retrigger", f"one play ran more than {MAX_FREE_SPINS:,} free spins "
                                  "(runaway guard); lower the retrigger awards", m.source)
-            stops, _ = stops_of(self.free, len(spins))
-            columns = self.free.columns(stops, sticky=sticky)
-            free = self.free.evaluate(stops, columns, draws["refills"], laid=sticky is not None)
+            stops, heights = stops_of(self.free, len(spins))  # each free spin draws its reels' heights again
+            columns = self.free.columns(stops, heights, sticky=sticky)
+            free = self.free.evaluate(stops, columns, draws["refills"], laid=sticky is not None, heights=heights)
             spins.append(free)
             more = free.spins_awarded
             if m.free_spins.max_spins is not None:  # a retrigger awards what is left below the cap
@@ -313,7 +325,7 @@ class Player:
         cap = None if m.cap is None else m.cap * tb
         capped = 0 if cap is None else max(0, line_win + scatter_win + feature_win - cap)
         return Play(tuple(spins), tb, line_win, scatter_win, feature_win, capped, made["bonus"], bonus_win,
-                    heights=tuple(heights), hold=made["hold"], hold_win=hold_win, refills=made["refills"],
+                    hold=made["hold"], hold_win=hold_win, refills=made["refills"],
                     mystery=made["mystery"], meters=meters)
 
 

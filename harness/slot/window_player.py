@@ -2,9 +2,11 @@
 
 The C kernel pays a spin through prefix tables of the payline automaton
 read left to right; a both-ways game also reads every line from the right,
-a game with reel heights per spin shows a different number of rows (and
-ways) on every spin, and a cascade play goes on from the cells a window's
-wins remove, so none fits those tables.  This player draws with bounded
+and a cascade play goes on from the cells a window's wins remove, so
+neither fits those tables.  A one-way game with reel heights per spin is
+the kernel's (its virtual stops: :func:`harness.slot.height_reels.reelset`)
+unless its reels are too tall for it
+(:data:`~harness.slot.limits.MAX_KERNEL_HEIGHT_STOPS`); then it is played here.  This player draws with bounded
 integers and pays each window with the very functions the exact analysis
 pays it with (:func:`harness.slot.reading.line_reading`, which a round's play
 reads too, and :func:`harness.slot.cascade.window_evaluator`), so the rule

@@ -14,9 +14,10 @@ settlement that cannot be completed (the customer cannot be identified or
 is missing) is recorded and kept.  The determination point is the end of
 the play's draws: every spin's stops drawn, the free spins and the bonus
 included, so the award is fixed.  The machine journals the outcome (every
-spin's virtual stops and any bonus draws, with the draws' generator
-position range) before it enters ``OUTCOME_DETERMINED``; a round stopped
-before that is void.
+spin's virtual stops, every feature's draws -- with reel heights per spin the
+paid spin's height draws, ``heights``, and each free spin's, ``free_heights``
+(journal schema 5) -- with the draws' generator position range) before it
+enters ``OUTCOME_DETERMINED``; a round stopped before that is void.
 
 The outcome record names the model file's SHA-256 beside the stops, so a
 replay or a recovery that finds another file under the journaled name is
@@ -144,14 +145,23 @@ class ModelRounds(RoundEngine):
             raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
                              f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
                              f"({self.sha256})")
-        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", []),
-                                              **{kind: record.get(kind, []) for kind in _DRAWN}))
+        drawn = {kind: record.get(kind, []) for kind in _DRAWN}
+        if self.play.model.heights is not None:  # the paid spin's height draws, then each free spin's
+            free = record.get("free_heights", [])
+            if not isinstance(free, list):
+                raise ValueError(f"{FAMILY}: the journaled free spins' height draws {free!r} are not a list per spin")
+            drawn["heights"] = [drawn["heights"], *free]
+        return self._dealt(self.play.evaluate(record.get("stops"), record.get("bonus", []), **drawn))
 
     def _dealt(self, play) -> Dealt:
-        base = play.spins[0]
+        base, drawn = play.spins[0], bool(play.heights)
         shown = f"stops {'-'.join(str(s) for s in base.positions)}: {' | '.join(' '.join(c) for c in base.window)}"
+        if drawn:  # reel heights per spin: the rows each reel showed
+            shown = f"heights {_rows(base)}, {shown}"
         if len(play.spins) > 1:
             shown += f"; {len(play.spins) - 1} free spins"
+            if drawn:
+                shown += f" (heights {', '.join(_rows(s) for s in play.spins[1:])})"
         if play.hold:
             shown += f"; hold and spin {play.hold_win} credits"
         if play.bonus:
@@ -168,7 +178,16 @@ class ModelRounds(RoundEngine):
         for kind, section in _DRAWN.items():  # each feature's draws, so a replay re-derives the play
             if getattr(model, section):  # None, or no mystery levels: no such draws
                 record[kind] = list(getattr(play, kind))
+        if model.heights is not None:  # the paid spin's height draws; each free spin's apart (schema 5)
+            record["heights"] = play.heights[0]
+            if model.free_spins is not None:
+                record["free_heights"] = play.heights[1:]
         return Dealt(features, shown, record)
+
+
+def _rows(spin) -> str:
+    """The height each reel showed on a spin, reel 1 first: ``4-7-2``."""
+    return "-".join(str(len(column)) for column in spin.window)
 
 
 # the draws a play makes beside its stops and bonus, by record key: the model section that makes them
