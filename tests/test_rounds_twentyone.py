@@ -115,9 +115,10 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                     stakes.append([f"double_{h['n']}", MAIN])
                 h["cards"].append(draw())
             i += 1
-    if not hole:
+    every_hand_busted = all(total(h["cards"]) > 21 for h in hands)   # 10-ハ: settled at once, notwithstanding イ
+    if not hole and not every_hand_busted:
         dealer.append(draw())                                      # 10-イ
-    if not peeked_blackjack and not all(total(h["cards"]) > 21 for h in hands):
+    if not peeked_blackjack and not every_hand_busted:
         while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
             dealer.append(draw())                                  # 10-ロ (2-9-ロ)
     assert not cards and not actions, "the reference used every card and action of the record"
@@ -234,11 +235,11 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
 @pytest.mark.parametrize("split_busts", ["lost", "returned"])
 def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_reference(split_busts, random_choices):
     # 12-ロ: the original stake is the area's, whichever split hand busted: the first hand busts, a
-    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 539).
+    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 3896).
     rules = rules_for("blackjack")
     checked = rules.check_options({"deal": "no-hole-card", "surrender": "no", "split_busts": split_busts})
     g = rngcore.Generator(SEED, stream=12)
-    for n in range(3000):
+    for n in range(4000):
         r = play(rules, g, checked, round_id=n)
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], hole=False, surrender=False,
@@ -250,7 +251,8 @@ def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_refere
     else:
         pytest.fail("no round met the case")
     nets = area_nets(r)
-    assert nets["main"] == (F(-1) if split_busts == "returned" else F(-2))
+    busted = sum(2 if "doubled" in h else 1 for h in (first, *split) if h.endswith(": bust"))  # stakes lost at once
+    assert nets["main"] == (F(-1) if split_busts == "returned" else F(-1 - busted))
 
 
 @pytest.mark.parametrize("game", ["blackjack", "blackjack-switch"])
@@ -290,6 +292,41 @@ def test_the_record_replays_and_the_journal_re_derives(tmp_path):
         assert j.verify().ok
     assert scripted.record["cards"]  # round_dealt rebuilt a journaled round from its record alone
 
+
+
+#: (game, options, cards as (rank, suit), actions) of rounds whose every hand busts, and the classes they settle
+EVERY_HAND_BUSTED = {
+    "no hole card: the customer's cards only": (
+        "blackjack", {"deal": "no-hole-card"}, [(10, 0), (2, 1), (2, 2), (12, 3)], ["hit"], {"main": "bust"}),
+    "no hole card, insured: the insurance loses": (
+        "blackjack", {"deal": "no-hole-card"}, [(10, 0), (1, 1), (2, 2), (12, 3)], ["insure", "hit"],
+        {"main": "bust", "insurance": "lose"}),
+    "the hole card, dealt at the start": (
+        "blackjack", {}, [(10, 0), (2, 1), (2, 2), (9, 0), (12, 3)], ["hit"], {"main": "bust"}),
+    "Switch, no hole card, both areas": (
+        "blackjack-switch", {"deal": "no-hole-card", "surrender": "no"},
+        [(10, 0), (10, 1), (6, 2), (2, 3), (3, 0), (12, 1), (13, 2)], ["keep", "hit", "hit"],
+        {"main": "bust", "main_2": "bust"}),
+}
+
+
+@pytest.mark.parametrize("case", EVERY_HAND_BUSTED)
+def test_when_every_hand_busted_the_dealer_takes_no_second_card(case):
+    """10-ハ (2-9-ハ), seed L491: every hand busted, the round is settled at once, notwithstanding 10-イ (the
+    no-hole-card dealer's second card): the journaled cards are the customer's (and a hole card dealt at the
+    start) and no more; a record holding the dealer's card as well no longer replays."""
+    from rngcore.devices.cards import encode
+
+    game, options, dealt, actions, expected = EVERY_HAND_BUSTED[case]
+    rules = rules_for(game)
+    checked = rules.check_options(options)
+    record = {"cards": [encode(r, s) for r, s in dealt], "actions": actions}
+    round_ = rules.engine.round_dealt("standard", record, **checked)
+    assert {k: round_.features[k] for k in expected} == expected, round_.shown
+    assert round_.shown.endswith("(every hand busted: no second card)") == ("deal" in options)
+    longer = {"cards": record["cards"] + [encode(9, 3)], "actions": actions}
+    with pytest.raises(ValueError, match="its play used"):
+        rules.engine.round_dealt("standard", longer, **checked)
 
 def test_scripted_actions_play_replay_and_are_refused_with_their_place(tmp_path):
     rules = rules_for("blackjack")
@@ -509,15 +546,17 @@ def _events_digest(game, options, rounds, stream):
 
 
 #: (game, options, rounds, stream) -> the digest of their events, pinned on the engine as it was before its
-#: play and settlement were moved onto the game modules' functions (the journals must not change).
+#: play and settlement were moved onto the game modules' functions (the journals must not change); the two
+#: no-hole-card pins re-pinned when a round whose hands all bust stopped dealing the dealer's second card
+#: (10-ハ, 2-9-ハ: its journaled cards end with the customer's), the hole-card pins unchanged by it.
 BASIC_PINS = {("blackjack", (), 60, 1): "1cb31d3d6ac4d22dfd54ce7929e3dca61b35576134ca8e96c906cf191ae15f2d",
               ("blackjack-switch", (), 40, 2): "96428091b6f11c71a6863856cd24c1c46fe2786804df897f6f619d2e6351ad1a"}
 RANDOM_PINS = {
     ("blackjack", (), 150, 3): "f5e787cf691b9e243284d1453a79b9ea29bbfbf605826165938272d441443cc7",
     ("blackjack", (("deal", "no-hole-card"), ("dealer", "h17"), ("blackjack-pays", "6to5")), 150, 3):
-        "6b196bc1fc10c9a1f591e957495499feb61a79000ab1b19410bc7601503ba179",
+        "9847e0664b5ad922ab95ecf830bd19394c13093e5531cf0fa0a00366e1431862",
     ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
-        "75995a181d021b087867f94c079b965fa59448ecd7fb561f4576c06ff8670206"}
+        "4ef304b61406456b724cdba18983fe1189055aa564762546c208d43dc3de6df6"}
 
 
 def test_basic_strategy_journals_are_pinned():

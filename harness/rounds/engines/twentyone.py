@@ -467,16 +467,19 @@ class TwentyOneRounds(RoundEngine):
             self._surrenders(hands, upv, against, rules, decide, decision)
         if not dealer_bj_known:
             self._customer(hands, upv, against, rules, decide, decision, shoe)
-        # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ) or a blackjack was found at the peek
-        if not rules.hole_card:
+        # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ: settled at once, notwithstanding
+        # 10-イ, so not even the second card is dealt) or a blackjack was found at the peek
+        every_hand_busted = all(h.bust for h in hands)
+        if not rules.hole_card and not every_hand_busted:
             dealer.append(shoe.draw())                                 # 10-イ: the second card face up
-        if not dealer_bj_known and not all(h.bust for h in hands):
+        if not dealer_bj_known and not every_hand_busted:
             while not tw.dealer_stands(hand_of(dealer), rules.hit_soft_17):
                 dealer.append(shoe.draw())                             # 10-ロ
         decide.done()
         features = self._settle(hands, dealer, insured, rules, firsts, seconds)
         d_hand = hand_of(dealer)
-        d_total = self.natural_word if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
+        d_total = (self.natural_word if tw.is_natural(d_hand) else
+                   "every hand busted: no second card" if len(dealer) == 1 else str(tw.total(d_hand)[0]))
         text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
                          for h in hands)
         return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
