@@ -84,6 +84,25 @@ def test_the_estimate_holds_the_exact_figures_and_labels_every_check(path, fixtu
     assert any(SIM_LABEL in n for n in notes) and any(PROVED_LABEL in n for n in notes)
 
 
+def test_a_payline_game_past_the_cost_limit_is_simulated_with_no_bound_claimed(monkeypatch):
+    """The cost estimate's limit (here lowered below the example's 8,000 table entries): the RTP
+    from the simulation, and no probability rule passes, since nothing bounds an outcome."""
+    path = EXAMPLES / "slot_compliant.toml"
+    exact = analyse(load_model(path))
+    monkeypatch.setattr("harness.slot.limits.MAX_TABLE_ENTRIES", 1000)
+    assert _slot(path).exit_code == 2
+    result = _slot(path, "--simulate", 200_000, "--seed", SEED, "--json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.output)
+    assert report["estimated"] is True and "too large to analyse exactly" in report["why_estimated"]
+    lo, hi = report["simulation"]["rtp_interval_999"]
+    assert lo <= exact.rtp <= hi
+    assert report["rigorous_lower_bounds"] == {"source": None, "rtp": None, "outcomes": {}}
+    checks = {c["rule"]: c for c in report["checks"]}
+    assert checks["jp-3-3"]["verdict"] == "fail" and "compliance cannot be established" in checks["jp-3-3"]["note"]
+    assert SIM_LABEL in checks["jp-4-3"]["note"] and SIM_LABEL in checks["jp-3-3"]["note"]
+
+
 def test_the_text_report_says_no_exact_analysis(few_windows):
     result = _slot(MEGAWAYS, "--simulate", 2000, "--seed", SEED)
     assert result.exit_code in (0, 1), result.output

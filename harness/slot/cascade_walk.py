@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 from harness.slot.cascade_window import CascadeWindow, column_key
-from harness.slot.errors import BeyondExact, ModelError
+from harness.slot.errors import BeyondExact
 from harness.slot.heights import cycle as heights_cycle
 from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
