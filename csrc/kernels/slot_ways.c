@@ -296,11 +296,11 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
     if (!lane_specs(w, rs, specs[0], specs[1], SLOT_WAYS_MAX_LANES, &n_main, &n_wild)) {
         return SLOT_WAYS_NO_TABLES; /* too many lanes: the cells reader */
     }
-    /* main lanes, then wild-only ones, each padded to SLOT_WAYS_LANES; the row to 2 x SLOT_WAYS_LANES
-       (a 16-lane register) */
+    /* main lanes, then wild-only ones, each padded to SLOT_WAYS_LANES */
     const uint32_t v = SLOT_WAYS_LANES;
     const uint32_t half = n_main ? (n_main + v - 1) / v * v : v, wild = (n_wild + v - 1) / v * v;
-    const uint32_t lanes = (half + wild + 2 * v - 1) / (2 * v) * (2 * v);
+    /* four unused lanes hold a start pair's B in 16 bits (one more vector of padding if need be) */
+    const uint32_t lanes = half + wild + (half - n_main + wild - n_wild < 4 ? v : 0);
     if (lanes > SLOT_WAYS_MAX_LANES) {
         return SLOT_WAYS_NO_TABLES;
     }
@@ -593,9 +593,12 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
         return n16 ? WALK(h, l, 1) : WALK(h, l, 0);
 #define SLOT_SWITCH(WALK, GENERIC)                                                                          \
     switch (SLOT_SHAPE(t->half / 8, t->lanes / 8)) {                                                        \
+        SLOT_CASE(WALK, 1, 1)                                                                               \
         SLOT_CASE(WALK, 1, 2)                                                                               \
         SLOT_CASE(WALK, 2, 2)                                                                               \
+        SLOT_CASE(WALK, 2, 3)                                                                               \
         SLOT_CASE(WALK, 2, 4)                                                                               \
+        SLOT_CASE(WALK, 3, 3)                                                                               \
         SLOT_CASE(WALK, 3, 4)                                                                               \
         SLOT_CASE(WALK, 4, 4)                                                                               \
     default:                                                                                                \
@@ -604,7 +607,7 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
 /* Each walk in shape (h, l) and entry width n. */
 #define SLOT_WALK32(h, l, n) walk32(t, stops, h, (l) - (h), n)
 #define SLOT_WALK64(h, l, n) walk(t, stops, 8 * (h), 8 * (l), n)
-#define SLOT_WALK32_AVX512(h, l, n) walk32_avx512(t, stops, (l) / 2, 8 * (h), n)
+#define SLOT_WALK32_AVX512(h, l, n) walk32_avx512(t, stops, ((l) + 1) / 2, 8 * (h), (l) % 2, n)
 #define SLOT_WALK64_AVX512(h, l, n) walk_avx512(t, stops, h, (l) - (h), n)
 
 /* A pay function NAME (target attributes ATTR) over the walks.  Not a near-copy: each case is a
@@ -693,29 +696,37 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
     return total + (uint64_t)_mm512_reduce_add_epi64(_mm512_sub_epi64(plus, minus));
 }
 
-/* The 16 lanes at x in 32 bits (16- or 32-bit entries). */
-SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load16(const void *x, const int n16)
+/* The 16 lanes at x in 32 bits (16- or 32-bit entries); `part`: only the first 8 (a row's last 8
+   lanes: the rest of the register is 0, nothing past the row is read). */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load16(const void *x, const int n16, const int part)
 {
+    if (part) {
+        return n16 ? _mm512_cvtepu16_epi32(_mm256_inserti128_si256(_mm256_setzero_si256(),
+                                                                   _mm_loadu_si128((const __m128i *)x), 0))
+                   : _mm512_maskz_loadu_epi32((__mmask16)0x00FF, x);
+    }
     return n16 ? _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)x))
                : _mm512_loadu_si512(x);
 }
 
 /* The walk modulo 2^32 (t->narrow) with 16 lanes per zmm register: `regs` registers, lane j of
-   register i is lane 16 i + j of the tables; the wild-only lanes (>= half) are negated at the end. */
+   register i is lane 16 i + j of the tables, the last register half full if `part` (lanes an odd
+   multiple of 8); the wild-only lanes (>= half) are negated at the end. */
 SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(const slot_ways *t,
                                                                                  const uint32_t *stops,
                                                                                  const uint32_t regs,
-                                                                                 const uint32_t half, const int n16)
+                                                                                 const uint32_t half, const int part,
+                                                                                 const int n16)
 {
     __m512i q[SLOT_WAYS_MAX_LANES / 16], acc[SLOT_WAYS_MAX_LANES / 16];
-    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
+    const uint32_t lanes = 16 * regs - 8 * (uint32_t)part, size = n16 ? 2 : 4;
     uint32_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
         const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
         total = (uint32_t)start_pay(t, x, at, n16);
         for (uint32_t i = 0; i < regs; i++) {
-            q[i] = load16(x + 16 * i * size, n16);
+            q[i] = load16(x + 16 * i * size, n16, part && i == regs - 1);
         }
     } else {
         for (uint32_t i = 0; i < regs; i++) {
@@ -729,8 +740,8 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
         const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
         const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
         for (uint32_t i = 0; i < regs; i++) {
-            acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(broke + 16 * i, 0)));
-            q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0));
+            acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(broke + 16 * i, 0, part && i == regs - 1)));
+            q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0, part && i == regs - 1));
         }
     }
     const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
@@ -740,7 +751,7 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
     const uint32_t fsize = f16 ? 2 : 4;
     __m512i sum = _mm512_setzero_si512();
     for (uint32_t i = 0; i < regs; i++) {
-        __m512i v = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(f + 16 * i * fsize, f16)));
+        __m512i v = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(f + 16 * i * fsize, f16, part && i == regs - 1)));
         /* lanes 16 i + j >= half are taken off */
         const __mmask16 off = (__mmask16)(16 * i >= half ? 0xFFFF : 16 * i + 16 <= half ? 0 : 0xFFFF << (half - 16 * i));
         sum = _mm512_add_epi32(sum, _mm512_mask_sub_epi32(v, off, _mm512_setzero_si512(), v));
@@ -752,7 +763,8 @@ SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops
 {
     const int n16 = t->start16 != NULL;
     if (t->narrow) {
-        SLOT_SWITCH(SLOT_WALK32_AVX512, walk32_avx512(t, stops, t->lanes / 16, t->half, n16))
+        SLOT_SWITCH(SLOT_WALK32_AVX512,
+                    walk32_avx512(t, stops, (t->lanes + 15) / 16, t->half, t->lanes % 16 != 0, n16))
     }
     /* Compile-time specialisation, as in pay_portable: the shape and entry width constant in the
        common cases (q stays in registers), the generic walk otherwise. */

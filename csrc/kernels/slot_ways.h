@@ -176,7 +176,7 @@ typedef struct {
     uint32_t reels;
     uint32_t half;               /* lanes j < half count matching ways (paid), lanes half .. lanes - 1
                                     ways of wilds only (taken off); half a multiple of SLOT_WAYS_LANES */
-    uint32_t lanes;              /* a multiple of 2 x SLOT_WAYS_LANES; unused lanes are all 0 */
+    uint32_t lanes;              /* a multiple of SLOT_WAYS_LANES; unused lanes are all 0 */
     uint32_t b_lane[4];          /* unused lanes holding a start pair's B (2 in 32 bits, 4 in 16) */
     uint32_t n_unused;           /* how many of b_lane there are (up to 4) */
     uint32_t first;              /* the first reel stepped: 2 after the start pair, else 0 */

@@ -50,7 +50,11 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
     during the exact analysis the report says how far it got; during
     --simulate it covers the spins done; either way it says INCOMPLETE).
     The model format and its size limits are described in docs/slot_model.md;
-    a model beyond them is refused (exit 2) before the analysis starts.
+    a model beyond them is refused (exit 2) before the analysis starts.  A
+    model whose state space forbids exact figures and rigorous bounds (a
+    cascade chain too large to follow, say) is refused too, unless --simulate
+    N is given: the report is then a stated-precision simulation, labelled as
+    such in its heading and in every check.
     """
     from harness.slot.errors import BeyondExact, ModelError
     from harness.slot.exact import analyse
