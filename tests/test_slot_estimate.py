@@ -103,6 +103,20 @@ def test_a_payline_game_past_the_cost_limit_is_simulated_with_no_bound_claimed(m
     assert SIM_LABEL in checks["jp-4-3"]["note"] and SIM_LABEL in checks["jp-3-3"]["note"]
 
 
+def test_a_model_no_player_simulates_beyond_the_chain_says_it_cannot_be_reported(few_windows, tmp_path):
+    """Cascades with reel heights and a scatter symbol: no simulation player plays them, and beyond
+    the chain's limits there is no exact figure either; the message says both (exit 2)."""
+    text = MEGAWAYS.read_text(encoding="utf-8").replace(
+        "[symbols.ROCK]", '[symbols.STAR]\nkind = "scatter"\npays = { 2 = 1 }\n[symbols.ROCK]').replace(
+        '"RUBY ROCK JADE ROCK OPAL', '"RUBY STAR JADE ROCK OPAL')
+    path = tmp_path / "scatter.toml"
+    path.write_text(text, encoding="utf-8")
+    result = _slot(path, "--simulate", 100, "--seed", SEED)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "--simulate plays cascades with scatter symbols" in result.output
+    assert "no exact figures or rigorous bounds exist for this model either" in result.output
+
+
 def test_the_text_report_says_no_exact_analysis(few_windows):
     result = _slot(MEGAWAYS, "--simulate", 2000, "--seed", SEED)
     assert result.exit_code in (0, 1), result.output

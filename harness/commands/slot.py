@@ -120,6 +120,10 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
         except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature
+            if beyond is not None:  # nor exact figures, nor bounds: say so, not "exact without it"
+                raise click.BadParameter(f"{exc}; but no exact figures or rigorous bounds exist for this model "
+                                         f"either ({beyond.message}), so this tool cannot report it",
+                                         param_hint="MODEL") from None
             raise click.BadParameter(str(exc), param_hint="MODEL") from None
         except ValueError as exc:  # a --scheduler that cannot be reached, a --checkpoint DIR of another run
             raise click.UsageError(str(exc)) from None
