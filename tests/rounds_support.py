@@ -18,6 +18,7 @@ BETS = {
     "three-card-poker": [Bet("ann", "ante_play", 20), Bet("ann", "pair_plus", 10)],
     "caribbean-stud": [Bet("ann", "ante_bet", 30)],
     "blackjack": [Bet("ann", "main", 100), Bet("ann", "pair", 10)],
+    "pa-blackjack": [Bet("ann", "main", 100)],
 }
 
 

@@ -23,7 +23,11 @@ from harness.rounds.table import rules_for
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 MAIN, PAIR = 100, 10
 BETS = {"blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pair", PAIR)],
-        "blackjack-switch": [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "super_match", PAIR)]}
+        "blackjack-switch": [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "super_match", PAIR)],
+        "pa-blackjack": [Bet("ann", "main", MAIN)]}
+#: How :func:`reference` reads each game's rules with its default options.
+REFERENCE = {"blackjack": {}, "blackjack-switch": {"areas": 2},
+             "pa-blackjack": {"pair": False, "max_hands": 3, "quiet": True}}
 
 
 # ------------------------------------------------------------------------------ the reference --
@@ -56,9 +60,10 @@ def amounts(stake, net):
 
 
 def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True,
-              busts_returned=False):
+              busts_returned=False, quiet=False):
     """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc;
-    ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned);
+    ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned; ``quiet``: the dealer
+    draws nothing when every hand busted, surrendered or is a blackjack, Pennsylvania's 002 § 549.13(c));
     ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
     hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
     of either or both hands after the switch and before any other action on the pair, 2-8-ハ)."""
@@ -118,7 +123,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     every_hand_busted = all(total(h["cards"]) > 21 for h in hands)   # 10-ハ: settled at once, notwithstanding イ
     if not hole and not every_hand_busted:
         dealer.append(draw())                                      # 10-イ
-    if not peeked_blackjack and not every_hand_busted:
+    settled = [total(h["cards"]) > 21 or (quiet and (h["gave_up"] or (not h["split"] and natural(h["cards"]))))
+               for h in hands]
+    if not peeked_blackjack and not all(settled):
         while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
             dealer.append(draw())                                  # 10-ロ (2-9-ロ)
     assert not cards and not actions, "the reference used every card and action of the record"
@@ -212,7 +219,8 @@ def settlements(r):
     ("blackjack-switch", {}, {"areas": 2}),
     ("blackjack-switch", {"deal": "no-hole-card", "max_hands": 2}, {"areas": 2, "hole": False, "max_hands": 2}),
     ("blackjack", {"deal": "no-hole-card", "split_busts": "returned"}, {"hole": False, "busts_returned": True}),
-    ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False})])
+    ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False}),
+    ("pa-blackjack", {}, REFERENCE["pa-blackjack"]), ("pa-blackjack", {"decks": 1}, REFERENCE["pa-blackjack"])])
 def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
     rules = rules_for(game)
     checked = rules.check_options(options)
@@ -255,7 +263,7 @@ def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_refere
     assert nets["main"] == (F(-1) if split_busts == "returned" else F(-1 - busted))
 
 
-@pytest.mark.parametrize("game", ["blackjack", "blackjack-switch"])
+@pytest.mark.parametrize("game", sorted(BETS))
 def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
     rules = rules_for(game)
     g = rngcore.Generator(SEED, stream=12)
@@ -263,7 +271,7 @@ def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
     for n in range(200):
         r = play(rules, g, round_id=n)
         record = r.outcome.record
-        assert settlements(r) == reference(record["cards"], record["actions"], areas=rules.engine.row.areas)
+        assert settlements(r) == reference(record["cards"], record["actions"], **REFERENCE[game])
         t = r.totals()
         stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
         assert t["staked"] == sum(e["stake"] for e in stakes) == t["returned"] + t["collected"]
@@ -444,7 +452,7 @@ def recovered_after_stop(path, state) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("game,state", [
-    (g, s) if g == "blackjack" and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
+    (g, s) if g in ("blackjack", "pa-blackjack") and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
     pytest.param(g, s, marks=pytest.mark.slow) for g in BETS for s in STOPS])
 def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, state):
     rules = rules_for(game)
@@ -454,19 +462,20 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, s
     if state in ("OUTCOME_DETERMINED", "SETTLEMENT"):
         outcome = next(e for e in events if e["kind"] == "outcome")["record"]
         assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
-            reference(outcome["cards"], outcome["actions"], areas=rules.engine.row.areas)
+            reference(outcome["cards"], outcome["actions"], **REFERENCE[game])
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack"])
 @pytest.mark.parametrize("target", ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION",
                                     "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"])
 @pytest.mark.parametrize("how", ["after-commit", "before-commit", "exception"])
-def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, target, how):
+def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, game, target, how):
     from tests.test_rounds_journal import check_recovered, run_child
 
-    path, done = run_child(tmp_path, "blackjack", target, how)
+    path, done = run_child(tmp_path, game, target, how)
     assert done.returncode in (-signal.SIGKILL, 1), done.stderr
-    check_recovered(path, "blackjack")
+    check_recovered(path, game)
 
 
 @pytest.mark.slow
@@ -503,6 +512,52 @@ def test_the_determination_point_is_declared_with_its_citation():
         assert rules.engine.row is row
         assert line in row.point and words in row.point and item in row.point
         assert rules.etable.fault_clause.endswith(clause) and item in rules.etable.determined_after
+
+
+def test_the_pennsylvania_rounds_rules():
+    """002 58 Pa. Code ch. 549: the wager only (§ 549.4(a)), no side wager, no even money, the fault rule
+    read as 000's (ch. 549 has none), no rounding (an even stake), three hands at most (§ 549.12(c)(1))."""
+    from harness.rounds.engines import twentyone_pa
+
+    rules = rules_for("pa-blackjack")
+    assert rules.engine.row is twentyone_pa.TABLE[0]
+    e = rules.etable
+    assert e.permitted == ("main", "insurance") and e.truncation is None
+    assert "§ 549.4(a)" in e.permitted_source and "no side wager" in e.permitted_source
+    assert "1-19-イ" in e.fault_clause and "none in 002" in e.fault_clause
+    assert "§ 549.7(i)" in e.determined_after and "L643" in rules.engine.row.point
+    assert not any(b.startswith("pair") or b == "even_money" for b in rules.bets)
+    r = Round(rules, 1)
+    with pytest.raises(RoundError, match=r"insurance is offered after the deal .*\(002 58 Pa. Code § 549.10\)"):
+        r.place(Bet("ann", "insurance", 50))
+    with pytest.raises(RoundError, match="a stake of 25 on 'main' would settle in a fraction"):
+        r.place(Bet("ann", "main", 25))  # 3 to 2 and the halves of § 549.9, § 549.10: no rounding stated
+    r.place(Bet("ann", "main", 100))
+    with pytest.raises(RoundError, match="cannot join"):
+        r.place(Bet("bob", "main", 100))
+
+
+def test_the_pennsylvania_dealer_draws_only_when_its_count_matters(random_choices):
+    """§ 549.13(c): no dealer card after the hole card when every hand busted, surrendered or is a blackjack;
+    the dealer draws to 17 otherwise (§ 549.13(b)); splits stop at three hands (§ 549.12(c)(1))."""
+    rules = rules_for("pa-blackjack")
+    g = rngcore.Generator(SEED, stream=40)
+    quiet = drawn = hands = 0
+    for n in range(600):
+        r = play(rules, g, round_id=n)
+        text, dealer = r.outcome.shown.rsplit("; dealer ", 1)
+        dealt = len(dealer.split("(")[0].split())
+        results = [part.rsplit(": ", 1)[1] for part in text.split("; ")]
+        hands = max(hands, len(results))
+        assert len(results) <= 3
+        if "blackjack" in dealer:
+            continue  # the peek ended the round
+        if all(x in ("bust", "surrender", "blackjack_3to2") for x in results):
+            assert dealt == 2, r.outcome.shown
+            quiet += 1
+        else:
+            drawn += dealt > 2
+    assert quiet > 20 and drawn > 100 and hands == 3
 
 
 def test_the_switch_rounds_rules():
@@ -616,7 +671,7 @@ def c_engine_agrees(game, options, rounds, stream):
 
 
 @pytest.mark.parametrize("game,options", [
-    ("blackjack", {}), ("blackjack-switch", {}),
+    ("blackjack", {}), ("blackjack-switch", {}), ("pa-blackjack", {}),
     pytest.param("blackjack", {"deal": "no-hole-card", "dealer": "h17"}, marks=pytest.mark.slow),
     pytest.param("blackjack-switch", {"deal": "no-hole-card"}, marks=pytest.mark.slow)])
 def test_basic_rounds_play_as_the_c_engine_plays_the_same_cards(game, options):
