@@ -437,6 +437,7 @@ class TwentyOneRounds(RoundEngine):
 
         def decision(word: str, where: str, item: str, adds=()) -> None:
             d = {"decision": word, "at": where, "clause": self.row.cite(item), "strategy": decide.strategy}
+            adds = [*adds, *self.following_stakes(item, adds, options)]
             if adds:
                 d["adds"] = list(adds)
             decisions.append(d)
@@ -464,6 +465,8 @@ class TwentyOneRounds(RoundEngine):
                 insured.add(h.number)
             decision(word, where, "insurance", [{"bet": self.insurance_slot(h.number), "of": self.main_slot(h.number),
                                                  "share": "1/2"}] if INSURE[word] else ())
+        if upv == tw.ACE:
+            self.after_insurance(against, rules, decide, decision, options)
         dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # the peek (1-8-イ, 2-7-イ)
         if not dealer_bj_known and areas == 2:
             a, b = hands
@@ -559,6 +562,16 @@ class TwentyOneRounds(RoundEngine):
                 if h.bust:
                     break                           # 9-ホ
             i += 1
+
+    def following_stakes(self, item: str, adds, options: dict) -> list[dict]:
+        """The stakes other bets add with a decision of the seat (``item``, the stakes ``adds`` it adds
+        itself), each ``{"bet", "of", "share"}``; none here (Deluxe's bet-behind follows a double or a
+        split)."""
+        return []
+
+    def after_insurance(self, against: str, rules: tw.Rules, decide: Decider, decision, options: dict) -> None:
+        """Decisions of other customers once the seat's insurance is decided (an ace up, ``against``); none
+        here (Deluxe's bet-behind insures on its own)."""
 
     def dealer_draws(self, hands) -> bool:
         """Whether the dealer draws to the hands the customer's choices left: unless every hand busted
