@@ -433,3 +433,81 @@ def test_let_it_ride_rounds_take_three_equal_spots_of_one_customer():
     r.place(Bet("ann", "spot_2", 10))
     with pytest.raises(RoundError, match="needs equal stakes on all three spots .*missing: spot_3"):
         r.close()
+
+
+# -------------------------------------------------------------------- Mississippi Stud --
+
+#: 000 別表第1 第3 7-8-ロ, typed from the seed (poker_reference category: odds); 7-7-ロ: a pair of J or better
+#: wins 1 to 1, of 6s to 10s is a standoff, of 5s or lower loses.
+MISSISSIPPI_PAYS = {10: 500, 9: 100, 8: 40, 7: 10, 6: 6, 5: 4, 4: 3, 3: 2}
+
+
+def mississippi_net(five) -> int:
+    """Each stake's net per unit by the final hand (tests/poker_reference.py's categories)."""
+    from tests import poker_reference as pr
+
+    key = pr.five_key(five)
+    if key[0] == 2:
+        return 1 if key[1] >= 11 else 0 if key[1] >= 6 else -1
+    return MISSISSIPPI_PAYS.get(key[0], -1)
+
+
+def mississippi_round(cards: str | None = None, generator=None) -> Round:
+    r = Round("mississippi-stud")
+    r.place(Bet("ann", "ante", 10))
+    r.close()
+    if generator is None:
+        r.drawn(ROUND_ENGINES["mississippi-stud"].round_dealt("standard", {"cards": _tcp(cards)}), None)
+    else:
+        r.generate(generator)
+    r.determine()
+    r.settle()
+    return r
+
+
+@pytest.mark.parametrize("cards,decisions,amounts", [
+    # a pair of aces from the start: 3 antes on every street (the optimal play of a paying pair)
+    ("AS AD 2C 7H 9S", ["bet 3", "bet 3", "bet 3"], [(10, 0, 10), (30, 0, 30), (30, 0, 30), (30, 0, 30)]),
+    # 2-7 offsuit: folded at once, the ante lost (7-4-イ-(1))
+    ("2S 7D JC 4H 9S", ["fold"], [(0, 10, 0)]),
+])
+def test_mississippi_stud_rounds_decide_then_settle_by_the_seeds_table(cards, decisions, amounts):
+    r = mississippi_round(cards)
+    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == decisions
+    kinds = [e["kind"] for e in r.events]
+    assert kinds.index("outcome") > max(i for i, k in enumerate(kinds) if k in ("decision", "stake"))
+    assert [(e["returned"], e["collected"], e["paid"]) for e in r.events if e["kind"] == "settlement"] == amounts
+
+
+def test_mississippi_stud_rounds_bet_by_brute_force_on_fifth_street_and_settle_by_the_reference():
+    g = rngcore.Generator(SEED, stream=18)
+    reached = 0
+    for n in range(150):
+        r = mississippi_round(generator=g)
+        five = r.outcome.record["cards"]
+        made = [e for e in r.events if e["kind"] == "decision"]
+        stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
+        assert [s["stake"] for s in stakes[1:]] == [10 * int(d["decision"][4:]) for d in made if d["decision"] != "fold"]
+        if len(made) == 3:  # 5th street: the best of fold and 1..3 antes over the 48 completions
+            reached += 1
+            staked = made[2]["staked"]
+            rest = [c for c in range(52) if c not in five[:4]]
+            per_unit = sum(mississippi_net(five[:4] + [c]) for c in rest)
+            values = {0: -staked * 48, **{k: (staked + k) * per_unit for k in (1, 2, 3)}}
+            best = max(values.values())
+            assert made[2]["decision"] == ("fold" if values[0] == best and all(v < best for k, v in values.items() if k)
+                                           else f"bet {max(k for k, v in values.items() if k and v == best)}")
+        net = -1 if made[-1]["decision"] == "fold" else mississippi_net(five)
+        for e in (e for e in r.events if e["kind"] == "settlement"):
+            s = e["stake"]
+            assert (e["returned"], e["collected"], e["paid"]) == ((s, 0, s * net) if net >= 0 else (0, s, 0))
+    assert reached > 40
+
+
+def test_mississippi_stud_rounds_declare_the_seeds_mode_b():
+    rules = rules_for("mississippi-stud")
+    e = rules.etable
+    assert GAMES["mississippi-stud"].etable is None  # the module declares none: the round engine does
+    assert e.permitted == ("ante",) and e.fault_clause == "000 別表第1 第3 7-12" and "7-7-イ" in e.determined_after
+    with pytest.raises(RoundError, match="not permitted in an electronic table game .*7-11"):
+        Round(rules).place(Bet("ann", "street_3rd", 10))

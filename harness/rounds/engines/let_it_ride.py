@@ -35,8 +35,7 @@ import functools
 from harness.games import let_it_ride as lir
 from harness.games.core import PUSH, BetRule, Where, rows
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine, deck_cards, one_position, recorded_cards
-from rngcore.devices import cards as card_codes
+from harness.rounds.engine import DeckRounds, card_text
 
 CARDS = 5  # the customer's three, then the two community cards (the game's simulation deals the same)
 TAKEN_BACK = "taken_back"
@@ -56,20 +55,17 @@ def spot_rules() -> tuple[BetRule, ...]:
     return tuple(out)
 
 
-class LetItRideRounds(RoundEngine):
+class LetItRideRounds(DeckRounds):
+    """The round engine of Let It Ride (see the module doc): cards 1-3 the customer's, 4-5 the community
+    cards."""
+
     name = "let-it-ride"
+    cards = CARDS
 
     def round_bets(self, variant: str) -> tuple:
         return spot_rules()
 
-    def round_outcome(self, generator, variant: str) -> Dealt:
-        """One fresh deck from the ``deck`` device: cards 1-3 the customer's, 4-5 the community cards."""
-        return self.round_dealt(variant, deck_cards(generator, CARDS))
-
-    def round_dealt(self, variant: str, record: dict) -> Dealt:
-        codes = recorded_cards(self.name, record, CARDS)
-        labels = card_codes.face_labels()
-        show = lambda cs: " ".join(labels[c] for c in cs)  # noqa: E731
+    def deal(self, variant: str, codes: list[int]) -> Dealt:
         hand = lir.hand_label(codes)
         features, decisions = {}, []
         for name, known, source in lir.SPOTS:
@@ -79,14 +75,14 @@ class LetItRideRounds(RoundEngine):
             keep = lir.keeps(codes[:known])
             features[name] = hand if keep else TAKEN_BACK
             decisions.append({"decision": "ride" if keep else "take-back", "spot": name, "strategy": "optimal",
-                              "clause": source, "cards": show(codes[:known])})
+                              "clause": source, "cards": card_text(codes[:known])})
         taken = [n for n, label in features.items() if label == TAKEN_BACK]
-        shown = (f"customer {show(codes[:3])}, community {show(codes[3:])} ({hand})"
+        shown = (f"customer {card_text(codes[:3])}, community {card_text(codes[3:])} ({hand})"
                  f"{'; taken back: ' + ', '.join(taken) if taken else ''}")
         return Dealt(features, shown, {"cards": codes, "hand": hand}, tuple(decisions))
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        one_position(self.name, bet, placed)
+        super().check_bet(bet, placed, options)
         if placed and bet.stake != placed[0].stake:
             raise ValueError(f"{self.name}: the three spots take equal stakes ({lir.SOURCE} 8-2-ロ): "
                              f"{placed[0].stake} on {placed[0].bet!r}, got {bet.stake} on {bet.bet!r}")
