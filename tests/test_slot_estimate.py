@@ -103,18 +103,26 @@ def test_a_payline_game_past_the_cost_limit_is_simulated_with_no_bound_claimed(m
     assert SIM_LABEL in checks["jp-4-3"]["note"] and SIM_LABEL in checks["jp-3-3"]["note"]
 
 
-def test_a_model_no_player_simulates_beyond_the_chain_says_it_cannot_be_reported(few_windows, tmp_path):
-    """Cascades with reel heights and a scatter symbol: no simulation player plays them, and beyond
-    the chain's limits there is no exact figure either; the message says both (exit 2)."""
+def test_cascades_with_heights_and_a_scatter_beyond_the_chain_are_simulated_by_the_round_play(monkeypatch, tmp_path):
+    """Cascades with reel heights and a scatter symbol: beyond the chain's limits the round's play
+    (which draws each spin's heights) simulates them, and the exact RTP (within the limits) lies in
+    the simulation's 99.9 % interval; every check says what it rests on."""
     text = MEGAWAYS.read_text(encoding="utf-8").replace(
         "[symbols.ROCK]", '[symbols.STAR]\nkind = "scatter"\npays = { 2 = 1 }\n[symbols.ROCK]').replace(
         '"RUBY ROCK JADE ROCK OPAL', '"RUBY STAR JADE ROCK OPAL')
     path = tmp_path / "scatter.toml"
     path.write_text(text, encoding="utf-8")
-    result = _slot(path, "--simulate", 100, "--seed", SEED)
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "--simulate plays cascades with scatter symbols" in result.output
-    assert "no exact figures or rigorous bounds exist for this model either" in result.output
+    exact = analyse(load_model(path))
+    monkeypatch.setattr("harness.slot.cascade_walk.MAX_START_WINDOWS", 10)
+    result = _slot(path, "--simulate", 5_000, "--seed", SEED, "--json")
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    report = json.loads(result.output)
+    assert report["estimated"] is True and "1,848 different windows" in report["why_estimated"]
+    lo, hi = report["simulation"]["rtp_interval_999"]
+    assert lo <= exact.rtp <= hi
+    assert report["rigorous_lower_bounds"]["rtp"] is not None
+    notes = [c["note"] for c in report["checks"]]
+    assert notes and all(SIM_LABEL in n or PROVED_LABEL in n for n in notes)
 
 
 def test_the_text_report_says_no_exact_analysis(few_windows):
