@@ -5,7 +5,8 @@ Written from the seed's text, not from the analysis or the kernel: hands are lis
 codes (rank in the low 4 bits, suit above: rngcore.devices.cards), every rule tested where the
 round reaches it.  Deal (3-5-イ): the seat's first card, the upcard, the seat's second card; no
 hole card: the dealer's second card after the seat has played (3-8 applying 2-9), drawn also
-when the seat's hands are all settled; the dealer draws on only if a hand is left standing.
+when the seat's hands are all settled, but not when every one of them busted (2-9-ハ: settled at
+once, notwithstanding 2-9-イ); the dealer draws on only if a hand is left standing.
 """
 from __future__ import annotations
 
@@ -130,6 +131,8 @@ def play(rules: tw.Rules, deal, strategy) -> Fraction:
         dealer.append(deal())
         return rules.blackjack_pays
     hands = play_hands(rules, up, seat, deal, strategy)
+    if hands is not None and all(h.total() > 21 for h in hands):
+        return -Fraction(sum(h.stake for h in hands))   # 2-9-ハ: no second card for the dealer
     dealer.append(deal())
     if hands is None:                      # 3-10-ロ: half, unless the dealer makes pontoon
         return Fraction(-1) if pontoon(dealer) else Fraction(-1, 2)

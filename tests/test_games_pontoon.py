@@ -238,6 +238,23 @@ def test_c_engine_equals_the_reference_over_a_million_rounds(case):
     assert_same_rounds(PONTOON_CASES[case], 1_000_000, 7)
 
 
+
+@pytest.mark.parametrize("ranks, used, net", [
+    ((11, 2, 2, 12, 9, 9), 4, -1),        # J 2 against a 2 hits, the Q busts it: no dealer card (2-9-ハ)
+    ((11, 2, 2, 5, 12, 9), 6, -1),        # 17 stands: the dealer's Q, then his 9 (21)
+    ((8, 2, 8, 5, 6, 11, 12, 9), 7, -2),  # 8-8 split, both hands bust: no dealer card
+])
+def test_the_dealers_second_card_is_not_dealt_when_every_hand_busted(ranks, used, net):
+    """3-8 applies 2-9, whose ハ settles a round whose hands all busted at once, notwithstanding イ
+    (the dealer's one face-up card): the C round and the reference take the player's cards only."""
+    rules = GAME.game_rules()
+    dealt = [cards.encode(r, S) for r in ranks]
+    table = tt.TwentyOneTable(rules, simple, GAME.shoe_rules, 4)
+    ours, _, ours_used, _ = table.round_hands(np.array(dealt, dtype=np.uint16))
+    it = iter(dealt)
+    theirs = reference.play(rules, lambda: next(it), simple)
+    assert (ours, ours_used) == (theirs, len(dealt) - len(list(it))) == (net, used)
+
 # A 2 6 7 7 8 J, a spade and a heart 7: every ordering of 7 cards for the C round (never short of cards)
 SMALLER = [cards.encode(1, S), cards.encode(2, H), cards.encode(6, S), cards.encode(7, S), cards.encode(7, H),
            cards.encode(8, S), cards.encode(11, S)]

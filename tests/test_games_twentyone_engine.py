@@ -275,7 +275,8 @@ def test_a_no_hole_card_split_against_a_ten_is_valued_as_the_round_settles_it(re
     rules = tw.Rules(hole_card=False, max_hands=2, split_busts_returned=returned)
     weights = (1, 0, 0, 0, 0, 0, 1, 1, 0, 2)
     value, paths = check_no_hole_card_split(rules, weights, 10, 8)
-    assert paths > 500 and value < the_old_value(rules, weights, 10, 8)    # the case tells the two apart
+    # every path of the round, the dealer's card not dealt where every hand busted (1-10-ハ)
+    assert paths == 433 and value < the_old_value(rules, weights, 10, 8)   # the case tells the two apart
 
 
 def test_without_original_bet_only_a_dealer_blackjack_takes_every_standing_split_stake():
@@ -445,3 +446,49 @@ def test_a_no_hole_card_split_given_a_dealer_blackjack_on_the_full_infinite_shoe
             assert other._peeking().pair_split(x, removed) == ev._peeking().pair_split(x, removed)
             assert other.values(tw.of(x, x), removed)[tw.SPLIT] == ev._peeking().pair_split(x, removed) + \
                 ev.blackjack_after(removed) * (both_busted - (1 - p_bust ** 2))
+
+
+
+# ------------------------------------------------- every hand busted (1-10-ハ) --
+
+def splits_else_hits_to_17(hand, up, ctx, allowed):
+    """Split a pair, else hit below 17 (on the cards below, every hand busts)."""
+    if tw.SPLIT in allowed:
+        return tw.SPLIT
+    return tw.HIT if tw.total(hand)[0] < 17 and tw.HIT in allowed else tw.STAND
+
+
+@pytest.mark.parametrize("deal, values, used, net", [
+    ("no-hole-card", (10, 2, 2, 10, 9, 9), 4, -1),          # 12 hits and busts: the 9 is never dealt
+    ("hole-card", (10, 2, 2, 9, 10, 9), 5, -1),             # the hole card was dealt before the play
+    ("no-hole-card", (10, 2, 2, 5, 10, 9), 6, -1),          # 17 stands: the dealer's 10, then his 9
+    ("no-hole-card", (8, 6, 8, 5, 6, 10, 10, 9), 7, -2),    # 8-8 split, both hands bust: no dealer card
+    ("hole-card", (8, 6, 8, 9, 5, 6, 10, 10, 9), 8, -2),
+])
+def test_the_dealers_second_card_is_not_dealt_when_every_hand_busted(deal, values, used, net):
+    """000 第2 1-10-ハ: when every player hand has busted the dealer settles at once, "notwithstanding
+    イ" (10-イ: the no-hole-card dealer's second card), so that card is never dealt; the C round and
+    the reference take the same cards and settle alike."""
+    rules = GAMES["blackjack"].game_rules(deal=deal, surrender="no")
+    table = tt.TwentyOneTable(rules, splits_else_hits_to_17, "jp-blackjack", 4)
+    ours, _, ours_used, _ = table.round_hands(codes(values))
+    it = iter(values)
+    theirs = reference.play(rules, lambda: next(it), splits_else_hits_to_17)
+    assert (ours, ours_used) == (theirs, len(values) - len(list(it))) == (net, used)
+
+
+@pytest.mark.parametrize("deal, values, used, nets", [
+    ("no-hole-card", (10, 10, 6, 2, 3, 10, 10, 9), 7, (-1, -1)),     # both areas bust: no dealer card
+    ("hole-card", (10, 10, 6, 2, 3, 9, 10, 10), 8, (-1, -1)),
+    ("no-hole-card", (10, 10, 6, 2, 8, 10, 9, 9), 8, (-1, 1)),       # 18 stands: the dealer's 9, 9 (24)
+])
+def test_blackjack_switch_deals_no_second_card_when_both_areas_busted(deal, values, used, nets):
+    """Blackjack Switch 2-9-ハ, as 1-10-ハ: the two areas' hands all busted, no card for the dealer."""
+    game = GAMES["blackjack-switch"]
+    rules = game.game_rules(deal=deal, surrender="no")
+    keep = np.zeros(lib.KERN_TW_SWAPS, dtype=np.uint8)
+    table = tt.TwentyOneTable(rules, splits_else_hits_to_17, game.shoe_rules, 6, swaps=keep)
+    ours, _, ours_used, _ = table.round_areas(codes(values))
+    it = iter(values)
+    theirs, _ = reference.play_switch(rules, lambda: next(it), splits_else_hits_to_17, lambda *cards: False)
+    assert (ours[:2], ours_used) == (theirs, len(values) - len(list(it))) == (nets, used)

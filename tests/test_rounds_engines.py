@@ -1,4 +1,5 @@
-"""The registered round engines (harness.rounds.engines): Casino War, Pai Gow and multi-roll craps rounds.
+"""The registered round engines (harness.rounds.engines): Casino War, Pai Gow, multi-roll craps, the poker
+rounds (Three Card Poker, Caribbean Stud, Let It Ride).
 
 Casino War: every four-card pattern of a fresh 8-deck stack, weighted by its ways, classified by
 the engine, gives exactly the game module's first-round class probabilities (the e-table round
@@ -7,6 +8,8 @@ Pai Gow: hand-made deals settle as 9-2 says, and the outcome shares of seeded ro
 a loose band of the module's exact enumeration over every deal.  Craps: hand-made roll sequences
 decide each bet as 6-1, 6-2 and the module's chain rows say, a round rolls exactly until its last
 bet is decided, a one-roll round is the game's own roll, and the pass line wins at 244/495.
+Let It Ride: hand-made deals decide and settle as 8-4 .. 8-7 say, and seeded rounds ride exactly when
+a brute-force expectation over every completion (tests/poker_reference.py) is positive.
 """
 import itertools
 import math
@@ -340,3 +343,171 @@ def test_caribbean_stud_rounds_decide_then_settle_by_the_games_table(cards, stra
     assert next(e for e in r.events if e["kind"] == "decision")["up_card"] == cards.split()[5]
     with pytest.raises(RoundError, match="fraction of a yen"):
         Round("caribbean-stud").place(Bet("ann", "ante_bet", 20))  # ante + bet = 3 antes
+
+
+# ------------------------------------------------------------------------- Let It Ride --
+
+#: 000 別表第1 第3 8-7 (applying 7-8 with its substitutions), typed from the seed: (poker_reference category,
+#: odds); a pair pays only from a pair of 10s (8-2-ハ, 8-6-ロ).
+LET_IT_RIDE_PAYS = {10: 1000, 9: 200, 8: 50, 7: 11, 6: 8, 5: 5, 4: 3, 3: 2}
+SPOTS = [Bet("ann", f"spot_{k}", 10) for k in (1, 2, 3)]
+
+
+def let_it_ride_net(five) -> int:
+    """A spot's net per unit by the customer's hand (tests/poker_reference.py's categories)."""
+    from tests import poker_reference as pr
+
+    key = pr.five_key(five)
+    if key[0] == 2:
+        return 1 if key[1] >= 10 else -1   # one pair: 10s or better (8-6-ロ)
+    return LET_IT_RIDE_PAYS.get(key[0], -1)
+
+
+def let_it_ride_rides(known) -> bool:
+    """The optimal decision by brute force: keep a spot exactly when its expectation with ``known`` in view,
+    over every completion of the five cards, is positive (8-4, 8-5; a tie takes it back)."""
+    rest = [c for c in range(52) if c not in known]
+    return sum(let_it_ride_net(list(known) + list(more))
+               for more in itertools.combinations(rest, 5 - len(known))) > 0
+
+
+@pytest.mark.parametrize("cards,decisions,amounts", [
+    # a pair of 10s in hand: ride both; every spot pays 1 to 1
+    ("10S 10D 2C 7H 9S", ["ride", "ride"], [(10, 0, 10)] * 3),
+    # nothing: both taken back (returned), the 3rd spot lost
+    ("2S 7D JC 4H 9S", ["take-back", "take-back"], [(10, 0, 0), (10, 0, 0), (0, 10, 0)]),
+    # three to a royal flush: ride; the royal pays 1,000 to 1 on each spot (8-7 applying 7-8-(1))
+    ("AS KS QS JS 10S", ["ride", "ride"], [(10, 0, 10000)] * 3),
+    # a low pair is taken back; trips after the first community card ride: 3 to 1 on the 2nd and 3rd spots
+    ("9S 9D 2C 9H 4C", ["take-back", "ride"], [(10, 0, 0), (10, 0, 30), (10, 0, 30)]),
+])
+def test_let_it_ride_rounds_decide_then_settle_by_the_seeds_table(cards, decisions, amounts):
+    r = Round("let-it-ride")
+    for bet in SPOTS:
+        r.place(bet)
+    dealt = ROUND_ENGINES["let-it-ride"].round_dealt("standard", {"cards": _tcp(cards)})
+    r.close()
+    r.drawn(dealt, None)
+    r.determine()
+    r.settle()
+    made = [e for e in r.events if e["kind"] == "decision"]
+    assert [(d["spot"], d["decision"]) for d in made] == list(zip(("spot_1", "spot_2"), decisions))
+    kinds = [e["kind"] for e in r.events]
+    assert kinds.index("outcome") > max(i for i, k in enumerate(kinds) if k == "decision")  # decided, then 8-6-イ
+    settled = [(e["returned"], e["collected"], e["paid"]) for e in r.events if e["kind"] == "settlement"]
+    assert settled == amounts
+
+
+def test_let_it_ride_rounds_ride_by_the_brute_force_expectation_and_settle_by_the_reference():
+    g = rngcore.Generator(SEED, stream=17)
+    spot_1 = 0
+    for n in range(150):
+        r = Round("let-it-ride", n)
+        for bet in SPOTS:
+            r.place(bet)
+        r.close()
+        r.generate(g)
+        r.determine()
+        r.settle()
+        five = r.outcome.record["cards"]
+        rides = {d["spot"]: d["decision"] == "ride" for d in r.events if d["kind"] == "decision"}
+        assert rides["spot_2"] == let_it_ride_rides(five[:4]), r.outcome.shown
+        if n < 40:  # 1,176 completions each: the first decision on fewer rounds
+            assert rides["spot_1"] == let_it_ride_rides(five[:3]), r.outcome.shown
+            spot_1 += rides["spot_1"]
+        net = let_it_ride_net(five)
+        for e in (e for e in r.events if e["kind"] == "settlement"):
+            ridden = rides.get(e["bet"], True)
+            expected = (10, 0, 10 * net) if ridden and net > 0 else (0, 10, 0) if ridden else (10, 0, 0)
+            assert (e["returned"], e["collected"], e["paid"]) == expected, (e["bet"], r.outcome.shown)
+    assert spot_1 > 0
+
+
+def test_let_it_ride_rounds_take_three_equal_spots_of_one_customer():
+    r = Round("let-it-ride")
+    r.place(Bet("ann", "spot_1", 10))
+    with pytest.raises(RoundError, match=r"equal stakes \(000 別表第1 第3 8 8-2-ロ\): 10 on 'spot_1', got 20"):
+        r.place(Bet("ann", "spot_2", 20))
+    with pytest.raises(RoundError, match="one customer position"):
+        r.place(Bet("bob", "spot_2", 10))
+    r.place(Bet("ann", "spot_2", 10))
+    with pytest.raises(RoundError, match="needs equal stakes on all three spots .*missing: spot_3"):
+        r.close()
+
+
+# -------------------------------------------------------------------- Mississippi Stud --
+
+#: 000 別表第1 第3 7-8-ロ, typed from the seed (poker_reference category: odds); 7-7-ロ: a pair of J or better
+#: wins 1 to 1, of 6s to 10s is a standoff, of 5s or lower loses.
+MISSISSIPPI_PAYS = {10: 500, 9: 100, 8: 40, 7: 10, 6: 6, 5: 4, 4: 3, 3: 2}
+
+
+def mississippi_net(five) -> int:
+    """Each stake's net per unit by the final hand (tests/poker_reference.py's categories)."""
+    from tests import poker_reference as pr
+
+    key = pr.five_key(five)
+    if key[0] == 2:
+        return 1 if key[1] >= 11 else 0 if key[1] >= 6 else -1
+    return MISSISSIPPI_PAYS.get(key[0], -1)
+
+
+def mississippi_round(cards: str | None = None, generator=None) -> Round:
+    r = Round("mississippi-stud")
+    r.place(Bet("ann", "ante", 10))
+    r.close()
+    if generator is None:
+        r.drawn(ROUND_ENGINES["mississippi-stud"].round_dealt("standard", {"cards": _tcp(cards)}), None)
+    else:
+        r.generate(generator)
+    r.determine()
+    r.settle()
+    return r
+
+
+@pytest.mark.parametrize("cards,decisions,amounts", [
+    # a pair of aces from the start: 3 antes on every street (the optimal play of a paying pair)
+    ("AS AD 2C 7H 9S", ["bet 3", "bet 3", "bet 3"], [(10, 0, 10), (30, 0, 30), (30, 0, 30), (30, 0, 30)]),
+    # 2-7 offsuit: folded at once, the ante lost (7-4-イ-(1))
+    ("2S 7D JC 4H 9S", ["fold"], [(0, 10, 0)]),
+])
+def test_mississippi_stud_rounds_decide_then_settle_by_the_seeds_table(cards, decisions, amounts):
+    r = mississippi_round(cards)
+    assert [e["decision"] for e in r.events if e["kind"] == "decision"] == decisions
+    kinds = [e["kind"] for e in r.events]
+    assert kinds.index("outcome") > max(i for i, k in enumerate(kinds) if k in ("decision", "stake"))
+    assert [(e["returned"], e["collected"], e["paid"]) for e in r.events if e["kind"] == "settlement"] == amounts
+
+
+def test_mississippi_stud_rounds_bet_by_brute_force_on_fifth_street_and_settle_by_the_reference():
+    g = rngcore.Generator(SEED, stream=18)
+    reached = 0
+    for n in range(150):
+        r = mississippi_round(generator=g)
+        five = r.outcome.record["cards"]
+        made = [e for e in r.events if e["kind"] == "decision"]
+        stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
+        assert [s["stake"] for s in stakes[1:]] == [10 * int(d["decision"][4:]) for d in made if d["decision"] != "fold"]
+        if len(made) == 3:  # 5th street: the best of fold and 1..3 antes over the 48 completions
+            reached += 1
+            staked = made[2]["staked"]
+            rest = [c for c in range(52) if c not in five[:4]]
+            per_unit = sum(mississippi_net(five[:4] + [c]) for c in rest)
+            values = {0: -staked * 48, **{k: (staked + k) * per_unit for k in (1, 2, 3)}}
+            best = max(values.values())
+            assert made[2]["decision"] == ("fold" if values[0] == best and all(v < best for k, v in values.items() if k)
+                                           else f"bet {max(k for k, v in values.items() if k and v == best)}")
+        net = -1 if made[-1]["decision"] == "fold" else mississippi_net(five)
+        for e in (e for e in r.events if e["kind"] == "settlement"):
+            s = e["stake"]
+            assert (e["returned"], e["collected"], e["paid"]) == ((s, 0, s * net) if net >= 0 else (0, s, 0))
+    assert reached > 40
+
+
+def test_mississippi_stud_rounds_declare_the_seeds_mode_b():
+    rules = rules_for("mississippi-stud")
+    e = rules.etable
+    assert GAMES["mississippi-stud"].etable is None  # the module declares none: the round engine does
+    assert e.permitted == ("ante",) and e.fault_clause == "000 別表第1 第3 7-12" and "7-7-イ" in e.determined_after
+    with pytest.raises(RoundError, match="not permitted in an electronic table game .*7-11"):
+        Round(rules).place(Bet("ann", "street_3rd", 10))

@@ -135,6 +135,8 @@ DEALT = {
     "a rescue collects the original stake": (["5S", "8H", "6D", "2C", "9D"], ["double", "rescue"], {},
                                              {"main": "rescue", "double_1": "withdrawn"}),
     "a surrender loses half": (["9S", "KH", "7D", "7C"], ["surrender"], {}, {"main": "surrender"}),
+    "every hand busted: the dealer takes no second card (2-9-ハ)": (["KS", "2H", "2D", "QC"], ["hit"], {},
+                                                                     {"main": "bust"}),
     "a surrender loses all to a dealer pontoon": (["9S", "AH", "7D", "KC"], ["no-insurance", "surrender"], {},
                                                   {"main": "surrender_pontoon"}),
     "a dealer pontoon takes one original stake of the standing hands":

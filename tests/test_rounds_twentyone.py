@@ -23,7 +23,14 @@ from harness.rounds.table import rules_for
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 MAIN, PAIR = 100, 10
 BETS = {"blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pair", PAIR)],
-        "blackjack-switch": [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "super_match", PAIR)]}
+        "blackjack-switch": [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "super_match", PAIR)],
+        "pa-blackjack": [Bet("ann", "main", MAIN)],
+        "deluxe-blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pairs", PAIR), Bet("bob", "bet_behind", 50),
+                             Bet("cy", "bet_behind", 20), Bet("bob", "pairs", PAIR)]}
+#: How :func:`reference` reads each game's rules with its default options.
+REFERENCE = {"blackjack": {}, "blackjack-switch": {"areas": 2},
+             "pa-blackjack": {"pair": False, "max_hands": 3, "dealer_stops": "settled"},
+             "deluxe-blackjack": {"bets": BETS["deluxe-blackjack"], "max_hands": 2, "dealer_stops": "naturals"}}
 
 
 # ------------------------------------------------------------------------------ the reference --
@@ -56,9 +63,15 @@ def amounts(stake, net):
 
 
 def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True,
-              busts_returned=False):
+              busts_returned=False, dealer_stops="bust", bets=None, follow=(False, False)):
     """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc;
-    ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned);
+    ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned; ``dealer_stops``: the
+    dealer draws nothing when every hand busted (``bust``, 10-ハ), also when each is surrendered or a
+    blackjack (``settled``, Pennsylvania's 002 § 549.13(c)), only when every hand is a blackjack
+    (``naturals``, Deluxe's 001 注意事項));
+    ``bets``: the bets placed, for Deluxe Blackjack (001: the seat's ``main``, ``pairs`` by any customer
+    on 001's pay table, each ``bet_behind`` following the seat: its insurance its own decision after the
+    seat's, its stake added to a double or a split by ``follow`` = (follow double, follow split));
     ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
     hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
     of either or both hands after the switch and before any other action on the pair, 2-8-ハ)."""
@@ -73,6 +86,14 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     dealer = [up] + ([draw()] if hole else [])
     mains = ["main"] if areas == 1 else ["main", "main_2"]
     stakes = [[m, MAIN] for m in mains] + ([["super_match" if switch else "pair", PAIR]] if pair else [])
+    if bets is not None:
+        stakes = [[b.bet, b.stake] for b in bets]
+    behinds = [stake for name, stake in stakes if name == "bet_behind"]
+
+    def followed(name, hand):  # the bet-behinds' stakes following the seat's double or split
+        if (name == "split" and follow[1]) or (name == "double" and follow[0] and (hand == 1 or follow[1])):
+            stakes.extend([f"behind_{name}_{hand}", s] for s in behinds)
+
     hands = [{"n": k + 1, "area": k + 1, "cards": [firsts[k], seconds[k]], "split": False, "aces": False,
               "double": False, "gave_up": False, "even": False} for k in range(areas)]
     if points(up) == 1:                                            # 6-イ (per hand), 7-イ
@@ -81,6 +102,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             h["even"] = word == "even-money"
             if word == "insure":
                 stakes.append(["insurance" if h["n"] == 1 else f"insurance_{h['n']}", MAIN // 2])
+        for stake in behinds:                                      # 001: each bet-behind's own insurance
+            if act() == "insure":
+                stakes.append(["behind_insurance", stake // 2])
     peeked_blackjack = hole and points(up) in (1, 10) and natural(dealer)   # 8-イ (2-7-イ)
     if not peeked_blackjack:
         if switch and act() == "switch":                           # 2-8-ニ
@@ -106,6 +130,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                            "double": False, "aces": points(h["cards"][0]) == 1, "gave_up": False, "even": False}
                     h["split"], h["aces"] = True, new["aces"]
                     stakes.append([f"split_{new['n']}", MAIN])
+                    followed("split", new["n"])
                     h["cards"].append(draw())
                     new["cards"].append(draw())
                     hands.insert(i + 1, new)
@@ -113,11 +138,16 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                 if word == "double":
                     h["double"] = True
                     stakes.append([f"double_{h['n']}", MAIN])
+                    followed("double", h["n"])
                 h["cards"].append(draw())
             i += 1
-    if not hole:
+    every_hand_busted = all(total(h["cards"]) > 21 for h in hands)   # 10-ハ: settled at once, notwithstanding イ
+    if not hole and not every_hand_busted:
         dealer.append(draw())                                      # 10-イ
-    if not peeked_blackjack and not all(total(h["cards"]) > 21 for h in hands):
+    blackjacks = [not h["split"] and natural(h["cards"]) for h in hands]
+    stops = {"bust": [total(h["cards"]) > 21 for h in hands], "naturals": blackjacks,
+             "settled": [total(h["cards"]) > 21 or h["gave_up"] or b for h, b in zip(hands, blackjacks)]}
+    if not peeked_blackjack and not all(stops[dealer_stops]):
         while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
             dealer.append(draw())                                  # 10-ロ (2-9-ロ)
     assert not cards and not actions, "the reference used every card and action of the record"
@@ -149,6 +179,8 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     by = {h["n"]: h for h in hands}
     out = []
     for name, stake in stakes:
+        follows = name.startswith("behind_") or name == "bet_behind"
+        name, shown = {"bet_behind": "main"}.get(name, name.replace("behind_", "")) if follows else name, name
         if name in ("main", "main_2"):
             n = net(by[1 if name == "main" else 2], "main")
         elif name.startswith("split_"):
@@ -159,11 +191,16 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             n = F(2) if dealer_bj else F(-1)                       # 6-ロ, 6-ハ
         elif name == "pair":                                       # 13-ロ, 13-ハ
             n = F(11) if (firsts[0] & 0x0F) == (seconds[0] & 0x0F) else F(-1)
+        elif name == "pairs":                                      # 001 ペイアウト (ペア): the highest pattern
+            a, b = firsts[0], seconds[0]
+            suit, red = (lambda c: c >> 4 & 3), (lambda c: (c >> 4 & 3) in (1, 2))
+            n = F(-1) if (a & 0x0F) != (b & 0x0F) else F(5) if red(a) != red(b) else F(10) if suit(a) != suit(b) \
+                else F(50) if (up & 0xFF) == (a & 0xFF) else F(30)
         else:                                                      # 2-12-ロ, 2-12-ハ: by rank, as dealt
             ranks = sorted([sum((x & 0x0F) == (y & 0x0F) for y in firsts + seconds) for x in firsts + seconds])
             pays = {(4, 4, 4, 4): F(40), (1, 3, 3, 3): F(5), (2, 2, 2, 2): F(8), (1, 1, 2, 2): F(1)}
             n = pays.get(tuple(ranks), F(-1))
-        out.append((name, stake, *amounts(stake, n)))
+        out.append((shown, stake, *amounts(stake, n)))
     return out
 
 
@@ -211,7 +248,12 @@ def settlements(r):
     ("blackjack-switch", {}, {"areas": 2}),
     ("blackjack-switch", {"deal": "no-hole-card", "max_hands": 2}, {"areas": 2, "hole": False, "max_hands": 2}),
     ("blackjack", {"deal": "no-hole-card", "split_busts": "returned"}, {"hole": False, "busts_returned": True}),
-    ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False})])
+    ("blackjack-switch", {"surrender": "no"}, {"areas": 2, "surrender": False}),
+    ("pa-blackjack", {}, REFERENCE["pa-blackjack"]), ("pa-blackjack", {"decks": 1}, REFERENCE["pa-blackjack"]),
+    ("deluxe-blackjack", {}, REFERENCE["deluxe-blackjack"]),
+    ("deluxe-blackjack", {"follow_double": "yes"}, {**REFERENCE["deluxe-blackjack"], "follow": (True, False)}),
+    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"},
+     {**REFERENCE["deluxe-blackjack"], "follow": (True, True)})])
 def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
     rules = rules_for(game)
     checked = rules.check_options(options)
@@ -222,23 +264,29 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], **ref), r.outcome.shown
         seen.update(e["bet"].split("_")[0] for e in r.events if e["kind"] == "stake")
+        seen.update(e["bet"] for e in r.events if e["kind"] == "stake")
         seen.update(d["decision"] for d in (e for e in r.events if e["kind"] == "decision"))
     expected = {"split", "double", "insurance", "hit", "stand", "insure", "no-insurance"}
     if options.get("surrender") != "no":
         expected |= {"surrender"}
     if game == "blackjack-switch":
         expected |= {"switch", "keep"}
+    if game == "deluxe-blackjack":  # each bet-behind's insurance; its stakes following the seat's (001)
+        follows = {"behind_insurance"} | ({"behind_double_1"} if ref.get("follow", (0, 0))[0] else set()) \
+            | ({"behind_split_2", "behind_double_2"} if all(ref.get("follow", (0, 0))) else set())
+        behind = {b for b in seen if b.startswith("behind_")}
+        assert behind == follows, behind
     assert expected <= seen  # the random customer met every kind of decision and stake
 
 
 @pytest.mark.parametrize("split_busts", ["lost", "returned"])
 def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_reference(split_busts, random_choices):
     # 12-ロ: the original stake is the area's, whichever split hand busted: the first hand busts, a
-    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 539).
+    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 3896).
     rules = rules_for("blackjack")
     checked = rules.check_options({"deal": "no-hole-card", "surrender": "no", "split_busts": split_busts})
     g = rngcore.Generator(SEED, stream=12)
-    for n in range(3000):
+    for n in range(4000):
         r = play(rules, g, checked, round_id=n)
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], hole=False, surrender=False,
@@ -250,10 +298,11 @@ def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_refere
     else:
         pytest.fail("no round met the case")
     nets = area_nets(r)
-    assert nets["main"] == (F(-1) if split_busts == "returned" else F(-2))
+    busted = sum(2 if "doubled" in h else 1 for h in (first, *split) if h.endswith(": bust"))  # stakes lost at once
+    assert nets["main"] == (F(-1) if split_busts == "returned" else F(-1 - busted))
 
 
-@pytest.mark.parametrize("game", ["blackjack", "blackjack-switch"])
+@pytest.mark.parametrize("game", sorted(BETS))
 def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
     rules = rules_for(game)
     g = rngcore.Generator(SEED, stream=12)
@@ -261,7 +310,7 @@ def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
     for n in range(200):
         r = play(rules, g, round_id=n)
         record = r.outcome.record
-        assert settlements(r) == reference(record["cards"], record["actions"], areas=rules.engine.row.areas)
+        assert settlements(r) == reference(record["cards"], record["actions"], **REFERENCE[game])
         t = r.totals()
         stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
         assert t["staked"] == sum(e["stake"] for e in stakes) == t["returned"] + t["collected"]
@@ -290,6 +339,41 @@ def test_the_record_replays_and_the_journal_re_derives(tmp_path):
         assert j.verify().ok
     assert scripted.record["cards"]  # round_dealt rebuilt a journaled round from its record alone
 
+
+
+#: (game, options, cards as (rank, suit), actions) of rounds whose every hand busts, and the classes they settle
+EVERY_HAND_BUSTED = {
+    "no hole card: the customer's cards only": (
+        "blackjack", {"deal": "no-hole-card"}, [(10, 0), (2, 1), (2, 2), (12, 3)], ["hit"], {"main": "bust"}),
+    "no hole card, insured: the insurance loses": (
+        "blackjack", {"deal": "no-hole-card"}, [(10, 0), (1, 1), (2, 2), (12, 3)], ["insure", "hit"],
+        {"main": "bust", "insurance": "lose"}),
+    "the hole card, dealt at the start": (
+        "blackjack", {}, [(10, 0), (2, 1), (2, 2), (9, 0), (12, 3)], ["hit"], {"main": "bust"}),
+    "Switch, no hole card, both areas": (
+        "blackjack-switch", {"deal": "no-hole-card", "surrender": "no"},
+        [(10, 0), (10, 1), (6, 2), (2, 3), (3, 0), (12, 1), (13, 2)], ["keep", "hit", "hit"],
+        {"main": "bust", "main_2": "bust"}),
+}
+
+
+@pytest.mark.parametrize("case", EVERY_HAND_BUSTED)
+def test_when_every_hand_busted_the_dealer_takes_no_second_card(case):
+    """10-ハ (2-9-ハ), seed L491: every hand busted, the round is settled at once, notwithstanding 10-イ (the
+    no-hole-card dealer's second card): the journaled cards are the customer's (and a hole card dealt at the
+    start) and no more; a record holding the dealer's card as well no longer replays."""
+    from rngcore.devices.cards import encode
+
+    game, options, dealt, actions, expected = EVERY_HAND_BUSTED[case]
+    rules = rules_for(game)
+    checked = rules.check_options(options)
+    record = {"cards": [encode(r, s) for r, s in dealt], "actions": actions}
+    round_ = rules.engine.round_dealt("standard", record, **checked)
+    assert {k: round_.features[k] for k in expected} == expected, round_.shown
+    assert round_.shown.endswith("(every hand busted: no second card)") == ("deal" in options)
+    longer = {"cards": record["cards"] + [encode(9, 3)], "actions": actions}
+    with pytest.raises(ValueError, match="its play used"):
+        rules.engine.round_dealt("standard", longer, **checked)
 
 def test_scripted_actions_play_replay_and_are_refused_with_their_place(tmp_path):
     rules = rules_for("blackjack")
@@ -407,7 +491,8 @@ def recovered_after_stop(path, state) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("game,state", [
-    (g, s) if g == "blackjack" and s in ("OUTCOME_GENERATION", "OUTCOME_DETERMINED") else
+    (g, s) if g in ("blackjack", "pa-blackjack", "deluxe-blackjack") and s in ("OUTCOME_GENERATION",
+                                                                             "OUTCOME_DETERMINED") else
     pytest.param(g, s, marks=pytest.mark.slow) for g in BETS for s in STOPS])
 def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, state):
     rules = rules_for(game)
@@ -417,19 +502,20 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, s
     if state in ("OUTCOME_DETERMINED", "SETTLEMENT"):
         outcome = next(e for e in events if e["kind"] == "outcome")["record"]
         assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
-            reference(outcome["cards"], outcome["actions"], areas=rules.engine.row.areas)
+            reference(outcome["cards"], outcome["actions"], **REFERENCE[game])
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack", "deluxe-blackjack"])
 @pytest.mark.parametrize("target", ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION",
                                     "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"])
 @pytest.mark.parametrize("how", ["after-commit", "before-commit", "exception"])
-def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, target, how):
+def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, game, target, how):
     from tests.test_rounds_journal import check_recovered, run_child
 
-    path, done = run_child(tmp_path, "blackjack", target, how)
+    path, done = run_child(tmp_path, game, target, how)
     assert done.returncode in (-signal.SIGKILL, 1), done.stderr
-    check_recovered(path, "blackjack")
+    check_recovered(path, game)
 
 
 @pytest.mark.slow
@@ -466,6 +552,111 @@ def test_the_determination_point_is_declared_with_its_citation():
         assert rules.engine.row is row
         assert line in row.point and words in row.point and item in row.point
         assert rules.etable.fault_clause.endswith(clause) and item in rules.etable.determined_after
+
+
+def refusing(r: Round, steps) -> Round:
+    """Place each bet of ``steps`` in ``r``: a ``(bet, words)`` pair is refused with a message matching
+    ``words``, a bet alone is accepted."""
+    for step in steps:
+        bet, words = step if isinstance(step, tuple) else (step, None)
+        if words is None:
+            r.place(bet)
+            continue
+        with pytest.raises(RoundError, match=words):
+            r.place(bet)
+    return r
+
+
+def test_the_pennsylvania_rounds_rules():
+    """002 58 Pa. Code ch. 549: the wager only (§ 549.4(a)), no side wager, no even money, the fault rule
+    read as 000's (ch. 549 has none), no rounding (an even stake), three hands at most (§ 549.12(c)(1))."""
+    from harness.rounds.engines import twentyone_pa
+
+    rules = rules_for("pa-blackjack")
+    assert rules.engine.row is twentyone_pa.TABLE[0]
+    e = rules.etable
+    assert e.permitted == ("main", "insurance") and e.truncation is None
+    assert "§ 549.4(a)" in e.permitted_source and "no side wager" in e.permitted_source
+    assert "1-19-イ" in e.fault_clause and "none in 002" in e.fault_clause
+    assert "§ 549.7(i)" in e.determined_after and "L643" in rules.engine.row.point
+    assert not any(b.startswith("pair") or b == "even_money" for b in rules.bets)
+    refusing(Round(rules, 1), [
+        (Bet("ann", "insurance", 50), r"insurance is offered after the deal .*\(002 58 Pa. Code § 549.10\)"),
+        (Bet("ann", "main", 25), "a stake of 25 on 'main' would settle in a fraction"),  # 3 to 2, § 549.9's half
+        Bet("ann", "main", 100), (Bet("bob", "main", 100), "cannot join")])
+
+
+def test_the_pennsylvania_dealer_draws_only_when_its_count_matters(random_choices):
+    """§ 549.13(c): no dealer card after the hole card when every hand busted, surrendered or is a blackjack;
+    the dealer draws to 17 otherwise (§ 549.13(b)); splits stop at three hands (§ 549.12(c)(1))."""
+    rules = rules_for("pa-blackjack")
+    g = rngcore.Generator(SEED, stream=40)
+    quiet = drawn = hands = 0
+    for n in range(600):
+        r = play(rules, g, round_id=n)
+        text, dealer = r.outcome.shown.rsplit("; dealer ", 1)
+        dealt = len(dealer.split("(")[0].split())
+        results = [part.rsplit(": ", 1)[1] for part in text.split("; ")]
+        hands = max(hands, len(results))
+        assert len(results) <= 3
+        if "blackjack" in dealer:
+            continue  # the peek ended the round
+        if all(x in ("bust", "surrender", "blackjack_3to2") for x in results):
+            assert dealt == 2, r.outcome.shown
+            quiet += 1
+        else:
+            drawn += dealt > 2
+    assert quiet > 20 and drawn > 100 and hands == 3
+
+
+def test_the_deluxe_rounds_rules():
+    """001: one seat (the seat bet), Pairs by any customer, bet-behinds by any other customer, one of each per
+    customer, after the seat bet (1. ベッティング); even stakes (001 states no rounding); the point and the
+    fault rule read with their citations (4. 結果, エラー処理)."""
+    from harness.rounds.engines import twentyone_deluxe
+
+    rules = rules_for("deluxe-blackjack")
+    assert rules.engine.row is twentyone_deluxe.TABLE[0]
+    e = rules.etable
+    assert e.permitted == ("main", "insurance", "pairs", "bet_behind") and e.truncation is None
+    assert "エラー処理" in e.fault_clause and "1-19-イ" in e.fault_clause and "4. 結果" in e.determined_after
+    assert "ラウンド結果が確定する" in rules.engine.row.point and "L643" in rules.engine.row.point
+    placed = refusing(Round(rules, 1), [
+        (Bet("bob", "bet_behind", 50), "the 'bet_behind' bet needs the seat bet 'main' placed first"),
+        (Bet("bob", "pairs", 10), "the 'pairs' bet needs the seat bet"),
+        Bet("ann", "main", 100),
+        (Bet("bob", "main", 100), "one seat, and 'ann' holds it"),
+        (Bet("ann", "bet_behind", 50), "'ann' cannot bet behind its own seat .*自分自身にベットビハインド"),
+        (Bet("bob", "bet_behind", 25), "a stake of 25 on 'bet_behind' would settle in a fraction"),  # 3 to 2, 1/2
+        Bet("bob", "bet_behind", 50),
+        (Bet("bob", "bet_behind", 50), "'bob' already has a 'bet_behind' bet"),
+        Bet("bob", "pairs", 5), Bet("ann", "pairs", 7),  # Pairs on any occupied seat, by any customer
+        (Bet("cy", "insurance", 50), "insurance is offered after the deal"),
+        (Bet("cy", "behind_double_1", 50), "not permitted .*001 1. ベッティング")])
+    assert [b.bet for b in placed.bets] == ["main", "bet_behind", "pairs", "pairs"]
+    with pytest.raises(ValueError, match="is not a Deluxe Blackjack round"):
+        rules.engine.round_dealt("standard", {"cards": [1, 2, 3, 4], "actions": []})
+
+
+def test_a_deluxe_dealer_stops_only_when_every_hand_is_a_blackjack():
+    """001 注意事項: the round ends without more cards on a dealer blackjack or when the seat holds blackjacks
+    only; else the dealer draws to 17 (ディーラーのアクション), a busted seat too."""
+    rules = rules_for("deluxe-blackjack")
+    g = rngcore.Generator(SEED, stream=41)
+    naturals = busted = 0
+    for n in range(800):
+        r = play(rules, g, round_id=n)
+        text, dealer = r.outcome.shown.rsplit("; dealer ", 1)
+        cards_, total_ = dealer.split(" (")
+        if "blackjack" in dealer:
+            continue
+        if text.endswith("blackjack_3to2"):
+            assert len(cards_.split()) == 2, r.outcome.shown
+            naturals += 1
+        elif text.endswith("bust"):
+            assert int(total_.rstrip(")")) >= 17, r.outcome.shown
+            busted += 1
+    assert naturals > 10 and busted > 10
 
 
 def test_the_switch_rounds_rules():
@@ -509,15 +700,17 @@ def _events_digest(game, options, rounds, stream):
 
 
 #: (game, options, rounds, stream) -> the digest of their events, pinned on the engine as it was before its
-#: play and settlement were moved onto the game modules' functions (the journals must not change).
+#: play and settlement were moved onto the game modules' functions (the journals must not change); the two
+#: no-hole-card pins re-pinned when a round whose hands all bust stopped dealing the dealer's second card
+#: (10-ハ, 2-9-ハ: its journaled cards end with the customer's), the hole-card pins unchanged by it.
 BASIC_PINS = {("blackjack", (), 60, 1): "1cb31d3d6ac4d22dfd54ce7929e3dca61b35576134ca8e96c906cf191ae15f2d",
               ("blackjack-switch", (), 40, 2): "96428091b6f11c71a6863856cd24c1c46fe2786804df897f6f619d2e6351ad1a"}
 RANDOM_PINS = {
     ("blackjack", (), 150, 3): "f5e787cf691b9e243284d1453a79b9ea29bbfbf605826165938272d441443cc7",
     ("blackjack", (("deal", "no-hole-card"), ("dealer", "h17"), ("blackjack-pays", "6to5")), 150, 3):
-        "6b196bc1fc10c9a1f591e957495499feb61a79000ab1b19410bc7601503ba179",
+        "9847e0664b5ad922ab95ecf830bd19394c13093e5531cf0fa0a00366e1431862",
     ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
-        "75995a181d021b087867f94c079b965fa59448ecd7fb561f4576c06ff8670206"}
+        "4ef304b61406456b724cdba18983fe1189055aa564762546c208d43dc3de6df6"}
 
 
 def test_basic_strategy_journals_are_pinned():
@@ -535,14 +728,15 @@ def test_random_choice_journals_are_pinned(random_choices):
 
 def area_nets(r) -> dict[str, F]:
     """Each main area's net per unit of its stake (the hand stakes of the area: its main bet, the splits and
-    doubles added to it), from the round's settlement records; insurance and side bets apart."""
+    doubles added to it), and a bet-behind's (of a stake of ``MAIN``), from the round's settlement records;
+    insurance and side bets apart."""
     events = {e["index"]: e for e in r.events if e["kind"] == "stake"}
     bets = [e for e in r.events if e["kind"] in ("bet", "stake")]
     area = {}
     for i, b in enumerate(bets):
-        if b["bet"] in ("main", "main_2"):
+        if b["bet"] in ("main", "main_2", "bet_behind"):
             area[i] = b["bet"]
-        elif i in events and not b["bet"].startswith("insurance"):
+        elif i in events and "insurance" not in b["bet"]:
             area[i] = bets[events[i]["to"]]["bet"]
     out = {}
     for e in r.events:
@@ -557,7 +751,13 @@ def c_table(rules, options):
 
     game_rules, decks = rules.engine.rules_of(options)
     swaps = engine.basic_swaps(game_rules) if game_rules.switch else None
-    return TwentyOneTable(game_rules, rules.engine.chart(game_rules), rules.game.shoe_rules, decks, swaps=swaps)
+    behind = tuple(options.get(f"follow_{what}") == "yes" for what in ("double", "split"))
+    return TwentyOneTable(game_rules, rules.engine.chart(game_rules), rules.game.shoe_rules, decks, swaps=swaps,
+                          behind=behind)
+
+
+#: The bets the C engine's round is compared with: one bet-behind of the seat's stake (its net per unit).
+C_BETS = {"deluxe-blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pairs", PAIR), Bet("bob", "bet_behind", MAIN)]}
 
 
 def c_engine_agrees(game, options, rounds, stream):
@@ -566,18 +766,22 @@ def c_engine_agrees(game, options, rounds, stream):
     table = c_table(rules, checked)
     g = rngcore.Generator(SEED, stream=stream)
     for n in range(rounds):
-        r = play(rules, g, checked, round_id=n + 1, bets=BETS.get(game, [Bet("ann", "main", MAIN)]))
+        r = play(rules, g, checked, round_id=n + 1, bets=C_BETS.get(game, BETS.get(game, [Bet("ann", "main", MAIN)])))
         codes = r.outcome.record["cards"]
-        (a, b, _), side, used, _ = table.round_areas(codes)
+        (a, b, behind), side, used, _ = table.round_areas(codes)
         mine = area_nets(r)
         assert (mine["main"], mine.get("main_2", F(0))) == (a, b), r.outcome.shown
+        if "bet_behind" in mine:
+            assert mine["bet_behind"] == behind, r.outcome.shown
         assert used <= len(codes)
         labels = rules.game.side_labels_of(side)
         assert all(r.outcome.features[k] == v for k, v in labels.items() if k in r.outcome.features), r.outcome.shown
 
 
 @pytest.mark.parametrize("game,options", [
-    ("blackjack", {}), ("blackjack-switch", {}),
+    ("blackjack", {}), ("blackjack-switch", {}), ("pa-blackjack", {}), ("deluxe-blackjack", {}),
+    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"}),
+    pytest.param("deluxe-blackjack", {"follow_split": "yes"}, marks=pytest.mark.slow),
     pytest.param("blackjack", {"deal": "no-hole-card", "dealer": "h17"}, marks=pytest.mark.slow),
     pytest.param("blackjack-switch", {"deal": "no-hole-card"}, marks=pytest.mark.slow)])
 def test_basic_rounds_play_as_the_c_engine_plays_the_same_cards(game, options):

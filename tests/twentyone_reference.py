@@ -5,7 +5,8 @@ Written from the rules (harness.games.twentyone.Rules, each field cited there), 
 kernel: hands are lists of card values, every rule is tested where the round reaches it.
 Dealing order (000 第2 1-5-イ): the seat's first card, the upcard, the seat's second card,
 then the hole card under the hole-card rule; under the no-hole-card rule the dealer's second
-card comes after the seat has played (1-10-イ).
+card comes after the seat has played (1-10-イ), and is not dealt when every hand of the seat
+busted (1-10-ハ: the round is settled at once, notwithstanding 10-イ).
 """
 from __future__ import annotations
 
@@ -86,10 +87,10 @@ def play(rules: tw.Rules, deal, strategy, area=None) -> Fraction:
         h.result = -1 if best(h.cards) > 21 else 0
     net = Fraction(-sum(h.stake for h in finished if best(h.cards) > 21))
     standing = [h for h in finished if best(h.cards) <= 21]
+    if not standing:
+        return net                              # 1-10-ハ: every hand busted, no card for the dealer
     if not rules.hole_card:
         dealer.append(deal())
-    if not standing:
-        return net
     if blackjack(dealer):
         return against_blackjack(rules, net, standing)
     finish_dealer(rules, dealer, deal)
@@ -208,7 +209,8 @@ def play_switch(rules: tw.Rules, deal, strategy, swap) -> tuple[tuple[Fraction, 
             continue
         nets[i] -= sum(h.stake for h in hands if best(h.cards) > 21)
         standing[i] = [h for h in hands if best(h.cards) <= 21]
-    if not rules.hole_card:
+    every_hand_busted = all(hands and not standing[i] for i, hands in enumerate(played))   # 2-9-ハ
+    if not rules.hole_card and not every_hand_busted:
         dealer.append(deal())
     for i, seat in enumerate(areas):
         if blackjack(seat):

@@ -178,7 +178,7 @@ typedef struct kern_slot_ways {
 } kern_slot_ways;
 
 /* How a ways game is read: the fastest reader that applies (the tables, on the code path
- * kern_slot_get_impl names; the cells reader when multipliers add or the tables would be too
+ * kern_slot_get_impl names; the cells reader when the tables would be too
  * large), or cell by cell from the window (the reference and benchmark baseline).  A payline game
  * is always read line by line. */
 #define KERN_SLOT_READER_FASTEST 0

@@ -94,66 +94,163 @@ static void *block(slot_ways *t, size_t bytes, size_t *total)
     return p;
 }
 
-/* 1 if candidate k's paid counts are the tables' kind: none below its first listed count, then
-   every run its own count up to the last listed, and that one for longer runs. */
-static int contiguous(const kern_slot_ways *w, uint32_t k, uint32_t reels)
-{
-    const uint8_t *paid = w->paid + (size_t)k * (reels + 1);
-    for (uint32_t n = 0; n <= reels; n++) {
-        if (paid[n] && paid[n] != n && !(paid[n] == paid[reels] && n > paid[reels])) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* B += Q . broke (lanes j >= half taken off); Q *= factor over the lanes (the step of slot_ways.h,
-   modulo 2^64). */
-static inline __attribute__((always_inline)) void step_lanes(uint32_t half, uint64_t *q, uint64_t *b,
+/* B += Q . broke (lanes half .. lanes - 1 taken off); Q *= factor over the lanes (the step of
+   slot_ways.h, modulo 2^64). */
+static inline __attribute__((always_inline)) void step_lanes(uint32_t half, uint32_t lanes, uint64_t *q, uint64_t *b,
                                                              const uint32_t *factor, const uint32_t *broke)
 {
     uint64_t plus = 0, minus = 0;
     for (uint32_t j = 0; j < half; j++) {
         plus += q[j] * broke[j];
-        minus += q[half + j] * broke[half + j];
     }
-    for (uint32_t j = 0; j < 2 * half; j++) {
+    for (uint32_t j = half; j < lanes; j++) {
+        minus += q[j] * broke[j];
+    }
+    for (uint32_t j = 0; j < lanes; j++) {
         q[j] *= factor[j];
     }
     *b += plus - minus;
 }
 
-/* Candidate k's lanes on reel r at every stop: its factor and, if its run breaks there, its pay. */
-static int reel_lanes(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelset *rs, uint32_t r, uint32_t k,
-                      uint32_t *factor, uint32_t *broke)
+/* What one lane of the tables counts: some of one candidate's ways, for the runs of one block of
+   its listed counts.  A block is a longest list of consecutive listed counts first .. last; it pays
+   the runs from `first` up to the next block's first count (`next`; reels + 1 if none), each by
+   its listed count, so a gap in the pays is the end of a block.  Reels 1 .. last multiply by the
+   lane's count, later ones by 1 while the run goes on; reel `next` continuing the run zeroes the
+   lane (the next block pays that run).  With multipliers that multiply, a lane's count is its
+   candidate's c_r (or w_r).  With multipliers that add, slot_ways.h's sum over the ways,
+   A_1 N_2 ... N_k + N_1 A_2 ... N_k + ... + Z_1 ... Z_k, is one product per reel whose A
+   stands for its N (`bonus`, paid only by runs that reach that reel) and one of the Z (`bonus`
+   -1). */
+typedef struct {
+    uint32_t cand;
+    uint32_t wild;   /* 1: its ways of wilds only (taken off) */
+    uint32_t first, last, next;
+    int32_t bonus;   /* multipliers that add: the reel (0-based) counted by A, -1 the Z product; else -1 */
+} lane_spec;
+
+/* What a cell showing x adds to lane L's count on a reel (`bonus_reel`: the lane's A reel). */
+static uint64_t cell_count(const kern_slot_ways *w, const lane_spec *L, uint8_t x, int bonus_reel)
+{
+    const uint32_t *weight = (L->wild ? w->wild : w->weight) + (size_t)L->cand * w->n_symbols;
+    if (!weight[x] || !w->additive) {
+        return weight[x];
+    }
+    return bonus_reel ? w->bonus[x] : L->bonus < 0 ? w->bonus[x] == 0 : 1;
+}
+
+/* Lane L's factor and, if its run breaks there, its pay, on reel r at stop s; 0 if either passes
+   32 bits. */
+static int lane_entry(const kern_slot_ways *w, const kern_slot_reelset *rs, const lane_spec *L, uint32_t r,
+                      uint32_t s, uint32_t *factor, uint32_t *broke)
 {
     const uint32_t reels = rs->reels;
-    const uint8_t *paid = w->paid + (size_t)k * (reels + 1);
-    const int multiplies = r < paid[reels]; /* reel r + 1 is within the last listed count */
-    const int64_t pay = w->pay[(size_t)k * (reels + 1) + paid[r]]; /* a run of r reels */
-    for (uint32_t s = 0; s < t->len[r]; s++) {
-        uint64_t c = column_count(w, rs, r, s, k, 0), cw = column_count(w, rs, r, s, k, 1);
-        if (c > UINT32_MAX || pay > (int64_t)UINT32_MAX) {
+    const uint8_t *paid = w->paid + (size_t)L->cand * (reels + 1);
+    const uint64_t c = column_count(w, rs, r, s, L->cand, 0); /* the run goes on: S or a wild for it shown */
+    *factor = *broke = 0;
+    if (!c) {
+        const int paid_here = r >= L->first && r < L->next && (int32_t)r > L->bonus;
+        const int64_t pay = paid_here ? w->pay[(size_t)L->cand * (reels + 1) + paid[r]] : 0;
+        if (pay > (int64_t)UINT32_MAX) {
             return 0;
         }
-        size_t at = (size_t)s * t->lanes + k;
-        factor[at] = multiplies ? (uint32_t)c : c != 0;
-        factor[at + t->half] = multiplies ? (uint32_t)cw : c != 0;
-        broke[at] = broke[at + t->half] = c ? 0 : (uint32_t)pay;
+        *broke = (uint32_t)pay;
+        return 1;
+    }
+    if (r + 1 >= L->next) {
+        return 1; /* a run of `next` reels or more: the next block's */
+    }
+    if (r >= L->last) {
+        *factor = 1;
+        return 1;
+    }
+    const uint8_t *col = rs->window + ((size_t)rs->stop_off[r] + s) * rs->rows;
+    uint64_t n = 0;
+    for (uint32_t h = 0; h < rs->rows; h++) {
+        n += cell_count(w, L, col[h], (int32_t)r == L->bonus);
+    }
+    if (n > UINT32_MAX) {
+        return 0;
+    }
+    *factor = (uint32_t)n;
+    return 1;
+}
+
+/* 1 if lane L never pays: some reel before the first it pays on has a factor of 0 at every stop. */
+static int lane_is_zero(const kern_slot_ways *w, const kern_slot_reelset *rs, const lane_spec *L)
+{
+    const uint32_t pays_from = L->bonus >= 0 && (uint32_t)L->bonus + 1 > L->first ? (uint32_t)L->bonus + 1 : L->first;
+    for (uint32_t r = 0; r < pays_from && r < rs->reels; r++) {
+        uint32_t any = 0;
+        for (uint32_t s = 0; s < rs->strip_len[r] && !any; s++) {
+            uint32_t f, b;
+            if (!lane_entry(w, rs, L, r, s, &f, &b)) {
+                return 0; /* too large for the tables: lane_entry refuses it again when they are built */
+            }
+            any = f;
+        }
+        if (!any) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every lane that can pay (main ones first, then the wild-only ones, n_main and n_wild of them) in
+   specs[cap]; 0 if there are more than cap of either kind. */
+static int lane_specs(const kern_slot_ways *w, const kern_slot_reelset *rs, lane_spec *main_specs,
+                      lane_spec *wild_specs, uint32_t cap, uint32_t *n_main, uint32_t *n_wild)
+{
+    const uint32_t reels = rs->reels;
+    *n_main = *n_wild = 0;
+    for (uint32_t k = 0; k < w->n_cand; k++) {
+        const uint8_t *paid = w->paid + (size_t)k * (reels + 1);
+        uint8_t listed[65] = {0};
+        for (uint32_t n = 0; n <= reels; n++) {
+            listed[paid[n]] = paid[n] != 0;
+        }
+        for (uint32_t first = 1; first <= reels; first++) {
+            if (!listed[first] || listed[first - 1]) {
+                continue; /* not the first count of a block */
+            }
+            uint32_t last = first, next = first + 1;
+            while (last < reels && listed[last + 1]) {
+                last++;
+            }
+            for (next = last + 1; next <= reels && !listed[next]; next++) {
+            }
+            const int32_t hi = w->additive ? (int32_t)last - 1 : -1; /* the A reels, after the Z (-1) */
+            for (uint32_t wild = 0; wild < 2; wild++) {
+                for (int32_t bonus = -1; bonus <= hi; bonus++) {
+                    lane_spec L = {k, wild, first, last, next, bonus};
+                    if (lane_is_zero(w, rs, &L)) {
+                        continue;
+                    }
+                    uint32_t *n = wild ? n_wild : n_main;
+                    if (*n == cap) {
+                        return 0;
+                    }
+                    (wild ? wild_specs : main_specs)[(*n)++] = L;
+                }
+            }
+        }
     }
     return 1;
 }
 
 /* 16-bit copies of both pair tables when every entry fits (half the cache for the same spins); a
-   start pair's B in the row then takes four 16-bit lanes, half - 2, half - 1, 2 half - 2, 2 half - 1. */
+   start pair's B in the row then takes four unused 16-bit lanes, b_lane[0 .. 3] (none: no copies). */
 static void narrow(slot_ways *t, size_t *total)
 {
     const size_t starts = (size_t)t->len[0] * t->len[1], ends = (size_t)t->len[t->reels - 2] * t->len[t->reels - 1];
     const int inline_pay = !t->start_pay;
-    const uint32_t h = t->half;
+    const uint32_t *bl = t->b_lane;
+    if (inline_pay && t->n_unused < 4) {
+        return;
+    }
     for (size_t i = 0; i < starts * t->lanes; i++) {
         uint32_t j = (uint32_t)(i % t->lanes); /* a table's lane, not a draw */
-        if (t->start_ways[i] > UINT16_MAX && !(inline_pay && (j == h - 2 || j == h - 1))) {
+        if (t->start_ways[i] > UINT16_MAX && !(inline_pay && (j == bl[0] || j == bl[1]))) {
             return;
         }
     }
@@ -174,11 +271,10 @@ static void narrow(slot_ways *t, size_t *total)
             y[j] = (uint16_t)x[j];
         }
         if (inline_pay) {
-            uint64_t b = (uint64_t)x[h - 2] | (uint64_t)x[h - 1] << 32;
-            y[h - 2] = (uint16_t)b;
-            y[h - 1] = (uint16_t)(b >> 16);
-            y[2 * h - 2] = (uint16_t)(b >> 32);
-            y[2 * h - 1] = (uint16_t)(b >> 48);
+            uint64_t b = (uint64_t)x[bl[0]] | (uint64_t)x[bl[1]] << 32;
+            for (uint32_t i = 0; i < 4; i++) {
+                y[bl[i]] = (uint16_t)(b >> 16 * i);
+            }
         }
     }
     for (size_t i = 0; i < ends * t->lanes; i++) {
@@ -192,31 +288,46 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
 {
     memset(t, 0, sizeof *t);
     const uint32_t reels = rs->reels;
-    if (w->additive || w->n_cand > SLOT_WAYS_MAX_LANES / 2 || reels == 0 || reels > 64) {
+    if (reels == 0 || reels > 64) {
         return SLOT_WAYS_NO_TABLES;
     }
-    for (uint32_t k = 0; k < w->n_cand; k++) {
-        if (!contiguous(w, k, reels)) {
-            return SLOT_WAYS_NO_TABLES;
+    lane_spec specs[2][SLOT_WAYS_MAX_LANES];
+    uint32_t n_main, n_wild;
+    if (!lane_specs(w, rs, specs[0], specs[1], SLOT_WAYS_MAX_LANES, &n_main, &n_wild)) {
+        return SLOT_WAYS_NO_TABLES; /* too many lanes: the cells reader */
+    }
+    /* main lanes, then wild-only ones, each padded to SLOT_WAYS_LANES */
+    const uint32_t v = SLOT_WAYS_LANES;
+    const uint32_t half = n_main ? (n_main + v - 1) / v * v : v, wild = (n_wild + v - 1) / v * v;
+    /* four unused lanes hold a start pair's B in 16 bits (one more vector of padding if need be) */
+    const uint32_t lanes = half + wild + (half - n_main + wild - n_wild < 4 ? v : 0);
+    if (lanes > SLOT_WAYS_MAX_LANES) {
+        return SLOT_WAYS_NO_TABLES;
+    }
+    t->reels = reels;
+    t->half = half;
+    t->lanes = lanes;
+    for (uint32_t j = lanes; j-- > 0 && t->n_unused < 4;) { /* the last unused lanes, for B */
+        if (j >= half + n_wild || (j >= n_main && j < half)) {
+            t->b_lane[t->n_unused++] = j;
         }
     }
-    const uint32_t half = (w->n_cand + SLOT_WAYS_LANES - 1) / SLOT_WAYS_LANES * SLOT_WAYS_LANES;
-    t->reels = reels;
-    t->half = half ? half : SLOT_WAYS_LANES;
-    t->lanes = 2 * t->half;
     size_t total = 0;
     int rc = RNG_OK;
     uint32_t *full = block(t, t->lanes * sizeof *full, &total);
     if (!full) {
         goto fail;
     }
-    for (uint32_t k = 0; k < w->n_cand; k++) {
-        int64_t pay = w->pay[(size_t)k * (reels + 1) + w->paid[(size_t)k * (reels + 1) + reels]];
+    for (uint32_t j = 0; j < n_main + n_wild; j++) {
+        const lane_spec *L = j < n_main ? &specs[0][j] : &specs[1][j - n_main];
+        const uint32_t at = j < n_main ? j : t->half + j - n_main;
+        const int64_t pay = L->next > reels ? w->pay[(size_t)L->cand * (reels + 1) +
+                                                     w->paid[(size_t)L->cand * (reels + 1) + reels]] : 0;
         if (pay > (int64_t)UINT32_MAX) {
             rc = SLOT_WAYS_NO_TABLES;
             goto fail;
         }
-        full[k] = full[t->half + k] = (uint32_t)pay;
+        full[at] = (uint32_t)pay;
     }
     t->full = full;
     for (uint32_t r = 0; r < reels; r++) { /* every reel's lanes (the pairs are built from them) */
@@ -226,10 +337,15 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
         if (!factor || !broke) {
             goto fail;
         }
-        for (uint32_t k = 0; k < w->n_cand; k++) {
-            if (!reel_lanes(t, w, rs, r, k, factor, broke)) {
-                rc = SLOT_WAYS_NO_TABLES;
-                goto fail;
+        for (uint32_t j = 0; j < n_main + n_wild; j++) {
+            const lane_spec *L = j < n_main ? &specs[0][j] : &specs[1][j - n_main];
+            const uint32_t at = j < n_main ? j : t->half + j - n_main;
+            for (uint32_t s = 0; s < t->len[r]; s++) {
+                if (!lane_entry(w, rs, L, r, s, factor + (size_t)s * t->lanes + at,
+                                broke + (size_t)s * t->lanes + at)) {
+                    rc = SLOT_WAYS_NO_TABLES;
+                    goto fail;
+                }
             }
         }
         t->factor[r] = factor;
@@ -239,7 +355,7 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
        goes in the row's last two unused lanes when there are two (one cache line less a spin). */
     size_t start_pairs = reels >= 3 ? (size_t)t->len[0] * t->len[1] : 0;
     if (start_pairs && start_pairs * (8 + (size_t)t->lanes * 4) <= SLOT_WAYS_MAX_PAIR_BYTES) {
-        const int inline_pay = w->n_cand + 2 <= t->half;
+        const int inline_pay = t->n_unused >= 2;
         uint64_t *pay = inline_pay ? NULL : block(t, start_pairs * sizeof *pay, &total);
         uint32_t *ways = block(t, start_pairs * t->lanes * sizeof *ways, &total);
         if ((!pay && !inline_pay) || !ways) {
@@ -254,7 +370,7 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
                 }
                 for (uint32_t r = 0; r < 2; r++) {
                     size_t row = (size_t)(r ? s1 : s0) * t->lanes;
-                    step_lanes(t->half, q, &b, t->factor[r] + row, t->broke[r] + row);
+                    step_lanes(t->half, t->lanes, q, &b, t->factor[r] + row, t->broke[r] + row);
                 }
                 size_t at = (size_t)s0 * t->len[1] + s1;
                 uint32_t *x = ways + at * t->lanes;
@@ -263,8 +379,8 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
                     x[j] = (uint32_t)q[j];
                 }
                 if (inline_pay) { /* unused lanes: every factor, pay and entry after them is 0 */
-                    x[t->half - 2] = (uint32_t)b;
-                    x[t->half - 1] = (uint32_t)(b >> 32);
+                    x[t->b_lane[0]] = (uint32_t)b;
+                    x[t->b_lane[1]] = (uint32_t)(b >> 32);
                 } else {
                     pay[at] = b;
                 }
@@ -331,17 +447,16 @@ static inline size_t start_at(const slot_ways *t, const uint32_t *stops)
 static inline __attribute__((always_inline)) uint64_t start_pay(const slot_ways *t, const void *x, size_t at,
                                                                 const int n16)
 {
-    const uint32_t h = t->half;
+    const uint32_t *bl = t->b_lane;
     if (t->start_pay) {
         return t->start_pay[at];
     }
     if (n16) {
         const uint16_t *y = x;
-        return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 16 | (uint64_t)y[2 * h - 2] << 32 |
-               (uint64_t)y[2 * h - 1] << 48;
+        return (uint64_t)y[bl[0]] | (uint64_t)y[bl[1]] << 16 | (uint64_t)y[bl[2]] << 32 | (uint64_t)y[bl[3]] << 48;
     }
     const uint32_t *y = x;
-    return (uint64_t)y[h - 2] | (uint64_t)y[h - 1] << 32;
+    return (uint64_t)y[bl[0]] | (uint64_t)y[bl[1]] << 32;
 }
 
 /* Lane j of a pair table row (16- or 32-bit entries). */
@@ -356,12 +471,12 @@ static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
 }
 
 /* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
-   never a symbol), `half` a constant where the caller can make it one; `n16`: the 16-bit pair tables. */
+   never a symbol), `half` and `lanes` constants where the caller can make them so; `n16`: the 16-bit
+   pair tables. */
 static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, const uint32_t *stops,
-                                                           const uint32_t half, const int n16)
+                                                           const uint32_t half, const uint32_t lanes, const int n16)
 {
     uint64_t q[SLOT_WAYS_MAX_LANES];
-    const uint32_t lanes = 2 * half;
     uint64_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
@@ -377,7 +492,7 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
     }
     for (uint32_t r = t->first; r < t->end; r++) {
         size_t row = (size_t)stops[r] * lanes;
-        step_lanes(half, q, &total, t->factor[r] + row, t->broke[r] + row);
+        step_lanes(half, lanes, q, &total, t->factor[r] + row, t->broke[r] + row);
     }
     const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
     const void *f = !t->end_value ? (const void *)t->full
@@ -386,7 +501,9 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
     uint64_t plus = 0, minus = 0;
     for (uint32_t j = 0; j < half; j++) {
         plus += q[j] * lane(f, j, f16);
-        minus += q[half + j] * lane(f, half + j, f16);
+    }
+    for (uint32_t j = half; j < lanes; j++) {
+        minus += q[j] * lane(f, j, f16);
     }
     return total + plus - minus;
 }
@@ -410,13 +527,13 @@ static inline __attribute__((always_inline)) void load_lanes8(lanes8 *out, const
 }
 
 /* The walk modulo 2^32 (t->narrow: every spin pays below 2^32, so the residue is the exact pay), in
-   vectors of 8 lanes: `regs` vectors of matching ways, then `regs` of wild-only ways (half = 8 regs). */
+   vectors of 8 lanes: `regs` vectors of matching ways (half = 8 regs), then `wregs` of wild-only ways. */
 static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t, const uint32_t *stops,
-                                                             const uint32_t regs, const int n16)
+                                                             const uint32_t regs, const uint32_t wregs, const int n16)
 {
     lanes8 q[SLOT_WAYS_MAX_LANES / 8], plus = {0}, minus = {0};
-    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
-    if (regs > SLOT_WAYS_MAX_LANES / 16) {
+    const uint32_t all = regs + wregs, lanes = 8 * all, size = n16 ? 2 : 4;
+    if (all > SLOT_WAYS_MAX_LANES / 8) {
         __builtin_unreachable(); /* slot_ways_init: at most SLOT_WAYS_MAX_LANES lanes */
     }
     uint32_t total = 0;
@@ -424,11 +541,11 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
         size_t at = start_at(t, stops);
         const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
         total = (uint32_t)start_pay(t, x, at, n16);
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = 0; i < all; i++) {
             load_lanes8(&q[i], x + 8 * i * size, n16);
         }
     } else {
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = 0; i < all; i++) {
             q[i] = (lanes8){1, 1, 1, 1, 1, 1, 1, 1};
         }
     }
@@ -439,10 +556,12 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
         for (uint32_t i = 0; i < regs; i++) {
             load_lanes8(&v, broke + 8 * i, 0);
             plus += q[i] * v;
-            load_lanes8(&v, broke + 8 * (regs + i), 0);
-            minus += q[regs + i] * v;
         }
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = regs; i < all; i++) {
+            load_lanes8(&v, broke + 8 * i, 0);
+            minus += q[i] * v;
+        }
+        for (uint32_t i = 0; i < all; i++) {
             load_lanes8(&v, c + 8 * i, 0);
             q[i] *= v;
         }
@@ -456,39 +575,53 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
     for (uint32_t i = 0; i < regs; i++) {
         load_lanes8(&v, f + 8 * i * fsize, f16);
         plus += q[i] * v;
-        load_lanes8(&v, f + 8 * (regs + i) * fsize, f16);
-        minus += q[regs + i] * v;
+    }
+    for (uint32_t i = regs; i < all; i++) {
+        load_lanes8(&v, f + 8 * i * fsize, f16);
+        minus += q[i] * v;
     }
     const lanes8 d = plus - minus;
     return (uint32_t)(total + d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] + d[7]);
 }
 
+/* The table shapes the pay functions compile a walk for (h: half / 8, l: lanes / 8): one multiplying
+   candidate block a lane up to 8 or 16 of each kind, and the wider rows of multipliers that add
+   without wild-only lanes; any other shape takes the generic walk. */
+#define SLOT_SHAPE(h, l) ((h) * 32 + (l))
+#define SLOT_CASE(WALK, h, l)                                                                              \
+    case SLOT_SHAPE(h, l):                                                                                  \
+        return n16 ? WALK(h, l, 1) : WALK(h, l, 0);
+#define SLOT_SWITCH(WALK, GENERIC)                                                                          \
+    switch (SLOT_SHAPE(t->half / 8, t->lanes / 8)) {                                                        \
+        SLOT_CASE(WALK, 1, 1)                                                                               \
+        SLOT_CASE(WALK, 1, 2)                                                                               \
+        SLOT_CASE(WALK, 2, 2)                                                                               \
+        SLOT_CASE(WALK, 2, 3)                                                                               \
+        SLOT_CASE(WALK, 2, 4)                                                                               \
+        SLOT_CASE(WALK, 3, 3)                                                                               \
+        SLOT_CASE(WALK, 3, 4)                                                                               \
+        SLOT_CASE(WALK, 4, 4)                                                                               \
+    default:                                                                                                \
+        return GENERIC;                                                                                     \
+    }
+/* Each walk in shape (h, l) and entry width n. */
+#define SLOT_WALK32(h, l, n) walk32(t, stops, h, (l) - (h), n)
+#define SLOT_WALK64(h, l, n) walk(t, stops, 8 * (h), 8 * (l), n)
+#define SLOT_WALK32_AVX512(h, l, n) walk32_avx512(t, stops, ((l) + 1) / 2, 8 * (h), (l) % 2, n)
+#define SLOT_WALK64_AVX512(h, l, n) walk_avx512(t, stops, h, (l) - (h), n)
+
 /* A pay function NAME (target attributes ATTR) over the walks.  Not a near-copy: each case is a
-   walk compiled with `half`, `n16` and the lane type constant (fixed trip counts, unrolled and
-   vectorised loops, no width branch) for the common widths; default is the generic walk.  The
+   walk compiled with the shape, `n16` and the lane type constant (fixed trip counts, unrolled and
+   vectorised loops, no width branch) for the common shapes; default is the generic walk.  The
    portable path and the AVX2 one are this same C, compiled for the two instruction sets. */
 #define SLOT_DEFINE_PAY(NAME, ATTR)                                                                       \
     ATTR static uint64_t NAME(const slot_ways *t, const uint32_t *stops)                                   \
     {                                                                                                       \
         const int n16 = t->start16 != NULL;                                                                 \
         if (t->narrow) {                                                                                    \
-            switch (t->half) {                                                                              \
-            case 8:                                                                                         \
-                return n16 ? walk32(t, stops, 1, 1) : walk32(t, stops, 1, 0);                               \
-            case 16:                                                                                        \
-                return n16 ? walk32(t, stops, 2, 1) : walk32(t, stops, 2, 0);                               \
-            default:                                                                                        \
-                return walk32(t, stops, t->half / 8, n16);                                                      \
-            }                                                                                               \
+            SLOT_SWITCH(SLOT_WALK32, walk32(t, stops, t->half / 8, (t->lanes - t->half) / 8, n16))          \
         }                                                                                                   \
-        switch (t->half) {                                                                                  \
-        case 8:                                                                                             \
-            return n16 ? walk(t, stops, 8, 1) : walk(t, stops, 8, 0);                                       \
-        case 16:                                                                                            \
-            return n16 ? walk(t, stops, 16, 1) : walk(t, stops, 16, 0);                                     \
-        default:                                                                                            \
-            return walk(t, stops, t->half, n16);                                                            \
-        }                                                                                                   \
+        SLOT_SWITCH(SLOT_WALK64, walk(t, stops, t->half, t->lanes, n16))                                    \
     }
 
 SLOT_DEFINE_PAY(pay_portable, )
@@ -514,24 +647,25 @@ SLOT_AVX512 static inline __attribute__((always_inline)) __m512i mul_add8(__m512
     return _mm512_add_epi64(acc, _mm512_mullo_epi64(q, load8(x, n16)));
 }
 
-/* The walk with 8 lanes per zmm register: `regs` of matching ways, then `regs` of wild-only ways. */
+/* The walk with 8 lanes per zmm register: `regs` of matching ways, then `wregs` of wild-only ways. */
 SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(const slot_ways *t,
                                                                                const uint32_t *stops,
-                                                                               const uint32_t regs, const int n16)
+                                                                               const uint32_t regs,
+                                                                               const uint32_t wregs, const int n16)
 {
     __m512i q[SLOT_WAYS_MAX_LANES / 8];
-    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4;
+    const uint32_t all = regs + wregs, lanes = 8 * all, size = n16 ? 2 : 4;
     __m512i plus = _mm512_setzero_si512(), minus = _mm512_setzero_si512();
     uint64_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
         const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
         total = start_pay(t, x, at, n16);
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = 0; i < all; i++) {
             q[i] = load8(x + 8 * i * size, n16);
         }
     } else {
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = 0; i < all; i++) {
             q[i] = _mm512_set1_epi64(1);
         }
     }
@@ -540,9 +674,11 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
         const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
         for (uint32_t i = 0; i < regs; i++) {
             plus = mul_add8(plus, q[i], broke + 8 * i, 0);
-            minus = mul_add8(minus, q[regs + i], broke + 8 * (regs + i), 0);
         }
-        for (uint32_t i = 0; i < 2 * regs; i++) {
+        for (uint32_t i = regs; i < all; i++) {
+            minus = mul_add8(minus, q[i], broke + 8 * i, 0);
+        }
+        for (uint32_t i = 0; i < all; i++) {
             q[i] = _mm512_mullo_epi64(q[i], load8(c + 8 * i, 0));
         }
     }
@@ -553,33 +689,44 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
     const uint32_t fsize = f16 ? 2 : 4;
     for (uint32_t i = 0; i < regs; i++) {
         plus = mul_add8(plus, q[i], f + 8 * i * fsize, f16);
-        minus = mul_add8(minus, q[regs + i], f + 8 * (regs + i) * fsize, f16);
+    }
+    for (uint32_t i = regs; i < all; i++) {
+        minus = mul_add8(minus, q[i], f + 8 * i * fsize, f16);
     }
     return total + (uint64_t)_mm512_reduce_add_epi64(_mm512_sub_epi64(plus, minus));
 }
 
-/* The 16 lanes at x in 32 bits (16- or 32-bit entries). */
-SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load16(const void *x, const int n16)
+/* The 16 lanes at x in 32 bits (16- or 32-bit entries); `part`: only the first 8 (a row's last 8
+   lanes: the rest of the register is 0, nothing past the row is read). */
+SLOT_AVX512 static inline __attribute__((always_inline)) __m512i load16(const void *x, const int n16, const int part)
 {
+    if (part) {
+        return n16 ? _mm512_cvtepu16_epi32(_mm256_inserti128_si256(_mm256_setzero_si256(),
+                                                                   _mm_loadu_si128((const __m128i *)x), 0))
+                   : _mm512_maskz_loadu_epi32((__mmask16)0x00FF, x);
+    }
     return n16 ? _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)x))
                : _mm512_loadu_si512(x);
 }
 
 /* The walk modulo 2^32 (t->narrow) with 16 lanes per zmm register: `regs` registers, lane j of
-   register i is lane 16 i + j of the tables; the wild-only lanes (>= half) are negated at the end. */
+   register i is lane 16 i + j of the tables, the last register half full if `part` (lanes an odd
+   multiple of 8); the wild-only lanes (>= half) are negated at the end. */
 SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(const slot_ways *t,
                                                                                  const uint32_t *stops,
-                                                                                 const uint32_t regs, const int n16)
+                                                                                 const uint32_t regs,
+                                                                                 const uint32_t half, const int part,
+                                                                                 const int n16)
 {
     __m512i q[SLOT_WAYS_MAX_LANES / 16], acc[SLOT_WAYS_MAX_LANES / 16];
-    const uint32_t lanes = 16 * regs, size = n16 ? 2 : 4, half = 8 * regs;
+    const uint32_t lanes = 16 * regs - 8 * (uint32_t)part, size = n16 ? 2 : 4;
     uint32_t total = 0;
     if (t->first) {
         size_t at = start_at(t, stops);
         const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
         total = (uint32_t)start_pay(t, x, at, n16);
         for (uint32_t i = 0; i < regs; i++) {
-            q[i] = load16(x + 16 * i * size, n16);
+            q[i] = load16(x + 16 * i * size, n16, part && i == regs - 1);
         }
     } else {
         for (uint32_t i = 0; i < regs; i++) {
@@ -593,8 +740,8 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
         const uint32_t *c = t->factor[r] + (size_t)stops[r] * lanes;
         const uint32_t *broke = t->broke[r] + (size_t)stops[r] * lanes;
         for (uint32_t i = 0; i < regs; i++) {
-            acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(broke + 16 * i, 0)));
-            q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0));
+            acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(broke + 16 * i, 0, part && i == regs - 1)));
+            q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0, part && i == regs - 1));
         }
     }
     const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
@@ -604,7 +751,7 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
     const uint32_t fsize = f16 ? 2 : 4;
     __m512i sum = _mm512_setzero_si512();
     for (uint32_t i = 0; i < regs; i++) {
-        __m512i v = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(f + 16 * i * fsize, f16)));
+        __m512i v = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(q[i], load16(f + 16 * i * fsize, f16, part && i == regs - 1)));
         /* lanes 16 i + j >= half are taken off */
         const __mmask16 off = (__mmask16)(16 * i >= half ? 0xFFFF : 16 * i + 16 <= half ? 0 : 0xFFFF << (half - 16 * i));
         sum = _mm512_add_epi32(sum, _mm512_mask_sub_epi32(v, off, _mm512_setzero_si512(), v));
@@ -616,25 +763,12 @@ SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops
 {
     const int n16 = t->start16 != NULL;
     if (t->narrow) {
-        switch (t->half) {
-        case 8:
-            return n16 ? walk32_avx512(t, stops, 1, 1) : walk32_avx512(t, stops, 1, 0);
-        case 16:
-            return n16 ? walk32_avx512(t, stops, 2, 1) : walk32_avx512(t, stops, 2, 0);
-        default:
-            return walk32_avx512(t, stops, t->half / 8, n16);
-        }
+        SLOT_SWITCH(SLOT_WALK32_AVX512,
+                    walk32_avx512(t, stops, (t->lanes + 15) / 16, t->half, t->lanes % 16 != 0, n16))
     }
-    /* Compile-time specialisation, as in pay_portable: registers per half and entry width constant
-       in the common cases (q stays in registers), the generic walk otherwise. */
-    switch (t->half) {
-    case 8:
-        return n16 ? walk_avx512(t, stops, 1, 1) : walk_avx512(t, stops, 1, 0);
-    case 16:
-        return n16 ? walk_avx512(t, stops, 2, 1) : walk_avx512(t, stops, 2, 0);
-    default:
-        return walk_avx512(t, stops, t->half / 8, n16);
-    }
+    /* Compile-time specialisation, as in pay_portable: the shape and entry width constant in the
+       common cases (q stays in registers), the generic walk otherwise. */
+    SLOT_SWITCH(SLOT_WALK64_AVX512, walk_avx512(t, stops, t->half / 8, (t->lanes - t->half) / 8, n16))
 }
 
 int kern_slot_cpu_has(int impl)

@@ -27,13 +27,23 @@
  *           window shown (any window: also a sticky free spin's, with the
  *           wilds laid over it).  The reference of the other, and the
  *           benchmark baseline.
- *   tables  (multipliers that multiply; every count from a candidate's
- *           first listed count to its last listed; entries within 32 bits):
- *           each candidate is two lanes, its matching ways (paid) and its
- *           wild-only ways (taken off), and the pay is linear in the vector Q_r of the
- *           lanes' products after reel r (reels past the last listed count
- *           multiply by 1 while the run goes on).  Per (reel, stop) a lane
- *           has its factor and what it pays if S's run breaks there, so
+ *   tables  (entries within 32 bits, at most SLOT_WAYS_MAX_LANES lanes):
+ *           each lane is one product over the reels: some of one candidate's
+ *           ways, for the runs of one block of its listed counts (consecutive
+ *           counts; a gap in the pays starts a new block, slot_ways.c
+ *           lane_spec).  Its main lanes count its matching ways (paid), its
+ *           wild-only lanes the ways of wilds only (taken off).  With
+ *           multipliers that multiply a block is one main and one wild-only
+ *           lane; with multipliers that add, the sum over the ways above is
+ *           A_1 N_2 ... N_k + ... + N_1 ... A_k + Z_1 ... Z_k: one lane per
+ *           reel r of the block (A_r on reel r, N on the others, paid by the
+ *           runs that reach reel r) and one of the Z, lanes that can never
+ *           pay (a reel before they pay without a matching cell) dropped.
+ *           The pay is linear in the vector Q_r of the lanes' products after
+ *           reel r (reels past the block's last count multiply by 1 while
+ *           the run goes on, and the next block's first count zeroes it).
+ *           Per (reel, stop) a lane has its factor and what it pays if S's
+ *           run breaks there, so
  *
  *             start (reels 1, 2):  B = pays of runs that broke on reel 2,
  *                                  Q_2                     per (s_1, s_2)
@@ -80,10 +90,10 @@ int kern_slot_cpu_has(int impl);
 /* cffi:end */
 
 #define SLOT_WAYS_LANES 8u                          /* candidate vectors padded to a multiple of this */
-#define SLOT_WAYS_MAX_LANES 64u                     /* more candidates: the cells reader */
+#define SLOT_WAYS_MAX_LANES 128u                    /* more lanes: the cells reader */
 #define SLOT_WAYS_MAX_BYTES ((size_t)24 << 20)      /* every table, at most */
 #define SLOT_WAYS_MAX_PAIR_BYTES ((size_t)4 << 20)  /* one pair table, at most (else its reels are stepped) */
-#define SLOT_WAYS_NO_TABLES 1                       /* slot_ways_init: multipliers add, or too wide */
+#define SLOT_WAYS_NO_TABLES 1                       /* slot_ways_init: too wide, or entries past 32 bits */
 
 /* The largest line pay (bets per way) of one spin of these strips, or -1 if it could pass INT64_MAX:
  * per candidate, its best pay(S, n) x the product of the largest counts of reels 1..n. */
@@ -164,9 +174,11 @@ static inline uint64_t slot_ways_cells_pay(const kern_slot_ways *w, uint32_t ree
 /* The tables reader's tables (slot_ways.c builds them from a kern_slot_ways and a reel set). */
 typedef struct {
     uint32_t reels;
-    uint32_t half;               /* candidates padded to SLOT_WAYS_LANES: lane k < half is candidate k's
-                                    matching ways (paid), lane half + k its wild-only ways (taken off) */
-    uint32_t lanes;              /* 2 * half */
+    uint32_t half;               /* lanes j < half count matching ways (paid), lanes half .. lanes - 1
+                                    ways of wilds only (taken off); half a multiple of SLOT_WAYS_LANES */
+    uint32_t lanes;              /* a multiple of SLOT_WAYS_LANES; unused lanes are all 0 */
+    uint32_t b_lane[4];          /* unused lanes holding a start pair's B (2 in 32 bits, 4 in 16) */
+    uint32_t n_unused;           /* how many of b_lane there are (up to 4) */
     uint32_t first;              /* the first reel stepped: 2 after the start pair, else 0 */
     uint32_t end;                /* reels first .. end - 1 are stepped; then the end pair (end == reels - 2)
                                     or the pays of runs over every reel (end == reels) */
@@ -175,11 +187,11 @@ typedef struct {
     const uint32_t *broke[64];   /* [stop * lanes + j]: lane j's pay (per way) if the run breaks on reel r */
     const uint32_t *full;        /* [j]: lane j's pay (per way) of a run over every reel */
     const uint64_t *start_pay;   /* [s0 * len[1] + s1]: B after reels 1, 2 (modulo 2^64); NULL: in start_ways */
-    const uint32_t *start_ways;  /* [(s0 * len[1] + s1) * lanes + j]: Q_2 (and B in lanes half - 2, half - 1,
-                                    low 32 bits first, when unused); NULL: no start pair */
+    const uint32_t *start_ways;  /* [(s0 * len[1] + s1) * lanes + j]: Q_2 (and B in lanes b_lane[0, 1], low
+                                    32 bits first, when start_pay is NULL); NULL: no start pair */
     const uint32_t *end_value;   /* [(s * len[reels - 1] + s') * lanes + j]: F; NULL: no end pair */
     const uint16_t *start16;     /* the pair tables in 16 bits, when every entry fits (B then in lanes */
-    const uint16_t *end16;       /* half - 2, half - 1, 2 half - 2, 2 half - 1); NULL: the 32-bit ones */
+    const uint16_t *end16;       /* b_lane[0 .. 3], low 16 bits first); NULL: the 32-bit ones */
     uint32_t narrow;             /* 1: every spin pays below 2^32 (slot_ways_most), so the walk may run
                                     modulo 2^32, in 32-bit lanes */
     void *blocks[142];           /* what was allocated */

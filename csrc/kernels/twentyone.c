@@ -299,7 +299,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
     }
 
     int32_t live_stakes[2] = {0, 0}, busted[2] = {0, 0};
-    uint32_t live = 0;
+    uint32_t live = 0, busts = 0;
     /* The bet-behind is 001's, a hole-card game (twentyone.h): with the hole card a dealer
      * blackjack has an A or a ten up, so the peek above ended the round before any play, and
      * every hand played is settled by a bust or against the dealer's drawn total below. */
@@ -308,6 +308,7 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
         if (hand_total(&done_hands[i]) > 21) {
             net[owner[i]] -= done_hands[i].stake * KERN_TW_DEN; /* a bust is settled at once (000 1-9-ホ) */
             busted[owner[i]] += done_hands[i].stake;
+            busts++;
             behind -= behind_stake(r, &done_hands[i], owner[i]) * KERN_TW_DEN;
         } else if (done_hands[i].rescued) {
             net[owner[i]] -= KERN_TW_DEN;                       /* Pontoon 3-7-ホ: the original stake, at once */
@@ -317,8 +318,12 @@ static int play_round(const kern_tw_table *t, const uint16_t *c, uint32_t n, uin
             live_stakes[owner[i]] += done_hands[i].stake;
         }
     }
-    if (!r->hole_card) {
-        DEAL(v); /* the dealer's card is dealt whatever the seat did */
+    /* 000 1-10-ハ (2-9-ハ; Pontoon's 3-8 applies it): when every hand has busted the dealer settles
+     * at once, notwithstanding 10-イ, so no second card is dealt; a blackjack, a surrender or a
+     * rescued hand is no bust, and then the card is dealt (10-イ) */
+    int every_hand_busted = n_done > 0 && busts == n_done && !surrenders && !bj[0] && !bj[1];
+    if (!r->hole_card && !every_hand_busted) {
+        DEAL(v);
         take(&dealer, v, 0);
     }
     dealer_bj = dealer.cards == 2 && dealer.hard == 11 && dealer.aces;

@@ -4,7 +4,9 @@
  * The round is harness.games.twentyone's (the rules there, each cited to
  * its seed): the seat's first card, the upcard, the seat's second card,
  * then the hole card (hole-card rule) or, under the no-hole-card rule, the
- * dealer's second card after the seat has played.  With the hole card and
+ * dealer's second card after the seat has played, unless every hand of the
+ * seat busted (000 第2 1-10-ハ: the round is settled at once, notwithstanding
+ * 10-イ, so that card is never dealt).  With the hole card and
  * an ace or ten-value card up the dealer peeks: a dealer blackjack ends the
  * round at once.  A player blackjack is paid `blackjack_pays` (a push
  * against a dealer blackjack).  A split gives both new hands their second

@@ -34,6 +34,14 @@
   ``>= 1.9x`` it is the issue's 10 million spins/s), and vectorised numpy with
   PCG64 stops.  Both kernel runs draw the same stops
   and must give the same totals.
+* ``slot-exact-243ways-add`` and ``slot-sim-243ways-add``: the same two targets for the same game
+  with wild multipliers that add (``wild_multipliers = "add"``: three x2 wilds on a way pay x6,
+  not x8).  The exact analysis against the multiplying game's in the same run (what adding
+  costs); the spins through the tables, whose lanes then carry one product per reel the wilds
+  can stand on and one of the ways without a multiplier (``csrc/kernels/slot_ways.h``), against
+  the same two baselines as above (the cells reader drawing the same stops and giving the same
+  totals) and the multiplying game's cells reader: ``>= 1.9x`` that one is the issue's 10 million
+  spins/s, as in the group above.
 * ``slot-exact-hold-and-spin-15`` (issue 19: <= 10 s): the exact analysis of
   ``examples/slot_hold_and_spin.toml`` (5 x 3 = 15 positions, 3 respins that
   reset, weighted coin values, a grand award), the hold-and-spin feature solved
@@ -74,19 +82,25 @@ EXAMPLE_RAREST = "5 x WILD"
 def _model(lines: int | None = None):
     from harness.slot.model import load_model
 
-    if lines == WAYS:
-        return _ways_model()
+    if lines in (WAYS, WAYS_ADD):
+        return _ways_model("add" if lines == WAYS_ADD else "multiply")
     model = load_model(shipped_or_skip(EXAMPLE))
     return model if lines is None else dataclasses.replace(model, paylines=model.paylines[:lines])
 
 
 WAYS = -243  # the _model key of the 243-ways game
+WAYS_ADD = -244  # the same game, its wild multipliers adding
 
 
-def _ways_model():
-    from harness.slot.model import load_model
+def _ways_model(mode: str = "multiply"):
+    from harness.slot.model import parse_model
 
-    model = load_model(shipped_or_skip(WAYS_EXAMPLE))
+    path = shipped_or_skip(WAYS_EXAMPLE)
+    text = path.read_text(encoding="utf-8")
+    if mode == "add":
+        text = text.replace("\n[window]\n", '\nwild_multipliers = "add"\n\n[window]\n', 1)
+    model = parse_model(text, source=str(path))
+    assert model.wild_multipliers == mode
     return dataclasses.replace(model, base_strips=tuple(s * WAYS_REPEAT for s in model.base_strips),
                                feature_strips=tuple(s * WAYS_REPEAT for s in model.feature_strips))
 
@@ -119,10 +133,20 @@ def _check_ways_exact(a) -> None:
     assert a.rtp == analyse(load_model(shipped_or_skip(WAYS_EXAMPLE))).rtp, "repeating every strip must keep the RTP"
 
 
-def _setup_ways_exact():
+def _check_ways_add_exact(a) -> None:
+    from harness.slot.exact import analyse
+    from harness.slot.model import load_model
+
+    assert a.cycle == 100**5 and len(a.model.scatters) == 2 and a.model.wild_multipliers == "add"
+    # three x2 wilds on a way pay x6 when they add, x8 when they multiply: less, never more
+    assert 0 < a.rtp < analyse(load_model(shipped_or_skip(WAYS_EXAMPLE))).rtp, a.rtp
+    assert a.rtp == _analysis(WAYS_ADD).rtp
+
+
+def _setup_ways_exact(key: int = WAYS):
     from harness.slot.exact import analyse
 
-    model = _model(WAYS)
+    model = _model(key)
     return lambda: analyse(model)
 
 
@@ -146,17 +170,38 @@ def _setup_sim_c(lines: int = 20, reader: str = "fastest"):
     return lambda: simulate(model, SIM_SPINS, rngcore.Generator(SEED, 1), reader=reader)
 
 
-def _check_same_totals_as_fastest_reader(result) -> None:
+def _same_totals_as_fastest_reader(key: int):
     """Every reader draws the same stops as the fastest one, so every total agrees."""
-    _check_sim(SIM_SPINS, WAYS)(result)
-    fast = _fastest_reader_run()
-    fields = ("plays", "hits", "line_win", "scatter_win", "feature_win", "free_spins", "win_sq", "max_win")
-    assert [getattr(result, f) for f in fields] == [getattr(fast, f) for f in fields], "the readers disagree"
+
+    def check(result) -> None:
+        _check_sim(SIM_SPINS, key)(result)
+        fast = _fastest_reader_run(key)
+        fields = ("plays", "hits", "line_win", "scatter_win", "feature_win", "free_spins", "win_sq", "max_win")
+        assert [getattr(result, f) for f in fields] == [getattr(fast, f) for f in fields], "the readers disagree"
+
+    return check
 
 
 @functools.lru_cache(maxsize=None)
-def _fastest_reader_run():
-    return _setup_sim_c(WAYS)()
+def _fastest_reader_run(key: int):
+    return _setup_sim_c(key)()
+
+
+def _tables_paid(key: int):
+    """The spins' check, and that the tables (not the cells reader) paid them."""
+
+    def check(result) -> None:
+        import rngcore
+        from harness.slot import native
+        from harness.slot.limits import MAX_FREE_SPINS
+        from rngcore.engine import locked_call
+
+        _check_sim(SIM_SPINS, key)(result)
+        game, tally = native.SimGame(_model(key), MAX_FREE_SPINS), native.ffi.new("kern_slot_tally *")
+        locked_call(rngcore.Generator(SEED, 1), native.lib.kern_slot_simulate, game.ptr, 1, tally, what="slot")
+        assert tally.path_reader == native.lib.KERN_SLOT_PAID_TABLES, tally.path_reader
+
+    return check
 
 
 def _setup_sim_numpy_rngcore():
@@ -326,6 +371,18 @@ def _check_slice(result) -> None:
     assert line_sum == expect, f"brute-force slice line return {line_sum} != per-line product {expect}"
 
 
+def _ways_sim_cases(group: str, key: int, target: str) -> list[BenchCase]:
+    """The 243-ways game ``key``'s spins through the tables, its cells reader and numpy."""
+    return [
+        BenchCase(group, "rngcert-c-kernel", functools.partial(_setup_sim_c, key), SIM_SPINS, "spins",
+                  target=target, check=_tables_paid(key)),
+        BenchCase(group, "rngcert-c-cells", functools.partial(_setup_sim_c, key, reader="cells"), SIM_SPINS,
+                  "spins", baseline=True, check=_same_totals_as_fastest_reader(key)),
+        BenchCase(group, "numpy-pcg64-vectorised", functools.partial(_setup_sim_numpy_pcg64, key, WAYS_NUMPY_SPINS),
+                  WAYS_NUMPY_SPINS, "spins", baseline=True, check=_check_sim(WAYS_NUMPY_SPINS, key)),
+    ]
+
+
 CASES = [
     BenchCase("slot-exact-5x100-50lines", "rngcert-exact", _setup_exact, 100**5, "combinations",
               check=_check_exact),
@@ -341,15 +398,16 @@ CASES = [
               check=_check_ways_exact),
     BenchCase("slot-exact-243ways-2scatters", "numpy-brute-force", _setup_ways_brute_slice,
               100**2, "combinations", baseline=True, check=_check_ways_slice),
-    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-kernel", functools.partial(_setup_sim_c, WAYS), SIM_SPINS,
-              "spins", target=">= 10x numpy-pcg64-vectorised; >= 1.9x rngcert-c-cells",
-              check=_check_sim(SIM_SPINS, WAYS)),
-    BenchCase("slot-sim-243ways-2scatters", "rngcert-c-cells",
+    *_ways_sim_cases("slot-sim-243ways-2scatters", WAYS, ">= 10x numpy-pcg64-vectorised; >= 1.9x rngcert-c-cells"),
+    BenchCase("slot-exact-243ways-add", "rngcert-exact", functools.partial(_setup_ways_exact, WAYS_ADD), 100**5,
+              "combinations", check=_check_ways_add_exact),
+    BenchCase("slot-exact-243ways-add", "multipliers-multiply", _setup_ways_exact, 100**5, "combinations",
+              baseline=True, check=_check_ways_exact),
+    *_ways_sim_cases("slot-sim-243ways-add", WAYS_ADD,
+                     ">= 10x numpy-pcg64-vectorised; >= 1.9x rngcert-c-cells-multiplying"),
+    BenchCase("slot-sim-243ways-add", "rngcert-c-cells-multiplying",
               functools.partial(_setup_sim_c, WAYS, reader="cells"), SIM_SPINS, "spins", baseline=True,
-              check=_check_same_totals_as_fastest_reader),
-    BenchCase("slot-sim-243ways-2scatters", "numpy-pcg64-vectorised",
-              functools.partial(_setup_sim_numpy_pcg64, WAYS, WAYS_NUMPY_SPINS), WAYS_NUMPY_SPINS, "spins",
-              baseline=True, check=_check_sim(WAYS_NUMPY_SPINS, WAYS)),
+              check=_same_totals_as_fastest_reader(WAYS)),
     BenchCase("slot-exact-hold-and-spin-15", "rngcert-exact", _setup_hold_exact, 20**5, "plays",
               check=_check_hold_exact),
     BenchCase("slot-exact-hold-and-spin-15", "numpy-simulated-plays", _setup_hold_numpy, HOLD_NUMPY_PLAYS, "plays",

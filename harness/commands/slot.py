@@ -50,9 +50,13 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
     during the exact analysis the report says how far it got; during
     --simulate it covers the spins done; either way it says INCOMPLETE).
     The model format and its size limits are described in docs/slot_model.md;
-    a model beyond them is refused (exit 2) before the analysis starts.
+    a model beyond them is refused (exit 2) before the analysis starts.  A
+    model whose state space forbids exact figures and rigorous bounds (a
+    cascade chain too large to follow, say) is refused too, unless --simulate
+    N is given: the report is then a stated-precision simulation, labelled as
+    such in its heading and in every check.
     """
-    from harness.slot.errors import ModelError
+    from harness.slot.errors import BeyondExact, ModelError
     from harness.slot.exact import analyse
     from harness.slot.limits import estimate
     from harness.slot.model import load_model, read_model
@@ -66,7 +70,7 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
     if partitioned and spins is None:
         raise click.UsageError("--workers/--scheduler/--checkpoint play a simulation in partitions and need "
                                "--simulate N")
-    progress = None
+    progress = beyond = None
     try:
         game = read_model(click.open_file("-", "rb"), "stdin") if str(model) == "-" else load_model(model)
         progress = Progress("exact analysis", 2 * estimate(game).table_entries, quiet=quiet)  # analyse()'s units
@@ -84,11 +88,17 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         else:
             emit(render_interrupted(game, profile, progress.done, progress.total).rstrip("\n"), output)
         ctx.exit(130)
+    except BeyondExact as exc:  # no exact figure and no rigorous bound: a stated-precision simulation, if asked
+        if spins is None:
+            raise click.BadParameter(f"{exc}; no exact figures or rigorous bounds exist for it: --simulate N "
+                                     "reports a stated-precision simulation instead (labelled as such in the "
+                                     "report and in every check)", param_hint="MODEL") from None
+        beyond = exc
     except ModelError as exc:
         raise click.BadParameter(str(exc), param_hint="MODEL") from None
     except ValueError as exc:  # a valid model this tool cannot analyse exactly (too large)
         raise click.BadParameter(f"{model}: {exc}", param_hint="MODEL") from None
-    checks = check(analysis, profile)
+    checks = check(analysis, profile) if beyond is None else None
 
     simulation = None
     interrupted = False
@@ -110,6 +120,10 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         except RNGError as exc:  # fail closed
             raise click.ClickException(f"simulation stopped: {exc}") from None
         except ModelError as exc:  # wins beyond the simulation's 64-bit range, a runaway feature
+            if beyond is not None:  # nor exact figures, nor bounds: say so, not "exact without it"
+                raise click.BadParameter(f"{exc}; but no exact figures or rigorous bounds exist for this model "
+                                         f"either ({beyond.message}), so this tool cannot report it",
+                                         param_hint="MODEL") from None
             raise click.BadParameter(str(exc), param_hint="MODEL") from None
         except ValueError as exc:  # a --scheduler that cannot be reached, a --checkpoint DIR of another run
             raise click.UsageError(str(exc)) from None
@@ -119,12 +133,32 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         if simulation.plays < 2:
             simulation = None
 
+    if beyond is not None:
+        _report_estimate(ctx, game, beyond, simulation, profile, interrupted, as_json, output, rng)
     if as_json:
         report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
         report.update(provenance_block(rng.provenance()))
         emit(json.dumps(report, indent=2, ensure_ascii=False), output)
     else:
         emit(render(analysis, checks, profile, simulation, interrupted=interrupted).rstrip("\n"), output)
+    ctx.exit(outcome(checks, interrupted).exit_code)
+
+
+def _report_estimate(ctx, game, beyond, simulation, profile, interrupted, as_json, output, rng) -> None:
+    """Report a model beyond the exact analysis from its simulation (:mod:`harness.slot.estimate`); exits."""
+    from harness.slot.estimate import estimate, estimate_checks, estimate_json, render_estimate
+    from harness.slot.report import outcome
+
+    if simulation is None:  # interrupted before two plays: no interval, nothing to check
+        raise click.ClickException("the simulation stopped before 2 plays: no estimate to report")
+    est = estimate(game, beyond.message, simulation)
+    checks = estimate_checks(est, profile)
+    if as_json:
+        report = estimate_json(est, checks, profile, interrupted=interrupted)
+        report.update(provenance_block(rng.provenance()))
+        emit(json.dumps(report, indent=2, ensure_ascii=False), output)
+    else:
+        emit(render_estimate(est, checks, profile, interrupted=interrupted).rstrip("\n"), output)
     ctx.exit(outcome(checks, interrupted).exit_code)
 
 

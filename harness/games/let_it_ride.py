@@ -86,6 +86,20 @@ def _kept(known: int) -> np.ndarray:
     return counts.astype(np.int64) @ _nets() > 0
 
 
+def keeps(cards) -> bool:
+    """Whether the optimal strategy keeps the spot decided with ``cards`` in view (card indices 0..51):
+    the customer's three for the 1st spot (8-4), with the first community card for the 2nd (8-5)."""
+    return bool(_kept(len(cards))[int(ph.lex_index([list(cards)])[0])])
+
+
+def hand_label(cards) -> str:
+    """The pay-table class of the customer's hand: its three cards and the two community cards (8-6, 8-7)."""
+    label = class_labels()[int(ph.completion_class(np.array([list(cards)]))[0])]
+    if label is None:
+        raise ValueError(f"let-it-ride: {list(cards)} is not a five-card hand")
+    return label
+
+
 @functools.lru_cache(maxsize=None)
 def analyse(strategy: str = "optimal") -> Analysis:
     """Exact results of the three spots (every deal of 3 + 2 cards)."""

@@ -93,6 +93,35 @@ def deck_cards(generator, count: int) -> dict:
     return {"cards": [int(c) for c in device_spec("deck").draw(generator, 1)[0][:count]]}
 
 
+def card_text(codes) -> str:
+    """Deck card indices 0..51 as shown (``"AS 10H"``)."""
+    from rngcore.devices import cards
+
+    labels = cards.face_labels()
+    return " ".join(labels[c] for c in codes)
+
+
+class DeckRounds(RoundEngine):
+    """A round engine of one customer position dealing the first :attr:`cards` cards of one fresh shuffle
+    of the ``deck`` device (:func:`deck_cards`, the deck games' simulation procedure); a subclass deals a
+    round from its card indices in :meth:`deal`."""
+
+    cards: int = 0
+
+    def round_outcome(self, generator, variant: str, **options) -> Dealt:
+        return self.round_dealt(variant, deck_cards(generator, self.cards), **options)
+
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        return self.deal(variant, recorded_cards(self.name, record, self.cards), **options)
+
+    def deal(self, variant: str, codes: list[int], **options) -> Dealt:
+        """The round dealt from ``codes``, the shuffle's first :attr:`cards` card indices."""
+        raise NotImplementedError
+
+    def check_bet(self, bet, placed: tuple, options: dict) -> None:
+        one_position(self.name, bet, placed)
+
+
 def recorded_cards(game: str, record, count: int) -> list[int]:
     """The ``count`` distinct card indices 0..51 of a journaled ``record``; ValueError otherwise."""
     codes = record.get("cards") if isinstance(record, dict) else None
@@ -123,4 +152,5 @@ def _check(item) -> None:
 ROUND_ENGINES: Registry[RoundEngine] = Registry("round engine", "ROUND_ENGINES", ["harness.rounds.engines"],
                                                 check=_check, entry_points="rngcert.round_engines")
 
-__all__ = ["ROUND_ENGINES", "RoundEngine", "deck_cards", "one_position", "recorded_cards", "whole_stake"]
+__all__ = ["DeckRounds", "ROUND_ENGINES", "RoundEngine", "card_text", "deck_cards", "one_position", "recorded_cards",
+           "whole_stake"]

@@ -265,13 +265,17 @@ class Round:
     def add_stake(self, bet: str, of: str, share: Fraction, reason: str, clause: str = "") -> Bet:
         """Take an additional stake after betting closed, while the outcome is generated: ``share`` times
         the stake of the round's bet ``of``, from its customer, settled by the rule ``bet`` (a bet of
-        the round engine: ``double_1``, ``split_2``, ``insurance_1``).  One ``stake`` event, journaled
-        before the outcome; RoundError in any other state, for an ``of`` the round has no bet of, or a
-        stake that is not whole yen."""
+        the round engine: ``double_1``, ``split_2``, ``insurance_1``); ``of`` names the round's first bet
+        of that name, or is the index of one of its bets (one of several customers' bets of one name).
+        One ``stake`` event, journaled before the outcome; RoundError in any other state, for an ``of``
+        the round has no bet of, or a stake that is not whole yen."""
         if self.state is not State.OUTCOME_GENERATION:
             raise RoundError(f"round {self.round_id}: an additional stake ({reason}) is taken while the outcome is "
                              f"generated, not in {self.state.value}")
-        to = next((i for i, b in enumerate(self.bets) if b.bet == of), None)
+        if isinstance(of, int):
+            to = of if 0 <= of < len(self.bets) else None
+        else:
+            to = next((i for i, b in enumerate(self.bets) if b.bet == of), None)
         if to is None:
             raise RoundError(f"round {self.round_id}: an additional stake ({reason}) on {of!r}, a bet the round "
                              "does not have")

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from harness.slot import ways
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact
 from harness.slot.limits import MAX_BOTH_WAYS_READS
 from harness.slot.model import SlotModel
 from harness.slot.window import LineReader, WindowFigures, accumulate, column_groups
@@ -53,7 +53,7 @@ def solve(model: SlotModel) -> WindowFigures:
 
     Raises
     ------
-    ModelError
+    BeyondExact
         If a payline game's windows times its paylines read exceed :data:`MAX_BOTH_WAYS_READS`,
         or a ways game's programme its state limit.
     """
@@ -65,7 +65,7 @@ def solve(model: SlotModel) -> WindowFigures:
     windows = math.prod(len(g) for g in groups)
     reads = 2 * windows * len(model.paylines)
     if reads > MAX_BOTH_WAYS_READS:
-        raise ModelError("bet.both_ways", f"both-ways pays are analysed by reading every distinct window: "
+        raise BeyondExact("bet.both_ways", f"both-ways pays are analysed by reading every distinct window: "
                          f"{windows:,} windows x {len(model.paylines):,} {model.line_word}s x 2 directions = "
                          f"{reads:,} readings, beyond the {MAX_BOTH_WAYS_READS:,} this tool does "
                          "(docs/slot_model.md, Both-ways pays)", model.source)

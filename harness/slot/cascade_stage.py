@@ -14,7 +14,7 @@ from fractions import Fraction
 from harness.slot import chain
 from harness.slot import chain_bounds as cb
 from harness.slot.cascade_walk import Walk, shown
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact, ModelError
 from harness.slot.limits import MAX_CASCADE_STATES
 
 
@@ -61,7 +61,7 @@ class Solver:
                              "never end (every refill pays again), so the play has no finite return",
                              model.source) from None
         except cb.ChainTooSlow as exc:
-            raise ModelError("cascade.refill", f"the cascade chain has {len(keys):,} states, more than the "
+            raise BeyondExact("cascade.refill", f"the cascade chain has {len(keys):,} states, more than the "
                              f"{MAX_CASCADE_STATES:,} solved exactly, and from the window "
                              f"{shown(model, keys[exc.state][0])} the cascades end too slowly to bound within "
                              f"{cb.MAX_SWEEPS:,} steps (docs/slot_model.md, Cascades)", model.source) from None

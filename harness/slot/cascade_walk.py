@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 from harness.slot.cascade_window import CascadeWindow, column_key
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact
 from harness.slot.heights import cycle as heights_cycle
 from harness.slot.limits import MAX_CASCADE_BOUND_STATES, MAX_START_WINDOWS, MAX_TRANSITIONS
 from harness.slot.model import SlotModel
@@ -82,7 +82,7 @@ class Walk:
         starts, self.cycle = start_columns(model, strips, weights)
         n_start = math.prod(len(c) for c in starts)
         if n_start > MAX_START_WINDOWS:
-            raise ModelError("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
+            raise BeyondExact("cascade", f"the paid spin can show {n_start:,} different windows, more than the "
                              f"{MAX_START_WINDOWS:,} the cascade chain follows (docs/slot_model.md, Cascades); "
                              "use fewer distinct stops", model.source)
         refills = refill_counts(model)
@@ -120,7 +120,7 @@ class Walk:
                 columns.append(next_columns(model, window[r], removed, refills[r], lengths[r]))
             transitions += math.prod(len(c) for c in columns)
             if transitions > MAX_TRANSITIONS:  # before following them
-                raise ModelError("cascade", f"the cascade chain has more than {MAX_TRANSITIONS:,} refill "
+                raise BeyondExact("cascade", f"the cascade chain has more than {MAX_TRANSITIONS:,} refill "
                                  "outcomes, too many to follow (docs/slot_model.md, Cascades); use fewer rows "
                                  "or fewer distinct symbols on the refill strips", model.source)
             nxt: dict[int, Fraction] = {}
@@ -156,7 +156,7 @@ class Walk:
         key = (window, rung)
         if key not in self.index:
             if len(self.keys) >= MAX_CASCADE_BOUND_STATES:
-                raise ModelError("cascade", f"the cascade chain reaches more than {MAX_CASCADE_BOUND_STATES:,} "
+                raise BeyondExact("cascade", f"the cascade chain reaches more than {MAX_CASCADE_BOUND_STATES:,} "
                                  "windows, too many to follow (docs/slot_model.md, Cascades); use shorter "
                                  "ladders, fewer rows or fewer symbols on the refill strips", self.model.source)
             self.index[key] = len(self.keys)

@@ -68,4 +68,14 @@ class ModelError(ValueError):
 
     def with_source(self, source: str) -> "ModelError":
         """The same error, naming the file it came from."""
-        return ModelError(self.where, self.message, source)
+        return type(self)(self.where, self.message, source)
+
+
+class BeyondExact(ModelError):
+    """A valid model whose state space forbids exact figures and rigorous bounds alike.
+
+    ``rngcert slot MODEL --simulate N`` then reports a stated-precision
+    simulation instead, labelled as such in the report and in every check
+    (:mod:`harness.slot.estimate`); without ``--simulate`` it is refused
+    (exit 2) with that advice.
+    """

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact
 
 MAX_MODEL_BYTES = 16 * 2**20  # a model file: 16 MiB of TOML
 MAX_ROWS = 8  # the exact analysis groups reel stops by subsets of rows (2**rows of them)
@@ -82,13 +82,14 @@ def check_cost(model) -> Cost:
 
     Raises
     ------
-    ModelError
-        Naming the estimated work and memory, the limit and what to change.
+    BeyondExact
+        Naming the estimated work and memory, the limit and what to change (``--simulate N``
+        then reports a stated-precision simulation: :mod:`harness.slot.estimate`).
     """
     cost = estimate(model)
     if not cost.within_limits:
         stages = "base and feature strips" if model.free_spins is not None else "base strips"
-        raise ModelError(
+        raise BeyondExact(
             "reels",
             f"too large to analyse exactly: the {stages} have {cost.table_entries >> model.rows:,} stops, "
             f"grouped by each of the 2**{model.rows} subsets of rows = {cost.table_entries:,} table entries "

@@ -50,7 +50,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact, ModelError
 from harness.slot.limits import MAX_STICKY_READS, MAX_STICKY_STATES
 from harness.slot.model import SlotModel
 from harness.slot import ways_rule
@@ -163,7 +163,7 @@ def solve(model: SlotModel, spins: set[int]) -> StickySession:
     def moves_of(s):
         if s not in moves:
             if (len(moves) + 1) * windows * len(model.paylines) > MAX_STICKY_READS:
-                raise ModelError("symbols", f"the sticky wilds reach more than {len(moves):,} sets of sticky "
+                raise BeyondExact("symbols", f"the sticky wilds reach more than {len(moves):,} sets of sticky "
                                  f"positions; x {windows:,} windows of the feature strips x "
                                  f"{len(model.paylines):,} {model.line_word}s that is beyond the "
                                  f"{MAX_STICKY_READS:,} {model.line_word} reads of the exact session "
@@ -189,7 +189,7 @@ def solve(model: SlotModel, spins: set[int]) -> StickySession:
                 seen.add(nxt)
                 todo.append(nxt)
                 if len(seen) > MAX_STICKY_STATES:
-                    raise ModelError("free_spins.max_spins" if cap is not None else "free_spins.spins",
+                    raise BeyondExact("free_spins.max_spins" if cap is not None else "free_spins.spins",
                                      f"the sticky-wild session reaches more than {MAX_STICKY_STATES:,} states "
                                      "(sticky positions, spins left, spins awarded) of its exact chain "
                                      "(docs/slot_model.md, Sticky wilds); award fewer spins"

@@ -44,7 +44,7 @@ import dataclasses
 import math
 from collections import defaultdict
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact, ModelError
 from harness.slot.joint import JointMoments
 from harness.slot.lines import line_classes
 from harness.slot.limits import MAX_WAYS_STATES
@@ -269,7 +269,7 @@ class _Progressive:
 
 def _limit(model: SlotModel, count: int, what: str) -> None:
     if count > MAX_WAYS_STATES:
-        raise ModelError("reels", f"the ways programme would follow more than {MAX_WAYS_STATES:,} {what} at one reel "
+        raise BeyondExact("reels", f"the ways programme would follow more than {MAX_WAYS_STATES:,} {what} at one reel "
                          "(docs/slot_model.md, Large ways games); use fewer symbols or shorter strips",
                          model.source)
 

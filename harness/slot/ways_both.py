@@ -34,7 +34,7 @@ import itertools
 import math
 from collections import defaultdict
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact, ModelError
 from harness.slot.limits import MAX_BOTH_WAYS_TABLE, MAX_WAYS_STATES
 from harness.slot.ways_rule import SymbolWays
 
@@ -83,7 +83,7 @@ def no_line_win(symbols: tuple[SymbolWays, ...], patterns: list[dict[tuple[int, 
     sizes = [[len(shown[x][r]) for r in seq] for x in range(len(symbols))]
     entries = sum(math.prod(row) for row in sizes)
     if entries > MAX_BOTH_WAYS_TABLE:
-        raise ModelError("bet.both_ways", f"read both ways, this game's symbols need truth tables of {entries:,} "
+        raise BeyondExact("bet.both_ways", f"read both ways, this game's symbols need truth tables of {entries:,} "
                          f"entries over its {reels} reels, beyond the {MAX_BOTH_WAYS_TABLE:,} this tool builds "
                          "(docs/slot_model.md, Both-ways pays)", source)
     # block[x][t]: the table's size once the first t + 1 reels of the order are read
@@ -122,7 +122,7 @@ def no_line_win(symbols: tuple[SymbolWays, ...], patterns: list[dict[tuple[int, 
                             into[k + c] += v * w
         mass = nxt
         if sum(len(c) for c in mass.values()) > MAX_WAYS_STATES:
-            raise ModelError("reels", f"the ways programme would follow more than {MAX_WAYS_STATES:,} (truth tables, "
+            raise BeyondExact("reels", f"the ways programme would follow more than {MAX_WAYS_STATES:,} (truth tables, "
                              "scatter cell) entries at one reel (docs/slot_model.md, Large ways games); use fewer "
                              "symbols or shorter strips", source)
     out = [0] * width

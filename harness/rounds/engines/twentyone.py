@@ -124,6 +124,10 @@ class Row:
         The mode-B declaration, for a game whose module declares none (None: the module's).
     ranks : tuple of int
         The ranks of one deck of the game's stack (Pontoon's has no 10s, 第2 3-1).
+    joiner : str
+        What joins ``clause`` and an item in a citation: ``"-"`` for 000's numbered items
+        (``"000 別表第1 第2 1-6-イ"``), ``" "`` for a source cited by section or heading
+        (``"002 58 Pa. Code § 549.10"``).
     """
 
     game: object
@@ -133,6 +137,11 @@ class Row:
     areas: int = 1
     etable: ETable | None = None
     ranks: tuple = cards.STANDARD_RANKS
+    joiner: str = "-"
+
+    def cite(self, item: str) -> str:
+        """The citation of the game's step ``item`` (a key of :attr:`items`)."""
+        return f"{self.clause}{self.joiner}{self.items[item]}"
 
 
 #: The games played.  000's blackjack declares its mode B in its module (第2 1-18); Blackjack Switch's
@@ -365,17 +374,16 @@ class TwentyOneRounds(RoundEngine):
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
         one_position(self.name, bet, placed)
-        items, c = self.row.items, self.row.clause
         if bet.bet.startswith("insurance"):
             raise ValueError(f"{self.name}: insurance is offered after the deal when the up card is an ace "
-                             f"({c}-{items['insurance']}): it is an additional stake of the round (a decision), not "
+                             f"({self.row.cite('insurance')}): it is an additional stake of the round (a decision), not "
                              "a bet placed at the betting")
         main = next((b for b in placed if b.bet == "main"), None)
         if bet.bet != "main" and main is None:
             raise ValueError(f"{self.name}: the {bet.bet!r} bet needs the customer's main bet placed first "
-                             f"({c}-{items['main' if bet.bet.startswith('main') else 'side']})")
+                             f"({self.row.cite('main' if bet.bet.startswith('main') else 'side')})")
         if bet.bet.startswith("main_") and bet.stake != main.stake:
-            raise ValueError(f"{self.name}: the pair of areas takes equal stakes ({c}-{items['main']}): "
+            raise ValueError(f"{self.name}: the pair of areas takes equal stakes ({self.row.cite('main')}): "
                              f"{main.stake} on 'main', got {bet.stake} on {bet.bet!r}")
 
     def check_bets(self, bets: tuple, options: dict):
@@ -383,7 +391,7 @@ class TwentyOneRounds(RoundEngine):
         for k in range(1, self.row.areas + 1):
             if self.main_slot(k) not in names:
                 return 0, (f"a {self.name} round needs the bet {self.main_slot(k)!r} (the hand bet of main area {k}, "
-                           f"{self.row.clause}-{self.row.items['main']})")
+                           f"{self.row.cite('main')})")
         try:
             self.game.check_together(None, {k: v for k, v in options.items() if k not in ("strategy", "actions")})
         except ValueError as exc:
@@ -424,11 +432,12 @@ class TwentyOneRounds(RoundEngine):
 
     def _play(self, shoe: Shoe, decide: Decider, rules: tw.Rules, options: dict) -> Dealt:
         """One round by the game's items (blackjack 第2 1-5 .. 1-12; see the module doc)."""
-        c, items, areas = self.row.clause, self.row.items, self.row.areas
+        areas = self.row.areas
         decisions: list[dict] = []
 
         def decision(word: str, where: str, item: str, adds=()) -> None:
-            d = {"decision": word, "at": where, "clause": f"{c}-{items[item]}", "strategy": decide.strategy}
+            d = {"decision": word, "at": where, "clause": self.row.cite(item), "strategy": decide.strategy}
+            adds = [*adds, *self.following_stakes(item, adds, options)]
             if adds:
                 d["adds"] = list(adds)
             decisions.append(d)
@@ -456,6 +465,8 @@ class TwentyOneRounds(RoundEngine):
                 insured.add(h.number)
             decision(word, where, "insurance", [{"bet": self.insurance_slot(h.number), "of": self.main_slot(h.number),
                                                  "share": "1/2"}] if INSURE[word] else ())
+        if upv == tw.ACE:
+            self.after_insurance(against, rules, decide, decision, options)
         dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # the peek (1-8-イ, 2-7-イ)
         if not dealer_bj_known and areas == 2:
             a, b = hands
@@ -467,16 +478,20 @@ class TwentyOneRounds(RoundEngine):
             self._surrenders(hands, upv, against, rules, decide, decision)
         if not dealer_bj_known:
             self._customer(hands, upv, against, rules, decide, decision, shoe)
-        # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ) or a blackjack was found at the peek
-        if not rules.hole_card:
+        # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ: settled at once, notwithstanding
+        # 10-イ, so not even the second card is dealt), its drawing cannot change the round otherwise
+        # (dealer_draws) or a blackjack was found at the peek
+        every_hand_busted = all(h.bust for h in hands)
+        if not rules.hole_card and not every_hand_busted:
             dealer.append(shoe.draw())                                 # 10-イ: the second card face up
-        if not dealer_bj_known and not all(h.bust for h in hands):
+        if not dealer_bj_known and self.dealer_draws(hands):
             while not tw.dealer_stands(hand_of(dealer), rules.hit_soft_17):
                 dealer.append(shoe.draw())                             # 10-ロ
         decide.done()
         features = self._settle(hands, dealer, insured, rules, firsts, seconds)
         d_hand = hand_of(dealer)
-        d_total = self.natural_word if tw.is_natural(d_hand) else str(tw.total(d_hand)[0])
+        d_total = (self.natural_word if tw.is_natural(d_hand) else
+                   "every hand busted: no second card" if len(dealer) == 1 else str(tw.total(d_hand)[0]))
         text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
                          for h in hands)
         return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
@@ -547,6 +562,22 @@ class TwentyOneRounds(RoundEngine):
                 if h.bust:
                     break                           # 9-ホ
             i += 1
+
+    def following_stakes(self, item: str, adds, options: dict) -> list[dict]:
+        """The stakes other bets add with a decision of the seat (``item``, the stakes ``adds`` it adds
+        itself), each ``{"bet", "of", "share"}``; none here (Deluxe's bet-behind follows a double or a
+        split)."""
+        return []
+
+    def after_insurance(self, against: str, rules: tw.Rules, decide: Decider, decision, options: dict) -> None:
+        """Decisions of other customers once the seat's insurance is decided (an ace up, ``against``); none
+        here (Deluxe's bet-behind insures on its own)."""
+
+    def dealer_draws(self, hands) -> bool:
+        """Whether the dealer draws to the hands the customer's choices left: unless every hand busted
+        (000 第2 1-10-ハ, 2-9-ハ; a pontoon, a surrender or a rescue still sees the dealer draw, as the
+        text says)."""
+        return not all(h.bust for h in hands)
 
     def chart(self, rules: tw.Rules) -> tw.TableStrategy:
         """The computed basic strategy ``strategy=basic`` plays (:func:`basic_chart`)."""
