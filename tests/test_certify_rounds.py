@@ -66,7 +66,7 @@ def test_a_failed_study_check_fails_the_section(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("body,message", [
-    ('[[rounds]]\ngame = "let-it-ride"\nbets = "bets_baccarat.toml"\n', "rounds[0].game"),
+    ('[[rounds]]\ngame = "big-six"\nbets = "bets_baccarat.toml"\n', "rounds[0].game"),
     ('[[rounds]]\ngame = "baccarat"\nbets = "missing.toml"\n', "rounds[0].bets: no such file"),
     ('[[rounds]]\ngame = "sic-bo"\nbets = "bets_baccarat.toml"\n', "rounds[0].bets"),
     ('[[rounds]]\ngame = "casino-war"\nbets = "bets_casino_war_surrender.toml"\n', "8-1-ロ"),
