@@ -123,6 +123,8 @@ def test_cascades_with_heights_and_a_scatter_beyond_the_chain_are_simulated_by_t
     assert report["rigorous_lower_bounds"]["rtp"] is not None
     notes = [c["note"] for c in report["checks"]]
     assert notes and all(SIM_LABEL in n or PROVED_LABEL in n for n in notes)
+    rarest = next(c for c in report["checks"] if c["rule"] == "jp-3-3")  # the scatter award is not bounded
+    assert rarest["verdict"] == "fail" and "compliance cannot be established" in rarest["note"]
 
 
 def test_the_text_report_says_no_exact_analysis(few_windows):

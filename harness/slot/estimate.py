@@ -80,7 +80,9 @@ def estimate(model: SlotModel, reason: str, simulation: SimulationResult) -> Est
             first = None
         if first is not None:
             rtp_lower = first.parts["lines"] * model.cascade.ladder[0]
-            lower = {c.name: c.base_probability for c in first.classes if c.kind == "line"}
+            # a line win of the paid spin's window is one of the play's; a scatter or feature award is
+            # read on a cascade's last window, so the first window bounds it by nothing but 0
+            lower = {c.name: c.base_probability if c.kind == "line" else Fraction(0) for c in first.classes}
     return Estimate(model, reason, simulation, rtp_lower, lower)
 
 
