@@ -32,6 +32,7 @@ DETERMINATION = {
     "caribbean-stud": ("第3 4-10-イ", "turned face up (5-イ)"),
     "three-card-poker": ("第3 5-12", "6-イ"),
     "let-it-ride": ("第3 8-11", "8-6-イ"),
+    "mississippi-stud": ("第3 7-12", "7-7-イ"),
     "casino-war": ("第4 13-1", "item 6 (the comparison)"),
     "craps": ("第5 12-2", "the roll of 4-1 (come-out) or 5-1"),
     "sic-bo": ("第6 11-1", "item 4 (the shaker roll)"),
@@ -48,6 +49,7 @@ PERMITTED = {
     "caribbean-stud": ({"ante_bet"}, "4-9"),
     "three-card-poker": ({"ante_play", "pair_plus"}, "5-11"),
     "let-it-ride": ({"spot_1", "spot_2", "spot_3"}, "8-10"),
+    "mississippi-stud": ({"ante"}, "7-11"),  # the seed's ante only; the digest adds "(and street bets)"
     "casino-war": ({"main", "tie", "additional"}, "第4 12"),
     "pai-gow": ({"bet"}, "第9 13"),
     "craps": (None, "第5 11"), "sic-bo": (None, "第6 10"), "roulette-single": (None, "1-8"),

@@ -507,7 +507,7 @@ def test_mississippi_stud_rounds_bet_by_brute_force_on_fifth_street_and_settle_b
 def test_mississippi_stud_rounds_declare_the_seeds_mode_b():
     rules = rules_for("mississippi-stud")
     e = rules.etable
-    assert GAMES["mississippi-stud"].etable is None  # the module declares none: the round engine does
+    assert e is GAMES["mississippi-stud"].etable  # the game module declares it
     assert e.permitted == ("ante",) and e.fault_clause == "000 別表第1 第3 7-12" and "7-7-イ" in e.determined_after
     with pytest.raises(RoundError, match="not permitted in an electronic table game .*7-11"):
         Round(rules).place(Bet("ann", "street_3rd", 10))

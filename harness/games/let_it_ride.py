@@ -67,13 +67,19 @@ def _nets() -> np.ndarray:
     return np.array([int(pays[label]) for label in class_labels()], dtype=np.int64)
 
 
+TAKEN_BACK = "taken_back"  # the class of a spot taken back (8-4-イ, 8-5): its stake returned
 BET = BetRule(f"spot", f"{SOURCE} 8-2, 8-6, 8-7", rows(*((name, Where(hand=name), pay) for name, pay, _ in PAYS)),
-              push_labels=frozenset({"taken_back"}))
+              push_labels=frozenset({TAKEN_BACK}))
 
 
-def _spot_rule(name: str, source: str) -> BetRule:
-    extra = () if name == "spot_3" else (("taken_back", Where(hand="taken_back"), PUSH),)
-    return BetRule(name, f"{source}, {BET.source}", BET.rows + rows(*extra), push_labels=BET.push_labels,
+def spot_rule(name: str, source: str, feature: str = "hand") -> BetRule:
+    """The rule of spot ``name`` (decided by ``source``): the pay table of the final hand read from the
+    feature ``feature`` (a round reads each spot's own: one may be taken back while another rides) and,
+    but for the 3rd spot (8-6), :data:`TAKEN_BACK`, the stake returned."""
+    extra = () if name == "spot_3" else ((TAKEN_BACK, PUSH),)
+    table = [(label, pay) for label, pay, _ in PAYS] + list(extra)
+    return BetRule(name, f"{source}, {BET.source}",
+                   rows(*((label, Where(**{feature: label}), pay) for label, pay in table)), push_labels=BET.push_labels,
                    note="per unit on this spot; a spot taken back is returned" if extra else "never taken back")
 
 
@@ -113,11 +119,11 @@ def analyse(strategy: str = "optimal") -> Analysis:
         per_set = math.comb(52 - known, 5 - known)
         total = counts.shape[0] * per_set
         summed = counts[keep].sum(axis=0)
-        weights: dict[str, int] = {"taken_back": int((~keep).sum()) * per_set}
+        weights: dict[str, int] = {TAKEN_BACK: int((~keep).sum()) * per_set}
         for k, label in enumerate(labels):
             if label is not None and summed[k]:
                 weights[label] = weights.get(label, 0) + int(summed[k])
-        results.append(result_from_weights(_spot_rule(name, source), weights, total))
+        results.append(result_from_weights(spot_rule(name, source), weights, total))
         kept_share[name] = Fraction(int(keep.sum()), counts.shape[0])
     net = sum((r.expected_net for r in results), Fraction(0))
     in_play = sum(kept_share.values(), Fraction(0))
@@ -148,7 +154,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
             keep = _kept(known)[ph.lex_index(cards[:, :known])]
             tally = tallies[name]
             if (~keep).any():
-                tally["taken_back"] = tally.get("taken_back", 0) + int((~keep).sum())
+                tally[TAKEN_BACK] = tally.get(TAKEN_BACK, 0) + int((~keep).sum())
             for label, count in zip(*np.unique(labels[final[keep]], return_counts=True)):
                 tally[label] = tally.get(label, 0) + int(count)
 

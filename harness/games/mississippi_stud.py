@@ -33,6 +33,7 @@ from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame, play_deals
 from harness.games.base import Analysis, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import Simulation
 
 SOURCE = "000 別表第1 第3 7"
@@ -107,6 +108,17 @@ def decisions() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cards in view and every stake so far: arrays (1326,), (22100, 3) for
     stakes 2..4 and (270725, 5) for stakes 3..7."""
     return induction()[1:]
+
+
+def street_action(cards, staked: int) -> int:
+    """The optimal action (0 fold, else the antes bet on the street) with ``cards`` in view (2, 3 or 4 card
+    indices 0..51, in any order) and ``staked`` antes staked so far (:func:`decisions`)."""
+    known = len(cards)
+    row = decisions()[known - 2][int(ph.lex_index([list(cards)])[0])]
+    if known == 2:
+        return int(row)
+    least = known - 1  # a row of 3 or 4 cards holds one action per stake so far, from the least: 1 ante a street
+    return int(row[staked - least])
 
 
 def start_values() -> np.ndarray:
@@ -250,6 +262,15 @@ class MississippiStudGame(DeckGame):
     name = "mississippi-stud"
     summary = "Mississippi Stud: ante and three street bets of 1-3 antes, decided by exact backward induction"
     rules = f"{SOURCE} (seed L1499-1581)"
+    #: 7-11 applies 4-9 with 「二ハの（1）及び（2）に掲げる」 read as 「72のハに規定する」 and 「それら」 as
+    #: 「それ」 (seed L1577): the ante of 7-2-ハ only; 7-12 applies 4-10-イ with its proviso read as
+    #: 「77のイの処理が終了した」 (seed L1581).
+    etable = ETable("000 別表第1 第3 7-11 (applying 4-9)", ("standard",), ("ante",),
+                    "000 別表第1 第3 7-11 (L1577, applying 4-9): the bet of 7-2-ハ only (the ante; the street bets "
+                    "are its procedure, 7-4 .. 7-6)",
+                    "7-7-イ processing (the customer's hand revealed) is finished", "000 別表第1 第3 7-12",
+                    note="the street bets (7-4-イ-(2), 7-5, 7-6) are additional stakes of the ante's round, each a "
+                         "decision; 7-8 states no rounding (every odds is whole)")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)

@@ -104,7 +104,8 @@ def card_text(codes) -> str:
 class DeckRounds(RoundEngine):
     """A round engine of one customer position dealing the first :attr:`cards` cards of one fresh shuffle
     of the ``deck`` device (:func:`deck_cards`, the deck games' simulation procedure); a subclass deals a
-    round from its card indices in :meth:`deal`."""
+    round from its card indices in :meth:`deal`, with the round's keywords (its options, checked against
+    :attr:`round_options` before they reach it, and ``bets`` for an engine that :attr:`deals_for_bets`)."""
 
     cards: int = 0
 
@@ -115,7 +116,8 @@ class DeckRounds(RoundEngine):
         return self.deal(variant, recorded_cards(self.name, record, self.cards), **options)
 
     def deal(self, variant: str, codes: list[int], **options) -> Dealt:
-        """The round dealt from ``codes``, the shuffle's first :attr:`cards` card indices."""
+        """The round dealt from ``codes``, the shuffle's first :attr:`cards` card indices, with the round's
+        keywords ``options``."""
         raise NotImplementedError
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:

@@ -26,8 +26,7 @@ from harness.games import caribbean_stud as csp
 from harness.games import poker_hands as ph
 from harness.games.base import GameOption
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine, deck_cards, one_position, recorded_cards, whole_stake
-from rngcore.devices import cards as card_codes
+from harness.rounds.engine import DeckRounds, card_text, whole_stake
 
 STRATEGY = GameOption.choice("strategy", f"the customer's fold-or-bet decision ({csp.SOURCE} 4-4): optimal "
                                          "(the larger exact expectation for the hand and the up card) or ak",
@@ -42,20 +41,19 @@ def ante_bet():
                        "the stake is ante + bet (the bet is 2 antes, 4-4); on a fold the bet is returned")
 
 
-class CaribbeanStudRounds(RoundEngine):
+class CaribbeanStudRounds(DeckRounds):
+    """The round engine of Caribbean Stud Poker (see the module doc): one fresh deck from the ``deck``
+    device, cards 1-5 the customer's, 6-10 the dealer's."""
+
     name = "caribbean-stud"
+    cards = CARDS
     round_options = (STRATEGY,)
 
     def round_bets(self, variant: str) -> tuple:
         return (ante_bet(),)
 
-    def round_outcome(self, generator, variant: str, *, strategy: str = "optimal") -> Dealt:
-        """One fresh deck from the ``deck`` device: cards 1-5 the customer's, 6-10 the dealer's."""
-        return self.round_dealt(variant, deck_cards(generator, CARDS), strategy=strategy)
-
-    def round_dealt(self, variant: str, record: dict, *, strategy: str = "optimal") -> Dealt:
+    def deal(self, variant: str, codes: list[int], *, strategy: str = "optimal", **options) -> Dealt:
         STRATEGY.check("caribbean-stud rounds", strategy)
-        codes = recorded_cards(self.name, record, CARDS)
         mine, theirs = codes[:5], codes[5:]
         value, dealer = (int(v) for v in ph.rank([mine, theirs]))
         if strategy == "optimal":
@@ -69,16 +67,12 @@ class CaribbeanStudRounds(RoundEngine):
         else:
             outcome = "win" if value > dealer else "tie" if value == dealer else "lose"
         hand = ph.category_name(value)
-        labels = card_codes.face_labels()
-        show = lambda cs: " ".join(labels[c] for c in cs)  # noqa: E731
         decision = {"decision": "bet" if bets else "fold", "strategy": strategy, "clause": f"{csp.SOURCE} 4-4",
-                    "hand": show(mine), "up_card": labels[theirs[0]]}
+                    "hand": card_text(mine), "up_card": card_text(theirs[:1])}
         return Dealt({"outcome": outcome, "hand": hand},
-                     f"customer {show(mine)} ({hand}), dealer {show(theirs)} ({ph.category_name(dealer)}): {outcome}",
+                     f"customer {card_text(mine)} ({hand}), dealer {card_text(theirs)} ({ph.category_name(dealer)}): "
+                     f"{outcome}",
                      {"cards": codes, "outcome": outcome, "hand": hand}, (decision,))
-
-    def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        one_position(self.name, bet, placed)
 
 
 @functools.lru_cache(maxsize=None)

@@ -33,26 +33,18 @@ from __future__ import annotations
 import functools
 
 from harness.games import let_it_ride as lir
-from harness.games.core import PUSH, BetRule, Where, rows
+from harness.games.core import BetRule
 from harness.games.etable import Dealt
 from harness.rounds.engine import DeckRounds, card_text
 
 CARDS = 5  # the customer's three, then the two community cards (the game's simulation deals the same)
-TAKEN_BACK = "taken_back"
+TAKEN_BACK = lir.TAKEN_BACK
 
 
 @functools.lru_cache(maxsize=None)
 def spot_rules() -> tuple[BetRule, ...]:
     """Each spot's rule, read from its own feature (a spot may be taken back while another rides)."""
-    out = []
-    for name, known, source in lir.SPOTS:
-        back = () if known == CARDS else ((TAKEN_BACK, Where(**{name: TAKEN_BACK}), PUSH),)
-        out.append(BetRule(name, f"{source}, {lir.BET.source}",
-                           rows(*((label, Where(**{name: label}), pay) for label, pay, _ in lir.PAYS), *back),
-                           push_labels=frozenset({TAKEN_BACK}) if back else frozenset(),
-                           note="per unit on this spot; taken back, the stake is returned" if back else
-                                "never taken back (8-6)"))
-    return tuple(out)
+    return tuple(lir.spot_rule(name, source, feature=name) for name, _, source in lir.SPOTS)
 
 
 class LetItRideRounds(DeckRounds):
@@ -65,7 +57,7 @@ class LetItRideRounds(DeckRounds):
     def round_bets(self, variant: str) -> tuple:
         return spot_rules()
 
-    def deal(self, variant: str, codes: list[int]) -> Dealt:
+    def deal(self, variant: str, codes: list[int], **options) -> Dealt:
         hand = lir.hand_label(codes)
         features, decisions = {}, []
         for name, known, source in lir.SPOTS:

@@ -7,13 +7,13 @@ round shuffles a fresh deck through the ``deck`` device, the customer's two card
 three community cards the next three, turned up in that order (7-3 .. 7-6).
 
 The bets.  7-11 applies 4-9 with 「二ハの（1）及び（2）に掲げる」 read as 「72のハに規定する」 and
-「それら」 as 「それ」 (seed L1577): mode B offers the bet of 7-2-ハ, the ``ante``, only; the module declares no
-mode B, so this engine does (:data:`ETABLE`).  Before each community card is turned up the customer folds,
+「それら」 as 「それ」 (seed L1577): mode B offers the bet of 7-2-ハ, the ``ante``, only (the game module's
+``etable``).  Before each community card is turned up the customer folds,
 every stake placed collected (7-4-イ-(1)), or bets 1, 2 or 3 antes on the street (7-4-イ-(2), 7-5, 7-6):
 each street bet is an additional stake of the round (``street_3rd``, ``street_4th``, ``street_5th``),
 announced by its ``decision`` record and taken while the round is dealt, as twenty-one's doubles are.
-Each decision is the game's exact optimal one (the largest expectation for the cards in view and the
-antes staked so far, a tie to the larger stake).
+Each decision is the game's exact optimal one (:func:`harness.games.mississippi_stud.street_action`: the
+largest expectation for the cards in view and the antes staked so far, a tie to the larger stake).
 
 The settlement (7-7-ロ, 7-8-ロ): the ante and every street bet pay by the final five cards: a pair of
 jacks or better wins by the table (1 to 1 up to 500 to 1 for a royal flush), a pair of 6s to 10s is a
@@ -32,20 +32,12 @@ import functools
 from harness.games import mississippi_stud as ms
 from harness.games import poker_hands as ph
 from harness.games.core import PUSH, BetRule, Where, rows
-from harness.games.etable import Dealt, ETable
+from harness.games.etable import Dealt
 from harness.rounds.engine import DeckRounds, card_text
 
 CARDS = 5  # the customer's two, then the three community cards (the game's simulation deals the same)
 FOLD = "fold"
 STAKES = ("ante", *(f"street_{street}" for street, _ in ms.STREETS))
-
-#: Mississippi Stud's mode B (its module declares none).
-ETABLE = ETable("000 別表第1 第3 7-11 (applying 4-9)", ("standard",), ("ante",),
-                "000 別表第1 第3 7-11 (L1577, applying 4-9): the bet of 7-2-ハ only (the ante; the street bets "
-                "are its procedure, 7-4 .. 7-6)",
-                "7-7-イ processing (the customer's hand revealed) is finished", "000 別表第1 第3 7-12",
-                note="the street bets (7-4-イ-(2), 7-5, 7-6) are additional stakes of the ante's round, each a "
-                     "decision; 7-8 states no rounding (every odds is whole)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -68,17 +60,14 @@ class MississippiStudRounds(DeckRounds):
 
     name = "mississippi-stud"
     cards = CARDS
-    etable = ETABLE
 
     def round_bets(self, variant: str) -> tuple:
         return stake_rules()
 
-    def deal(self, variant: str, codes: list[int]) -> Dealt:
-        choices = ms.decisions()  # the optimal action for 2, 3 and 4 cards in view and the antes staked
+    def deal(self, variant: str, codes: list[int], **options) -> Dealt:
         staked, decisions = 1, []
-        for (street, source), known, actions in zip(ms.STREETS, (2, 3, 4), choices):
-            index = int(ph.lex_index([codes[:known]])[0])
-            act = int(actions[index] if known == 2 else actions[index, staked - known + 1])  # stakes from known - 1
+        for (street, source), known in zip(ms.STREETS, (2, 3, 4)):
+            act = ms.street_action(codes[:known], staked)
             decision = {"decision": f"bet {act}" if act else FOLD, "street": street, "strategy": "optimal",
                         "clause": source, "cards": card_text(codes[:known]), "staked": staked}
             if act:

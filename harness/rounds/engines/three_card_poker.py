@@ -25,8 +25,7 @@ from harness.games import poker_hands as ph
 from harness.games import three_card_poker as tcp
 from harness.games.base import GameOption
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine, deck_cards, one_position, recorded_cards, whole_stake
-from rngcore.devices import cards as card_codes
+from harness.rounds.engine import DeckRounds, card_text, whole_stake
 
 STRATEGY = GameOption.choice("strategy", f"the customer's play-or-fold decision ({tcp.SOURCE} 5-5-イ): "
                                          "optimal (exactly Q-6-4) or q64", tcp.STRATEGIES)
@@ -41,21 +40,20 @@ def ante_play():
                        "the stake is ante + Play (Play = ante, 5-5-イ-(2)); on a fold the Play half is returned")
 
 
-class ThreeCardPokerRounds(RoundEngine):
+class ThreeCardPokerRounds(DeckRounds):
+    """The round engine of Three Card Poker (see the module doc): one fresh deck from the ``deck`` device,
+    cards 1-3 the customer's, 4-6 the dealer's."""
+
     name = "three-card-poker"
+    cards = CARDS
     round_options = (STRATEGY,)
     deals_for_bets = True  # a customer with an ante decides; a Pair Plus-only customer does not (5-5-ロ)
 
     def round_bets(self, variant: str) -> tuple:
         return (ante_play(), tcp.PAIR_PLUS)
 
-    def round_outcome(self, generator, variant: str, *, strategy: str = "optimal", bets=()) -> Dealt:
-        """One fresh deck from the ``deck`` device: cards 1-3 the customer's, 4-6 the dealer's."""
-        return self.round_dealt(variant, deck_cards(generator, CARDS), strategy=strategy, bets=bets)
-
-    def round_dealt(self, variant: str, record: dict, *, strategy: str = "optimal", bets=()) -> Dealt:
+    def deal(self, variant: str, codes: list[int], *, strategy: str = "optimal", bets=(), **options) -> Dealt:
         STRATEGY.check("three-card-poker rounds", strategy)
-        codes = recorded_cards(self.name, record, CARDS)
         mine, theirs = codes[:3], codes[3:]
         value, dealer = (int(v) for v in ph.rank([mine, theirs], "three"))
         hand = ph.category_name(value, three=True)
@@ -67,19 +65,15 @@ class ThreeCardPokerRounds(RoundEngine):
             outcome = "not_qualified"
         else:
             outcome = "win" if value > dealer else "tie" if value == dealer else "lose"
-        labels = card_codes.face_labels()
-        shown = (f"customer {' '.join(labels[c] for c in mine)} ({hand}), dealer "
-                 f"{' '.join(labels[c] for c in theirs)} ({ph.category_name(dealer, three=True)})")
+        shown = (f"customer {card_text(mine)} ({hand}), dealer {card_text(theirs)} "
+                 f"({ph.category_name(dealer, three=True)})")
         decisions = ()
         if ante:
             decisions = ({"decision": "play" if plays else "fold", "strategy": strategy,
-                          "clause": f"{tcp.SOURCE} 5-5-イ", "hand": " ".join(labels[c] for c in mine)},)
+                          "clause": f"{tcp.SOURCE} 5-5-イ", "hand": card_text(mine)},)
         features = {"outcome": outcome, "bonus": hand if hand in BONUS else None, "hand": hand}
         return Dealt(features, f"{shown}: {outcome or 'Pair Plus only'}",
                      {"cards": codes, "outcome": outcome, "hand": hand}, decisions)
-
-    def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        one_position(self.name, bet, placed)
 
 
 @functools.lru_cache(maxsize=None)
