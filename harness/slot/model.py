@@ -614,9 +614,6 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     if model.bonus is not None and model.hold_and_spin is not None:
         raise ModelError("bonus", "a model has a [bonus] or a [hold_and_spin] feature, not both "
                          "(docs/slot_model.md, Limitations)")
-    if model.hold_and_spin is not None and (free_spins is not None or progressive is not None):
-        raise ModelError("hold_and_spin", "a model with a hold-and-spin feature has no [free_spins] or "
-                         "[progressive] (not supported together; docs/slot_model.md, Limitations)")
     code = model.scatter_code
     if code.cells > MAX_SCATTER_CELLS:
         raise ModelError("symbols", f"{len(code.symbols)} scatter symbols can show "
