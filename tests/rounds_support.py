@@ -20,6 +20,7 @@ BETS = {
     "blackjack": [Bet("ann", "main", 100), Bet("ann", "pair", 10)],
     "let-it-ride": [Bet("ann", "spot_1", 10), Bet("ann", "spot_2", 10), Bet("ann", "spot_3", 10)],
     "mississippi-stud": [Bet("ann", "ante", 10)],
+    "texas-holdem-bonus": [Bet("ann", "ante", 10), Bet("ann", "bonus", 5)],
     "pa-blackjack": [Bet("ann", "main", 100)],
     "deluxe-blackjack": [Bet("ann", "main", 100), Bet("ann", "pairs", 10), Bet("bob", "bet_behind", 50),
                          Bet("cy", "bet_behind", 20)],

@@ -94,7 +94,8 @@ def _totals(summaries: list[dict]) -> dict:
 @journal_option
 @click.option("--bets", "script_path", required=True, metavar="SCRIPT",
               type=click.Path(dir_okay=False, path_type=pathlib.Path),
-              help="The bet script (TOML or JSON): the bets every round places (docs/rounds.md).")
+              help="The bet script (TOML or JSON): the bets every round places and, for a game whose "
+                   "customers decide mid-round, their actions (docs/rounds.md).")
 @click.option("--rounds", type=click.IntRange(1, 10**9), default=None, metavar="N",
               help="Rounds to play (default: the script's 'rounds', else 1).")
 @click.option("--variant", default=None, help="The game's e-table variant (default: its first).")
@@ -140,6 +141,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
       rngcert play baccarat --journal rounds.sqlite --bets examples/bets_baccarat.toml --rounds 3 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play casino-war --journal war.sqlite --bets examples/bets_casino_war_surrender.toml --option strategy=surrender --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play blackjack --journal bj.sqlite --bets examples/bets_blackjack.toml --rounds 5 --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+      rngcert play texas-holdem-bonus --journal holdem.sqlite --bets examples/bets_texas_holdem_bonus.toml --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
       rngcert play slot:examples/slot_two_scatters.toml --journal slot.sqlite --bets examples/bets_slot.toml --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
     """
     from harness.rounds import RoundError, recall, script

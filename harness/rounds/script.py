@@ -19,7 +19,10 @@ list per round, one action per decision point in order::
 
 (round N plays the Nth list; a flat list is the first round's).  Whether an
 action is allowed is known only as the round is dealt: a refused one is named
-with its round and place then.
+with its round and place then.  Texas Hold'em Bonus takes ``play`` / ``fold``,
+then ``bet`` / ``check`` twice (``[["play", "bet", "check"], ["fold"]]``),
+each word checked before any round; a decision its list does not reach is
+made by the round option ``strategy``.
 
 Every bet is checked against the game's rules before any round is played,
 so a script with an unknown or unlisted bet, a stake that is not whole
