@@ -192,11 +192,8 @@ def test_cli_reports_and_charts_the_composition_strategy(small_shoe):
     assert csv.exit_code == 0 and csv.output.strip() == tc.chart_csv(tc.chart(expected)).strip()
 
 
-def test_cli_refuses_the_composition_strategy_where_it_is_not_defined(tmp_path):
+def test_cli_refuses_the_composition_strategy_with_a_chart(tmp_path):
     run = CliRunner().invoke
-    switch = run(main, ["game", "blackjack-switch", "--strategy", "composition"])
-    assert switch.exit_code == 2 and "--strategy composition is not offered" in switch.output
-    assert len(switch.output.strip().splitlines()) == 1
     chart = tmp_path / "chart.csv"
     chart.write_text(GAMES["blackjack"].chart("csv"))
     both = run(main, ["game", "blackjack", "--strategy", "composition", "--option", f"chart={chart}"])

@@ -248,6 +248,8 @@ def game_command(game_name, variant, strategy, option_pairs, rounds, workers, sc
             raise click.UsageError(as_named(exc, flag)) from None
         return
     try:
+        if rounds is not None:
+            game.check_simulation(strategy)
         analysed = []  # the exact analysis: before a one-stream simulation, during a partitioned one
         simulation = None
         if rounds is None or (workers is None and scheduler is None and checkpoint is None):

@@ -453,7 +453,12 @@ class Game:
         """Play ``rounds`` rounds through the devices and compare with the exact results."""
         rounds = self._check_rounds(rounds)
         variant, keywords = self._checked(variant, strategy, options)
+        self.check_simulation(keywords.get("strategy"))
         return self._simulate(rounds, generator, variant, progress, **keywords)
+
+    def check_simulation(self, strategy: str | None) -> None:
+        """Refuse (ValueError) a strategy the game analyses but does not deal rounds with (default:
+        none); the CLI asks before the analysis, so the refusal comes at once."""
 
     def _simulate(self, rounds: int, generator, variant: str, progress: Progress | None, **options) -> Simulation:
         raise NotImplementedError

@@ -16,6 +16,10 @@ What is exact, precisely:
   the joint optimum of the switch and the play (that is the same here: with an infinite
   shoe the two areas' plays do not interact).
 * ``insurance`` (per area) and ``super_match``: exact for the first round of a full shoe.
+* ``--strategy composition``: the main bet exact for the first round of a full finite shoe,
+  each area's first decision and the switch by their values on the shoe less the five first
+  cards (:mod:`harness.games.twentyone_switch_composition`, which states what is exact); not
+  simulated (the C round keys an area's first decision by its own two cards only).
 
 Readings (not in sources): a two-card 21 made by the switch counts as a blackjack (2-3
 defines a blackjack as the first two cards dealt totalling 21; the digest's reading);
@@ -31,10 +35,11 @@ import numpy as np
 
 from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
-from harness.games.base import GameOption
+from harness.games import twentyone_switch_composition as swc
+from harness.games.base import GameOption, Strategy
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.twentyone_game import (BASIC, DOUBLE_TOTALS, TABLE, TwentyOneGame, net_label, played_hands,
-                                          split_busts_option)
+from harness.games.twentyone_game import (BASIC, DOUBLE_TOTALS, TABLE, TwentyOneGame, infinite, net_classes,
+                                          net_label, played_hands, split_busts_option)
 
 SOURCE = "000 別表第1 第2 2"
 SHOE_RULES = "jp-blackjack-switch"
@@ -87,6 +92,12 @@ OPTIONS = (
                                  "operator's cap; default 4, not in sources)", 2, 4, 4),
     split_busts_option(RULES),
 )
+COMPOSITION = Strategy("composition", "the composition-dependent optimum on a full shoe of --decks decks less the "
+                                      "five first cards: each area's first decision by its best exact value (this "
+                                      "action, then basic strategy), the switch where it raises the sum of the two "
+                                      "areas' values; its return is exact for that fresh shoe, splits as the "
+                                      "published analysers value them (docs/table_games.md); takes minutes, and is "
+                                      "not simulated")
 MAIN_NOTE = ("one area's net per unit on it (the other area has the same law; the mean is the return per unit "
              "staked on the pair), exact for an infinite shoe: each area by its basic strategy, the switch by the "
              "exact values of the two candidate pairs of hands")
@@ -102,10 +113,8 @@ class BlackjackSwitchGame(TwentyOneGame):
     table = RULES
     shoe_rules = SHOE_RULES
     main_rules = ("switch", "hit_soft_17", "dealer_22_push", "blackjack_pays", "surrender", "max_hands")
-    strategies = (BASIC, TABLE)
-    no_composition = ("the seat's two areas share four first cards and the switch (2-8-ニ), whose values are "
-                      "computed for an infinite shoe only, so no finite-shoe first decision is defined "
-                      "(docs/table_games.md)")
+    strategies = (BASIC, TABLE, COMPOSITION)
+    composition_text = staticmethod(swc.chart_text)
 
     def game_rules(self, deal: str = "hole-card", surrender: str = "yes", das: str = "yes", double: str = "any",
                    max_hands: int = 4, split_busts: str | None = None) -> tw.Rules:
@@ -121,6 +130,33 @@ class BlackjackSwitchGame(TwentyOneGame):
         law = sw.area_law(rules, played_hands(rules, chart), self.swaps(rules, chart))
         outcomes = tuple(OutcomeClass(net_label(net), p, net, push=net == 0) for net, p in law.items())
         return BetResult("main", source, outcomes, note=MAIN_NOTE)
+
+    def composition_play(self, rules: tw.Rules, decks: int) -> swc.SwitchPlay:
+        return _composition_play(rules, decks)
+
+    def composition_main(self, rules: tw.Rules, play: swc.SwitchPlay, source: str, decks: int) -> BetResult:
+        """One area's net under the composition strategy: its law where it does not split, and the
+        rounds where it splits as one class valued by their mean net."""
+        outcomes = net_classes(play.area_law)
+        if play.split_probability:
+            outcomes += (OutcomeClass("split", play.split_probability, play.split_net),)
+        return BetResult("main", source, outcomes, note=(
+            f"one area's net per unit on it (the other area has the same law), exact for the first round of a full "
+            f"{decks}-deck shoe: each area's first decision and the switch by their exact values on the shoe less "
+            f"the five first cards, every later decision by basic strategy; 'split': the rounds where the area "
+            f"splits, by their mean net (split hands valued on the shoe less the upcard, the other area's cards and "
+            f"the pair cards); {len(play.differences())} area first decisions and {len(play.switch_differences())} "
+            f"switch decisions differ from basic strategy's, which returns {float(1 + play.basic_return) * 100:.4f}% "
+            f"on this shoe"))
+
+    def composition_table(self, play: swc.SwitchPlay) -> dict:
+        return swc.chart(play)
+
+    def check_simulation(self, strategy: str | None) -> None:
+        if strategy == COMPOSITION.name:
+            raise ValueError(f"{self.name}: --simulate does not play --strategy composition: the C round keys an "
+                             "area's first decision by its own two cards and the upcard, and this strategy's also "
+                             "reads the other area's two cards (docs/table_games.md)")
 
     def side_bets(self, decks: int) -> tuple[BetResult, ...]:
         """The Super Match on the four first cards of the pair of areas (2-12)."""
@@ -159,6 +195,12 @@ def _swaps(rules: tw.Rules, chart) -> np.ndarray:
     """The switch cells of the basic strategy (``chart`` None) or of a player's chart, cached per
     rule set and chart: one computation per analysis and simulation."""
     return sw.swap_cells(rules, played_hands(rules, chart))
+
+
+@functools.lru_cache(maxsize=4)
+def _composition_play(rules: tw.Rules, decks: int) -> swc.SwitchPlay:
+    """The composition strategy's first round of a full shoe (minutes: cached per rule set)."""
+    return swc.switch_play(rules, tw.FiniteShoe.decks(decks), infinite(rules)[1], _swaps(rules, None))
 
 
 GAMES = (BlackjackSwitchGame(),)

@@ -166,7 +166,7 @@ def _rows(hands: list, order: list[tuple]) -> dict[str, list[str]]:
     return {name: row for name, row in rows.items() if set(row) != {NOT_DEALT}}
 
 
-def _order() -> list[tuple]:
+def chart_order() -> list[tuple]:
     """The two-card hands but the natural in chart order: hard by total, soft by total, pairs 2..10, A."""
     def rank(hand: tuple) -> tuple:
         x = tw.pair_value(hand)
@@ -182,7 +182,7 @@ def chart(play: CompositionPlay) -> dict:
     """The composition table: every two-card hand (by its cards) x upcard with its code, basic
     strategy's code for the same cards, and the cells where the two differ (``-``: cards this
     shoe cannot deal)."""
-    order = _order()
+    order = chart_order()
     rows, basic = _rows(play.hands, order), _rows(play.basic_hands, order)
     upcards = ["A" if u == tw.ACE else str(u) for u in tw.CHART_UPCARDS]
     differences = []

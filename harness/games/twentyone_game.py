@@ -250,13 +250,29 @@ class TwentyOneGame(Game):
         return tw.read_chart(text, where)
 
     def strategy_file(self, strategy, options: dict) -> tuple:
-        if strategy == COMPOSITION.name and COMPOSITION not in self.strategies:
+        if strategy == COMPOSITION.name and all(s.name != COMPOSITION.name for s in self.strategies):
             raise ValueError(f"{self.name}: --strategy composition is not offered: {self.no_composition}")
         return super().strategy_file(strategy, options)
 
-    def _composition(self, strategy, rules: tw.Rules, decks: int) -> tc.CompositionPlay | None:
+    def _composition(self, strategy, rules: tw.Rules, decks: int):
         """The composition strategy's play of a full shoe, if that is the strategy."""
-        return composition_play(rules, decks, self.deck[1]) if strategy == COMPOSITION.name else None
+        return self.composition_play(rules, decks) if strategy == COMPOSITION.name else None
+
+    # -- what a variant with its own composition play (Blackjack Switch) replaces --
+
+    composition_text = staticmethod(tc.chart_text)   # its table as text (--chart --strategy composition)
+
+    def composition_play(self, rules: tw.Rules, decks: int):
+        """The composition strategy's first round of a full shoe of ``decks`` decks."""
+        return composition_play(rules, decks, self.deck[1])
+
+    def composition_main(self, rules: tw.Rules, play, source: str, decks: int) -> BetResult:
+        """The main bet under the composition strategy."""
+        return composition_result(rules, play, source, decks)
+
+    def composition_table(self, play) -> dict:
+        """The composition strategy's table (``--chart --strategy composition``)."""
+        return tc.chart(play)
 
     def _analyse(self, variant, *, strategy, **choices) -> Analysis:
         decks, choices, chart = self._decks(choices)
@@ -265,9 +281,9 @@ class TwentyOneGame(Game):
         play = self._composition(strategy, rules, decks)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
-        main = self.main_bet(rules, source, chart) if play is None else composition_result(rules, play, source, decks)
-        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck),
-                *self.side_bets(decks), *self.behind_bets(rules, chart if play is None else play.strategy, behind))
+        main = self.main_bet(rules, source, chart) if play is None else self.composition_main(rules, play, source, decks)
+        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck), *self.side_bets(decks),
+                *(self.behind_bets(rules, chart if play is None else play.strategy, behind) if behind else ()))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite" if play is None else f"full {decks}-deck",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
                                 for e in self.table},
@@ -277,7 +293,7 @@ class TwentyOneGame(Game):
         note = self.note(rules)
         if play is not None:
             parameters["composition"] = {"basic_strategy_net_this_shoe": show(play.basic_return),
-                                         "table": tc.chart(play)}
+                                         "table": self.composition_table(play)}
             note = (f"main bet exact for the first round of a full {decks}-deck shoe under the composition "
                     f"strategy (first decisions by composition, later ones by basic strategy); side bets and "
                     f"insurance exact for the first round of a full shoe")
@@ -352,7 +368,7 @@ class TwentyOneGame(Game):
             raise ValueError(f"{self.name}: chart format must be one of {', '.join(self.chart_formats)}, got {fmt!r}")
         analysis = self.analyse(variant, strategy, **options)
         if analysis.strategy == COMPOSITION.name:
-            table, text, csv = analysis.parameters["composition"]["table"], tc.chart_text, tc.chart_csv
+            table, text, csv = analysis.parameters["composition"]["table"], self.composition_text, tc.chart_csv
         else:
             table, text, csv = analysis.parameters["chart"], tw.chart_text, tw.chart_csv
         if fmt == "json":
