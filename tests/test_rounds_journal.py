@@ -226,8 +226,8 @@ CHILD = textwrap.dedent('''
 STATES = ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"]
 
 
-def run_child(tmp_path, game, target, how, batch="event"):
-    bets = {g: [(b.customer, b.bet, b.stake, b.on) for b in bs] for g, bs in BETS.items()}
+def run_child(tmp_path, game, target, how, batch="event", bets=BETS):
+    bets = {g: [(b.customer, b.bet, b.stake, b.on) for b in bs] for g, bs in bets.items()}
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(bets=bets, seed=SEED))
     path = tmp_path / f"{game}-{target}-{how}.sqlite"

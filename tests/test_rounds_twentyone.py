@@ -31,6 +31,11 @@ BETS = {"blackjack": [Bet("ann", "main", MAIN), Bet("ann", "pair", PAIR)],
 REFERENCE = {"blackjack": {}, "blackjack-switch": {"areas": 2},
              "pa-blackjack": {"pair": False, "max_hands": 3, "dealer_stops": "settled"},
              "deluxe-blackjack": {"bets": BETS["deluxe-blackjack"], "max_hands": 2, "dealer_stops": "naturals"}}
+#: A Deluxe round of one customer's two seats (001 1. ベッティング): Pairs and bet-behinds on each seat.
+TWO_SEATS = [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "pairs_2", PAIR), Bet("bob", "pairs", PAIR),
+             Bet("bob", "bet_behind_2", 50), Bet("cy", "bet_behind", 20), Bet("dee", "bet_behind_2", 30),
+             Bet("dee", "pairs_2", PAIR)]
+TWO_SEATS_REFERENCE = {**REFERENCE["deluxe-blackjack"], "bets": TWO_SEATS}
 
 
 # ------------------------------------------------------------------------------ the reference --
@@ -71,7 +76,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     (``naturals``, Deluxe's 001 注意事項));
     ``bets``: the bets placed, for Deluxe Blackjack (001: the seat's ``main``, ``pairs`` by any customer
     on 001's pay table, each ``bet_behind`` following the seat: its insurance its own decision after the
-    seat's, its stake added to a double or a split by ``follow`` = (follow double, follow split));
+    seats', its stake added to a double or a split by ``follow`` = (follow double, follow split); with
+    ``main_2`` the customer's second seat, dealt and played after the first, with its own ``pairs_2`` and
+    ``bet_behind_2``);
     ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
     hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
     of either or both hands after the switch and before any other action on the pair, 2-8-ハ)."""
@@ -79,8 +86,10 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     draw = lambda: cards.pop(0)  # noqa: E731
     act = lambda: actions.pop(0)  # noqa: E731
     switch = areas == 2
+    if bets is not None and any(b.bet == "main_2" for b in bets):
+        areas = 2                                                  # 001: the customer's second seat
     h17, bj = (True, F(1)) if switch else (h17, bj)
-    firsts = [draw() for _ in range(areas)]                        # 5-イ (2-5-イ)
+    firsts = [draw() for _ in range(areas)]                        # 5-イ (2-5-イ; 001 2. 初期の配札)
     up = draw()
     seconds = [draw() for _ in range(areas)]
     dealer = [up] + ([draw()] if hole else [])
@@ -88,11 +97,13 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     stakes = [[m, MAIN] for m in mains] + ([["super_match" if switch else "pair", PAIR]] if pair else [])
     if bets is not None:
         stakes = [[b.bet, b.stake] for b in bets]
-    behinds = [stake for name, stake in stakes if name == "bet_behind"]
+    behinds = {seat: [stake for name, stake in stakes if name == ("bet_behind" if seat == 1 else "bet_behind_2")]
+               for seat in (1, 2)}
 
-    def followed(name, hand):  # the bet-behinds' stakes following the seat's double or split
-        if (name == "split" and follow[1]) or (name == "double" and follow[0] and (hand == 1 or follow[1])):
-            stakes.extend([f"behind_{name}_{hand}", s] for s in behinds)
+    def followed(name, h):  # the bet-behinds of the hand's seat: stakes following its double or split
+        original = h["n"] == h["area"]
+        if (name == "split" and follow[1]) or (name == "double" and follow[0] and (original or follow[1])):
+            stakes.extend([f"behind_{name}_{h['n']}", s] for s in behinds[h["area"]])
 
     hands = [{"n": k + 1, "area": k + 1, "cards": [firsts[k], seconds[k]], "split": False, "aces": False,
               "double": False, "gave_up": False, "even": False} for k in range(areas)]
@@ -102,7 +113,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             h["even"] = word == "even-money"
             if word == "insure":
                 stakes.append(["insurance" if h["n"] == 1 else f"insurance_{h['n']}", MAIN // 2])
-        for stake in behinds:                                      # 001: each bet-behind's own insurance
+        for stake in behinds[1] + behinds[2]:                      # 001: each bet-behind's own insurance
             if act() == "insure":
                 stakes.append(["behind_insurance", stake // 2])
     peeked_blackjack = hole and points(up) in (1, 10) and natural(dealer)   # 8-イ (2-7-イ)
@@ -130,7 +141,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                            "double": False, "aces": points(h["cards"][0]) == 1, "gave_up": False, "even": False}
                     h["split"], h["aces"] = True, new["aces"]
                     stakes.append([f"split_{new['n']}", MAIN])
-                    followed("split", new["n"])
+                    followed("split", new)
                     h["cards"].append(draw())
                     new["cards"].append(draw())
                     hands.insert(i + 1, new)
@@ -138,7 +149,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                 if word == "double":
                     h["double"] = True
                     stakes.append([f"double_{h['n']}", MAIN])
-                    followed("double", h["n"])
+                    followed("double", h)
                 h["cards"].append(draw())
             i += 1
     every_hand_busted = all(total(h["cards"]) > 21 for h in hands)   # 10-ハ: settled at once, notwithstanding イ
@@ -179,8 +190,9 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     by = {h["n"]: h for h in hands}
     out = []
     for name, stake in stakes:
-        follows = name.startswith("behind_") or name == "bet_behind"
-        name, shown = {"bet_behind": "main"}.get(name, name.replace("behind_", "")) if follows else name, name
+        follows = name.startswith(("behind_", "bet_behind"))
+        name, shown = {"bet_behind": "main", "bet_behind_2": "main_2"}.get(name, name.replace("behind_", "")) \
+            if follows else name, name
         if name in ("main", "main_2"):
             n = net(by[1 if name == "main" else 2], "main")
         elif name.startswith("split_"):
@@ -191,8 +203,8 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             n = F(2) if dealer_bj else F(-1)                       # 6-ロ, 6-ハ
         elif name == "pair":                                       # 13-ロ, 13-ハ
             n = F(11) if (firsts[0] & 0x0F) == (seconds[0] & 0x0F) else F(-1)
-        elif name == "pairs":                                      # 001 ペイアウト (ペア): the highest pattern
-            a, b = firsts[0], seconds[0]
+        elif name in ("pairs", "pairs_2"):                         # 001 ペイアウト (ペア): the highest pattern
+            a, b = (firsts[0], seconds[0]) if name == "pairs" else (firsts[1], seconds[1])
             suit, red = (lambda c: c >> 4 & 3), (lambda c: (c >> 4 & 3) in (1, 2))
             n = F(-1) if (a & 0x0F) != (b & 0x0F) else F(5) if red(a) != red(b) else F(10) if suit(a) != suit(b) \
                 else F(50) if (up & 0xFF) == (a & 0xFF) else F(30)
@@ -253,14 +265,16 @@ def settlements(r):
     ("deluxe-blackjack", {}, REFERENCE["deluxe-blackjack"]),
     ("deluxe-blackjack", {"follow_double": "yes"}, {**REFERENCE["deluxe-blackjack"], "follow": (True, False)}),
     ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"},
-     {**REFERENCE["deluxe-blackjack"], "follow": (True, True)})])
+     {**REFERENCE["deluxe-blackjack"], "follow": (True, True)}),
+    ("deluxe-blackjack", {}, TWO_SEATS_REFERENCE),
+    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"}, {**TWO_SEATS_REFERENCE, "follow": (True, True)})])
 def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
     rules = rules_for(game)
     checked = rules.check_options(options)
     g = rngcore.Generator(SEED, stream=11)
     seen = set()
     for n in range(250):
-        r = play(rules, g, checked, round_id=n)
+        r = play(rules, g, checked, round_id=n, bets=ref.get("bets"))
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], **ref), r.outcome.shown
         seen.update(e["bet"].split("_")[0] for e in r.events if e["kind"] == "stake")
@@ -271,7 +285,13 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
         expected |= {"surrender"}
     if game == "blackjack-switch":
         expected |= {"switch", "keep"}
-    if game == "deluxe-blackjack":  # each bet-behind's insurance; its stakes following the seat's (001)
+    if game == "deluxe-blackjack" and ref["bets"] is TWO_SEATS:  # both seats' stakes, the second seat's splits
+        expected |= {"insurance_2", "split_3", "double_2"}
+        follows = {"behind_insurance"} | ({"behind_double_1", "behind_double_2", "behind_split_3", "behind_double_3"}
+                                          if all(ref.get("follow", (0, 0))) else set())
+        behind = {b for b in seen if b.startswith("behind_")}
+        assert follows <= behind <= follows | {"behind_split_4", "behind_double_4"}, behind  # hand 4: both split
+    elif game == "deluxe-blackjack":  # each bet-behind's insurance; its stakes following the seat's (001)
         follows = {"behind_insurance"} | ({"behind_double_1"} if ref.get("follow", (0, 0))[0] else set()) \
             | ({"behind_split_2", "behind_double_2"} if all(ref.get("follow", (0, 0))) else set())
         behind = {b for b in seen if b.startswith("behind_")}
@@ -302,15 +322,16 @@ def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_refere
     assert nets["main"] == (F(-1) if split_busts == "returned" else F(-1 - busted))
 
 
-@pytest.mark.parametrize("game", sorted(BETS))
-def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game):
+@pytest.mark.parametrize("game,bets,ref", [(g, BETS[g], REFERENCE[g]) for g in sorted(BETS)]
+                         + [("deluxe-blackjack", TWO_SEATS, TWO_SEATS_REFERENCE)])
+def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game, bets, ref):
     rules = rules_for(game)
     g = rngcore.Generator(SEED, stream=12)
     added = 0
     for n in range(200):
-        r = play(rules, g, round_id=n)
+        r = play(rules, g, round_id=n, bets=bets)
         record = r.outcome.record
-        assert settlements(r) == reference(record["cards"], record["actions"], **REFERENCE[game])
+        assert settlements(r) == reference(record["cards"], record["actions"], **ref)
         t = r.totals()
         stakes = [e for e in r.events if e["kind"] in ("bet", "stake")]
         assert t["staked"] == sum(e["stake"] for e in stakes) == t["returned"] + t["collected"]
@@ -443,11 +464,12 @@ def test_bets_the_rules_refuse():
 
 # ------------------------------------------------------------------------ stops and recovery --
 
-def doubled_stream(rules) -> int:
-    """A stream whose first basic-strategy round adds a stake (a double or a split)."""
+def doubled_stream(rules, bets=None, of=None) -> int:
+    """A stream whose first basic-strategy round adds a stake (a double or a split; ``of``: a share of the
+    round's bet of that index)."""
     for stream in range(200):
-        r = play(rules, rngcore.Generator(SEED, stream=stream))
-        if any(e["kind"] == "stake" for e in r.events):
+        r = play(rules, rngcore.Generator(SEED, stream=stream), bets=bets)
+        if any(e["kind"] == "stake" and of in (None, e["to"]) for e in r.events):
             return stream
     raise AssertionError("no round with an additional stake in 200 streams")
 
@@ -505,17 +527,59 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, s
             reference(outcome["cards"], outcome["actions"], **REFERENCE[game])
 
 
+@pytest.mark.parametrize("state", STOPS)
+def test_a_two_seat_round_stopped_at_each_state_is_finished_by_the_rule_for_both_seats(tmp_path, state):
+    """001 1. ベッティング: the customer's second seat; a stop before the dealer's drawing ends returns every
+    stake of both seats (the second seat's additional stake, its Pairs and bet-behinds too), one at or
+    after it settles each seat's stakes on what was dealt, as the reference reads them."""
+    rules = rules_for("deluxe-blackjack")
+    path = tmp_path / f"{state}.sqlite"
+    stopped_at(rules, path, doubled_stream(rules, TWO_SEATS, of=1), state, bets=TWO_SEATS)  # a stake of seat 2
+    events, moves = recovered_after_stop(path, state)
+    seat_2 = {"main_2", "pairs_2", "bet_behind_2"}
+    assert seat_2 <= {m["bet"] for m in moves}
+    if state in ("OUTCOME_DETERMINED", "SETTLEMENT"):
+        outcome = next(e for e in events if e["kind"] == "outcome")["record"]
+        assert outcome["seats"] == 2 and outcome["behind_2"] == [4, 6]
+        assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
+            reference(outcome["cards"], outcome["actions"], **TWO_SEATS_REFERENCE)
+    elif state != "BETTING_OPEN":
+        added = [e for e in events if e["kind"] == "stake" and e["to"] == 1]  # seat 2's own
+        assert (state == "OUTCOME_GENERATION") == bool(added)
+        assert all(m["result"] == "void" and m["returned"] == m["stake"] for m in moves)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack", "deluxe-blackjack"])
+@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack", "deluxe-blackjack", "deluxe-blackjack-two-seats"])
 @pytest.mark.parametrize("target", ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION",
                                     "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"])
 @pytest.mark.parametrize("how", ["after-commit", "before-commit", "exception"])
 def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, game, target, how):
+    sigkilled_and_recovered(tmp_path, game, target, how)
+
+
+@pytest.mark.slow
+def test_random_power_losses_in_two_seat_rounds(tmp_path):
+    """200 random stop points in two-seat Deluxe rounds (record, before or after its commit), each followed
+    by a restart: the invariants hold for every stake of both seats."""
+    from tests.test_rounds_journal import random_power_losses
+
+    random_power_losses(tmp_path, ["deluxe-blackjack"], 200, 23, bets={"deluxe-blackjack": TWO_SEATS})
+
+
+def sigkilled_and_recovered(tmp_path, game, target, how):
+    """A child journaling two rounds of ``game`` (``deluxe-blackjack-two-seats``: Deluxe with
+    :data:`TWO_SEATS`) stopped at ``target`` by ``how``; the restart's invariants."""
     from tests.test_rounds_journal import check_recovered, run_child
 
-    path, done = run_child(tmp_path, game, target, how)
+    name, bets = ("deluxe-blackjack", {**BETS, "deluxe-blackjack": TWO_SEATS}) \
+        if game == "deluxe-blackjack-two-seats" else (game, BETS)
+    path, done = run_child(tmp_path, name, target, how, bets=bets)
     assert done.returncode in (-signal.SIGKILL, 1), done.stderr
-    check_recovered(path, game)
+    finished, rounds = check_recovered(path, name)
+    if game == "deluxe-blackjack-two-seats":  # every round of the child dealt both seats
+        assert all("main_2" in {e.get("bet") for e in events} for events in rounds.values())
+    return finished
 
 
 @pytest.mark.slow
@@ -610,32 +674,73 @@ def test_the_pennsylvania_dealer_draws_only_when_its_count_matters(random_choice
 
 
 def test_the_deluxe_rounds_rules():
-    """001: one seat (the seat bet), Pairs by any customer, bet-behinds by any other customer, one of each per
-    customer, after the seat bet (1. ベッティング); even stakes (001 states no rounding); the point and the
-    fault rule read with their citations (4. 結果, エラー処理)."""
+    """001: one customer's seat or two (the seat bets, equal), Pairs on a seat by any customer, bet-behinds
+    by any other customer, one of each per customer and seat, after the seat's bet (1. ベッティング); even
+    stakes (001 states no rounding); the point and the fault rule read with their citations (4. 結果,
+    エラー処理)."""
     from harness.rounds.engines import twentyone_deluxe
 
     rules = rules_for("deluxe-blackjack")
     assert rules.engine.row is twentyone_deluxe.TABLE[0]
     e = rules.etable
-    assert e.permitted == ("main", "insurance", "pairs", "bet_behind") and e.truncation is None
+    assert e.permitted == ("main", "main_2", "insurance", "pairs", "pairs_2", "bet_behind", "bet_behind_2")
+    assert e.truncation is None
     assert "エラー処理" in e.fault_clause and "1-19-イ" in e.fault_clause and "4. 結果" in e.determined_after
     assert "ラウンド結果が確定する" in rules.engine.row.point and "L643" in rules.engine.row.point
     placed = refusing(Round(rules, 1), [
         (Bet("bob", "bet_behind", 50), "the 'bet_behind' bet needs the seat bet 'main' placed first"),
         (Bet("bob", "pairs", 10), "the 'pairs' bet needs the seat bet"),
         Bet("ann", "main", 100),
-        (Bet("bob", "main", 100), "one seat, and 'ann' holds it"),
+        (Bet("bob", "main", 100), "'ann' holds seat 1 .* a second one by 'main_2'"),
+        (Bet("ann", "main", 100), "'ann' holds seat 1"),
         (Bet("ann", "bet_behind", 50), "'ann' cannot bet behind its own seat .*自分自身にベットビハインド"),
         (Bet("bob", "bet_behind", 25), "a stake of 25 on 'bet_behind' would settle in a fraction"),  # 3 to 2, 1/2
         Bet("bob", "bet_behind", 50),
         (Bet("bob", "bet_behind", 50), "'bob' already has a 'bet_behind' bet"),
         Bet("bob", "pairs", 5), Bet("ann", "pairs", 7),  # Pairs on any occupied seat, by any customer
         (Bet("cy", "insurance", 50), "insurance is offered after the deal"),
-        (Bet("cy", "behind_double_1", 50), "not permitted .*001 1. ベッティング")])
-    assert [b.bet for b in placed.bets] == ["main", "bet_behind", "pairs", "pairs"]
-    with pytest.raises(ValueError, match="is not a Deluxe Blackjack round"):
-        rules.engine.round_dealt("standard", {"cards": [1, 2, 3, 4], "actions": []})
+        (Bet("cy", "behind_double_1", 50), "not permitted .*001 1. ベッティング"),
+        (Bet("bob", "pairs_2", 10), "the 'pairs_2' bet needs the seat bet 'main_2' placed first"),
+        (Bet("bob", "bet_behind_2", 50), "the 'bet_behind_2' bet needs the seat bet 'main_2'"),
+        (Bet("bob", "main_2", 100), "seat 2 is the seated customer 'ann''s second seat; .* 'bob' cannot take it"),
+        (Bet("ann", "main_2", 50), "each seat takes the same seat bet .*同額のベット.*: 100 on 'main', got 50"),
+        Bet("ann", "main_2", 100),
+        (Bet("ann", "main_2", 100), "'ann' already holds seat 2"),
+        (Bet("ann", "bet_behind_2", 50), "'ann' cannot bet behind its own seat"),
+        Bet("bob", "bet_behind_2", 50), Bet("ann", "pairs_2", 10),
+        (Bet("ann", "pairs_2", 10), "'ann' already has a 'pairs_2' bet")])
+    assert [b.bet for b in placed.bets] == ["main", "bet_behind", "pairs", "pairs", "main_2", "bet_behind_2",
+                                            "pairs_2"]
+    assert rules.engine.behinds(tuple(b.bet for b in placed.bets)) == ((1,), (5,))
+    for record in ({"cards": [1, 2, 3, 4], "actions": []},
+                   {"cards": [1, 2, 3, 4], "actions": [], "behind": [], "seats": 2},      # seat 2's bet-behinds?
+                   {"cards": [1, 2, 3, 4], "actions": [], "behind": [], "seats": 3, "behind_2": [], "behind_3": []}):
+        with pytest.raises(ValueError, match="is not a Deluxe Blackjack round"):
+            rules.engine.round_dealt("standard", record)
+
+
+def test_two_seats_are_dealt_and_settled_in_seat_order():
+    """001 2. 初期の配札: a first card to each seat, the dealer's, a second card to each seat, the hole card;
+    3. 決定フェーズ: the seats decide in seat order; 注意事項: no more cards when every seat holds a blackjack,
+    else the dealer draws to 17 (ディーラーのアクション); each seat's Pairs on its own first two cards."""
+    from rngcore.devices.cards import encode
+
+    engine_ = rules_for("deluxe-blackjack").engine
+    two = {"behind": [], "seats": 2, "behind_2": []}
+    ace, king, queen, seven, nine = encode(1, 0), encode(13, 0), encode(12, 1), encode(7, 1), encode(9, 2)
+    both = engine_.round_dealt("standard", {"cards": [ace, encode(1, 1), encode(5, 3), king, queen, nine],
+                                            "actions": [], **two})
+    assert (both.features["main"], both.features["main_2"]) == ("blackjack_3to2", "blackjack_3to2"), both.shown
+    assert both.shown.endswith("dealer 5C 9D (14)")  # every seat a blackjack: the dealer draws nothing
+    one = engine_.round_dealt("standard", {"cards": [ace, encode(10, 1), encode(5, 3), king, seven, nine,
+                                                     encode(3, 2)], "actions": ["stand"], **two})
+    assert (one.features["main"], one.features["main_2"]) == ("blackjack_3to2", "push"), one.shown
+    assert one.decisions[0]["at"].startswith("hand 2 10H 7H, hard 17")  # seat 2 decides; seat 1 has a blackjack
+    pairs = engine_.round_dealt("standard", {"cards": [encode(8, 0), encode(9, 1), encode(5, 3), encode(8, 0, 1),
+                                                       encode(9, 3), nine, encode(3, 0)], "actions": ["stand", "stand"],
+                                             **two})
+    assert (pairs.features["pairs"], pairs.features["pairs_2"]) == ("perfect_pair", "mixed_pair"), pairs.shown
+    assert [d["at"].split(",")[0] for d in pairs.decisions] == ["hand 1 8S 8S", "hand 2 9H 9C"]
 
 
 def test_a_deluxe_dealer_stops_only_when_every_hand_is_a_blackjack():

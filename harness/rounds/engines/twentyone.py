@@ -292,6 +292,11 @@ class Hand:
         return (tw.hard_total(self.hand), False) if self.hard else tw.total(self.hand)
 
     @property
+    def original(self) -> bool:
+        """One of the hands dealt at the start, one per main area (the rest a split formed)."""
+        return self.number == self.area
+
+    @property
     def natural(self) -> bool:
         return not self.split and tw.is_natural(self.hand)
 
@@ -330,7 +335,6 @@ class TwentyOneRounds(RoundEngine):
 
     @functools.lru_cache(maxsize=None)
     def _bets(self) -> tuple:
-        insurance = self.game.entry("insurance_pays")
         areas, most = self.row.areas, MAX_HANDS * self.row.areas
 
         def hand(slot, kind):
@@ -339,16 +343,19 @@ class TwentyOneRounds(RoundEngine):
         out = [hand(self.main_slot(k), "original") for k in range(1, areas + 1)]
         out += [hand(f"split_{k}", "split") for k in range(areas + 1, most + 1)]
         out += [hand(f"double_{k}", "double") for k in range(1, most + 1)]
-        for k in range(1, areas + 1):
-            slot = self.insurance_slot(k)
-            out.append(BetRule(slot, insurance.source, rows(("win", Where(**{slot: "win"}), insurance.value),
-                                                            ("lose", Where(**{slot: "lose"}), Fraction(-1))),
-                               note=f"half the stake of {self.main_slot(k)!r}, taken as a decision when the up card "
-                                    f"is an ace ({self.row.items['insurance']})"))
+        out += [self.insurance_rule(k) for k in range(1, areas + 1)]
         for side in self.game.side_bets(8):
             out.append(BetRule(side.name, side.source, rows(*((o.label, Where(**{side.name: o.label}), o.net)
                                                               for o in side.outcomes)), note=side.note))
         return tuple(out)
+
+    def insurance_rule(self, k: int) -> BetRule:
+        """The insurance of original hand ``k`` (main area ``k``): half its stake, an additional stake."""
+        insurance, slot = self.game.entry("insurance_pays"), self.insurance_slot(k)
+        return BetRule(slot, insurance.source, rows(("win", Where(**{slot: "win"}), insurance.value),
+                                                    ("lose", Where(**{slot: "lose"}), Fraction(-1))),
+                       note=f"half the stake of {self.main_slot(k)!r}, taken as a decision when the up card "
+                            f"is an ace ({self.row.items['insurance']})")
 
     hand_note = "a hand's stake (11, 12); 'returned': a split's or a double's stake against a dealer blackjack (12-ロ)"
 
@@ -432,12 +439,13 @@ class TwentyOneRounds(RoundEngine):
 
     def _play(self, shoe: Shoe, decide: Decider, rules: tw.Rules, options: dict) -> Dealt:
         """One round by the game's items (blackjack 第2 1-5 .. 1-12; see the module doc)."""
-        areas = self.row.areas
+        areas = self.areas_of(options)
         decisions: list[dict] = []
 
-        def decision(word: str, where: str, item: str, adds=()) -> None:
+        def decision(word: str, where: str, item: str, adds=(), hand: Hand | None = None) -> None:
+            """One decision record; ``hand``: the hand a split formed or a double doubled (the stake it adds)."""
             d = {"decision": word, "at": where, "clause": self.row.cite(item), "strategy": decide.strategy}
-            adds = [*adds, *self.following_stakes(item, adds, options)]
+            adds = [*adds, *self.following_stakes(item, hand, options)]
             if adds:
                 d["adds"] = list(adds)
             decisions.append(d)
@@ -468,7 +476,7 @@ class TwentyOneRounds(RoundEngine):
         if upv == tw.ACE:
             self.after_insurance(against, rules, decide, decision, options)
         dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # the peek (1-8-イ, 2-7-イ)
-        if not dealer_bj_known and areas == 2:
+        if not dealer_bj_known and self.row.areas == 2:
             a, b = hands
             where = f"switch: {a.describe()}, {b.describe()} against {against}"
             word = decide.choose(where, SWITCH, lambda: "switch" if self._basic_switch(rules, upv, a, b) else "keep")
@@ -547,7 +555,7 @@ class TwentyOneRounds(RoundEngine):
                                area=h.area)
                     h.split, h.aces = True, new.aces
                     decision(word, where, "split",
-                             [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}])
+                             [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}], new)
                     h.codes.append(shoe.draw())     # one card to each: two two-card hands (9-ニ-(1))
                     new.codes.append(shoe.draw())
                     hands.insert(i + 1, new)
@@ -555,7 +563,7 @@ class TwentyOneRounds(RoundEngine):
                 if act == tw.DOUBLE:
                     h.doubled, h.hard = True, rules.pontoon  # a doubled hand's aces count 1 (3-5-ロ-(1))
                     decision(word, where, "double",
-                             [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}])
+                             [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}], h)
                 else:
                     decision(word, where, "hit")
                 h.codes.append(shoe.draw())         # a hit, or the double's one card
@@ -563,11 +571,15 @@ class TwentyOneRounds(RoundEngine):
                     break                           # 9-ホ
             i += 1
 
-    def following_stakes(self, item: str, adds, options: dict) -> list[dict]:
-        """The stakes other bets add with a decision of the seat (``item``, the stakes ``adds`` it adds
-        itself), each ``{"bet", "of", "share"}``; none here (Deluxe's bet-behind follows a double or a
-        split)."""
+    def following_stakes(self, item: str, hand: Hand | None, options: dict) -> list[dict]:
+        """The stakes other bets add with a decision of the seat (``item``; ``hand``, the hand a split
+        formed or a double doubled, None for other items), each ``{"bet", "of", "share"}``; none here
+        (Deluxe's bet-behind follows a double or a split)."""
         return []
+
+    def areas_of(self, options: dict) -> int:
+        """The main areas a round deals (its original hands): the row's (Deluxe: the customer's seats)."""
+        return self.row.areas
 
     def after_insurance(self, against: str, rules: tw.Rules, decide: Decider, decision, options: dict) -> None:
         """Decisions of other customers once the seat's insurance is decided (an ace up, ``against``); none
@@ -612,7 +624,7 @@ class TwentyOneRounds(RoundEngine):
     # -- settlement -----------------------------------------------------------------------------
 
     def _slot(self, h: Hand) -> str:
-        return self.main_slot(h.number) if h.number <= self.row.areas else f"split_{h.number}"
+        return self.main_slot(h.number) if h.original else f"split_{h.number}"
 
     def _settle(self, hands, dealer, insured: set, rules: tw.Rules, firsts, seconds) -> dict:
         """Each stake's class (1-11, 1-12; 2-10, 2-11): the rule of every stake reads its own feature."""
@@ -629,7 +641,7 @@ class TwentyOneRounds(RoundEngine):
         standing = {h.area for h in hands if not (h.even_money or h.surrendered or h.natural or h.bust)}
         lost_original: set = set()
         for h in hands:
-            original = h.number <= self.row.areas
+            original = h.original
             returned = obo and rules.split_busts_returned and h.area in standing
             if h.even_money:
                 label = "even_money"                       # 7-イ: 11 and 12 do not apply
