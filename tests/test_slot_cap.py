@@ -124,7 +124,6 @@ def test_simulate_plays_the_cap_through_a_rounds_play(tmp_path):
     (("win = 20", 'win = "20"'), "cap.win"),
     (("win = 20", "win = 20\nper = 1"), "cap"),
     (("[cap]\nwin = 20", "cap = 20"), "cap"),
-    (("[cap]", "[free_spins]\nspins = { 2 = 1 }\n[cap]"), "cap"),
 ])
 def test_bad_cap_exit_2(tmp_path, change, where):
     assert change[0] in GAME

@@ -95,12 +95,12 @@ def test_total_without_heights_is_refused(tmp_path):
             "bet.total: only a game with reel heights per spin")
 
 
-def test_too_many_windows_are_refused(monkeypatch):
+def test_too_many_windows_are_beyond_the_exact_reading(monkeypatch):
     from harness.slot import heights
-    from harness.slot.errors import ModelError
+    from harness.slot.errors import BeyondExact
 
-    monkeypatch.setattr(heights, "MAX_HEIGHT_WINDOWS", 5)
-    with pytest.raises(ModelError, match="window.heights: the reel heights and strips show"):
+    monkeypatch.setattr(heights, "MAX_HEIGHT_WINDOWS", 5)  # a valid model: beyond, not refused as impossible
+    with pytest.raises(BeyondExact, match="window.heights: the reel heights and strips show"):
         heights.solve_by_windows(model(GAME))
     analyse(model(GAME))  # the analysis sums the ways over the reels: no window is listed
 

@@ -13,7 +13,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import HOLD_TWO_BY_TWO, TWO_BY_TWO, award, brute_stage, model, refused, round_play_simulates
+from slot_support import HOLD_TWO_BY_TWO, TWO_BY_TWO, award, brute_stage, model, round_play_simulates
 from test_slot_docs import _fragment
 from test_slot_hold_spin import reference
 
@@ -162,6 +162,3 @@ def test_annotated_example_is_valid_and_passes():
 def test_simulate_plays_them_together_through_a_rounds_play(tmp_path):
     assert round_play_simulates(tmp_path, game(HOLD, FREE, PROGRESSIVE), 3000)["features"] > 0
 
-
-def test_cap_with_hold_and_spin_and_free_spins_still_refused(tmp_path):
-    refused(tmp_path, game(HOLD, FREE, "[cap]\nwin = 5000\n"), "cap")

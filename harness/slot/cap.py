@@ -1,7 +1,7 @@
 """The award cap: the most one play pays, and its exact effect on the figures.
 
 Rule (``docs/slot_model.md``, "Award caps"): a play whose win — line and
-scatter pays of the paid spin, and every feature it starts (hold and spin,
+scatter pays of the paid spin, and every feature it starts (free spins, hold and spin,
 the wheel or pick bonus) — exceeds ``cap`` total bets is paid ``cap`` total
 bets.  Progressive meters (the combination progressive, mystery levels) are
 paid in full, outside the cap.
@@ -17,8 +17,8 @@ most ``T + 1`` wide per cell.  Given the cell, the feature ``F`` is
 independent of ``S`` and its distribution is exact (a bonus's by
 :mod:`harness.slot.bonus`; hold and spin's from the chain's final count and
 the coin values, convolved), so ``E[C]``, ``E[C^2]`` and ``E[C; progressive
-hit]`` are finite exact sums.  Free spins are not capped here: with
-retriggers their win has no finite support (a model with both is refused).
+hit]`` are finite exact sums.  A play's free spins are capped with it by
+the walk of :mod:`harness.slot.cap_free`, from these tables.
 """
 from __future__ import annotations
 

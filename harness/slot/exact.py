@@ -42,6 +42,7 @@ from typing import Callable
 from harness.slot import bonus as bn
 from harness.slot import both_ways as bw
 from harness.slot import cap as cp
+from harness.slot import cap_free as cf
 from harness.slot import cascade as cs
 from harness.slot import cascade_stage as cst
 from harness.slot import feature as fs
@@ -102,10 +103,12 @@ class Analysis:
     bet_levels: tuple[BetLevel, ...] = ()
     mystery: tuple[pj.ProgressiveSummary, ...] = ()  # per mystery level, in the model's order
     jackpots: tuple[pj.ProgressiveSummary, ...] = ()  # per jackpot level (harness.slot.jackpot), in the model's order
-    cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect)
+    cap: cp.CappedMoments | None = None  # the award cap's figures (parts["cap"] is its RTP effect); lower bounds
+    cap_upper: cp.CappedMoments | None = None  # ... their upper bounds when bounded (None: exact)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
-    # A bounded analysis (a cascade chain beyond the exact limit): ``rtp``, ``parts`` and ``variance``
+    # A bounded analysis (a cascade chain beyond the exact limit, an award cap over free spins that retrigger,
+    # harness.slot.cap_free): ``rtp``, ``parts`` and ``variance``
     # are then rigorous lower bounds, these their upper bounds, and ``bounded`` says why (None: exact).
     rtp_upper: Fraction | None = None
     parts_upper: dict[str, Fraction] | None = None
@@ -149,7 +152,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     started = time.perf_counter()
     work = _Work(progress, 2 * check_cost(model).table_entries)
     whole = (_analyse_cascade if model.cascade is not None
-             else _analyse_heights if model.heights is not None and model.free_spins is None
+             else _analyse_heights if model.heights is not None and not _staged_heights(model)
              else _analyse_both_ways if model.both_ways and model.free_spins is None else None)
     if whole is not None:  # features whose play is analysed whole, window by window
         analysis = whole(model, started)
@@ -185,12 +188,16 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
                                                  {i: (jackpots[i], g) for i, g in won.items()})
     variance += jp.pair_terms(model, jackpots, won, base.cycle)
-    capped = None
+    capped = high = None  # high: the cap's upper bounds (free spins with retriggers, harness.slot.cap_free)
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
-        capped = _capped_moments(model, base)
+        capped, high = _capped_moments(model, base, free, progressive)
         uncapped = mean - (progressive.hit_probability * progressive.mean_meter if progressive else 0)
         cap_part = (capped.mean - uncapped) / model.total_bet
         mean, variance = _with_progressive(capped, progressive)
+        if high is not None:  # the variance's bounds: each second moment against the other end's mean
+            mean_high, variance_high = _with_progressive(high.high, progressive)
+            second, second_high = variance + mean * mean, variance_high + mean_high * mean_high
+            variance, variance_high = max(Fraction(0), second - mean_high * mean_high), second_high - mean * mean
     q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
     mean, variance = mean + q_mean, variance + q_second - q_mean * q_mean
     parts = _rtp_parts(model, base, mean_feature, progressive)
@@ -200,6 +207,18 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     rtp = sum(parts.values(), Fraction(0))
     if rtp != mean / model.total_bet:
         raise AssertionError("RTP parts disagree with the per-play mean")
+    bounds: dict = {}
+    if high is not None:
+        parts_upper = dict(parts, cap=(high.high.mean - uncapped) / model.total_bet)
+        rtp_upper = sum(parts_upper.values(), Fraction(0))
+        if rtp_upper != (mean_high + q_mean) / model.total_bet or not rtp <= rtp_upper:
+            raise AssertionError("RTP bounds disagree with the per-play mean's")
+        bounds = dict(rtp_upper=rtp_upper, parts_upper=parts_upper,
+                      variance_upper=variance_high + q_second - q_mean * q_mean, cap_upper=high.high,
+                      bounded=f"the free spins retrigger, so a play has no longest run: its capped win is followed "
+                              f"{high.depth:,} free spins deep and what is still in play then bounded by 0 and the "
+                              f"cap; RTP, variance and the cap's effect are rigorous bounds "
+                              f"(RTP gap {float(rtp_upper - rtp):.3g})")
 
     play = Play(model=model, base=base, free=free, tree=tree, session=session,
                 free_spins_per_play=(_triggered_spins_per_play(model, base) * tree.spins if tree
@@ -235,11 +254,13 @@ def analyse(model: SlotModel, *, engine: str = "auto",
         progressive=progressive,
         engine=base.joint.engine,
         seconds=time.perf_counter() - started,
-        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery + jackpots),
+        bet_levels=_bet_levels(model, parts, (progressive, *mystery) if progressive else mystery + jackpots,
+                               bounds.get("parts_upper")),
         mystery=mystery,
         jackpots=jackpots,
         cap=capped,
         sticky=session,
+        **bounds,
     )
 
 
@@ -313,6 +334,12 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
                                 mystery=mystery,
                                 upper=(upper, sol.mean_upper + q_mean,
                                        sol.second_upper + 2 * sol.mean_upper * q_mean + q_second, bounded))
+
+
+def _staged_heights(model: SlotModel) -> bool:
+    """Reel heights analysed stage by stage (:func:`_reels`' virtual stops), as features beside them need:
+    free spins, the award cap, the combination progressive, mystery levels or a bonus."""
+    return any(x for x in (model.free_spins, model.cap, model.progressive, model.mystery, model.bonus))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
@@ -711,13 +738,14 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
     return e_f, mean, variance
 
 
-def _capped_moments(model: SlotModel, base: Stage) -> cp.CappedMoments:
-    """The capped win's moments: line pays by distribution, then every feature's win distribution."""
+def _capped_moments(model: SlotModel, base: Stage, free: Stage | None, progressive: pj.ProgressiveSummary | None
+                    ) -> tuple[cp.CappedMoments, cf.CappedBounds | None]:
+    """The capped win's moments: line pays by distribution, then every feature's win distribution; with free
+    spins, the capped walk of :mod:`harness.slot.cap_free` (its bounds too when they are not exact)."""
     tb = model.total_bet
     cap = model.cap * tb
     top = cap // model.bet_per_line + 1  # a line pay this large reaches the cap whatever else the play wins
-    table = (ways.pay_distribution(jp.flag_model(model), ways.reel_columns(base.reels), top) if model.ways
-             else cp.line_pay_distribution(base.reels, base.automaton, model.paylines, top))
+    table = _pay_table(jp.flag_model(model), base, top)
     features: dict[int, dict[int, Fraction]] = {}
     hold = model.hold_and_spin
     for k, outcome in hold_spin_by_cell(model).items():
@@ -725,8 +753,23 @@ def _capped_moments(model: SlotModel, base: Stage) -> cp.CappedMoments:
         features[k] = {tb * w: p for w, p in win.items()}
     for k, outcome in bonus_by_cell(model).items():
         features[k] = {tb * w: p for w, p in outcome.win.items()}
-    return cp.capped_moments(table, base.cycle, model.bet_per_line, [tb * x for x in model.scatter_awards.pay],
-                             features, cap)
+    scatter_pay, awards = [tb * x for x in model.scatter_awards.pay], model.scatter_awards
+    if free is None:
+        return cp.capped_moments(table, base.cycle, model.bet_per_line, scatter_pay, features, cap), None
+    multiplier = model.free_spins.multiplier
+    spin = cf.spin_outcomes(_pay_table(model, free, cap // (model.bet_per_line * multiplier) + 1),
+                            model.bet_per_line, scatter_pay, awards.retrigger, multiplier, cap)
+    starts = cf.play_starts(table, model.bet_per_line, scatter_pay, awards.trigger, features, cap)
+    bounds = cf.capped_bounds(starts, spin, cap, progressive.hit_probability if progressive else Fraction(0), tb,
+                              source=model.source)
+    return bounds.low, None if bounds.exact else bounds
+
+
+def _pay_table(model: SlotModel, stage: Stage, top: int) -> dict[tuple[int, int], dict[int, int]]:
+    """A stage's ``(cell, progressive flag) -> {min(total line pay, top): stop combinations}``."""
+    if model.ways:
+        return ways.pay_distribution(model, ways.reel_columns(stage.reels), top)
+    return cp.line_pay_distribution(stage.reels, stage.automaton, model.paylines, top)
 
 
 def _with_progressive(capped: cp.CappedMoments,

@@ -18,14 +18,16 @@ on 100-stop reels is exact in seconds.  :func:`solve_by_windows` is the
 older path, kept as the cross-check and the benchmark baseline: every
 height combination and every distinct window is visited once and read by
 the ways rule;
-beyond :data:`MAX_HEIGHT_WINDOWS` windows it refuses (exit 2).
+beyond :data:`MAX_HEIGHT_WINDOWS` windows it raises
+:class:`~harness.slot.errors.BeyondExact`.
 """
 from __future__ import annotations
 
 import itertools
 import math
 
-from harness.slot.errors import ModelError
+from harness.slot.errors import BeyondExact
+from harness.slot.height_reels import height_draws
 from harness.slot.limits import MAX_HEIGHT_WINDOWS
 from harness.slot.model import SlotModel
 from harness.slot import ways
@@ -37,7 +39,7 @@ def cycle(model: SlotModel) -> int:
     """Equally likely outcomes of one paid spin: height weights (if drawn) times stops, over the reels."""
     if model.heights is None:
         return math.prod(model.stop_totals())
-    return math.prod(sum(w for _, w in hs) * n for hs, n in zip(model.heights, model.stop_totals()))
+    return math.prod(t * n for t, n in zip(height_draws(model), model.stop_totals()))
 
 
 def _groups(model: SlotModel) -> list[dict[int, list[tuple[tuple[int, ...], int]]]]:
@@ -72,15 +74,16 @@ def solve_by_windows(model: SlotModel) -> WindowFigures:
 
     Raises
     ------
-    ModelError
-        If there are more than :data:`MAX_HEIGHT_WINDOWS` distinct windows.
+    BeyondExact
+        If there are more than :data:`MAX_HEIGHT_WINDOWS` distinct windows (``--simulate N`` then
+        reports a stated-precision simulation).
     """
     read = ways_rule.reader(model)
     groups = _groups(model)
     per_reel = [[(h, w) for h, w in model.heights[r] if w] for r in range(model.reels)]
     windows = math.prod(sum(len(g) for g in by_height.values()) for by_height in groups)
     if windows > MAX_HEIGHT_WINDOWS:
-        raise ModelError("window.heights", f"the reel heights and strips show {windows:,} distinct windows, beyond "
+        raise BeyondExact("window.heights", f"the reel heights and strips show {windows:,} distinct windows, beyond "
                          f"the {MAX_HEIGHT_WINDOWS:,} the window-by-window reading takes (docs/slot_model.md, Reel "
                          "heights per spin)", model.source)
 

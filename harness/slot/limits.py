@@ -16,6 +16,7 @@ stops alone needs gigabytes), so it is what :func:`estimate` counts.
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 from harness.slot.errors import BeyondExact
 
@@ -45,6 +46,8 @@ MAX_HEIGHT_WINDOWS = 2_000_000  # reel heights per spin, read window by window: 
 MAX_BOTH_WAYS_TABLE = 1_000_000  # both-ways ways: truth-table entries over the paying symbols (3^reels each at most; ~3 s)
 MAX_WAYS_STATES = 500_000  # the ways programme (harness.slot.ways): states, state pairs or state sets at one reel
 MAX_STICKY_READS = 10_000_000  # sticky wilds: sticky sets x feature-strip windows x paylines read (~ a minute)
+MAX_CAP_WORK = 5_000_000  # the award cap with free spins: (state, free-spin outcome) steps of the capped walk (~10 s)
+MAX_CAP_GAP = Fraction(1, 10**12)  # ... followed until its RTP bounds are this close (retriggers), in total bets
 MAX_STICKY_STATES = 200_000  # sticky wilds: (sticky set, spins left, spins awarded) states of the session chain
 
 

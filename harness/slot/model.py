@@ -595,7 +595,7 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
         # with [cascade] too: each reel keeps its drawn height through the refills (docs/slot_model.md,
         # "Cascades with reel heights"); free spins go with heights, not with heights and cascades together
         _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin",
-                     frozenset({"free_spins"}) if model.cascade is None else frozenset())
+                     frozenset() if model.cascade is not None else _WITH_HEIGHTS)
         sticky = [s.name for s in model.symbols if s.sticky]
         if sticky:
             raise ModelError(f"symbols.{sticky[0]}.sticky", "a game with reel heights per spin has no sticky "
@@ -1133,6 +1133,11 @@ def _check_cascade(model: SlotModel) -> None:
                              "Cascades)")
 
 
+# the sections a game with reel heights per spin takes (both ways: free spins only, refused there): its
+# stages are built from every height's columns (harness.slot.height_reels), as for any ways game
+_WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery"})
+
+
 def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
                  allowed: frozenset[str] = frozenset()) -> None:
     """A feature analysed window by window (cascades, both ways) with no other feature beside it
@@ -1208,9 +1213,11 @@ def largest_award(model: SlotModel) -> tuple[int, str]:
 
 
 def _check_cap(model: SlotModel) -> None:
-    if model.free_spins is not None:
-        raise ModelError("cap", "an award cap with [free_spins] is not supported: with retriggers the free "
-                         "spins' win has no finite distribution to cap exactly (docs/slot_model.md, Award caps)")
+    sticky = [s.name for s in model.symbols if s.sticky]
+    if model.free_spins is not None and sticky:
+        raise ModelError(f"symbols.{sticky[0]}.sticky", "an award cap with sticky wilds in the free spins is not "
+                         "supported: the capped walk needs every free spin independent of the others, and a sticky "
+                         "wild ties them (docs/slot_model.md, Award caps)")
     award, where = largest_award(model)
     cap = model.cap * model.total_bet
     if cap < award:

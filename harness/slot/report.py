@@ -4,6 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from harness.slot import heights
+from harness.slot.height_reels import height_draws
 from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
 from harness.slot.rounding import fixed, significant, sqrt_fixed
@@ -76,7 +77,10 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         out["progressive"] = _meter_json(a.progressive)
     if a.cap is not None:
         out["cap"] = {"win_total_bets": a.model.cap, **exact_and_float("capped_probability", a.cap.capped),
-                      **exact_and_float("rtp_effect", a.parts["cap"])}
+                      **exact_and_float("rtp_effect", a.parts["cap"]), "exact": a.cap_upper is None}
+        if a.cap_upper is not None:  # the figures above are then lower bounds
+            out["cap"].update({"capped_probability_upper": frac(a.cap_upper.capped),
+                               "rtp_effect_upper": frac(a.parts_upper["cap"])})
     if a.sticky is not None:
         out["sticky_wilds"] = {"states": a.sticky.states, "chain_states": a.sticky.chain_states, "exact": True}
     if a.cascade is not None:
@@ -223,10 +227,15 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add(f"{label:<20}hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
-    if a.cap is not None:
+    if a.cap is not None and a.cap_upper is None:
         reached = f"reached {_one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
         add(f"Award cap           {m.cap:,} x total bet per play (progressives outside it): {reached}; "
             f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
+    elif a.cap is not None:  # free spins that retrigger: both ends, rounded outward
+        add(f"Award cap           {m.cap:,} x total bet per play, free spins included (progressives outside it): "
+            f"reached with probability {significant(a.cap.capped, 6, up=False)} to "
+            f"{significant(a.cap_upper.capped, 6, up=True)}; RTP effect {fixed(100 * a.parts['cap'], 6, up=False)}% "
+            f"to {fixed(100 * a.parts_upper['cap'], 6, up=True)}% (rigorous bounds)")
     if a.sticky is not None:
         add(f"Sticky wilds        exact: each free-spin session a Markov chain over the {a.sticky.states:,} sets of "
             f"sticky positions it reaches ({a.sticky.chain_states:,} states with the spins left)")
@@ -335,7 +344,7 @@ def _model_lines(m) -> list[str]:
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
             f"  {m.reels} reels x {m.rows} rows, {len(m.paylines)} {m.line_word}s, "
             f"{m.bet_per_line} credit(s) per {'way' if m.ways else 'line'}, total bet {m.total_bet} credits",
-            *([f"  reel heights per spin: weights {' x '.join(str(sum(w for _, w in hs)) for hs in m.heights)}; "
+            *([f"  reel heights per spin: weights {' x '.join(str(t) for t in height_draws(m))}; "
                f"up to {len(m.paylines):,} ways, total bet {m.total_bet} credits whatever the ways"]
               if m.heights else []),
             f"  base game cycle: {lengths}{' x the heights' if m.heights else ''} = {heights.cycle(m):,} "

@@ -21,6 +21,7 @@ import dataclasses
 from typing import Callable
 
 from harness.slot.errors import ModelError
+from harness.slot.height_reels import height_draws
 from harness.slot.limits import MAX_KERNEL_HEIGHT_STOPS
 from harness.slot.model import SlotModel
 
@@ -69,7 +70,7 @@ def _tall_virtual_reels(model: SlotModel) -> bool:
     """Reel heights whose virtual reels (:func:`harness.slot.height_reels.reelset`) the C kernel does not take."""
     if model.heights is None:
         return False
-    draws = [sum(w for _, w in hs) for hs in model.heights]
+    draws = height_draws(model)
     stages = (False, True) if model.free_spins is not None else (False,)
     return any(d * t > MAX_KERNEL_HEIGHT_STOPS for f in stages for d, t in zip(draws, model.stop_totals(feature=f)))
 

@@ -59,6 +59,7 @@ import numpy as np
 from harness.slot import bonus as bonus_rules, hold_spin
 from harness.slot.draws import GeneratorDraws, RecordedDraws, bounded, falls_in
 from harness.slot.errors import ModelError
+from harness.slot.height_reels import height_draws
 from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.meters import MeterHits
@@ -158,6 +159,7 @@ class _Stage:
         self.bet_per_line, self.total_bet = model.bet_per_line, model.total_bet
         # reel heights drawn on every spin, a free one's too: per reel, its heights and their weights
         self.heights = None if model.heights is None else [tuple(zip(*hs)) for hs in model.heights]
+        self.height_draws = None if model.heights is None else height_draws(model)  # per reel: its height draw's bound
         # per reel, per stop, as Python tuples: the column shown, its symbols' names, its scatter cell
         self.shown = [[tuple(col) for col in w.tolist()] for w in self.reels.windows]
         self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
@@ -172,7 +174,7 @@ class _Stage:
         """(stops, height draws) of a spin: reel by reel, its height (if drawn) then its stop, in one call."""
         if self.heights is None:
             return bounded(generator, self.bounds, "drawing a spin's reel stops"), ()
-        bounds = [b for (_, ws), length in zip(self.heights, self.bounds.tolist()) for b in (sum(ws), length)]
+        bounds = [b for total, length in zip(self.height_draws, self.bounds.tolist()) for b in (total, length)]
         got = bounded(generator, bounds, "drawing a spin's reel heights and stops")
         return got[1::2], got[0::2]
 
@@ -222,7 +224,7 @@ class _Stage:
 
     def check_heights(self, draws, which: str) -> tuple[int, ...]:
         recorded = RecordedDraws(draws, f"{which}'s reel heights")
-        got = tuple(recorded.one(sum(ws)) for _, ws in self.heights)
+        got = tuple(recorded.one(total) for total in self.height_draws)
         recorded.check_used()
         return got
 

@@ -36,6 +36,7 @@ import numpy as np
 from harness.slot.chunks import play_chunks
 from harness.slot.draws import NumpyDraws, falls_in_many
 from harness.slot.errors import ModelError
+from harness.slot.height_reels import height_draws
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.mystery_draw import MysteryDraw
@@ -108,10 +109,11 @@ class WindowGame:
         """The windows of ``m`` plays (see the module docstring for the order of the draws)."""
         model = self.model
         columns = []
+        totals = height_draws(model) if model.heights is not None else None
         for r, length in enumerate(self.reels.lengths):
-            if model.heights is not None:
+            if totals is not None:
                 heights, weights = zip(*model.heights[r])
-                shown = np.asarray(heights)[falls_in_many(weights, rng.integers(0, sum(weights), size=m))]
+                shown = np.asarray(heights)[falls_in_many(weights, rng.integers(0, totals[r], size=m))]
             else:
                 shown = np.full(m, model.rows)
             stops = rng.integers(0, length, size=m)

@@ -145,7 +145,7 @@ class ModelRounds(RoundEngine):
             raise ValueError(f"{FAMILY}: the journaled play is of the model with SHA-256 "
                              f"{record.get('model') if isinstance(record, dict) else None}, not of this file "
                              f"({self.sha256})")
-        drawn = {kind: record.get(kind, []) for kind in _DRAWN}
+        drawn = {kind: record.get(kind, []) for kind in (*_DRAWN, "heights")}
         if self.play.model.heights is not None:  # the paid spin's height draws, then each free spin's
             free = record.get("free_heights", [])
             if not isinstance(free, list):
@@ -190,8 +190,9 @@ def _rows(spin) -> str:
     return "-".join(str(len(column)) for column in spin.window)
 
 
-# the draws a play makes beside its stops and bonus, by record key: the model section that makes them
-_DRAWN = {"heights": "heights", "hold": "hold_and_spin", "refills": "cascade", "mystery": "mystery"}
+# the draws a play makes beside its stops, bonus and reel heights (recorded per spin, apart), by record
+# key: the model section that makes them
+_DRAWN = {"hold": "hold_and_spin", "refills": "cascade", "mystery": "mystery"}
 
 
 ROUND_ENGINES = (SlotRounds(),)

@@ -1,0 +1,212 @@
+"""The award cap with free spins (docs/slot_model.md, "Award caps"): the capped walk of
+harness.slot.cap_free against an independent reference, exact without retriggers, inside the
+reference's bounds with them.
+
+The reference enumerates every stop combination of the paid spin and of one free spin
+(tests/slot_support.py, brute_stage), then solves the capped play backwards: ``g(n, a)`` =
+E[min(a + the win of n more free spins, cap)] satisfies ``g(0, a) = min(a, cap)``, ``g(n, a) = cap``
+for ``a >= cap`` and ``g(n, a) = sum P(w, j) g(n - 1 + j, a + w)``.  Iterating that map from
+``g = min(a, cap)`` (below the truth) and from ``g = cap`` (above it) gives exact fractions without
+retriggers (the spins left only fall) and rigorous bounds with them; the analysis walks forwards.
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates
+
+from harness.slot import cap_free
+from harness.slot.errors import BeyondExact
+from harness.slot.exact import analyse
+from harness.slot.profiles import check
+
+DOC = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "slot_model.md").read_text(encoding="utf-8")
+SECTION = DOC.split("\n## Award caps\n", 1)[1].split("\n## ", 1)[0]
+FRAGMENT = re.findall(r"```\n(.*?)```", SECTION, re.S)[1]  # the free spins under the cap
+
+GAME = TWO_BY_TWO.replace('C = { kind = "scatter" }', 'C = { kind = "scatter", pays = { 2 = 2 } }') + FRAGMENT
+
+
+def reference(m, *, exact: bool, n_max: int = 60, sweeps: int = 400):
+    """(E[C], E[C^2], P(cap bites)) per play, C = min(the play's win, cap): exact fractions by ``n_max``
+    backward steps when every play ends within ``n_max`` free spins (``exact``), otherwise floats after
+    ``sweeps`` steps of the map, the spins left held at ``n_max`` (far beyond what the game reaches)."""
+    tb, bpl, scat, fs = m.total_bet, m.bet_per_line, m.symbols[m.scatter].pays, m.free_spins
+    cap = m.cap * tb
+    one = Fraction(1) if exact else 1.0
+    base = brute_stage(m, m.base_strips, with_progressive=False)
+    free = brute_stage(m, m.feature_strips, with_progressive=False)
+    retrigger = fs.spins if fs.retrigger is True else dict(fs.retrigger or {})
+    q: dict = {}
+    for total, k, _, _ in free.records:
+        key = (fs.multiplier * (bpl * total + tb * award(scat, k)), award(retrigger, k))
+        q[key] = q.get(key, 0) + one / free.cycle
+    widest = max(w for w, _ in q)
+    a = np.arange(cap + 1 + widest, dtype=object if exact else float)
+    figures = []
+    # per figure: its value when a play ends at a <= cap, and when its win passes the cap
+    for ended, over in ((lambda x: x, cap), (lambda x: x * x, cap * cap), (lambda x: 0 * x, 1)):
+        end = np.where(a > cap, over * one, ended(a * one))  # a play ending with win a (a > cap: bitten)
+        g = np.tile(end[:cap + 1], (n_max + 1, 1))
+        for _ in range(n_max if exact else sweeps):
+            padded = np.concatenate([g, np.tile(end[cap + 1:], (n_max + 1, 1))], axis=1)
+            new = np.zeros_like(g)
+            new[0] = end[:cap + 1]
+            for (w, j), p in q.items():
+                rows = np.minimum(np.arange(n_max) + j, n_max)  # n - 1 + j for n = 1..n_max
+                new[1:] += p * np.where(rows[:, None] == 0, end[w:w + cap + 1], padded[rows, w:w + cap + 1])
+            g = new
+        total = 0 * one
+        for t, k, _, _ in base.records:
+            x, n = bpl * t + tb * award(scat, k), award(fs.spins, k)
+            total += end[min(x, cap + 1)] if n == 0 or x > cap else g[n, x]
+        figures.append(total / base.cycle)
+    return tuple(figures)
+
+
+def test_documented_fragment_is_valid():
+    m = model(GAME)
+    assert m.cap == 20 and m.free_spins.retrigger and m.free_spins.multiplier == 2
+
+
+NO_RETRIGGER = GAME.replace("retrigger = { 2 = 1 }   # ... and 1 more in a free spin\n", "")
+# Without scatter pays a free spin can retrigger and win nothing: a play has no longest run below the cap.
+ZERO_WIN_RETRIGGER = TWO_BY_TWO + FRAGMENT
+
+
+@pytest.mark.parametrize("text, cap", [(NO_RETRIGGER, 5), (NO_RETRIGGER, 8), (NO_RETRIGGER, 20), (GAME, 5)],
+                         ids=["no retrigger, cap 5", "no retrigger, cap 8", "no retrigger, cap 20",
+                              "every retrigger wins, cap 5"])
+def test_exact_where_every_play_ends_below_the_cap(text, cap):
+    """Exact without retriggers, and when every retrigger wins (a play then passes the cap within a few)."""
+    m = model(text.replace("win = 20", f"win = {cap}"))
+    assert text != NO_RETRIGGER or not m.free_spins.retrigger
+    a = analyse(m)
+    mean, second, bites = reference(m, exact=True, n_max=6)
+    assert a.bounded is None and a.rtp_upper is None and a.cap_upper is None
+    assert (a.cap.mean, a.cap.second, a.cap.capped) == (mean, second, bites)
+    assert a.variance == second - mean * mean and a.rtp == mean / m.total_bet
+    uncapped = analyse(model(text.replace("[cap]\nwin = 20", "")))
+    assert a.rtp - a.parts["cap"] == uncapped.rtp and a.hit_frequency == uncapped.hit_frequency
+    assert (a.parts["cap"] < 0) == (bites > 0) and bites > 0
+
+
+@pytest.mark.parametrize("cap", [5, 20])
+def test_retriggers_that_win_nothing_are_bounded_around_the_reference(cap):
+    m = model(ZERO_WIN_RETRIGGER.replace("win = 20", f"win = {cap}"))
+    a = analyse(m)
+    tb = m.total_bet
+    assert a.bounded is not None and "rigorous bounds" in a.bounded
+    assert 0 < a.cap_upper.mean - a.cap.mean <= Fraction(1, 10**12) * tb
+    for low, high, ref in zip((a.cap.mean, a.cap.second, a.cap.capped),
+                              (a.cap_upper.mean, a.cap_upper.second, a.cap_upper.capped),
+                              reference(m, exact=False)):
+        assert low <= high and float(low) - 1e-9 <= ref <= float(high) + 1e-9, (low, high, ref)
+    assert a.rtp == a.cap.mean / tb and a.rtp_upper == a.cap_upper.mean / tb
+    assert a.parts_upper["cap"] - a.parts["cap"] == a.rtp_upper - a.rtp
+    assert a.variance <= a.variance_upper
+    rule = {c.rule.id: c for c in check(a, "jp")}["jp-4-3"]
+    assert rule.value == a.rtp and "rests on rigorous bounds" in rule.note
+
+
+def test_walk_refuses_beyond_its_work_limit(monkeypatch):
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 10)
+    with pytest.raises(BeyondExact, match="cap: the free spins under the award cap take more than 10 steps"):
+        analyse(model(ZERO_WIN_RETRIGGER))
+
+
+def test_beyond_the_walk_simulate_reports_a_stated_precision_simulation(monkeypatch, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 10)
+    path = tmp_path / "game.toml"
+    path.write_text(ZERO_WIN_RETRIGGER, encoding="utf-8")
+    refused_now = CliRunner().invoke(main, ["slot", str(path)])
+    assert refused_now.exit_code == 2 and "--simulate N reports a stated-precision simulation" in refused_now.stderr
+    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "2000", "--seed", bytes(range(32)).hex(),
+                                       "--json"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    report = json.loads(result.stdout)
+    assert report["estimated"] is True and "the free spins under the award cap" in report["why_estimated"]
+
+
+def test_report_says_bounded(tmp_path):
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    path = tmp_path / "game.toml"
+    path.write_text(ZERO_WIN_RETRIGGER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path)])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    assert "RIGOROUS BOUNDS" in result.stdout and "why bounded: the free spins retrigger" in result.stdout
+    assert "Award cap" in result.stdout and "(rigorous bounds)" in result.stdout
+
+
+def test_round_play_and_numpy_player_inside_the_bounds(tmp_path):
+    round_play_simulates(tmp_path, ZERO_WIN_RETRIGGER, 2000)
+    numpy_player_agrees(model(ZERO_WIN_RETRIGGER), 10_000)
+
+
+def test_sticky_wilds_under_a_cap_are_refused(tmp_path):
+    text = NO_RETRIGGER.replace("[symbols]\n", '[symbols]\nW = { kind = "wild", sticky = true }\n')
+    refused(tmp_path, text, "symbols.W.sticky: an award cap with sticky wilds in the free spins is not supported")
+
+
+@pytest.mark.slow
+def test_a_long_simulation_inside_the_bounds():
+    numpy_player_agrees(model(ZERO_WIN_RETRIGGER), 2_000_000)
+    numpy_player_agrees(model(ZERO_WIN_RETRIGGER.replace("win = 20", "win = 5")), 2_000_000)
+
+
+def test_hold_and_spin_beside_free_spins_under_the_cap_equals_brute_force():
+    """The whole play capped: the paid spin, every sequence of its free spins' stops (no retriggers) and
+    the hold-and-spin feature's win (every final count the positions reach, every assignment of values)."""
+    import itertools
+
+    from test_slot_hold_spin import reference as hold_reference
+    from test_slot_hold_spin_features import FREE, HOLD, game
+
+    m = model(game(HOLD, FREE, "[cap]\nwin = 50\n"))
+    a = analyse(m)
+    tb, bpl, scat, h = m.total_bet, m.bet_per_line, m.symbols[m.scatter].pays, m.hold_and_spin
+    cap = m.cap * tb
+    values = {v: Fraction(w, sum(h.values.values())) for v, w in h.values.items() if w}
+    hold: dict = {}
+    for n0 in range(h.trigger, m.rows * m.reels + 1):
+        final = hold_reference(m.rows * m.reels, n0, h.respins, h.land, dict(h.values), h.grand)[0]
+        dist: dict = {}
+        for n, p in final.items():
+            for vs in itertools.product(values, repeat=n):
+                w = tb * (sum(vs) + (h.grand if n == m.rows * m.reels else 0))
+                q = p
+                for v in vs:
+                    q *= values[v]
+                dist[w] = dist.get(w, 0) + q
+        hold[n0] = dist
+    base = brute_stage(m, m.base_strips, with_progressive=False)
+    free = brute_stage(m, m.feature_strips, with_progressive=False)
+    spin = [m.free_spins.multiplier * (bpl * t + tb * award(scat, k)) for t, k, _, _ in free.records]
+    sessions: dict = {}  # spins awarded -> {total won: probability}, every sequence of free-spin stops
+    for count in set(m.free_spins.spins.values()) | {0}:
+        dist = sessions[count] = {}
+        for seq in itertools.product(spin, repeat=count):
+            dist[sum(seq)] = dist.get(sum(seq), 0) + Fraction(1, free.cycle ** count)
+    mean = bites = Fraction(0)
+    for t, k, _, _ in base.records:
+        b = bpl * t + tb * award(scat, k)
+        for s, q in sessions[award(m.free_spins.spins, k)].items():
+            for f, p in hold.get(k, {0: Fraction(1)}).items():
+                x = b + s + f
+                mean += q * p * min(x, cap) / base.cycle
+                bites += q * p / base.cycle if x > cap else 0
+    assert a.bounded is None and a.cap.mean == mean and a.cap.capped == bites and 0 < bites < 1
+    assert a.rtp == mean / tb
