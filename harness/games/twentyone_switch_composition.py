@@ -31,8 +31,9 @@ other split hands' draws (the published analysers' approximation); a round that 
 outcome class valued by its mean (as :func:`harness.games.twentyone_composition.round_law`).
 
 Cost.  The values are of every (upcard, four first cards as a multiset, two-card hand of them):
-about 35,000 hands each on its own shoe, and 5,500 splits; in Python fractions this takes
-minutes (docs/table_games.md gives the measured time), not the 30 s of the one-area table.
+about 35,000 hands each on its own shoe, and 5,500 splits; in Python fractions that is some
+half an hour of CPU for 6 decks (docs/table_games.md: a timed sample), not the 30 s of the
+one-area table.
 """
 from __future__ import annotations
 
