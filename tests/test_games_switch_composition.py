@@ -215,3 +215,15 @@ def test_cli_refuses_to_simulate_the_switch_composition_strategy_at_once(monkeyp
     result = CliRunner().invoke(main, ["game", "blackjack-switch", "--strategy", "composition", "--simulate", "100"])
     assert result.exit_code == 2 and "--simulate does not play --strategy composition" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_split_rounds_are_one_class_whose_mean_completes_the_areas_value():
+    # three 8s: a pair of 8s is dealt and split; the split hands are valued as the family values them
+    rules = tw.Rules(surrender=True, **(SWITCH | {"max_hands": 2}))
+    play = swc.switch_play(rules, tw.FiniteShoe((1, 0, 0, 0, 1, 0, 0, 3, 0, 5)), *basic_of(rules))
+    assert play.split_probability > 0
+    assert any(h.action == tw.SPLIT for d in play.deals for h in d.hands)
+    assert sum(play.area_law.values()) + play.split_probability == 1
+    mean = sum(net * p for net, p in play.area_law.items()) + play.split_probability * play.split_net
+    assert mean == play.expected_return >= play.basic_return
+    assert all(d.value >= d.basic_value for d in play.deals)
