@@ -149,6 +149,8 @@ def test_report_says_bounded(tmp_path):
     assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
     assert "RIGOROUS BOUNDS" in result.stdout and "why bounded: the free spins retrigger" in result.stdout
     assert "Award cap" in result.stdout and "(rigorous bounds)" in result.stdout
+    assert "cascade" not in result.stdout  # the classes' own bounds are the retriggers' 2^-192 brackets
+    assert "within rational bounds 2^-192 apart" in result.stdout or "exact" in result.stdout.split("least likely")[1]
 
 
 def test_round_play_and_numpy_player_inside_the_bounds(tmp_path):

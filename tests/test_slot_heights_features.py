@@ -35,6 +35,14 @@ def _meter(reset: int, contribution: Fraction, bet: int, q: Fraction) -> tuple[F
     return reset + cb * eg, reset * reset + 2 * reset * cb * eg + cb * cb * eg2
 
 
+def _meter_class(m) -> str:
+    if m.progressive is not None:
+        return "progressive 3 x A"
+    level = m.jackpots[0]
+    return f"jackpot {level.name} " + (f"({level.count}+ x S)" if level.on == "scatter" else
+                                       f"({level.count} x A on a line)")
+
+
 def brute(m):
     """Per play: (E[X], E[X^2], P(hit), P(cap reached), {class: P(paid)}), X = min(spin + bonus, cap) + meters."""
     names, strips, tb = m.symbol_names, m.base_strips, m.total_bet
@@ -64,10 +72,14 @@ def brute(m):
                 credits += 2 * tb
                 paid.add("scatter 2+ x S")
             hit = m.progressive is not None and all(a_code in col for col in window[:m.progressive.count])
+            for level in m.jackpots:  # one level in these models: a meter like the progressive's
+                hit = (scatters >= level.count if level.on == "scatter" else
+                       all(a_code in col for col in window[:level.count]))
             starts = m.bonus is not None and scatters >= m.bonus.trigger
             outcomes.append((p, credits, starts, hit, paid))
     q = sum(p for p, _, _, hit, _ in outcomes if hit)
-    e_m, e_m2 = _meter(m.progressive.reset, m.progressive.contribution, tb, q) if m.progressive else (0, 0)
+    meter = m.progressive or (m.jackpots[0] if m.jackpots else None)
+    e_m, e_m2 = _meter(meter.reset, meter.contribution, tb, q) if meter else (0, 0)
     s1 = s2 = hits = reached = Fraction(0)
     once: dict = {}
     for p, spin, starts, hit, paid in outcomes:
@@ -77,7 +89,7 @@ def brute(m):
             s1 += p * pf * (c + m1)
             s2 += p * pf * (c * c + 2 * c * m1 + m2)
             reached += p * pf if cap is not None and spin + f > cap else 0
-            seen = paid | ({"progressive 3 x A"} if hit else set()) | (
+            seen = paid | ({_meter_class(m)} if hit else set()) | (
                 {"wheel bonus 2+ x S", f"wheel bonus prize {f // tb} x total bet"} if starts else set())
             hits += p * pf if seen else 0
             for c_name in seen:
@@ -91,11 +103,16 @@ def brute(m):
     return s1, s2, hits, reached, once
 
 
+SCATTER_LEVEL = '[[jackpot]]\nname = "MINI"\nsymbol = "S"\ncount = 2\ncontribution = "1/100"\nreset = 30\n'
+LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution = "1/100"\nreset = 30\n'
+
+
 @pytest.mark.parametrize("extra", [FEATURES, FEATURES.replace("win = 5 ", "win = 4 "),
                                    FEATURES.split("[progressive]")[0], FEATURES.split("[bonus]")[0] + MYSTERY,
-                                   "[bonus]" + FEATURES.split("[bonus]")[1] + MYSTERY],
+                                   "[bonus]" + FEATURES.split("[bonus]")[1] + MYSTERY,
+                                   "[bonus]" + FEATURES.split("[bonus]")[1] + SCATTER_LEVEL, LINE_LEVEL + MYSTERY],
                          ids=["documented", "tighter cap", "cap alone", "cap, progressive, mystery",
-                              "bonus and mystery"])
+                              "bonus and mystery", "bonus and a scatter jackpot level", "a line jackpot level"])
 def test_heights_with_features_equal_brute_force(extra):
     m = parse_model(HEIGHTS + extra)
     a = analyse(m)
@@ -113,16 +130,16 @@ def test_the_documented_cap_bites():
     assert 0 < a.cap.capped < 1 and a.parts["cap"] < 0 and a.progressive is not None
 
 
-def test_simulate_plays_heights_with_the_features(tmp_path):
-    report = round_play_simulates(tmp_path, HEIGHTS + FEATURES + MYSTERY, 2000)
+@pytest.mark.parametrize("extra", [FEATURES + MYSTERY, LINE_LEVEL], ids=["cap, meters, bonus", "jackpot level"])
+def test_simulate_plays_heights_with_the_features(tmp_path, extra):
+    report = round_play_simulates(tmp_path, HEIGHTS + extra, 2000)
     assert report["rtp_exact_inside"]
 
 
 @pytest.mark.parametrize("extra, where", [
     ("[hold_and_spin]\nsymbol = \"S\"\ntrigger = 2\nland = \"1/4\"\nvalues = { 1 = 1 }\n",
      "window.heights: a game with reel heights per spin has no [hold_and_spin] section"),
-    ("[[jackpot]]\nname = \"MINI\"\nsymbol = \"S\"\ncount = 2\ncontribution = \"0.01\"\nreset = 10\n",
-     "window.heights: a game with reel heights per spin has no [jackpot] section"),
+    (FEATURES.split("[progressive]")[0] + SCATTER_LEVEL, "jackpot: jackpot levels and [cap] in one model"),
 ])
 def test_what_stays_refused_is_located(tmp_path, extra, where):
     refused(tmp_path, HEIGHTS + extra, where)

@@ -339,7 +339,7 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
 def _staged_heights(model: SlotModel) -> bool:
     """Reel heights analysed stage by stage (:func:`_reels`' virtual stops), as features beside them need:
     free spins, the award cap, the combination progressive, mystery levels or a bonus."""
-    return any(x for x in (model.free_spins, model.cap, model.progressive, model.mystery, model.bonus))
+    return any(x for x in (model.free_spins, model.cap, model.progressive, model.mystery, model.bonus, model.jackpots))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:
@@ -537,9 +537,9 @@ def _line_level_stages(model: SlotModel, base: Stage, engine: str) -> list[Stage
     for level in jp.line_levels(model)[1:]:
         flagged = jp.flag_model(model, level)
         if model.ways:
-            stages.append(ways.build_stage(flagged, base_reelset(model), with_progressive=True))
+            stages.append(ways.build_stage(flagged, base.reels, with_progressive=True))
             continue
-        stage = build_stage(flagged, base_reelset(model), with_progressive=True)
+        stage = build_stage(flagged, base.reels, with_progressive=True)
         stage.joint = joint_moments(stage.reels, stage.automaton, model.paylines, engine=engine)
         stages.append(stage)
     return stages

@@ -295,12 +295,13 @@ def _outcome_lines(a: Analysis) -> list[str]:
         odds = _one_in(c.probability) if c.exact else "~" + _one_in(c.probability)
         add(f" {mark}{c.name:<{name_w}} {c.award:<{award_w}} {prob:>12} {odds:>18} "
             f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
+    chain_bounded = a.bounded is not None and a.cascade is not None  # (a capped play's bounds leave the classes be)
     if any(not c.exact for c in a.classes):
         add("  ~ retriggers make this probability irrational: exact rational bounds 2^-192 apart "
-            "(--json gives both); checks use the lower bound" if a.bounded is None else
+            "(--json gives both); checks use the lower bound" if not chain_bounded else
             "  ~ a rigorous lower bound (the cascade chain is bounded, --json gives both bounds); checks use it")
     r = a.rarest
-    if r.exact or a.bounded is None:  # exact, or bounds 2^-192 apart: far below the digits shown
+    if r.exact or not chain_bounded:  # exact, or bounds 2^-192 apart: far below the digits shown
         shown = f"{float(r.probability):.9g}"
         exact = "exact" if r.exact else "within rational bounds 2^-192 apart"
     else:
