@@ -33,6 +33,7 @@ DETERMINATION = {
     "three-card-poker": ("第3 5-12", "6-イ"),
     "let-it-ride": ("第3 8-11", "8-6-イ"),
     "mississippi-stud": ("第3 7-12", "7-7-イ"),
+    "texas-holdem-bonus": ("第3 6-13 (applying 4-10-イ)", "7-イ"),
     "casino-war": ("第4 13-1", "item 6 (the comparison)"),
     "craps": ("第5 12-2", "the roll of 4-1 (come-out) or 5-1"),
     "sic-bo": ("第6 11-1", "item 4 (the shaker roll)"),
@@ -46,18 +47,20 @@ DETERMINATION = {
 PERMITTED = {
     "baccarat": ({"player", "banker", "tie", "player_pair", "banker_pair"}, "13 (L363)"),
     "blackjack": ({"main", "insurance", "pair", "pair_tiered"}, "1-18"),
-    "caribbean-stud": ({"ante_bet"}, "4-9"),
-    "three-card-poker": ({"ante_play", "pair_plus"}, "5-11"),
+    "caribbean-stud": ({"ante_bet", "progressive"}, "4-9"),
+    "three-card-poker": ({"ante_play", "pair_plus", "progressive"}, "5-11"),
     "let-it-ride": ({"spot_1", "spot_2", "spot_3"}, "8-10"),
     "mississippi-stud": ({"ante"}, "7-11"),  # the seed's ante only; the digest adds "(and street bets)"
+    "texas-holdem-bonus": ({"ante", "bonus", "progressive"}, "6-12"),
     "casino-war": ({"main", "tie", "additional"}, "第4 12"),
     "pai-gow": ({"bet"}, "第9 13"),
     "craps": (None, "第5 11"), "sic-bo": (None, "第6 10"), "roulette-single": (None, "1-8"),
     "roulette-double": (None, "2-8"), "money-wheel": (None, "第8 9"),
 }
 
-# 1円未満の端数 ... 切り捨てる: the settlement clauses that state it (seed lines 269, 519, 2211, 3201).
-TRUNCATES = {"baccarat": "8-1", "blackjack": "1-12-イ", "craps": "7-1", "pai-gow": "10-1"}
+# 1円未満の端数 ... 切り捨てる: the settlement clauses that state it (seed lines 269, 519, 2211, 3201, 1401).
+TRUNCATES = {"baccarat": "8-1", "blackjack": "1-12-イ", "craps": "7-1", "pai-gow": "10-1",
+             "texas-holdem-bonus": "第3 6-8-イ"}
 
 PLAYABLE = {
     "roulette-single": [Bet("ann", "straight", 100, on="17"), Bet("bob", "red", 50), Bet("cy", "dozen", 30, on="1-2-3-4-5-6-7-8-9-10-11-12")],

@@ -55,8 +55,8 @@ def settled(r) -> list[tuple]:
 def test_the_rounds_declare_the_seeds_mode_b():
     rules = rules_for(GAME)
     e = rules.etable
-    assert GAMES[GAME].etable is None  # the module declares none: the round engine does
-    assert e.permitted == ("ante", "bonus") and "6-12" in e.clause and "L1493" in e.permitted_source
+    assert GAMES[GAME].etable is e  # the game module's declaration
+    assert e.permitted == ("ante", "bonus", "progressive") and "6-12" in e.clause and "L1493" in e.permitted_source
     assert e.fault_clause.startswith("000 別表第1 第3 6-13") and "7-イ" in e.determined_after
     assert "6-8-イ" in e.truncation  # 1円未満の端数 ... 切り捨てる (L1401)
     for extra in ("flop", "turn", "river"):  # additional stakes only, never placed at the betting
@@ -120,6 +120,7 @@ def test_hand_made_deals_settle_by_the_seeds_tables(cards, actions, options, exp
     ("4C 2D", "4S 4H JD KC", 6, True),     # three 4s with a pocket card
     ("5H 6H", "7H 8H 2D KC", 6, True),     # four consecutive cards of one suit
     ("5H 6H", "8H 9H 2D KC", 6, False),    # four of one suit, not consecutive
+    ("2C 3D", "5H 6H 7H 8H", 6, False),    # four consecutive of one suit on the board alone
     ("5C 6D", "7H 8S 9D KC", 6, True),     # a straight
     ("2H 9H", "JH QH 5H 3C", 6, True),     # a flush
 ])

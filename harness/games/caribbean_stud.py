@@ -233,10 +233,10 @@ class CaribbeanStudGame(DeckGame):
     name = "caribbean-stud"
     summary = "Caribbean Stud Poker: ante and bet against a dealer qualifying with A-K; every deal enumerated"
     rules = f"{SOURCE} (seed L1043-1199)"
-    etable = ETable("000 別表第1 第3 4-9", ("standard",), ("ante_bet",),
+    etable = ETable("000 別表第1 第3 4-9", ("standard",), ("ante_bet", "progressive"),
                     "000 別表第1 第3 4-9 (L1187): the bets of 4-2-ハ-(1) and (2) (ante, progressive) only",
                     "the dealer's hand has been turned face up (5-イ)", "000 別表第1 第3 4-10-イ",
-                    note="the progressive bet of 4-2-ハ-(2) is not modelled")
+                    note="the progressive bet of 4-2-ハ-(2) is played in rounds (harness.rounds.progressive)")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)

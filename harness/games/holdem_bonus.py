@@ -41,6 +41,7 @@ from harness.games import poker_hands as ph
 from harness.games._deck_game import DeckGame, play_deals
 from harness.games.base import Analysis, GameOption, Strategy
 from harness.games.core import BetRule, LOSE, PUSH, Where, odds, result_from_weights, rows
+from harness.games.etable import ETable
 from harness.games.simulate import Simulation
 from harness.kernels import ffi, lib
 from rngcore.errors import raise_for_status
@@ -212,6 +213,21 @@ def bonus_class(first: int, second: int) -> str | None:
     return "ace_queen_or_jack_suited" if suited else "ace_queen_or_jack"
 
 
+def bonus_hand(hole, dealer, aces_1000: str = "no") -> str | None:
+    """The Bonus class of a round: 8-ハ's of the customer's two cards, 8-ニ's when the option is taken and
+    the dealer's two cards are a pair of aces too (None: the Bonus loses)."""
+    hand = bonus_class(int(hole[0]), int(hole[1]))
+    if hand == "aces" and aces_1000 == "yes" and bonus_class(int(dealer[0]), int(dealer[1])) == "aces":
+        return ACES_BOTH[0]
+    return hand
+
+
+def paid_from(ante_pays: str) -> int:
+    """The category code of the lowest hand whose winning ante is paid (8-ロ-(1) or (2))."""
+    lowest = next(low for name, low, _ in ANTE_PAY_SETS if name == ante_pays)
+    return next(r.code for r in ph.FIVE_CARD_RANKS if r.name == lowest)
+
+
 def bonus_rule(aces_1000: str = "no") -> BetRule:
     entries = [(name, Where(hand=name), pays) for name, pays, _ in BONUS_PAYS]
     if aces_1000 == "yes":
@@ -336,8 +352,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
     round; the customer's cards are its cards 1-2, the dealer's 3-4; card 5 is
     burnt, 6-8 are the flop, 9 burnt, 10 the turn, 11 burnt, 12 the river (6-3, 6-4-ロ, 6-5-ロ)."""
     exact = analyse(strategy, ante_pays, aces_1000)
-    paid_from = ph.FIVE_CARD_RANKS[[r.name for r in ph.FIVE_CARD_RANKS].index(
-        next(low for name, low, _ in ANTE_PAY_SETS if name == ante_pays))].code
+    paid_code = paid_from(ante_pays)
     ante_tally: dict[str, int] = {}
     bonus_tally: dict[str, int] = {}
 
@@ -348,7 +363,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
         mine = ph.rank(np.concatenate([cards[:, :2], board], axis=1))
         theirs = ph.rank(np.concatenate([cards[:, 2:4], board], axis=1))
         extra = turn.astype(int) + river.astype(int)
-        paid = ph.category(mine) >= paid_from
+        paid = ph.category(mine) >= paid_code
         for i in range(n):
             if not play[i]:
                 label = "fold"
@@ -357,9 +372,7 @@ def simulate(rounds: int, generator, strategy: str = "optimal", progress=None, c
             else:
                 label = "tie" if mine[i] == theirs[i] else f"lose+{extra[i]}"
             ante_tally[label] = ante_tally.get(label, 0) + 1
-            hand = bonus_class(int(cards[i, 0]), int(cards[i, 1])) or "lose"
-            if hand == "aces" and aces_1000 == "yes" and bonus_class(int(cards[i, 2]), int(cards[i, 3])) == "aces":
-                hand = ACES_BOTH[0]
+            hand = bonus_hand(cards[i, :2], cards[i, 2:4], aces_1000) or "lose"
             bonus_tally[hand] = bonus_tally.get(hand, 0) + 1
 
     return play_deals("texas-holdem-bonus", rounds, generator, progress, chunk, settle,
@@ -378,6 +391,17 @@ class HoldemBonusGame(DeckGame):
     rules = f"{SOURCE} (seed L1339-1497)"
     options = OPTIONS
     strategies = PLAYER_STRATEGIES
+    #: 6-12 applies 4-9 with 「二ハの（1）」 read as 「6二ハの（1）」 and 「それら」 as 「69のイに規定する賭け」
+    #: (seed L1493): the ante and the Bonus of 6-2-ハ and the progressive of 6-9-イ; 6-13 applies 4-10-イ with
+    #: its proviso read as 「67のイ」 (seed L1497); 8-イ truncates a winning below 1 yen (L1401).
+    etable = ETable("000 別表第1 第3 6-12 (applying 4-9)", ("standard",), ("ante", "bonus", "progressive"),
+                    "000 別表第1 第3 6-12 (L1493, applying 4-9): the bets of 6-2-ハ-(1) and (2) (ante, bonus) and "
+                    "the progressive of 6-9-イ only",
+                    "7-イ (the dealer's hand turned face up)", "000 別表第1 第3 6-13 (applying 4-10-イ)",
+                    truncation="000 別表第1 第3 6-8-イ (L1401)",
+                    note="the flop, turn and river bets (6-4-イ-(2), 6-5-イ-(2), 6-6) are additional stakes of the "
+                         "ante's round, each a decision; the progressive's board royal (6-9-ニ, ホ) is not offered "
+                         "in rounds")
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)
 

@@ -157,10 +157,13 @@ def _three_card_award(hands: np.ndarray, **options) -> np.ndarray:
     return out
 
 
-def _holdem_award(cards: np.ndarray, ante_pays: str = "straight", board_royal: str = "no", **options) -> np.ndarray:
-    """Rows of the customer's 2 cards, the flop's 3, the turn, the river."""
+def _holdem_award(cards: np.ndarray, ante_pays: str = "straight", board_royal: str = "no", played=None,
+                  **options) -> np.ndarray:
+    """Rows of the customer's 2 cards, the flop's 3, the turn, the river; ``played``: whether each
+    customer made the flop bet (default: the hands outside the optimal strategy's fold set)."""
     cards = np.asarray(cards, dtype=np.int64)
-    folded = np.isin([thb.hand_name(int(a), int(b)) for a, b in cards[:, :2]], thb.FOLDS[ante_pays])
+    folded = np.isin([thb.hand_name(int(a), int(b)) for a, b in cards[:, :2]], thb.FOLDS[ante_pays]) \
+        if played is None else ~np.asarray(played, dtype=bool)
     mine, board = ph.rank(cards), ph.rank(cards[:, 2:])
     cat = ph.category(mine)
     royal = ph.lib.KERN_PK_ROYAL_FLUSH

@@ -278,10 +278,10 @@ class ThreeCardPokerGame(DeckGame):
     name = "three-card-poker"
     summary = "Three Card Poker: ante and Play with the ante bonus, and Pair Plus; every deal enumerated"
     rules = f"{SOURCE} (seed L1201-1337)"
-    etable = ETable("000 別表第1 第3 5-11 (applying 4-9)", ("standard",), ("ante_play", "pair_plus"),
+    etable = ETable("000 別表第1 第3 5-11 (applying 4-9)", ("standard",), ("ante_play", "pair_plus", "progressive"),
                     "000 別表第1 第3 5-11: the ante, Pair Plus and progressive bets only",
                     "6-イ (the dealer's hand revealed)", "000 別表第1 第3 5-12",
-                    note="the progressive bet is not modelled")
+                    note="the progressive bet (5-8) is played in rounds (harness.rounds.progressive)")
     strategies = PLAYER_STRATEGIES
     analysis = staticmethod(analyse)
     simulation = staticmethod(simulate)

@@ -27,7 +27,8 @@ model's progressive, jackpot and mystery levels) settles against a
 :class:`~harness.rounds.meters.MeterBank` holding their values between
 rounds: its settlement starts with one ``meters`` record (every meter's
 contribution, award and new value, :mod:`harness.rounds.meters`), and the
-awards are paid with the first bet's settlement (``jackpot``, part of
+awards are paid with the settlement of the first bet funding them (a poker
+progressive's ``progressive``; else the first bet: ``jackpot``, part of
 ``paid``).  A round voided before the determination point has no such
 record: it neither funds nor wins a meter.
 """
@@ -337,23 +338,34 @@ class Round:
         self._emit(kind, index=index, **bet.as_dict(), **amounts.as_dict(), **data, **extra)
 
     def _settle_remaining(self, unreachable) -> None:
-        jackpot = self._meter() if self.meters is not None else 0
+        jackpot = self._meter() if self._funds_meters() else 0
+        funded = {s.funded_by for s in self.meters.specs} if jackpot else set()
+        winner = next((i for i, b in enumerate(self.bets) if b.bet in funded), 0)
         for i, bet in enumerate(self.bets):
             if i in self.settled:
                 continue  # never settled twice
             label, amounts = self.rules.settle(self._rules[i], bet.stake, self.outcome.features)
-            if i == 0 and jackpot:  # the meters' awards go to the first bet's customer, uncapped
+            if i == winner and jackpot:  # the awards go with the first bet funding them (else the first), uncapped
                 hit = ", ".join(f"{e['meter']} {e['awarded']}" for e in self.metered if e["awarded"])
                 amounts = money.Amounts(amounts.returned, amounts.collected, amounts.paid + jackpot)
                 self._record(i, bet, amounts, unreachable, result=f"{label}; {hit}", jackpot=jackpot)
                 continue
             self._record(i, bet, amounts, unreachable, result=label)
 
+    def _funds_meters(self) -> bool:
+        """Whether the round is metered: a game with meters, one of which every stake funds or the round
+        holds the bet that funds it (a round without a poker progressive bet has no ``meters`` record)."""
+        names = {b.bet for b in self.bets}
+        return self.meters is not None and any(s.funded_by is None or s.funded_by in names for s in self.meters.specs)
+
     def _meter(self) -> int:
         """Journal the round's ``meters`` record, once (a restored round may hold it), and update the
         bank; the yen the meters award."""
         if self.metered is None:
-            entries = self.meters.entries(sum(b.stake for b in self.bets), self.outcome.features.get("meters", ()))
+            funding: dict[str, int] = {}
+            for b in self.bets:
+                funding[b.bet] = funding.get(b.bet, 0) + b.stake
+            entries = self.meters.entries(sum(funding.values()), self.outcome.features.get("meters", ()), funding)
             self._emit("meters", meters=entries)
             self.meters.absorb(self.round_id, entries)
             self.metered = entries

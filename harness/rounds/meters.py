@@ -14,11 +14,19 @@ start of its settlement, so a round is metered exactly when it is settled:
   yen, an exact fraction; the whole yen of it are added to the meter
   (``contributed``) and the fraction of a yen is carried exactly to the
   next round (``carry``, in ``1/unit`` yen, ``unit`` the denominator of
-  the round's contribution), so nothing is lost to rounding;
+  the round's contribution, or a multiple of it that also holds the carry
+  brought in when the stake changed), so nothing is lost to rounding;
 * a hit meter pays its value after this round's contribution
   (``awarded``: the winning round's own contribution is part of what it
   wins) and goes back to its reset, funded by the house (``seeded``); its
   carry stays with it;
+* a hit may take a share of the meter (a poker progressive's straight
+  flush: a tenth, :mod:`harness.rounds.progressive`): the whole yen of the
+  share are awarded, and the house tops the rest up to the reset only if it
+  fell below it (4-6-ハ: 累積金額をリセット金額にし);
+* a meter may be funded by one bet's stakes only (``funded_by``: the
+  progressive bet): a round without that bet neither funds nor hits it (and
+  a round of a game whose every meter is such has no ``meters`` record);
 * a void round (a fault or a stop before the determination point) adds
   nothing and wins nothing: it has no ``meters`` record.
 
@@ -27,14 +35,16 @@ the round), ``contributed``, ``carry``, ``unit``, ``awarded``, ``seeded``,
 ``after`` (its value after), so ``after = before + contributed - awarded +
 seeded``; a meter's ``before`` is its ``after`` in the last metered round
 of the game before it (:meth:`MeterBank.absorb` checks).  The awards are
-paid to the round's first bet's customer with its settlement (``jackpot``,
-part of its ``paid``; recorded unsettled, and kept, if the customer cannot
-be identified).  Money is then conserved in every round, meters included:
+paid with the settlement of the round's first bet funding the meter (its
+first bet, for a meter every stake funds): ``jackpot``, part of its
+``paid`` (recorded unsettled, and kept, if the customer cannot be
+identified).  Money is then conserved in every round, meters included:
 see :func:`conservation`.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 from fractions import Fraction
 
 from harness.rounds.table import RoundError
@@ -47,6 +57,7 @@ class MeterSpec:
     name: str
     share: Fraction
     reset: int
+    funded_by: str | None = None  # the bet whose stakes fund it (None: every stake of the round)
 
 
 @dataclasses.dataclass
@@ -76,29 +87,30 @@ class MeterBank:
         """Whole yen on meter ``name`` now."""
         return self.values[name].value
 
-    def entries(self, stake: int, hits) -> list[dict]:
+    def entries(self, stake: int, hits, funding=None) -> list[dict]:
         """What a settled round staking ``stake`` and hitting the meters ``hits`` does to every meter (the
-        entries of its ``meters`` record; the bank is not changed: :meth:`absorb` does that)."""
-        hits = set(hits)
-        unknown = hits - set(self.values)
+        entries of its ``meters`` record; the bank is not changed: :meth:`absorb` does that).
+
+        ``hits``: meter names (each paid whole) or a mapping name -> the share of it paid; ``funding``:
+        the round's stakes by bet name, for a meter ``funded_by`` one bet."""
+        shares = dict(hits) if isinstance(hits, dict) else dict.fromkeys(hits, Fraction(1))
+        funding = funding or {}
+        unknown = set(shares) - set(self.values)
         if unknown:
             raise RoundError(f"{self.game}: the outcome hits {sorted(unknown)[0]!r}, not a meter of the game")
         out = []
         for spec in self.specs:
             now = self.values[spec.name]
-            amount = spec.share * stake
-            unit = amount.denominator
-            # the carry in the new unit: a carry of c/u yen is c * unit / u of 1/unit yen, whole when the
-            # unit does not change (one stake per game), exact either way (refused otherwise)
-            carried = Fraction(now.carry, now.unit) * unit
-            if carried.denominator != 1:
-                raise RoundError(f"{self.game}: meter {spec.name!r} carries {Fraction(now.carry, now.unit)} yen, "
-                                 f"not a whole number of 1/{unit} yen")
-            total = int(carried) + amount.numerator
-            contributed, carry = divmod(total, unit)
+            amount = spec.share * (stake if spec.funded_by is None else funding.get(spec.funded_by, 0))
+            carried = Fraction(now.carry, now.unit)
+            # the unit of this round's contribution, or a multiple of it holding the carry too (the same
+            # unit round after round when the stake does not change: a slot's one bet)
+            unit = math.lcm(amount.denominator, carried.denominator)
+            contributed, carry = divmod(int(carried * unit) + int(amount * unit), unit)
             reached = now.value + contributed
-            hit = spec.name in hits
-            awarded, seeded = (reached, spec.reset) if hit else (0, 0)
+            hit = spec.name in shares and (spec.funded_by is None or spec.funded_by in funding)
+            awarded = int(Fraction(shares[spec.name]) * reached) if hit else 0  # whole yen of the share
+            seeded = max(0, spec.reset - (reached - awarded)) if hit else 0
             out.append({"meter": spec.name, "before": now.value, "contributed": contributed, "carry": carry,
                         "unit": unit, "awarded": awarded, "seeded": seeded, "after": reached - awarded + seeded})
         return out

@@ -15,6 +15,10 @@ closes: ``ante_bet`` is the ante and the bet together (4-4: the bet is twice
 the ante, so the stake is a multiple of 3), settled by the game's table per
 unit of the whole stake; a fold collects the ante third and returns the bet,
 never placed.
+
+The progressive (4-2-ハ-(2), 4-6-ハ) is the bet ``progressive``, only with an
+ante (4-2-ロ ただし書), won by the customer's five cards unless he folded
+(4-5-ロ), funding and paying the game's meter (:mod:`harness.rounds.progressive`).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from harness.games import caribbean_stud as csp
 from harness.games import poker_hands as ph
 from harness.games.base import GameOption
 from harness.games.etable import Dealt
+from harness.rounds import progressive
 from harness.rounds.engine import DeckRounds, card_text, whole_stake
 
 STRATEGY = GameOption.choice("strategy", f"the customer's fold-or-bet decision ({csp.SOURCE} 4-4): optimal "
@@ -48,9 +53,13 @@ class CaribbeanStudRounds(DeckRounds):
     name = "caribbean-stud"
     cards = CARDS
     round_options = (STRATEGY,)
+    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
-        return (ante_bet(),)
+        return (ante_bet(), progressive.bet_rule(self.name))
+
+    def check_bets(self, bets: tuple, options: dict):
+        return progressive.needs(bets, with_any=("ante_bet",), clause=f"{csp.SOURCE} 4-2-ロ ただし書")
 
     def deal(self, variant: str, codes: list[int], *, strategy: str = "optimal", **options) -> Dealt:
         STRATEGY.check("caribbean-stud rounds", strategy)
@@ -69,7 +78,7 @@ class CaribbeanStudRounds(DeckRounds):
         hand = ph.category_name(value)
         decision = {"decision": "bet" if bets else "fold", "strategy": strategy, "clause": f"{csp.SOURCE} 4-4",
                     "hand": card_text(mine), "up_card": card_text(theirs[:1])}
-        return Dealt({"outcome": outcome, "hand": hand},
+        return Dealt({"outcome": outcome, "hand": hand, **progressive.award(self.name, codes, bets)},
                      f"customer {card_text(mine)} ({hand}), dealer {card_text(theirs)} ({ph.category_name(dealer)}): "
                      f"{outcome}",
                      {"cards": codes, "outcome": outcome, "hand": hand}, (decision,))

@@ -9,11 +9,13 @@ dealer's 3-4, card 5 is burnt, 6-8 are the flop, 9 burnt, 10 the turn, 11 burnt,
 
 The bets.  6-12 applies 4-9 with 「二ハの（1）」 read as 「6二ハの（1）」 and 「それら」 as 「69のイに規定する賭け」
 (seed L1493): mode B offers the bets of 6-2-ハ-(1) and (2), the ``ante`` and the ``bonus``, and no other
-bet but the progressive of 6-9-イ (not offered here); the game module declares no mode B, so this engine
-does (:data:`ETABLE`).  The Bonus is only for a customer with an ante (6-2-ロ ただし書), refused otherwise
-when betting closes.  The flop bet (2 antes, 6-4-イ-(2)), the turn bet and the river bet (1 ante each,
-6-5-イ-(2), 6-6) are additional stakes (``flop``, ``turn``, ``river``), each announced by its ``decision``
-record and taken while the round is dealt, as Mississippi Stud's street bets are.
+bet but the ``progressive`` of 6-9-イ (the game module's ``etable``).  The Bonus and the progressive are
+only for a customer with an ante (6-2-ロ ただし書, as 6-9-イ reads it), refused otherwise when betting
+closes.  The progressive is won by the customer's hand unless he folded or formed it without his cards
+(6-9-ロ, ハ), funding and paying the game's meter (:mod:`harness.rounds.progressive`).  The flop bet (2
+antes, 6-4-イ-(2)), the turn bet and the river bet (1 ante each, 6-5-イ-(2), 6-6) are additional stakes
+(``flop``, ``turn``, ``river``), each announced by its ``decision`` record and taken while the round is
+dealt, as Mississippi Stud's street bets are.
 
 The decisions, in order: ``play`` or ``fold`` with the customer's two cards in view (6-4-イ), then
 ``bet`` or ``check`` with the flop in view (6-5-イ) and with the turn in view (6-6).  A bet script's
@@ -30,7 +32,7 @@ decision the list does not reach is made by the round option ``strategy``:
 * ``optimal``: every decision by the game's exact optimal strategy
   (:func:`harness.games.holdem_bonus.decide`, the river and turn bets made unless they lose more often
   than they win with the cards in view); its tables are counted in C once per process, about a minute,
-  before the first round is dealt.
+  when the first round needs them.
 
 The settlement (8-イ, 8-ロ, 7-ハ): the customer's hand (the best of his 2 cards and the 5 community cards)
 against the dealer's: stronger wins the flop, turn and river bets 1 to 1, and the ante 1 to 1 when the
@@ -57,7 +59,8 @@ from harness.games import holdem_bonus as thb
 from harness.games import poker_hands as ph
 from harness.games.base import GameOption
 from harness.games.core import LOSE, PUSH, BetRule, Where, odds, rows
-from harness.games.etable import Dealt, ETable
+from harness.games.etable import Dealt
+from harness.rounds import progressive
 from harness.rounds.engine import DeckRounds, card_text, deck_cards
 
 CARDS = 12  # customer 1-2, dealer 3-4, burn 5, flop 6-8, burn 9, turn 10, burn 11, river 12 (the simulation's)
@@ -78,21 +81,7 @@ POINTS = (
     ("river bet", 6, (BET, CHECK), ("river", thb.RIVER_BET[0]), "000 別表第1 第3 6-6 (applying 6-5-イ)"),
 )
 
-#: Texas Hold'em Bonus's mode B (its module declares none).
-ETABLE = ETable("000 別表第1 第3 6-12 (applying 4-9)", ("standard",), ("ante", "bonus"),
-                "000 別表第1 第3 6-12 (L1493, applying 4-9): the bets of 6-2-ハ-(1) and (2) (ante, bonus) and "
-                "the progressive of 6-9-イ only",
-                "7-イ (the dealer's hand turned face up)", "000 別表第1 第3 6-13 (applying 4-10-イ)",
-                truncation="000 別表第1 第3 6-8-イ (L1401)",
-                note="the flop, turn and river bets (6-4-イ-(2), 6-5-イ-(2), 6-6) are additional stakes of the "
-                     "ante's round, each a decision; the progressive (6-9) is not offered in rounds")
-
 # ------------------------------------------------------------------------------- the bets --
-
-# Each stake by the round's result (the game module's outcome names): the ante returned on a win below
-# the operator's set, the flop, turn and river bets paid on every win (8-ロ).
-_RESULTS = ("win_ante_paid", "win_ante_push", "tie", "lose")
-
 
 @functools.lru_cache(maxsize=None)
 def stake_rules() -> tuple[BetRule, ...]:
@@ -111,7 +100,7 @@ def stake_rules() -> tuple[BetRule, ...]:
                      push_labels=frozenset({"tie"}), note=f"the {what}: {antes} ante(s), an additional stake of "
                                                           "the decision, paid 1 to 1 on every win")
              for what, _, _, (name, antes), clause in POINTS]
-    return (ante, *extra, thb.bonus_rule("yes"))
+    return (ante, *extra, thb.bonus_rule("yes"), progressive.bet_rule("texas-holdem-bonus"))
 
 
 # ----------------------------------------------------------------------- simple strategy --
@@ -121,10 +110,15 @@ def _ranks(cards) -> list[int]:
     return [c % 13 + 1 for c in cards]
 
 
-def _runs(ranks, length: int) -> bool:
-    """Whether ``length`` consecutive ranks are all present, the ace low or high."""
-    have = set(ranks) | ({14} if 1 in ranks else set())
-    return any(all(r + k in have for k in range(length)) for r in range(1, 16 - length))
+def _runs(ranks, length: int, among=None) -> bool:
+    """Whether ``length`` consecutive ranks are all present, the ace low or high (and, given ``among``, one
+    of them is one of those ranks)."""
+    def high(rs):
+        return set(rs) | ({14} if 1 in rs else set())
+
+    have, wanted = high(ranks), None if among is None else high(among)
+    return any(all(r + k in have for k in range(length))
+               and (wanted is None or any(r + k in wanted for k in range(length))) for r in range(1, 16 - length))
 
 
 def _suited(cards, count: int) -> list[list[int]]:
@@ -163,12 +157,13 @@ SIMPLE_TURN = (
     ("four or five cards of one suit", lambda hole, seen: bool(_suited(seen, 4))),
 )
 #: The river bet (the turn in view, six cards): a pair of 6s or higher with a pocket card (aces high), two
-#: pair, three or four of a kind or a full house with one, four consecutive cards of one suit, a straight,
-#: a flush.  (The six cards hold four of the board's, so a straight or a flush always takes a pocket card.)
+#: pair, three or four of a kind or a full house with one, four consecutive cards of one suit with one, a
+#: straight, a flush.  (The six cards hold four of the board's, so a straight or a flush always takes a pocket card.)
 SIMPLE_RIVER = (
     ("a pair of 6s or higher, two pair, three or four of a kind or a full house with a pocket card",
      _pair_6_up_or_two_pair),
-    ("four consecutive cards of one suit", lambda hole, seen: any(_runs(_ranks(cs), 4) for cs in _suited(seen, 4))),
+    ("four consecutive cards of one suit with a pocket card",
+     lambda hole, seen: any(_runs(_ranks(cs), 4, _ranks(set(cs) & set(hole))) for cs in _suited(seen, 4))),
     ("five consecutive cards", lambda hole, seen: _runs(_ranks(seen), 5)),
     ("five cards of one suit", lambda hole, seen: bool(_suited(seen, 5))),
 )
@@ -239,9 +234,9 @@ class HoldemBonusRounds(DeckRounds):
 
     name = "texas-holdem-bonus"
     cards = CARDS
-    etable = ETABLE
     takes_actions = True
     round_options = ROUND_OPTIONS
+    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
         return stake_rules()
@@ -258,7 +253,7 @@ class HoldemBonusRounds(DeckRounds):
         if "bonus" in names and "ante" not in names:
             return names.index("bonus"), (f"the Bonus is only for a customer with an ante ({thb.SOURCE} 6-2-ロ "
                                           "ただし書)")
-        return None
+        return progressive.needs(bets, with_any=("ante",), clause=f"{thb.SOURCE} 6-2-ロ ただし書, as 6-9-イ reads it")
 
     def round_outcome(self, generator, variant: str, *, actions=None, **options) -> Dealt:
         return self.deal(variant, deck_cards(generator, CARDS)["cards"], actions=actions, **options)
@@ -295,26 +290,19 @@ class HoldemBonusRounds(DeckRounds):
         if taken[0] == FOLD:
             outcome = "fold"
         elif mine > theirs:
-            paid = ph.category(mine) >= _paid_from(ante_pays)
+            paid = ph.category(mine) >= thb.paid_from(ante_pays)
             outcome = "win_ante_paid" if paid else "win_ante_push"
         else:
             outcome = "tie" if mine == theirs else "lose"
-        bonus = thb.bonus_class(*hole)
-        if bonus == "aces" and aces == "yes" and thb.bonus_class(*dealer) == "aces":
-            bonus = thb.ACES_BOTH[0]
+        bonus = thb.bonus_hand(hole, dealer, aces)
         hands = f"{ph.category_name(mine)} against {ph.category_name(theirs)}"
         shown = (f"customer {card_text(hole)}, dealer {card_text(dealer)}, board {card_text(board)}: "
                  f"{'folded' if outcome == 'fold' else hands + ': ' + outcome}"
                  f"{'; bonus ' + bonus if bonus else ''}")
-        return Dealt({"outcome": outcome, "hand": bonus}, shown,
+        won = progressive.award(self.name, codes, outcome != "fold", ante_pays=ante_pays)
+        shown += f"; progressive {won['progressive']}" if won["progressive"] else ""
+        return Dealt({"outcome": outcome, "hand": bonus, **won}, shown,
                      {"cards": list(codes), "actions": taken, "outcome": outcome}, tuple(decisions))
-
-
-@functools.lru_cache(maxsize=None)
-def _paid_from(ante_pays: str) -> int:
-    """The category code of the lowest hand whose winning ante is paid (8-ロ-(1) or (2))."""
-    lowest = next(low for name, low, _ in thb.ANTE_PAY_SETS if name == ante_pays)
-    return next(r.code for r in ph.FIVE_CARD_RANKS if r.name == lowest)
 
 
 ROUND_ENGINES = (HoldemBonusRounds(),)

@@ -16,7 +16,13 @@ ante-and-play table per unit of ante, halved to the unit of the whole
 stake; on a fold the ante is collected and the Play half, never placed, is
 returned.  ``pair_plus`` (5-7-ハ) settles on the customer's hand; a folded
 hand is below a pair under both strategies, so it loses Pair Plus either
-way (the digest's 5-5-イ-(1) reading changes nothing here).
+way (the digest's 5-5-イ-(1) reading changes nothing here).  Whether the
+customer has an ante (so decides) is part of the round's record (``ante``):
+a round re-derived from its record alone (a recovery) settles as it was dealt.
+
+The progressive (5-8) is the bet ``progressive``, only with an ante or Pair
+Plus (5-8-イ), won by the customer's three cards (5-8-ロ excludes no one),
+funding and paying the game's meter (:mod:`harness.rounds.progressive`).
 """
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from harness.games import poker_hands as ph
 from harness.games import three_card_poker as tcp
 from harness.games.base import GameOption
 from harness.games.etable import Dealt
+from harness.rounds import progressive
 from harness.rounds.engine import DeckRounds, card_text, whole_stake
 
 STRATEGY = GameOption.choice("strategy", f"the customer's play-or-fold decision ({tcp.SOURCE} 5-5-イ): "
@@ -48,9 +55,21 @@ class ThreeCardPokerRounds(DeckRounds):
     cards = CARDS
     round_options = (STRATEGY,)
     deals_for_bets = True  # a customer with an ante decides; a Pair Plus-only customer does not (5-5-ロ)
+    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
-        return (ante_play(), tcp.PAIR_PLUS)
+        return (ante_play(), tcp.PAIR_PLUS, progressive.bet_rule(self.name))
+
+    def check_bets(self, bets: tuple, options: dict):
+        return progressive.needs(bets, with_any=("ante_play", "pair_plus"), clause=f"{tcp.SOURCE} 5-8-イ")
+
+    def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
+        ante = record.get("ante") if isinstance(record, dict) else None
+        if ante is not None:  # the record says whether the customer decided (a record before it: the bets)
+            if not isinstance(ante, bool):
+                raise ValueError(f"{self.name}: {record!r} is not a round of cards and whether it has an ante")
+            options = {**options, "bets": ("ante_play",) if ante else ()}
+        return super().round_dealt(variant, record, **options)
 
     def deal(self, variant: str, codes: list[int], *, strategy: str = "optimal", bets=(), **options) -> Dealt:
         STRATEGY.check("three-card-poker rounds", strategy)
@@ -71,9 +90,10 @@ class ThreeCardPokerRounds(DeckRounds):
         if ante:
             decisions = ({"decision": "play" if plays else "fold", "strategy": strategy,
                           "clause": f"{tcp.SOURCE} 5-5-イ", "hand": card_text(mine)},)
-        features = {"outcome": outcome, "bonus": hand if hand in BONUS else None, "hand": hand}
+        features = {"outcome": outcome, "bonus": hand if hand in BONUS else None, "hand": hand,
+                    **progressive.award(self.name, codes)}
         return Dealt(features, f"{shown}: {outcome or 'Pair Plus only'}",
-                     {"cards": codes, "outcome": outcome, "hand": hand}, decisions)
+                     {"cards": codes, "ante": ante, "outcome": outcome, "hand": hand}, decisions)
 
 
 @functools.lru_cache(maxsize=None)
