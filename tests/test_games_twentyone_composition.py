@@ -26,6 +26,8 @@ from harness.games.registry import GAMES
 from harness.games.twentyone_first_round import first_round_law, labelled
 from harness.games.twentyone_table import strategy_cells, hand_keys
 from harness.kernels import lib
+from rngcore.devices import cards
+from tests import pontoon_reference
 from tests import twentyone_reference as reference
 
 SMALL = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)        # one of each value, four ten-value cards: 13 cards
@@ -66,12 +68,7 @@ def _first_actions(rules, up, cards):
 
 
 def _forced(rules, first, left, basic, action):
-    seat = tw.of(first[0], first[2])
-
-    def strategy(hand, up, ctx, allowed):
-        if ctx == tw.Context() and hand == seat and tw.cards(hand) == 2:
-            return action
-        return basic(hand, up, ctx, allowed)
+    strategy = _forced_on(tw.of(first[0], first[2]), action, basic)
 
     def draws(path):
         if len(path) < 3:
@@ -86,15 +83,20 @@ def _forced(rules, first, left, basic, action):
         lambda deal: reference.play(rules, deal, strategy), draws)), F(0))
 
 
+# 10 cards without 4s, 5s and 9s: a second a recomputation (the 13-card shoe's take about 20 s: slow)
+SMALLER = (1, 1, 1, 0, 0, 1, 1, 1, 0, 3)
+
+
+@pytest.mark.parametrize("counts", [SMALLER, pytest.param(SMALL, marks=pytest.mark.slow)], ids=("10-cards", "13-cards"))
 @pytest.mark.parametrize("rules", SMALL_RULES, ids=("peek-s17", "no-hole-card-h17"))
-def test_composition_return_equals_a_round_by_round_recomputation(rules):
+def test_composition_return_equals_a_round_by_round_recomputation(rules, counts):
     basic = basic_of(rules)
-    play = tc.composition_play(rules, tw.FiniteShoe(SMALL), basic)
-    assert play.expected_return == reference_return(rules, SMALL, basic)
+    play = tc.composition_play(rules, tw.FiniteShoe(counts), basic)
+    assert play.expected_return == reference_return(rules, counts, basic)
     # at least basic strategy's return on the same shoe, strictly more here, hand by hand too
     assert play.expected_return > play.basic_return
     assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
-    assert play.basic_return == tw.expected_return(tw.first_round(rules, tw.FiniteShoe(SMALL), basic))
+    assert play.basic_return == tw.expected_return(tw.first_round(rules, tw.FiniteShoe(counts), basic))
     assert play.differences()
 
 
@@ -144,6 +146,63 @@ def test_pontoon_composition_play_is_at_least_its_basic_strategy():
     play = tc.composition_play(rules, tw.FiniteShoe(counts), basic_of(rules), pt.PontoonEvaluator)
     assert play.expected_return > play.basic_return
     assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
+
+
+# A 2 3 6 7 8 J J, the 6-7-8 in spades (tests/test_games_pontoon.py's shoe): pontoons, 5-card 21s,
+# doubles and rescues, surrenders against A and J.
+PONTOON_SMALL = [cards.encode(r, s, d) for r, s, d in ((1, 0, 0), (2, 1, 0), (3, 3, 0), (6, 0, 0), (7, 0, 0),
+                                                      (8, 0, 0), (11, 0, 0), (11, 0, 1))]
+
+
+def pontoon_reference_value(rules, codes, up, hand, action, basic):
+    """E[net; the seat's first two cards are ``hand`` against ``up``] with ``action`` forced on them and
+    ``basic`` after, by the reference Pontoon round (tests/pontoon_reference.py) over every ordering of
+    ``codes`` that deals those three cards first (the dealing order: seat, upcard, seat)."""
+    strategy = _forced_on(hand, action, basic)
+    a, b = [v for v, n in zip(tw.VALUES, hand) for _ in range(n)]
+    value = F(0)
+    for first in {(a, up, b), (b, up, a)}:
+        def draws(path, first=first):
+            left = list(codes)
+            for code in path:
+                left.remove(code)
+            kinds = sorted(set(left))
+            if len(path) < 3:
+                kinds = [k for k in kinds if pontoon_reference.value(k) == first[len(path)]]
+            return [(k, F(left.count(k), len(left))) for k in kinds]
+        value += sum((p * net for _, p, net in reference.every_path(
+            lambda deal: pontoon_reference.play(rules, deal, strategy), draws)), F(0))
+    return value
+
+
+def _forced_on(seat, action, basic):
+    def strategy(hand, up, ctx, allowed):
+        if ctx == tw.Context() and hand == seat and tw.cards(hand) == 2:
+            return action
+        return basic(hand, up, ctx, allowed)
+    return strategy
+
+
+def test_pontoon_composition_cells_equal_the_reference_round_over_every_ordering():
+    rules = GAMES["pontoon"].game_rules(max_hands=1)
+    shoe = tw.FiniteShoe([sum(1 for c in PONTOON_SMALL if pontoon_reference.value(c) == v) for v in tw.VALUES])
+    shoe.suits = {v: tuple(sum(1 for c in PONTOON_SMALL if pontoon_reference.value(c) == v
+                               and pontoon_reference.suit(c) == s) for s in range(4)) for v in (6, 7, 8)}
+    basic = basic_of(rules)
+    play = tc.composition_play(rules, shoe, basic, pt.PontoonEvaluator)
+    played = 0
+    for h, b in zip(play.hands, play.basic_hands):
+        if tw.settled_first(rules, h.up, h.hand, h.dealer_blackjack) is not None:
+            continue
+        theirs = {a: pontoon_reference_value(rules, PONTOON_SMALL, h.up, h.hand, a, basic) / h.probability
+                  for a in h.values}
+        assert theirs == h.values, (h.up, h.hand)
+        best = max(theirs.values())
+        # the cell: the best action, basic strategy's on a tie
+        assert theirs[h.action] == best and (h.action == b.action or theirs[b.action] < best)
+        played += 1
+    assert played > 20 and play.differences()
+    assert play.expected_return > play.basic_return
 
 
 def test_chart_marks_and_lists_every_difference():

@@ -110,18 +110,19 @@ def _setup_numpy():
 # Group twentyone-exact (issue 11 targets, absolute, read from the report: the exact basic-strategy
 # EV of an 8-deck rule set <= 2 s; the full composition-dependent table <= 30 s), from nothing
 # cached: the default blackjack rules' basic strategy and its exact infinite-shoe return
-# (what ``rngcert game blackjack`` reports), and the composition table of a full 8-deck shoe
-# (every first decision's exact value with basic strategy after, which is also basic strategy's
-# exact return on that shoe: ``twentyone_composition.composition_play``).  A call of the latter
-# takes minutes, so a default run of the group (a checked call, then 7 repeats) takes the better
-# part of an hour: ``--smoke`` times one checked call.  Same-run baseline: the dealer's outcome law
+# (what ``rngcert game blackjack`` reports), and the composition tables of a full 8-deck shoe of
+# blackjack and of Pontoon (every first decision's exact value with basic strategy after, which is
+# also basic strategy's exact return on that shoe: ``twentyone_composition.composition_play``;
+# ``rngcert game blackjack|pontoon --strategy composition``).  A call of these takes tens of
+# seconds, so a default run of the group (a checked call, then 7 repeats) takes several minutes:
+# ``--quick`` or ``--smoke`` time fewer calls.  Same-run baseline: the dealer's outcome law
 # for each upcard of a full 8-deck shoe by the textbook recursion in Python fractions
 # (``fractions`` only), the unit of work the exact analyses repeat for every composition.
 
-def _basic_rules():
+def _basic_rules(game: str = "blackjack"):
     from harness.games.registry import GAMES
 
-    return GAMES["blackjack"].game_rules()
+    return GAMES[game].game_rules()
 
 
 def _setup_basic_ev():
@@ -142,22 +143,34 @@ def _check_basic_ev(result) -> None:
     assert round(float(1 + tw.expected_return(hands)), 6) == 0.995738
 
 
-def _setup_composition():
-    from harness.games import twentyone as tw
-    from harness.games import twentyone_composition as tc
-    from harness.games import twentyone_game as tg
+def _setup_composition(game: str):
+    """The setup timing the composition table of a full 8-deck shoe of ``game`` (Pontoon: its
+    48-card decks and values), basic strategy computed beforehand (not timed)."""
+    def setup():
+        from harness.games import twentyone as tw
+        from harness.games import twentyone_composition as tc
+        from harness.games import twentyone_game as tg
+        from harness.games import twentyone_pontoon as pt
+        from harness.games.registry import GAMES
 
-    rules = _basic_rules()
-    basic = tg.infinite(rules)[1]
-    return lambda: tc.composition_play(rules, tw.FiniteShoe.decks(DECKS), basic)
+        rules = _basic_rules(game)
+        basic = tg.infinite(rules)[1]
+        shoe = tw.FiniteShoe.decks(DECKS, GAMES[game].deck[1])
+        evaluator = pt.PontoonEvaluator if rules.pontoon else None
+        return lambda: tc.composition_play(rules, shoe, basic, evaluator)
+    return setup
 
 
-def _check_composition(play) -> None:
-    from harness.games import twentyone as tw
+def _check_composition(game: str):
+    def check(play) -> None:
+        from harness.games import twentyone as tw
+        from harness.games import twentyone_game as tg
 
-    assert len(play.hands) == 550 and sum(h.probability for h in play.hands) == 1
-    assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
-    assert play.expected_return > play.basic_return > tw.expected_return(_setup_basic_ev()()[0])
+        assert len(play.hands) == 550 and sum(h.probability for h in play.hands) == 1
+        assert all(h.value >= b.value for h, b in zip(play.hands, play.basic_hands))
+        basic_infinite = tw.expected_return(tg.infinite(_basic_rules(game))[0])
+        assert play.expected_return > play.basic_return > basic_infinite
+    return check
 
 
 def _setup_fraction_dealer():
@@ -206,8 +219,10 @@ CASES = [
     BenchCase("twentyone-8deck", "numpy-pcg64-mimic-rounds", _setup_numpy, NUMPY_ROUNDS, "rounds",
               baseline=True, check=_check(NUMPY_ROUNDS, True)),
     BenchCase("twentyone-exact", "rngcert-basic-strategy-ev", _setup_basic_ev, 1, "analyses", check=_check_basic_ev),
-    BenchCase("twentyone-exact", "rngcert-composition-table-8deck", _setup_composition, 1, "analyses",
-              check=_check_composition),
+    BenchCase("twentyone-exact", "rngcert-composition-table-8deck", _setup_composition("blackjack"), 1, "analyses",
+              check=_check_composition("blackjack")),
+    BenchCase("twentyone-exact", "rngcert-pontoon-composition-table-8deck", _setup_composition("pontoon"), 1,
+              "analyses", check=_check_composition("pontoon")),
     BenchCase("twentyone-exact", "fractions-dealer-laws-8deck", _setup_fraction_dealer, 1, "analyses",
               baseline=True, check=_check_fraction_dealer),
 ]

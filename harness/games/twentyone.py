@@ -224,11 +224,9 @@ class FiniteShoe:
     def key(self, removed: tuple):
         return removed
 
-    def draws(self, removed: tuple) -> list[tuple[int, Fraction]]:
+    def draws(self, removed: tuple) -> tuple[tuple[int, Fraction], ...]:
         """(value, probability) of the next card with ``removed`` gone; empty if none is left."""
-        left = self.left(removed)
-        n = sum(left)
-        return [(v, Fraction(c, n)) for v, c in zip(VALUES, left) if c > 0] if n > 0 else []
+        return _draws(self.left(removed))
 
     def probability(self, removed: tuple, value: int) -> Fraction:
         left = self.left(removed)
@@ -237,6 +235,12 @@ class FiniteShoe:
 
     def __repr__(self):
         return f"FiniteShoe({self.counts})"
+
+
+@functools.lru_cache(maxsize=1 << 12)    # a hand's hit, double and split ask it of one composition in turn
+def _draws(left: tuple) -> tuple[tuple[int, Fraction], ...]:
+    n = sum(left)
+    return tuple((v, Fraction(c, n)) for v, c in zip(VALUES, left) if c > 0) if n > 0 else ()
 
 
 class InfiniteShoe:

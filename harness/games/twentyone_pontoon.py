@@ -154,7 +154,12 @@ class PontoonEvaluator(tw.Evaluator):
             return super()._stand(hand, removed, stake, ctx)
         win = sum((pays * p for pays, p in pay_law(self.rules, self.shoe, hand, ctx.split).items()), Fraction(0))
         # whatever the dealer makes (its law sums to 1 but for a shoe too small to finish the round)
-        dealt = sum(p for o, p in enumerate(self.dealer.distribution(removed, self.up)) if not (o == DBJ and self.peek))
+        if isinstance(self.shoe, tw.FiniteShoe):      # one fraction of the law's integer numerators
+            numerators, denominator = self.dealer.counts(removed, self.up)
+            dealt = Fraction(sum(x for o, x in enumerate(numerators) if not (o == DBJ and self.peek)), denominator)
+        else:
+            dealt = sum(p for o, p in enumerate(self.dealer.distribution(removed, self.up))
+                        if not (o == DBJ and self.peek))
         return win * dealt
 
     def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
@@ -173,18 +178,24 @@ class PontoonEvaluator(tw.Evaluator):
         key = (self.shoe.key(removed), t)
         found = self._doubled.get(key)
         if found is None:
-            found = self._doubled[key] = sum((p * net for (_, net), p in self._doubled_stand_dist(t, removed).items()),
-                                             Fraction(0))
+            if isinstance(self.shoe, tw.FiniteShoe):     # summed over the law's one denominator
+                numerators, denominator = self.dealer.counts(removed, self.up)
+                found = Fraction(sum(x * self._doubled_net(t, o) for o, x in enumerate(numerators)
+                                     if x and not (o == DBJ and self.peek)), denominator)
+            else:
+                found = sum((p * net for (_, net), p in self._doubled_stand_dist(t, removed).items()), Fraction(0))
+            self._doubled[key] = found
         return found
 
+    @staticmethod
+    def _doubled_net(t: int, o: int) -> int:
+        """A doubled hand's net against outcome ``o``: a 21 wins whatever the dealer makes; a dealer
+        pontoon takes the original stake only (3-10-ハ)."""
+        return -1 if o == DBJ and t < 21 else 2 * doubled_net(t, o)
+
     def _doubled_stand_dist(self, t: int, removed: tuple) -> dict:
-        out: dict = {}
-        for o, p in enumerate(self.dealer.distribution(removed, self.up)):
-            if not p or (o == DBJ and self.peek):
-                continue
-            # a 21 wins whatever the dealer makes; a dealer pontoon takes the original stake only (3-10-ハ)
-            out[(o, Fraction(-1) if o == DBJ and t < 21 else Fraction(2 * doubled_net(t, o)))] = p
-        return out
+        law = self.dealer.distribution(removed, self.up)
+        return {(o, Fraction(self._doubled_net(t, o))): p for o, p in enumerate(law) if p and not (o == DBJ and self.peek)}
 
     def after_double(self, hand: tuple, removed: tuple, ctx: Context) -> tuple[str, Fraction]:
         """(keep S or rescue W, value) of a doubled hand of 21 or less (its aces count 1)."""
