@@ -126,14 +126,19 @@ class CascadeSolution:
     free_states: int = 0  # the free spins' chain (0 without free spins)
     buckets: tuple[CascadeClass, ...] = ()  # per model.scatter_awards.buckets
     free: CascadeFree | None = None
+    # P(the paid spin's last window starts the wheel or pick bonus): (lower, upper), equal when exact
+    bonus_started: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
 
     @property
     def rtp_gap(self) -> Fraction:
         """Width of the RTP interval, in credits per play (0 when exact)."""
         return Fraction(0) if self.exact else self.mean_upper - self.mean
 
-def solve(model: SlotModel) -> CascadeSolution:
+def solve(model: SlotModel, bonus: dict[int, tuple[Fraction, Fraction]] | None = None) -> CascadeSolution:
     """The figures of ``model``'s cascade play: exact, or rigorously bounded (see the module docstring).
+
+    ``bonus``: per scatter cell that starts the wheel or pick bonus, ``(E[B], E[B^2])`` (credits) of what
+    the bonus wins; the paid spin's last window starts it (``docs/slot_model.md``, "Cascades with a bonus").
 
     Raises
     ------
@@ -151,11 +156,13 @@ def solve(model: SlotModel) -> CascadeSolution:
         free = Stage(Walk(model, model.feature_strips, model.feature_weights, model.free_spins.multiplier),
                       model.scatter_awards.retrigger)
     base = Stage(Walk(model, model.base_strips, model.base_weights, 1), model.scatter_awards.trigger)
-    return _play(model, base, free)
+    return _play(model, base, free, bonus or {})
 
 
-def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
-    """Every figure of a play: the paid spin's cascade sequence, then the free spins its last window awards.
+def _play(model: SlotModel, base: Stage, free: Stage | None,
+          bonus: dict[int, tuple[Fraction, Fraction]]) -> CascadeSolution:
+    """Every figure of a play: the paid spin's cascade sequence, then the free spins and the bonus its last
+    window starts (given that window the two are independent of each other and of the sequence).
 
     Every figure is a pair ``(lower, upper)`` until the end (equal when both chains are exact): each is
     a sum or product of non-negative quantities increasing in the chains' rewards, so the lower bounds
@@ -172,6 +179,10 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
         fs_moments = free_spin_moments(model, free)
         trees = tuple(fs.tree_moments(m) for m in fs_moments)
         f1, f2 = (tuple([fs.award_moments(int(n), t)[i] for n in base.awards] for t in trees) for i in (0, 1))
+    if bonus:  # F + B given the last cell: means add, E[(F + B)^2] = E[F^2] + 2 E[F] E[B] + E[B^2]
+        b1, b2 = ([bonus.get(k, (Fraction(0), Fraction(0)))[i] for k in range(width)] for i in (0, 1))
+        f1, f2 = (tuple([a + b for a, b in zip(f, b1)] for f in f1),
+                  tuple([a2 + 2 * a1 * b + c for a1, a2, b, c in zip(g1, g2, b1, b2)] for g1, g2 in zip(f1, f2)))
 
     # every first-order expectation in one solve: the parts, refills, each class's credits, where it ends
     credits, n_classes = bw.credits, bw.n_classes
@@ -193,13 +204,13 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
     feature_mean, cascades = base.over(feat_x, f1), base.over(count_x, zero_cells)
     hx = tuple([x * x for x in f] for f in h)
     second = list(base.over(base.square(credits, h, alpha), hx))
-    if free is not None:  # X + F: given the last cell, F is independent of X (fresh spins)
+    if free is not None or bonus:  # X + F: given the last cell, F is independent of X (fresh spins)
         cross = base.over(base.product(credits, h, f1, feat_x), tuple([a * b for a, b in zip(x, y)]
                                                                     for x, y in zip(h, f1)))
         f2_mean = base.over(base.expect([(base.zero, f2)])[0], f2)
         second = [second[i] + 2 * cross[i] + f2_mean[i] for i in (0, 1)]
     mean = [lines_mean[i] + scatter_mean[i] + feature_mean[i] for i in (0, 1)]
-    start_hits = sum(n for k, n in bw.start_term.items() if awards.pay[k] or awards.trigger[k])
+    start_hits = sum(n for k, n in bw.start_term.items() if awards.pay[k] or awards.trigger[k] or k in bonus)
     hit = Fraction(sum(bw.start.values()) + start_hits, bw.cycle)
 
     trigger_values = sorted({int(n) for n in base.awards if n})
@@ -276,4 +287,4 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
         mean_upper=None if exact else mean[1], second_upper=None if exact else second[1],
         cascades_upper=None if exact else cascades[1], scatter_mean=scatter_mean[0], scatter_upper=scatter_mean[1],
         feature_mean=feature_mean[0], feature_upper=feature_mean[1], buckets=tuple(buckets), free=free_figures,
-        free_states=0 if free is None else len(free.walk.keys))
+        free_states=0 if free is None else len(free.walk.keys), bonus_started=p_last(set(bonus)))

@@ -57,7 +57,8 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, mystery_classes, outcome_classes, scatter_class
+from harness.slot.outcomes import (OutcomeClass, Play, mystery_classes, outcome_classes, scatter_class,
+                                   started_bonus_classes)
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -291,8 +292,9 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction], meters: tuple[pj.P
 
 def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade` (exact, or bounded)."""
-    sol = cs.solve(model)
+    bonus = bonus_by_cell(model)  # started by the paid spin's last window
     tb = model.total_bet
+    sol = cs.solve(model, {k: (tb * o.mean, tb * tb * o.second) for k, o in bonus.items()})
     lines_total = sol.mean - sol.scatter_mean - sol.feature_mean  # every window's line pays, paid spin
     parts = {"lines": sol.first_mean / tb, "scatters": sol.scatter_mean / tb, "feature": sol.feature_mean / tb,
              "progressive": Fraction(0), "cascade": (lines_total - sol.first_mean) / tb}
@@ -300,6 +302,12 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     lines, buckets = ([(c.probability, c.probability_upper, c.first_probability, c.credits / tb,
                         c.free_spin_probability) for c in got] for got in (sol.classes, sol.buckets))
     classes = _window_classes(model, lines, buckets, ladder)
+    if bonus:
+        if not sol.bonus_started[1]:
+            raise ModelError("bonus.trigger", f"{model.bonus.trigger} x {model.symbol_names[model.bonus.symbol]} "
+                             "can never show in the last window of the paid spin's cascades, so the bonus can "
+                             "never start", model.source)
+        classes += started_bonus_classes(model, next(iter(bonus.values())), *sol.bonus_started)
     feature = None
     if sol.free is not None:
         f = sol.free
