@@ -1,8 +1,10 @@
-"""Cascades with a wheel or pick bonus (docs/slot_model.md, "Cascades with a bonus"), against an
-independent brute force: every stop combination and every refill stop followed through the paid
-spin's whole cascade sequence (test_slot_cascade's player, windows as shown), the bonus started by
-that sequence's last window and played out (a wheel's segments, every ordered sequence of picks),
-with and without the free spins the same window awards (each a whole sequence of its own)."""
+"""Cascades with a wheel or pick bonus, or with jackpot levels (docs/slot_model.md, "Cascades with a
+bonus", "Cascades with jackpot levels"), against an independent brute force: every stop combination
+and every refill stop followed through the paid spin's whole cascade sequence (test_slot_cascade's
+player, windows as shown), the bonus started by that sequence's last window and played out (a wheel's
+segments, every ordered sequence of picks), with and without the free spins the same window awards
+(each a whole sequence of its own); the jackpot level its count reaches pays a meter whose moments
+are written out from the geometric law of the plays between two hits."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -63,13 +65,13 @@ def bonus_prizes(m) -> dict[tuple[int, frozenset], Fraction]:
     return out
 
 
-def brute_force(m) -> dict:
-    """The play's outcome distribution {(credits, outcomes paid): probability}."""
+def play_distribution(m) -> dict:
+    """The play's outcome distribution {(credits, outcomes paid, S in the paid spin's last window): probability}
+    (meters aside: they are added by :func:`with_meters`)."""
     fsp, tb, b = m.free_spins, m.total_bet, m.bonus
     pays = m.symbols[m.symbol_index("S")].pays
     free = _spin(m, m.feature_strips, fsp.multiplier, {}) if fsp is not None else {}
-    prizes = bonus_prizes(m)
-    started = f"{b.kind} bonus {b.trigger}+ x S"
+    prizes = bonus_prizes(m) if b is not None else {}
     sequences: dict = {}  # the paid spin's sequence: {(credits, outcomes, scatters in its last window): p}
     for window, weight in paid_spins(m, m.base_strips):
         for key, q in _sequence(m, window, 1).items():
@@ -85,7 +87,8 @@ def brute_force(m) -> dict:
                     key = (c1 + c2, s1 | _named(m, s2))
                     nxt[key] = nxt.get(key, Fraction(0)) + p1 * p2
             runs = nxt
-        if n >= b.trigger:  # the last window starts the bonus
+        if b is not None and n >= b.trigger:  # the last window starts the bonus
+            started = f"{b.kind} bonus {b.trigger}+ x S"
             nxt = {}
             for (c1, s1), p1 in runs.items():
                 for (v, won), p2 in prizes.items():
@@ -93,8 +96,16 @@ def brute_force(m) -> dict:
                     key = (c1 + v * tb, s1 | frozenset(names))
                     nxt[key] = nxt.get(key, Fraction(0)) + p1 * p2
             runs = nxt
-        for key, p in runs.items():
-            dist[key] = dist.get(key, Fraction(0)) + p
+        for (c, names), p in runs.items():
+            dist[c, names, n] = dist.get((c, names, n), Fraction(0)) + p
+    return dist
+
+
+def brute_force(m) -> dict:
+    """The play's outcome distribution {(credits, outcomes paid): probability}."""
+    dist: dict = {}
+    for (c, names, _), p in play_distribution(m).items():
+        dist[c, names] = dist.get((c, names), Fraction(0)) + p
     return dist
 
 
@@ -150,3 +161,93 @@ def test_bonus_that_never_starts_is_located(tmp_path):
 def test_cascade_with_hold_and_spin_still_refused(tmp_path):
     refused(tmp_path, NO_FREE_SPINS + '[hold_and_spin]\nsymbol = "S"\ntrigger = 3\nland = "1/2"\nvalues = { 1 = 1 }\n',
             "cascade")
+
+
+JACKPOTS = """[[jackpot]]
+name = "MINOR"
+symbol = "S"
+count = 2
+contribution = "1/100"
+reset = 20
+[[jackpot]]
+name = "MAJOR"
+symbol = "S"
+count = 3
+contribution = "1/50"
+reset = 200
+"""
+
+
+def with_meters(m, dist: dict):
+    """(mean, second moment, hit frequency, {outcome: P(paid at least once)}) of the play with its jackpot
+    meters: the level the last window's count reaches pays its meter, ``reset + contribution x bet x G``
+    with ``G`` (the plays since its last hit, this one included) geometric in the level's hit probability."""
+    tb = m.total_bet
+    ranges = []
+    for i, level in enumerate(m.jackpots):
+        above = [lv.count for lv in m.jackpots if lv.count > level.count]
+        ranges.append((level, range(level.count, min(above) if above else m.rows * m.reels + 1)))
+    moments = {}
+    for level, counts in ranges:
+        p = sum((q for (_, _, n), q in dist.items() if n in counts), Fraction(0))
+        c = level.contribution * tb
+        e_g, e_g2 = 1 / p, (2 - p) / p ** 2
+        moments[level.name] = (level.reset + c * e_g, level.reset ** 2 + 2 * level.reset * c * e_g + c * c * e_g2)
+    mean = second = hit = Fraction(0)
+    once: dict = {}
+    for (credits, names, n), q in dist.items():
+        won = next((lv for lv, counts in ranges if n in counts), None)
+        m1, m2 = moments[won.name] if won else (0, 0)
+        mean += q * (credits + m1)
+        second += q * (credits * credits + 2 * credits * m1 + m2)
+        hit += q if credits or won else 0
+        label = "2" if won is not None and won.count == 2 else "3+"
+        for name in names | ({f"jackpot {won.name} ({label} x S)"} if won else set()):
+            once[name] = once.get(name, Fraction(0)) + q
+    return mean, second, hit, once
+
+
+@pytest.mark.parametrize("text", [NO_FREE_SPINS + JACKPOTS, GAME + JACKPOTS + WHEEL],
+                         ids=["jackpot levels", "jackpot levels, free spins and a wheel"])
+def test_cascade_jackpot_levels_equal_brute_force(text):
+    m = model(text)
+    a = analyse(m)
+    mean, second, hit, once = with_meters(m, play_distribution(m))
+    assert a.rtp == mean / m.total_bet and a.variance == second - mean * mean
+    assert a.hit_frequency == hit
+    assert {c.name: c.probability for c in a.classes if c.probability} == once
+    assert sum(c.rtp for c in a.classes) == a.rtp and a.parts["progressive"] > 0
+    assert [j.hit_probability for j in a.jackpots] == [once["jackpot MINOR (2 x S)"], once["jackpot MAJOR (3+ x S)"]]
+
+
+def test_jackpot_levels_beside_a_bounded_chain_are_beyond_the_exact_analysis(tmp_path, monkeypatch):
+    monkeypatch.setattr(cascade_stage, "MAX_CASCADE_STATES", 1)
+    path = tmp_path / "game.toml"
+    path.write_text(NO_FREE_SPINS + JACKPOTS, encoding="utf-8")
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    result = CliRunner().invoke(main, ["slot", str(path)])
+    assert result.exit_code == 2 and "jackpot" in result.stderr and "--simulate N" in result.stderr, result.output
+
+
+def test_cascade_jackpot_on_a_payline_still_refused(tmp_path):
+    line = JACKPOTS.replace('symbol = "S"\ncount = 2', 'symbol = "A"\ncount = 3', 1)  # MINOR on a run of A
+    refused(tmp_path, NO_FREE_SPINS + line, "jackpot")
+
+
+def test_simulate_plays_cascade_jackpot_levels_through_a_rounds_play(tmp_path):
+    round_play_simulates(tmp_path, NO_FREE_SPINS + JACKPOTS, 3000)
+
+
+def test_jackpot_annotated_example_is_valid_and_passes():
+    from test_slot_docs import _fragment
+
+    from harness.slot.model import parse_model
+
+    m = parse_model(_fragment("Cascades with jackpot levels"), source="docs/slot_model.md")
+    assert m.cascade is not None and [lv.on for lv in m.jackpots] == ["scatter", "scatter"]
+    a = analyse(m)
+    assert a.cascade.exact and a.parts["progressive"] > 0 and a.parts["cascade"] > 0
+    assert all(c.passed for c in check(a, "jp")), [c for c in check(a, "jp") if not c.passed]

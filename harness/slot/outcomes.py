@@ -118,7 +118,7 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
     if bonus:
         out += bonus_classes(play, bonus)
     out += mystery_classes(play.model, mystery)
-    out += jackpot_classes(play, jackpots)
+    out += jackpot_classes(play.model, jackpots)
     return out
 
 
@@ -133,10 +133,9 @@ def mystery_classes(model: SlotModel, mystery: tuple) -> list[OutcomeClass]:
     return out
 
 
-def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
+def jackpot_classes(model: SlotModel, jackpots: tuple) -> list[OutcomeClass]:
     """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot scatter, or of
     the jackpot line symbol's run on a payline."""
-    model = play.model
     levels = model.jackpots
     out = []
     for level, summary in zip(levels, jackpots):
