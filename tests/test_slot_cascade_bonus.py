@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from slot_support import award, model, play_figures, refused, round_play_simulates
 from test_slot_cascade import paid_spins
-from test_slot_cascade_features import GAME, NO_FREE_SPINS, _named, _sequence, _spin
+from test_slot_cascade_features import GAME, NO_FREE_SPINS, _named, _sequence, _spin, play_free_spins
 
 from harness.slot import cascade_stage
 from harness.slot.exact import analyse
@@ -80,13 +80,7 @@ def play_distribution(m) -> dict:
     for (credits, seen, n), p0 in sequences.items():
         scatter = award(pays, n) * tb
         runs = {(credits + scatter, _named(m, seen | ({("S", n)} if scatter else set()))): p0}
-        for _ in range(award(fsp.spins, n) if fsp is not None else 0):
-            nxt: dict = {}
-            for (c1, s1), p1 in runs.items():
-                for (c2, s2, _), p2 in free.items():
-                    key = (c1 + c2, s1 | _named(m, s2))
-                    nxt[key] = nxt.get(key, Fraction(0)) + p1 * p2
-            runs = nxt
+        runs = play_free_spins(m, runs, free, award(fsp.spins, n) if fsp is not None else 0)
         if b is not None and n >= b.trigger:  # the last window starts the bonus
             started = f"{b.kind} bonus {b.trigger}+ x S"
             nxt = {}
