@@ -75,17 +75,22 @@ def brute_force(m):
     free = _spin(m, m.feature_strips, fsp.multiplier, {})
     dist: dict = {}
     for (credits, seen, n), p in base.items():
-        runs = {(credits, _named(m, seen)): p}
-        for _ in range(n):
-            nxt: dict = {}
-            for (c1, s1), p1 in runs.items():
-                for (c2, s2, _), p2 in free.items():
-                    key = (c1 + c2, s1 | _named(m, s2))
-                    nxt[key] = nxt.get(key, Fraction(0)) + p1 * p2
-            runs = nxt
-        for key, q in runs.items():
+        for key, q in play_free_spins(m, {(credits, _named(m, seen)): p}, free, n).items():
             dist[key] = dist.get(key, Fraction(0)) + q
     return dist
+
+
+def play_free_spins(m, runs: dict, free: dict, n: int) -> dict:
+    """``runs`` ({(credits, outcomes paid): probability}) followed by ``n`` free spins, each drawn from
+    ``free`` ({(credits, outcomes paid, spins awarded): probability}, :func:`_spin`)."""
+    for _ in range(n):
+        nxt: dict = {}
+        for (c1, s1), p1 in runs.items():
+            for (c2, s2, _), p2 in free.items():
+                key = (c1 + c2, s1 | _named(m, s2))
+                nxt[key] = nxt.get(key, Fraction(0)) + p1 * p2
+        runs = nxt
+    return runs
 
 
 @functools.lru_cache(maxsize=None)

@@ -62,7 +62,7 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
     from harness.slot.model import load_model, read_model
     from harness.slot.profiles import check
     from harness.progress import Progress
-    from harness.slot.report import interrupted_json, outcome, render, render_interrupted, to_json
+    from harness.slot.report import interrupted_json, render, render_interrupted, to_json
 
     if rng.seed is not None and spins is None:
         raise click.UsageError("--seed selects the simulation's replay stream and needs --simulate N")
@@ -133,32 +133,32 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         if simulation.plays < 2:
             simulation = None
 
-    if beyond is not None:
-        _report_estimate(ctx, game, beyond, simulation, profile, interrupted, as_json, output, rng)
-    if as_json:
-        report = to_json(analysis, checks, profile, simulation, interrupted=interrupted)
-        report.update(provenance_block(rng.provenance()))
-        emit(json.dumps(report, indent=2, ensure_ascii=False), output)
-    else:
-        emit(render(analysis, checks, profile, simulation, interrupted=interrupted).rstrip("\n"), output)
-    ctx.exit(outcome(checks, interrupted).exit_code)
+    if beyond is not None:  # a model beyond the exact analysis, from its simulation (harness.slot.estimate)
+        from harness.slot.estimate import estimate, estimate_checks, estimate_json, render_estimate
+
+        if simulation is None:  # interrupted before two plays: no interval, nothing to check
+            raise click.ClickException("the simulation stopped before 2 plays: no estimate to report")
+        est = estimate(game, beyond.message, simulation)
+        checks = estimate_checks(est, profile)
+        _report(ctx, checks, interrupted, as_json, output, rng,
+                lambda: estimate_json(est, checks, profile, interrupted=interrupted),
+                lambda: render_estimate(est, checks, profile, interrupted=interrupted))
+    _report(ctx, checks, interrupted, as_json, output, rng,
+            lambda: to_json(analysis, checks, profile, simulation, interrupted=interrupted),
+            lambda: render(analysis, checks, profile, simulation, interrupted=interrupted))
 
 
-def _report_estimate(ctx, game, beyond, simulation, profile, interrupted, as_json, output, rng) -> None:
-    """Report a model beyond the exact analysis from its simulation (:mod:`harness.slot.estimate`); exits."""
-    from harness.slot.estimate import estimate, estimate_checks, estimate_json, render_estimate
+def _report(ctx, checks, interrupted: bool, as_json: bool, output, rng, as_dict, as_text) -> None:
+    """Emit the report (``as_dict()`` with the provenance block under ``--json``, else ``as_text()``) and
+    exit with the checks' status."""
     from harness.slot.report import outcome
 
-    if simulation is None:  # interrupted before two plays: no interval, nothing to check
-        raise click.ClickException("the simulation stopped before 2 plays: no estimate to report")
-    est = estimate(game, beyond.message, simulation)
-    checks = estimate_checks(est, profile)
     if as_json:
-        report = estimate_json(est, checks, profile, interrupted=interrupted)
+        report = as_dict()
         report.update(provenance_block(rng.provenance()))
         emit(json.dumps(report, indent=2, ensure_ascii=False), output)
     else:
-        emit(render_estimate(est, checks, profile, interrupted=interrupted).rstrip("\n"), output)
+        emit(as_text().rstrip("\n"), output)
     ctx.exit(outcome(checks, interrupted).exit_code)
 
 

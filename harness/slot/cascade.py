@@ -61,10 +61,13 @@ import dataclasses
 from fractions import Fraction
 
 from harness.slot import feature as fs
+from harness.slot import progressive as pj
 from harness.slot.cascade_free import free_spin_moments, no_occurrence
 from harness.slot.cascade_stage import Stage, end_cells, exact_pair, last_cells, never_pays, onehot
 from harness.slot.cascade_walk import Walk
 from harness.slot.cascade_window import window_evaluator
+from harness.slot.errors import BeyondExact, ModelError
+from harness.slot.jackpot import level_cells
 from harness.slot.model import SlotModel
 
 # window_evaluator: what the window player pays a cascade window with (its home: cascade_window)
@@ -126,14 +129,24 @@ class CascadeSolution:
     free_states: int = 0  # the free spins' chain (0 without free spins)
     buckets: tuple[CascadeClass, ...] = ()  # per model.scatter_awards.buckets
     free: CascadeFree | None = None
+    # P(the paid spin's last window starts the wheel or pick bonus): (lower, upper), equal when exact
+    bonus_started: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
+    jackpots: tuple[pj.ProgressiveSummary, ...] = ()  # per jackpot level (scatter levels only), model order
+    jackpot_mean: Fraction = Fraction(0)  # the meters paid, credits per play (in ``mean``)
 
     @property
     def rtp_gap(self) -> Fraction:
         """Width of the RTP interval, in credits per play (0 when exact)."""
         return Fraction(0) if self.exact else self.mean_upper - self.mean
 
-def solve(model: SlotModel) -> CascadeSolution:
+def solve(model: SlotModel, bonus: dict[int, tuple[Fraction, Fraction]] | None = None) -> CascadeSolution:
     """The figures of ``model``'s cascade play: exact, or rigorously bounded (see the module docstring).
+
+    ``bonus``: per scatter cell that starts the wheel or pick bonus, ``(E[B], E[B^2])`` (credits) of what
+    the bonus wins; the paid spin's last window starts it (``docs/slot_model.md``, "Cascades with a bonus").
+    Jackpot levels (scatter levels) are won by the same last window's count ("Cascades with jackpot
+    levels"); their meters need the exact hit probabilities, so beside a bounded chain they raise
+    :class:`~harness.slot.errors.BeyondExact`.
 
     Raises
     ------
@@ -151,11 +164,13 @@ def solve(model: SlotModel) -> CascadeSolution:
         free = Stage(Walk(model, model.feature_strips, model.feature_weights, model.free_spins.multiplier),
                       model.scatter_awards.retrigger)
     base = Stage(Walk(model, model.base_strips, model.base_weights, 1), model.scatter_awards.trigger)
-    return _play(model, base, free)
+    return _play(model, base, free, bonus or {})
 
 
-def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
-    """Every figure of a play: the paid spin's cascade sequence, then the free spins its last window awards.
+def _play(model: SlotModel, base: Stage, free: Stage | None,
+          bonus: dict[int, tuple[Fraction, Fraction]]) -> CascadeSolution:
+    """Every figure of a play: the paid spin's cascade sequence, then the free spins and the bonus its last
+    window starts (given that window the two are independent of each other and of the sequence).
 
     Every figure is a pair ``(lower, upper)`` until the end (equal when both chains are exact): each is
     a sum or product of non-negative quantities increasing in the chains' rewards, so the lower bounds
@@ -172,6 +187,10 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
         fs_moments = free_spin_moments(model, free)
         trees = tuple(fs.tree_moments(m) for m in fs_moments)
         f1, f2 = (tuple([fs.award_moments(int(n), t)[i] for n in base.awards] for t in trees) for i in (0, 1))
+    if bonus:  # F + B given the last cell: means add, E[(F + B)^2] = E[F^2] + 2 E[F] E[B] + E[B^2]
+        b1, b2 = ([bonus.get(k, (Fraction(0), Fraction(0)))[i] for k in range(width)] for i in (0, 1))
+        f1, f2 = (tuple([a + b for a, b in zip(f, b1)] for f in f1),
+                  tuple([a2 + 2 * a1 * b + c for a1, a2, b, c in zip(g1, g2, b1, b2)] for g1, g2 in zip(f1, f2)))
 
     # every first-order expectation in one solve: the parts, refills, each class's credits, where it ends
     credits, n_classes = bw.credits, bw.n_classes
@@ -184,6 +203,7 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
     lines_x, scat_x, feat_x, count_x, alpha = solved[:5]
     class_x = solved[5:5 + n_classes]
     last = {k: base.over(x, e) for k, x, e in zip(reached, solved[5 + n_classes:], ends)}
+    ends_from = dict(zip(reached, solved[5 + n_classes:]))  # per cell: P(the sequence ends on it | state)
 
     def p_last(cells) -> tuple[Fraction, Fraction]:
         """P(the paid spin's sequence ends on one of ``cells``), bounds."""
@@ -191,15 +211,23 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
 
     lines_mean, scatter_mean = base.over(lines_x, zero_cells), base.over(scat_x, h)
     feature_mean, cascades = base.over(feat_x, f1), base.over(count_x, zero_cells)
+    meters, j1, j2 = _jackpot_meters(model, base, free, p_last)
+    jackpot_mean = sum((m.hit_probability * m.mean_meter for m in meters), Fraction(0))
+    if meters:  # F + J given the last cell (one meter per play): E[(F + J)^2] = E[F^2] + 2 E[F] E[J] + E[J^2]
+        f2 = tuple([a2 + 2 * a1 * b + c for a1, a2, b, c in zip(g1, g2, j1, j2)] for g1, g2 in zip(f1, f2))
+        f1 = tuple([a + b for a, b in zip(f, j1)] for f in f1)
+        feat_x = tuple([x + sum((j1[k] * ends_from[k][i][s] for k in ends_from if j1[k]), Fraction(0))
+                        for s, x in enumerate(feat_x[i])] for i in (0, 1))
     hx = tuple([x * x for x in f] for f in h)
     second = list(base.over(base.square(credits, h, alpha), hx))
-    if free is not None:  # X + F: given the last cell, F is independent of X (fresh spins)
+    if free is not None or bonus or meters:  # X + F: given the last cell, F is independent of X (fresh spins)
         cross = base.over(base.product(credits, h, f1, feat_x), tuple([a * b for a, b in zip(x, y)]
                                                                     for x, y in zip(h, f1)))
         f2_mean = base.over(base.expect([(base.zero, f2)])[0], f2)
         second = [second[i] + 2 * cross[i] + f2_mean[i] for i in (0, 1)]
-    mean = [lines_mean[i] + scatter_mean[i] + feature_mean[i] for i in (0, 1)]
-    start_hits = sum(n for k, n in bw.start_term.items() if awards.pay[k] or awards.trigger[k])
+    mean = [lines_mean[i] + scatter_mean[i] + feature_mean[i] + jackpot_mean for i in (0, 1)]
+    start_hits = sum(n for k, n in bw.start_term.items()
+                     if awards.pay[k] or awards.trigger[k] or k in bonus or j1[k])
     hit = Fraction(sum(bw.start.values()) + start_hits, bw.cycle)
 
     trigger_values = sorted({int(n) for n in base.awards if n})
@@ -276,4 +304,34 @@ def _play(model: SlotModel, base: Stage, free: Stage | None) -> CascadeSolution:
         mean_upper=None if exact else mean[1], second_upper=None if exact else second[1],
         cascades_upper=None if exact else cascades[1], scatter_mean=scatter_mean[0], scatter_upper=scatter_mean[1],
         feature_mean=feature_mean[0], feature_upper=feature_mean[1], buckets=tuple(buckets), free=free_figures,
-        free_states=0 if free is None else len(free.walk.keys))
+        free_states=0 if free is None else len(free.walk.keys), bonus_started=p_last(set(bonus)),
+        jackpots=meters, jackpot_mean=jackpot_mean)
+
+
+def _jackpot_meters(model: SlotModel, base: Stage, free: Stage | None, p_last):
+    """The jackpot levels' meters, won by the paid spin's last window, and per scatter cell the moments
+    ``(E[M], E[M^2])`` of the meter it wins (0 for none): ``((summary, ...), [E[M]], [E[M^2]])``.
+
+    A meter's moments are those of the geometric law of its hit probability (harness.slot.progressive),
+    so they need that probability exactly: beside a chain that is only bounded, no figure is given.
+    """
+    width = base.width
+    j1, j2 = [Fraction(0)] * width, [Fraction(0)] * width
+    if not model.jackpots:
+        return (), j1, j2
+    if not (base.solver.exact and (free is None or free.solver.exact)):
+        raise BeyondExact("jackpot", "jackpot levels beside a cascade chain beyond the exact limit: a meter's "
+                          "moments need its exact hit probability, and the chain gives only bounds "
+                          "(docs/slot_model.md, Cascades with jackpot levels)", model.source)
+    meters = []
+    for n, (level, cells) in enumerate(zip(model.jackpots, level_cells(model)), start=1):
+        p = p_last(set(cells))[0]
+        if not p:
+            raise ModelError(f"jackpot, level {n}", f"{level.count} x {model.symbol_names[level.symbol]} can "
+                             "never show in the last window of the paid spin's cascades (below any higher "
+                             f"level's count), so {level.name} can never be won", model.source)
+        meter = pj.summarise(level, p, model.total_bet)
+        for k in cells:
+            j1[k], j2[k] = meter.mean_meter, meter.meter_second_moment
+        meters.append(meter)
+    return tuple(meters), j1, j2

@@ -57,7 +57,8 @@ from harness.slot.joint import joint_moments
 from harness.slot.limits import check_cost
 from harness.slot.lines import line_classes as line_combinations
 from harness.slot.model import SlotModel
-from harness.slot.outcomes import OutcomeClass, Play, mystery_classes, outcome_classes, scatter_class
+from harness.slot.outcomes import (OutcomeClass, Play, jackpot_classes, mystery_classes, outcome_classes,
+                                   scatter_class, started_bonus_classes)
 from harness.slot.reelset import ReelSet, base_reelset, feature_reelset
 from harness.slot.stage import Stage, build_stage
 
@@ -291,15 +292,22 @@ def _bet_levels(model: SlotModel, parts: dict[str, Fraction], meters: tuple[pj.P
 
 def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     """A cascade model: the whole play is the chain of :mod:`harness.slot.cascade` (exact, or bounded)."""
-    sol = cs.solve(model)
+    bonus = bonus_by_cell(model)  # started by the paid spin's last window
     tb = model.total_bet
-    lines_total = sol.mean - sol.scatter_mean - sol.feature_mean  # every window's line pays, paid spin
+    sol = cs.solve(model, {k: (tb * o.mean, tb * tb * o.second) for k, o in bonus.items()})
+    lines_total = sol.mean - sol.scatter_mean - sol.feature_mean - sol.jackpot_mean  # every window's line pays
     parts = {"lines": sol.first_mean / tb, "scatters": sol.scatter_mean / tb, "feature": sol.feature_mean / tb,
              "progressive": Fraction(0), "cascade": (lines_total - sol.first_mean) / tb}
     ladder = " x the cascade ladder" if max(model.cascade.ladder) > 1 else ""
     lines, buckets = ([(c.probability, c.probability_upper, c.first_probability, c.credits / tb,
                         c.free_spin_probability) for c in got] for got in (sol.classes, sol.buckets))
     classes = _window_classes(model, lines, buckets, ladder)
+    if bonus:
+        if not sol.bonus_started[1]:
+            raise ModelError("bonus.trigger", f"{model.bonus.trigger} x {model.symbol_names[model.bonus.symbol]} "
+                             "can never show in the last window of the paid spin's cascades, so the bonus can "
+                             "never start", model.source)
+        classes += started_bonus_classes(model, next(iter(bonus.values())), *sol.bonus_started)
     feature = None
     if sol.free is not None:
         f = sol.free
@@ -312,14 +320,14 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
     mystery = tuple(pj.summarise(level, level.probability, tb) for level in model.mystery)
     q_mean, q_second = pj.mystery_moments(mystery)
     q_rtp = sum((m.rtp for m in mystery), Fraction(0))
-    parts["progressive"] += q_rtp
-    classes += mystery_classes(model, mystery)
+    parts["progressive"] += q_rtp + sum((m.rtp for m in sol.jackpots), Fraction(0))
+    classes += mystery_classes(model, mystery) + jackpot_classes(model, sol.jackpots)
     hit = 1 - (1 - sol.hit) * (1 - sum(level.probability for level in model.mystery))
     mean, second = sol.mean + q_mean, sol.second + 2 * sol.mean * q_mean + q_second
     if sol.exact:
         return _whole_play_analysis(model, started, parts, mean, second, hit, sol.cycle, classes,
-                                    "python (exact cascade chain)", cascade=sol, feature=feature, meters=mystery,
-                                    mystery=mystery)
+                                    "python (exact cascade chain)", cascade=sol, feature=feature,
+                                    meters=mystery + sol.jackpots, mystery=mystery, jackpots=sol.jackpots)
     lines_upper = sol.mean_upper - sol.scatter_upper - sol.feature_upper
     upper = dict(parts, scatters=sol.scatter_upper / tb, feature=sol.feature_upper / tb,
                  cascade=(lines_upper - sol.first_mean) / tb)

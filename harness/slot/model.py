@@ -1118,10 +1118,16 @@ def _cascade(data, names: list[str], reels: int) -> Cascade:
 def _check_cascade(model: SlotModel) -> None:
     """Cascades are analysed on their own chain (harness.slot.cascade): what it does not follow is refused.
 
-    Scatter symbols, free spins and mystery levels are followed (docs/slot_model.md, "Cascades with
-    scatters and free spins").
+    Scatter symbols, free spins, a wheel or pick bonus, mystery levels and jackpot levels won by a
+    scatter's count are followed (docs/slot_model.md, "Cascades with scatters and free spins", "Cascades
+    with a bonus", "Cascades with jackpot levels").
     """
-    _check_alone(model, "cascade", "a cascade model", "Cascades", frozenset({"free_spins", "mystery"}))
+    _check_alone(model, "cascade", "a cascade model", "Cascades",
+                 frozenset({"free_spins", "bonus", "mystery", "jackpot"}))
+    if any(level.on == "line" for level in model.jackpots):
+        raise ModelError("jackpot", "a cascade model has no jackpot levels won on a payline (which window of "
+                         "the cascades would win it is not modelled; not supported together; docs/slot_model.md, "
+                         "Cascades with jackpot levels)")
     if model.both_ways:
         raise ModelError("cascade", "a cascade model has no both-ways pays (a right-to-left win would remove "
                          "the last cells of its line, and which cells a line paid both ways removes is not "
@@ -1141,7 +1147,7 @@ _WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery
 def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
                  allowed: frozenset[str] = frozenset()) -> None:
     """A feature analysed window by window (cascades, both ways) with no other feature beside it
-    but the sections ``allowed`` (cascades follow free spins and mystery levels)."""
+    but the sections ``allowed`` (cascades follow free spins, a bonus, mystery and jackpot levels)."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):

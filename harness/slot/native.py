@@ -200,12 +200,17 @@ class SimGame(_Keep):
         g = self.ptr
         g.reader = READERS[reader]
         fsp = model.free_spins
-        # Without free spins the feature strips are the base strips, and never read.
         if model.heights is None:
-            stages, draws, n_symbols = (base_reelset(model), feature_reelset(model)), None, len(model.symbols)
+            def stage(feature: bool) -> ReelSet:
+                return feature_reelset(model) if feature else base_reelset(model)
+            draws, n_symbols = None, len(model.symbols)
         else:  # every spin draws each reel's height then its stop: a virtual stop of height_reels.reelset
-            stages = (height_reels.reelset(model), height_reels.reelset(model, feature=True))
+            def stage(feature: bool) -> ReelSet:
+                return height_reels.reelset(model, feature=feature)
             draws, n_symbols = height_reels.height_draws(model), EMPTY + 1  # EMPTY cells match no symbol
+        # Without free spins the feature strips are the base strips, never read: built once, not twice.
+        base = stage(False)
+        stages = (base, stage(True) if fsp else base)
         fill_reelset(self, g.base, stages[0], draws)
         fill_reelset(self, g.feature, stages[1], draws)
         if model.ways:  # paid by the ways rule, not through the payline automaton

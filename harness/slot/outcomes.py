@@ -118,7 +118,7 @@ def outcome_classes(play: Play, progressive_weight: int, progressive_rtp: Fracti
     if bonus:
         out += bonus_classes(play, bonus)
     out += mystery_classes(play.model, mystery)
-    out += jackpot_classes(play, jackpots)
+    out += jackpot_classes(play.model, jackpots)
     return out
 
 
@@ -133,10 +133,9 @@ def mystery_classes(model: SlotModel, mystery: tuple) -> list[OutcomeClass]:
     return out
 
 
-def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
+def jackpot_classes(model: SlotModel, jackpots: tuple) -> list[OutcomeClass]:
     """One class per jackpot level (harness.slot.jackpot): won by its count range of the jackpot scatter, or of
     the jackpot line symbol's run on a payline."""
-    model = play.model
     levels = model.jackpots
     out = []
     for level, summary in zip(levels, jackpots):
@@ -151,30 +150,39 @@ def jackpot_classes(play: Play, jackpots: tuple) -> list[OutcomeClass]:
     return out
 
 
-def _feature_class(name: str, award: str, p: Fraction, rtp: Fraction) -> OutcomeClass:
-    """A class of a feature the paid spin starts (exact; no per-line or free-spin figure)."""
-    return OutcomeClass(name=name, kind="feature", award=award, probability=p, probability_upper=p,
-                        base_probability=p, per_line_probability=None, free_spin_probability=None, rtp=rtp)
+def _feature_class(name: str, award: str, p: Fraction, rtp: Fraction, upper: Fraction | None = None) -> OutcomeClass:
+    """A class of a feature the paid spin starts (exact unless ``upper`` is given; no per-line or free-spin
+    figure)."""
+    return OutcomeClass(name=name, kind="feature", award=award, probability=p,
+                        probability_upper=p if upper is None else upper, base_probability=p,
+                        per_line_probability=None, free_spin_probability=None, rtp=rtp)
 
 
 def bonus_classes(play: Play, bonus: dict) -> list[OutcomeClass]:
-    """The bonus started, and one class per prize value (a wheel segment, a pick item) won in it.
+    """The bonus started (by the paid spin's window), and one class per prize value won in it."""
+    base = play.base
+    started = base.share(sum(base.scatter_counts[k] for k in bonus))
+    return started_bonus_classes(play.model, next(iter(bonus.values())), started)
 
-    A prize class's RTP share is what its prizes pay on average
-    (:attr:`~harness.slot.bonus.BonusOutcome.share`); the "started" class
-    carries none, since every credit a bonus pays is some prize's.
+
+def started_bonus_classes(model: SlotModel, outcome, started: Fraction,
+                          started_upper: Fraction | None = None) -> list[OutcomeClass]:
+    """The bonus started with probability ``started`` per play (a lower bound, ``started_upper`` the upper,
+    when bounded), and one class per prize value (a wheel segment, a pick item) won in it.
+
+    ``outcome``: the :class:`~harness.slot.bonus.BonusOutcome`, the same whatever the count that started
+    it.  A prize class's RTP share is what its prizes pay on average
+    (:attr:`~harness.slot.bonus.BonusOutcome.share`); the "started" class carries none, since every
+    credit a bonus pays is some prize's.
     """
-    model, base = play.model, play.base
     b = model.bonus
-    cells = list(bonus)
-    started = base.share(sum(base.scatter_counts[k] for k in cells))
-    outcome = bonus[cells[0]]  # the same bonus whatever the count that started it
+    hi = started if started_upper is None else started_upper
     scatter = model.symbol_names[b.symbol]
     out = [_feature_class(f"{b.kind} bonus {b.trigger}+ x {scatter}", f"{b.kind} prizes x total bet", started,
-                          Fraction(0))]
+                          Fraction(0), hi)]
     for value, p in outcome.prize.items():
         out.append(_feature_class(f"{b.kind} bonus prize {value} x total bet", f"{value} x total bet",
-                                  started * p, started * outcome.share[value]))
+                                  started * p, started * outcome.share[value], hi * p))
     return out
 
 
