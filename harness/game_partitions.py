@@ -23,7 +23,7 @@ the platform cannot fork, the partitions are played in this process, one
 after another, with the same result.  On a Dask cluster (``scheduler``,
 :mod:`harness.cluster`) each task rebuilds its child from the generator's
 engine, seed, stream and position (replay mode), the same child; in
-production mode each partition draws on a fresh production generator there.  Ctrl-C stops at a partition boundary:
+production mode each partition draws on a fresh production generator there.  Ctrl-C stops at the boundary of a block of partitions (:func:`harness.reduction.blocks`):
 the rounds of the whole partitions merged so far are reported, INCOMPLETE.
 """
 from __future__ import annotations
@@ -45,10 +45,20 @@ def _play(index: int):
 
 
 def _leaf(job):
-    """Worker (or this process): partition ``index`` of the prepared run as a tree value
-    (:func:`_value`); ``job`` = (index, keep)."""
-    index, keep = job
-    return _value(_play(index), _PREPARED["adapter"], keep, index)
+    """Worker (or this process): partitions ``first`` to ``end - 1`` of the prepared run (one, or a
+    block: :func:`harness.reduction.blocks`) as one tree value (:func:`_value`); ``job`` = (first,
+    end, keep).  A block's partitions are played one after another and merged here in the run's
+    tree; a partition interrupted ends the block."""
+    from harness.reduction import merge_in_tree
+
+    first, end, keep = job
+    played = []
+    for index in range(first, end):
+        played.append(_play(index))
+        if played[-1].interrupted:
+            break
+    adapter = _PREPARED["adapter"]
+    return _value(merge_in_tree(played, type(adapter).merge), adapter, keep, first)
 
 
 def _value(sim, adapter, keep: bool, index: int):
@@ -307,6 +317,12 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
         _PREPARED.update(adapter=adapter, parts=parts, children=generator.spawn(len(parts)))
 
     exact = {}  # "inputs": the exact class probabilities and labels, from partition 0's note or a template
+    # Blocks of partitions on a local pool (one task each, merged in its worker) when nothing is
+    # taken partition by partition (a checkpoint, a convergence trace); Dask plays them one by one.
+    grouped = scheduler is None and store is None and on_value is None
+    blocked = {a: (b, level) for a, b, level in reduction.blocks(len(parts), workers)} if grouped else {}
+    covered = {i for a, (b, _) in blocked.items() for i in range(a + 1, b)}
+    ends = {a: b for a, (b, _) in blocked.items()}
 
     def leaves():
         like = None  # a simulation of this run: the exact figures a saved partition's tallies go with
@@ -317,8 +333,11 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
                 yield None, reduction.value(counted)
             elif scheduler is not None:
                 yield _play_remote, (remote, recipe, len(parts), index, b - a, keep)
-            else:
-                yield _leaf, (index, keep)
+            elif index in blocked:
+                end, level = blocked[index]
+                yield _leaf, (index, end, keep), level
+            elif index not in covered:
+                yield _leaf, (index, index + 1, keep)
 
     meanwhile = _Meanwhile([alongside, getattr(adapter, "prepare_finish", None)])
 
@@ -337,7 +356,7 @@ def _run(adapter, rounds: int, generator, size: int, *, workers: int, progress, 
         if on_value is not None:
             on_value(index, ex.result(handle))
         if progress is not None:
-            progress(parts[index][1], rounds)
+            progress(parts[ends.get(index, index + 1) - 1][1], rounds)
 
     try:
         with executor(workers, scheduler, local=workers > 1 and _workers.forks()) as ex:

@@ -24,9 +24,10 @@ before the pool starts are theirs at once (no import of scipy, no planning,
 no second checking pass over a text capture per worker).  Spawned workers
 plan and open once each.
 
-Ctrl-C or SIGTERM stops the run at the next partition boundary (workers
-ignore SIGINT; the main process asks them to stop): the report covers
-exactly the whole partitions merged so far.
+Ctrl-C or SIGTERM stops the run at the next boundary of a block of
+partitions (:func:`harness.reduction.blocks`; workers ignore SIGINT, the main
+process asks them to stop): the report covers exactly the whole partitions
+merged so far.
 """
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ def _test_partition(job):
     (:func:`harness.reduction.value`; its note the checkpoint's JSON when ``keep``).
 
     ``job`` = (plan, start, end, source, keep): ``source`` is the rows themselves, or
-    ``(path, device, format)`` of the capture to read them from.
+    ``(path, device, format)`` of the capture to read them from.  A block of partitions
+    (:func:`harness.reduction.blocks`) is one partition here: its rows in one pass.
     """
     from harness.reduction import value
     from harness.sources import rows_per_chunk
@@ -201,12 +203,20 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
                                len(parts))
         saved = store.finished()
     sources_of = {}  # partition -> what it was read from, until taken (for the tests that do not merge)
+    # A block of partitions is tested in one pass (the same accumulators as its partitions merged:
+    # every merge is exact); a checkpoint keeps partitions one by one.
+    grouped = merging and store is None
+    cut = reduction.blocks(len(parts), workers) if grouped else [(i, i + 1, 0) for i in range(len(parts))]
+    ends = {first: end for first, end, _ in cut}  # first partition of a block -> the block's end
 
     def leaves():
         # (a saved partition's rows are still drawn: the stream goes on alike)
-        for index, ((a, b), source) in enumerate(zip(parts, sources(parts))):
+        read = enumerate(sources(parts))
+        for first, end, level in cut:
+            block = [next(read) for _ in range(first, end)]
             if lone is not None:
-                sources_of[index] = source
+                sources_of.update(block)
+            index, source = block[0]
             if not merging:
                 yield None, reduction.value([])
             elif index in saved:
@@ -214,22 +224,25 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
                 _state.loads(saved[index].encode(), fresh)
                 yield None, reduction.value(fresh)
             else:
-                yield _test_partition, (plan, a, b, source, store is not None)
+                if not isinstance(source, tuple) and len(block) > 1:
+                    source = _concatenate([rows for _, rows in block])
+                yield _test_partition, (plan, parts[first][0], parts[end - 1][1], source, store is not None), level
 
-    def take(index, handle):
-        a, b = parts[index]
-        with deferred_signals():  # a partition is taken in whole, on both sides, or not at all
-            if lone is not None:
-                source = sources_of.pop(index)
-                if isinstance(source, tuple):
-                    for c in range(a, b, step):
-                        lone.update(rows_of(c, min(b, c + step)))
-                else:
-                    lone.update(source)
-            if store is not None and index not in saved:
-                store.save(index, ex.result(handle)[1])
+    def take(first, handle):
+        with deferred_signals():  # a block is taken in whole, on both sides, or not at all
+            for index in range(first, ends[first]):
+                a, b = parts[index]
+                if lone is not None:
+                    source = sources_of.pop(index)
+                    if isinstance(source, tuple):
+                        for c in range(a, b, step):
+                            lone.update(rows_of(c, min(b, c + step)))
+                    else:
+                        lone.update(source)
+                if store is not None and index not in saved:
+                    store.save(index, ex.result(handle)[1])
         if progress is not None:
-            progress(b, n)
+            progress(parts[ends[first] - 1][1], n)
 
     try:
         with executor(workers, scheduler if merging else None, local=bool(merging)) as ex:

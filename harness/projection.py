@@ -14,25 +14,29 @@ P - 1 merges (:mod:`harness.reduction`).  Measured on this machine
   small value itself);
 * ``serial``: seconds of the calling process that no worker shares (planning, the report).
 
-On one node of W workers (the local pool), every value passes through the
-calling process: it receives each leaf and each merge's result and sends
-each merge its two halves, about 4 P relays, one after another, while the
-workers compute.  So a run takes
+The workers take the partitions in B tasks, blocks of consecutive partitions
+(:func:`harness.reduction.blocks`: B = P when there are under four partitions per worker), a
+block computed in one task with no merge inside it.  On one node of W
+workers (the local pool), every value passes through the calling process:
+it receives each task's and each merge's result and sends each merge its
+two halves, about 4 B relays, one after another, while the workers
+compute.  So a run takes
 
     T = serial + max(work / W, relay) + depth * (merge + 3 moves)
 
-with ``work`` = P (partition + move) + (P - 1)(merge + 3 moves) the
-workers' share, ``relay`` = (4 P - 3) relays the calling process's, and
+with ``work`` = P partition + B move + (B - 1)(merge + 3 moves) the
+workers' share, ``relay`` = (4 B - 3) relays the calling process's, and
 ``depth`` = ceil(log2 P) the merges still to do after the last partition
-(the tree's height).
+(the tree's height; the last blocks are single partitions).
 
 On a Dask cluster of N such nodes, values go from worker to worker: the
-calling process relays nothing, but about one value per partition crosses
+calling process relays nothing, but about one value per task crosses
 the network (``link_bytes_per_second`` per node, assumed), and the scheduler
-spends ``task_seconds`` on each of the 2 P - 1 tasks (assumed: Dask's
-documentation puts it near a millisecond; it is not measured here):
+spends ``task_seconds`` on each of the 2 B - 1 tasks (assumed: Dask's
+documentation puts it near a millisecond; it is not measured here; B the
+blocks of N W workers):
 
-    T = serial + max(work / (N W), (2 P - 1) task_seconds, P value_bytes / (N link)) + depth * (merge + 3 moves)
+    T = serial + max(work / (N W), (2 B - 1) task_seconds, B value_bytes / (N link)) + depth * (merge + 3 moves)
 
 Nothing here is a promise: each bound is the slowest of what was measured,
 and a busy machine measures slower costs than an idle one.
@@ -87,8 +91,19 @@ def count(units: int, costs: Costs) -> int:
     return -(-int(units) // costs.units)
 
 
-def _work(p: int, costs: Costs):
-    return p * (costs.partition + costs.move) + (p - 1) * (costs.merge + 3 * costs.move)
+def tasks(partitions: int, workers: int) -> int:
+    """Tasks of a run of ``partitions`` on ``workers`` workers: its blocks (:func:`harness.reduction.blocks`).
+
+    >>> [tasks(p, w) for p, w in ((8, 4), (32, 2), (477, 64), (477, 640))]
+    [8, 13, 366, 477]
+    """
+    from harness.reduction import blocks
+
+    return len(blocks(int(partitions), int(workers)))
+
+
+def _work(p: int, b: int, costs: Costs):
+    return p * costs.partition + b * costs.move + (b - 1) * (costs.merge + 3 * costs.move)
 
 
 def _tail(p: int, costs: Costs):
@@ -98,7 +113,8 @@ def _tail(p: int, costs: Costs):
 def node(units: int, workers: int, costs: Costs) -> Projection:
     """``units`` units on one node of ``workers`` local workers (module docstring's first T)."""
     p = count(units, costs)
-    bounds = {"workers": _work(p, costs) / workers, "relay": (4 * p - 3) * costs.relay}
+    b = tasks(p, workers)
+    bounds = {"workers": _work(p, b, costs) / workers, "relay": (4 * b - 3) * costs.relay}
     bound = max(bounds, key=bounds.get)
     return Projection(units, workers, costs.serial + bounds[bound] + _tail(p, costs), bound)
 
@@ -107,13 +123,14 @@ def cluster(units: int, nodes: int, workers: int, costs: Costs, *, link_bytes_pe
             task_seconds=TASK_SECONDS) -> Projection:
     """``units`` units on a Dask cluster of ``nodes`` nodes of ``workers`` workers (the second T)."""
     p = count(units, costs)
-    bounds = {"workers": _work(p, costs) / (nodes * workers), "scheduler": (2 * p - 1) * task_seconds,
-              "network": p * costs.value_bytes / (nodes * link_bytes_per_second)}
+    b = tasks(p, nodes * workers)
+    bounds = {"workers": _work(p, b, costs) / (nodes * workers), "scheduler": (2 * b - 1) * task_seconds,
+              "network": b * costs.value_bytes / (nodes * link_bytes_per_second)}
     bound = max(bounds, key=bounds.get)
     return Projection(units, nodes * workers, costs.serial + bounds[bound] + _tail(p, costs), bound)
 
 
-__all__ = ["Costs", "Projection", "node", "cluster", "depth", "count", "LINK_BYTES_PER_SECOND", "TASK_SECONDS"]
+__all__ = ["Costs", "Projection", "node", "cluster", "depth", "count", "tasks", "LINK_BYTES_PER_SECOND", "TASK_SECONDS"]
 
 
 #: Where a workload is projected: (label, nodes or None for one node's local pool, workers per node).

@@ -21,7 +21,15 @@ does not merge every partition, one after another):
   go from worker to worker;
 * :class:`Inline`, this process: each task runs when submitted.
 
-This process takes each leaf in turn, in order (:func:`reduce`'s
+A task may compute a whole node of the tree, a *block* of 2^l consecutive
+leaves (:func:`blocks`: large blocks first, smaller ones towards the end,
+so that the workers finish together): a battery's block is one pass over
+its rows, a simulation's block its partitions played one after another and
+merged in the same tree in the worker.  Every merge is exact, so the node is
+the same whichever way it was computed, and the run needs fewer tasks,
+merges and values sent from process to process.
+
+This process takes each block in turn, in order (:func:`reduce`'s
 ``on_leaf``: progress, a checkpoint, the tests that do not merge).  An
 interrupt ends the run with the whole leaves taken so far, merged here from
 the largest finished nodes that cover them.
@@ -65,6 +73,15 @@ def unpack(values, merge):
     return out
 
 
+def merge_in_tree(results: list, merge):
+    """``results`` (consecutive segments, a block's: :func:`blocks`) merged in the run's tree: pairs
+    of consecutive ones, level by level, a last one without a pair going up as it is."""
+    while len(results) > 1:
+        results = [merge(*results[i: i + 2]) if i + 1 < len(results) else results[i]
+                   for i in range(0, len(results), 2)]
+    return results[0]
+
+
 def levels(count: int) -> list[int]:
     """Nodes per level of the tree over ``count`` leaves: ``[count, ceil(count / 2), ..., 1]``.
 
@@ -77,6 +94,33 @@ def levels(count: int) -> list[int]:
     return sizes
 
 
+#: The most leaves a block (:func:`blocks`) holds: what a block's outcomes in flight weigh, and how
+#: often the progress bar moves.
+MAX_BLOCK = 8
+
+
+def blocks(count: int, workers: int, largest: int = MAX_BLOCK) -> list[tuple[int, int, int]]:
+    """``[(start, end, level), ...]``: the leaves ``[0, count)`` cut, in order, into nodes of the tree
+    (leaves ``[j 2^level, (j + 1) 2^level)``) each computed as one task on ``workers`` workers.
+
+    A block holds at most ``largest`` leaves and at most 1 / (2 ``workers``) of the leaves still
+    to cut, so blocks shrink towards the end of a run and its workers finish together.
+
+    >>> [(a, b) for a, b, _ in blocks(16, 2)]
+    [(0, 4), (4, 6), (6, 8), (8, 10), (10, 11), (11, 12), (12, 13), (13, 14), (14, 15), (15, 16)]
+    >>> blocks(3, 64)
+    [(0, 1, 0), (1, 2, 0), (2, 3, 0)]
+    """
+    out, start = [], 0
+    while start < count:
+        cap, level = min(int(largest), (count - start) // (2 * max(1, int(workers)))), 0
+        while 2 << level <= cap and start % (2 << level) == 0:
+            level += 1
+        out.append((start, start + (1 << level), level))
+        start += 1 << level
+    return out
+
+
 def reduce(executor, leaves, count: int, merge, on_leaf=None):
     """Compute ``count`` leaves on ``executor`` and merge them in the fixed tree (module docstring).
 
@@ -84,15 +128,18 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
     ----------
     executor : Inline, Processes or harness.cluster.Cluster
     leaves : iterable
-        For each leaf in order, ``(task, job)``: computed as ``task(job)``, which returns a
-        :func:`value`; or ``(None, value)``, a leaf already known (a checkpoint's).  At most
-        ``executor.slots`` leaves are in flight; each is built (drawn outcomes, say) with Ctrl-C held.
+        For each leaf, or block of leaves, in order: ``(task, job)``, a leaf computed as
+        ``task(job)``, which returns a :func:`value`; ``(task, job, level)``, the block of the next
+        ``2**level`` leaves (a node of the tree: its first leaf a multiple of ``2**level``; see
+        :func:`blocks`) computed as ``task(job)``; or ``(None, value)``, a leaf already known (a
+        checkpoint's).  At most ``executor.slots`` of them are in flight; each is built (drawn
+        outcomes, say) with Ctrl-C held.
     merge : callable
         ``merge(a, b)`` of two results (module-level, so a worker can run it).
     on_leaf : callable, optional
-        ``on_leaf(index, handle)`` for each leaf in order, once it is finished
-        (``executor.result(handle)`` is its value); it may raise KeyboardInterrupt to stop the run
-        after that leaf.
+        ``on_leaf(index, handle)`` for each leaf or block in order (``index`` its first leaf), once
+        it is finished (``executor.result(handle)`` is its value); it may raise KeyboardInterrupt
+        to stop the run after that block.
 
     Returns
     -------
@@ -105,7 +152,7 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
     sizes = levels(count)
     top = len(sizes) - 1
     nodes: dict = {}  # (level, j) -> handle; a node is forgotten once its parent is done and taken
-    waiting: dict = {}  # leaf index -> handle, until taken
+    waiting: dict = {}  # first leaf of a block -> (handle, leaves), until taken
     source = iter(leaves)
     submitted = taken = 0
     done = executor.done
@@ -152,19 +199,24 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
     interrupted = False
     try:
         while count:
-            while submitted < count and submitted - taken < executor.slots:
+            while submitted < count and len(waiting) < executor.slots:
                 with deferred_signals():  # a leaf built (drawn) is submitted whole
-                    task, job = next(source)
+                    task, job, *level = next(source)
                     handle = executor.put(job) if task is None else executor.submit(task, job)
-                nodes[(0, submitted)] = waiting[submitted] = handle
-                submitted += 1
+                level = level[0] if level else 0
+                if submitted % (1 << level) or submitted + (1 << level) > count:
+                    raise ValueError(f"a block of 2**{level} leaves cannot start at leaf {submitted} of {count}")
+                nodes[(level, submitted >> level)] = handle
+                waiting[submitted] = handle, 1 << level
+                submitted += 1 << level
             combine()
-            while taken < submitted and done(waiting[taken]):
-                handle = waiting.pop(taken)
+            while taken < submitted and done(waiting[taken][0]):
+                first = taken
+                handle, size = waiting.pop(first)
                 executor.raise_failure(handle)
-                taken += 1
+                taken += size
                 if on_leaf is not None:
-                    on_leaf(taken - 1, handle)
+                    on_leaf(first, handle)
             root = nodes.get((top, 0))
             if root is not None and done(root):
                 break
@@ -347,4 +399,4 @@ class Processes(Inline):
             concurrent.futures.wait(handles, return_when=concurrent.futures.FIRST_COMPLETED)
 
 
-__all__ = ["reduce", "merged", "value", "unpack", "levels", "Inline", "Processes"]
+__all__ = ["reduce", "blocks", "merged", "value", "unpack", "levels", "merge_in_tree", "Inline", "Processes", "MAX_BLOCK"]

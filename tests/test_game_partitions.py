@@ -200,3 +200,22 @@ def test_the_report_work_is_done_while_the_workers_play(small_partitions, monkey
     for workers in (1, 2):
         with pytest.raises(ValueError, match="no such deck count"):
             game_partitions.simulate(game, ROUNDS, rngcore.Generator(SEED, stream=2), workers=workers, alongside=bad)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_blocks_of_partitions_give_the_partitions_one_by_one(monkeypatch, workers):
+    """A local run plays blocks of partitions (harness.reduction.blocks), each merged in its worker
+    in the run's tree: the figures of the same 20 partitions played and merged one by one."""
+    from harness import reduction
+
+    game, rounds = GAMES["baccarat"], 20 * 300
+
+    def run():
+        return _figures(game_partitions.simulate(game, rounds, rngcore.Generator(SEED, stream=5), workers=workers,
+                                                 partition_rounds=300))
+
+    cut = reduction.blocks(20, workers)
+    assert max(b - a for a, b, _ in cut) > 1
+    blocked = run()
+    monkeypatch.setattr(reduction, "blocks", lambda count, workers: [(i, i + 1, 0) for i in range(count)])
+    assert blocked == run() and blocked["rounds"] == rounds

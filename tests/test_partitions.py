@@ -206,3 +206,23 @@ def test_the_workers_battery_is_the_reports_plan_not_planned_again(monkeypatch):
     drawn = run_drawn(spec, "roulette-single", rngcore.Generator(bytes(range(32))), 30_000, alpha=0.01, tests=tests,
                       workers=1)
     assert plans == [1] and drawn.n == 30_000  # the report's plan only (it was planned twice)
+
+
+def test_blocks_of_drawn_partitions_give_the_one_process_report(monkeypatch):
+    """Outcomes drawn here and sent in blocks of partitions (harness.reduction.blocks: 4, 2 and 1
+    partitions of 1,000 rows, across draw chunks of 1,500), each block tested in one pass: the report
+    of the run without --workers."""
+    import rngcore
+    from harness import reduction
+    from harness.partitions import run_drawn
+    from stats.battery import run_battery
+
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", 1_000)
+    monkeypatch.setattr(harness.sources, "CHUNK_VALUES", 1_500)
+    cuts, real = [], reduction.blocks
+    monkeypatch.setattr(reduction, "blocks", lambda *a, **k: cuts.append(real(*a, **k)) or cuts[-1])
+    spec, n, tests = device_spec("roulette-single"), 24_000, ["frequency", "serial-pairs", "gap", "runs-up"]
+    one = run_battery(spec, harness.sources.drawn(spec, rngcore.Generator(SEED, stream=3), n, 1_500), n=n, tests=tests)
+    two = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=3), n, alpha=0.01, tests=tests, workers=2)
+    assert two.to_json() == one.to_json() and two.n == n
+    assert {b - a for a, b, _ in cuts[0]} == {4, 2, 1}

@@ -35,6 +35,14 @@ def test_node_counts_merges_moves_tail_and_serial():
     assert run.seconds == F(101, 10) and run.bound == "workers"
 
 
+def test_node_counts_the_tasks_of_blocks_of_partitions():
+    costs = Costs(units=1, partition=F(1), merge=F(1, 10), value_bytes=1, move=F(1, 10), relay=F(1, 100))
+    # P = 32 on 2 workers: 13 blocks (8, 4, 4, 4, 2, 2, 2 and six single partitions), 12 merges:
+    # work = 32 + 13/10 + 12 (4/10) = 38.1 -> 19.05; relay = 49/100; tail = 5 (4/10) = 2
+    run = node(32, 2, costs)
+    assert run.seconds == F(2105, 100) and run.bound == "workers"
+
+
 def test_node_is_relay_bound_when_values_are_large():
     costs = Costs(units=1, partition=F(1), merge=0, value_bytes=1, move=F(1, 100), relay=F(1, 10))
     # P = 64 on 64 workers: work = 64 (1 + 1/100) + 63 (3/100) = 66.53 -> 1.04; relay = 253/10 = 25.3

@@ -153,3 +153,39 @@ def test_the_values_folder_of_a_killed_run_is_removed_by_the_next_run():
     with reduction.Processes(1) as ex:
         assert os.path.isdir(ex.folder) and os.path.basename(ex.folder).startswith(f"rngcert-values-{os.getpid()}-")
     assert not os.path.exists(stale) and not os.path.exists(ex.folder)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 64])
+def test_blocks_are_nodes_of_the_tree_covering_the_leaves_in_order(workers):
+    assert reduction.blocks(0, workers) == []
+    for count in range(1, 70):
+        cut = reduction.blocks(count, workers)
+        assert [a for a, _, _ in cut] == [0, *[b for _, b, _ in cut[:-1]]] and cut[-1][1] == count
+        for a, b, level in cut:
+            assert b - a == 1 << level and a % (b - a) == 0 and b - a <= reduction.MAX_BLOCK
+        assert all(b - a == 1 for a, b, _ in cut[-2 * workers:])  # the last blocks single leaves
+    assert max(b - a for a, b, _ in reduction.blocks(32, 2)) == reduction.MAX_BLOCK
+
+
+def _block(span):
+    """A block's task: its leaves merged in the block, in the run's tree."""
+    first, end = span
+    return reduction.value(reduction.merge_in_tree([("leaf", i) for i in range(first, end)], _join))
+
+
+@pytest.mark.parametrize("count", [9, 16, 27])
+def test_a_run_of_blocks_makes_the_tree_of_its_leaves(count):
+    cut = reduction.blocks(count, 2)
+    assert any(level for _, _, level in cut)
+    for executor in (reduction.Inline(), reduction.Processes(2)):
+        taken = []
+        with executor as ex:
+            values, done, interrupted = reduction.reduce(ex, ((_block, (a, b), level) for a, b, level in cut), count,
+                                                         _join, lambda index, handle: taken.append(index))
+        assert taken == [a for a, _, _ in cut] and done == count and not interrupted
+        assert _shape(reduction.unpack(values, _join)) == _expected(count), executor
+
+
+def test_a_block_must_be_a_node_of_the_tree():
+    with reduction.Inline() as ex, pytest.raises(ValueError, match="cannot start at leaf 1"):
+        reduction.reduce(ex, iter([(_leaf, 0), (_block, (1, 3), 1)]), 4, _join)
