@@ -96,7 +96,8 @@ COMPOSITION = Strategy("composition", "the composition-dependent optimum on a fu
                                       "five first cards: each area's first decision by its best exact value (this "
                                       "action, then basic strategy), the switch where it raises the sum of the two "
                                       "areas' values; its return is exact for that fresh shoe, splits as the "
-                                      "published analysers value them (docs/table_games.md); about half an hour of CPU; "
+                                      "published analysers value them (docs/table_games.md); an estimated half hour of CPU for 6 decks (from a timed "
+                                      "sample; no full-size run is timed yet); "
                                       "not simulated")
 MAIN_NOTE = ("one area's net per unit on it (the other area has the same law; the mean is the return per unit "
              "staked on the pair), exact for an infinite shoe: each area by its basic strategy, the switch by the "

@@ -193,7 +193,6 @@ class TwentyOneGame(Game):
     shoe_rules: str = ""
     main_rules: tuple[str, ...] = ()
     strategies = (BASIC, TABLE, COMPOSITION)
-    no_composition = ""      # why a game without the composition strategy has none
     chunk = 1 << 20
     fixed_decks: int | None = None
     deck = (52, 16)          # cards and ten-value cards per deck
@@ -248,11 +247,6 @@ class TwentyOneGame(Game):
     def read_chart(self, text: str, where: str, choices: dict):
         """The player's chart as a strategy (``choices``: the game's other options)."""
         return tw.read_chart(text, where)
-
-    def strategy_file(self, strategy, options: dict) -> tuple:
-        if strategy == COMPOSITION.name and all(s.name != COMPOSITION.name for s in self.strategies):
-            raise ValueError(f"{self.name}: --strategy composition is not offered: {self.no_composition}")
-        return super().strategy_file(strategy, options)
 
     def _composition(self, strategy, rules: tw.Rules, decks: int):
         """The composition strategy's play of a full shoe, if that is the strategy."""
