@@ -302,9 +302,11 @@ class TwentyOneGame(Game):
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
         main = self.main_bet(rules, source, chart) if play is None else self.composition_main(rules, play, source, decks)
-        played = chart if play is None else play.strategy
-        if played is None and not (rules.hole_card or rules.switch):   # the insurance's play: basic strategy
-            played = infinite(rules)[1]
+        played = None           # the seat's play the insurance depends on (no hole card, one area)
+        if not (rules.hole_card or rules.switch):
+            played = chart if play is None else play.strategy
+            if played is None:
+                played = infinite(rules)[1]
         bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck, rules, played,
                                        finite=play is not None), *self.side_bets(decks),
                 *(self.behind_bets(rules, chart if play is None else play.strategy, behind) if behind else ()))
