@@ -295,8 +295,10 @@ def test_deluxe_blackjack_rules_and_pairs():
 
 @pytest.mark.slow
 def test_deluxe_eight_deck_shoe_returns_less_than_the_sheet_claims():
-    # 001 補足説明: "maximum RTP 99.53 %".  The full 8-deck shoe played by its exact
-    # composition (the most a fresh shoe returns) gives 99.5171 % (about ten CPU minutes).
+    # 001 補足説明: "maximum RTP 99.53 %".  The full 8-deck shoe, every decision played by its
+    # exact composition-dependent value (split hands by the analysers' approximation, the module
+    # doc of harness.games.twentyone), gives 99.5171 %; --strategy composition, which plays only
+    # the first decision so, 99.5152 % (tests/test_games_twentyone_composition.py).
     game = GAMES["deluxe-blackjack"]
     e = tw.expected_return(tw.first_round(game.game_rules(), tw.FiniteShoe.decks(8)))
     assert round(float(1 + e) * 100, 4) == 99.5171

@@ -68,12 +68,12 @@ def amounts(stake, net):
 
 
 def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas=1, max_hands=4, surrender=True,
-              busts_returned=False, dealer_stops="bust", bets=None, follow=(False, False)):
+              busts_returned=False, dealer_stops="settled", bets=None, follow=(False, False)):
     """[(bet, stake, returned, collected, paid)] of a round dealt ``cards`` with ``actions`` (see the doc;
     ``busts_returned``: 12-ロ read for the whole area, option split-busts=returned; ``dealer_stops``: the
-    dealer draws nothing when every hand busted (``bust``, 10-ハ), also when each is surrendered or a
-    blackjack (``settled``, Pennsylvania's 002 § 549.13(c)), only when every hand is a blackjack
-    (``naturals``, Deluxe's 001 注意事項));
+    dealer draws nothing when every hand is settled, busted (10-ハ), surrendered, a blackjack or paid
+    even money (``settled``: no drawn card changes them, the C round's rule; Pennsylvania's 002
+    § 549.13(c)), or only when every hand is a blackjack (``naturals``, Deluxe's 001 注意事項));
     ``bets``: the bets placed, for Deluxe Blackjack (001: the seat's ``main``, ``pairs`` by any customer
     on 001's pay table, each ``bet_behind`` following the seat: its insurance its own decision after the
     seats', its stake added to a double or a split by ``follow`` = (follow double, follow split); with
@@ -153,11 +153,11 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                 h["cards"].append(draw())
             i += 1
     every_hand_busted = all(total(h["cards"]) > 21 for h in hands)   # 10-ハ: settled at once, notwithstanding イ
-    if not hole and not every_hand_busted:
+    if not hole and not every_hand_busted and not all(h["even"] for h in hands):   # 7-イ: paid at once
         dealer.append(draw())                                      # 10-イ
     blackjacks = [not h["split"] and natural(h["cards"]) for h in hands]
-    stops = {"bust": [total(h["cards"]) > 21 for h in hands], "naturals": blackjacks,
-             "settled": [total(h["cards"]) > 21 or h["gave_up"] or b for h, b in zip(hands, blackjacks)]}
+    stops = {"naturals": blackjacks,
+             "settled": [total(h["cards"]) > 21 or h["gave_up"] or h["even"] or b for h, b in zip(hands, blackjacks)]}
     if not peeked_blackjack and not all(stops[dealer_stops]):
         while total(dealer) < 17 or (h17 and total(dealer) == 17 and soft(dealer)):
             dealer.append(draw())                                  # 10-ロ (2-9-ロ)
@@ -302,11 +302,11 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
 @pytest.mark.parametrize("split_busts", ["lost", "returned"])
 def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_reference(split_busts, random_choices):
     # 12-ロ: the original stake is the area's, whichever split hand busted: the first hand busts, a
-    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 3896).
+    # later one stands, the dealer's card makes a blackjack (the random customer meets it by round 729).
     rules = rules_for("blackjack")
     checked = rules.check_options({"deal": "no-hole-card", "surrender": "no", "split_busts": split_busts})
-    g = rngcore.Generator(SEED, stream=12)
-    for n in range(4000):
+    g = rngcore.Generator(SEED, stream=14)
+    for n in range(1000):
         r = play(rules, g, checked, round_id=n)
         record = r.outcome.record
         assert settlements(r) == reference(record["cards"], record["actions"], hole=False, surrender=False,
@@ -807,15 +807,17 @@ def _events_digest(game, options, rounds, stream):
 #: (game, options, rounds, stream) -> the digest of their events, pinned on the engine as it was before its
 #: play and settlement were moved onto the game modules' functions (the journals must not change); the two
 #: no-hole-card pins re-pinned when a round whose hands all bust stopped dealing the dealer's second card
-#: (10-ハ, 2-9-ハ: its journaled cards end with the customer's), the hole-card pins unchanged by it.
-BASIC_PINS = {("blackjack", (), 60, 1): "1cb31d3d6ac4d22dfd54ce7929e3dca61b35576134ca8e96c906cf191ae15f2d",
-              ("blackjack-switch", (), 40, 2): "96428091b6f11c71a6863856cd24c1c46fe2786804df897f6f619d2e6351ad1a"}
+#: (10-ハ, 2-9-ハ: its journaled cards end with the customer's), the hole-card pins unchanged by it; all
+#: re-pinned when the dealer stopped drawing to hands settled already and dealing the second card after
+#: even money (the C round's cards, docs/rounds.md: a round's cards changed, so the rounds after it too).
+BASIC_PINS = {("blackjack", (), 60, 1): "ad143778c6528837ce757f6f8f4ee684e35b66b5eafe390e8d2cd6196bda9fde",
+              ("blackjack-switch", (), 40, 2): "d7d2d0f57c55b61a93ad7b6d885388d78b155df03aeb62a8dc80d9b349a7cc75"}
 RANDOM_PINS = {
-    ("blackjack", (), 150, 3): "f5e787cf691b9e243284d1453a79b9ea29bbfbf605826165938272d441443cc7",
+    ("blackjack", (), 150, 3): "cca71c3cdd7c6dd9636a12ddc5bfab2a0bc8a8e88d97e89fa45cc759977618af",
     ("blackjack", (("deal", "no-hole-card"), ("dealer", "h17"), ("blackjack-pays", "6to5")), 150, 3):
-        "9847e0664b5ad922ab95ecf830bd19394c13093e5531cf0fa0a00366e1431862",
+        "a7a3d04fd274002f9fff536983222fd02ff82ed8eac31d128ed5524ac449d606",
     ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
-        "4ef304b61406456b724cdba18983fe1189055aa564762546c208d43dc3de6df6"}
+        "2c3ca8e7f9afe6ad1f7f4384a47c3a8c9bbc2e0d549c178542698f827bb9c90a"}
 
 
 def test_basic_strategy_journals_are_pinned():
@@ -870,6 +872,7 @@ def c_engine_agrees(game, options, rounds, stream):
     checked = rules.check_options(options)
     table = c_table(rules, checked)
     g = rngcore.Generator(SEED, stream=stream)
+    mains = []
     for n in range(rounds):
         r = play(rules, g, checked, round_id=n + 1, bets=C_BETS.get(game, BETS.get(game, [Bet("ann", "main", MAIN)])))
         codes = r.outcome.record["cards"]
@@ -878,9 +881,15 @@ def c_engine_agrees(game, options, rounds, stream):
         assert (mine["main"], mine.get("main_2", F(0))) == (a, b), r.outcome.shown
         if "bet_behind" in mine:
             assert mine["bet_behind"] == behind, r.outcome.shown
-        assert used <= len(codes)
+        # the cards the C round takes, card for card (docs/rounds.md), but where the rounds' dealer
+        # draws to settled hands: Deluxe's to a busted seat too (001 注意事項: only a seat of
+        # blackjacks stops him), Pontoon's to a pontoon, a surrender or a rescue
+        assert used == len(codes) if game not in ("deluxe-blackjack", "pontoon") else used <= len(codes), \
+            r.outcome.shown
         labels = rules.game.side_labels_of(side)
         assert all(r.outcome.features[k] == v for k, v in labels.items() if k in r.outcome.features), r.outcome.shown
+        mains.append(r.outcome.features["main"])
+    return mains
 
 
 @pytest.mark.parametrize("game,options", [
@@ -897,6 +906,42 @@ def test_basic_rounds_play_as_the_c_engine_plays_the_same_cards(game, options):
 @pytest.mark.parametrize("options", [{}, {"double-cards": "any", "das": "no"}])
 def test_basic_pontoon_rounds_play_as_the_c_engine_plays_the_same_cards(options):
     c_engine_agrees("pontoon", options, 1000, 32)
+
+
+def surrenders(hand, up, ctx, allowed):
+    """A strategy that leaves most rounds settled but not busted: surrender where allowed, else hit
+    below 17."""
+    if tw.SURRENDER in allowed:
+        return tw.SURRENDER
+    return tw.HIT if tw.total(hand)[0] < 17 and tw.HIT in allowed else tw.STAND
+
+
+@pytest.mark.parametrize("game,options", [("blackjack", {"deal": "no-hole-card", "even-money": "take"}),
+                                          ("blackjack", {"even-money": "take"}),
+                                          ("blackjack-switch", {"deal": "no-hole-card"})])
+def test_settled_rounds_take_the_cards_the_c_round_takes(monkeypatch, game, options):
+    """Every hand settled, none compared with the dealer's total (surrendered, a blackjack, even money):
+    the dealer draws nothing, and without the hole card deals the second card but after even money;
+    the rounds and the C round take the same cards from the same seeded shoes."""
+    rules = rules_for(game)
+    monkeypatch.setattr(rules.engine, "chart", lambda game_rules: surrenders)
+    mains = c_engine_agrees(game, options, 300, 34)
+    assert sum(m in ("surrender", "blackjack_3to2", "pontoon", "even_money") for m in mains) > 30
+
+
+@pytest.mark.parametrize("deal", ["hole-card", "no-hole-card"])
+def test_even_money_ends_the_round_where_the_c_round_ends_it(deal):
+    """7-イ: even money is paid at once; no second card (no hole card) and no drawing follow."""
+    from rngcore.devices.cards import encode
+
+    rules = rules_for("blackjack")
+    checked = rules.check_options({"deal": deal, "even-money": "take"})
+    hole = [encode(6, 1)] if deal == "hole-card" else []
+    record = {"cards": [encode(1, 0), encode(1, 1), encode(13, 2)] + hole, "actions": ["even-money"]}
+    dealt = rules.engine.round_dealt("standard", record, **checked)
+    assert dealt.features["main"] == "even_money"
+    pad = [encode(5, 3), encode(4, 3), encode(9, 3)]          # the dealer would draw to A-6 or A-5
+    assert c_table(rules, checked).round_areas(record["cards"] + pad)[2] == len(record["cards"])
 
 
 def test_a_pairs_basic_surrender_is_the_strategys_first_decision(monkeypatch):

@@ -8,7 +8,8 @@ Pontoon changes in the family's math is :mod:`harness.games.twentyone_pontoon`; 
 What is exact, precisely: ``main`` for an **infinite Pontoon shoe** (48-card decks, the 10s
 removed: 4 of each A..9 and 12 ten-value cards per deck) played by its computed basic
 strategy (total, softness, card count and the 6-7-8 / 7-7-7 candidates; suits not looked
-at), splits exact there; ``insurance`` for the first round of a full ``--decks`` shoe.
+at), splits exact there; ``insurance`` on the same shoe under the same strategy, the rounds whose
+hands all bust (no second card, 3-8 applying 2-9-ハ) lost (:mod:`harness.games.twentyone_insurance`).
 
 Readings where the seed is silent (each in the table's notes and docs/table_games.md): a
 surrendered hand loses its whole stake to a dealer pontoon (3-10-ロ grants the half only

@@ -324,7 +324,8 @@ class Dealer:
 
     def __init__(self, rules: Rules, shoe):
         self.rules, self.shoe = rules, shoe
-        self._cache: dict = {}
+        self._cache: dict = {}     # the law as fractions (the outcome distributions' callers)
+        self._counted: dict = {}   # a finite shoe's law as integers over one denominator (the stand values)
 
     def distribution(self, removed: tuple, up: int) -> tuple[Fraction, ...]:
         """P(outcome) for the dealer with ``up`` showing, the cards in ``removed`` (incl. ``up``) gone."""
@@ -342,10 +343,9 @@ class Dealer:
     def counts(self, removed: tuple, up: int) -> tuple[tuple[int, ...], int]:
         """:meth:`distribution` on a finite shoe as (integer numerators, their one denominator)."""
         key = (removed, up)
-        counted = self.__dict__.setdefault("_counted", {})
-        found = counted.get(key)
+        found = self._counted.get(key)
         if found is None:
-            found = counted[key] = self._count(removed, of(up))
+            found = self._counted[key] = self._count(removed, of(up))
         return found
 
     def _count(self, removed: tuple, hand: tuple) -> tuple[tuple[int, ...], int]:
@@ -357,10 +357,8 @@ class Dealer:
         (``csrc/kernels/twentyone_dealer.c``, 256-bit integers), and only the 8 results are
         fractions (:meth:`_play`, the Fractions at every step, is its reference in the tests)."""
         left = self.shoe.left(removed)
-        if min(left) < 0:
-            # more cards gone than the shoe holds: a state the split recursion values at
-            # probability 0 (Evaluator.pair_split's level past the last pair card)
-            return (0,) * OUTCOMES, 1
+        if min(left) < 0:       # fail closed: no play removes a card the shoe does not hold
+            raise ValueError(f"the dealer's law: more cards gone than {self.shoe} holds ({removed})")
         n = sum(left)
         scale, denominator = _dealer_scale(n)
         out = ffi.new("uint64_t[]", lib.KERN_TWD_OUTCOMES * lib.KERN_TWD_LIMBS)
@@ -644,6 +642,8 @@ class Evaluator:
                 return Fraction(0)
             q, a, b = level(k)
             rest = a + (1 - q) * pending(hands, waiting - 1, k)
+            if not q:           # no x left (b is 0): no level past the last pair card
+                return rest
             if can_resplit and hands < rules.max_hands:
                 return rest + q * pending(hands + 1, waiting + 1, k + 1)
             return rest + b + q * pending(hands, waiting - 1, k + 1)
@@ -730,6 +730,8 @@ class Evaluator:
                 return {(Fraction(0), 0): Fraction(1)}
             q, a, b = level(k)
             out = combine(a, pending(hands, waiting - 1, k))
+            if not q:           # no x left (b is empty): no level past the last pair card
+                return out
             if can_resplit and hands < rules.max_hands:
                 more = {key: q * m for key, m in pending(hands + 1, waiting + 1, k + 1).items()}
             else:
@@ -822,6 +824,8 @@ class Evaluator:
                 return {Fraction(0): Fraction(1)}
             q, a, b = level(k, o)
             out = convolve(a, pending(hands, waiting - 1, k, o))
+            if not q:           # no x left (b is empty): no level past the last pair card
+                return out
             if can_resplit and hands < rules.max_hands:
                 more = {net: q * m for net, m in pending(hands + 1, waiting + 1, k + 1, o).items()}
             else:

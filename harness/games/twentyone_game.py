@@ -15,7 +15,9 @@ What is exact, precisely:
   comparing exact fractions).  With an infinite shoe split hands are
   independent, so re-splits are exact too.  The finite shoe's whole first
   round is not computed here (single decisions are: ``twentyone.Evaluator``).
-* ``insurance`` and the side bets: exact for the first round of a full shoe.
+* the side bets and ``insurance``: exact for the first round of a full shoe; without the hole card
+  insurance is exact under the strategy analysed, on the main bet's shoe (a round whose hands all
+  bust deals no second card and loses it: :mod:`harness.games.twentyone_insurance`).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import numpy as np
 from rngcore.devices import cards as device_cards
 from harness.games import twentyone as tw
 from harness.games import twentyone_composition as tc
+from harness.games import twentyone_insurance as ti
 from harness.games import twentyone_pontoon as pt
 from harness.games import twentyone_pontoon_chart as pc
 from harness.games.twentyone_table import TwentyOneTable, net_of, side_cards
@@ -136,14 +139,31 @@ def composition_result(rules: tw.Rules, play: tc.CompositionPlay, source: str, d
         f"{float(1 + basic) * 100:.4f}% on this shoe"))
 
 
-def insurance_result(decks: int, pays: Fraction, source: str, deck: tuple[int, int] = (52, 16)) -> BetResult:
-    """Insurance on every hand with an ace up: wins if the hole card is ten-valued (``deck``: cards
-    and ten-value cards per deck; Pontoon's (48, 12))."""
-    n = deck[0] * decks - 1
-    tens = deck[1] * decks
-    return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
-                                           OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))),
-                     note="exact for the first round of a full shoe; insurance taken whatever the player holds")
+def insurance_result(decks: int, pays: Fraction, source: str, deck: tuple[int, int] = (52, 16),
+                     rules: tw.Rules | None = None, strategy=None, finite: bool = False) -> BetResult:
+    """Insurance on every hand with an ace up: it wins if the dealer's second card is ten-valued
+    (``deck``: cards and ten-value cards per deck; Pontoon's (48, 12)).  With the hole card that is
+    the hole card of the first round of a full shoe.  Without it (``rules``) the card is not dealt
+    when every hand of the seat busted (000 1-10-ハ), and the insurance is lost: the law of
+    :func:`harness.games.twentyone_insurance.insurance_law` with the seat playing ``strategy``, on the
+    main bet's shoe (``finite``: the full ``decks``-deck shoe, else the infinite shoe)."""
+    if rules is None or rules.hole_card or rules.switch:
+        n, tens = deck[0] * decks - 1, deck[1] * decks
+        note = "exact for the first round of a full shoe; insurance taken whatever the player holds"
+        if rules is not None and not rules.hole_card:
+            note += ("; without the hole card an upper bound: a round whose hands all bust deals no second card "
+                     "and loses the insurance (000 1-10-ハ; not computed for a pair of areas)")
+        return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
+                                               OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))), note=note)
+    shoe = tw.FiniteShoe.decks(decks, deck[1]) if finite else tw.InfiniteShoe((1,) * 9 + (deck[1] // 4,))
+    law = ti.insurance_law(rules, shoe, strategy, pt.allowed_actions if rules.pontoon else tw.allowed_actions)
+    where = f"the first round of a full {decks}-deck shoe" if finite else "an infinite shoe (the main bet's)"
+    return BetResult("insurance", source, (OutcomeClass("win", law["win"], pays),
+                                           OutcomeClass("busted", law["busted"], Fraction(-1)),
+                                           OutcomeClass("lose", law["lose"], Fraction(-1))),
+                     note=(f"exact for {where}, insurance taken on every hand, the seat playing the strategy "
+                           "analysed; 'busted': every hand of the seat busted, so the dealer's second card is not "
+                           "dealt (000 1-10-ハ) and the insurance is lost (1-6-ロ)"))
 
 
 def pair_kind(a: int, b: int) -> str:
@@ -276,7 +296,13 @@ class TwentyOneGame(Game):
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
         insurance = self.entry("insurance_pays")
         main = self.main_bet(rules, source, chart) if play is None else self.composition_main(rules, play, source, decks)
-        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck), *self.side_bets(decks),
+        played = None           # the seat's play the insurance depends on (no hole card, one area)
+        if not (rules.hole_card or rules.switch):
+            played = chart if play is None else play.strategy
+            if played is None:
+                played = infinite(rules)[1]
+        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck, rules, played,
+                                       finite=play is not None), *self.side_bets(decks),
                 *(self.behind_bets(rules, chart if play is None else play.strategy, behind) if behind else ()))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite" if play is None else f"full {decks}-deck",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}

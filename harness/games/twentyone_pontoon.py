@@ -347,10 +347,3 @@ def chart(strategy: PontoonStrategy) -> dict:
     for t in range(12, 21):
         rows[f"doubled {t}"] = [strategy.cells[(up, t, False, 0, None, Context(False, False, True))] for up in ups]
     return table
-
-
-def insurance_law(decks: int) -> tuple[Fraction, Fraction]:
-    """(P win, P lose) of insurance with an ace up, first round of a full Pontoon shoe (3-6)."""
-    n = 48 * decks - 1
-    return Fraction(12 * decks, n), Fraction(n - 12 * decks, n)
-

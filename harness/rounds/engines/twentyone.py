@@ -487,10 +487,12 @@ class TwentyOneRounds(RoundEngine):
         if not dealer_bj_known:
             self._customer(hands, upv, against, rules, decide, decision, shoe)
         # the dealer's hand, unless every hand busted (10-ハ, 2-9-ハ: settled at once, notwithstanding
-        # 10-イ, so not even the second card is dealt), its drawing cannot change the round otherwise
-        # (dealer_draws) or a blackjack was found at the peek
+        # 10-イ, so not even the second card is dealt) or was paid even money (7-イ: at once, the seat's
+        # round over), its drawing cannot change the round otherwise (dealer_draws) or a blackjack was
+        # found at the peek: the cards the game's C round takes, card for card
         every_hand_busted = all(h.bust for h in hands)
-        if not rules.hole_card and not every_hand_busted:
+        paid_even_money = all(h.even_money for h in hands)
+        if not rules.hole_card and not (every_hand_busted or paid_even_money):
             dealer.append(shoe.draw())                                 # 10-イ: the second card face up
         if not dealer_bj_known and self.dealer_draws(hands):
             while not tw.dealer_stands(hand_of(dealer), rules.hit_soft_17):
@@ -499,7 +501,8 @@ class TwentyOneRounds(RoundEngine):
         features = self._settle(hands, dealer, insured, rules, firsts, seconds)
         d_hand = hand_of(dealer)
         d_total = (self.natural_word if tw.is_natural(d_hand) else
-                   "every hand busted: no second card" if len(dealer) == 1 else str(tw.total(d_hand)[0]))
+                   str(tw.total(d_hand)[0]) if len(dealer) > 1 else
+                   "even money: no second card" if paid_even_money else "every hand busted: no second card")
         text = "; ".join(f"{h.describe()}{' doubled' if h.doubled else ''}: {features[self._slot(h)]}"
                          for h in hands)
         return Dealt(features, f"{text}; dealer {shown(dealer)} ({d_total})",
@@ -586,10 +589,12 @@ class TwentyOneRounds(RoundEngine):
         here (Deluxe's bet-behind insures on its own)."""
 
     def dealer_draws(self, hands) -> bool:
-        """Whether the dealer draws to the hands the customer's choices left: unless every hand busted
-        (000 第2 1-10-ハ, 2-9-ハ; a pontoon, a surrender or a rescue still sees the dealer draw, as the
-        text says)."""
-        return not all(h.bust for h in hands)
+        """Whether the dealer draws to the hands the customer's choices left: only when a hand stands to
+        be compared with the dealer's total (11-イ).  Every hand busted, 10-ハ (2-9-ハ) settles at once;
+        a hand already settled (a blackjack, 5-ハ; even money, 7-イ; a surrender, 9-ハ; a rescue) is not
+        changed by the dealer's total, so the round draws no card for it, as the game's C round does
+        (docs/rounds.md; Pontoon's rounds keep the literal reading)."""
+        return any(not (h.bust or h.natural or h.even_money or h.surrendered or h.rescued) for h in hands)
 
     def chart(self, rules: tw.Rules) -> tw.TableStrategy:
         """The computed basic strategy ``strategy=basic`` plays (:func:`basic_chart`)."""

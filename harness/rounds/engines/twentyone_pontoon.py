@@ -109,6 +109,12 @@ class PontoonRounds(TwentyOneRounds):
     def chart(self, rules: tw.Rules) -> pt.PontoonStrategy:
         return pontoon_chart(rules)
 
+    def dealer_draws(self, hands) -> bool:
+        """Unless every hand busted (3-8 applying 2-9-ハ): a pontoon, a surrender or a rescue still sees
+        the dealer draw, as the text says.  (The game's C round draws only to a hand left standing, so
+        here a round of settled hands takes more cards than it; docs/rounds.md.)"""
+        return not all(h.bust for h in hands)
+
     def allowed(self, rules: tw.Rules, up: int, h: Hand, ctx: tw.Context, room: bool) -> tuple[str, ...]:
         """:func:`harness.games.twentyone_pontoon.allowed_actions`: a doubled hand keeps or is rescued."""
         return pt.allowed_actions(rules, up, h.hand, tw.Context(h.split, False, True) if h.doubled else ctx, room)

@@ -1,0 +1,137 @@
+"""Insurance without the hole card: the rounds in which the dealer's second card is never dealt.
+
+Insurance (000 第2 1-6; Pontoon 3-6) is offered when the upcard is an ace and wins when the
+dealer's second card "proves to be" a ten-value card (6-ロ: 点数が10点であることが明らかとなった
+場合に…勝ち、それ以外の場合に…負け).  With the hole card that card is dealt before anyone acts.
+Under the no-hole-card rule it is dealt after the seat has played (10-イ), and not at all when
+every hand of the seat has busted: the round is then settled at once, notwithstanding 10-イ
+(10-ハ; Pontoon through 3-8).  Nothing proves the card a ten, so the insurance is lost
+("それ以外の場合"), as the rounds settle it.  An insurance's law for the first round of a fresh
+shoe is therefore
+
+* ``win``:  P(a ten-value card next) - P(every hand busts and a ten-value card next),
+* ``busted``: P(every hand busts) (lost; no second card),
+* ``lose``: the rest,
+
+where "next" is the card the dealer would have dealt himself: the cards are a uniform random
+ordering, so the card after the seat's last is the one 10-イ deals.  The seat's hands depend on
+its strategy; they are played here exactly as the round plays them (000 1-9: a split deals
+each of the two hands its second card at once and completes the hands last split first, the
+rounds' and the C round's order), every card drawn from the cards then left, so the figure is
+exact on a finite shoe, splits included, and on an infinite shoe.  A path on which a hand
+ends without busting (a stand, a double that holds, a surrender, a blackjack, Pontoon's
+rescue or its 21) contributes nothing, which keeps the walk small.
+
+Even money (1-7) is paid at once on a blackjack against the ace, before any second card, and
+a blackjack never busts: its figure is the main bet's and does not change.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+from harness.games import twentyone as tw
+from harness.games.twentyone import ACE, SPLIT, TEN, Context, add, hard_total, of
+
+
+def busted_rounds(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowed_actions) \
+        -> tuple[Fraction, Fraction]:
+    """(P(every hand busts), P(every hand busts and the next card is ten-valued)) given an ace up.
+
+    Parameters
+    ----------
+    rules : Rules
+        A rule set without the hole card (with it the second card is dealt before the play).
+    shoe : FiniteShoe or InfiniteShoe
+        The full shoe of the first round.
+    strategy : callable
+        ``strategy(hand, up, context, allowed) -> action``, as the round asks it.
+    allowed : callable
+        The actions open to a hand (``allowed(rules, up, hand, context, may_split)``; Pontoon's
+        :func:`harness.games.twentyone_pontoon.allowed_actions` adds the rescue).
+
+    Returns
+    -------
+    tuple of Fraction
+        Both probabilities conditional on the upcard being an ace.
+    """
+    if rules.hole_card:
+        raise ValueError("busted_rounds: with the hole card the dealer's second card is dealt before the play")
+    if rules.switch:
+        raise ValueError("busted_rounds: one area only (a pair of areas settles against one second card)")
+    walk = _Walk(rules, shoe, strategy, allowed)
+    up = of(ACE)
+    busted = with_ten = Fraction(0)
+    for c1, p1 in shoe.draws(up):
+        for c2, p2 in shoe.draws(add(up, c1)):
+            hand = of(c1, c2)
+            if tw.is_natural(hand):
+                continue                    # a blackjack never busts
+            b, t = walk.hand(add(add(up, c1), c2), hand, Context(), (), 1)
+            busted += p1 * p2 * b
+            with_ten += p1 * p2 * t
+    return busted, with_ten
+
+
+def insurance_law(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowed_actions) \
+        -> dict[str, Fraction]:
+    """The law of one insurance with an ace up (the module doc): ``win``, ``busted``, ``lose``."""
+    ten = shoe.probability(of(ACE), TEN)
+    busted, with_ten = busted_rounds(rules, shoe, strategy, allowed)
+    return {"win": ten - with_ten, "busted": busted, "lose": 1 - ten - busted + with_ten}
+
+
+class _Walk:
+    """The seat's play of its hands (memoised: on a finite shoe the cards gone are part of the key)."""
+
+    def __init__(self, rules: tw.Rules, shoe, strategy, allowed: Callable):
+        self.rules, self.shoe, self.strategy, self.allowed = rules, shoe, strategy, allowed
+        self._memo: dict = {}
+
+    def hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int) \
+            -> tuple[Fraction, Fraction]:
+        key = (self.shoe.key(removed), hand, ctx, waiting, held)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._hand(removed, hand, ctx, waiting, held)
+        return found
+
+    def _hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int) \
+            -> tuple[Fraction, Fraction]:
+        """(P(this hand and every hand after it busts), jointly with a ten next) from ``hand``."""
+        rules, up = self.rules, ACE
+        acts = self.allowed(rules, up, hand, ctx, held < rules.max_hands)
+        act = acts[0] if acts == (tw.STAND,) else self.strategy(hand, up, ctx, acts)
+        if act == SPLIT:
+            x = tw.pair_value(hand)
+            split = Context(split=True, split_aces=x == ACE)
+            busted = with_ten = Fraction(0)
+            for v1, p1 in self.shoe.draws(removed):          # one card to each hand at once (1-9-ニ-(1))
+                for v2, p2 in self.shoe.draws(add(removed, v1)):
+                    b, t = self.hand(add(add(removed, v1), v2), of(x, v1), split,
+                                     waiting + ((of(x, v2), split),), held + 1)
+                    busted += p1 * p2 * b
+                    with_ten += p1 * p2 * t
+            return busted, with_ten
+        if act not in (tw.HIT, tw.DOUBLE):
+            return Fraction(0), Fraction(0)                  # it stands (or surrenders): no bust
+        busted = with_ten = Fraction(0)
+        after = Context(split=ctx.split)                     # as the analysis and the C round key a hit hand
+        for v, p in self.shoe.draws(removed):
+            nxt, gone = add(hand, v), add(removed, v)
+            if hard_total(nxt) > 21:
+                b, t = self._next(gone, waiting, held)       # 1-9-ホ: busted, settled at once
+            elif act == tw.HIT:
+                b, t = self.hand(gone, nxt, after, waiting, held)
+            else:
+                continue                                     # a double that holds: no bust
+            busted += p * b
+            with_ten += p * t
+        return busted, with_ten
+
+    def _next(self, removed: tuple, waiting: tuple, held: int) -> tuple[Fraction, Fraction]:
+        """The hand split last plays next; after the last hand, the card 10-イ would deal."""
+        if not waiting:
+            return Fraction(1), self.shoe.probability(removed, TEN)
+        hand, ctx = waiting[-1]
+        return self.hand(removed, hand, ctx, waiting[:-1], held)
