@@ -206,8 +206,7 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     # A block of partitions is tested in one pass (the same accumulators as its partitions merged:
     # every merge is exact); a checkpoint keeps partitions one by one.
     grouped = merging and store is None
-    cut = reduction.blocks(len(parts), workers) if grouped else [(i, i + 1, 0) for i in range(len(parts))]
-    ends = {first: end for first, end, _ in cut}  # first partition of a block -> the block's end
+    cut, ends = [], {}  # the blocks, cut once the executor knows its workers (below)
 
     def leaves():
         # (a saved partition's rows are still drawn: the stream goes on alike)
@@ -246,6 +245,10 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
 
     try:
         with executor(workers, scheduler if merging else None, local=bool(merging)) as ex:
+            # Blocks for the workers the run has: a Dask cluster's own count, not --workers.
+            width = max(1, ex.slots // 2)
+            cut = reduction.blocks(len(parts), width) if grouped else [(i, i + 1, 0) for i in range(len(parts))]
+            ends = {first: end for first, end, _ in cut}  # first partition of a block -> the block's end
             values, done, interrupted = reduction.reduce(ex, leaves(), len(parts), merge_accumulators, take)
     finally:
         _PREPARED.clear()

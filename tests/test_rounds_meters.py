@@ -210,6 +210,9 @@ def test_a_meters_record_that_does_not_continue_the_bank_is_refused(metered):
     bank.absorb(2, later)
     with pytest.raises(RoundError, match="round 3: meter 'progressive' goes 500 -> 500 but stood at 500"):
         bank.absorb(3, [dict(later[0], before=500, after=500, contributed=1)])
+    for damaged in ({"unit": 0}, {"carry": 20}, {"carry": -1}, {"unit": "20"}):  # a carry is 0 <= carry < unit
+        with pytest.raises(RoundError, match="round 3: meter 'progressive' carries .* expected"):
+            bank.absorb(3, [dict(bank.entries(STAKE, [])[0], **damaged)])
     with pytest.raises(RoundError, match="not a meter of the game"):
         bank.entries(STAKE, ["mystery GRAND"])
 

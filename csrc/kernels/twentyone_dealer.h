@@ -31,8 +31,9 @@
  * the shoe (the upcard gone).  scale holds KERN_TWD_MAX_DEPTH + 1 numbers of KERN_TWD_LIMBS
  * limbs: scale[j] = (n-j)...(n-depth+1) for j <= depth (0 past it: no path draws past the cards
  * left, nor holds more than 16 cards before a draw).  out receives KERN_TWD_OUTCOMES numbers of
- * KERN_TWD_LIMBS limbs.  Returns RNG_OK, RNG_E_ARGUMENT (up outside 1..10), RNG_E_MEMORY (no
- * memory for the memo) or KERN_TWD_OVERFLOW. */
+ * KERN_TWD_LIMBS limbs.  Returns RNG_OK, RNG_E_ARGUMENT (up outside 1..10, or a layer of the walk
+ * past its proven size: cannot happen), RNG_E_MEMORY (no memory for the work space) or
+ * KERN_TWD_OVERFLOW. */
 int kern_tw_dealer_law(const uint32_t *left, uint32_t up, uint32_t hit_soft_17, uint32_t dealer_22_push,
                        const uint64_t *scale, uint64_t *out);
 /* cffi:end */

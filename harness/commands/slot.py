@@ -143,6 +143,7 @@ def slot_command(ctx, model, profile, spins, workers, scheduler, checkpoint, rng
         _report(ctx, checks, interrupted, as_json, output, rng,
                 lambda: estimate_json(est, checks, profile, interrupted=interrupted),
                 lambda: render_estimate(est, checks, profile, interrupted=interrupted))
+        return
     _report(ctx, checks, interrupted, as_json, output, rng,
             lambda: to_json(analysis, checks, profile, simulation, interrupted=interrupted),
             lambda: render(analysis, checks, profile, simulation, interrupted=interrupted))

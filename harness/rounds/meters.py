@@ -127,6 +127,10 @@ class MeterBank:
             if e["before"] != now.value or e["after"] != e["before"] + e["contributed"] - e["awarded"] + e["seeded"]:
                 raise RoundError(f"round {round_id}: meter {e['meter']!r} goes {e['before']} -> {e['after']} but "
                                  f"stood at {now.value} after round {self.last_round}")
+            carry, unit = e.get("carry"), e.get("unit")
+            if not (type(unit) is int and unit >= 1 and type(carry) is int and 0 <= carry < unit):
+                raise RoundError(f"round {round_id}: meter {e['meter']!r} carries {carry!r} in 1/{unit!r} yen "
+                                 "(a whole carry 0 <= carry < unit, unit >= 1, expected)")
         for e in entries:
             self.values[e["meter"]] = _Value(e["after"], e["carry"], e["unit"])
         self.last_round = round_id
