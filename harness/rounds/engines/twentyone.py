@@ -85,7 +85,7 @@ from harness.games.base import GameOption
 from harness.games.core import BetRule, Where, odds, rows
 from harness.games.etable import Dealt, ETable
 from harness.kernels import lib
-from harness.rounds.engine import RoundEngine, one_position
+from harness.rounds.engine import RoundEngine, equal_stake, one_position
 from rngcore.devices import cards
 
 STRATEGIES = ("basic", "script")
@@ -389,9 +389,8 @@ class TwentyOneRounds(RoundEngine):
         if bet.bet != "main" and main is None:
             raise ValueError(f"{self.name}: the {bet.bet!r} bet needs the customer's main bet placed first "
                              f"({self.row.cite('main' if bet.bet.startswith('main') else 'side')})")
-        if bet.bet.startswith("main_") and bet.stake != main.stake:
-            raise ValueError(f"{self.name}: the pair of areas takes equal stakes ({self.row.cite('main')}): "
-                             f"{main.stake} on 'main', got {bet.stake} on {bet.bet!r}")
+        if bet.bet.startswith("main_"):
+            equal_stake(self.name, f"the pair of areas takes equal stakes ({self.row.cite('main')})", main, bet)
 
     def check_bets(self, bets: tuple, options: dict):
         names = {b.bet for b in bets}
