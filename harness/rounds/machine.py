@@ -127,7 +127,8 @@ class Round:
         if not events or events[0].get("kind") != "open":
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
-        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"),
+        rules = rules_for(first["game"], first["variant"])
+        r = cls(rules, first["round"], options=rules.check_options(first.get("options"), prepare=False),
                 actions=first.get("actions"), meters=meters)
         r.events = [dict(e) for e in events]
         for e in events:
