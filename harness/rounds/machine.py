@@ -140,8 +140,8 @@ class Round:
             elif kind == "state":
                 r.state = State(e["state"])
             elif kind == "outcome":
-                try:
-                    r.outcome = r.rules.engine.round_dealt(r.rules.variant, e["record"], **r.options)
+                try:  # with the keywords it was dealt with: its options, and the bets an engine deals by
+                    r.outcome = r.rules.engine.round_dealt(r.rules.variant, e["record"], **r.dealing())
                 except ValueError as exc:
                     raise RoundError(f"round {r.round_id}: {exc}") from None
             elif kind in ("settlement", "unsettled"):
