@@ -19,7 +19,7 @@ from harness.rounds.engine import ROUND_ENGINES
 from harness.rounds.journal import Journal
 from harness.rounds.meters import MeterBank, bank_of, conservation
 from harness.rounds.table import rules_for
-from tests.rounds_support import SEED
+from tests.rounds_support import SEED, play_metered
 
 #: The awards typed from the seed (L1121-1127, L1315-1321, L1437-1451): a multiple of the stake, or a share.
 AWARDS = {
@@ -285,18 +285,9 @@ def test_random_power_losses_in_progressive_rounds(tmp_path):
     for trial in range(300):
         game = rnd.choice(sorted(AWARDS))
         rules = rules_for(game)
-
-        def play(j, g):
-            r = Round(rules, j.next_round_id(), sink=j.append, meters=bank_of(rules, j))
-            for bet in (MAIN[game], Bet("ann", "progressive", rnd.choice([7, 100]))):
-                r.place(bet)
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
-
         path = tmp_path / f"{trial}.sqlite"
-        power_loss_trial(rnd, path, trial, 4, play)
+        power_loss_trial(rnd, path, trial, 4, lambda j, g: play_metered(
+            rules, j, g, (MAIN[game], Bet("ann", "progressive", rnd.choice([7, 100])))))
         _, rounds = check_recovered(path, game)
         value = pg.METER.reset
         for events in (rounds[k] for k in sorted(rounds)):
