@@ -575,7 +575,8 @@ def test_a_two_seat_round_stopped_at_each_state_is_finished_by_the_rule_for_both
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack", "deluxe-blackjack", "deluxe-blackjack-two-seats"])
+@pytest.mark.parametrize("game", ["blackjack", "pa-blackjack", "deluxe-blackjack", "deluxe-blackjack-two-seats",
+                                  "deluxe-blackjack-two-customers"])
 @pytest.mark.parametrize("target", ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION",
                                     "OUTCOME_DETERMINED", "SETTLEMENT", "DONE"])
 @pytest.mark.parametrize("how", ["after-commit", "before-commit", "exception"])
@@ -584,26 +585,30 @@ def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, game, target, ho
 
 
 @pytest.mark.slow
-def test_random_power_losses_in_two_seat_rounds(tmp_path):
+@pytest.mark.parametrize("seats", ["one customer's", "two customers'"])
+def test_random_power_losses_in_two_seat_rounds(tmp_path, seats):
     """200 random stop points in two-seat Deluxe rounds (record, before or after its commit), each followed
-    by a restart: the invariants hold for every stake of both seats."""
+    by a restart: the invariants hold for every stake of both seats, one customer's or two customers'."""
     from tests.test_rounds_journal import random_power_losses
 
-    random_power_losses(tmp_path, ["deluxe-blackjack"], 200, 23, bets={"deluxe-blackjack": TWO_SEATS})
+    bets = TWO_SEATS if seats == "one customer's" else TWO_CUSTOMERS
+    random_power_losses(tmp_path, ["deluxe-blackjack"], 200, 23, bets={"deluxe-blackjack": bets})
 
 
 def sigkilled_and_recovered(tmp_path, game, target, how):
     """A child journaling two rounds of ``game`` (``deluxe-blackjack-two-seats``: Deluxe with
-    :data:`TWO_SEATS`) stopped at ``target`` by ``how``; the restart's invariants."""
+    :data:`TWO_SEATS`, ``-two-customers`` with :data:`TWO_CUSTOMERS`) stopped at ``target`` by ``how``; the
+    restart's invariants."""
     from tests.test_rounds_journal import check_recovered, run_child
 
-    name, bets = ("deluxe-blackjack", {**BETS, "deluxe-blackjack": TWO_SEATS}) \
-        if game == "deluxe-blackjack-two-seats" else (game, BETS)
+    seats = {"deluxe-blackjack-two-seats": TWO_SEATS, "deluxe-blackjack-two-customers": TWO_CUSTOMERS}
+    name, bets = ("deluxe-blackjack", {**BETS, "deluxe-blackjack": seats[game]}) if game in seats else (game, BETS)
     path, done = run_child(tmp_path, name, target, how, bets=bets)
     assert done.returncode in (-signal.SIGKILL, 1), done.stderr
     finished, rounds = check_recovered(path, name)
-    if game == "deluxe-blackjack-two-seats":  # the child's finished round dealt both seats
-        assert "main_2" in {e.get("bet") for e in rounds[1]}
+    if game in seats:  # the child's finished round dealt both seats, each its customer's
+        assert ("eve" if game.endswith("customers") else "ann", "main_2") in \
+            {(e.get("customer"), e.get("bet")) for e in rounds[1]}
     return finished
 
 
