@@ -188,7 +188,8 @@ class DeluxeRounds(TwentyOneRounds):
         return super().round_outcome(generator, variant, behind=self.behinds(bets),
                                      seated=self.seated(bets, customers), **options)
 
-    def round_dealt(self, variant: str, record: dict, **options):
+    def round_dealt(self, variant: str, record: dict, *, bets=(), customers=(), **options):
+        # the record names the bet-behinds each seat dealt for and the seats' customers: the bets placed add nothing
         behind = self._journaled_behinds(record)
         return super().round_dealt(variant, record, behind=behind, seated=self._journaled_seated(record, behind),
                                    **options)
