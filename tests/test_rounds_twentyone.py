@@ -36,6 +36,11 @@ TWO_SEATS = [Bet("ann", "main", MAIN), Bet("ann", "main_2", MAIN), Bet("ann", "p
              Bet("bob", "bet_behind_2", 50), Bet("cy", "bet_behind", 20), Bet("dee", "bet_behind_2", 30),
              Bet("dee", "pairs_2", PAIR)]
 TWO_SEATS_REFERENCE = {**REFERENCE["deluxe-blackjack"], "bets": TWO_SEATS}
+#: A Deluxe round of two customers' seats: eve's seat 2 of its own stake, ann betting behind it.
+TWO_CUSTOMERS = [Bet("ann", "main", MAIN), Bet("eve", "main_2", 60), Bet("eve", "pairs_2", PAIR),
+                 Bet("bob", "pairs", PAIR), Bet("bob", "bet_behind_2", 50), Bet("cy", "bet_behind", 20),
+                 Bet("ann", "bet_behind_2", 30), Bet("dee", "pairs_2", PAIR)]
+TWO_CUSTOMERS_REFERENCE = {**REFERENCE["deluxe-blackjack"], "bets": TWO_CUSTOMERS}
 
 
 # ------------------------------------------------------------------------------ the reference --
@@ -77,7 +82,8 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     ``bets``: the bets placed, for Deluxe Blackjack (001: the seat's ``main``, ``pairs`` by any customer
     on 001's pay table, each ``bet_behind`` following the seat: its insurance its own decision after the
     seats', its stake added to a double or a split by ``follow`` = (follow double, follow split); with
-    ``main_2`` the customer's second seat, dealt and played after the first, with its own ``pairs_2`` and
+    ``main_2`` the second seat (the customer's, or another's of its own stake: a seat's insurance, splits
+    and doubles take its stake), dealt and played after the first, with its own ``pairs_2`` and
     ``bet_behind_2``);
     ``areas=2``: Blackjack Switch (第2 2: two areas, insurance per hand, the switch of 8-ニ, the dealer
     hitting soft 17 and pushing on 22 (2-9, 2-10), every win 1 to 1, the Super Match of 2-12; the surrender
@@ -95,8 +101,10 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
     dealer = [up] + ([draw()] if hole else [])
     mains = ["main"] if areas == 1 else ["main", "main_2"]
     stakes = [[m, MAIN] for m in mains] + ([["super_match" if switch else "pair", PAIR]] if pair else [])
+    seat_stake = {1: MAIN, 2: MAIN}
     if bets is not None:
         stakes = [[b.bet, b.stake] for b in bets]
+        seat_stake.update((1 if b.bet == "main" else 2, b.stake) for b in bets if b.bet in ("main", "main_2"))
     behinds = {seat: [stake for name, stake in stakes if name == ("bet_behind" if seat == 1 else "bet_behind_2")]
                for seat in (1, 2)}
 
@@ -112,7 +120,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
             word = act()
             h["even"] = word == "even-money"
             if word == "insure":
-                stakes.append(["insurance" if h["n"] == 1 else f"insurance_{h['n']}", MAIN // 2])
+                stakes.append(["insurance" if h["n"] == 1 else f"insurance_{h['n']}", seat_stake[h["area"]] // 2])
         for stake in behinds[1] + behinds[2]:                      # 001: each bet-behind's own insurance
             if act() == "insure":
                 stakes.append(["behind_insurance", stake // 2])
@@ -140,7 +148,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                     new = {"n": len(hands) + 1, "area": h["area"], "cards": [h["cards"].pop()], "split": True,
                            "double": False, "aces": points(h["cards"][0]) == 1, "gave_up": False, "even": False}
                     h["split"], h["aces"] = True, new["aces"]
-                    stakes.append([f"split_{new['n']}", MAIN])
+                    stakes.append([f"split_{new['n']}", seat_stake[h["area"]]])
                     followed("split", new)
                     h["cards"].append(draw())
                     new["cards"].append(draw())
@@ -148,7 +156,7 @@ def reference(cards, actions, hole=True, h17=False, bj=F(3, 2), pair=True, areas
                     continue
                 if word == "double":
                     h["double"] = True
-                    stakes.append([f"double_{h['n']}", MAIN])
+                    stakes.append([f"double_{h['n']}", seat_stake[h["area"]]])
                     followed("double", h)
                 h["cards"].append(draw())
             i += 1
@@ -272,7 +280,10 @@ def settlements(r):
     ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"},
      {**REFERENCE["deluxe-blackjack"], "follow": (True, True)}),
     ("deluxe-blackjack", {}, TWO_SEATS_REFERENCE),
-    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"}, {**TWO_SEATS_REFERENCE, "follow": (True, True)})])
+    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"}, {**TWO_SEATS_REFERENCE, "follow": (True, True)}),
+    ("deluxe-blackjack", {}, TWO_CUSTOMERS_REFERENCE),
+    ("deluxe-blackjack", {"follow_double": "yes", "follow_split": "yes"},
+     {**TWO_CUSTOMERS_REFERENCE, "follow": (True, True)})])
 def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref, random_choices):
     rules = rules_for(game)
     checked = rules.check_options(options)
@@ -290,7 +301,7 @@ def test_every_stake_settles_as_the_reference_reads_the_seed(game, options, ref,
         expected |= {"surrender"}
     if game == "blackjack-switch":
         expected |= {"switch", "keep"}
-    if game == "deluxe-blackjack" and ref["bets"] is TWO_SEATS:  # both seats' stakes, the second seat's splits
+    if game == "deluxe-blackjack" and ref["bets"] in (TWO_SEATS, TWO_CUSTOMERS):  # both seats', seat 2's splits
         expected |= {"insurance_2", "split_3", "double_2"}
         follows = {"behind_insurance"} | ({"behind_double_1", "behind_double_2", "behind_split_3", "behind_double_3"}
                                           if all(ref.get("follow", (0, 0))) else set())
@@ -328,7 +339,8 @@ def test_a_first_hand_bust_before_a_no_hole_card_blackjack_settles_as_the_refere
 
 
 @pytest.mark.parametrize("game,bets,ref", [(g, BETS[g], REFERENCE[g]) for g in sorted(BETS)]
-                         + [("deluxe-blackjack", TWO_SEATS, TWO_SEATS_REFERENCE)])
+                         + [("deluxe-blackjack", TWO_SEATS, TWO_SEATS_REFERENCE),
+                            ("deluxe-blackjack", TWO_CUSTOMERS, TWO_CUSTOMERS_REFERENCE)])
 def test_basic_strategy_rounds_settle_as_the_reference_and_conserve_money(game, bets, ref):
     rules = rules_for(game)
     g = rngcore.Generator(SEED, stream=12)
@@ -533,24 +545,32 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, game, s
 
 
 @pytest.mark.parametrize("state", STOPS)
-def test_a_two_seat_round_stopped_at_each_state_is_finished_by_the_rule_for_both_seats(tmp_path, state):
-    """001 1. ベッティング: the customer's second seat; a stop before the dealer's drawing ends returns every
-    stake of both seats (the second seat's additional stake, its Pairs and bet-behinds too), one at or
-    after it settles each seat's stakes on what was dealt, as the reference reads them."""
+@pytest.mark.parametrize("seats", ["one customer's", "two customers'"])
+def test_a_two_seat_round_stopped_at_each_state_is_finished_by_the_rule_for_both_seats(tmp_path, state, seats):
+    """001 1. ベッティング: the second seat, the customer's or another customer's; a stop before the dealer's
+    drawing ends returns every stake of both seats (the second seat's additional stake, its Pairs and
+    bet-behinds too), each to the customer who staked it; one at or after it settles each seat's stakes on
+    what was dealt, as the reference reads them, each customer's to that customer."""
+    bets, ref = (TWO_SEATS, TWO_SEATS_REFERENCE) if seats == "one customer's" else \
+        (TWO_CUSTOMERS, TWO_CUSTOMERS_REFERENCE)
     rules = rules_for("deluxe-blackjack")
     path = tmp_path / f"{state}.sqlite"
-    stopped_at(rules, path, doubled_stream(rules, TWO_SEATS, of=1), state, bets=TWO_SEATS)  # a stake of seat 2
+    stopped_at(rules, path, doubled_stream(rules, bets, of=1), state, bets=bets)  # a stake of seat 2
     events, moves = recovered_after_stop(path, state)
     seat_2 = {"main_2", "pairs_2", "bet_behind_2"}
     assert seat_2 <= {m["bet"] for m in moves}
+    stakes = [e for e in events if e["kind"] in ("bet", "stake")]
+    assert [m["customer"] for m in moves] == [s["customer"] for s in stakes]  # each stake its own customer's
     if state in ("OUTCOME_DETERMINED", "SETTLEMENT"):
         outcome = next(e for e in events if e["kind"] == "outcome")["record"]
         assert outcome["seats"] == 2 and outcome["behind_2"] == [4, 6]
+        assert outcome.get("customers") == (None if seats == "one customer's" else ["ann", "eve"])
         assert [(m["bet"], m["stake"], m["returned"], m["collected"], m["paid"]) for m in moves] == \
-            reference(outcome["cards"], outcome["actions"], **TWO_SEATS_REFERENCE)
+            reference(outcome["cards"], outcome["actions"], **ref)
     elif state != "BETTING_OPEN":
         added = [e for e in events if e["kind"] == "stake" and e["to"] == 1]  # seat 2's own
         assert (state == "OUTCOME_GENERATION") == bool(added)
+        assert all(a["customer"] == bets[1].customer for a in added)
         assert all(m["result"] == "void" and m["returned"] == m["stake"] for m in moves)
 
 
@@ -564,12 +584,14 @@ def test_sigkill_at_every_state_of_a_twenty_one_round(tmp_path, game, target, ho
 
 
 @pytest.mark.slow
-def test_random_power_losses_in_two_seat_rounds(tmp_path):
+@pytest.mark.parametrize("seats", ["one customer's", "two customers'"])
+def test_random_power_losses_in_two_seat_rounds(tmp_path, seats):
     """200 random stop points in two-seat Deluxe rounds (record, before or after its commit), each followed
-    by a restart: the invariants hold for every stake of both seats."""
+    by a restart: the invariants hold for every stake of both seats, one customer's or two customers'."""
     from tests.test_rounds_journal import random_power_losses
 
-    random_power_losses(tmp_path, ["deluxe-blackjack"], 200, 23, bets={"deluxe-blackjack": TWO_SEATS})
+    bets = TWO_SEATS if seats == "one customer's" else TWO_CUSTOMERS
+    random_power_losses(tmp_path, ["deluxe-blackjack"], 200, 23, bets={"deluxe-blackjack": bets})
 
 
 def sigkilled_and_recovered(tmp_path, game, target, how):
@@ -696,7 +718,7 @@ def test_the_deluxe_rounds_rules():
         (Bet("bob", "bet_behind", 50), "the 'bet_behind' bet needs the seat bet 'main' placed first"),
         (Bet("bob", "pairs", 10), "the 'pairs' bet needs the seat bet"),
         Bet("ann", "main", 100),
-        (Bet("bob", "main", 100), "'ann' holds seat 1 .* a second one by 'main_2'"),
+        (Bet("bob", "main", 100), "'ann' holds seat 1 .* seat 2 is taken by 'main_2'"),
         (Bet("ann", "main", 100), "'ann' holds seat 1"),
         (Bet("ann", "bet_behind", 50), "'ann' cannot bet behind its own seat .*自分自身にベットビハインド"),
         (Bet("bob", "bet_behind", 25), "a stake of 25 on 'bet_behind' would settle in a fraction"),  # 3 to 2, 1/2
@@ -707,11 +729,11 @@ def test_the_deluxe_rounds_rules():
         (Bet("cy", "behind_double_1", 50), "not permitted .*001 1. ベッティング"),
         (Bet("bob", "pairs_2", 10), "the 'pairs_2' bet needs the seat bet 'main_2' placed first"),
         (Bet("bob", "bet_behind_2", 50), "the 'bet_behind_2' bet needs the seat bet 'main_2'"),
-        (Bet("bob", "main_2", 100), "seat 2 is the seated customer 'ann''s second seat; .* 'bob' cannot take it"),
         (Bet("ann", "main_2", 50), "each seat takes the same seat bet .*同額のベット.*: 100 on 'main', got 50"),
         Bet("ann", "main_2", 100),
         (Bet("ann", "main_2", 100), "'ann' already holds seat 2"),
         (Bet("ann", "bet_behind_2", 50), "'ann' cannot bet behind its own seat"),
+        (Bet("bob", "main_2", 100), "'ann' already holds seat 2"),
         Bet("bob", "bet_behind_2", 50), Bet("ann", "pairs_2", 10),
         (Bet("ann", "pairs_2", 10), "'ann' already has a 'pairs_2' bet")])
     assert [b.bet for b in placed.bets] == ["main", "bet_behind", "pairs", "pairs", "main_2", "bet_behind_2",
@@ -722,6 +744,134 @@ def test_the_deluxe_rounds_rules():
                    {"cards": [1, 2, 3, 4], "actions": [], "behind": [], "seats": 3, "behind_2": [], "behind_3": []}):
         with pytest.raises(ValueError, match="is not a Deluxe Blackjack round"):
             rules.engine.round_dealt("standard", record)
+    two = {"cards": [1, 2, 3, 4], "actions": [], "behind": [], "seats": 2, "behind_2": []}
+    for customers in (["ann"], ["ann", "ann"], ["ann", 7], "ann,eve", ["ann", "eve", "cy"]):
+        with pytest.raises(ValueError, match="'customers' names one customer for each of 2 seats"):
+            rules.engine.round_dealt("standard", {**two, "customers": customers})
+    with pytest.raises(ValueError, match="'customers' names one customer"):  # one seat: no seats' customers
+        rules.engine.round_dealt("standard", {"cards": [1, 2, 3, 4], "actions": [], "behind": [],
+                                              "customers": ["ann", "eve"]})
+
+
+def test_the_second_seat_may_be_another_customers_of_its_own_stake():
+    """001 1. ベッティング: a player occupies up to two seats, each with the same seat bet (同額, read for
+    one player's seats); seat 2 may be another player's, of its own stake, who may bet behind seat 1 (not
+    behind its own seat), and the first may bet behind it; one holder a seat."""
+    rules = rules_for("deluxe-blackjack")
+    placed = refusing(Round(rules, 1), [
+        Bet("ann", "main", 100), Bet("eve", "main_2", 60),
+        (Bet("cy", "main_2", 60), "'eve' already holds seat 2"),
+        (Bet("eve", "bet_behind_2", 20), "'eve' cannot bet behind its own seat"),
+        Bet("eve", "bet_behind", 20), Bet("ann", "bet_behind_2", 30),
+        (Bet("ann", "bet_behind", 30), "'ann' cannot bet behind its own seat"),
+        (Bet("cy", "bet_behind_2", 25), "a stake of 25 on 'bet_behind_2' would settle in a fraction")])
+    assert [(b.customer, b.bet, b.stake) for b in placed.bets] == [
+        ("ann", "main", 100), ("eve", "main_2", 60), ("eve", "bet_behind", 20), ("ann", "bet_behind_2", 30)]
+    with pytest.raises(RoundError, match="a stake of 45 on 'main_2' would settle in a fraction"):
+        refusing(Round(rules, 2), [Bet("ann", "main", 100)]).place(Bet("eve", "main_2", 45))
+
+
+def two_customers_round(sink=None, stream=None, unreachable=(), stop=None) -> Round:
+    """A basic-strategy round of :data:`TWO_CUSTOMERS` whose seat 2 adds a stake, finished (or stopped by a
+    fault at ``stop``, a state, with the customers ``unreachable``)."""
+    rules = rules_for("deluxe-blackjack")
+    stream = doubled_stream(rules, TWO_CUSTOMERS, of=1) if stream is None else stream
+    r = Round(rules, 1, sink=sink)
+    for bet in TWO_CUSTOMERS:
+        r.place(bet)
+    steps = {"BETTING_CLOSED": r.close, "OUTCOME_GENERATION": lambda: r.generate(rngcore.Generator(SEED, stream=stream)),
+             "OUTCOME_DETERMINED": r.determine}
+    for name, step in steps.items():
+        step()
+        if name == stop:
+            r.fault("a test fault", unreachable)
+            return r
+    r.settle(unreachable)
+    return r
+
+
+def by_customer(r: Round) -> dict:
+    """Each customer's (staked, returned, collected, paid) over the round's settlement records, and
+    whether every record of theirs is a settlement (not 'unsettled')."""
+    out: dict = {}
+    for e in r.events:
+        if e["kind"] in ("settlement", "unsettled"):
+            staked, returned, collected, paid, settled = out.get(e["customer"], (0, 0, 0, 0, True))
+            out[e["customer"]] = (staked + e["stake"], returned + e["returned"], collected + e["collected"],
+                                  paid + e["paid"], settled and e["kind"] == "settlement")
+    return out
+
+
+def test_two_customers_seats_each_settle_record_and_recall_as_their_own(tmp_path):
+    """Each seat its own customer: seat 2's additional stakes are its customer's, each stake settles to
+    the customer who staked it (the reference's amounts), the outcome record names the seats' customers
+    and each seat's decision its customer; recall shows both customers' bets, decisions and settlements,
+    and replay re-derives the round."""
+    with Journal(tmp_path / "j.sqlite") as j:
+        r = two_customers_round(sink=j.append)
+        j.commit()
+        shown = recall.recall(j, 1)[0]
+        replayed = recall.replay(j, 1, SEED)
+    record = r.outcome.record
+    assert record["customers"] == ["ann", "eve"] and record["seats"] == 2
+    assert settlements(r) == reference(record["cards"], record["actions"], **TWO_CUSTOMERS_REFERENCE)
+    added = [e for e in r.events if e["kind"] == "stake"]
+    bets = [e for e in r.events if e["kind"] in ("bet", "stake")]
+    for e in added:  # a seat's stakes its customer's, a bet-behind's its own customer's
+        assert e["customer"] == bets[e["to"]]["customer"]
+    assert any(e["to"] == 1 and e["customer"] == "eve" for e in added)
+    decisions = [e for e in r.events if e["kind"] == "decision"]
+    seat_decisions = [d for d in decisions if not d["at"].startswith("insurance: bet-behind")]
+    assert seat_decisions and all(d["customer"] == ("ann", "eve")[hand_area(r, d) - 1] for d in seat_decisions)
+    assert all("customer" not in d for d in decisions if d not in seat_decisions)
+    money = by_customer(r)
+    assert set(money) == {"ann", "eve", "bob", "cy", "dee"}
+    for customer, (staked, returned, collected, paid, settled) in money.items():
+        assert settled and returned + collected == staked, customer
+    assert money["eve"][0] == 60 + PAIR + sum(e["stake"] for e in added if e["customer"] == "eve")
+    assert {b["customer"] for b in shown["bets"]} == set(money)
+    assert {(s["customer"], s["bet"]) for s in shown["settlements"]} >= {("ann", "main"), ("eve", "main_2")}
+    assert shown["outcome"]["record"]["customers"] == ["ann", "eve"]
+    assert [d.get("customer") for d in shown["decisions"]] == [d.get("customer") for d in decisions]
+    assert replayed.equal
+
+
+def hand_area(r: Round, decision: dict) -> int:
+    """The seat of the hand a decision record is for (``hand N`` in its ``at``; a split's hand N > 2 is
+    the seat of the split before it)."""
+    n = int(decision["at"].split("hand ")[1].split()[0])
+    if n <= 2:
+        return n
+    splits = [d for d in r.events if d["kind"] == "decision" and d["decision"] == "split"]
+    split = splits[n - 3]  # hands 3 and 4 are formed by the round's splits, in order
+    return hand_area(r, split)
+
+
+@pytest.mark.parametrize("stop", ["BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED"])
+def test_a_fault_voids_or_settles_each_customer_and_records_the_one_unreachable(stop):
+    """electronic_table_games.md §3-4 (000 第1 14-1/14-2): a fault before the determination point voids the
+    round for every customer, each customer's stakes returned to that customer; at or after it each
+    customer's stakes settle on what was dealt; a customer who cannot be reached is recorded and kept
+    (``unsettled``), the other customers settle as if it were not there."""
+    rules = rules_for("deluxe-blackjack")
+    stream = doubled_stream(rules, TWO_CUSTOMERS, of=1)
+    full = two_customers_round(stream=stream)
+    r = two_customers_round(stream=stream, unreachable=("eve",), stop=stop)
+    money = by_customer(r)
+    settles = stop == "OUTCOME_DETERMINED"
+    assert r.state is (State.DONE if settles else State.VOID)
+    for customer, (staked, returned, collected, paid, settled) in money.items():
+        assert settled == (customer != "eve"), customer
+        assert returned + collected == staked
+        if settles:
+            assert money[customer] == by_customer(full)[customer][:4] + (settled,)  # as dealt
+        else:
+            assert (returned, collected, paid) == (staked, 0, 0)  # void: every stake back, none paid
+    eve = [e for e in r.events if e["kind"] == "unsettled"]
+    assert eve and all(e["customer"] == "eve" for e in eve) and "cannot be identified" in eve[0]["reason"]
+    placed = {b.bet for b in TWO_CUSTOMERS if b.customer == "eve"}
+    # seat 2's additional stake, taken before a stop in or after the deal, is recorded with eve's bets
+    assert any(e["bet"] not in placed for e in eve) == (stop != "BETTING_CLOSED")
 
 
 def test_two_seats_are_dealt_and_settled_in_seat_order():
@@ -998,5 +1148,5 @@ def test_a_pairs_basic_surrender_is_the_strategys_first_decision(monkeypatch):
     game_rules = rules.engine.rules_of({})[0]
     hands = [engine.Hand(1, [encode(8, 0), encode(8, 1)], area=1), engine.Hand(2, [encode(5, 0), encode(7, 2)], area=2)]
     decide, made = engine.Decider("blackjack-switch", "basic", None), []
-    rules.engine._surrenders(hands, 10, "KH", game_rules, decide, lambda *a: made.append(a[0]))
+    rules.engine._surrenders(hands, 10, "KH", game_rules, decide, lambda *a, **kw: made.append(a[0]))
     assert made == ["no-surrender", "surrender"] and [h.surrendered for h in hands] == [False, True]

@@ -51,7 +51,8 @@ def _round_lines(s: dict) -> list[str]:
     """One round of a recall or a play report, as text."""
     lines = [f"round {s['round']}: {s['game']} ({s['variant']}) {s['state']}"]
     for d in s.get("decisions", ()):
-        lines.append(f"  decision: {d.get('decision')} ({d.get('clause')})")
+        who = f"{d['customer']} " if d.get("customer") else ""  # a seat's customer, where seats are two customers'
+        lines.append(f"  decision: {who}{d.get('decision')} ({d.get('clause')})")
     if s["outcome"] is not None:
         p = s["outcome"]["provenance"] or {}
         where = (f"{p.get('engine')} replay, seed fingerprint {p.get('seed_fingerprint')}, stream {p.get('stream')}, "

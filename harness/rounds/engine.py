@@ -32,7 +32,8 @@ class RoundEngine:
     round's bets as a whole when betting closes.  An engine whose deal depends
     on the round's bets sets :attr:`deals_for_bets`: its ``round_outcome``
     and ``round_batch`` then also receive ``bets``, the names of the bets
-    placed (:meth:`harness.rounds.table.RoundRules.dealing`).  An engine whose
+    placed (:meth:`harness.rounds.table.RoundRules.dealing`), and with
+    :attr:`deals_for_customers` also ``customers``, the customer of each.  An engine whose
     customers decide mid-round from a bet script sets :attr:`takes_actions`:
     its ``round_outcome`` then also receives ``actions`` (the round's scripted
     actions, :class:`~harness.rounds.machine.Round`), and :meth:`check_actions`
@@ -44,6 +45,7 @@ class RoundEngine:
 
     name: str = ""
     deals_for_bets: bool = False
+    deals_for_customers: bool = False
     takes_actions: bool = False
     round_options: tuple = ()  # GameOption declarations of the keywords round_outcome takes
 

@@ -84,7 +84,11 @@ class RoundRules:
 
     def dealing(self, options: dict, bets) -> dict:
         """The keywords a round is dealt with: its options, plus the names of its bets for an engine that
-        deals by them (``deals_for_bets``: craps rolls until every bet of the round is decided)."""
+        deals by them (``deals_for_bets``: craps rolls until every bet of the round is decided), and their
+        customers for one that also records who holds what (``deals_for_customers``: Deluxe Blackjack's
+        seats)."""
+        if getattr(self.engine, "deals_for_customers", False):
+            return {**options, "bets": tuple(b.bet for b in bets), "customers": tuple(b.customer for b in bets)}
         if getattr(self.engine, "deals_for_bets", False):
             return {**options, "bets": tuple(b.bet for b in bets)}
         return options

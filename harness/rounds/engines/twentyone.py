@@ -442,9 +442,11 @@ class TwentyOneRounds(RoundEngine):
         areas = self.areas_of(options)
         decisions: list[dict] = []
 
-        def decision(word: str, where: str, item: str, adds=(), hand: Hand | None = None) -> None:
-            """One decision record; ``hand``: the hand a split formed or a double doubled (the stake it adds)."""
-            d = {"decision": word, "at": where, "clause": self.row.cite(item), "strategy": decide.strategy}
+        def decision(word: str, where: str, item: str, adds=(), hand: Hand | None = None, area: int = 0) -> None:
+            """One decision record; ``hand``: the hand a split formed or a double doubled (the stake it adds);
+            ``area``: the main area (seat) whose hand decides, 0 for another's decision."""
+            d = {"decision": word, "at": where, "clause": self.row.cite(item), "strategy": decide.strategy,
+                 **self.decided_by(area, options)}
             adds = [*adds, *self.following_stakes(item, hand, options)]
             if adds:
                 d["adds"] = list(adds)
@@ -464,7 +466,7 @@ class TwentyOneRounds(RoundEngine):
                 where = f"even money: {h.describe()} against {against}"
                 word = decide.choose(where, EVEN, lambda: "even-money" if rules.take_even_money else "no-even-money")
                 h.even_money = EVEN[word]
-                decision(word, where, "even_money")
+                decision(word, where, "even_money", area=h.area)
                 continue
             where = f"insurance: {h.describe()} against {against}"  # 6-イ: per hand
             word = decide.choose(where, INSURE,
@@ -472,7 +474,7 @@ class TwentyOneRounds(RoundEngine):
             if INSURE[word]:
                 insured.add(h.number)
             decision(word, where, "insurance", [{"bet": self.insurance_slot(h.number), "of": self.main_slot(h.number),
-                                                 "share": "1/2"}] if INSURE[word] else ())
+                                                 "share": "1/2"}] if INSURE[word] else (), area=h.area)
         if upv == tw.ACE:
             self.after_insurance(against, rules, decide, decision, options)
         dealer_bj_known = rules.peeks(upv) and tw.is_natural(hand_of(dealer))  # the peek (1-8-イ, 2-7-イ)
@@ -526,7 +528,7 @@ class TwentyOneRounds(RoundEngine):
                                  "surrender" if self.chart(rules)(h.hand, upv, tw.Context(), acts) == tw.SURRENDER
                                  else "no-surrender")
             h.surrendered = GIVE_UP[word]
-            decision(word, where, "surrender")
+            decision(word, where, "surrender", area=h.area)
 
     def _customer(self, hands, upv, against, rules, decide, decision, shoe) -> None:
         """The customer's choices (1-9, 2-8) for each hand in turn, in the seat's play order
@@ -548,18 +550,19 @@ class TwentyOneRounds(RoundEngine):
                                      lambda: tw.ACTION_NAMES[self.chart(rules)(h.hand, upv, ctx, acts)])
                 act = allowed[word]
                 if act == tw.STAND:
-                    decision(word, where, "stand")
+                    decision(word, where, "stand", area=h.area)
                     break
                 if act in (tw.SURRENDER, tw.RESCUE):
                     h.surrendered, h.rescued = act == tw.SURRENDER, act == tw.RESCUE
-                    decision(word, where, "surrender" if h.surrendered else "rescue")
+                    decision(word, where, "surrender" if h.surrendered else "rescue", area=h.area)
                     break
                 if act == tw.SPLIT:
                     new = Hand(seat.held + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE,
                                area=h.area)
                     h.split, h.aces = True, new.aces
                     decision(word, where, "split",
-                             [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}], new)
+                             [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}], new,
+                             h.area)
                     seat = seat.split(h, new)
                     h.codes.append(shoe.draw())     # one card to each, the kept hand's first (9-ニ-(1))
                     new.codes.append(shoe.draw())
@@ -567,9 +570,10 @@ class TwentyOneRounds(RoundEngine):
                 if act == tw.DOUBLE:
                     h.doubled, h.hard = True, rules.pontoon  # a doubled hand's aces count 1 (3-5-ロ-(1))
                     decision(word, where, "double",
-                             [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}], h)
+                             [{"bet": f"double_{h.number}", "of": self.main_slot(h.area), "share": "1"}], h,
+                             h.area)
                 else:
-                    decision(word, where, "hit")
+                    decision(word, where, "hit", area=h.area)
                 h.codes.append(shoe.draw())         # a hit, or the double's one card
                 if h.bust:
                     break                           # 9-ホ
@@ -581,6 +585,12 @@ class TwentyOneRounds(RoundEngine):
         formed or a double doubled, None for other items), each ``{"bet", "of", "share"}``; none here
         (Deluxe's bet-behind follows a double or a split)."""
         return []
+
+    def decided_by(self, area: int, options: dict) -> dict:
+        """What a decision record says of who decided, the hand of main area ``area`` (0: another's
+        decision): nothing here, the round's one customer position decides (Deluxe's seats may be two
+        customers')."""
+        return {}
 
     def areas_of(self, options: dict) -> int:
         """The main areas a round deals (its original hands): the row's (Deluxe: the customer's seats)."""

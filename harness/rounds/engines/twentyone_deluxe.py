@@ -8,7 +8,8 @@ classes and the bet-behind's options).  001 is cited by its headings; what it ad
 
 * the bets (001 1. ベッティング): the seat bet ``main`` (シートベット) of the seated customer, who may
   occupy a second seat ("最大で 2 つの空席を占有"), ``main_2``, with the same stake
-  ("各座席には同額のベットを置く必要があります"); ``pairs`` (ペア) on seat 1's first two cards and
+  ("各座席には同額のベットを置く必要があります", read for the seats one customer occupies), or
+  seat 2 is another customer's, ``main_2`` of its own stake; ``pairs`` (ペア) on seat 1's first two cards and
   ``pairs_2`` on seat 2's, by any customer ("任意の占有座席に"), one each a seat; ``bet_behind``
   (ベットビハインド) behind seat 1 and ``bet_behind_2`` behind seat 2, by any other customer, one each
   a seat ("着席プレイヤーは自分自身にベットビハインドすることはできません": not the seated customer),
@@ -37,8 +38,12 @@ classes and the bet-behind's options).  001 is cited by its headings; what it ad
   otherwise the dealer draws to 17, standing on a soft 17 (ディーラーのアクション: "必ずヒット"), even
   after every seat busted (001 names only those two cases; the outcome is the same either way).
 
-One customer's seats a round: another customer's seat is another customer position, which the
-twenty-one rounds do not deal (each round is one position against the dealer).
+Two customers' seats.  Each seat is its customer's: the additional stakes a seat's decisions add
+(insurance, a split, a double) are its customer's, as its settlement is (every stake settles to the
+customer who staked it), and a void returns each customer's own stakes; a round of two customers' seats
+records them (``customers`` in its outcome record, seat order) and each seat's decision record names its
+customer (``customer``).  A round of one customer's seat, or of one customer's two, records and journals
+exactly what it did before seats could be two customers'.
 
 The determination point.  001's own rule (エラー処理) pauses the round on a fault: "問題がすぐに解決
 された場合、ラウンドは再開され、通常どおり続行されます。即時解決が不可能な場合、ラウンドは
@@ -116,6 +121,7 @@ class DeluxeRounds(TwentyOneRounds):
     """The round engine of Deluxe Blackjack (see the module doc)."""
 
     deals_for_bets = True  # the second seat and the bet-behinds placed: each follows its seat, insures on its own
+    deals_for_customers = True  # the seats may be two customers': the record and the seats' decisions name them
 
     @functools.lru_cache(maxsize=None)
     def _bets(self) -> tuple:
@@ -133,9 +139,9 @@ class DeluxeRounds(TwentyOneRounds):
         return first + second + behind + (own,)
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
-        """Seat 1 (``main``) and the same customer's seat 2 (``main_2``, the same stake); ``pairs`` on a seat
-        by any customer, ``bet_behind`` behind it by any but the seated one, one of each per customer and
-        seat, after its seat bet (001 1. ベッティング)."""
+        """Seat 1 (``main``) and seat 2 (``main_2``: the same customer's second seat, the same stake, or
+        another customer's seat); ``pairs`` on a seat by any customer, ``bet_behind`` behind it by any but
+        its seated customer, one of each per customer and seat, after its seat bet (001 1. ベッティング)."""
         name = bet.bet
         if name.startswith("insurance"):
             super().check_bet(bet, (), options)  # refused there: a decision of the round, not a bet
@@ -143,8 +149,8 @@ class DeluxeRounds(TwentyOneRounds):
         first = seats.get("main")
         if name == "main":
             if first is not None:
-                self._refuse(f"{first.customer!r} holds seat 1 (the seat bet 'main'); the round deals one customer's "
-                             f"seats, a second one by 'main_2' ({self.row.cite('main')})")
+                self._refuse(f"{first.customer!r} holds seat 1 (the seat bet 'main'); seat 2 is taken by 'main_2' "
+                             f"({self.row.cite('main')})")
             return
         if name == seat_bet("main", 2):
             self._second_seat(bet, first, seats)
@@ -162,28 +168,53 @@ class DeluxeRounds(TwentyOneRounds):
             self._refuse(f"{bet.customer!r} already has a {name!r} bet in this round")
 
     def _second_seat(self, bet, first, seats: dict) -> None:
-        """``main_2``: the seated customer's second seat, once, with the stake of the first."""
+        """``main_2``, once, after seat 1's: the seated customer's second seat, with the stake of the first
+        (各座席には同額のベット: the seats one customer occupies), or another customer's seat, its own stake."""
         cite = self.row.cite("seat_2")
         if first is None:
             self._refuse(f"the second seat 'main_2' needs the seat bet 'main' placed first ({cite})")
-        if bet.customer != first.customer:
-            self._refuse(f"seat 2 is the seated customer {first.customer!r}'s second seat; the round deals one "
-                         f"customer's seats, so {bet.customer!r} cannot take it ({cite})")
-        if bet.bet in seats:
-            self._refuse(f"{bet.customer!r} already holds seat 2 ({cite}: at most two seats)")
-        equal_stake(self.name, f"each seat takes the same seat bet ({cite}: 各座席には同額のベット)", first, bet)
+        held = seats.get(bet.bet)
+        if held is not None:
+            self._refuse(f"{held.customer!r} already holds seat 2 ({cite}: at most two seats)")
+        if bet.customer == first.customer:
+            equal_stake(self.name, f"each seat takes the same seat bet ({cite}: 各座席には同額のベット)", first, bet)
 
     def _refuse(self, reason: str) -> None:
         raise ValueError(f"{self.name}: {reason}")
 
     # -- dealing --------------------------------------------------------------------------------
 
-    def round_outcome(self, generator, variant: str, *, bets=(), **options):
-        return super().round_outcome(generator, variant, behind=self.behinds(bets), **options)
+    def round_outcome(self, generator, variant: str, *, bets=(), customers=(), **options):
+        return super().round_outcome(generator, variant, behind=self.behinds(bets),
+                                     seated=self.seated(bets, customers), **options)
 
-    def round_dealt(self, variant: str, record: dict, *, bets=(), **options):
-        # the record names the bet-behinds each seat dealt for: the bets placed add nothing
-        return super().round_dealt(variant, record, behind=self._journaled_behinds(record), **options)
+    def round_dealt(self, variant: str, record: dict, *, bets=(), customers=(), **options):
+        # the record names the bet-behinds each seat dealt for and the seats' customers: the bets placed add nothing
+        behind = self._journaled_behinds(record)
+        return super().round_dealt(variant, record, behind=behind, seated=self._journaled_seated(record, behind),
+                                   **options)
+
+    @staticmethod
+    def seated(bets, customers) -> tuple[str, ...] | None:
+        """Each seat's customer (the customers of ``bets``' seat bets, in seat order) when the round's two
+        seats are two customers'; None for one seat, or one customer's two (``customers`` not given: None)."""
+        if not customers:
+            return None
+        holders = tuple(customers[bets.index(seat_bet("main", k))] for k in range(1, SEATS + 1)
+                        if seat_bet("main", k) in bets)
+        return holders if len(set(holders)) > 1 else None
+
+    def _journaled_seated(self, record: dict, behind: tuple) -> tuple[str, ...] | None:
+        """The seats' customers a journaled round names (``customers``: a round of two customers' seats);
+        ValueError for a list that is not one customer a seat."""
+        holders = record.get("customers")
+        if holders is None:
+            return None
+        if not (isinstance(holders, list) and len(holders) == len(behind) == SEATS
+                and all(isinstance(c, str) for c in holders) and len(set(holders)) == SEATS):
+            raise ValueError(f"{self.name}: {record!r} is not a Deluxe Blackjack round ('customers' names one "
+                             f"customer for each of {SEATS} seats)")
+        return tuple(holders)
 
     def _journaled_behinds(self, record) -> tuple[tuple[int, ...], ...]:
         """The bet-behinds of each seat a journaled round names (``behind``, and ``behind_2`` with ``seats`` 2);
@@ -208,7 +239,7 @@ class DeluxeRounds(TwentyOneRounds):
         return len(options["behind"])
 
     def rules_of(self, options: dict) -> tuple[tw.Rules, int]:
-        return super().rules_of({k: v for k, v in options.items() if k != "behind"})
+        return super().rules_of({k: v for k, v in options.items() if k not in ("behind", "seated")})
 
     def _play(self, shoe, decide, rules, options):
         dealt = super()._play(shoe, decide, rules, options)
@@ -217,7 +248,14 @@ class DeluxeRounds(TwentyOneRounds):
         if len(behind) > 1:  # a one-seat round's record keeps the form it had before the second seat
             dealt.record["seats"] = len(behind)
             dealt.record.update((seat_bet("behind", k), list(b)) for k, b in enumerate(behind[1:], 2))
+        if options["seated"] is not None:  # and one customer's two seats the form before two customers'
+            dealt.record["customers"] = list(options["seated"])
         return dealt
+
+    def decided_by(self, area: int, options: dict) -> dict:
+        """A seat's decision in a round of two customers' seats names its customer (``customer``)."""
+        seated = options["seated"]
+        return {"customer": seated[area - 1]} if seated is not None and area else {}
 
     def following_stakes(self, item: str, hand, options: dict) -> list[dict]:
         """The stakes of the bet-behinds of ``hand``'s seat following its double or split (follow-double,
