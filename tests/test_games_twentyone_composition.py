@@ -271,3 +271,42 @@ def test_simulation_plays_the_composition_strategy():
     assert sim.outcome_fit.pvalue > 1e-9
     basic = game.analyse(strategy="basic", decks=4).bet("main")
     assert main_bet.exact.rtp > basic.rtp
+
+
+@pytest.mark.parametrize("game, counts", [("blackjack", (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)),
+                                          ("pontoon", (2, 1, 1, 1, 1, 4, 4, 4, 1, 4))], ids=("blackjack", "pontoon"))
+def test_every_action_law_of_a_finite_shoe_has_the_action_value_as_mean(game, counts):
+    # The finite shoe's laws are integer numerators over one denominator per node (Evaluator.action_law);
+    # the values are summed apart, in fractions: every action's law must have its value as mean and
+    # the mass of the dealer outcomes still possible, for every initial hand.
+    rules = GAMES[game].game_rules(max_hands=2)
+    shoe = tw.FiniteShoe(counts)
+    evaluator = pt.PontoonEvaluator if rules.pontoon else tw.Evaluator
+    dealer = tw.Dealer(rules, shoe)
+    checked = 0
+    for up in tw.VALUES:
+        ev = evaluator(rules, shoe, up, dealer, basic_of(rules))
+        for c1 in tw.VALUES:
+            for c2 in tw.VALUES[c1 - 1:]:
+                hand = tw.of(c1, c2)
+                removed = tw.add(hand, up)
+                if min(shoe.left(removed)) < 0 or tw.is_natural(hand):
+                    continue
+                mass = 1 - ev.blackjack_after(removed) if ev.peek else 1
+                for act in ev.allowed(hand, tw.Context()):
+                    law = ev.action_dist(act, hand, removed, tw.Context())
+                    assert all(type(m) is F for m in law.values())
+                    assert sum(law.values()) == mass
+                    assert sum(net * m for (_, net), m in law.items()) == ev.action_value(act, hand, removed, tw.Context())
+                    checked += 1
+    assert checked > 100
+
+
+def test_a_finite_shoe_law_deeper_than_its_bound_fails_closed():
+    shoe = tw.FiniteShoe.decks(8)
+    rules = tw.Rules()
+    ev = tw.Evaluator(rules, shoe, 5, tw.Dealer(rules, shoe))
+    deep = (32, 17, 0, 0, 1, 0, 0, 0, 0, 2)   # 52 cards gone: more than the laws' denominators allow for
+    assert sum(deep) > tw._LAW_DEPTH
+    with pytest.raises(ValueError, match="deeper than the bound"):
+        ev.action_dist(tw.STAND, tw.of(10, 10), deep, tw.Context())

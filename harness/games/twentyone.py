@@ -319,6 +319,23 @@ def _dealer_scale(n: int):
     return ffi.new("uint64_t[]", limbs), scale[0]
 
 
+# the most cards a law's node may have gone past the full shoe: the upcard, the split pair cards
+# and a hand's cards (at most 21 of them before a bust card), with room to spare
+_LAW_DEPTH = 48
+
+
+def _law_floor(shoe: FiniteShoe) -> int:
+    """B of the finite-shoe laws' denominators D(n) = n!/B! (:meth:`Evaluator._law`): every node the
+    analyses reach leaves at least B + K cards, K the most a dealer then draws."""
+    return max(0, shoe.size - _LAW_DEPTH - lib.KERN_TWD_MAX_DEPTH)
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _law_denominator(n: int, floor: int) -> int:
+    """D(n) = n!/floor! (1 if n < floor: no node has so few cards, the law's scale fails closed)."""
+    return math.perm(n, n - floor) if n >= floor else 1
+
+
 class Dealer:
     """The dealer's final-outcome distribution for every composition left (memoised)."""
 
@@ -457,7 +474,10 @@ class Evaluator:
         self.peek = rules.peeks(up)
         self._memo: dict = {}
         self._stands: dict = {}
-        self._dists: dict = {}
+        self._dists: dict = {}      # laws of _play_law
+        self._counted = isinstance(shoe, FiniteShoe)
+        self._floor = _law_floor(shoe) if self._counted else 0
+        self._laws: dict = {}       # the dealer's law over D(n) per composition (finite shoe)
 
     # -- terminal values -------------------------------------------------------
 
@@ -754,44 +774,90 @@ class Evaluator:
     #
     # Split hands face one dealer: they are independent only given the dealer's final
     # outcome, so distributions are kept per dealer outcome and summed over it at the end.
+    #
+    # The recursion below works on *laws*: on an infinite shoe a law is the distribution itself;
+    # on a finite shoe it holds numerators over D(n) = n!/B! for a node of n cards left (B fixed
+    # per shoe, :func:`_law_floor`).  As D(n) = n * D(n - 1), a draw of a value with c cards left
+    # weighs its sub-law by the integer c, with no division, and the dealer's law (integers over
+    # (n)_K, :meth:`Dealer.counts`) is scaled to D(n) by (n-K)!/B!: so a finite shoe's laws are
+    # integer sums (but for a Fraction pay weight, Pontoon's suited bonuses: exact either way),
+    # and only a law leaving the recursion is divided (:meth:`_probabilities`), not a Fraction
+    # product at every step.
 
-    def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
+    def _law(self, removed: tuple) -> tuple:
+        """The dealer's outcome law with ``removed`` gone, as the recursion's laws are."""
+        if not self._counted:
+            return self.dealer.distribution(removed, self.up)
+        found = self._laws.get(removed)
+        if found is None:
+            numerators, denominator = self.dealer.counts(removed, self.up)
+            scale, rest = divmod(self._denominator(sum(self.shoe.left(removed))), denominator)
+            if rest:     # fail closed: a node deeper than _law_floor's bound
+                raise ValueError(f"the outcome law: {removed} is deeper than the bound of {self.shoe}")
+            found = self._laws[removed] = tuple(x * scale for x in numerators)
+        return found
+
+    def _weights(self, removed: tuple):
+        """(value, weight) of the next card, as the recursion's laws are: the cards of that value left
+        on a finite shoe (the law a level down is over D(n - 1) = D(n) / n), else its probability."""
+        if not self._counted:
+            return self.shoe.draws(removed)
+        return [(v, c) for v, c in zip(VALUES, self.shoe.left(removed)) if c > 0]
+
+    def _denominator(self, n: int) -> int:
+        return _law_denominator(n, self._floor)
+
+    def _probabilities(self, law: dict, removed: tuple) -> dict:
+        """A law of the recursion as probabilities (finite shoe: its numerators over D(n))."""
+        if not self._counted:
+            return law
+        d = self._denominator(sum(self.shoe.left(removed)))
+        return {key: Fraction(m) / d for key, m in law.items()}
+
+    def stand_law(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
         out: dict = {}
-        for outcome, p in enumerate(self.dealer.distribution(removed, self.up)):
+        for outcome, p in enumerate(self._law(removed)):
             net = self._stand_net(hand, outcome, stake, ctx) if p else None
             if net is not None:
                 out[(outcome, net)] = out.get((outcome, net), 0) + p
         return out
 
     def _lost(self, removed: tuple, net: Fraction) -> dict:
-        """A settled hand (bust, surrender) against every dealer outcome still possible."""
-        return {(o, net): p for o, p in enumerate(self.dealer.distribution(removed, self.up))
-                if p and not (o == DBJ and self.peek)}
+        """A settled hand (bust, surrender) against every dealer outcome still possible (a law)."""
+        return {(o, net): p for o, p in enumerate(self._law(removed)) if p and not (o == DBJ and self.peek)}
 
     def play_dist(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
         """Distribution of (dealer outcome, net of ``hand`` played by :meth:`best`), joint as the values."""
+        return self._probabilities(self._play_law(hand, removed, ctx), removed)
+
+    def _play_law(self, hand: tuple, removed: tuple, ctx: Context) -> dict:
         key = (self.shoe.key(removed), self.hand_key(hand), ctx)
         found = self._dists.get(key)
         if found is None:
-            found = self._dists[key] = self.action_dist(self.best(hand, removed, ctx)[0], hand, removed, ctx)
+            found = self._dists[key] = self.action_law(self.best(hand, removed, ctx)[0], hand, removed, ctx)
         return found
 
     def action_dist(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """Distribution of (dealer outcome, net) of ``hand`` played by ``action``, then :meth:`best`."""
+        return self._probabilities(self.action_law(action, hand, removed, ctx), removed)
+
+    def action_law(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> dict:
+        """:meth:`action_dist` as a law of the recursion."""
         if action == STAND:
-            return self.stand_dist(hand, removed, 1, ctx)
+            return self.stand_law(hand, removed, 1, ctx)
         if action == SURRENDER:
             return self._lost(removed, Fraction(-1, 2))
         stake = 2 if action == DOUBLE else 1
         after = Context(ctx.split, False)
         out: dict = {}
-        for v, p in self.shoe.draws(removed):
+        for v, p in self._weights(removed):
             nxt, gone = add(hand, v), add(removed, v)
             if total(nxt)[0] > 21:
                 sub = self._lost(gone, Fraction(-stake))
             elif action == DOUBLE:
-                sub = self.stand_dist(nxt, gone, 2, ctx)
+                sub = self.stand_law(nxt, gone, 2, ctx)
             else:
-                sub = self.play_dist(nxt, gone, after)
+                sub = self._play_law(nxt, gone, after)
             for key, q in sub.items():
                 out[key] = out.get(key, 0) + p * q
         return out

@@ -162,12 +162,12 @@ class PontoonEvaluator(tw.Evaluator):
                         if not (o == DBJ and self.peek))
         return win * dealt
 
-    def stand_dist(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
+    def stand_law(self, hand: tuple, removed: tuple, stake: int, ctx: Context) -> dict:
         if total(hand)[0] != 21:
-            return super().stand_dist(hand, removed, stake, ctx)
+            return super().stand_law(hand, removed, stake, ctx)
         law = pay_law(self.rules, self.shoe, hand, ctx.split)
         out: dict = {}
-        for o, p in enumerate(self.dealer.distribution(removed, self.up)):
+        for o, p in enumerate(self._law(removed)):
             if p and not (o == DBJ and self.peek):
                 for pays, q in law.items():
                     out[(o, pays)] = out.get((o, pays), 0) + p * q
@@ -194,7 +194,8 @@ class PontoonEvaluator(tw.Evaluator):
         return -1 if o == DBJ and t < 21 else 2 * doubled_net(t, o)
 
     def _doubled_stand_dist(self, t: int, removed: tuple) -> dict:
-        law = self.dealer.distribution(removed, self.up)
+        """The law (:meth:`harness.games.twentyone.Evaluator.action_law`'s) of standing on a doubled hard ``t``."""
+        law = self._law(removed)
         return {(o, Fraction(self._doubled_net(t, o))): p for o, p in enumerate(law) if p and not (o == DBJ and self.peek)}
 
     def after_double(self, hand: tuple, removed: tuple, ctx: Context) -> tuple[str, Fraction]:
@@ -246,14 +247,14 @@ class PontoonEvaluator(tw.Evaluator):
             return value
         return super().action_value(action, hand, removed, ctx)
 
-    def action_dist(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> dict:
+    def action_law(self, action: str, hand: tuple, removed: tuple, ctx: Context) -> dict:
         if action == SURRENDER:
             return {(o, Fraction(-1) if o == DBJ else Fraction(-1, 2)): p
-                    for o, p in enumerate(self.dealer.distribution(removed, self.up)) if p}
+                    for o, p in enumerate(self._law(removed)) if p}
         if action != DOUBLE:
-            return super().action_dist(action, hand, removed, ctx)
+            return super().action_law(action, hand, removed, ctx)
         out: dict = {}
-        for v, p in self.shoe.draws(removed):
+        for v, p in self._weights(removed):
             nxt, gone = add(hand, v), add(removed, v)
             t = hard_total(nxt)
             if t > 21:
