@@ -219,7 +219,7 @@ def _play_session(journal, table, rules, parsed, options, generator, count, batc
     from harness.rounds.meters import bank_of
 
     recovered.extend(recall.recover(journal))
-    meters = bank_of(rules, journal)  # the game's meters as the journal's rounds left them
+    meters = bank_of(rules, journal, options)  # the game's meters as the journal's rounds left them
     if table is not None:  # the recovery may have settled a metered round since the table read them
         table.meters = meters
     while len(played) < batched:

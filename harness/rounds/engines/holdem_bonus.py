@@ -12,7 +12,9 @@ The bets.  6-12 applies 4-9 with 「二ハの（1）」 read as 「6二ハの（
 bet but the ``progressive`` of 6-9-イ (the game module's ``etable``).  The Bonus and the progressive are
 only for a customer with an ante (6-2-ロ ただし書, as 6-9-イ reads it), refused otherwise when betting
 closes.  The progressive is won by the customer's hand unless he folded or formed it without his cards
-(6-9-ロ, ハ), funding and paying the game's meter (:mod:`harness.rounds.progressive`).  The flop bet (2
+(6-9-ロ, ハ), funding and paying the game's meter (:mod:`harness.rounds.progressive`); under the
+operator's round option ``board-royal=yes`` (6-9-ニ, ホ) a royal flush of the board alone wins it too,
+folded or not.  The flop bet (2
 antes, 6-4-イ-(2)), the turn bet and the river bet (1 ante each, 6-5-イ-(2), 6-6) are additional stakes
 (``flop``, ``turn``, ``river``), each announced by its ``decision`` record and taken while the round is
 dealt, as Mississippi Stud's street bets are.
@@ -72,7 +74,7 @@ STRATEGY = GameOption.choice(
     "strategy", "the decisions a bet script's 'actions' leave open: simple (the optimal fold set, then the "
                 "published simplified turn and river rules) or optimal (the exact tables: about a minute "
                 "to count once per process)", ("simple", "optimal"))
-ROUND_OPTIONS = (*thb.OPTIONS, STRATEGY)
+ROUND_OPTIONS = (*thb.OPTIONS, progressive.BOARD_ROYAL, *progressive.OPTIONS, STRATEGY)
 
 #: The decision points, in order: (what is decided, the cards in view, the words, the additional stake and
 #: its antes when made, the clause).
@@ -230,14 +232,13 @@ def check_script(actions, game: str = "texas-holdem-bonus") -> None:
                              f"{len(actions) - n} more for the round")
 
 
-class HoldemBonusRounds(DeckRounds):
+class HoldemBonusRounds(progressive.Metered, DeckRounds):
     """The round engine of Texas Hold'em Bonus (see the module doc)."""
 
     name = "texas-holdem-bonus"
     cards = CARDS
     takes_actions = True
     round_options = ROUND_OPTIONS
-    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
         return stake_rules()
@@ -306,7 +307,8 @@ class HoldemBonusRounds(DeckRounds):
         shown = (f"customer {card_text(hole)}, dealer {card_text(dealer)}, board {card_text(board)}: "
                  f"{'folded' if outcome == 'fold' else hands + ': ' + outcome}"
                  f"{'; bonus ' + bonus if bonus else ''}")
-        won = progressive.award(self.name, codes, outcome != "fold", ante_pays=ante_pays)
+        won = progressive.award(self.name, codes, outcome != "fold", ante_pays=ante_pays,
+                                board_royal=options.get("board_royal", "no"))
         shown += f"; progressive {won['progressive']}" if won["progressive"] else ""
         return Dealt({"outcome": outcome, "hand": bonus, **won}, shown,
                      {"cards": list(codes), "actions": taken, "outcome": outcome}, tuple(decisions))
