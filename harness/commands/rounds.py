@@ -156,6 +156,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
         parsed = script.parse(script_path, rules, options=options)
     except RoundError as exc:
         raise _bad(exc) from None
+    rules.prepare(options)  # the input is good: the work every round's deal shares, before any round
     count = rounds or parsed.rounds or 1
     generator = rng.build()  # before the journal exists: a generator that fails closed leaves no file
     journal = _open(journal_path, batch, window)

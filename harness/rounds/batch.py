@@ -78,6 +78,7 @@ class Table:
 
         self.rules, self.bets, self.journal = rules, tuple(bets), journal
         self.options = rules.check_options(options)  # once per table: its rounds do not check again
+        rules.prepare(self.options)  # and the work every round's deal shares, before any round
         if meters is None:
             meters = bank_of(rules, journal, self.options)
         self.meters = meters

@@ -129,7 +129,7 @@ class Round:
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
         rules = rules_for(first["game"], first["variant"])
-        r = cls(rules, first["round"], options=rules.check_options(first.get("options"), prepare=False),
+        r = cls(rules, first["round"], options=rules.check_options(first.get("options")),
                 actions=first.get("actions"), meters=meters)
         r.events = [dict(e) for e in events]
         for e in events:

@@ -167,7 +167,7 @@ def bank_of(rules, journal=None, options=None) -> MeterBank | None:
             if record is None:
                 continue
             if bank is None:  # the meters began at this round's resets
-                first = rules.check_options(events[0].get("options"), prepare=False)
+                first = rules.check_options(events[0].get("options"))
                 bank = MeterBank(rules.game.name, specs_of(rules, first))
             bank.absorb(round_id, record["meters"])
     return bank if bank is not None else MeterBank(rules.game.name, specs_of(rules, options))

@@ -37,7 +37,8 @@ from harness.rounds.states import DETERMINED, State
 def fault_study(rules, bets, generator, path: pathlib.Path, rounds: int = 10, options: dict | None = None) -> dict:
     """Run the study on a new journal at ``path``; its JSON-able result (``checks``: name, ok, detail)."""
     options = dict(options or {})
-    checked = rules.check_options(options)  # once, before any round (the engine prepared)
+    checked = rules.check_options(options)  # once, before any round
+    rules.prepare(checked)
     first = bets[0].customer
     faults, stopped = [], {}
     with Journal(path) as journal:

@@ -34,8 +34,10 @@ decision the list does not reach is made by the round option ``strategy``:
 * ``optimal``: every decision by the game's exact optimal strategy
   (:func:`harness.games.holdem_bonus.decide`, the river and turn bets made unless they lose more often
   than they win with the cards in view); its tables are counted in C once per process, about a minute,
-  when the session's options are checked (:meth:`HoldemBonusRounds.prepare`), before any round opens: no
-  round's deal, so no stop in OUTCOME_GENERATION, waits for them.
+  where the session starts, its input checked (:meth:`HoldemBonusRounds.prepare`, by ``rngcert play``,
+  a batch table and the certify fault study), before any round opens: no round's deal, so no stop in
+  OUTCOME_GENERATION, waits for them (a :class:`~harness.rounds.machine.Round` made by hand without it counts
+  them in its deal).
 
 The settlement (8-イ, 8-ロ, 7-ハ): the customer's hand (the best of his 2 cards and the 5 community cards)
 against the dealer's: stronger wins the flop, turn and river bets 1 to 1, and the ante 1 to 1 when the
