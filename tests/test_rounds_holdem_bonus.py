@@ -254,8 +254,8 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, state):
 
 
 def test_the_optimal_tables_are_counted_before_any_round_opens(monkeypatch):
-    """strategy=optimal: the session's options are checked (the engine prepared) before round 1 opens, and
-    that is when the tables are counted; the rounds' deals (OUTCOME_GENERATION) only look them up.  Stand-ins
+    """strategy=optimal: the session is prepared (its options checked) before round 1 opens, and that is when
+    the tables are counted; the rounds' deals (OUTCOME_GENERATION) only look them up.  Stand-ins
     for the minute of counting note when each set of tables is counted (journaled events so far)."""
     events, counted = [], []
 
@@ -273,7 +273,9 @@ def test_the_optimal_tables_are_counted_before_any_round_opens(monkeypatch):
     rules, opened = rules_for(GAME), []
     for ante_pays in ("straight", "flush"):
         opened.append(len(events))
-        options = rules.check_options({"strategy": "optimal", "ante-pays": ante_pays})  # the session set up
+        options = rules.check_options({"strategy": "optimal", "ante-pays": ante_pays})
+        assert [a for a, _ in counted] == ["straight"] * (ante_pays == "flush")  # checking alone counts nothing
+        rules.prepare(options)  # the session starts (rngcert play, a batch table, the certify study)
         g = rngcore.Generator(SEED, stream=23)
         for n in range(3):
             r = Round(rules, n + 1, sink=events.append, options=options)
@@ -284,8 +286,8 @@ def test_the_optimal_tables_are_counted_before_any_round_opens(monkeypatch):
             r.settle()
             assert [d["strategy"] for d in r.events if d["kind"] == "decision"] == ["optimal"] * 3
     assert counted == [("straight", 0), ("flush", opened[1])] and opened[1] > 0  # each before its round 1 opened
-    simple = rules.check_options({})  # the default strategy counts nothing
-    assert simple == {} and len(counted) == 2
+    rules.prepare(rules.check_options({}))  # the default strategy counts nothing
+    assert len(counted) == 2
 
 
 @pytest.mark.slow
@@ -293,11 +295,12 @@ def test_optimal_rounds_bet_the_river_by_brute_force():
     """strategy=optimal (the exact tables, about a minute): the river bet is made exactly when, with the turn
     in view, it wins at least as often as it loses over every river and dealer's two cards (the
     independent evaluator), and the flop bet exactly outside the exact fold set.  The tables are counted
-    when the options are checked, before round 1 opens: no round's deal counts anything."""
+    when the session is prepared, before round 1 opens: no round's deal counts anything."""
     thb.tables.cache_clear()
     thb.plays.cache_clear()
     rules = rules_for(GAME)
     options = rules.check_options({"strategy": "optimal"})
+    rules.prepare(options)
     assert thb.tables.cache_info().currsize == 1 and thb.plays.cache_info().currsize == 1
     work = thb.tables.cache_info().misses, thb.plays.cache_info().misses
     g = rngcore.Generator(SEED, stream=22)

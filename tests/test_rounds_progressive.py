@@ -3,6 +3,7 @@ offered by the three games whose mode B lists it, only with the bets the seed na
 item says (a multiple of the stake by the house, a share of the meter from the meter, the meter reset when
 what is left falls below the reset amount), the meter funded by the progressive stakes of settled rounds
 only, and stops at every state finished with the meter as an unbroken run leaves it."""
+import functools
 import os
 import signal
 import subprocess
@@ -17,7 +18,7 @@ from harness.rounds import Bet, Round, RoundError, recall
 from harness.rounds import progressive as pg
 from harness.rounds.engine import ROUND_ENGINES
 from harness.rounds.journal import Journal
-from harness.rounds.meters import MeterBank, bank_of, conservation
+from harness.rounds.meters import MeterBank, MeterSpec, bank_of, conservation
 from harness.rounds.table import rules_for
 from tests.rounds_support import SEED, play_metered
 
@@ -49,8 +50,8 @@ def codes_of(game: str, text: str) -> list[int]:
     return deal(text)
 
 
-def played(game, text, bank=None, actions=None, bets=None) -> Round:
-    r = Round(game, 1, meters=bank, actions=actions)
+def played(game, text, bank=None, actions=None, bets=None, options=None) -> Round:
+    r = Round(game, 1, meters=bank, actions=actions, options=options)
     for bet in bets or (MAIN[game], PROGRESSIVE):
         r.place(bet)
     r.close()
@@ -149,6 +150,49 @@ def test_a_folded_customer_and_a_hand_without_his_cards_lose_the_progressive(gam
     assert progressive_settlement(r) == ("lose", 0, STAKE, 0, 0)
 
 
+BOARD_ROYAL = "2C 3D|9D 5C|AS KS QS JS 10S"  # the board's own royal flush
+
+
+def test_the_board_royal_is_the_operators_round_option_with_its_citation():
+    (option,) = [o for o in rules_for("texas-holdem-bonus").options if o.name == "board-royal"]
+    assert option is pg.BOARD_ROYAL and "6-9-ニ, ホ" in option.help and option.default == "no"
+    assert option.choices == ("no", "yes")
+    assert all("board-royal" not in {o.name for o in rules_for(g).options} for g in ("caribbean-stud", "three-card-poker"))
+    row = next(r for r in rules_for("texas-holdem-bonus").bets["progressive"].rows
+               if r.label == "royal_flush_on_the_board")
+    assert row.pays == 0 and "6-9-ニ, ホ" in rules_for("texas-holdem-bonus").bets["progressive"].source
+
+
+@pytest.mark.parametrize("actions", [["play"], ["fold"]])
+def test_with_the_board_royal_option_a_royal_of_the_board_wins_the_whole_meter(actions):
+    """6-9-ニ: a royal flush of the board alone wins, 6-9-ホ: the meter divided by the participants (one
+    customer position: all of it, after the round's contribution); a folded customer's progressive stake is
+    not collected at the fold (6-9-ニ), so he wins it too.  Journaled with the round and re-derived."""
+    bank = MeterBank("texas-holdem-bonus", (pg.METER,))
+    r = played("texas-holdem-bonus", BOARD_ROYAL, bank, actions=actions, options={"board-royal": "yes"})
+    assert r.events[0]["options"] == {"board_royal": "yes"}  # the open record journals it
+    assert r.outcome.features["progressive"] == "royal_flush_on_the_board"
+    reached = 1_000_000 + STAKE * 15 // 100
+    assert progressive_settlement(r) == ("royal_flush_on_the_board", STAKE, 0, reached, reached)
+    (entry,) = next(e for e in r.events if e["kind"] == "meters")["meters"]
+    assert (entry["awarded"], entry["seeded"], entry["after"]) == (reached, 1_000_000, 1_000_000)
+    again = Round.restore(r.events)  # recall and recovery read the option from the journal
+    assert again.options == {"board_royal": "yes"} and again.outcome.features == r.outcome.features
+    without = played("texas-holdem-bonus", BOARD_ROYAL, MeterBank("texas-holdem-bonus", (pg.METER,)), actions=actions)
+    assert without.outcome.features["progressive"] is None and progressive_settlement(without)[0] == "lose"
+
+
+def test_the_board_royal_option_changes_nothing_else():
+    """A royal completed with the customer's cards keeps its own award; a board without a royal wins nothing
+    by the option."""
+    r = played("texas-holdem-bonus", "AS KS|2D 5C|QS JS 10S 3D 7C", MeterBank("texas-holdem-bonus", (pg.METER,)),
+               actions=["play"], options={"board-royal": "yes"})
+    assert r.outcome.features["progressive"] == "royal_flush_with_the_flop"
+    r = played("texas-holdem-bonus", "2C 3D|9D 5C|KS QS JS 10S 9S", MeterBank("texas-holdem-bonus", (pg.METER,)),
+               actions=["fold"], options={"board-royal": "yes"})  # the board's straight flush: not a royal
+    assert r.outcome.features["progressive"] is None
+
+
 def test_a_caribbean_stud_flush_wins_the_progressive_unless_folded():
     codes = codes_of("caribbean-stud", "2H 7H 9H JH KH|AD AC 7D 9D JC")
     assert pg.award("caribbean-stud", codes) == {"progressive": "flush", "meters": {}}
@@ -235,6 +279,109 @@ def test_a_three_card_poker_record_from_before_ante_was_recorded_is_re_derived_w
     assert moves[0] == ("ante_play", "fold", 10, 10, 0) and moves[1][:2] == ("pair_plus", "lose")
 
 
+def test_the_meter_rate_and_reset_are_the_operators_round_options():
+    for game in AWARDS:
+        declared = {o.name: o for o in rules_for(game).options}
+        assert declared["rate"] is pg.OPTIONS[0] and declared["reset"] is pg.OPTIONS[1]  # the analysis' own
+        assert (declared["rate"].default, declared["reset"].default) == (1_500, 1_000_000)
+        assert "4-2-ロ" in declared["rate"].help and "4-6-ハ" in declared["reset"].help
+    assert pg.meter({"rate": 2_000, "reset": 500_000}) == MeterSpec("progressive", Fraction(1, 5), 500_000,
+                                                                    funded_by="progressive")
+    assert pg.meter({}) == pg.METER
+
+
+@pytest.mark.parametrize("option,words", [
+    ("rate=10001", "--option rate must be a whole number in 0\\.\\.10000, got 10001"),
+    ("rate=-1", "--option rate .*got -1"), ("rate=15%", "--option rate .*got '15%'"),
+    ("reset=-5", "--option reset must be a whole number in 0\\.\\.1000000000000000, got -5"),
+    ("reset=lots", "--option reset .*got 'lots'"), ("rates=10", "no option 'rates' .*strategy, rate, reset"),
+])
+def test_a_bad_meter_option_exits_2_naming_it(tmp_path, option, words):
+    import re
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    script = tmp_path / "bets.json"
+    script.write_text('{"bets": [{"customer": "ann", "bet": "pair_plus", "stake": 10}]}')
+    result = CliRunner().invoke(main, ["play", "three-card-poker", "--journal", str(tmp_path / "j.sqlite"), "--bets",
+                                       str(script), "--option", option, "--seed", SEED])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (line,) = [x for x in result.output.splitlines() if x.startswith("Error")]
+    assert re.search(words, line), line
+    assert not (tmp_path / "j.sqlite").exists()  # refused before a journal is made
+
+
+def test_a_round_is_metered_at_its_journaled_rate_and_reset_by_a_restart(tmp_path):
+    """rate=2000 (20 %), reset=500000: a new meter starts at that reset, each progressive stake adds a fifth,
+    and a round stopped after its point (6-イ) is metered at restart with the values its open record holds:
+    the whole meter paid, the meter set back to 500,000.  A later session with other values continues the
+    journal's meter, its contributions at its own rate."""
+    game, rules = "three-card-poker", rules_for("three-card-poker")
+    options = rules.check_options({"rate": "2000", "reset": "500000"})  # the session's, as --option gives them
+    bets = [Bet("ann", "pair_plus", 10), PROGRESSIVE]
+    path = tmp_path / "meter.sqlite"
+    with Journal(path) as j:
+        for n, (cards, finish) in enumerate((("2S 5D 9C|KH KD 4C", True), ("AS KS QS|2D 5C 7H", False)), 1):
+            r = Round(rules, n, sink=j.append, options=options, meters=bank_of(rules, j, options))
+            for bet in bets:
+                r.place(bet)
+            r.close()
+            r.drawn(ROUND_ENGINES[game].round_dealt("standard", {"cards": codes_of(game, cards)},
+                                                    bets=("pair_plus", "progressive"), **r.options), None)
+            r.determine()
+            if finish:
+                r.settle()
+            j.commit()
+        assert r.events[0]["options"] == {"rate": 2000, "reset": 500_000}
+        assert recall.recover(j) == [(2, "OUTCOME_DETERMINED", "DONE")]
+        entries = [next(e for e in evs if e["kind"] == "meters")["meters"][0] for evs in j.events().values()]
+        assert [(e["before"], e["contributed"], e["awarded"], e["seeded"], e["after"]) for e in entries] == [
+            (500_000, 20, 0, 0, 500_020), (500_020, 20, 500_040, 500_000, 500_000)]
+        assert progressive_settlement(Round.restore(j.events()[2]))[0] == "ace_king_queen_of_spades"
+        assert bank_of(rules_for(game), j).value("progressive") == 500_000  # the journal's, whatever the session's
+        later = Round(rules_for(game), 3, sink=j.append, options={"rate": "1234"}, meters=bank_of(rules_for(game), j))
+        for bet in (Bet("ann", "pair_plus", 10), Bet("ann", "progressive", 7)):
+            later.place(bet)
+        later.close()
+        later.drawn(ROUND_ENGINES[game].round_dealt("standard", {"cards": codes_of(game, "2S 5D 9C|KH KD 4C")},
+                                                    bets=("pair_plus", "progressive"), **later.options), None)
+        later.determine()
+        later.settle()
+        (entry,) = next(e for e in later.events if e["kind"] == "meters")["meters"]
+        assert entry["before"] == 500_000 and Fraction(1234, 10_000) * 7 == entry["contributed"] + Fraction(
+            entry["carry"], entry["unit"])
+
+
+#: Prepended to a killed child's script for Caribbean Stud: its optimal decisions are those this process
+#: computed once (the dealer tables, minutes), looked up for the rounds the child deals.
+KNOWN_DECISIONS = """
+import numpy as np
+from harness.games import caribbean_stud as csp
+KNOWN = {known!r}
+
+def known_bets(cards, deck=csp.DECK):
+    return np.array([KNOWN[tuple(int(c) for c in row)] for row in np.asarray(cards)], dtype=bool)
+
+csp.optimal_bets = known_bets
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def caribbean_decisions(rounds: int = 2) -> dict:
+    """The exact optimal decisions (customer's five cards and the up card -> bet) of the first ``rounds``
+    rounds the killed child deals (the ``deck`` device on stream 1 of SEED), by the real strategy, once."""
+    import numpy as np
+
+    from harness.games import caribbean_stud as csp
+    from harness.rounds.engine import deck_cards
+
+    g = rngcore.Generator(SEED, stream=1)
+    rows = [deck_cards(g, 10)["cards"][:6] for _ in range(rounds)]
+    return {tuple(r): bool(b) for r, b in zip(rows, csp.optimal_bets(np.array(rows, dtype=np.uint8)))}
+
+
 STOPS = ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT",
          "METERS", "DONE"]
 QUICK = {("texas-holdem-bonus", "METERS")}
@@ -249,11 +396,12 @@ def test_a_progressive_round_killed_at_every_state_is_finished_with_its_meter(tm
 
     script = tmp_path / "child.py"
     bets = {game: [(b.customer, b.bet, b.stake, b.on) for b in (MAIN[game], PROGRESSIVE)]}
-    script.write_text(CHILD.format(bets=bets, seed=SEED))
+    known = KNOWN_DECISIONS.format(known=caribbean_decisions()) if game == "caribbean-stud" else ""
+    script.write_text(known + CHILD.format(bets=bets, seed=SEED))
     path = tmp_path / "killed.sqlite"
     done = subprocess.run([sys.executable, str(script), str(path), game, target, "after-commit", "event"],
                           env=dict(os.environ, PYTHONSAFEPATH="1"), capture_output=True, text=True, timeout=900)
-    assert done.returncode == -signal.SIGKILL, done.stderr  # (Caribbean Stud's child counts its strategy first)
+    assert done.returncode == -signal.SIGKILL, done.stderr
     finished, rounds = check_recovered(path, game)
     value = pg.METER.reset
     for round_id, events in sorted(rounds.items()):

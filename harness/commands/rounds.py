@@ -157,6 +157,7 @@ def play_command(ctx, game, journal_path, script_path, rounds, variant, option_t
         parsed = script.parse(script_path, rules, options=options)
     except RoundError as exc:
         raise _bad(exc) from None
+    rules.prepare(options)  # the input is good: the work every round's deal shares, before any round
     count = rounds or parsed.rounds or 1
     generator = rng.build()  # before the journal exists: a generator that fails closed leaves no file
     journal = _open(journal_path, batch, window)
@@ -220,7 +221,7 @@ def _play_session(journal, table, rules, parsed, options, generator, count, batc
     from harness.rounds.meters import bank_of
 
     recovered.extend(recall.recover(journal))
-    meters = bank_of(rules, journal)  # the game's meters as the journal's rounds left them
+    meters = bank_of(rules, journal, options)  # the game's meters as the journal's rounds left them
     if table is not None:  # the recovery may have settled a metered round since the table read them
         table.meters = meters
     while len(played) < batched:

@@ -131,15 +131,19 @@ OPTIONS = (
 )
 
 
-def _five_card_award(hands: np.ndarray | None, **options) -> np.ndarray:
-    """Award index of five-card hands (None: every hand, in the order of ``poker_hands.all_values``)."""
+def _five_card_award(hands: np.ndarray | None, played=None, **options) -> np.ndarray:
+    """Award index of five-card hands (None: every hand, in the order of ``poker_hands.all_values``);
+    ``played``: whether each customer bet (a folded one is excluded, 4-5-ロ; default: every one did)."""
     names = [a.name for a in TABLES[0].awards]
     award_of = np.full(16, -1, dtype=np.int64)  # by category code
     for r in ph.FIVE_CARD_RANKS:
         if r.name in names:
             award_of[r.code] = names.index(r.name)
     values = ph.all_values(5) if hands is None else ph.rank(hands)
-    return award_of[ph.category(values).astype(np.int64)]
+    out = award_of[ph.category(values).astype(np.int64)]
+    if played is not None:
+        out[~np.asarray(played, dtype=bool)] = -1
+    return out
 
 
 def _three_card_award(hands: np.ndarray, **options) -> np.ndarray:

@@ -77,10 +77,11 @@ class Table:
         from harness.rounds.meters import bank_of
 
         self.rules, self.bets, self.journal = rules, tuple(bets), journal
-        if meters is None:
-            meters = bank_of(rules, journal)
-        self.meters = meters
         self.options = rules.check_options(options)  # once per table: its rounds do not check again
+        rules.prepare(self.options)  # and the work every round's deal shares, before any round
+        if meters is None:
+            meters = bank_of(rules, journal, self.options)
+        self.meters = meters
         scratch = Round(rules, 0, options=self.options)
         for bet in self.bets:
             scratch.place(bet)  # refuses an unlisted bet, a bad stake, ... before anything is drawn

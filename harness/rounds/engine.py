@@ -63,8 +63,8 @@ class RoundEngine:
 
     def prepare(self, options: dict) -> None:
         """Do the work the deals of rounds with ``options`` share (count a strategy's tables), before any
-        round is opened: called when a session's options are checked
-        (:meth:`harness.rounds.table.RoundRules.check_options`); default: nothing to do."""
+        round is opened: called where a session starts, its input checked
+        (:meth:`harness.rounds.table.RoundRules.prepare`); default: nothing to do."""
 
     def round_batch(self, generator, variant: str, rounds: int, **options):
         """``rounds`` rounds, one :meth:`round_outcome` each (see :meth:`harness.games.base.Game.round_batch`)."""

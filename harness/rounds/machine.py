@@ -104,7 +104,8 @@ class Round:
         self._pending = None  # the dealt outcome and its draw, until the determination point
         self.settled: set[int] = set()  # indices of bets settled (or recorded unsettled)
         self._sink = sink
-        specs = meter_rules.specs_of(self.rules)
+        specs = meter_rules.specs_of(self.rules, self.options)
+        self.meter_specs = specs  # the meters as this round's options set them (a progressive's rate, reset)
         self.meters = None if not specs else meters if meters is not None else meter_rules.MeterBank(game, specs)
         self.metered: list[dict] | None = None  # the round's meters record's entries, once journaled
         self.actions = None if actions is None else [str(a) for a in actions]
@@ -128,7 +129,7 @@ class Round:
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
         rules = rules_for(first["game"], first["variant"])
-        r = cls(rules, first["round"], options=rules.check_options(first.get("options"), prepare=False),
+        r = cls(rules, first["round"], options=rules.check_options(first.get("options")),
                 actions=first.get("actions"), meters=meters)
         r.events = [dict(e) for e in events]
         for e in events:
@@ -340,7 +341,7 @@ class Round:
 
     def _settle_remaining(self, unreachable) -> None:
         jackpot = self._meter() if self._funds_meters() else 0
-        funded = {s.funded_by for s in self.meters.specs} if jackpot else set()
+        funded = {s.funded_by for s in self.meter_specs} if jackpot else set()
         winner = next((i for i, b in enumerate(self.bets) if b.bet in funded), 0)
         for i, bet in enumerate(self.bets):
             if i in self.settled:
@@ -357,7 +358,7 @@ class Round:
         """Whether the round is metered: a game with meters, one of which every stake funds or the round
         holds the bet that funds it (a round without a poker progressive bet has no ``meters`` record)."""
         names = {b.bet for b in self.bets}
-        return self.meters is not None and any(s.funded_by is None or s.funded_by in names for s in self.meters.specs)
+        return self.meters is not None and any(s.funded_by is None or s.funded_by in names for s in self.meter_specs)
 
     def _meter(self) -> int:
         """Journal the round's ``meters`` record, once (a restored round may hold it), and update the
@@ -366,7 +367,8 @@ class Round:
             funding: dict[str, int] = {}
             for b in self.bets:
                 funding[b.bet] = funding.get(b.bet, 0) + b.stake
-            entries = self.meters.entries(sum(funding.values()), self.outcome.features.get("meters", ()), funding)
+            entries = self.meters.entries(sum(funding.values()), self.outcome.features.get("meters", ()), funding,
+                                          self.meter_specs)
             self._emit("meters", meters=entries)
             self.meters.absorb(self.round_id, entries)
             self.metered = entries

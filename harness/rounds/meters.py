@@ -87,19 +87,24 @@ class MeterBank:
         """Whole yen on meter ``name`` now."""
         return self.values[name].value
 
-    def entries(self, stake: int, hits, funding=None) -> list[dict]:
+    def entries(self, stake: int, hits, funding=None, specs=None) -> list[dict]:
         """What a settled round staking ``stake`` and hitting the meters ``hits`` does to every meter (the
         entries of its ``meters`` record; the bank is not changed: :meth:`absorb` does that).
 
         ``hits``: meter names (each paid whole) or a mapping name -> the share of it paid; ``funding``:
-        the round's stakes by bet name, for a meter ``funded_by`` one bet."""
+        the round's stakes by bet name, for a meter ``funded_by`` one bet; ``specs``: the meters as the
+        round's options set them (a poker progressive's rate and reset; default the bank's)."""
         shares = dict(hits) if isinstance(hits, dict) else dict.fromkeys(hits, Fraction(1))
         funding = funding or {}
         unknown = set(shares) - set(self.values)
         if unknown:
             raise RoundError(f"{self.game}: the outcome hits {sorted(unknown)[0]!r}, not a meter of the game")
+        specs = self.specs if specs is None else tuple(specs)
+        if [s.name for s in specs] != [s.name for s in self.specs]:
+            raise RoundError(f"{self.game}: a round's meters {[s.name for s in specs]} are not the bank's "
+                             f"{[s.name for s in self.specs]}")
         out = []
-        for spec in self.specs:
+        for spec in specs:
             now = self.values[spec.name]
             amount = spec.share * (stake if spec.funded_by is None else funding.get(spec.funded_by, 0))
             carried = Fraction(now.carry, now.unit)
@@ -140,24 +145,32 @@ class MeterBank:
         return {name: v.value for name, v in self.values.items()}
 
 
-def specs_of(rules) -> tuple[MeterSpec, ...]:
-    """The meters a game's round rules keep (none for most games)."""
+def specs_of(rules, options=None) -> tuple[MeterSpec, ...]:
+    """The meters a game's round rules keep (none for most games), as a round's ``options`` set them (an
+    engine's ``meter_specs(options)``: a poker progressive's rate and reset; else its ``meters``)."""
+    by_options = getattr(rules.engine, "meter_specs", None)
+    if by_options is not None:
+        return tuple(by_options(dict(options or {})))
     return tuple(getattr(rules.engine, "meters", ()) or ())
 
 
-def bank_of(rules, journal=None) -> MeterBank | None:
-    """The meters of ``rules``' game after the rounds ``journal`` holds (every meter at its reset without
-    one); None for a game without meters (the journal is then not read)."""
-    specs = specs_of(rules)
-    if not specs:
+def bank_of(rules, journal=None, options=None) -> MeterBank | None:
+    """The meters of ``rules``' game after the rounds ``journal`` holds; None for a game without meters
+    (the journal is then not read).  The meters start at their resets: those of the game's first metered
+    round in the journal (by its journaled options), or, with none, of ``options`` (the session's)."""
+    if not specs_of(rules, options):
         return None
-    bank = MeterBank(rules.game.name, specs)
+    bank = None
     for round_id, events in ({} if journal is None else journal.events()).items():
-        if events and events[0].get("game") == bank.game:
+        if events and events[0].get("game") == rules.game.name:
             record = next((e for e in events if e["kind"] == "meters"), None)
-            if record is not None:
-                bank.absorb(round_id, record["meters"])
-    return bank
+            if record is None:
+                continue
+            if bank is None:  # the meters began at this round's resets
+                first = rules.check_options(events[0].get("options"))
+                bank = MeterBank(rules.game.name, specs_of(rules, first))
+            bank.absorb(round_id, record["meters"])
+    return bank if bank is not None else MeterBank(rules.game.name, specs_of(rules, options))
 
 
 def conservation(events: list[dict]) -> dict[str, int]:

@@ -106,22 +106,22 @@ def recover(journal: Journal) -> list[tuple[int, str, str]]:
     """Finish every open round by the fault rule; (round, state it stopped in, final state) for each.
 
     A game's meters are carried through its rounds in order: each round settles against the values its
-    metered rounds before it left (RoundError if a round's ``meters`` record does not continue them).
+    metered rounds before it left (RoundError if a round's ``meters`` record does not continue them),
+    starting at the resets of its first metered round (by that round's journaled options).
     """
     finished, banks = [], {}
     for round_id, events in journal.events().items():
         game = events[0].get("game") if events else None
-        r = Round.restore(events, sink=journal.append, meters=banks.get(game))
-        if r.meters is not None:
+        r = Round.restore(events, sink=journal.append, meters=banks.get(game))  # a new bank: at its own resets
+        if r.metered is not None:  # metered before the stop (or finished): the bank takes its record
+            r.meters.absorb(round_id, r.metered)
+        if r.state not in FINAL:
+            stopped = r.state.value
+            r.finish(f"the process stopped in {stopped}; the round is finished at restart")
+            journal.commit()
+            finished.append((round_id, stopped, r.state.value))
+        if r.meters is not None and (game in banks or r.metered is not None):  # the game's meters have begun
             banks[game] = r.meters
-            if r.metered is not None:  # metered before the stop (or finished): the bank takes its record
-                r.meters.absorb(round_id, r.metered)
-        if r.state in FINAL:
-            continue
-        stopped = r.state.value
-        r.finish(f"the process stopped in {stopped}; the round is finished at restart")
-        journal.commit()
-        finished.append((round_id, stopped, r.state.value))
     return finished
 
 

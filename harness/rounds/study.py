@@ -37,13 +37,15 @@ from harness.rounds.states import DETERMINED, State
 def fault_study(rules, bets, generator, path: pathlib.Path, rounds: int = 10, options: dict | None = None) -> dict:
     """Run the study on a new journal at ``path``; its JSON-able result (``checks``: name, ok, detail)."""
     options = dict(options or {})
+    checked = rules.check_options(options)  # once, before any round
+    rules.prepare(checked)
     first = bets[0].customer
     faults, stopped = [], {}
     with Journal(path) as journal:
-        meters = bank_of(rules, journal)  # a game with meters: every round settles against them in turn
+        meters = bank_of(rules, journal, checked)  # a game with meters: every round settles against them in turn
 
         def round_() -> Round:
-            r = Round(rules, journal.next_round_id(), sink=journal.append, options=options, meters=meters)
+            r = Round(rules, journal.next_round_id(), sink=journal.append, options=checked, meters=meters)
             for bet in bets:
                 r.place(bet)
             r.close()

@@ -48,17 +48,13 @@ class RoundRules:
         """The options a round takes (:class:`~harness.games.base.GameOption`), from its engine."""
         return tuple(getattr(self.engine, "round_options", ()))
 
-    def check_options(self, given: Mapping | None, flag: Callable[[str], str] = option_named,
-                      prepare: bool = True) -> "Checked":
+    def check_options(self, given: Mapping | None, flag: Callable[[str], str] = option_named) -> "Checked":
         """``given`` round options (typed, or text from ``--option NAME=VALUE``) checked, by keyword:
         only the options given, each in its kind; RoundError naming the option (as ``flag(name)``:
         the command line's ``--option NAME``) and its allowed values.
 
         Checked once per table (a session): a :class:`Round` given the result does not check it again.
-        With ``prepare`` the round engine then does the work its deals share for these options
-        (:meth:`harness.rounds.engine.RoundEngine.prepare`: Hold'em Bonus's exact tables), so it is done
-        before any round opens; a restored round (recovery) is checked without it, as finishing a
-        journaled round deals nothing new.
+        Checking does no other work (:meth:`prepare` does, where a session starts).
         """
         if isinstance(given, Checked) and given.rules is self:
             return given
@@ -69,10 +65,15 @@ class RoundRules:
                                                                         (given or {}).items())})
         except ValueError as exc:
             raise RoundError(as_named(exc, flag)) from None
-        ready = getattr(self.engine, "prepare", None)  # a game's own engine may not have one
-        if prepare and ready is not None:
-            ready(checked)
         return checked
+
+    def prepare(self, options: "Checked") -> None:
+        """Before a session's first round, once its input is checked: the work the round engine's deals
+        share for ``options`` (:meth:`harness.rounds.engine.RoundEngine.prepare`: Hold'em Bonus's exact
+        tables), so no round's state machine carries it."""
+        ready = getattr(self.engine, "prepare", None)  # a game's own engine may not have one
+        if ready is not None:
+            ready(options)
 
     def stake_rule(self, name: str):
         """The rule of an additional stake a round takes after betting closes (a double, a split hand,

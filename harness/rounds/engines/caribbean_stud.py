@@ -46,14 +46,13 @@ def ante_bet():
                        "the stake is ante + bet (the bet is 2 antes, 4-4); on a fold the bet is returned")
 
 
-class CaribbeanStudRounds(DeckRounds):
+class CaribbeanStudRounds(progressive.Metered, DeckRounds):
     """The round engine of Caribbean Stud Poker (see the module doc): one fresh deck from the ``deck``
     device, cards 1-5 the customer's, 6-10 the dealer's."""
 
     name = "caribbean-stud"
     cards = CARDS
-    round_options = (STRATEGY,)
-    meters = (progressive.METER,)
+    round_options = (STRATEGY, *progressive.OPTIONS)
 
     def round_bets(self, variant: str) -> tuple:
         return (ante_bet(), progressive.bet_rule(self.name))

@@ -12,7 +12,9 @@ The bets.  6-12 applies 4-9 with 「二ハの（1）」 read as 「6二ハの（
 bet but the ``progressive`` of 6-9-イ (the game module's ``etable``).  The Bonus and the progressive are
 only for a customer with an ante (6-2-ロ ただし書, as 6-9-イ reads it), refused otherwise when betting
 closes.  The progressive is won by the customer's hand unless he folded or formed it without his cards
-(6-9-ロ, ハ), funding and paying the game's meter (:mod:`harness.rounds.progressive`).  The flop bet (2
+(6-9-ロ, ハ), funding and paying the game's meter (:mod:`harness.rounds.progressive`); under the
+operator's round option ``board-royal=yes`` (6-9-ニ, ホ) a royal flush of the board alone wins it too,
+folded or not.  The flop bet (2
 antes, 6-4-イ-(2)), the turn bet and the river bet (1 ante each, 6-5-イ-(2), 6-6) are additional stakes
 (``flop``, ``turn``, ``river``), each announced by its ``decision`` record and taken while the round is
 dealt, as Mississippi Stud's street bets are.
@@ -32,8 +34,10 @@ decision the list does not reach is made by the round option ``strategy``:
 * ``optimal``: every decision by the game's exact optimal strategy
   (:func:`harness.games.holdem_bonus.decide`, the river and turn bets made unless they lose more often
   than they win with the cards in view); its tables are counted in C once per process, about a minute,
-  when the session's options are checked (:meth:`HoldemBonusRounds.prepare`), before any round opens: no
-  round's deal, so no stop in OUTCOME_GENERATION, waits for them.
+  where the session starts, its input checked (:meth:`HoldemBonusRounds.prepare`, by ``rngcert play``,
+  a batch table and the certify fault study), before any round opens: no round's deal, so no stop in
+  OUTCOME_GENERATION, waits for them (a :class:`~harness.rounds.machine.Round` made by hand without it counts
+  them in its deal).
 
 The settlement (8-イ, 8-ロ, 7-ハ): the customer's hand (the best of his 2 cards and the 5 community cards)
 against the dealer's: stronger wins the flop, turn and river bets 1 to 1, and the ante 1 to 1 when the
@@ -72,7 +76,7 @@ STRATEGY = GameOption.choice(
     "strategy", "the decisions a bet script's 'actions' leave open: simple (the optimal fold set, then the "
                 "published simplified turn and river rules) or optimal (the exact tables: about a minute "
                 "to count once per process)", ("simple", "optimal"))
-ROUND_OPTIONS = (*thb.OPTIONS, STRATEGY)
+ROUND_OPTIONS = (*thb.OPTIONS, progressive.BOARD_ROYAL, *progressive.OPTIONS, STRATEGY)
 
 #: The decision points, in order: (what is decided, the cards in view, the words, the additional stake and
 #: its antes when made, the clause).
@@ -230,14 +234,13 @@ def check_script(actions, game: str = "texas-holdem-bonus") -> None:
                              f"{len(actions) - n} more for the round")
 
 
-class HoldemBonusRounds(DeckRounds):
+class HoldemBonusRounds(progressive.Metered, DeckRounds):
     """The round engine of Texas Hold'em Bonus (see the module doc)."""
 
     name = "texas-holdem-bonus"
     cards = CARDS
     takes_actions = True
     round_options = ROUND_OPTIONS
-    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
         return stake_rules()
@@ -306,7 +309,8 @@ class HoldemBonusRounds(DeckRounds):
         shown = (f"customer {card_text(hole)}, dealer {card_text(dealer)}, board {card_text(board)}: "
                  f"{'folded' if outcome == 'fold' else hands + ': ' + outcome}"
                  f"{'; bonus ' + bonus if bonus else ''}")
-        won = progressive.award(self.name, codes, outcome != "fold", ante_pays=ante_pays)
+        won = progressive.award(self.name, codes, outcome != "fold", ante_pays=ante_pays,
+                                board_royal=options.get("board_royal", "no"))
         shown += f"; progressive {won['progressive']}" if won["progressive"] else ""
         return Dealt({"outcome": outcome, "hand": bonus, **won}, shown,
                      {"cards": list(codes), "actions": taken, "outcome": outcome}, tuple(decisions))

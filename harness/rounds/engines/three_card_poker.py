@@ -50,15 +50,14 @@ def ante_play():
                        "the stake is ante + Play (Play = ante, 5-5-イ-(2)); on a fold the Play half is returned")
 
 
-class ThreeCardPokerRounds(DeckRounds):
+class ThreeCardPokerRounds(progressive.Metered, DeckRounds):
     """The round engine of Three Card Poker (see the module doc): one fresh deck from the ``deck`` device,
     cards 1-3 the customer's, 4-6 the dealer's."""
 
     name = "three-card-poker"
     cards = CARDS
-    round_options = (STRATEGY,)
+    round_options = (STRATEGY, *progressive.OPTIONS)
     deals_for_bets = True  # a customer with an ante decides; a Pair Plus-only customer does not (5-5-ロ)
-    meters = (progressive.METER,)
 
     def round_bets(self, variant: str) -> tuple:
         return (ante_play(), tcp.PAIR_PLUS, progressive.bet_rule(self.name))
