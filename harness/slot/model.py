@@ -1141,7 +1141,7 @@ def _check_cascade(model: SlotModel) -> None:
 
 # the sections a game with reel heights per spin takes (both ways: free spins only, refused there): its
 # stages are built from every height's columns (harness.slot.height_reels), as for any ways game
-_WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery", "jackpot"})
+_WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery", "jackpot", "hold_and_spin"})
 
 
 def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
