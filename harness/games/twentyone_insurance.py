@@ -15,9 +15,10 @@ shoe is therefore
 
 where "next" is the card the dealer would have dealt himself: the cards are a uniform random
 ordering, so the card after the seat's last is the one 10-イ deals.  The seat's hands depend on
-its strategy; they are played here exactly as the round plays them (000 1-9: a split deals
-each of the two hands its second card at once and completes the hands last split first, the
-rounds' and the C round's order), every card drawn from the cards then left, so the figure is
+its strategy; they are played here exactly as the round plays them, in the order of
+:class:`~harness.games.twentyone_seat.SeatPlay` (000 1-9: a split deals each of the two hands
+its second card at once and completes the hands last split first, the rounds' and the C round's
+order), every card drawn from the cards then left, so the figure is
 exact on a finite shoe, splits included, and on an infinite shoe.  A path on which a hand
 ends without busting (a stand, a double that holds, a surrender, a blackjack, Pontoon's
 rescue or its 21) contributes nothing, which keeps the walk small.
@@ -32,6 +33,7 @@ from typing import Callable
 
 from harness.games import twentyone as tw
 from harness.games.twentyone import ACE, SPLIT, TEN, Context, add, hard_total, of
+from harness.games.twentyone_seat import SeatPlay
 
 
 def busted_rounds(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowed_actions) \
@@ -67,7 +69,7 @@ def busted_rounds(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowe
             hand = of(c1, c2)
             if tw.is_natural(hand):
                 continue                    # a blackjack never busts
-            b, t = walk.hand(add(add(up, c1), c2), hand, Context(), (), 1)
+            b, t = walk.seat(add(add(up, c1), c2), SeatPlay(((hand, Context()),)))
             busted += p1 * p2 * b
             with_ten += p1 * p2 * t
     return busted, with_ten
@@ -82,25 +84,28 @@ def insurance_law(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowe
 
 
 class _Walk:
-    """The seat's play of its hands (memoised: on a finite shoe the cards gone are part of the key)."""
+    """The seat's play of its hands in the rounds' order (:class:`~harness.games.twentyone_seat.SeatPlay`,
+    each hand a (point-value multiset, context) pair), every card drawn from the cards then left;
+    memoised: on a finite shoe the cards gone are part of the key."""
 
     def __init__(self, rules: tw.Rules, shoe, strategy, allowed: Callable):
         self.rules, self.shoe, self.strategy, self.allowed = rules, shoe, strategy, allowed
         self._memo: dict = {}
 
-    def hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int) \
-            -> tuple[Fraction, Fraction]:
-        key = (self.shoe.key(removed), hand, ctx, waiting, held)
+    def seat(self, removed: tuple, seat: SeatPlay) -> tuple[Fraction, Fraction]:
+        """(P(the hand in play and every hand after it busts), jointly with a ten next), ``removed`` gone."""
+        if seat.done:                                        # after the last hand, the card 10-イ would deal
+            return Fraction(1), self.shoe.probability(removed, TEN)
+        key = (self.shoe.key(removed), seat.ahead, seat.held)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = self._hand(removed, hand, ctx, waiting, held)
+            found = self._memo[key] = self._hand(removed, seat)
         return found
 
-    def _hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int) \
-            -> tuple[Fraction, Fraction]:
-        """(P(this hand and every hand after it busts), jointly with a ten next) from ``hand``."""
+    def _hand(self, removed: tuple, seat: SeatPlay) -> tuple[Fraction, Fraction]:
         rules, up = self.rules, ACE
-        acts = self.allowed(rules, up, hand, ctx, held < rules.max_hands)
+        hand, ctx = seat.playing
+        acts = self.allowed(rules, up, hand, ctx, seat.held < rules.max_hands)
         act = acts[0] if acts == (tw.STAND,) else self.strategy(hand, up, ctx, acts)
         if act == SPLIT:
             x = tw.pair_value(hand)
@@ -108,8 +113,7 @@ class _Walk:
             busted = with_ten = Fraction(0)
             for v1, p1 in self.shoe.draws(removed):          # one card to each hand at once (1-9-ニ-(1))
                 for v2, p2 in self.shoe.draws(add(removed, v1)):
-                    b, t = self.hand(add(add(removed, v1), v2), of(x, v1), split,
-                                     waiting + ((of(x, v2), split),), held + 1)
+                    b, t = self.seat(add(add(removed, v1), v2), seat.split((of(x, v1), split), (of(x, v2), split)))
                     busted += p1 * p2 * b
                     with_ten += p1 * p2 * t
             return busted, with_ten
@@ -120,18 +124,11 @@ class _Walk:
         for v, p in self.shoe.draws(removed):
             nxt, gone = add(hand, v), add(removed, v)
             if hard_total(nxt) > 21:
-                b, t = self._next(gone, waiting, held)       # 1-9-ホ: busted, settled at once
+                b, t = self.seat(gone, seat.next())          # 1-9-ホ: busted, settled at once
             elif act == tw.HIT:
-                b, t = self.hand(gone, nxt, after, waiting, held)
+                b, t = self.seat(gone, seat.drawn((nxt, after)))
             else:
                 continue                                     # a double that holds: no bust
             busted += p * b
             with_ten += p * t
         return busted, with_ten
-
-    def _next(self, removed: tuple, waiting: tuple, held: int) -> tuple[Fraction, Fraction]:
-        """The hand split last plays next; after the last hand, the card 10-イ would deal."""
-        if not waiting:
-            return Fraction(1), self.shoe.probability(removed, TEN)
-        hand, ctx = waiting[-1]
-        return self.hand(removed, hand, ctx, waiting[:-1], held)

@@ -85,6 +85,15 @@ def one_position(game: str, bet, placed: tuple) -> None:
         raise ValueError(f"{game}: {bet.customer!r} already has a {bet.bet!r} bet in this round")
 
 
+def equal_stake(game: str, rule: str, first, bet) -> None:
+    """Refuse (ValueError) ``bet`` unless its stake is the stake of ``first``, a bet placed before it that a
+    game's rule makes it equal to (``rule``: the rule's words and citation).  The one check of Blackjack
+    Switch's pair of areas, Deluxe Blackjack's two seats, Let It Ride's three spots and Casino War's war
+    stake."""
+    if bet.stake != first.stake:
+        raise ValueError(f"{game}: {rule}: {first.stake} on {first.bet!r}, got {bet.stake} on {bet.bet!r}")
+
+
 def deck_cards(generator, count: int) -> dict:
     """The record of a round dealing the first ``count`` cards of one shuffle of the ``deck`` device
     (card indices 0..51: the procedure of the deck games' simulations)."""
