@@ -138,6 +138,7 @@ def brute(m):
     return s1, s2, hits, reached, once
 
 
+CASCADE = '[cascade]\nrefill = ["A K", "K A", "A K"]\n'  # expanding wilds stay refused with cascades
 SCATTER_LEVEL = '[[jackpot]]\nname = "MINI"\nsymbol = "S"\ncount = 2\ncontribution = "1/100"\nreset = 30\n'
 LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution = "1/100"\nreset = 30\n'
 
@@ -177,11 +178,12 @@ def test_simulate_plays_heights_with_the_features(tmp_path, extra):
 
 
 @pytest.mark.parametrize("extra, where", [
-    ("", "symbols.W: a game with reel heights per spin has no expanding wild symbols"),
+    (CASCADE, "symbols.W: a cascade model has no expanding wild symbols"),
     (FEATURES.split("[progressive]")[0] + SCATTER_LEVEL, "jackpot: jackpot levels and [cap] in one model"),
 ])
 def test_what_stays_refused_is_located(tmp_path, extra, where):
-    text = HEIGHTS if extra else HEIGHTS.replace('kind = "wild", multiplier', 'kind = "wild", expanding = true, multiplier')
+    text = HEIGHTS if extra != CASCADE else HEIGHTS.replace('kind = "wild", multiplier',
+                                                             'kind = "wild", expanding = true, multiplier')
     refused(tmp_path, text + extra, where)
 
 
