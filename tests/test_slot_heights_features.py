@@ -148,10 +148,12 @@ LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution
                                    "[bonus]" + FEATURES.split("[bonus]")[1] + MYSTERY,
                                    "[bonus]" + FEATURES.split("[bonus]")[1] + SCATTER_LEVEL, LINE_LEVEL + MYSTERY,
                                    HOLD, FEATURES.split("[bonus]")[0] + HOLD.replace("grand = 20", "grand = 4"),
-                                   HOLD + SCATTER_LEVEL],
+                                   HOLD + SCATTER_LEVEL, FEATURES.split("[progressive]")[0] + SCATTER_LEVEL,
+                                   FEATURES.split("[progressive]")[0] + LINE_LEVEL],
                          ids=["documented", "tighter cap", "cap alone", "cap, progressive, mystery",
                               "bonus and mystery", "bonus and a scatter jackpot level", "a line jackpot level",
-                              "hold and spin", "hold and spin, cap, progressive", "hold and spin, jackpot level"])
+                              "hold and spin", "hold and spin, cap, progressive", "hold and spin, jackpot level",
+                              "cap and a scatter jackpot level", "cap and a line jackpot level"])
 def test_heights_with_features_equal_brute_force(extra):
     m = parse_model(HEIGHTS + extra)
     a = analyse(m)
@@ -179,7 +181,8 @@ def test_simulate_plays_heights_with_the_features(tmp_path, extra):
 
 @pytest.mark.parametrize("extra, where", [
     (CASCADE, "symbols.W: a cascade model has no expanding wild symbols"),
-    (FEATURES.split("[progressive]")[0] + SCATTER_LEVEL, "jackpot: jackpot levels and [cap] in one model"),
+    ("[progressive]" + FEATURES.split("[progressive]")[1].split("[bonus]")[0] + SCATTER_LEVEL,
+     "jackpot: jackpot levels and [progressive] in one model"),
 ])
 def test_what_stays_refused_is_located(tmp_path, extra, where):
     text = HEIGHTS if extra != CASCADE else HEIGHTS.replace('kind = "wild", multiplier',

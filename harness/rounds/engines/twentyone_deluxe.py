@@ -181,7 +181,8 @@ class DeluxeRounds(TwentyOneRounds):
     def round_outcome(self, generator, variant: str, *, bets=(), **options):
         return super().round_outcome(generator, variant, behind=self.behinds(bets), **options)
 
-    def round_dealt(self, variant: str, record: dict, **options):
+    def round_dealt(self, variant: str, record: dict, *, bets=(), **options):
+        # the record names the bet-behinds each seat dealt for: the bets placed add nothing
         return super().round_dealt(variant, record, behind=self._journaled_behinds(record), **options)
 
     def _journaled_behinds(self, record) -> tuple[tuple[int, ...], ...]:
