@@ -1,6 +1,7 @@
 """Reel heights drawn per spin (docs/slot_model.md, "Reel heights per spin"): the window-by-window
-analysis of harness.slot.heights against a brute force over every height, every stop and every
-way listed one by one, read straight from the ways rule (tests/ways_reference.py)."""
+analysis of harness.slot.heights (with an expanding wild, the stages of harness.slot.height_reels) against
+a brute force over every height, every stop and every way listed one by one, read straight from the ways
+rule (tests/ways_reference.py)."""
 from __future__ import annotations
 
 import itertools
@@ -41,8 +42,12 @@ def brute_force(m):
             hw *= w
         for stops in itertools.product(*(range(len(s)) for s in strips)):
             window = [[s[(p + i) % len(s)] for i in range(h)] for s, p, (h, _) in zip(strips, stops, heights)]
+            shown = []
+            for col in window:  # an expanding wild covers the rows its reel shows (scatters counted before)
+                wild = next((x for x in m.expanding if x in col), None)
+                shown.append(col if wild is None else [wild] * len(col))
             credits, paid = 0, set()
-            for (i, k), pay in symbol_pays(m, window).items():  # the ways rule, every way listed
+            for (i, k), pay in symbol_pays(m, shown).items():  # the ways rule, every way listed
                 credits += pay * m.bet_per_line
                 paid.add(f"{k} x {names[i]}")
             n = sum(col.count(m.symbol_index("S")) for col in window)
@@ -57,10 +62,14 @@ def brute_force(m):
     return dist
 
 
+EXPANDING = GAME.replace('W = { kind = "wild", multiplier = 2 }', 'W = { kind = "wild", multiplier = 2, expanding = true }')
+
+
+@pytest.mark.parametrize("game", [GAME, EXPANDING], ids=["", "expanding wild"])
 @pytest.mark.parametrize("weights", ["", "base_weights = [[2, 1, 0, 3], [1, 1, 1, 1, 4], [1, 2, 1]]\n"],
                          ids=["stops", "virtual stops"])
-def test_heights_equal_brute_force(weights):
-    m = model(GAME + weights)
+def test_heights_equal_brute_force(game, weights):
+    m = model(game + weights)
     a = analyse(m)
     mean, second, hit, once = play_figures(brute_force(m))
     assert a.rtp == mean / 10 and a.variance == second - mean * mean and a.hit_frequency == hit

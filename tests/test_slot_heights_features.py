@@ -1,6 +1,7 @@
-"""Reel heights per spin with the award cap, the combination progressive, mystery levels and a wheel bonus
-(docs/slot_model.md, "Reel heights per spin"): the analysis against a brute force over every height and
-every stop, every way listed one by one (tests/ways_reference.py), ``min(win, cap)`` taken play by play."""
+"""Reel heights per spin with the award cap, the combination progressive, mystery and jackpot levels, a wheel
+bonus and hold and spin (docs/slot_model.md, "Reel heights per spin"): the analysis against a brute force over
+every height and every stop, every way listed one by one (tests/ways_reference.py), ``min(win, cap)`` taken
+play by play."""
 from __future__ import annotations
 
 import itertools
@@ -10,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 from slot_support import refused, round_play_simulates
+from test_slot_hold_spin import reference
 from ways_reference import symbol_pays
 
 from harness.slot.exact import analyse
@@ -18,7 +20,8 @@ from harness.slot.profiles import check
 
 DOC = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "slot_model.md").read_text(encoding="utf-8")
 SECTION = DOC.split("\n## Reel heights per spin\n", 1)[1].split("\n## ", 1)[0]
-HEIGHTS, FEATURES = re.findall(r"```\n(.*?)```", SECTION, re.S)[:2]  # the annotated model, then the fragment
+# the annotated model, the features' fragment, the hold-and-spin fragment
+HEIGHTS, FEATURES, HOLD = re.findall(r"```\n(.*?)```", SECTION, re.S)[:3]
 MYSTERY = """
 [[mystery]]
 name = "MINI"
@@ -43,8 +46,31 @@ def _meter_class(m) -> str:
                                        f"({level.count} x A on a line)")
 
 
+def _hold_wins(m, coins: int) -> list[tuple[int, Fraction, set]]:
+    """The hold-and-spin feature started with ``coins`` coins, on the ``rows x reels`` grid at its tallest:
+    (credits, probability, classes) of its wins, the final count by following the positions one by one
+    (:func:`test_slot_hold_spin.reference`), then the sum of that many independent coin values."""
+    h, tb, grid = m.hold_and_spin, m.total_bet, m.rows * m.reels
+    final = reference(grid, coins, h.respins, h.land, dict(h.values), h.grand)[0]
+    whole = sum(h.values.values())
+    started = {f"hold and spin {h.trigger}+ x {m.symbol_names[h.symbol]}"}
+    out = []
+    sums = {0: Fraction(1)}  # the sum of n coin values, n = 0, 1, ...
+    for n in range(grid + 1):
+        full = {f"hold and spin grand ({grid} x {m.symbol_names[h.symbol]})"} if n == grid and h.grand else set()
+        out += [(tb * (v + (h.grand if n == grid else 0)), final[n] * q, started | full)
+                for v, q in sums.items() if n in final]
+        nxt: dict = {}
+        for v, q in sums.items():
+            for value, weight in h.values.items():
+                nxt[v + value] = nxt.get(v + value, 0) + q * Fraction(weight, whole)
+        sums = nxt
+    return out
+
+
 def brute(m):
-    """Per play: (E[X], E[X^2], P(hit), P(cap reached), {class: P(paid)}), X = min(spin + bonus, cap) + meters."""
+    """Per play: (E[X], E[X^2], P(hit), P(cap reached), {class: P(paid)}), X = min(spin + feature, cap) + meters
+    (the feature: the wheel, or hold and spin)."""
     names, strips, tb = m.symbol_names, m.base_strips, m.total_bet
     weights = m.base_weights or [[1] * len(s) for s in strips]
     total = 1
@@ -52,11 +78,13 @@ def brute(m):
         total *= sum(x for _, x in hs) * sum(w)
     s_code, a_code = names.index("S"), names.index("A")
     cap = m.cap * tb if m.cap is not None else None
-    wheel = {}
+    wheel = []  # (credits, probability, classes) of the wheel's spin
     if m.bonus is not None:
         whole = sum(w for _, w in m.bonus.segments)
-        wheel = {v * tb: Fraction(w, whole) for v, w in m.bonus.segments if w}
-    outcomes = []  # (probability, spin credits, wheel starts, progressive hit, classes paid)
+        wheel = [(v * tb, Fraction(w, whole), {"wheel bonus 2+ x S", f"wheel bonus prize {v} x total bet"})
+                 for v, w in m.bonus.segments if w]
+    held: dict[int, list] = {}  # coins -> the hold-and-spin feature's outcomes
+    outcomes: dict = {}  # -> [probability, spin credits, the feature's outcomes, progressive hit, classes paid]
     for heights in itertools.product(*m.heights):
         for stops in itertools.product(*(range(len(s)) for s in strips)):
             p = Fraction(1, total)
@@ -75,22 +103,29 @@ def brute(m):
             for level in m.jackpots:  # one level in these models: a meter like the progressive's
                 hit = (scatters >= level.count if level.on == "scatter" else
                        all(a_code in col for col in window[:level.count]))
-            starts = m.bonus is not None and scatters >= m.bonus.trigger
-            outcomes.append((p, credits, starts, hit, paid))
+            feature = wheel if m.bonus is not None and scatters >= m.bonus.trigger else []
+            if m.hold_and_spin is not None and scatters >= m.hold_and_spin.trigger:  # S is the coin
+                if scatters not in held:
+                    held[scatters] = _hold_wins(m, scatters)
+                feature = held[scatters]
+            key = (credits, id(feature) if feature else None, hit, frozenset(paid))  # alike paid spins summed
+            if key not in outcomes:
+                outcomes[key] = [Fraction(0), credits, feature, hit, paid]
+            outcomes[key][0] += p
+    outcomes = list(outcomes.values())
     q = sum(p for p, _, _, hit, _ in outcomes if hit)
     meter = m.progressive or (m.jackpots[0] if m.jackpots else None)
     e_m, e_m2 = _meter(meter.reset, meter.contribution, tb, q) if meter else (0, 0)
     s1 = s2 = hits = reached = Fraction(0)
     once: dict = {}
-    for p, spin, starts, hit, paid in outcomes:
-        for f, pf in (wheel.items() if starts else [(0, Fraction(1))]):
+    for p, spin, feature, hit, paid in outcomes:
+        for f, pf, started in (feature or [(0, Fraction(1), set())]):
             c = spin + f if cap is None else min(spin + f, cap)
             m1, m2 = (e_m, e_m2) if hit else (0, 0)
             s1 += p * pf * (c + m1)
             s2 += p * pf * (c * c + 2 * c * m1 + m2)
             reached += p * pf if cap is not None and spin + f > cap else 0
-            seen = paid | ({_meter_class(m)} if hit else set()) | (
-                {"wheel bonus 2+ x S", f"wheel bonus prize {f // tb} x total bet"} if starts else set())
+            seen = paid | ({_meter_class(m)} if hit else set()) | started
             hits += p * pf if seen else 0
             for c_name in seen:
                 once[c_name] = once.get(c_name, 0) + p * pf
@@ -103,6 +138,7 @@ def brute(m):
     return s1, s2, hits, reached, once
 
 
+CASCADE = '[cascade]\nrefill = ["A K", "K A", "A K"]\n'  # expanding wilds stay refused with cascades
 SCATTER_LEVEL = '[[jackpot]]\nname = "MINI"\nsymbol = "S"\ncount = 2\ncontribution = "1/100"\nreset = 30\n'
 LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution = "1/100"\nreset = 30\n'
 
@@ -111,10 +147,12 @@ LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution
                                    FEATURES.split("[progressive]")[0], FEATURES.split("[bonus]")[0] + MYSTERY,
                                    "[bonus]" + FEATURES.split("[bonus]")[1] + MYSTERY,
                                    "[bonus]" + FEATURES.split("[bonus]")[1] + SCATTER_LEVEL, LINE_LEVEL + MYSTERY,
-                                   FEATURES.split("[progressive]")[0] + SCATTER_LEVEL,
+                                   HOLD, FEATURES.split("[bonus]")[0] + HOLD.replace("grand = 20", "grand = 4"),
+                                   HOLD + SCATTER_LEVEL, FEATURES.split("[progressive]")[0] + SCATTER_LEVEL,
                                    FEATURES.split("[progressive]")[0] + LINE_LEVEL],
                          ids=["documented", "tighter cap", "cap alone", "cap, progressive, mystery",
                               "bonus and mystery", "bonus and a scatter jackpot level", "a line jackpot level",
+                              "hold and spin", "hold and spin, cap, progressive", "hold and spin, jackpot level",
                               "cap and a scatter jackpot level", "cap and a line jackpot level"])
 def test_heights_with_features_equal_brute_force(extra):
     m = parse_model(HEIGHTS + extra)
@@ -133,20 +171,23 @@ def test_the_documented_cap_bites():
     assert 0 < a.cap.capped < 1 and a.parts["cap"] < 0 and a.progressive is not None
 
 
-@pytest.mark.parametrize("extra", [FEATURES + MYSTERY, LINE_LEVEL], ids=["cap, meters, bonus", "jackpot level"])
+@pytest.mark.parametrize("extra", [FEATURES + MYSTERY, LINE_LEVEL,
+                                   FEATURES.split("[bonus]")[0] + HOLD.replace("grand = 20", "grand = 4")],
+                         ids=["cap, meters, bonus", "jackpot level", "hold and spin, cap, progressive"])
 def test_simulate_plays_heights_with_the_features(tmp_path, extra):
     report = round_play_simulates(tmp_path, HEIGHTS + extra, 2000)
     assert report["rtp_exact_inside"]
 
 
 @pytest.mark.parametrize("extra, where", [
-    ("[hold_and_spin]\nsymbol = \"S\"\ntrigger = 2\nland = \"1/4\"\nvalues = { 1 = 1 }\n",
-     "window.heights: a game with reel heights per spin has no [hold_and_spin] section"),
+    (CASCADE, "symbols.W: a cascade model has no expanding wild symbols"),
     ("[progressive]" + FEATURES.split("[progressive]")[1].split("[bonus]")[0] + SCATTER_LEVEL,
      "jackpot: jackpot levels and [progressive] in one model"),
 ])
 def test_what_stays_refused_is_located(tmp_path, extra, where):
-    refused(tmp_path, HEIGHTS + extra, where)
+    text = HEIGHTS if extra != CASCADE else HEIGHTS.replace('kind = "wild", multiplier',
+                                                             'kind = "wild", expanding = true, multiplier')
+    refused(tmp_path, text + extra, where)
 
 
 def test_both_ways_heights_take_no_cap(tmp_path):

@@ -96,12 +96,16 @@ def _window_credits(m, window) -> int:
     """A window's credits straight from the rules: every payline read from the left and, for
     both-ways pays, from the right unless the left reading covers every reel (a ways game, of
     fixed or drawn heights: test_slot_simulate.ways_credits); then each scatter's pay for its
-    count anywhere."""
+    count anywhere (counted before an expanding wild covers the rows its reel shows)."""
     credits = 0
+    shown = []
+    for col in window:
+        wild = next((x for x in m.expanding if x in col), None)
+        shown.append(col if wild is None else [wild] * len(col))
     if m.ways:
-        credits = ways_credits(m, window, with_prog=False)[0] * m.bet_per_line
+        credits = ways_credits(m, shown, with_prog=False)[0] * m.bet_per_line
     for path in () if m.ways else m.paylines:
-        seq = [window[r][row] for r, row in enumerate(path)]
+        seq = [shown[r][row] for r, row in enumerate(path)]
         left = sup.reference_line(m, seq)
         credits += left[0] * m.bet_per_line
         if m.both_ways and not (left[0] and left[1][1] == m.reels):
@@ -134,11 +138,13 @@ def _feature_models():
     from test_slot_heights import GAME
 
     weighted = GAME.replace("[reels]\n", "[reels]\nbase_weights = [[2, 1, 0, 3], [1, 1, 1, 1, 4], [1, 2, 1]]\n")
+    expanding = weighted.replace('kind = "wild", multiplier = 2', 'kind = "wild", multiplier = 2, expanding = true')
     return {"both-ways lines": LINES, "both-ways ways": WAYS, "reel heights": GAME,
-            "reel heights, weighted stops": weighted}
+            "reel heights, weighted stops": weighted, "reel heights, expanding wild": expanding}
 
 
-@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights", "reel heights, weighted stops"])
+@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights", "reel heights, weighted stops",
+                                  "reel heights, expanding wild"])
 def test_the_window_player_plays_fixed_draws_as_the_rules_say(name):
     """(One-way reel heights are simulated by the C kernel; the window player still plays them, past the
     kernel's size limit.)"""
@@ -151,7 +157,8 @@ def test_the_window_player_plays_fixed_draws_as_the_rules_say(name):
     assert got.hits > 0 and got.line_win > 0
 
 
-@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights, weighted stops"])
+@pytest.mark.parametrize("name", ["both-ways lines", "both-ways ways", "reel heights, weighted stops",
+                                  "reel heights, expanding wild"])
 def test_window_games_simulate_inside_their_intervals(name):
     m = sup.model(_feature_models()[name])
     result = simulate(m, 20_000, rngcore.Generator(SEED, 43))

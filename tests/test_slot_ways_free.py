@@ -48,6 +48,8 @@ spins = { 2 = 2, 3 = 3 }
 multiplier = 2
 """
 RETRIGGERS = GAME.replace("multiplier = 2\n", "multiplier = 2\nretrigger = { 2 = 1 }\n")
+# the wild expands over the rows its reel shows, the scatters counted before it does
+EXPANDING = GAME.replace('W = { kind = "wild", multiplier = 2 }', 'W = { kind = "wild", multiplier = 2, expanding = true }')
 BOTH_WAYS = GAME.replace("per_way = 2", "per_way = 2\nboth_ways = true")
 FIXED_BOTH_WAYS = """
 name = "both ways with free spins"
@@ -67,8 +69,8 @@ scatter = "S"
 spins = { 2 = 3 }
 multiplier = 3
 """
-GAMES = [GAME, BOTH_WAYS, FIXED_BOTH_WAYS]
-IDS = ["heights", "heights both ways", "both ways"]
+GAMES = [GAME, BOTH_WAYS, FIXED_BOTH_WAYS, EXPANDING]
+IDS = ["heights", "heights both ways", "both ways", "heights expanding"]
 
 
 def spins(m, *, feature: bool):
@@ -188,8 +190,12 @@ def reference_spin(m, draw, *, feature: bool):
         drawn.append(j)
         stops.append(v)
         window.append([strip[(virtual[v] + i) % len(strip)] for i in range(by_draw[j])])
-    n = sum(col.count(sx) for col in window)
-    credits = (m.bet_per_line * sum(ref.symbol_pays(m, window, both_ways=m.both_ways).values())
+    n = sum(col.count(sx) for col in window)  # before any wild expands
+    shown = []
+    for col in window:  # an expanding wild covers the rows its reel shows; the first listed wins
+        wild = next((x for x in m.expanding if x in col), None)
+        shown.append(col if wild is None else [wild] * len(col))
+    credits = (m.bet_per_line * sum(ref.symbol_pays(m, shown, both_ways=m.both_ways).values())
                + award(m.symbols[sx].pays, n) * m.total_bet)
     return stops, drawn, credits * (m.free_spins.multiplier if feature else 1), n
 
@@ -207,7 +213,8 @@ def reference_play(m, draw):
     return spins, heights, award_
 
 
-@pytest.mark.parametrize("text", [GAME, RETRIGGERS, BOTH_WAYS], ids=["heights", "retriggers", "both ways"])
+@pytest.mark.parametrize("text", [GAME, RETRIGGERS, BOTH_WAYS, EXPANDING],
+                         ids=["heights", "retriggers", "both ways", "expanding"])
 def test_a_play_draws_every_spins_heights_as_the_reference_does(text):
     """From one seeded stream, the round's play and the reference draw the same heights and stops, spin for
     spin (free spins included), and award the same; the play re-derives from its record."""
@@ -227,7 +234,7 @@ def test_a_play_draws_every_spins_heights_as_the_reference_does(text):
     assert freed > 50
 
 
-@pytest.mark.parametrize("text", [GAME, RETRIGGERS], ids=["heights", "retriggers"])
+@pytest.mark.parametrize("text", [GAME, RETRIGGERS, EXPANDING], ids=["heights", "retriggers", "expanding"])
 def test_the_kernel_plays_the_draws_a_round_plays(text):
     """The C kernel draws each reel's height then its stop, on every spin, as a round's play does: from one
     stream its totals are the plays' totals."""
@@ -248,7 +255,7 @@ def test_the_kernel_plays_the_draws_a_round_plays(text):
     assert got.free_spins > 500
 
 
-@pytest.mark.parametrize("text", [GAME, BOTH_WAYS], ids=["heights", "both ways"])
+@pytest.mark.parametrize("text", [GAME, BOTH_WAYS, EXPANDING], ids=["heights", "both ways", "expanding"])
 def test_every_draw_of_a_spin_is_read_as_the_brute_force_reads_it(text):
     """Every height draw and stop draw of every reel, of the paid spin and of a free spin, read by the round's
     play: the distribution of (credits, spins awarded) equals the brute force's over every height and stop."""
@@ -281,7 +288,8 @@ def test_heights_with_free_spins_simulate_inside_the_exact_interval(tmp_path):
 
     from harness.cli import main
 
-    for text, plays, engine in ((RETRIGGERS, 200_000, "C"), (BOTH_WAYS, 20_000, "Python round play")):
+    for text, plays, engine in ((RETRIGGERS, 200_000, "C"), (BOTH_WAYS, 20_000, "Python round play"),
+                                (EXPANDING, 200_000, "C")):
         path = tmp_path / "game.toml"
         path.write_text(text, encoding="utf-8")
         result = CliRunner().invoke(main, ["slot", str(path), "--simulate", str(plays), "--seed", SEED.hex(), "--json"])

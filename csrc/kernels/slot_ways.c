@@ -196,6 +196,15 @@ static int lane_is_zero(const kern_slot_ways *w, const kern_slot_reelset *rs, co
     return 0;
 }
 
+/* Lane j of the tables (main lanes first, then the wild-only ones): its spec, and in `at` its place
+   in a row (the wild-only ones from `half` on). */
+static const lane_spec *table_lane(const lane_spec specs[2][SLOT_WAYS_MAX_LANES], uint32_t n_main, uint32_t half,
+                                   uint32_t j, uint32_t *at)
+{
+    *at = j < n_main ? j : half + j - n_main;
+    return j < n_main ? &specs[0][j] : &specs[1][j - n_main];
+}
+
 /* Every lane that can pay (main ones first, then the wild-only ones, n_main and n_wild of them) in
    specs[cap]; 0 if there are more than cap of either kind. */
 static int lane_specs(const kern_slot_ways *w, const kern_slot_reelset *rs, lane_spec *main_specs,
@@ -319,8 +328,8 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
         goto fail;
     }
     for (uint32_t j = 0; j < n_main + n_wild; j++) {
-        const lane_spec *L = j < n_main ? &specs[0][j] : &specs[1][j - n_main];
-        const uint32_t at = j < n_main ? j : t->half + j - n_main;
+        uint32_t at;
+        const lane_spec *L = table_lane(specs, n_main, t->half, j, &at);
         const int64_t pay = L->next > reels ? w->pay[(size_t)L->cand * (reels + 1) +
                                                      w->paid[(size_t)L->cand * (reels + 1) + reels]] : 0;
         if (pay > (int64_t)UINT32_MAX) {
@@ -338,8 +347,8 @@ int slot_ways_init(slot_ways *t, const kern_slot_ways *w, const kern_slot_reelse
             goto fail;
         }
         for (uint32_t j = 0; j < n_main + n_wild; j++) {
-            const lane_spec *L = j < n_main ? &specs[0][j] : &specs[1][j - n_main];
-            const uint32_t at = j < n_main ? j : t->half + j - n_main;
+            uint32_t at;
+            const lane_spec *L = table_lane(specs, n_main, t->half, j, &at);
             for (uint32_t s = 0; s < t->len[r]; s++) {
                 if (!lane_entry(w, rs, L, r, s, factor + (size_t)s * t->lanes + at,
                                 broke + (size_t)s * t->lanes + at)) {
@@ -470,6 +479,34 @@ static inline size_t end_at(const slot_ways *t, const uint32_t *stops)
     return (size_t)stops[t->reels - 2] * t->len[t->reels - 1] + stops[t->reels - 1];
 }
 
+/* Where a walk enters the tables: the start pair's row of lanes for `stops` (16-bit entries if `n16`),
+   its B in *b; NULL (and *b = 0) without a start pair, every lane then starting at 1. */
+static inline __attribute__((always_inline)) const char *start_row(const slot_ways *t, const uint32_t *stops,
+                                                                   const uint32_t lanes, const int n16, uint64_t *b)
+{
+    *b = 0;
+    if (!t->first) {
+        return NULL;
+    }
+    const size_t at = start_at(t, stops);
+    const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
+    *b = start_pay(t, x, at, n16);
+    return x;
+}
+
+/* Where a walk leaves the tables: the end pair's row of lanes for `stops`, or the full pays when there
+   is no end pair; *f16: its entries are 16-bit. */
+static inline __attribute__((always_inline)) const char *end_row(const slot_ways *t, const uint32_t *stops,
+                                                                 const uint32_t lanes, const int n16, int *f16)
+{
+    *f16 = n16 && t->end_value;
+    if (!t->end_value) {
+        return (const char *)t->full;
+    }
+    const size_t at = end_at(t, stops) * lanes;
+    return n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+}
+
 /* The walk of slot_ways.h in plain loops over padded vectors (every trip count is a table width,
    never a symbol), `half` and `lanes` constants where the caller can make them so; `n16`: the 16-bit
    pair tables. */
@@ -477,11 +514,9 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
                                                            const uint32_t half, const uint32_t lanes, const int n16)
 {
     uint64_t q[SLOT_WAYS_MAX_LANES];
-    uint64_t total = 0;
-    if (t->first) {
-        size_t at = start_at(t, stops);
-        const void *x = n16 ? (const void *)(t->start16 + at * lanes) : (const void *)(t->start_ways + at * lanes);
-        total = start_pay(t, x, at, n16);
+    uint64_t total;
+    const char *x = start_row(t, stops, lanes, n16, &total);
+    if (x) {
         for (uint32_t j = 0; j < lanes; j++) {
             q[j] = lane(x, j, n16);
         }
@@ -494,10 +529,8 @@ static inline __attribute__((always_inline)) uint64_t walk(const slot_ways *t, c
         size_t row = (size_t)stops[r] * lanes;
         step_lanes(half, lanes, q, &total, t->factor[r] + row, t->broke[r] + row);
     }
-    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
-    const void *f = !t->end_value ? (const void *)t->full
-                                  : n16 ? (const void *)(t->end16 + at) : (const void *)(t->end_value + at);
-    const int f16 = n16 && t->end_value;
+    int f16;
+    const char *f = end_row(t, stops, lanes, n16, &f16);
     uint64_t plus = 0, minus = 0;
     for (uint32_t j = 0; j < half; j++) {
         plus += q[j] * lane(f, j, f16);
@@ -536,11 +569,9 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
     if (all > SLOT_WAYS_MAX_LANES / 8) {
         __builtin_unreachable(); /* slot_ways_init: at most SLOT_WAYS_MAX_LANES lanes */
     }
-    uint32_t total = 0;
-    if (t->first) {
-        size_t at = start_at(t, stops);
-        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
-        total = (uint32_t)start_pay(t, x, at, n16);
+    uint64_t total;
+    const char *x = start_row(t, stops, lanes, n16, &total);
+    if (x) {
         for (uint32_t i = 0; i < all; i++) {
             load_lanes8(&q[i], x + 8 * i * size, n16);
         }
@@ -566,10 +597,8 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
             q[i] *= v;
         }
     }
-    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
-    const int f16 = n16 && t->end_value;
-    const char *f = !t->end_value ? (const char *)t->full
-                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    int f16;
+    const char *f = end_row(t, stops, lanes, n16, &f16);
     const uint32_t fsize = f16 ? 2 : 4;
     lanes8 v;
     for (uint32_t i = 0; i < regs; i++) {
@@ -581,7 +610,7 @@ static inline __attribute__((always_inline)) uint64_t walk32(const slot_ways *t,
         minus += q[i] * v;
     }
     const lanes8 d = plus - minus;
-    return (uint32_t)(total + d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] + d[7]);
+    return (uint32_t)((uint32_t)total + d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] + d[7]);
 }
 
 /* The table shapes the pay functions compile a walk for (h: half / 8, l: lanes / 8): one multiplying
@@ -656,11 +685,9 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
     __m512i q[SLOT_WAYS_MAX_LANES / 8];
     const uint32_t all = regs + wregs, lanes = 8 * all, size = n16 ? 2 : 4;
     __m512i plus = _mm512_setzero_si512(), minus = _mm512_setzero_si512();
-    uint64_t total = 0;
-    if (t->first) {
-        size_t at = start_at(t, stops);
-        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
-        total = start_pay(t, x, at, n16);
+    uint64_t total;
+    const char *x = start_row(t, stops, lanes, n16, &total);
+    if (x) {
         for (uint32_t i = 0; i < all; i++) {
             q[i] = load8(x + 8 * i * size, n16);
         }
@@ -682,10 +709,8 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk_avx512(co
             q[i] = _mm512_mullo_epi64(q[i], load8(c + 8 * i, 0));
         }
     }
-    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
-    const int f16 = n16 && t->end_value;
-    const char *f = !t->end_value ? (const char *)t->full
-                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    int f16;
+    const char *f = end_row(t, stops, lanes, n16, &f16);
     const uint32_t fsize = f16 ? 2 : 4;
     for (uint32_t i = 0; i < regs; i++) {
         plus = mul_add8(plus, q[i], f + 8 * i * fsize, f16);
@@ -720,11 +745,9 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
 {
     __m512i q[SLOT_WAYS_MAX_LANES / 16], acc[SLOT_WAYS_MAX_LANES / 16];
     const uint32_t lanes = 16 * regs - 8 * (uint32_t)part, size = n16 ? 2 : 4;
-    uint32_t total = 0;
-    if (t->first) {
-        size_t at = start_at(t, stops);
-        const char *x = n16 ? (const char *)(t->start16 + at * lanes) : (const char *)(t->start_ways + at * lanes);
-        total = (uint32_t)start_pay(t, x, at, n16);
+    uint64_t total;
+    const char *x = start_row(t, stops, lanes, n16, &total);
+    if (x) {
         for (uint32_t i = 0; i < regs; i++) {
             q[i] = load16(x + 16 * i * size, n16, part && i == regs - 1);
         }
@@ -744,10 +767,8 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
             q[i] = _mm512_mullo_epi32(q[i], load16(c + 16 * i, 0, part && i == regs - 1));
         }
     }
-    const size_t at = t->end_value ? end_at(t, stops) * lanes : 0;
-    const int f16 = n16 && t->end_value;
-    const char *f = !t->end_value ? (const char *)t->full
-                                  : n16 ? (const char *)(t->end16 + at) : (const char *)(t->end_value + at);
+    int f16;
+    const char *f = end_row(t, stops, lanes, n16, &f16);
     const uint32_t fsize = f16 ? 2 : 4;
     __m512i sum = _mm512_setzero_si512();
     for (uint32_t i = 0; i < regs; i++) {
@@ -756,7 +777,7 @@ SLOT_AVX512 static inline __attribute__((always_inline)) uint64_t walk32_avx512(
         const __mmask16 off = (__mmask16)(16 * i >= half ? 0xFFFF : 16 * i + 16 <= half ? 0 : 0xFFFF << (half - 16 * i));
         sum = _mm512_add_epi32(sum, _mm512_mask_sub_epi32(v, off, _mm512_setzero_si512(), v));
     }
-    return (uint32_t)(total + (uint32_t)_mm512_reduce_add_epi32(sum));
+    return (uint32_t)((uint32_t)total + (uint32_t)_mm512_reduce_add_epi32(sum));
 }
 
 SLOT_AVX512 static uint64_t pay_avx512(const slot_ways *t, const uint32_t *stops)

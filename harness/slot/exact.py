@@ -354,8 +354,10 @@ def _analyse_cascade(model: SlotModel, started: float) -> Analysis:
 
 def _staged_heights(model: SlotModel) -> bool:
     """Reel heights analysed stage by stage (:func:`_reels`' virtual stops), as features beside them need:
-    free spins, the award cap, the combination progressive, mystery levels or a bonus."""
-    return any(x for x in (model.free_spins, model.cap, model.progressive, model.mystery, model.bonus, model.jackpots))
+    free spins, the award cap, the combination progressive, mystery or jackpot levels, a bonus or hold and spin,
+    and expanding wilds (a column's scatters counted before its wild expands: the virtual stops keep both)."""
+    return any(x for x in (model.free_spins, model.cap, model.progressive, model.mystery, model.bonus, model.jackpots,
+                           model.hold_and_spin, model.expanding))
 
 
 def _analyse_both_ways(model: SlotModel, started: float) -> Analysis:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.slot.model import SlotModel
-from harness.slot.reelset import EMPTY, ReelSet
+from harness.slot.reelset import EMPTY, ReelSet, expand
 
 
 def reelset(model: SlotModel, *, feature: bool = False) -> ReelSet:
@@ -28,6 +28,8 @@ def reelset(model: SlotModel, *, feature: bool = False) -> ReelSet:
     spin's two draws per reel (:func:`height_draws`) as one of these stops.  The stages of a game with
     free spins are built from it (:func:`harness.slot.ways.build_stage` reads a column without its
     padding); its cycle is :func:`harness.slot.heights.cycle`'s, and its scatter cells count only the rows shown.
+    An expanding wild covers the rows its column shows (:func:`~harness.slot.reelset.expand`), the scatters
+    counted before it expands.
     """
     strips = model.feature_strips if feature else model.base_strips
     weights = model.feature_weights if feature else model.base_weights
@@ -42,9 +44,9 @@ def reelset(model: SlotModel, *, feature: bool = False) -> ReelSet:
             blocks.append(np.tile(np.pad(shown, ((0, 0), (0, model.rows - h)), constant_values=EMPTY), (hw, 1)))
         w = np.concatenate(blocks)
         cell = np.zeros(len(w), dtype=np.uint16)
-        for symbol, place in zip(code.symbols, code.place):
+        for symbol, place in zip(code.symbols, code.place):  # counted before the wilds expand
             cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
-        windows.append(np.ascontiguousarray(w))
+        windows.append(np.ascontiguousarray(expand(w, model.expanding)))
         scatters.append(cell)
     return ReelSet(rows=model.rows, windows=tuple(windows), scatters=tuple(scatters),
                    column_max=code.column_max(model.rows))

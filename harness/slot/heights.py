@@ -44,6 +44,9 @@ def cycle(model: SlotModel) -> int:
 
 def _groups(model: SlotModel) -> list[dict[int, list[tuple[tuple[int, ...], int]]]]:
     """Per reel, per height it can draw: (column shown, stops showing it)."""
+    if model.expanding:  # a column's scatters are counted before its wild expands: the stages keep both
+        raise ValueError("reel heights with expanding wilds are analysed stage by stage (harness.slot.exact), "
+                         "not window by window")
     return [{h: list(column_groups([strip], [model.base_weights[r]] if model.base_weights else None, h)[0].items())
              for h, w in model.heights[r] if w} for r, strip in enumerate(model.base_strips)]
 

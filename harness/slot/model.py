@@ -594,8 +594,9 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
     if model.heights is not None:
         # with [cascade] too: each reel keeps its drawn height through the refills (docs/slot_model.md,
         # "Cascades with reel heights"); free spins go with heights, not with heights and cascades together
+        # expanding wilds cover the rows their reel shows (docs/slot_model.md, "Reel heights with expanding wilds")
         _check_alone(model, "window.heights", "a game with reel heights per spin", "Reel heights per spin",
-                     frozenset() if model.cascade is not None else _WITH_HEIGHTS)
+                     frozenset() if model.cascade is not None else _WITH_HEIGHTS, expanding=model.cascade is None)
         sticky = [s.name for s in model.symbols if s.sticky]
         if sticky:
             raise ModelError(f"symbols.{sticky[0]}.sticky", "a game with reel heights per spin has no sticky "
@@ -1140,13 +1141,14 @@ def _check_cascade(model: SlotModel) -> None:
 
 # the sections a game with reel heights per spin takes (both ways: free spins only, refused there): its
 # stages are built from every height's columns (harness.slot.height_reels), as for any ways game
-_WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery", "jackpot"})
+_WITH_HEIGHTS = frozenset({"free_spins", "cap", "progressive", "bonus", "mystery", "jackpot", "hold_and_spin"})
 
 
 def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
-                 allowed: frozenset[str] = frozenset()) -> None:
+                 allowed: frozenset[str] = frozenset(), *, expanding: bool = False) -> None:
     """A feature analysed window by window (cascades, both ways) with no other feature beside it
-    but the sections ``allowed`` (cascades follow free spins, a bonus, mystery and jackpot levels)."""
+    but the sections ``allowed`` (cascades follow free spins, a bonus, mystery and jackpot levels),
+    and expanding wilds only if ``expanding``."""
     for section, present in (("free_spins", model.free_spins), ("hold_and_spin", model.hold_and_spin),
                              ("bonus", model.bonus), ("progressive", model.progressive),
                              ("mystery", model.mystery), ("cap", model.cap), ("jackpot", model.jackpots)):
@@ -1154,7 +1156,7 @@ def _check_alone(model: SlotModel, where: str, what: str, section_doc: str,
             raise ModelError(where, f"{what} has no [{section}] section (not supported together; "
                              f"docs/slot_model.md, {section_doc})")
     for s in model.symbols:
-        if s.expanding:
+        if s.expanding and not expanding:
             raise ModelError(f"symbols.{s.name}", f"{what} has no expanding wild symbols (not supported "
                              f"together; docs/slot_model.md, {section_doc})")
 

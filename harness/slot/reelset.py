@@ -17,6 +17,8 @@ An expanding wild covers its whole column when it lands: a stop whose
 column shows one shows it in every row (the first listed, if several), and
 the lines read that column; its scatter count is taken before the wild
 expands, so scatters under it still count.  Again only the arrays change.
+With reel heights per spin the column is the rows the reel shows
+(:func:`harness.slot.height_reels.reelset`): the wild covers those.
 """
 from __future__ import annotations
 
@@ -70,10 +72,7 @@ class ReelSet:
             for symbol, place in zip(code.symbols, code.place):
                 cell += (w == symbol).sum(axis=1).astype(np.uint16) * place
             scatters.append(cell)
-            landed = [(wild, (w == wild).any(axis=1)) for wild in expanding]
-            for wild, columns in reversed(landed):  # the first listed is applied last, so it wins
-                w[columns] = wild
-            windows.append(np.ascontiguousarray(w))
+            windows.append(np.ascontiguousarray(expand(w, expanding)))
         column_max = code.column_max(rows)
         return cls(rows=rows, windows=tuple(windows), scatters=tuple(scatters), column_max=column_max)
 
@@ -124,14 +123,33 @@ class ReelSet:
         return out
 
 
-def base_reelset(model: SlotModel) -> ReelSet:
+def expand(w: np.ndarray, expanding) -> np.ndarray:
+    """The columns ``w`` (``uint8[n, rows]``, changed in place and returned) with their expanding wilds
+    expanded: a column showing one of ``expanding`` (symbol indices, the first listed first; it wins)
+    shows it in every cell it shows, an :data:`EMPTY` cell (a row a reel drawn short does not show)
+    staying empty."""
+    landed = [(wild, (w == wild).any(axis=1)) for wild in expanding]
+    for wild, columns in reversed(landed):  # the first listed is applied last, so it wins
+        w[columns] = np.where(w[columns] == EMPTY, EMPTY, wild)
+    return w
+
+
+def expand_column(column: tuple[int, ...], expanding) -> tuple[int, ...]:
+    """One column of the cells a reel shows, as :func:`expand` shows it (a round's play, the window player)."""
+    wild = next((x for x in expanding if x in column), None)
+    return column if wild is None else (wild,) * len(column)
+
+
+def base_reelset(model: SlotModel, *, expanded: bool = True) -> ReelSet:
+    """The base game's reels (``expanded``: with the expanding wilds expanded over the whole column)."""
     return ReelSet.from_strips(model.base_strips, model.rows, model.scatter_code, model.base_weights,
-                               model.expanding)
+                               model.expanding if expanded else ())
 
 
-def feature_reelset(model: SlotModel) -> ReelSet:
+def feature_reelset(model: SlotModel, *, expanded: bool = True) -> ReelSet:
+    """The free spins' reels (``expanded`` as for :func:`base_reelset`)."""
     return ReelSet.from_strips(model.feature_strips, model.rows, model.scatter_code, model.feature_weights,
-                               model.expanding)
+                               model.expanding if expanded else ())
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:

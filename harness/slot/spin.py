@@ -64,7 +64,7 @@ from harness.slot.exact import starting_cells
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.meters import MeterHits
 from harness.slot.model import SlotModel
-from harness.slot.reelset import base_reelset, feature_reelset
+from harness.slot.reelset import base_reelset, expand_column, feature_reelset
 from harness.slot.sticky import sticky_symbols
 from harness.slot.reading import line_reading
 from harness.slot.window import scatter_cell
@@ -162,6 +162,11 @@ class _Stage:
         self.height_draws = None if model.heights is None else height_draws(model)  # per reel: its height draw's bound
         # per reel, per stop, as Python tuples: the column shown, its symbols' names, its scatter cell
         self.shown = [[tuple(col) for col in w.tolist()] for w in self.reels.windows]
+        # with reel heights a column is cut to its height before its expanding wilds expand over the rows shown
+        self.expanding = model.expanding if model.heights is not None else ()
+        self.raw = self.shown if not self.expanding else [
+            [tuple(col) for col in w.tolist()]
+            for w in (feature_reelset if feature else base_reelset)(model, expanded=False).windows]
         self.named = [[tuple(self.names[x] for x in col) for col in reel] for reel in self.shown]
         self.cells = [c.tolist() for c in self.reels.scatters]
         self.chain = None  # a cascade game's window chain (harness.slot.window_player)
@@ -181,12 +186,18 @@ class _Stage:
     def columns(self, stops, heights=(), sticky=None) -> tuple[tuple[int, ...], ...]:
         """The window the stops show (symbol indices, columns top row first): each reel's drawn height
         of it, the sticky wilds ``sticky`` (per reel, per row: the wild stuck there or -1) laid over it."""
-        columns = tuple(self.shown[r][s] for r, s in enumerate(stops))
         if heights:
-            columns = tuple(col[:hs[falls_in(ws, d)]] for col, (hs, ws), d in zip(columns, self.heights, heights))
+            columns = tuple(expand_column(col, self.expanding) for col in self.cut(stops, heights))
+        else:
+            columns = tuple(self.shown[r][s] for r, s in enumerate(stops))
         if sticky is not None:
             columns = tuple(tuple(x if x >= 0 else y for x, y in zip(stuck, col)) for col, stuck in zip(columns, sticky))
         return columns
+
+    def cut(self, stops, heights) -> tuple[tuple[int, ...], ...]:
+        """The cells each reel shows at the height draws ``heights``, before any wild expands."""
+        return tuple(self.raw[r][s][:hs[falls_in(ws, d)]]
+                     for r, (s, (hs, ws), d) in enumerate(zip(stops, self.heights, heights)))
 
     def evaluate(self, stops, columns, refills=None, *, laid: bool = False, heights=()) -> SpinResult:
         """The spin that stopped at ``stops`` at the height draws ``heights`` showing ``columns`` (``laid``:
@@ -205,8 +216,8 @@ class _Stage:
         elif self.heights is None and not laid:  # the window the stops show, as the tables have it
             cell = sum(self.cells[r][s] for r, s in enumerate(stops))
             window = tuple(self.named[r][s] for r, s in enumerate(stops))
-        else:  # heights drawn or wilds laid over: read the window itself
-            cell = scatter_cell(self.code, columns)
+        else:  # heights drawn or wilds laid over: read the window itself (scatters before wilds expand)
+            cell = scatter_cell(self.code, columns if laid or not heights else self.cut(stops, heights))
             window = tuple(tuple(self.names[x] for x in column) for column in columns)
         scatter_pay = self.scatter[cell]
         win = self.multiplier * (line_pay * self.bet_per_line + scatter_pay * self.total_bet)

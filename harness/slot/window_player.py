@@ -40,7 +40,7 @@ from harness.slot.height_reels import height_draws
 from harness.slot.limits import MAX_FREE_SPINS
 from harness.slot.model import SlotModel
 from harness.slot.mystery_draw import MysteryDraw
-from harness.slot.reelset import base_reelset
+from harness.slot.reelset import base_reelset, expand_column
 from harness.slot.reading import line_reading
 
 CHUNK = 1 << 14  # plays drawn at once: Ctrl-C and progress between chunks
@@ -53,7 +53,7 @@ class WindowGame:
         from harness.slot import cascade
 
         self.model = model
-        self.reels = base_reelset(model)
+        self.reels = base_reelset(model, expanded=False)  # the cells shown: expanding wilds expand in play()
         if model.cascade is not None:  # a play is a chain of windows: see cascade()
             self.evaluate = cascade.window_evaluator(model)
         else:
@@ -63,13 +63,15 @@ class WindowGame:
         self._seen: dict[tuple, tuple[int, int]] = {}
 
     def play(self, window) -> tuple[int, int]:
-        """(line credits, scatter credits) of a window (columns, top row first); not a cascade model's."""
+        """(line credits, scatter credits) of a window (columns of the cells shown, top row first, before any
+        expanding wild expands); not a cascade model's."""
         key = tuple(tuple(col) for col in window)
         got = self._seen.get(key)
         if got is None:
             m = self.model
-            lines = sum(pay for pay, _ in self.read(key)) * m.bet_per_line
-            cell = sum(col.count(x) * place for x, place in self._scatter for col in key)
+            shown = tuple(expand_column(c, m.expanding) for c in key)
+            lines = sum(pay for pay, _ in self.read(shown)) * m.bet_per_line
+            cell = sum(col.count(x) * place for x, place in self._scatter for col in key)  # before wilds expand
             got = (lines, int(m.scatter_awards.pay[cell]) * m.total_bet)
             if len(self._seen) < 1 << 20:
                 self._seen[key] = got
