@@ -6,8 +6,9 @@ A CI job or a lab's script reads any command's report the same way:
   ``"complete"`` (bool) says whether everything requested was done;
   ``"interrupted"`` (bool) whether Ctrl-C or SIGTERM stopped the run.  Each
   judged item inside a report (a check, a test, a simulation) carries its own
-  ``"verdict"`` (``"pass"``/``"fail"``, or ``"skipped"`` for a test that did
-  not run).
+  ``"verdict"`` (``"pass"``/``"fail"``, ``"skipped"`` for a test that did
+  not run, or ``"undecided"`` for a check on rigorous bounds that straddle
+  its limit: the report is then ``"incomplete"`` unless another check fails).
 * Text: the last line is ``verdict: PASS``, ``verdict: FAIL`` or
   ``verdict: INCOMPLETE``, optionally followed by a reason in parentheses.
 * Exit status: 0 pass, 1 fail, 2 bad input, 130 interrupted.  An incomplete

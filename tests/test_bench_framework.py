@@ -125,8 +125,13 @@ def test_issue_targets_are_declared():
 
 @pytest.mark.parametrize("case", core_cases.CASES, ids=lambda c: c.label)
 def test_every_core_case_runs_and_passes_its_own_check(case):
-    value = case.setup()()
-    case.check(value)
+    # A case this CPU or build cannot run (an AVX-512 path on a CPU without it) says so itself;
+    # `rngcert bench` reports it as skipped, and so does this test.
+    try:
+        run = case.setup()
+    except SkipCase as exc:
+        pytest.skip(str(exc))
+    case.check(run())
 
 
 def test_core_checks_reject_wrong_results():

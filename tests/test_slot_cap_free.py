@@ -20,7 +20,6 @@ import pytest
 from slot_support import TWO_BY_TWO, award, brute_stage, model, numpy_player_agrees, refused, round_play_simulates
 
 from harness.slot import cap_free
-from harness.slot.errors import BeyondExact
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
 
@@ -109,33 +108,158 @@ def test_retriggers_that_win_nothing_are_bounded_around_the_reference(cap):
     assert a.rtp == a.cap.mean / tb and a.rtp_upper == a.cap_upper.mean / tb
     assert a.parts_upper["cap"] - a.parts["cap"] == a.rtp_upper - a.rtp
     assert a.variance <= a.variance_upper
-    rule = {c.rule.id: c for c in check(a, "jp")}["jp-4-3"]
-    assert rule.value == a.rtp and "rests on rigorous bounds" in rule.note
+    rules = {c.rule.id: c for c in check(a, "jp")}
+    assert rules["jp-4-3"].value == a.rtp and "rests on rigorous bounds" in rules["jp-4-3"].note
+    assert "rests on rigorous bounds" not in rules["jp-3-3"].note  # the classes are the uncapped analysis'
 
 
-def test_walk_refuses_beyond_its_work_limit(monkeypatch):
-    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 10)
-    with pytest.raises(BeyondExact, match="cap: the free spins under the award cap take more than 10 steps"):
-        analyse(model(ZERO_WIN_RETRIGGER))
+PROGRESSIVE = '[progressive]\nsymbol = "A"\ncount = 2\ncontribution = "1/100"\nreset = 40\n'
 
 
-def test_beyond_the_walk_simulate_reports_a_stated_precision_simulation(monkeypatch, tmp_path):
+@pytest.mark.parametrize("text, cap", [(NO_RETRIGGER, 8), (GAME, 5), (GAME, 20), (GAME + PROGRESSIVE, 20)],
+                         ids=["no retrigger, cap 8", "every retrigger wins, cap 5", "every retrigger wins, cap 20",
+                              "with a progressive, cap 20"])
+@pytest.mark.parametrize("limit", [1, 10, 30])
+def test_a_walk_stopped_at_its_limit_is_bounded_around_the_exact_walk(monkeypatch, text, cap, limit):
+    """Stopped early, the open plays bounded from the moments of their remaining win: every exact figure
+    of the walk that finishes lies inside the bounds, and the report says why they are bounds."""
+    m = model(text.replace("win = 20", f"win = {cap}"))
+    exact = analyse(m)
+    assert exact.bounded is None
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", limit)
+    a = analyse(m)
+    assert a.bounded is not None and f"the capped walk reached its limit of {limit:,} steps" in a.bounded
+    assert "bounded from the exact moments of the remaining free spins' win" in a.bounded
+    for name in ("mean", "second", "on_hits", "capped"):
+        low, high, value = (getattr(x, name) for x in (a.cap, a.cap_upper, exact.cap))
+        assert low <= value <= high, (name, low, value, high)
+    assert a.rtp <= exact.rtp <= a.rtp_upper and a.rtp < a.rtp_upper
+    assert a.variance <= exact.variance <= a.variance_upper
+    assert a.parts["cap"] <= exact.parts["cap"] <= a.parts_upper["cap"] <= 0
+    assert a.classes == exact.classes  # the cap leaves the outcome probabilities as they are
+
+
+def test_bounds_narrow_as_the_walk_goes_deeper(monkeypatch):
+    m = model(GAME)
+    gaps = []
+    for limit in (1, 30, 200):  # 0, 1 and 2 free spins deep
+        monkeypatch.setattr(cap_free, "MAX_CAP_WORK", limit)
+        a = analyse(m)
+        gaps.append(a.rtp_upper - a.rtp)
+    assert gaps[0] > gaps[1] > gaps[2] > 0, [float(g) for g in gaps]
+
+
+def test_power_moments_of_the_free_spins_tree_match_its_distribution():
+    """E[V^k] of one spin's tree (and of 3 trees) against the moments of its distribution, found by
+    iterating V = W + V_1 + ... + V_J on probability vectors until they stop changing."""
+    from harness.slot.feature import Divergent, PowerMoments
+
+    outcomes = {(0, 0): 5, (3, 0): 2, (1, 1): 2, (0, 2): 1, (7, 1): 1}  # m = 5/11, a zero-win retrigger too
+    total = sum(outcomes.values())
+    order, width = 6, 400
+    law = np.zeros(width)
+    for _ in range(300):
+        new = np.zeros(width)
+        for (w, j), n in outcomes.items():
+            d = np.zeros(width)
+            d[0] = 1
+            for _ in range(j):
+                d = np.convolve(d, law)[:width]
+            new[w:] += n / total * d[:width - w]
+        law = new
+    assert abs(law.sum() - 1) < 1e-12 and law[-50:].sum() < 1e-20  # converged, the tail beyond the grid negligible
+    moments = PowerMoments(outcomes, order)
+    three = np.convolve(np.convolve(law, law), law)[:width]
+    for k in range(order + 1):
+        for got, dist in ((moments.tree[k], law), (moments.of(3)[k], three)):
+            want = float((np.arange(width, dtype=float) ** k * dist).sum())
+            assert abs(float(got) - want) <= 1e-9 * want, (k, float(got), want)
+    assert moments.of(0) == [1] + [0] * order and moments.of(1) == moments.tree
+    with pytest.raises(Divergent):
+        PowerMoments({(1, 0): 1, (1, 2): 1}, 2)
+
+
+def test_tail_constant_is_the_largest_ratio():
+    """c(k, s) = max over r >= t of (r - t)^s t^(k - s) / r^k, on a fine grid of r / t."""
+    for k, s in ((1, 1), (2, 1), (5, 1), (2, 2), (3, 2), (8, 2), (16, 1)):
+        c = float(cap_free._tail_constant(k, s))
+        grid = 1 + np.arange(1, 200_000) / 1000
+        ratio = (grid - 1) ** s / grid**k
+        assert ratio.max() <= c * (1 + 1e-12), (k, s, c, ratio.max())
+        assert k == s or ratio.max() >= c * (1 - 1e-4), (k, s, c, ratio.max())  # k = s: approached as r grows
+
+
+def _two_scatters(cap: int) -> str:
+    root = pathlib.Path(__file__).resolve().parent.parent
+    return (root / "examples" / "slot_two_scatters.toml").read_text(encoding="utf-8") + f"\n[cap]\nwin = {cap}\n"
+
+
+def test_a_real_size_game_with_free_spins_under_a_cap_is_bounded_not_refused(monkeypatch):
+    """examples/slot_two_scatters.toml (243 ways, 20-stop reels, retriggers) with a cap of 500 x total bet:
+    its wins below the cap are far too many states to walk, so the open plays are bounded at once; the RTP is
+    still known to about 1e-10, and the checks are decided (the RTP's by its bounds, the rarest exactly)."""
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 1000)  # the stop at the start; the full walk: the slow test
+    m = model(_two_scatters(500))
+    a = analyse(m)
+    uncapped = analyse(model(_two_scatters(500).replace("[cap]\nwin = 500\n", "")))
+    assert "reached its limit of 1,000 steps" in a.bounded and "followed 0 free spins deep" in a.bounded
+    assert a.rtp < a.rtp_upper <= uncapped.rtp and a.rtp_upper - a.rtp < Fraction(1, 10**9)
+    assert a.parts["cap"] < 0 and a.cap.capped <= a.cap_upper.capped < Fraction(1, 10**10)
+    results = {c.rule.id: c for c in check(a, "jp")}
+    assert results["jp-4-3"].passed and results["jp-4-3"].decided and "rests on rigorous bounds" in results["jp-4-3"].note
+    assert results["jp-3-3"].decided and "rests on rigorous bounds" not in results["jp-3-3"].note
+    assert a.classes == uncapped.classes
+
+
+@pytest.mark.slow
+def test_a_real_size_game_walked_to_its_limit():
+    """The same game walked to the full limit (about 5 s idle): narrower than at the start, and a smaller cap
+    (50 x total bet, near the feature's usual wins) is bounded too, wider, with its width stated."""
+    wide = analyse(model(_two_scatters(500)))
+    assert "reached its limit of 5,000,000 steps" in wide.bounded and wide.rtp_upper - wide.rtp < Fraction(1, 10**9)
+    low = analyse(model(_two_scatters(50)))
+    assert f"RTP gap {float(low.rtp_upper - low.rtp):.3g}" in low.bounded and low.rtp_upper < wide.rtp
+
+
+def test_a_check_is_decided_only_when_the_bounds_decide_it(monkeypatch, tmp_path):
+    """An RTP rule whose limit falls inside the bounds is UNDECIDED (neither passed nor failed), one wholly
+    past them fails; the report's verdict is then INCOMPLETE (exit 1) unless another check fails."""
+    import dataclasses
     import json
 
     from click.testing import CliRunner
 
     from harness.cli import main
+    from harness.slot.profiles import PROFILES, Rule, _apply
+    from harness.slot.report import outcome, render
 
-    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 10)
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", 30)
+    a = analyse(model(GAME))
+    assert a.rtp < a.rtp_upper
+    middle = (a.rtp + a.rtp_upper) / 2
+    rule = Rule(id="t", kind="rtp_range", text="t", citation="t", verified="t", low=middle)
+    straddles = _apply(rule, a)
+    assert not straddles.passed and not straddles.decided and straddles.verdict == "undecided"
+    assert "UNDECIDED" in straddles.note and straddles.value == a.rtp and straddles.value_upper == a.rtp_upper
+    for low, high, verdict in ((a.rtp_upper + 1, None, "fail"), (Fraction(0), a.rtp, "fail"),
+                               (Fraction(0), middle, "undecided"), (a.rtp, None, "pass"),
+                               (Fraction(0), a.rtp_upper, "undecided")):
+        got = _apply(dataclasses.replace(rule, low=low, high=high), a)
+        assert got.verdict == verdict and got.passed == (verdict == "pass"), (low, high, got)
+    inclusive = _apply(dataclasses.replace(rule, low=Fraction(0), high=a.rtp_upper, high_inclusive=True), a)
+    assert inclusive.verdict == "pass"
+    assert outcome([straddles]).verdict == "incomplete" and outcome([straddles]).exit_code == 1
+    failing = _apply(dataclasses.replace(rule, low=a.rtp_upper + 1), a)
+    assert outcome([straddles, failing]).verdict == "fail"
+    assert "UNDECIDED  t: t" in render(a, [straddles], "jp")
+    # the same through the command line: a profile whose range the bounds straddle
+    monkeypatch.setitem(PROFILES, "jp", (rule,))
     path = tmp_path / "game.toml"
-    path.write_text(ZERO_WIN_RETRIGGER, encoding="utf-8")
-    refused_now = CliRunner().invoke(main, ["slot", str(path)])
-    assert refused_now.exit_code == 2 and "--simulate N reports a stated-precision simulation" in refused_now.stderr
-    result = CliRunner().invoke(main, ["slot", str(path), "--simulate", "2000", "--seed", bytes(range(32)).hex(),
-                                       "--json"])
-    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    path.write_text(GAME, encoding="utf-8")
+    result = CliRunner().invoke(main, ["slot", str(path), "--json"])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     report = json.loads(result.stdout)
-    assert report["estimated"] is True and "the free spins under the award cap" in report["why_estimated"]
+    assert report["verdict"] == "incomplete" and report["checks"][0]["verdict"] == "undecided"
 
 
 def test_report_says_bounded(tmp_path):
@@ -147,7 +271,7 @@ def test_report_says_bounded(tmp_path):
     path.write_text(ZERO_WIN_RETRIGGER, encoding="utf-8")
     result = CliRunner().invoke(main, ["slot", str(path)])
     assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
-    assert "RIGOROUS BOUNDS" in result.stdout and "why bounded: the free spins retrigger" in result.stdout
+    assert "RIGOROUS BOUNDS" in result.stdout and "why bounded: a free spin can retrigger and win nothing" in result.stdout
     assert "Award cap" in result.stdout and "(rigorous bounds)" in result.stdout
     assert "cascade" not in result.stdout  # the classes' own bounds are the retriggers' 2^-192 brackets
     assert "within rational bounds 2^-192 apart" in result.stdout or "exact" in result.stdout.split("least likely")[1]

@@ -24,7 +24,7 @@ Modules, one job each:
 * :mod:`~harness.slot.height_reels`: those reels' (height, stop) draws as virtual stops (free spins, the C kernel);
 * :mod:`~harness.slot.window`: whole windows read one at a time (the cascade, sticky and both-ways modules);
 * :mod:`~harness.slot.cap`: the award cap, by the joint programme over line-pay distributions;
-* :mod:`~harness.slot.cap_free`: the award cap over a play's free spins, a walk below the cap (bounded with retriggers);
+* :mod:`~harness.slot.cap_free`: the award cap over a play's free spins, a walk below the cap (exact when it ends, bounded from the remaining win's moments when stopped);
 * :mod:`~harness.slot.progressive`: the progressive's share and meter;
 * :mod:`~harness.slot.outcomes`: the winning outcome classes and their probabilities;
 * :mod:`~harness.slot.exact`: the analysis that puts them together;

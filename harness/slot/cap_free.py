@@ -14,21 +14,48 @@ play ends when no spin is left (its capped win is ``a``) or as soon as
 ``a > cap`` (it is paid ``cap`` whatever follows: every win is >= 0).  So
 ``E[min(win, cap)]`` needs the walk only below the cap.
 
-Exact or bounded.  Without retriggers every play ends within the largest
-award, and :func:`capped_bounds` follows every state with exact integer
-weights: the figures are exact fractions (so they are when every spin that
-retriggers also wins: the walk then ends too).  Otherwise a play has no
-longest length; the walk is followed step by step until the probability
-still in play is so small that the bounds below are within
-:data:`~harness.slot.limits.MAX_CAP_GAP` of each other (in total bets): a
-play still in play at ``a`` wins at least ``a`` and at most ``cap``, so
-``E[C]`` lies between the ended plays' sum plus each open play at its ``a``,
-and the ended plays' sum plus ``cap`` for all the rest (likewise ``E[C^2]``,
-``E[C; progressive hit]`` and ``P(the cap bites)``).  To keep the integers
-short the weights of the open plays are then rounded *down* to
-``2**-ROUND_BITS``: a lower weight on every open state is still below its
-true probability, so every bound stays rigorous (the mass rounded away is
-counted at ``cap`` in the upper bounds, at 0 in the lower).
+Exact or bounded.  Every step of the walk is exact integer weights: the
+plays it ends (spins run out, or the cap reached) add exact sums.  The
+walk ends by itself when no play can stay open for ever: without
+retriggers, and when every spin that retriggers also wins (each such spin
+raises ``a``, so a play passes the cap within a bounded number of spins);
+then every figure is an exact fraction.  It is stopped early, with the plays
+still open bounded as below, when a spin can retrigger and win nothing (a
+play then has no longest run: the walk stops once the RTP bounds are
+within :data:`~harness.slot.limits.MAX_CAP_GAP` × total bet of each other),
+or whenever the next step would pass
+:data:`~harness.slot.limits.MAX_CAP_WORK` steps of a state (a real-size
+game: its wins below the cap are too many states to follow).
+
+The plays still open.  A play open at ``(n, a)`` ends with capped win
+``C = min(a + R, cap)``, ``R`` the win of ``n`` more free spins (their
+retriggers included), so ``C = a + R - Z`` with the excess
+``Z = (a + R - cap)+ = (R - t)+``, ``t = cap - a``: its contribution is
+``E[a + R]`` (exact) less ``E[Z]``, bounded rigorously.  ``R`` is ``n``
+independent trees of :mod:`harness.slot.feature`, whose moments
+``E[R^k]`` are exact fractions (:class:`~harness.slot.feature.PowerMoments`,
+of the walk's own outcomes: a spin's win kept at ``cap + 1`` changes no
+capped win), and for ``r >= 0``, ``(r - t)+^s <= c(k, s) r^k / t^(k - s)``
+with ``c(k, s) = s^s (k - s)^(k - s) / k^k`` (the largest value of the
+ratio, at ``r = k t / (k - s)``).  So
+
+* ``E[C]`` lies between ``max(a, a + E[R] - U1)`` and ``min(cap, a + E[R])``
+  (``U1``: the least of ``c(k, 1) E[R^k] / t^(k - 1)`` over ``k <= TAIL_ORDER``;
+  ``E[Z] >= 0``);
+* ``E[C^2] = E[(a + R)^2] - E[Z^2] - 2 cap E[Z]`` lies between
+  ``max(a^2, E[(a + R)^2] - U2 - 2 cap U1)`` and ``min(cap^2, E[(a + R)^2])``;
+* ``P(the cap bites) = P(R >= t + 1)`` (wins are whole credits) lies between 0 and
+  the least of ``E[R^k] / (t + 1)^k``: wider than the RTP's, as nothing
+  bounds it from below but the plays the walk saw bite;
+* ``E[C; progressive hit]`` as ``E[C]``, over the open plays with a hit.
+
+Which ``k`` is chosen in floats; the bound itself is exact, each rounded
+outward to a multiple of ``2**-TAIL_BITS``.  So ``E[min(win, cap)] =
+E[win] - E[(win - cap)+]``: the excess is exact for the ended plays and
+bounded for the open ones.  To keep the integers short when a spin can
+retrigger and win nothing, the weights of the open plays are rounded *down*
+to ``2**-ROUND_BITS``: the probability rounded away is counted at 0 in the
+lower bounds and at ``cap`` in the upper ones, so every bound stays rigorous.
 """
 from __future__ import annotations
 
@@ -38,12 +65,14 @@ import math
 from collections import defaultdict
 from fractions import Fraction
 
+from harness.slot import feature as fs
 from harness.slot.cap import CappedMoments
-from harness.slot.errors import BeyondExact
 from harness.slot.limits import MAX_CAP_GAP, MAX_CAP_WORK
 
 ROUND_BITS = 256  # open plays' weights, once rounded: multiples of 2**-256 (rounded down)
 ROUND_AT = 2 * ROUND_BITS  # ... when their common denominator grows past 2**512
+TAIL_ORDER = 16  # the open plays' bounds use the remaining win's moments up to this order
+TAIL_BITS = 128  # ... each bound rounded outward to a multiple of 2**-128
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +82,9 @@ class CappedBounds:
     low: CappedMoments
     high: CappedMoments
     depth: int  # free spins followed per play
+    open_states: int = 0  # states still open when the walk stopped, bounded from the moments
+    at_limit: bool = False  # the walk stopped at MAX_CAP_WORK (not at the stated gap)
+    open_probability: Fraction = Fraction(0)  # the probability still in play then
 
     @property
     def exact(self) -> bool:
@@ -95,10 +127,12 @@ def play_starts(table: dict[tuple[int, int], dict[int, int]], bet_per_line: int,
 
 
 class _Sums:
-    """The ended plays' exact sums: probability, E[C], E[C^2], E[C; hit], P(hit, ended), P(cap bites)."""
+    """The ended plays' exact sums: probability, E[C], E[C^2], E[C; hit], P(hit, ended), P(cap bites);
+    and ``lost``, ``lost_hit``: the probability the rounding took from the open plays (with a hit)."""
 
     def __init__(self):
         self.mass = self.c1 = self.c2 = self.hit_c1 = self.hit_mass = self.bites = Fraction(0)
+        self.lost = self.lost_hit = Fraction(0)
 
     def add(self, mass, c1, c2, hit_c1, hit_mass, bites, denominator: int) -> None:
         for name, v in (("mass", mass), ("c1", c1), ("c2", c2), ("hit_c1", hit_c1), ("hit_mass", hit_mass),
@@ -141,21 +175,16 @@ class _Spins:
 
 
 def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[tuple[int, int], int], cap: int,
-                  hit_probability: Fraction, bet: int, where: str = "cap", source: str | None = None
-                  ) -> CappedBounds:
+                  bet: int) -> CappedBounds:
     """The capped win's moments (credits) from the paid spin's states ``starts`` (:func:`play_starts`) and
-    one free spin's ``outcomes`` (:func:`spin_outcomes`; no retrigger: exact).
+    one free spin's ``outcomes`` (:func:`spin_outcomes`): exact when the walk ends, otherwise bounded.
 
-    ``hit_probability``: P(the combination progressive hits) per play (the upper bound of ``E[C; hit]``).
-    ``bet``: the total bet, the unit of the stated gap :data:`~harness.slot.limits.MAX_CAP_GAP`.
-
-    Raises
-    ------
-    BeyondExact
-        If the walk would take more than :data:`~harness.slot.limits.MAX_CAP_WORK` steps of a state
-        before its bounds meet the stated gap.
+    ``bet``: the total bet, the unit of the stated gap :data:`~harness.slot.limits.MAX_CAP_GAP`.  The walk
+    stops when its RTP bounds are that close, when it has taken :data:`~harness.slot.limits.MAX_CAP_WORK`
+    steps of a state (the step that would pass the limit is not taken), or when no play is left open.
     """
     spins = _Spins(outcomes)
+    endless = any(w == 0 for w, _, _ in spins.retriggers)  # a spin may retrigger and win nothing
     ended = _Sums()
     denominator = math.lcm(*(q.denominator for q in starts.values()))  # the starting weights' common one
     live: dict[tuple[int, int, int], int] = defaultdict(int)
@@ -168,13 +197,13 @@ def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[t
             live[(n, a, p)] += m
     ended.add(*first, denominator)
     target = MAX_CAP_GAP * bet
+    tail = _Tail(outcomes, cap)
     work = depth = 0
     while live:
-        low, high = _bounds(ended, live, denominator, cap, hit_probability)
-        if high.mean - low.mean <= target and spins.retriggers:
-            return CappedBounds(low, high, depth)
-        depth += 1
-        denominator *= spins.cycle
+        if endless:  # the walk never ends by itself: stop once the bounds are close enough
+            low, high = tail.bounds(ended, live, denominator)
+            if high.mean - low.mean <= target:
+                return CappedBounds(low, high, depth, len(live), False, 1 - ended.mass)
         step = [0] * 6
         nxt: dict[tuple[int, int, int], int] = defaultdict(int)
         for (n, a, p), m in live.items():
@@ -201,19 +230,27 @@ def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[t
                 work += 1
                 nxt[(n - 1 + j, a + w, p)] += m * count
             work += 1
-            if work > MAX_CAP_WORK:
-                raise BeyondExact(where, f"the free spins under the award cap take more than {MAX_CAP_WORK:,} steps "
-                                  f"of the capped walk ({len(live):,} open states at free spin {depth}) before its "
-                                  f"bounds are within {float(MAX_CAP_GAP):g} x total bet (docs/slot_model.md, "
-                                  "Award caps)", source)
+            if work > MAX_CAP_WORK:  # this step is not taken: the plays still open are bounded as they are
+                low, high = tail.bounds(ended, live, denominator)
+                return CappedBounds(low, high, depth, len(live), True, 1 - ended.mass)
+        depth += 1
+        denominator *= spins.cycle
         ended.add(*step, denominator)
         live = nxt
-        if spins.retriggers and denominator.bit_length() > ROUND_AT:  # keep the integers short, rounding down
+        if endless and denominator.bit_length() > ROUND_AT:  # keep the integers short, rounding down
             scale = 1 << ROUND_BITS
-            live = {s: m * scale // denominator for s, m in live.items()}
-            live = {s: m for s, m in live.items() if m}
+            rounded = {s: m * scale // denominator for s, m in live.items()}
+            for hit in (False, True):
+                was = sum(m for s, m in live.items() if s[2] or not hit)
+                kept = sum(m for s, m in rounded.items() if s[2] or not hit)
+                lost = Fraction(was, denominator) - Fraction(kept, scale)
+                if hit:
+                    ended.lost_hit += lost
+                else:
+                    ended.lost += lost
+            live = {s: m for s, m in rounded.items() if m}
             denominator = scale
-    low, high = _bounds(ended, live, denominator, cap, hit_probability)
+    low, high = tail.bounds(ended, live, denominator)
     return CappedBounds(low, high, depth)
 
 
@@ -229,19 +266,90 @@ def _end(sums: list[int], m: int, c: int, p: int, bites: bool) -> None:
         sums[5] += m
 
 
-def _bounds(ended: _Sums, live: dict[tuple[int, int, int], int], denominator: int, cap: int,
-            hit_probability: Fraction) -> tuple[CappedMoments, CappedMoments]:
-    """Lower bounds (each open play at its win so far) and upper bounds (everything not ended at ``cap``)."""
-    c1 = c2 = hit_c1 = 0
-    for (_, a, p), m in live.items():
-        c1 += m * a
-        c2 += m * a * a
-        if p:
-            hit_c1 += m * a
-    low = CappedMoments(mean=ended.c1 + Fraction(c1, denominator), second=ended.c2 + Fraction(c2, denominator),
-                        on_hits=ended.hit_c1 + Fraction(hit_c1, denominator), capped=ended.bites)
-    rest = 1 - ended.mass
-    high = CappedMoments(mean=ended.c1 + rest * cap, second=ended.c2 + rest * cap * cap,
-                         on_hits=ended.hit_c1 + (hit_probability - ended.hit_mass) * cap,
-                         capped=ended.bites + rest)
-    return low, high
+def _tail_constant(k: int, s: int) -> Fraction:
+    """``max over r >= t of (r - t)^s t^(k - s) / r^k`` = ``s^s (k - s)^(k - s) / k^k`` (``0^0 = 1``)."""
+    return Fraction(s**s * (k - s) ** (k - s), k**k)
+
+
+class _Tail:
+    """Bounds on what a play still open at ``(n spins left, win so far a)`` adds, from the exact moments
+    of ``R``, the win of ``n`` more free spins (module docstring, "The plays still open").
+
+    Every bound is an integer in units of ``2**-TAIL_BITS`` credits (or credits^2, or probability),
+    rounded outward; the moments are those of the walk's own outcomes (wins kept at ``cap + 1``).
+    """
+
+    def __init__(self, outcomes: dict[tuple[int, int], int], cap: int):
+        self.outcomes = outcomes
+        self.cap = cap
+        self.moments: fs.PowerMoments | None = None  # computed when a bound is first needed
+        self._by_n: dict[int, tuple] = {}
+
+    def _of(self, n: int) -> tuple:
+        """For ``n`` spins left: ``(E[R], E[R^2])`` floored and ceiled, then per tail bound (``E[Z]``,
+        ``E[Z^2]``, ``P(R >= u)``) its ``(k, ceil(2^bits c M_k), log of that)`` rows."""
+        got = self._by_n.get(n)
+        if got is None:
+            if self.moments is None:
+                self.moments = fs.PowerMoments(self.outcomes, TAIL_ORDER)
+            mom = self.moments.of(n)
+            scale = 1 << TAIL_BITS
+            floor = [x.numerator * scale // x.denominator for x in mom[:3]]
+            ceil = [-(-x.numerator * scale // x.denominator) for x in mom[:3]]
+            rows = []
+            for s in (1, 2, 0):  # E[(R - t)+^s] <= c M_k / t^(k - s); s = 0: P(R >= u) <= M_k / u^k
+                row = []
+                for k in range(s, TAIL_ORDER + 1):
+                    v = (_tail_constant(k, s) if s else 1) * mom[k]
+                    top = -(-v.numerator * scale // v.denominator)
+                    if top:
+                        row.append((k - s, top, math.log(top)))
+                rows.append(row)
+            got = self._by_n[n] = (floor, ceil, rows)
+        return got
+
+    @staticmethod
+    def _least(row, t: int) -> int:
+        """The smallest of ``ceil(top / t^e)`` over the row (chosen in floats, computed exactly)."""
+        if not row:  # every moment is 0: no free spin wins anything
+            return 0
+        lt = math.log(t)
+        e, top, _ = min(row, key=lambda r: r[2] - r[0] * lt)
+        return -(-top // t**e)
+
+    def bounds(self, ended: _Sums, live: dict[tuple[int, int, int], int], denominator: int
+               ) -> tuple[CappedMoments, CappedMoments]:
+        """Lower and upper bounds on the capped win's moments: the ended plays' exact sums plus every open
+        play's bounds (module docstring)."""
+        cap, bits = self.cap, TAIL_BITS
+        one, cap_s, cap2_s = 1 << bits, cap << bits, (cap * cap) << bits
+        lo = [0, 0, 0]  # E[C], E[C^2], E[C; hit] (P(bites) gains nothing below)
+        hi = [0, 0, 0, 0]  # E[C], E[C^2], E[C; hit], P(bites)
+        for (n, a, p), m in live.items():
+            (_, f1, f2), (_, c1, c2), (z1, z2, tail) = self._of(n)
+            t = cap - a
+            if t:
+                u1, u2 = self._least(z1, t), self._least(z2, t)
+            else:  # at the cap: Z = R
+                u1, u2 = c1, c2
+            bites = min(one, self._least(tail, t + 1))  # R is whole credits: R > t means R >= t + 1
+            a_s, a2_s = a << bits, (a * a) << bits
+            mean_lo = m * max(a_s, a_s + f1 - u1)
+            mean_hi = m * min(cap_s, a_s + c1)
+            lo[0] += mean_lo
+            hi[0] += mean_hi
+            lo[1] += m * max(a2_s, a2_s + 2 * a * f1 + f2 - u2 - 2 * cap * u1)
+            hi[1] += m * min(cap2_s, a2_s + 2 * a * c1 + c2)
+            if p:
+                lo[2] += mean_lo
+                hi[2] += mean_hi
+            hi[3] += m * bites
+        d = denominator << bits
+        lost, lost_hit = ended.lost, ended.lost_hit  # rounded away: at 0 below, at the cap above
+        low = CappedMoments(mean=ended.c1 + Fraction(lo[0], d), second=ended.c2 + Fraction(lo[1], d),
+                            on_hits=ended.hit_c1 + Fraction(lo[2], d), capped=ended.bites)
+        high = CappedMoments(mean=ended.c1 + Fraction(hi[0], d) + lost * cap,
+                             second=ended.c2 + Fraction(hi[1], d) + lost * cap * cap,
+                             on_hits=ended.hit_c1 + Fraction(hi[2], d) + lost_hit * cap,
+                             capped=ended.bites + Fraction(hi[3], d) + lost)
+        return low, high

@@ -92,7 +92,7 @@ def _fraction(x: float) -> Fraction:
 
 def estimate_checks(est: Estimate, profile: str) -> list[CheckResult]:
     """Every rule of ``profile`` applied to ``est``, each note saying what it rests on."""
-    from harness.slot.profiles import _compare, _in_range, _pct
+    from harness.slot.profiles import compare_probability, in_range, percent
 
     lo, hi = (_fraction(x) for x in est.simulation.rtp_interval())
     sim = (f"[rests on a {LABEL}: {est.plays:,} plays, 99.9% interval; no exact figure or rigorous "
@@ -101,13 +101,13 @@ def estimate_checks(est: Estimate, profile: str) -> list[CheckResult]:
     out = []
     for rule in profile_rules(profile):
         if rule.kind == "rtp_range":
-            top = f" and {'<=' if rule.high_inclusive else '<'} {_pct(rule.high)}" if rule.high is not None else ""
+            top = f" and {'<=' if rule.high_inclusive else '<'} {percent(rule.high)}" if rule.high is not None else ""
             low, floor = lo, ""
             if est.rtp_lower is not None and est.rtp_lower > lo:  # the proved floor is the tighter one
-                low, floor = est.rtp_lower, f" (its lower end raised to the rigorous lower bound {_pct(est.rtp_lower)})"
-            ok = _in_range(rule, low) and _in_range(rule, hi)
-            note = (f"RTP ~{float(est.simulation.rtp()) * 100:.6g}%, 99.9% interval {_pct(lo)} to {_pct(hi)}{floor}, "
-                    f"required >= {_pct(rule.low)}{top}: passes only if the whole interval does {sim}")
+                low, floor = est.rtp_lower, f" (its lower end raised to the rigorous lower bound {percent(est.rtp_lower)})"
+            ok = in_range(rule, low) and in_range(rule, hi)
+            note = (f"RTP ~{float(est.simulation.rtp()) * 100:.6g}%, 99.9% interval {percent(lo)} to {percent(hi)}{floor}, "
+                    f"required >= {percent(rule.low)}{top}: passes only if the whole interval does {sim}")
             out.append(CheckResult(rule, ok, low, hi, None, (), note))
         elif rule.kind == "bet_levels":
             out.append(CheckResult(rule, True, None, None, None, (), f"one bet level: nothing to compare {sim}"))
@@ -119,7 +119,7 @@ def estimate_checks(est: Estimate, profile: str) -> list[CheckResult]:
                 continue
             failing = tuple(n for n, p in est.class_lower.items() if p < rule.threshold)
             name, p = min(est.class_lower.items(), key=lambda item: item[1])
-            _, said = _compare(p, p, rule.threshold)
+            _, said = compare_probability(p, p, rule.threshold)
             what = "least likely winning outcome" if rule.kind == "rarest" else "every combination; the least likely"
             note = (f"{what} {name}: {said}, a lower bound" if not failing else
                     f"{len(failing)} of {len(est.class_lower)} combinations not shown to reach 1 in "
@@ -131,14 +131,14 @@ def estimate_checks(est: Estimate, profile: str) -> list[CheckResult]:
 
 def estimate_json(est: Estimate, checks: list[CheckResult], profile: str, *, interrupted: bool = False) -> dict:
     """The JSON report (``"estimated": true``; fractions as strings)."""
-    from harness.slot.report import _check_json, _model_json, frac, outcome
+    from harness.slot.report import check_json, model_json, frac, outcome
 
     sim = est.simulation
     lo, hi = sim.rtp_interval()
     hlo, hhi = sim.hit_interval()
     return outcome(checks, interrupted).report({
         "profile": profile,
-        "model": _model_json(est.model),
+        "model": model_json(est.model),
         "estimated": True,
         "exact": False,
         "why_estimated": est.reason,
@@ -151,18 +151,18 @@ def estimate_json(est: Estimate, checks: list[CheckResult], profile: str, *, int
             "source": "the paid spin's window alone, solved exactly" if est.class_lower else None,
             "rtp": frac(est.rtp_lower) if est.rtp_lower is not None else None,
             "outcomes": {name: frac(p) for name, p in est.class_lower.items()}},
-        "checks": [_check_json(c) for c in checks],
+        "checks": [check_json(c) for c in checks],
     })
 
 
 def render_estimate(est: Estimate, checks: list[CheckResult], profile: str, *, interrupted: bool = False) -> str:
     """The text report: what is estimated, what is proved, every check."""
-    from harness.slot.report import _check_lines, _model_lines, _one_in, outcome
+    from harness.slot.report import check_lines, model_lines, one_in, outcome
 
     sim = est.simulation
     lo, hi = sim.rtp_interval()
     hlo, hhi = sim.hit_interval()
-    lines = _model_lines(est.model) + [
+    lines = model_lines(est.model) + [
         "",
         f"NO EXACT ANALYSIS: {est.reason}.",
         f"Figures marked ~ are a {LABEL}: {sim.plays:,} plays ({sim.engine}, {sim.generator}), 99.9% intervals.",
@@ -176,8 +176,8 @@ def render_estimate(est: Estimate, checks: list[CheckResult], profile: str, *, i
     if est.class_lower:
         lines.append("Winning combinations: rigorous lower bounds per play (the paid spin's window alone)")
         for name, p in sorted(est.class_lower.items(), key=lambda item: item[1]):
-            lines.append(f"  {name:<24} at least {float(p):.6g} ({_one_in(p)})")
+            lines.append(f"  {name:<24} at least {float(p):.6g} ({one_in(p)})")
         lines.append("")
-    lines += _check_lines(checks, profile)
+    lines += check_lines(checks, profile)
     lines.append(outcome(checks, interrupted).line())
     return "\n".join(lines) + "\n"

@@ -108,13 +108,19 @@ class Analysis:
     cap_upper: cp.CappedMoments | None = None  # ... their upper bounds when bounded (None: exact)
     cascade: cs.CascadeSolution | None = None  # a cascade model's chain (parts["cascade"]: wins after the first)
     sticky: st.StickySession | None = None  # sticky wilds: the free-spin session's chain
-    # A bounded analysis (a cascade chain beyond the exact limit, an award cap over free spins that retrigger,
-    # harness.slot.cap_free): ``rtp``, ``parts`` and ``variance``
+    # A bounded analysis (a cascade chain beyond the exact limit, an award cap over free spins whose walk is
+    # stopped, harness.slot.cap_free): ``rtp``, ``parts`` and ``variance``
     # are then rigorous lower bounds, these their upper bounds, and ``bounded`` says why (None: exact).
     rtp_upper: Fraction | None = None
     parts_upper: dict[str, Fraction] | None = None
     variance_upper: Fraction | None = None
     bounded: str | None = None
+
+    @property
+    def classes_bounded(self) -> bool:
+        """Whether the bounding reaches the outcome classes' probabilities (a bounded cascade chain; an award
+        cap's bounds leave them as they are)."""
+        return self.bounded is not None and self.cascade is not None
 
     @property
     def sd(self) -> float:
@@ -191,8 +197,10 @@ def analyse(model: SlotModel, *, engine: str = "auto",
     variance += jp.pair_terms(model, jackpots, won, base.cycle)
     capped = high = None  # high: the cap's upper bounds (free spins with retriggers, harness.slot.cap_free)
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
-        capped, high = _capped_moments(model, base, free, progressive)
+        capped, high = _capped_moments(model, base, free)
         uncapped = mean - (progressive.hit_probability * progressive.mean_meter if progressive else 0)
+        if high is not None and high.high.mean > uncapped:  # C <= S + F: the exact uncapped mean bounds it too
+            high = dataclasses.replace(high, high=dataclasses.replace(high.high, mean=uncapped))
         cap_part = (capped.mean - uncapped) / model.total_bet
         mean, variance = _with_progressive(capped, progressive)
         if high is not None:  # the variance's bounds: each second moment against the other end's mean
@@ -216,10 +224,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             raise AssertionError("RTP bounds disagree with the per-play mean's")
         bounds = dict(rtp_upper=rtp_upper, parts_upper=parts_upper,
                       variance_upper=variance_high + q_second - q_mean * q_mean, cap_upper=high.high,
-                      bounded=f"the free spins retrigger, so a play has no longest run: its capped win is followed "
-                              f"{high.depth:,} free spins deep and what is still in play then bounded by 0 and the "
-                              f"cap; RTP, variance and the cap's effect are rigorous bounds "
-                              f"(RTP gap {float(rtp_upper - rtp):.3g})")
+                      bounded=_cap_bounded(high, float(rtp_upper - rtp)))
 
     play = Play(model=model, base=base, free=free, tree=tree, session=session,
                 free_spins_per_play=(_triggered_spins_per_play(model, base) * tree.spins if tree
@@ -746,7 +751,7 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
     return e_f, mean, variance
 
 
-def _capped_moments(model: SlotModel, base: Stage, free: Stage | None, progressive: pj.ProgressiveSummary | None
+def _capped_moments(model: SlotModel, base: Stage, free: Stage | None
                     ) -> tuple[cp.CappedMoments, cf.CappedBounds | None]:
     """The capped win's moments: line pays by distribution, then every feature's win distribution; with free
     spins, the capped walk of :mod:`harness.slot.cap_free` (its bounds too when they are not exact)."""
@@ -768,9 +773,18 @@ def _capped_moments(model: SlotModel, base: Stage, free: Stage | None, progressi
     spin = cf.spin_outcomes(_pay_table(model, free, cap // (model.bet_per_line * multiplier) + 1),
                             model.bet_per_line, scatter_pay, awards.retrigger, multiplier, cap)
     starts = cf.play_starts(table, model.bet_per_line, scatter_pay, awards.trigger, features, cap)
-    bounds = cf.capped_bounds(starts, spin, cap, progressive.hit_probability if progressive else Fraction(0), tb,
-                              source=model.source)
+    bounds = cf.capped_bounds(starts, spin, cap, tb)
     return bounds.low, None if bounds.exact else bounds
+
+
+def _cap_bounded(bounds: cf.CappedBounds, gap: float) -> str:
+    """Why an award cap over free spins is bounded, and how far its walk went (``Analysis.bounded``)."""
+    why = (f"the capped walk reached its limit of {cf.MAX_CAP_WORK:,} steps" if bounds.at_limit
+           else "a free spin can retrigger and win nothing, so a play has no longest run")
+    return (f"{why}: each play's capped win is followed {bounds.depth:,} free spins deep, and the "
+            f"{bounds.open_states:,} states still open then (probability {float(bounds.open_probability):.3g}) "
+            f"are bounded from the exact moments of the remaining free spins' win; RTP, variance and the cap's "
+            f"effect are rigorous bounds (RTP gap {gap:.3g})")
 
 
 def _pay_table(model: SlotModel, stage: Stage, top: int) -> dict[tuple[int, int], dict[int, int]]:

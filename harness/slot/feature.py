@@ -30,11 +30,19 @@ retriggers it is in general irrational, so :func:`no_occurrence_bracket`
 returns exact rational bounds ``2**-192`` apart: Newton's method finds the
 root, and exact integer evaluations of the sign of ``h`` at both ends prove
 the bracket (bisection if they do not).
+
+Higher moments, for tail bounds (:class:`PowerMoments`).  Expanding
+``E[V^k] = E[(W + V_1 + ... + V_J)^k]`` binomially, ``E[V^k]`` appears on
+the right only through the one term where a single child carries every
+power, ``E[J] E[V^k]``; so each ``E[V^k]`` is again ``(the terms of lower
+moments) / (1 - m)``, exact.  The moments of ``n`` trees together are the
+``n``-fold binomial convolution ``E[(A + B)^k] = sum_i C(k, i) E[A^i] E[B^(k - i)]``.
 """
 from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from math import comb
 
 BRACKET_BITS = 192  # bisection steps: bounds are 2**-192 apart
 
@@ -80,6 +88,60 @@ def tree_moments(spin: SpinMoments) -> TreeMoments:
 def award_moments(n: int, tree: TreeMoments) -> tuple[Fraction, Fraction]:
     """``(E[F], E[F^2])`` for ``n`` free spins awarded at once."""
     return n * tree.ev, n * tree.ev2 + n * (n - 1) * tree.ev * tree.ev
+
+
+class PowerMoments:
+    """``E[V^k]`` for ``k <= order`` (module docstring), and the same moments of ``n`` trees together.
+
+    Parameters
+    ----------
+    outcomes : dict
+        One spin's ``(win w, spins awarded j) -> weight`` (integers; ``w`` may be any stand-in
+        for the win, e.g. kept at a ceiling).
+    order : int
+        The highest moment.
+
+    Raises
+    ------
+    Divergent
+        If ``m = E[J] >= 1``.
+    """
+
+    def __init__(self, outcomes: dict[tuple[int, int], int], order: int):
+        total = sum(outcomes.values())
+        top = max(j for _, j in outcomes)
+        m = Fraction(sum(j * n for (_, j), n in outcomes.items()), total)
+        if m >= 1:
+            raise Divergent(m)
+        # sums[j][e]: sum of weight x w^e over the outcomes awarding j spins (integers)
+        sums = [[0] * (order + 1) for _ in range(top + 1)]
+        for (w, j), n in outcomes.items():
+            for e in range(order + 1):
+                sums[j][e] += n * w**e
+        one = [Fraction(1)] + [Fraction(0)] * order
+        tree = [Fraction(1)] + [Fraction(0)] * order  # E[V^k], filled in k by k
+        joint = [one] + [[Fraction(1)] + [Fraction(0)] * order for _ in range(top)]  # joint[j]: j trees
+        for k in range(1, order + 1):
+            rest = [Fraction(0)] * (top + 1)  # joint[j][k] without its j E[V^k]
+            for j in range(1, top + 1):
+                rest[j] = rest[j - 1] + sum((comb(k, i) * joint[j - 1][i] * tree[k - i] for i in range(1, k)),
+                                            Fraction(0))
+            known = sum((sums[j][k - i] * comb(k, i) * joint[j][i] for j in range(top + 1) for i in range(k)),
+                        Fraction(0)) + sum((sums[j][0] * rest[j] for j in range(1, top + 1)), Fraction(0))
+            tree[k] = known / total / (1 - m)
+            for j in range(1, top + 1):
+                joint[j][k] = rest[j] + j * tree[k]
+        self.order = order
+        self.tree = tree
+        self._trees = joint  # _trees[n]: the moments of n trees (extended on demand)
+
+    def of(self, n: int) -> list[Fraction]:
+        """``E[(V_1 + ... + V_n)^k]``, ``k = 0..order``: ``n`` spins awarded at once."""
+        while len(self._trees) <= n:
+            last, v = self._trees[-1], self.tree
+            self._trees.append([sum((comb(k, i) * last[i] * v[k - i] for i in range(k + 1)), Fraction(0))
+                                for k in range(self.order + 1)])
+        return self._trees[n]
 
 
 def no_occurrence_bracket(weights: dict[int, int], denominator: int) -> tuple[Fraction, Fraction]:

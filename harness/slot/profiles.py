@@ -10,8 +10,15 @@ least once in one paid spin together with the free spins it triggers.  Where
 retriggers make that probability irrational, the analysis gives exact
 rational bounds and a check passes only if the lower bound passes.  Where
 the analysis itself is bounded (``Analysis.bounded``: a cascade chain too
-large to solve exactly), an RTP rule passes only if the whole interval is
-in range, and every check's note says that it rests on bounds.
+large to solve exactly, an award cap over free spins walked only so far), an
+RTP rule passes only if the whole interval is in range, and the note of
+every check whose figure is bounded says that it rests on the bounds.
+
+A check on bounds is decided only when the bounds decide it: an interval
+wholly inside the range (a probability's lower bound at or above the
+limit) passes, one wholly outside (its upper bound below the limit) fails,
+and one that straddles the limit is UNDECIDED (``CheckResult.decided``
+false; the note gives both bounds): neither shown to pass nor to fail.
 """
 from __future__ import annotations
 
@@ -19,10 +26,13 @@ import dataclasses
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from harness.verdict import item_verdict
+
 if TYPE_CHECKING:  # annotations only: the command line reads PROFILE_NAMES without loading the analysis
-    from harness.slot.exact import Analysis, BetLevel
+    from harness.slot.exact import Analysis
 
 ONE_IN_100M = Fraction(1, 100_000_000)
+UNDECIDED = "undecided"  # a check's verdict when its figure's bounds straddle the limit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,6 +227,12 @@ class CheckResult:
     outcome: str | None  # the outcome class concerned, if any
     failing: tuple[str, ...]  # every_award: the classes below the threshold
     note: str
+    decided: bool = True  # False: the figure's bounds straddle the limit (``passed`` is then False too)
+
+    @property
+    def verdict(self) -> str:
+        """``"pass"``, ``"fail"`` or ``"undecided"`` (see the module docstring)."""
+        return UNDECIDED if not self.decided else item_verdict(self.passed)
 
 
 def profile_rules(name: str) -> tuple[Rule, ...]:
@@ -229,82 +245,126 @@ def profile_rules(name: str) -> tuple[Rule, ...]:
 def check(analysis: Analysis, profile: str = "jp") -> list[CheckResult]:
     """Apply every rule of ``profile`` to ``analysis``."""
     results = [_apply(rule, analysis) for rule in profile_rules(profile)]
-    if analysis.bounded is not None:
+    if analysis.bounded is not None:  # said only where the figure compared is one of the bounded ones
         results = [dataclasses.replace(r, note=f"{r.note} [rests on rigorous bounds: {analysis.bounded}]")
-                   for r in results]
+                   if _uses_bounds(r.rule, analysis) else r for r in results]
     return results
+
+
+def _uses_bounds(rule: Rule, a: Analysis) -> bool:
+    """Whether ``rule`` compares a figure that the analysis' bounding left an interval: the RTP (a bet
+    level comparison is a difference, exact: :func:`harness.slot.exact._bet_levels`), or the classes'
+    probabilities when the bounding reaches them (:attr:`~harness.slot.exact.Analysis.classes_bounded`)."""
+    if rule.kind == "rtp_range":
+        return a.rtp_upper is not None
+    if rule.kind in ("rarest", "every_award"):
+        return a.classes_bounded
+    return False
 
 
 def _apply(rule: Rule, a: Analysis) -> CheckResult:
     if rule.kind == "rtp_range":
-        top = f" and {'<=' if rule.high_inclusive else '<'} {_pct(rule.high)}" if rule.high is not None else ""
-        bound = f">= {_pct(rule.low)}{top}"
+        top = f" and {'<=' if rule.high_inclusive else '<'} {percent(rule.high)}" if rule.high is not None else ""
+        bound = f">= {percent(rule.low)}{top}"
         levels = a.bet_levels or ()
         if len(levels) <= 1:
-            ok = _in_range(rule, a.rtp) and (a.rtp_upper is None or _in_range(rule, a.rtp_upper))
-            shown = _pct(a.rtp) if a.rtp_upper is None else f"between {_pct(a.rtp)} and {_pct(a.rtp_upper)}"
-            return CheckResult(rule, ok, a.rtp, a.rtp_upper, None, (), f"RTP {shown}, required {bound}")
+            state = _interval_state(rule, a.rtp, a.rtp_upper)
+            shown = percent(a.rtp) if a.rtp_upper is None else f"between {percent(a.rtp)} and {percent(a.rtp_upper)}"
+            note = f"RTP {shown}, required {bound}" + (_STRADDLES if state is None else "")
+            return CheckResult(rule, state is True, a.rtp, a.rtp_upper, None, (), note, decided=state is not None)
         # "per single bet" (jp 4-3) / "for each wager": every level offered must be in range (its whole
         # interval when bounded: the range is an interval, so both ends in it suffice)
-        def inside(b: BetLevel) -> bool:
-            return _in_range(rule, b.rtp) and (b.rtp_upper is None or _in_range(rule, b.rtp_upper))
-
-        failing = tuple(f"bet level {b.level}" for b in levels if not inside(b))
-        worst = next((b for b in levels if not inside(b)), min(levels, key=lambda b: b.rtp))
+        states = {b.level: _interval_state(rule, b.rtp, b.rtp_upper) for b in levels}
+        failing = tuple(f"bet level {b.level}" for b in levels if states[b.level] is False)
+        open_ = tuple(f"bet level {b.level}" for b in levels if states[b.level] is None)
+        worst = next((b for b in levels if states[b.level] is not True), min(levels, key=lambda b: b.rtp))
         top = max(b.rtp if b.rtp_upper is None else b.rtp_upper for b in levels)
-        spread = f"{_pct(min(b.rtp for b in levels))} to {_pct(top)}"
+        spread = f"{percent(min(b.rtp for b in levels))} to {percent(top)}"
         note = f"RTP {spread} over {len(levels)} bet levels, required {bound} at each"
         if failing:
             note += f"; outside at {', '.join(failing)}"
-        return CheckResult(rule, not failing, worst.rtp, worst.rtp_upper, None, failing, note)
+        if open_:
+            note += f"; undecided at {', '.join(open_)}" + _STRADDLES
+        return CheckResult(rule, not failing and not open_, worst.rtp, worst.rtp_upper, None, failing, note,
+                           decided=bool(failing) or not open_)
     if rule.kind == "bet_levels":
         levels = a.bet_levels or ()
         drops = [(small, large) for i, small in enumerate(levels) for large in levels[i + 1:]
                  if small.rtp - large.rtp > rule.threshold]
         if not drops:
             note = (f"{len(levels)} bet levels: no larger bet returns less by more than "
-                    f"{_pct(rule.threshold)} of the bet" if len(levels) > 1 else "one bet level: nothing to compare")
+                    f"{percent(rule.threshold)} of the bet" if len(levels) > 1 else "one bet level: nothing to compare")
             return CheckResult(rule, True, None, None, None, (), note)
         small, large = max(drops, key=lambda d: d[0].rtp - d[1].rtp)
-        note = (f"bet level {large.level} returns {_pct(large.rtp)}, {_pct(small.rtp - large.rtp)} less than "
-                f"level {small.level} ({_pct(small.rtp)}); at most {_pct(rule.threshold)} allowed")
+        note = (f"bet level {large.level} returns {percent(large.rtp)}, {percent(small.rtp - large.rtp)} less than "
+                f"level {small.level} ({percent(small.rtp)}); at most {percent(rule.threshold)} allowed")
         return CheckResult(rule, False, small.rtp - large.rtp, None, None,
                            tuple(f"bet level {d[1].level} vs {d[0].level}" for d in drops), note)
     if rule.kind == "rarest":
         c = a.rarest
-        ok, note = _compare(c.probability, c.probability_upper, rule.threshold)
+        ok, note = compare_probability(c.probability, c.probability_upper, rule.threshold)
         return CheckResult(rule, ok, c.probability, None if c.exact else c.probability_upper, c.name, (),
-                           f"least likely winning outcome {c.name}: {note}")
+                           f"least likely winning outcome {c.name}: {note}",
+                           decided=_decided(c.probability, c.probability_upper, rule.threshold))
     if rule.kind == "every_award":
-        failing = []
+        failing, open_ = [], []
         for c in a.classes:
-            ok, _ = _compare(c.probability, c.probability_upper, rule.threshold)
+            ok, _ = compare_probability(c.probability, c.probability_upper, rule.threshold)
             if not ok:
-                failing.append(c.name)
+                (failing if _decided(c.probability, c.probability_upper, rule.threshold) else open_).append(c.name)
         c = a.rarest
         note = (f"{len(failing)} of {len(a.classes)} awards below 1 in {_inverse(rule.threshold)} per play"
-                if failing else f"all {len(a.classes)} awards at least 1 in {_inverse(rule.threshold)} per play")
-        return CheckResult(rule, not failing, c.probability, None if c.exact else c.probability_upper, c.name,
-                           tuple(failing), note)
+                if failing else f"all {len(a.classes) - len(open_)} awards at least 1 in {_inverse(rule.threshold)} "
+                f"per play")
+        if open_:
+            shown = ", ".join(open_[:8]) + (f", ... ({len(open_)} in all)" if len(open_) > 8 else "")
+            note += f"; {len(open_)} whose bounds straddle the limit, undecided: {shown}"
+        return CheckResult(rule, not failing and not open_, c.probability,
+                           None if c.exact else c.probability_upper, c.name, tuple(failing), note,
+                           decided=bool(failing) or not open_)
     raise ValueError(f"unknown rule kind {rule.kind!r}; valid kinds: rtp_range, bet_levels, rarest, every_award")
 
 
-def _in_range(rule: Rule, rtp: Fraction) -> bool:
+_STRADDLES = " (the bounds straddle a limit: UNDECIDED, neither shown to pass nor to fail)"
+
+
+def _interval_state(rule: Rule, low: Fraction, high: Fraction | None) -> bool | None:
+    """True if the RTP interval ``[low, high]`` (``high`` None: exactly ``low``) lies in the rule's range,
+    False if it lies wholly outside, None if it straddles a limit."""
+    if high is None or low == high:
+        return in_range(rule, low)
+    if in_range(rule, low) and in_range(rule, high):
+        return True  # the range is an interval: both ends in it suffice
+    wholly_below = high < rule.low
+    wholly_above = rule.high is not None and (low > rule.high or (low == rule.high and not rule.high_inclusive))
+    return False if wholly_below or wholly_above else None
+
+
+def _decided(low: Fraction, high: Fraction, threshold: Fraction) -> bool:
+    """Whether a probability in ``[low, high]`` is decided against "at least ``threshold``"."""
+    return low >= threshold or high < threshold or low == high
+
+
+def in_range(rule: Rule, rtp: Fraction) -> bool:
+    """Whether ``rtp`` lies in an ``rtp_range`` rule's range (``high`` exclusive unless ``high_inclusive``)."""
     below_high = rule.high is None or rtp < rule.high or (rule.high_inclusive and rtp == rule.high)
     return rtp >= rule.low and below_high
 
 
-def _compare(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
+def compare_probability(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
+    """``(passed, note)`` for a probability known to lie in ``[lo, hi]`` against a "at least
+    ``threshold``" rule: passed only when the lower bound reaches it."""
     odds = f"1 in {float(1 / lo):,.0f}" if lo else "never"
     if lo >= threshold:
         return True, f"probability {odds} per play (limit 1 in {_inverse(threshold)})"
     if hi < threshold or lo == hi:
         return False, f"probability {odds} per play is below the limit of 1 in {_inverse(threshold)}"
     return False, (f"probability between {float(lo):.6g} and {float(hi):.6g} per play straddles the limit "
-                   f"1 in {_inverse(threshold)}; compliance cannot be established")
+                   f"1 in {_inverse(threshold)}: UNDECIDED, compliance cannot be established")
 
 
-def _pct(x: Fraction) -> str:
+def percent(x: Fraction) -> str:
+    """A share shown as a percentage, to six significant digits (``Fraction(24, 25)`` -> ``"96%"``)."""
     return f"{float(x) * 100:.6g}%"
 
 

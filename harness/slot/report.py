@@ -9,7 +9,7 @@ from harness.slot.exact import PARTS, Analysis, OutcomeClass
 from harness.slot.profiles import CheckResult
 from harness.slot.rounding import fixed, significant, sqrt_fixed
 from harness.slot.simulate import SimulationResult
-from harness.verdict import Outcome, item_verdict
+from harness.verdict import Outcome
 
 PROBABILITY_NOTE = (
     "probability per play: the outcome is paid at least once in one paid spin at the bet shown, "
@@ -46,9 +46,9 @@ def to_json(analysis: Analysis, checks: list[CheckResult], profile: str,
         **exact_and_float("min_win_probability", rarest.probability),
         "min_win_probability_exact": rarest.exact,
         "min_win_outcome": rarest.name,
-        "checks": [_check_json(c) for c in checks],
+        "checks": [check_json(c) for c in checks],
         "profile": profile,
-        "model": _model_json(m),
+        "model": model_json(m),
         "probability_refers_to": PROBABILITY_NOTE,
         "variance_per_play": frac(a.variance),
         "sd_per_play_credits": a.sd,
@@ -119,10 +119,11 @@ def _meter_json(p) -> dict:
     }
 
 
-def _check_json(c: CheckResult) -> dict:
+def check_json(c: CheckResult) -> dict:
+    """One check as JSON: its rule, verdict, the figure compared (exact fraction and float) and note."""
     out = {
         "rule": c.rule.id,
-        "verdict": item_verdict(c.passed),
+        "verdict": c.verdict,
         "text": c.rule.text,
         "citation": c.rule.citation,
         "verified": c.rule.verified,
@@ -172,7 +173,8 @@ def _fmt_fraction(x: Fraction, limit: int = 48) -> str:
     return f"= {text}" if len(text) <= limit else "(exact fraction in --json)"
 
 
-def _one_in(p: Fraction) -> str:
+def one_in(p: Fraction) -> str:
+    """A probability as odds, ``"1 in 1,234"`` (``"never"`` for 0)."""
     if p == 0:
         return "never"
     inv = float(1 / p)
@@ -183,7 +185,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
            simulation: SimulationResult | None = None, *, interrupted: bool = False) -> str:
     """The PAR sheet as text (``interrupted``: see :func:`to_json`)."""
     a, m = analysis, analysis.model
-    lines = _model_lines(m)
+    lines = model_lines(m)
     add = lines.append
     add("")
     if a.bounded is None:
@@ -203,7 +205,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"gap ~{float(a.rtp_upper - a.rtp):.3g})")
         add(f"  why bounded: {a.bounded}")
     add("")
-    add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({_one_in(a.hit_frequency)})  "
+    add(f"Hit frequency       {float(a.hit_frequency) * 100:.6f}%  ({one_in(a.hit_frequency)})  "
         f"{_fmt_fraction(a.hit_frequency)}")
     add("                    a play pays anything, starts a feature or hits a progressive or jackpot level")
     if a.variance_upper is None:
@@ -216,7 +218,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
             f"{sqrt_fixed(a.variance_upper, 3, up=True)} credits; rigorous bounds, rounded outward)")
     if a.feature is not None:
         f = a.feature
-        add(f"Free spins          triggered {_one_in(f.trigger_probability)} plays; "
+        add(f"Free spins          triggered {one_in(f.trigger_probability)} plays; "
             f"{float(f.spins_per_feature):.4g} spins per feature with retriggers "
             f"({float(f.retrigger_per_spin):.4g} awarded per free spin); "
             f"mean win {float(f.win_per_feature) / m.total_bet:.4g} x total bet")
@@ -224,11 +226,11 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
     meters += [(f"Mystery {level.name}", meter) for level, meter in zip(m.mystery, a.mystery)]
     meters += [(f"Jackpot {level.name}", meter) for level, meter in zip(m.jackpots, a.jackpots)]
     for label, p in meters:
-        add(f"{label:<20}hit {_one_in(p.hit_probability)} plays; RTP share = contribution "
+        add(f"{label:<20}hit {one_in(p.hit_probability)} plays; RTP share = contribution "
             f"{float(p.contribution) * 100:.4g}% + reset share {float(p.reset_share) * 100:.4g}%; "
             f"mean meter at a hit {float(p.mean_meter):,.2f} credits")
     if a.cap is not None and a.cap_upper is None:
-        reached = f"reached {_one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
+        reached = f"reached {one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
         add(f"Award cap           {m.cap:,} x total bet per play (progressives outside it): {reached}; "
             f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
     elif a.cap is not None:  # free spins that retrigger: both ends, rounded outward
@@ -262,7 +264,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         add("")
         add("Simulation INTERRUPTED before two plays were complete: nothing to report")
     add("")
-    lines.extend(_check_lines(checks, profile))
+    lines.extend(check_lines(checks, profile))
     add(f"({'exact' if a.bounded is None else 'bounded'} analysis in {a.seconds:.3f} s, joint enumeration engine: {a.engine})")
     add(outcome(checks, interrupted).line())
     return "\n".join(lines) + "\n"
@@ -270,10 +272,14 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
 
 def outcome(checks: list[CheckResult], interrupted: bool = False) -> Outcome:
     """The report's verdict: every check passes, and the simulation (if asked for) finished."""
-    passed = all(c.passed for c in checks)
-    exact = "every check passes" if passed else "at least one check fails"
+    failed = sum(c.decided and not c.passed for c in checks)
+    undecided = sum(not c.decided for c in checks)
+    exact = ("at least one check fails" if failed else
+             f"{undecided} check(s) UNDECIDED: the bounds straddle a limit" if undecided else "every check passes")
     reason = f"the simulation was interrupted; exact checks: {exact}" if interrupted else exact
-    return Outcome.judge(passed, interrupted=interrupted, reason=reason)
+    # undecided and nothing failed: not shown either way, so incomplete (exit 1), never a pass
+    return Outcome.judge(not failed and not undecided, complete=bool(failed) or not undecided,
+                         interrupted=interrupted, reason=reason)
 
 
 def _outcome_lines(a: Analysis) -> list[str]:
@@ -292,10 +298,10 @@ def _outcome_lines(a: Analysis) -> list[str]:
         prob = f"{float(c.probability):.6g}" + ("" if c.exact else "~")
         per_line = f"{float(c.per_line_probability):.4g}" if c.per_line_probability is not None else "-"
         per_free = f"{float(c.free_spin_probability):.4g}" if c.free_spin_probability is not None else "-"
-        odds = _one_in(c.probability) if c.exact else "~" + _one_in(c.probability)
+        odds = one_in(c.probability) if c.exact else "~" + one_in(c.probability)
         add(f" {mark}{c.name:<{name_w}} {c.award:<{award_w}} {prob:>12} {odds:>18} "
             f"{per_line:>11} {per_free:>13} {float(c.rtp) * 100:>9.4f}%")
-    chain_bounded = a.bounded is not None and a.cascade is not None  # (a capped play's bounds leave the classes be)
+    chain_bounded = a.classes_bounded
     if any(not c.exact for c in a.classes):
         add("  ~ retriggers make this probability irrational: exact rational bounds 2^-192 apart "
             "(--json gives both); checks use the lower bound" if not chain_bounded else
@@ -307,20 +313,20 @@ def _outcome_lines(a: Analysis) -> list[str]:
     else:
         shown = significant(r.probability, 9, up=False)
         exact = f"between it and {significant(r.probability_upper, 9, up=True)} (rigorous bounds, rounded outward)"
-    odds = _one_in(r.probability) if r.exact else "~" + _one_in(r.probability)
+    odds = one_in(r.probability) if r.exact else "~" + one_in(r.probability)
     add(f"  * least likely winning outcome: {r.name}, probability {shown} per play ({odds}), {exact}")
     if r.exact and len(frac(r.probability)) <= 60:
         add(f"    = {frac(r.probability)}")
     return lines
 
 
-def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
+def check_lines(checks: list[CheckResult], profile: str) -> list[str]:
     """Each check of the profile with its note and citation."""
     lines: list[str] = []
     add = lines.append
     add(f"Checks (profile {profile})")
     for c in checks:
-        add(f"  {'PASS' if c.passed else 'FAIL'}  {c.rule.id}: {c.rule.text}")
+        add(f"  {c.verdict.upper()}  {c.rule.id}: {c.rule.text}")
         add(f"        {c.note}")
         if c.failing:
             shown = ", ".join(c.failing[:8]) + (f", ... ({len(c.failing)} in all)" if len(c.failing) > 8 else "")
@@ -331,7 +337,8 @@ def _check_lines(checks: list[CheckResult], profile: str) -> list[str]:
     return lines
 
 
-def _model_json(m) -> dict:
+def model_json(m) -> dict:
+    """The model's heading as JSON: name, source, window, paylines (or ways), bets and base cycle."""
     out = {"name": m.name, "source": m.source, "reels": m.reels, "rows": m.rows, "paylines": len(m.paylines),
            "bet_per_line": m.bet_per_line, "total_bet": m.total_bet, "cycle": heights.cycle(m)}
     if m.ways:  # "paylines" then counts the ways (the ways rule pays them); "bet_per_line" is the bet per way
@@ -339,7 +346,7 @@ def _model_json(m) -> dict:
     return out
 
 
-def _model_lines(m) -> list[str]:
+def model_lines(m) -> list[str]:
     """The PAR sheet's heading: the game and its base cycle."""
     lengths = " x ".join(str(n) for n in m.stop_totals())
     return [f"PAR sheet: {m.name}" + (f"  ({m.source})" if m.source else ""),
@@ -364,7 +371,7 @@ def analysis_interrupted(done: int, total: int) -> Outcome:
 def interrupted_json(model, profile: str, done: int, total: int) -> dict:
     """The JSON report of an interrupted exact analysis: the model, how far the work got, no figures."""
     return analysis_interrupted(done, total).report({
-        "checks": [], "profile": profile, "model": _model_json(model),
+        "checks": [], "profile": profile, "model": model_json(model),
         "analysis": {"done": done, "total": total,
                      "unit": "table entries of the cost estimate, each built and then enumerated"},
     })
@@ -372,7 +379,7 @@ def interrupted_json(model, profile: str, done: int, total: int) -> dict:
 
 def render_interrupted(model, profile: str, done: int, total: int) -> str:
     """The text report of an interrupted exact analysis (see :func:`interrupted_json`)."""
-    return "\n".join(_model_lines(model) + [
+    return "\n".join(model_lines(model) + [
         "",
         f"Exact analysis INTERRUPTED after {done:,} of {total:,} work units (each table entry built, then "
         "enumerated): no exact figure exists yet,",
