@@ -27,9 +27,10 @@ BETS = {
 }
 
 
-def step(journal, game, bets, generator, finish=True) -> Round:
-    """One round of ``game`` (a name or its rules) with ``bets``, every step called by hand, journaled."""
-    r = Round(game, journal.next_round_id(), sink=journal.append)
+def step(journal, game, bets, generator, finish=True, meters=None) -> Round:
+    """One round of ``game`` (a name or its rules) with ``bets``, every step called by hand, journaled
+    (settled against the bank ``meters``, for a game with meters: default every meter at its reset)."""
+    r = Round(game, journal.next_round_id(), sink=journal.append, meters=meters)
     for bet in bets:
         r.place(bet)
     r.close()
@@ -38,6 +39,14 @@ def step(journal, game, bets, generator, finish=True) -> Round:
     if finish:
         r.settle()
     return r
+
+
+def play_metered(rules, journal, generator, bets) -> Round:
+    """One round of a game with meters, placed, closed, generated, determined and settled against the meters
+    as the journal's rounds left them (re-read each round, as a restart reads them: a power-loss trial)."""
+    from harness.rounds.meters import bank_of
+
+    return step(journal, rules, bets, generator, meters=bank_of(rules, journal))
 
 
 def declared_only() -> list[str]:

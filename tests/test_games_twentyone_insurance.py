@@ -25,6 +25,7 @@ from harness.games import twentyone_switch_composition as swc
 from harness.games.registry import GAMES
 from harness.games.simulate import goodness_of_fit
 from harness.games.twentyone_game import infinite
+from harness.games.twentyone_seat import SeatPlay
 from harness.kernels import lib
 from harness.rounds.engines import twentyone as engine
 from rngcore.devices import cards
@@ -321,7 +322,8 @@ def test_switch_insurance_on_the_infinite_shoe_is_the_product_of_the_areas_busts
     area = {}
     for v1, v2 in itertools.product(tw.VALUES, repeat=2):
         hand = tw.of(v1, v2)
-        area[hand] = F(0) if tw.is_natural(hand) else one.hand(tw.add(hand, tw.ACE), hand, tw.Context(), (), 1)[0]
+        seat = SeatPlay(((hand, tw.Context(), 0, None),))
+        area[hand] = F(0) if tw.is_natural(hand) else one.seat(tw.add(hand, tw.ACE), seat)[0]
     weight = [F(w, 13) for w in sw.WEIGHTS]
     product = sum((weight[a1 - 1] * weight[a2 - 1] * weight[b1 - 1] * weight[b2 - 1] * area[tw.of(a1, a2)]
                    * area[tw.of(b1, b2)] for a1, a2, b1, b2 in itertools.product(tw.VALUES, repeat=4)), F(0))

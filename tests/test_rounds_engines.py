@@ -435,6 +435,26 @@ def test_let_it_ride_rounds_take_three_equal_spots_of_one_customer():
         r.close()
 
 
+@pytest.mark.parametrize("game,first,unequal,words", [
+    ("let-it-ride", Bet("ann", "spot_1", 10), Bet("ann", "spot_3", 30), r"the three spots take equal stakes \(000 別表第1 第3 8 8-2-ロ\)"),
+    ("casino-war", Bet("ann", "main", 100), Bet("ann", "additional", 50),
+     r"the additional \(war\) stake equals the main stake \(000 別表第1 第4 8-1-ロ\)"),
+    ("blackjack-switch", Bet("ann", "main", 100), Bet("ann", "main_2", 50),
+     r"the pair of areas takes equal stakes \(000 別表第1 第2 2-4-ハ\)"),
+    ("deluxe-blackjack", Bet("ann", "main", 100), Bet("ann", "main_2", 50),
+     r"each seat takes the same seat bet \(001 1. ベッティング .*: 各座席には同額のベット\)")])
+def test_a_stake_a_rule_makes_equal_to_another_is_refused_by_one_check(game, first, unequal, words):
+    """Switch's pair of areas, Deluxe's two seats, Let It Ride's spots and Casino War's war stake: one check
+    (harness.rounds.engine.equal_stake), one message naming both bets and stakes; the equal stake goes."""
+    r = Round(game)
+    r.place(first)
+    with pytest.raises(RoundError, match=f"^{game}: {words}: {first.stake} on {first.bet!r}, got {unequal.stake} on "
+                                         f"{unequal.bet!r}$"):
+        r.place(unequal)
+    r.place(Bet(unequal.customer, unequal.bet, first.stake))
+    assert [b.stake for b in r.bets] == [first.stake] * 2
+
+
 # -------------------------------------------------------------------- Mississippi Stud --
 
 #: 000 別表第1 第3 7-8-ロ, typed from the seed (poker_reference category: odds); 7-7-ロ: a pair of J or better

@@ -2,10 +2,12 @@
 hand-made deals settled as 6-4 .. 8-ニ say, the simple strategy's rules, scripted decisions, seeded rounds
 settled by the independent evaluator (tests/poker_reference.py), and stops at every state finished by the
 fault rule (6-13: void before the dealer's hand is turned up, 7-イ; settle after)."""
+import functools
 import itertools
 import json
 import re
 
+import numpy as np
 import pytest
 
 import rngcore
@@ -251,15 +253,57 @@ def test_a_round_stopped_at_each_state_is_finished_by_the_rule(tmp_path, state):
             [(m["bet"], nets[m["bet"]] * m["stake"] if nets[m["bet"]] >= 0 else -m["stake"]) for m in moves]
 
 
+def test_the_optimal_tables_are_counted_before_any_round_opens(monkeypatch):
+    """strategy=optimal: the session's options are checked (the engine prepared) before round 1 opens, and
+    that is when the tables are counted; the rounds' deals (OUTCOME_GENERATION) only look them up.  Stand-ins
+    for the minute of counting note when each set of tables is counted (journaled events so far)."""
+    events, counted = [], []
+
+    @functools.lru_cache(maxsize=None)
+    def plays(ante_pays="straight", deck=thb.DECK):  # the real one: cached, counted once per process
+        counted.append((ante_pays, len(events)))
+        return ante_pays
+
+    def decide(cards, ante_pays="straight"):  # the real one reads plays(ante_pays) for every round
+        assert plays(ante_pays) == ante_pays
+        return tuple(np.ones(len(cards), dtype=bool) for _ in range(3))
+
+    monkeypatch.setattr(thb, "plays", plays)
+    monkeypatch.setattr(thb, "decide", decide)
+    rules, opened = rules_for(GAME), []
+    for ante_pays in ("straight", "flush"):
+        opened.append(len(events))
+        options = rules.check_options({"strategy": "optimal", "ante-pays": ante_pays})  # the session set up
+        g = rngcore.Generator(SEED, stream=23)
+        for n in range(3):
+            r = Round(rules, n + 1, sink=events.append, options=options)
+            r.place(ANTE)
+            r.close()
+            r.generate(g)
+            r.determine()
+            r.settle()
+            assert [d["strategy"] for d in r.events if d["kind"] == "decision"] == ["optimal"] * 3
+    assert counted == [("straight", 0), ("flush", opened[1])] and opened[1] > 0  # each before its round 1 opened
+    simple = rules.check_options({})  # the default strategy counts nothing
+    assert simple == {} and len(counted) == 2
+
+
 @pytest.mark.slow
 def test_optimal_rounds_bet_the_river_by_brute_force():
     """strategy=optimal (the exact tables, about a minute): the river bet is made exactly when, with the turn
     in view, it wins at least as often as it loses over every river and dealer's two cards (the
-    independent evaluator), and the flop bet exactly outside the exact fold set."""
+    independent evaluator), and the flop bet exactly outside the exact fold set.  The tables are counted
+    when the options are checked, before round 1 opens: no round's deal counts anything."""
+    thb.tables.cache_clear()
+    thb.plays.cache_clear()
+    rules = rules_for(GAME)
+    options = rules.check_options({"strategy": "optimal"})
+    assert thb.tables.cache_info().currsize == 1 and thb.plays.cache_info().currsize == 1
+    work = thb.tables.cache_info().misses, thb.plays.cache_info().misses
     g = rngcore.Generator(SEED, stream=22)
     checked = 0
     for n in range(8):
-        r = Round(GAME, n + 1, options={"strategy": "optimal"})
+        r = Round(rules, n + 1, options=options)
         r.place(ANTE)
         r.close()
         r.generate(g)
@@ -280,3 +324,4 @@ def test_optimal_rounds_bet_the_river_by_brute_force():
         assert (taken[2] == "bet") == (wins >= losses), r.outcome.shown
         checked += 1
     assert checked >= 5
+    assert (thb.tables.cache_info().misses, thb.plays.cache_info().misses) == work  # the deals counted nothing

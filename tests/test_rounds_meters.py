@@ -26,7 +26,7 @@ from harness.rounds.table import rules_for
 from harness.slot.model import load_model
 from harness.slot.spin import Player
 
-from tests.rounds_support import SEED
+from tests.rounds_support import SEED, play_metered, step
 from tests.slot_support import SMALL, model, reference_line
 from tests.test_slot_cascade_features import GAME as CASCADE_FREE_SPINS
 
@@ -123,12 +123,7 @@ def test_a_line_level_is_won_by_the_longest_run_on_a_payline():
 def _rounds(journal, game, n, generator, meters=None):
     bank = bank_of(rules_for(game), journal) if meters is None else meters
     for _ in range(n):
-        r = Round(game, journal.next_round_id(), sink=journal.append, meters=bank)
-        r.place(Bet("ann", "spin", STAKE))
-        r.close()
-        r.generate(generator)
-        r.determine()
-        r.settle()
+        step(journal, game, [Bet("ann", "spin", STAKE)], generator, meters=bank)
     return bank
 
 
@@ -301,12 +296,7 @@ def test_recall_and_replay_of_an_example_jackpot_model(tmp_path):
         g = rngcore.Generator(SEED, stream=1)
         bank = bank_of(rules_for(game), j)
         for _ in range(80):
-            r = Round(game, j.next_round_id(), sink=j.append, meters=bank)
-            r.place(Bet("ann", "spin", stake))
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
+            step(j, game, [Bet("ann", "spin", stake)], g, meters=bank)
         won = [s for s in rc.recall(j, 80) if any(m["awarded"] for m in s["meters"])]
         assert won and all(rc.replay(j, s["round"], SEED).equal for s in won)
         assert all("hits jackpot" in s["outcome"]["shown"] for s in won)
@@ -411,18 +401,9 @@ def test_a_thousand_random_power_losses_in_metered_plays(tmp_path):
     for trial in range(1000):
         game = rnd.choice(games)
         rules = rules_for(game)
-        stake = rules.bets["spin"].stake
-
-        def play(j, g):
-            r = Round(rules, j.next_round_id(), sink=j.append, meters=bank_of(rules, j))
-            r.place(Bet("ann", "spin", stake))
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
-
+        spin = [Bet("ann", "spin", rules.bets["spin"].stake)]
         path = tmp_path / f"{trial}.sqlite"
-        power_loss_trial(rnd, path, trial, 4, play)
+        power_loss_trial(rnd, path, trial, 4, lambda j, g: play_metered(rules, j, g, spin))
         finished, rounds = check_recovered(path, game)
         check_meters(rounds, game)
         for _, state, _ in finished:

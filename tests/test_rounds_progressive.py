@@ -19,7 +19,7 @@ from harness.rounds.engine import ROUND_ENGINES
 from harness.rounds.journal import Journal
 from harness.rounds.meters import MeterBank, bank_of, conservation
 from harness.rounds.table import rules_for
-from tests.rounds_support import SEED
+from tests.rounds_support import SEED, play_metered
 
 #: The awards typed from the seed (L1121-1127, L1315-1321, L1437-1451): a multiple of the stake, or a share.
 AWARDS = {
@@ -199,6 +199,42 @@ def test_a_three_card_poker_round_re_derived_from_its_record_settles_as_dealt():
                         if e["kind"] == "settlement"]
 
 
+def test_a_three_card_poker_record_from_before_ante_was_recorded_is_re_derived_with_its_bets(tmp_path):
+    """A journal written before the round record stored ``ante``: a round stopped after its point is settled at
+    restart by its journaled bets, so a fold stays a fold (the ante half collected, the Play half returned),
+    not a Pair-Plus-only round."""
+    game, bets = "three-card-poker", [MAIN["three-card-poker"], Bet("ann", "pair_plus", 10)]
+    cards = "2S 5D 9C|KH KD 4C"  # below Q-6-4: the customer folds
+    dealt_as = played(game, cards, bets=bets)
+    assert dealt_as.outcome.features["outcome"] == "fold"
+
+    def old(event):  # the record as it was journaled before: cards, outcome and hand only
+        if event["kind"] == "outcome":
+            event = {**event, "record": {k: v for k, v in event["record"].items() if k != "ante"}}
+        return event
+
+    path = tmp_path / "old.sqlite"
+    with Journal(path) as j:
+        r = Round(game, 1, sink=lambda e: j.append(old(e)))
+        for bet in bets:
+            r.place(bet)
+        r.close()
+        r.drawn(ROUND_ENGINES[game].round_dealt("standard", {"cards": codes_of(game, cards)},
+                                                bets=tuple(b.bet for b in bets), **r.options), None)
+        r.determine()  # stopped here, after the determination point (6-イ)
+        j.commit()
+    with Journal(path) as j:
+        record = next(e for e in j.events()[1] if e["kind"] == "outcome")["record"]
+        assert "ante" not in record
+        assert ROUND_ENGINES[game].round_dealt("standard", record).features["outcome"] is None  # by the record alone
+        assert recall.recover(j) == [(1, "OUTCOME_DETERMINED", "DONE")]
+        moves = [(e["bet"], e["result"], e["returned"], e["collected"], e["paid"]) for e in j.events()[1]
+                 if e["kind"] == "settlement"]
+    assert moves == [(e["bet"], e["result"], e["returned"], e["collected"], e["paid"]) for e in dealt_as.events
+                     if e["kind"] == "settlement"]
+    assert moves[0] == ("ante_play", "fold", 10, 10, 0) and moves[1][:2] == ("pair_plus", "lose")
+
+
 STOPS = ["BETTING_OPEN", "BET", "BETTING_CLOSED", "OUTCOME_GENERATION", "OUTCOME_DETERMINED", "SETTLEMENT",
          "METERS", "DONE"]
 QUICK = {("texas-holdem-bonus", "METERS")}
@@ -249,18 +285,9 @@ def test_random_power_losses_in_progressive_rounds(tmp_path):
     for trial in range(300):
         game = rnd.choice(sorted(AWARDS))
         rules = rules_for(game)
-
-        def play(j, g):
-            r = Round(rules, j.next_round_id(), sink=j.append, meters=bank_of(rules, j))
-            for bet in (MAIN[game], Bet("ann", "progressive", rnd.choice([7, 100]))):
-                r.place(bet)
-            r.close()
-            r.generate(g)
-            r.determine()
-            r.settle()
-
         path = tmp_path / f"{trial}.sqlite"
-        power_loss_trial(rnd, path, trial, 4, play)
+        power_loss_trial(rnd, path, trial, 4, lambda j, g: play_metered(
+            rules, j, g, (MAIN[game], Bet("ann", "progressive", rnd.choice([7, 100])))))
         _, rounds = check_recovered(path, game)
         value = pg.METER.reset
         for events in (rounds[k] for k in sorted(rounds)):

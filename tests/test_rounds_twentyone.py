@@ -232,6 +232,11 @@ def play(rules, generator, options=None, actions=None, sink=None, round_id=1, be
 @pytest.fixture
 def random_choices(monkeypatch):
     """The customer chooses at random among the actions allowed (every decision the rules offer)."""
+    return choosing_randomly(monkeypatch)
+
+
+def choosing_randomly(monkeypatch) -> random.Random:
+    """:func:`random_choices`' patch (its ``random.Random``, seeded 21)."""
     rnd = random.Random(21)
     real = engine.Decider.choose
 
@@ -788,8 +793,9 @@ def test_the_rounds_switch_decisions_are_the_games():
 
 # ------------------------------------------------------------------------------- journal pins --
 
-def _events_digest(game, options, rounds, stream):
-    """SHA-256 of every event (hence every journal record's body) of ``rounds`` rounds of ``game``."""
+def _events_digest(game, options, rounds, stream, bets=None):
+    """SHA-256 of every event (hence every journal record's body) of ``rounds`` rounds of ``game`` (``bets``:
+    each round's, default :data:`BETS`'s)."""
     import hashlib
     import json
 
@@ -798,7 +804,7 @@ def _events_digest(game, options, rounds, stream):
     g = rngcore.Generator(SEED, stream=stream)
     h = hashlib.sha256()
     for n in range(rounds):
-        r = play(rules, g, checked, round_id=n + 1)
+        r = play(rules, g, checked, round_id=n + 1, bets=bets)
         for e in r.events:
             h.update(json.dumps(e, sort_keys=True, ensure_ascii=False).encode())
     return h.hexdigest()
@@ -818,6 +824,39 @@ RANDOM_PINS = {
         "a7a3d04fd274002f9fff536983222fd02ff82ed8eac31d128ed5524ac449d606",
     ("blackjack-switch", (("deal", "no-hole-card"),), 150, 3):
         "2c3ca8e7f9afe6ad1f7f4384a47c3a8c9bbc2e0d549c178542698f827bb9c90a"}
+
+
+#: The bets of :data:`SEAT_PINS` by name.
+PINNED_BETS = {"one seat": None, "two seats": TWO_SEATS, "pontoon": [Bet("ann", "main", MAIN)]}
+FOLLOW = (("follow-double", "yes"), ("follow-split", "yes"))
+#: (game, bets, options, rounds, stream, random choices) -> the digest of their events, pinned on the engine
+#: before the seat's hands were played through harness.games.twentyone_seat.SeatPlay and Deluxe's seats
+#: could be two customers' (the journals of the games and seats pinned above must not change).
+SEAT_PINS = {
+    ("pa-blackjack", "one seat", (), 60, 5, False):
+        "adfce785d4cdc5b3885a15868003abb614d4d66034b44650f06bb6e7ae9f351c",
+    ("pa-blackjack", "one seat", (), 150, 5, True):
+        "9510382ef0fc5250fcd2b905e9c486d4f4f09e8cd013a5d1ae6d94d1c345de77",
+    ("deluxe-blackjack", "one seat", (), 60, 6, False):
+        "e799fd20a73596ef4b2b1a17988fc5050ee908d39f65d8b2c7de8ab5fe4df74f",
+    ("deluxe-blackjack", "one seat", FOLLOW, 150, 6, True):
+        "9095115a1c58c192ab1542892d86f6f78a1d9af8b65cea924741939a2f10bc09",
+    ("deluxe-blackjack", "two seats", (), 40, 7, False):
+        "63e60c589f2f919ddad04ba04084b8c80bca05b74dc90fd487a878ccebcc850c",
+    ("deluxe-blackjack", "two seats", FOLLOW, 100, 7, True):
+        "3e6afbbcb1e05d8e06812d69976e981988a77026b305b41b944b00277ac01565",
+    ("pontoon", "pontoon", (), 60, 8, False):
+        "80abf065efb46124c83ef333ea6ed13eccef3290c2a5aa7d3991a7f5f86ed464",
+    ("pontoon", "pontoon", (), 150, 8, True):
+        "03220f15ce3c54c0d50278b3e0bf4175d8f89fee1587282896122df76fd41b49"}
+
+
+@pytest.mark.parametrize("key", sorted(SEAT_PINS))
+def test_every_twenty_one_games_journals_are_pinned(key, monkeypatch):
+    game, bets, options, rounds, stream, randomly = key
+    if randomly:
+        choosing_randomly(monkeypatch)
+    assert _events_digest(game, dict(options), rounds, stream, PINNED_BETS[bets]) == SEAT_PINS[key]
 
 
 def test_basic_strategy_journals_are_pinned():

@@ -110,9 +110,12 @@ LINE_LEVEL = '[[jackpot]]\nname = "MAJOR"\nsymbol = "A"\ncount = 3\ncontribution
 @pytest.mark.parametrize("extra", [FEATURES, FEATURES.replace("win = 5 ", "win = 4 "),
                                    FEATURES.split("[progressive]")[0], FEATURES.split("[bonus]")[0] + MYSTERY,
                                    "[bonus]" + FEATURES.split("[bonus]")[1] + MYSTERY,
-                                   "[bonus]" + FEATURES.split("[bonus]")[1] + SCATTER_LEVEL, LINE_LEVEL + MYSTERY],
+                                   "[bonus]" + FEATURES.split("[bonus]")[1] + SCATTER_LEVEL, LINE_LEVEL + MYSTERY,
+                                   FEATURES.split("[progressive]")[0] + SCATTER_LEVEL,
+                                   FEATURES.split("[progressive]")[0] + LINE_LEVEL],
                          ids=["documented", "tighter cap", "cap alone", "cap, progressive, mystery",
-                              "bonus and mystery", "bonus and a scatter jackpot level", "a line jackpot level"])
+                              "bonus and mystery", "bonus and a scatter jackpot level", "a line jackpot level",
+                              "cap and a scatter jackpot level", "cap and a line jackpot level"])
 def test_heights_with_features_equal_brute_force(extra):
     m = parse_model(HEIGHTS + extra)
     a = analyse(m)
@@ -139,7 +142,8 @@ def test_simulate_plays_heights_with_the_features(tmp_path, extra):
 @pytest.mark.parametrize("extra, where", [
     ("[hold_and_spin]\nsymbol = \"S\"\ntrigger = 2\nland = \"1/4\"\nvalues = { 1 = 1 }\n",
      "window.heights: a game with reel heights per spin has no [hold_and_spin] section"),
-    (FEATURES.split("[progressive]")[0] + SCATTER_LEVEL, "jackpot: jackpot levels and [cap] in one model"),
+    ("[progressive]" + FEATURES.split("[progressive]")[1].split("[bonus]")[0] + SCATTER_LEVEL,
+     "jackpot: jackpot levels and [progressive] in one model"),
 ])
 def test_what_stays_refused_is_located(tmp_path, extra, where):
     refused(tmp_path, HEIGHTS + extra, where)

@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from slot_support import model, reference_line, refused, round_play_simulates
+from slot_support import award, model, numpy_player_agrees, reference_line, refused, round_play_simulates
 
 from harness.slot.exact import analyse
 from harness.slot.profiles import check
@@ -121,7 +121,8 @@ LEVEL = '[[jackpot]]\nname = "X"\nsymbol = "J"\ncount = 6\ncontribution = "0.01"
     (("contribution = \"1/50\"", "contribution = \"0.98\""), "jackpot: the levels' contributions sum to"),
     (("reset = 300", "reset = 300\nodds = 3"), "jackpot, level 1: unknown key 'odds'"),
     (("name = \"GRAND\"\n", ""), "jackpot, level 1: missing 'name'"),
-    (("[reels]", "[cap]\nwin = 500\n[reels]"), "jackpot: jackpot levels and [cap] in one model"),
+    (("[reels]", "[progressive]\nsymbol = \"A\"\ncount = 3\ncontribution = \"0.01\"\nreset = 5\n[reels]"),
+     "jackpot: jackpot levels and [progressive] in one model"),
 ])
 def test_bad_levels_are_located(tmp_path, change, where):
     refused(tmp_path, GAME.replace(*change), where)
@@ -176,11 +177,23 @@ def _run(m, symbols, jackpot, wilds):
     return n
 
 
-def brute_force_both(m):
+def brute_force_both(m, cap: int | None = None):
     """(RTP, variance, hit frequency, P(level)) from every stop combination, a scatter level and a line
-    level per play at most (the highest of each kind)."""
+    level per play at most (the highest of each kind); ``cap`` (credits): each play's win (not its meters)
+    paid at most that, free spins included (at most one, no retrigger: every feature-strip stop listed)."""
     strips = m.base_strips
     j = m.symbol_index("J")
+    free_wins = [0]  # one free spin's win, per feature-strip stop combination (the meters: never in free spins)
+    if m.free_spins is not None:
+        assert not m.free_spins.retrigger and set(m.free_spins.spins.values()) == {1}
+        feature = m.feature_strips
+        free_wins = []
+        for stops in itertools.product(*(range(len(s)) for s in feature)):
+            window = [[s[(q + h) % len(s)] for h in range(m.rows)] for s, q in zip(feature, stops)]
+            lines = [[window[r][row] for r, row in enumerate(path)] for path in m.paylines]
+            n = sum(col.count(j) for col in window)
+            free_wins.append(m.free_spins.multiplier * (sum(reference_line(m, seq)[0] for seq in lines) + max(
+                (v for k, v in m.symbols[j].pays.items() if k <= n), default=0) * m.total_bet))
     by_kind = {on: sorted((lv for lv in m.jackpots if lv.on == on), key=lambda lv: lv.count)
                for on in ("scatter", "line")}
     combos = list(itertools.product(*(range(len(s)) for s in strips)))
@@ -195,20 +208,27 @@ def brute_force_both(m):
         line = by_kind["line"]
         run = max(_run(m, seq, line[0].symbol, line[0].wilds) for seq in lines) if line else 0
         hits.append(next((lv for lv in reversed(line) if lv.count <= run), None))
-        plays.append((win, [lv for lv in hits if lv is not None]))
+        triggered = m.free_spins is not None and award(m.free_spins.spins, n)
+        for f in (free_wins if triggered else [0]):  # each equally likely given the paid spin
+            total = win + f
+            plays.append((total if cap is None else min(total, cap), [lv for lv in hits if lv is not None],
+                          Fraction(1, len(free_wins) if triggered else 1)))
     cycle = len(combos)
-    p = {lv.name: Fraction(sum(1 for _, hit in plays if lv in hit), cycle) for lv in m.jackpots}
+    p = {lv.name: sum((w for _, hit, w in plays if lv in hit), Fraction(0)) / cycle for lv in m.jackpots}
     meter = {lv.name: _meter(p[lv.name], lv.contribution, lv.reset, m.total_bet) for lv in m.jackpots}
     mean = second = Fraction(0)
-    for win, hit in plays:
+    pairs: dict = {}  # E[M_s M_l] per pair of levels won together (each a pass over the plays)
+    for win, hit, weight in plays:
         # E[(w + M1 + M2)^2] = w^2 + 2 w (E M1 + E M2) + E M1^2 + E M2^2 + 2 E[M1 M2]
         e1 = sum(meter[lv.name][0] for lv in hit)
-        e2 = sum(meter[lv.name][1] for lv in hit) + (2 * _pair(plays, cycle, *hit, m.total_bet)
+        if len(hit) == 2 and tuple(lv.name for lv in hit) not in pairs:
+            pairs[tuple(lv.name for lv in hit)] = _pair(plays, cycle, *hit, m.total_bet)
+        e2 = sum(meter[lv.name][1] for lv in hit) + (2 * pairs[tuple(lv.name for lv in hit)]
                                                      if len(hit) == 2 else 0)
-        mean += win + e1
-        second += win * win + 2 * win * e1 + e2
+        mean += weight * (win + e1)
+        second += weight * (win * win + 2 * win * e1 + e2)
     mean, second = mean / cycle, second / cycle
-    hit_frequency = Fraction(sum(1 for win, hit in plays if win or hit), cycle)
+    hit_frequency = sum((w for win, hit, w in plays if win or hit), Fraction(0)) / cycle
     return mean / m.total_bet, second - mean * mean, hit_frequency, p
 
 
@@ -216,9 +236,9 @@ def _pair(plays, cycle, s, l, bet):
     """E[M_s M_l] at a play hitting both, M = reset + c bet (1 + A): going back over the earlier plays,
     first-step analysis on the first of them: a play that hits s (or l) ends A (or B), so
     E[AB] = P(neither) (1 + E[A] + E[B] + E[AB])."""
-    neither = Fraction(sum(1 for _, hit in plays if s not in hit and l not in hit), cycle)
-    p_s = Fraction(sum(1 for _, hit in plays if s in hit), cycle)
-    p_l = Fraction(sum(1 for _, hit in plays if l in hit), cycle)
+    neither = sum((w for _, hit, w in plays if s not in hit and l not in hit), Fraction(0)) / cycle
+    p_s = sum((w for _, hit, w in plays if s in hit), Fraction(0)) / cycle
+    p_l = sum((w for _, hit, w in plays if l in hit), Fraction(0)) / cycle
     ea, eb = (1 - p_s) / p_s, (1 - p_l) / p_l  # geometric: earlier plays back to the level's last hit
     eab = neither * (1 + ea + eb) / (1 - neither)
     g_s, g_l = 1 + ea, 1 + eb
@@ -254,3 +274,33 @@ def test_a_line_level_the_paylines_cannot_show_is_refused(tmp_path):
     never = GAME.replace("[reels]", LINE_LEVELS.replace('symbol = "A"', 'symbol = "X"') + "[reels]").replace(
         "[symbols]", "[symbols]\nX = {}")
     refused(tmp_path, never, "jackpot, level 4: 2 x X can never show on a payline")
+
+
+FREE = '[free_spins]\nspins = { 3 = 1 }\nmultiplier = 2\n'
+
+
+@pytest.mark.parametrize("cap, free", [(3, ""), (3, FREE), (4, FREE), (6, FREE)],
+                         ids=["cap 3", "cap 3, free spins", "cap 4, free spins", "cap 6, free spins"])
+@pytest.mark.parametrize("text", [GAME, "BOTH", "LINES"], ids=["scatter levels", "line and scatter levels",
+                                                               "line levels"])
+def test_levels_beside_a_cap_equal_brute_force(text, cap, free):
+    """The cap takes the play's win, the meters are paid in full outside it: E[C; a level won] carries each
+    meter's cross term, so the variance is exact too; the classes' probabilities stay the uncapped ones."""
+    text = {"BOTH": BOTH, "LINES": GAME.split("[[jackpot]]")[0] + LINE_LEVELS + "[reels]" + GAME.split("[reels]")[1]
+            }.get(text, text)
+    text = text.replace("[reels]", free + "[reels]")
+    m = model(text.replace("[reels]", f"[cap]\nwin = {cap}\n[reels]"))
+    a = analyse(m)
+    rtp, variance, hit, p = brute_force_both(m, cap=cap * m.total_bet)
+    assert (rtp, variance, hit, p)[:3] != brute_force_both(m)[:3]  # the cap takes some wins
+    uncapped = analyse(model(text))
+    assert a.bounded is None and a.rtp == rtp and a.variance == variance and a.hit_frequency == hit
+    assert a.parts["cap"] < 0 and a.rtp - a.parts["cap"] == uncapped.rtp and a.classes == uncapped.classes
+    assert a.parts["progressive"] == uncapped.parts["progressive"] and a.jackpots == uncapped.jackpots
+
+
+def test_levels_beside_a_cap_simulate_inside_the_exact_figures(tmp_path):
+    """A round's play (line and scatter levels) and the numpy player (scatter levels): the meters outside the
+    cap, each simulated RTP's interval holding the exact capped one."""
+    round_play_simulates(tmp_path, BOTH.replace("[reels]", "[cap]\nwin = 3\n[reels]"), 4000)
+    numpy_player_agrees(model(GAME.replace("[reels]", FREE + "[cap]\nwin = 3\n[reels]")), 20_000)

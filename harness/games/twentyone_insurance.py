@@ -15,9 +15,10 @@ shoe is therefore
 
 where "next" is the card the dealer would have dealt himself: the cards are a uniform random
 ordering, so the card after the seat's last is the one 10-イ deals.  The seat's hands depend on
-its strategy; they are played here exactly as the round plays them (000 1-9: a split deals
-each of the two hands its second card at once and completes the hands last split first, the
-rounds' and the C round's order), every card drawn from the cards then left, so the figure is
+its strategy; they are played here exactly as the round plays them, in the order of
+:class:`~harness.games.twentyone_seat.SeatPlay` (000 1-9: a split deals each of the two hands
+its second card at once and completes the hands last split first, the rounds' and the C round's
+order), every card drawn from the cards then left, so the figure is
 exact on a finite shoe, splits included, and on an infinite shoe.  A path on which a hand
 ends without busting (a stand, a double that holds, a surrender, a blackjack, Pontoon's
 rescue or its 21) contributes nothing, which keeps the walk small.
@@ -30,8 +31,10 @@ has no even money) against the one second card of the dealer, which 2-9-イ deal
 hand of both areas has been played and 2-9-ハ not at all when every one of them busted.  So
 both areas' insurances have one law, the one above with "every hand" read over both areas:
 the switch decided (2-8-ニ), the first area's hands played, then the second's from the cards
-left (the rounds' and the C round's order).  A blackjack (with an ace up never settled early,
-2-8-ホ) and a surrender (not offered against an ace without the hole card, 2-8-ハ) never bust.
+left (the rounds' and the C round's order, one :class:`~harness.games.twentyone_seat.SeatPlay`
+of both areas' hands, the split cap per area).  A blackjack (with an ace up never settled
+early, 2-8-ホ) and a surrender (not offered against an ace without the hole card, 2-8-ハ)
+never bust.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from typing import Callable
 
 from harness.games import twentyone as tw
 from harness.games.twentyone import ACE, SPLIT, TEN, Context, add, hard_total, of
+from harness.games.twentyone_seat import SeatPlay
 
 
 def busted_rounds(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowed_actions) \
@@ -75,7 +79,7 @@ def busted_rounds(rules: tw.Rules, shoe, strategy, allowed: Callable = tw.allowe
             hand = of(c1, c2)
             if tw.is_natural(hand):
                 continue                    # a blackjack never busts
-            b, t = walk.hand(add(add(up, c1), c2), hand, Context(), (), 1)
+            b, t = walk.seat(add(add(up, c1), c2), SeatPlay(((hand, Context(), 0, None),)))
             busted += p1 * p2 * b
             with_ten += p1 * p2 * t
     return busted, with_ten
@@ -119,7 +123,7 @@ def switch_busted_rounds(rules: tw.Rules, shoe, strategy, deals) -> tuple[Fracti
             continue                    # a blackjack never busts (and with an ace up it waits, 2-8-ホ)
         fa, fb = firsts or (None, None)
         removed = add(tuple(x + y for x, y in zip(a, b)), ACE)      # the five first cards
-        x, t = walk.hand(removed, a, Context(), (), 1, fa, ((b, fb),))
+        x, t = walk.seat(removed, SeatPlay(((a, Context(), 0, fa), (b, Context(), 1, fb))))
         busted += p * x
         with_ten += p * t
     return busted, with_ten
@@ -137,32 +141,39 @@ def _law(shoe, busted: Fraction, with_ten: Fraction) -> dict[str, Fraction]:
 
 
 class _Walk:
-    """The seat's play of its hands (memoised: on a finite shoe the cards gone are part of the key).
-
-    ``later``: the areas still to play after this one (Blackjack Switch's second area), each its two
-    cards and its first action (None: the strategy's), played from the cards left once every hand
-    before it has busted; ``first``: the first action of the area's two cards, if it is given."""
+    """The seat's play of its hands in the rounds' order (:class:`~harness.games.twentyone_seat.SeatPlay`,
+    each hand a (point-value multiset, context, main area, first action) tuple: the first action an
+    area's given first decision, None for the strategy's), every card drawn from the cards then left;
+    memoised: on a finite shoe the cards gone are part of the key."""
 
     def __init__(self, rules: tw.Rules, shoe, strategy, allowed: Callable):
         self.rules, self.shoe, self.strategy, self.allowed = rules, shoe, strategy, allowed
         self._memo: dict = {}
 
-    def hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int,
-             first: str | None = None, later: tuple = ()) -> tuple[Fraction, Fraction]:
-        key = (self.shoe.key(removed), hand, ctx, waiting, held, first, later)
+    def seat(self, removed: tuple, seat: SeatPlay) -> tuple[Fraction, Fraction]:
+        """(P(the hand in play and every hand after it busts), jointly with a ten next), ``removed`` gone."""
+        if seat.done:                                        # after the last hand, the card 10-イ would deal
+            return Fraction(1), self.shoe.probability(removed, TEN)
+        key = (self.shoe.key(removed), seat.ahead, self._held(seat))
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = self._hand(removed, hand, ctx, waiting, held, first, later)
+            found = self._memo[key] = self._hand(removed, seat)
         return found
 
-    def _hand(self, removed: tuple, hand: tuple, ctx: Context, waiting: tuple, held: int, first: str | None,
-              later: tuple) -> tuple[Fraction, Fraction]:
-        """(P(this hand and every hand after it busts), jointly with a ten next) from ``hand``."""
+    @staticmethod
+    def _held(seat: SeatPlay) -> int:
+        """The hands of the main area in play (the split cap is per area, 1-9-ヘ, 2-8-チ); the later
+        areas' hands are all still ahead."""
+        area = seat.playing[2]
+        return sum(h[2] == area for h in seat.hands)
+
+    def _hand(self, removed: tuple, seat: SeatPlay) -> tuple[Fraction, Fraction]:
         rules, up = self.rules, ACE
-        acts = self.allowed(rules, up, hand, ctx, held < rules.max_hands)
+        hand, ctx, area, first = seat.playing
+        acts = self.allowed(rules, up, hand, ctx, self._held(seat) < rules.max_hands)
         if first is not None:
             if first not in acts:
-                raise ValueError(f"busted_rounds: {first} is not open to {hand} against an ace")
+                raise ValueError(f"switch_busted_rounds: {first} is not open to {hand} against an ace")
             act = first
         else:
             act = acts[0] if acts == (tw.STAND,) else self.strategy(hand, up, ctx, acts)
@@ -172,8 +183,8 @@ class _Walk:
             busted = with_ten = Fraction(0)
             for v1, p1 in self.shoe.draws(removed):          # one card to each hand at once (1-9-ニ-(1))
                 for v2, p2 in self.shoe.draws(add(removed, v1)):
-                    b, t = self.hand(add(add(removed, v1), v2), of(x, v1), split,
-                                     waiting + ((of(x, v2), split),), held + 1, later=later)
+                    b, t = self.seat(add(add(removed, v1), v2),
+                                     seat.split((of(x, v1), split, area, None), (of(x, v2), split, area, None)))
                     busted += p1 * p2 * b
                     with_ten += p1 * p2 * t
             return busted, with_ten
@@ -184,22 +195,11 @@ class _Walk:
         for v, p in self.shoe.draws(removed):
             nxt, gone = add(hand, v), add(removed, v)
             if hard_total(nxt) > 21:
-                b, t = self._next(gone, waiting, held, later)  # 1-9-ホ: busted, settled at once
+                b, t = self.seat(gone, seat.next())          # 1-9-ホ: busted, settled at once
             elif act == tw.HIT:
-                b, t = self.hand(gone, nxt, after, waiting, held, later=later)
+                b, t = self.seat(gone, seat.drawn((nxt, after, area, None)))
             else:
                 continue                                     # a double that holds: no bust
             busted += p * b
             with_ten += p * t
         return busted, with_ten
-
-    def _next(self, removed: tuple, waiting: tuple, held: int, later: tuple) -> tuple[Fraction, Fraction]:
-        """The hand split last plays next; after an area's last hand the next area's two cards
-        (2-8: the areas in turn); after the last, the card 10-イ would deal."""
-        if waiting:
-            hand, ctx = waiting[-1]
-            return self.hand(removed, hand, ctx, waiting[:-1], held, later=later)
-        if later:
-            (hand, first), rest = later[0], later[1:]
-            return self.hand(removed, hand, Context(), (), 1, first, rest)
-        return Fraction(1), self.shoe.probability(removed, TEN)

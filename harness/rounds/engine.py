@@ -37,6 +37,9 @@ class RoundEngine:
     its ``round_outcome`` then also receives ``actions`` (the round's scripted
     actions, :class:`~harness.rounds.machine.Round`), and :meth:`check_actions`
     may refuse them with the round's options before any round is played.
+    :meth:`prepare` does, once per set of options, the work every round's
+    deal would otherwise do the first time it needs it (exact strategy
+    tables), so no round's state machine carries it.
     """
 
     name: str = ""
@@ -55,6 +58,11 @@ class RoundEngine:
     def round_dealt(self, variant: str, record: dict, **options) -> Dealt:
         """The round a journaled record describes; ValueError for a record this engine does not deal."""
         raise NotImplementedError
+
+    def prepare(self, options: dict) -> None:
+        """Do the work the deals of rounds with ``options`` share (count a strategy's tables), before any
+        round is opened: called when a session's options are checked
+        (:meth:`harness.rounds.table.RoundRules.check_options`); default: nothing to do."""
 
     def round_batch(self, generator, variant: str, rounds: int, **options):
         """``rounds`` rounds, one :meth:`round_outcome` each (see :meth:`harness.games.base.Game.round_batch`)."""
@@ -83,6 +91,15 @@ def one_position(game: str, bet, placed: tuple) -> None:
                          f"{sorted(customers)[0]!r}'s round")
     if any(b.bet == bet.bet for b in placed):
         raise ValueError(f"{game}: {bet.customer!r} already has a {bet.bet!r} bet in this round")
+
+
+def equal_stake(game: str, rule: str, first, bet) -> None:
+    """Refuse (ValueError) ``bet`` unless its stake is the stake of ``first``, a bet placed before it that a
+    game's rule makes it equal to (``rule``: the rule's words and citation).  The one check of Blackjack
+    Switch's pair of areas, Deluxe Blackjack's two seats, Let It Ride's three spots and Casino War's war
+    stake."""
+    if bet.stake != first.stake:
+        raise ValueError(f"{game}: {rule}: {first.stake} on {first.bet!r}, got {bet.stake} on {bet.bet!r}")
 
 
 def deck_cards(generator, count: int) -> dict:

@@ -127,7 +127,8 @@ class Round:
         if not events or events[0].get("kind") != "open":
             raise RoundError(f"round {events[0].get('round') if events else '?'}: its first record is not 'open'")
         first = events[0]
-        r = cls(first["game"], first["round"], first["variant"], options=first.get("options"),
+        rules = rules_for(first["game"], first["variant"])
+        r = cls(rules, first["round"], options=rules.check_options(first.get("options"), prepare=False),
                 actions=first.get("actions"), meters=meters)
         r.events = [dict(e) for e in events]
         for e in events:
@@ -139,8 +140,8 @@ class Round:
             elif kind == "state":
                 r.state = State(e["state"])
             elif kind == "outcome":
-                try:
-                    r.outcome = r.rules.engine.round_dealt(r.rules.variant, e["record"], **r.options)
+                try:  # with the keywords it was dealt with: its options, and the bets an engine deals by
+                    r.outcome = r.rules.engine.round_dealt(r.rules.variant, e["record"], **r.dealing())
                 except ValueError as exc:
                     raise RoundError(f"round {r.round_id}: {exc}") from None
             elif kind in ("settlement", "unsettled"):

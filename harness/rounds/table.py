@@ -48,22 +48,31 @@ class RoundRules:
         """The options a round takes (:class:`~harness.games.base.GameOption`), from its engine."""
         return tuple(getattr(self.engine, "round_options", ()))
 
-    def check_options(self, given: Mapping | None, flag: Callable[[str], str] = option_named) -> "Checked":
+    def check_options(self, given: Mapping | None, flag: Callable[[str], str] = option_named,
+                      prepare: bool = True) -> "Checked":
         """``given`` round options (typed, or text from ``--option NAME=VALUE``) checked, by keyword:
         only the options given, each in its kind; RoundError naming the option (as ``flag(name)``:
         the command line's ``--option NAME``) and its allowed values.
 
-        Checked once per table: a :class:`Round` given the result does not check it again.
+        Checked once per table (a session): a :class:`Round` given the result does not check it again.
+        With ``prepare`` the round engine then does the work its deals share for these options
+        (:meth:`harness.rounds.engine.RoundEngine.prepare`: Hold'em Bonus's exact tables), so it is done
+        before any round opens; a restored round (recovery) is checked without it, as finishing a
+        journaled round deals nothing new.
         """
         if isinstance(given, Checked) and given.rules is self:
             return given
         game = self.game.name
         try:
-            return Checked(self, {option.keyword: option.check(f"{game} rounds", value)
-                                  for option, value in named_options(f"{game} rounds", self.options,
-                                                                     (given or {}).items())})
+            checked = Checked(self, {option.keyword: option.check(f"{game} rounds", value)
+                                     for option, value in named_options(f"{game} rounds", self.options,
+                                                                        (given or {}).items())})
         except ValueError as exc:
             raise RoundError(as_named(exc, flag)) from None
+        ready = getattr(self.engine, "prepare", None)  # a game's own engine may not have one
+        if prepare and ready is not None:
+            ready(checked)
+        return checked
 
     def stake_rule(self, name: str):
         """The rule of an additional stake a round takes after betting closes (a double, a split hand,

@@ -3,8 +3,8 @@
 Rule (``docs/slot_model.md``, "Award caps"): a play whose win — line and
 scatter pays of the paid spin, and every feature it starts (free spins, hold and spin,
 the wheel or pick bonus) — exceeds ``cap`` total bets is paid ``cap`` total
-bets.  Progressive meters (the combination progressive, mystery levels) are
-paid in full, outside the cap.
+bets.  Progressive meters (the combination progressive, mystery and jackpot
+levels) are paid in full, outside the cap.
 
 Exactly how it is computed.  The capped win ``C = min(S + F, cap)`` needs the
 *distribution* of the paid spin's win ``S``, not only its moments: the joint
@@ -32,12 +32,26 @@ from harness.slot.reelset import ReelSet
 
 @dataclasses.dataclass(frozen=True)
 class CappedMoments:
-    """Moments of the capped win ``C`` of one play (credits), progressives not included."""
+    """Moments of the capped win ``C`` of one play (credits), progressives not included.
+
+    ``on[label]``: ``E[C; the paid spin's label is label]`` for every non-zero label of the tables
+    (:func:`line_pay_distribution`'s progressive flag, 1 when the combination progressive hits; with
+    jackpot levels, the bits of the levels the paid spin wins: :func:`harness.slot.exact.labelled_pay_table`).
+    """
 
     mean: Fraction          # E[C]
     second: Fraction        # E[C^2]
-    on_hits: Fraction       # E[C; the combination progressive hits]
     capped: Fraction        # P(the cap bites: S + F > cap)
+    on: dict[int, Fraction] = dataclasses.field(default_factory=dict)
+
+    @property
+    def on_hits(self) -> Fraction:
+        """``E[C; some meter hits]`` (the combination progressive: ``E[C; it hits]``)."""
+        return sum(self.on.values(), Fraction(0))
+
+    def on_level(self, i: int) -> Fraction:
+        """``E[C; jackpot level i is won]`` (bit ``i`` of the label)."""
+        return sum((v for label, v in self.on.items() if label >> i & 1), Fraction(0))
 
 
 class _Distribution:
@@ -87,14 +101,15 @@ def line_pay_distribution(reels: ReelSet, automaton: LineAutomaton, paylines, to
 
 def capped_moments(table: dict[tuple[int, int], dict[int, int]], cycle: int, bet_per_line: int,
                    scatter_pay: list[int], features: dict[int, dict[int, Fraction]], cap: int) -> CappedMoments:
-    """Exact moments of ``C = min(S + F, cap)`` (credits).
+    """Exact moments of ``C = min(S + F, cap)`` (credits); ``table`` keyed ``(cell, label)``.
 
     ``scatter_pay[k]``: the scatter pay of cell ``k`` in credits;
     ``features[k]``: the distribution of the feature's win (credits) a
     spin in cell ``k`` starts (absent: none).
     """
     none = {0: Fraction(1)}
-    s1 = s2 = hits = bites = Fraction(0)
+    s1 = s2 = bites = Fraction(0)
+    on: dict[int, Fraction] = {}
     for (k, p), dist in table.items():
         feature = features.get(k, none)
         for pay, count in dist.items():
@@ -105,7 +120,8 @@ def capped_moments(table: dict[tuple[int, int], dict[int, int]], cycle: int, bet
                 s1 += w * c
                 s2 += w * c * c
                 if p:
-                    hits += w * c
+                    on[p] = on.get(p, 0) + w * c
                 if spin + f > cap:
                     bites += w
-    return CappedMoments(mean=s1 / cycle, second=s2 / cycle, on_hits=hits / cycle, capped=bites / cycle)
+    return CappedMoments(mean=s1 / cycle, second=s2 / cycle, capped=bites / cycle,
+                         on={label: v / cycle for label, v in on.items()})

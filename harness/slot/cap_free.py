@@ -47,7 +47,8 @@ ratio, at ``r = k t / (k - s)``).  So
 * ``P(the cap bites) = P(R >= t + 1)`` (wins are whole credits) lies between 0 and
   the least of ``E[R^k] / (t + 1)^k``: wider than the RTP's, as nothing
   bounds it from below but the plays the walk saw bite;
-* ``E[C; progressive hit]`` as ``E[C]``, over the open plays with a hit.
+* ``E[C; label]`` as ``E[C]``, over the open plays with that label (which meters the paid spin hit:
+  the combination progressive's flag, or the jackpot levels' bits; :mod:`harness.slot.cap`).
 
 Which ``k`` is chosen in floats; the bound itself is exact, each rounded
 outward to a multiple of ``2**-TAIL_BITS``.  So ``E[min(win, cap)] =
@@ -127,18 +128,39 @@ def play_starts(table: dict[tuple[int, int], dict[int, int]], bet_per_line: int,
 
 
 class _Sums:
-    """The ended plays' exact sums: probability, E[C], E[C^2], E[C; hit], P(hit, ended), P(cap bites);
-    and ``lost``, ``lost_hit``: the probability the rounding took from the open plays (with a hit)."""
+    """The ended plays' exact sums: probability, E[C], E[C^2], P(cap bites), and per non-zero label
+    E[C; label]; ``lost``, ``lost_on``: the probability the rounding took from the open plays (per label)."""
 
     def __init__(self):
-        self.mass = self.c1 = self.c2 = self.hit_c1 = self.hit_mass = self.bites = Fraction(0)
-        self.lost = self.lost_hit = Fraction(0)
+        self.mass = self.c1 = self.c2 = self.bites = self.lost = Fraction(0)
+        self.on: dict[int, Fraction] = defaultdict(Fraction)
+        self.lost_on: dict[int, Fraction] = defaultdict(Fraction)
 
-    def add(self, mass, c1, c2, hit_c1, hit_mass, bites, denominator: int) -> None:
-        for name, v in (("mass", mass), ("c1", c1), ("c2", c2), ("hit_c1", hit_c1), ("hit_mass", hit_mass),
-                        ("bites", bites)):
+    def add(self, step: "_Step", denominator: int) -> None:
+        for name in ("mass", "c1", "c2", "bites"):
+            v = getattr(step, name)
             if v:
                 setattr(self, name, getattr(self, name) + Fraction(v, denominator))
+        for label, v in step.on.items():
+            self.on[label] += Fraction(v, denominator)
+
+
+class _Step:
+    """One step's integer sums of the plays it ends (weights over the walk's denominator), as :class:`_Sums`."""
+
+    def __init__(self):
+        self.mass = self.c1 = self.c2 = self.bites = 0
+        self.on: dict[int, int] = defaultdict(int)
+
+    def end(self, m: int, c: int, label: int, bites: bool) -> None:
+        """Add weight ``m`` of plays ending with capped win ``c``."""
+        self.mass += m
+        self.c1 += m * c
+        self.c2 += m * c * c
+        if label:
+            self.on[label] += m * c
+        if bites:
+            self.bites += m
 
 
 class _Spins:
@@ -188,14 +210,14 @@ def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[t
     ended = _Sums()
     denominator = math.lcm(*(q.denominator for q in starts.values()))  # the starting weights' common one
     live: dict[tuple[int, int, int], int] = defaultdict(int)
-    first = [0] * 6
+    first = _Step()
     for (n, a, p), q in starts.items():
         m = q.numerator * (denominator // q.denominator)
         if a > cap or n == 0:
-            _end(first, m, min(a, cap), p, a > cap)
+            first.end(m, min(a, cap), p, a > cap)
         else:
             live[(n, a, p)] += m
-    ended.add(*first, denominator)
+    ended.add(first, denominator)
     target = MAX_CAP_GAP * bet
     tail = _Tail(outcomes, cap)
     work = depth = 0
@@ -204,23 +226,22 @@ def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[t
             low, high = tail.bounds(ended, live, denominator)
             if high.mean - low.mean <= target:
                 return CappedBounds(low, high, depth, len(live), False, 1 - ended.mass)
-        step = [0] * 6
+        step = _Step()
         nxt: dict[tuple[int, int, int], int] = defaultdict(int)
         for (n, a, p), m in live.items():
             room = cap - a  # a spin winning more bites the cap
             over = spins.beyond(room)
             if over:
-                _end(step, m * over, cap, p, True)
+                step.end(m * over, cap, p, True)
             if n == 1:  # outcomes awarding no spin end the play here: summed at once
                 k, s1, s2 = spins.ending(room)
                 if k:
                     c1 = m * (a * k + s1)
-                    step[0] += m * k
-                    step[1] += c1
-                    step[2] += m * (a * a * k + 2 * a * s1 + s2)
+                    step.mass += m * k
+                    step.c1 += c1
+                    step.c2 += m * (a * a * k + 2 * a * s1 + s2)
                     if p:
-                        step[3] += c1
-                        step[4] += m * k
+                        step.on[p] += c1
                 moving = spins.retriggers
             else:
                 moving = spins.moving
@@ -235,35 +256,25 @@ def capped_bounds(starts: dict[tuple[int, int, int], Fraction], outcomes: dict[t
                 return CappedBounds(low, high, depth, len(live), True, 1 - ended.mass)
         depth += 1
         denominator *= spins.cycle
-        ended.add(*step, denominator)
+        ended.add(step, denominator)
         live = nxt
         if endless and denominator.bit_length() > ROUND_AT:  # keep the integers short, rounding down
             scale = 1 << ROUND_BITS
             rounded = {s: m * scale // denominator for s, m in live.items()}
-            for hit in (False, True):
-                was = sum(m for s, m in live.items() if s[2] or not hit)
-                kept = sum(m for s, m in rounded.items() if s[2] or not hit)
-                lost = Fraction(was, denominator) - Fraction(kept, scale)
-                if hit:
-                    ended.lost_hit += lost
-                else:
-                    ended.lost += lost
+            was: dict[int, int] = defaultdict(int)  # per label: the weight before and after
+            kept: dict[int, int] = defaultdict(int)
+            for s, m in live.items():
+                was[s[2]] += m
+                kept[s[2]] += rounded[s]
+            for label in was:
+                lost = Fraction(was[label], denominator) - Fraction(kept[label], scale)
+                ended.lost += lost
+                if label:
+                    ended.lost_on[label] += lost
             live = {s: m for s, m in rounded.items() if m}
             denominator = scale
     low, high = tail.bounds(ended, live, denominator)
     return CappedBounds(low, high, depth)
-
-
-def _end(sums: list[int], m: int, c: int, p: int, bites: bool) -> None:
-    """Add weight ``m`` of plays ending with capped win ``c`` to ``sums`` (see :class:`_Sums`)."""
-    sums[0] += m
-    sums[1] += m * c
-    sums[2] += m * c * c
-    if p:
-        sums[3] += m * c
-        sums[4] += m
-    if bites:
-        sums[5] += m
 
 
 def _tail_constant(k: int, s: int) -> Fraction:
@@ -323,8 +334,10 @@ class _Tail:
         play's bounds (module docstring)."""
         cap, bits = self.cap, TAIL_BITS
         one, cap_s, cap2_s = 1 << bits, cap << bits, (cap * cap) << bits
-        lo = [0, 0, 0]  # E[C], E[C^2], E[C; hit] (P(bites) gains nothing below)
-        hi = [0, 0, 0, 0]  # E[C], E[C^2], E[C; hit], P(bites)
+        lo = [0, 0]  # E[C], E[C^2] (P(bites) gains nothing below)
+        hi = [0, 0, 0]  # E[C], E[C^2], P(bites)
+        lo_on: dict[int, int] = defaultdict(int)  # E[C; label]
+        hi_on: dict[int, int] = defaultdict(int)
         for (n, a, p), m in live.items():
             (_, f1, f2), (_, c1, c2), (z1, z2, tail) = self._of(n)
             t = cap - a
@@ -341,15 +354,17 @@ class _Tail:
             lo[1] += m * max(a2_s, a2_s + 2 * a * f1 + f2 - u2 - 2 * cap * u1)
             hi[1] += m * min(cap2_s, a2_s + 2 * a * c1 + c2)
             if p:
-                lo[2] += mean_lo
-                hi[2] += mean_hi
-            hi[3] += m * bites
+                lo_on[p] += mean_lo
+                hi_on[p] += mean_hi
+            hi[2] += m * bites
         d = denominator << bits
-        lost, lost_hit = ended.lost, ended.lost_hit  # rounded away: at 0 below, at the cap above
+        lost = ended.lost  # rounded away: at 0 below, at the cap above
+        labels = set(ended.on) | set(lo_on) | set(ended.lost_on)
         low = CappedMoments(mean=ended.c1 + Fraction(lo[0], d), second=ended.c2 + Fraction(lo[1], d),
-                            on_hits=ended.hit_c1 + Fraction(lo[2], d), capped=ended.bites)
+                            capped=ended.bites,
+                            on={q: ended.on[q] + Fraction(lo_on[q], d) for q in labels})
         high = CappedMoments(mean=ended.c1 + Fraction(hi[0], d) + lost * cap,
                              second=ended.c2 + Fraction(hi[1], d) + lost * cap * cap,
-                             on_hits=ended.hit_c1 + Fraction(hi[2], d) + lost_hit * cap,
-                             capped=ended.bites + Fraction(hi[3], d) + lost)
+                             capped=ended.bites + Fraction(hi[2], d) + lost,
+                             on={q: ended.on[q] + Fraction(hi_on[q], d) + ended.lost_on[q] * cap for q in labels})
         return low, high

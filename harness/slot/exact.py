@@ -190,21 +190,24 @@ def analyse(model: SlotModel, *, engine: str = "auto",
             session = st.solve(model, {n for n in model.scatter_awards.trigger if n})
     progressive = _progressive_summary(model, base)
     mystery = tuple(pj.summarise(level, level.probability, model.total_bet) for level in model.mystery)
-    won = jp.groups(model, _line_level_stages(model, base, engine)) if model.jackpots else {}
+    level_stages = _line_level_stages(model, base, engine) if model.jackpots else [base]
+    won = jp.groups(model, level_stages) if model.jackpots else {}
     jackpots = jp.summaries(model, won, base.cycle)
     mean_feature, mean, variance = _play_moments(model, base, _free_award(tree, session), progressive,
                                                  {i: (jackpots[i], g) for i, g in won.items()})
-    variance += jp.pair_terms(model, jackpots, won, base.cycle)
+    pairs = jp.pair_terms(model, jackpots, won, base.cycle)
+    variance += pairs
     capped = high = None  # high: the cap's upper bounds (free spins with retriggers, harness.slot.cap_free)
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
-        capped, high = _capped_moments(model, base, free)
-        uncapped = mean - (progressive.hit_probability * progressive.mean_meter if progressive else 0)
+        capped, high = _capped_moments(model, level_stages, free)
+        meters = (progressive,) if progressive else jackpots
+        uncapped = mean - sum((m.hit_probability * m.mean_meter for m in meters), Fraction(0))
         if high is not None and high.high.mean > uncapped:  # C <= S + F: the exact uncapped mean bounds it too
             high = dataclasses.replace(high, high=dataclasses.replace(high.high, mean=uncapped))
         cap_part = (capped.mean - uncapped) / model.total_bet
-        mean, variance = _with_progressive(capped, progressive)
+        mean, variance = _with_meters(capped, progressive, jackpots, pairs)
         if high is not None:  # the variance's bounds: each second moment against the other end's mean
-            mean_high, variance_high = _with_progressive(high.high, progressive)
+            mean_high, variance_high = _with_meters(high.high, progressive, jackpots, pairs)
             second, second_high = variance + mean * mean, variance_high + mean_high * mean_high
             variance, variance_high = max(Fraction(0), second - mean_high * mean_high), second_high - mean * mean
     q_mean, q_second = pj.mystery_moments(mystery)  # independent of the reels: the variances add
@@ -751,14 +754,16 @@ def _play_moments(model: SlotModel, base: Stage, award: Callable[[int], tuple[Fr
     return e_f, mean, variance
 
 
-def _capped_moments(model: SlotModel, base: Stage, free: Stage | None
+def _capped_moments(model: SlotModel, stages: list[Stage], free: Stage | None
                     ) -> tuple[cp.CappedMoments, cf.CappedBounds | None]:
     """The capped win's moments: line pays by distribution, then every feature's win distribution; with free
-    spins, the capped walk of :mod:`harness.slot.cap_free` (its bounds too when they are not exact)."""
+    spins, the capped walk of :mod:`harness.slot.cap_free` (its bounds too when they are not exact).
+    ``stages``: the base stage, then one per higher line jackpot level (:func:`_line_level_stages`)."""
     tb = model.total_bet
     cap = model.cap * tb
     top = cap // model.bet_per_line + 1  # a line pay this large reaches the cap whatever else the play wins
-    table = _pay_table(jp.flag_model(model), base, top)
+    base = stages[0]
+    table = labelled_pay_table(model, stages, top)
     features: dict[int, dict[int, Fraction]] = {}
     hold = model.hold_and_spin
     for k, outcome in hold_spin_by_cell(model).items():
@@ -787,6 +792,44 @@ def _cap_bounded(bounds: cf.CappedBounds, gap: float) -> str:
             f"effect are rigorous bounds (RTP gap {gap:.3g})")
 
 
+def labelled_pay_table(model: SlotModel, stages: list[Stage], top: int) -> dict[tuple[int, int], dict[int, int]]:
+    """The base game's ``(cell, label) -> {min(total line pay, top): stop combinations}``: the label is the
+    combination progressive's flag, or with jackpot levels the bits of the levels the paid spin wins (bit
+    ``i``: level ``i`` of the model; a scatter level by the cell, the highest line level reached by the
+    difference of two flagged tables, as :func:`harness.slot.jackpot.groups` does with sums)."""
+    if not model.jackpots:
+        return _pay_table(model, stages[0], top)
+    scatter_bits: dict[int, int] = {}
+    for i, cells in enumerate(jp.level_cells(model)):
+        for k in cells:
+            scatter_bits[k] = scatter_bits.get(k, 0) | 1 << i
+    order = jp.line_levels(model)
+    flagged = [_pay_table(jp.flag_model(model, level), stage, top) for level, stage in zip(order, stages)]
+    if not order:  # no line level: one table, its flag unused
+        flagged = [_pay_table(model, stages[0], top)]
+    out: dict[tuple[int, int], dict[int, int]] = {}
+
+    def add(k: int, line_bits: int, dist: dict[int, int]) -> None:
+        row = out.setdefault((k, scatter_bits.get(k, 0) | line_bits), {})
+        for pay, count in dist.items():
+            if count:
+                row[pay] = row.get(pay, 0) + count
+
+    for (k, p), dist in flagged[0].items():
+        if not p or not order:
+            add(k, 0, dist)
+    for j, level in enumerate(order):  # reaching level j's run but not the next one's
+        above = flagged[j + 1] if j + 1 < len(flagged) else {}
+        for (k, p), dist in flagged[j].items():
+            if p:
+                higher = above.get((k, 1), {})
+                diff = {pay: count - higher.get(pay, 0) for pay, count in dist.items()}
+                if min(diff.values(), default=0) < 0 or set(higher) - set(dist):
+                    raise AssertionError("line jackpot levels' runs are not nested")
+                add(k, 1 << level, diff)
+    return out
+
+
 def _pay_table(model: SlotModel, stage: Stage, top: int) -> dict[tuple[int, int], dict[int, int]]:
     """A stage's ``(cell, progressive flag) -> {min(total line pay, top): stop combinations}``."""
     if model.ways:
@@ -794,17 +837,22 @@ def _pay_table(model: SlotModel, stage: Stage, top: int) -> dict[tuple[int, int]
     return cp.line_pay_distribution(stage.reels, stage.automaton, model.paylines, top)
 
 
-def _with_progressive(capped: cp.CappedMoments,
-                      progressive: pj.ProgressiveSummary | None) -> tuple[Fraction, Fraction]:
-    """``(E[X], Var X)`` of ``X = C + P``: the capped win and the combination progressive's meter,
-    paid outside the cap (the meter is independent of the reels, so ``E[C P] = E[C; hit] E[M]``)."""
-    e_p = e_p2 = cross = Fraction(0)
+def _with_meters(capped: cp.CappedMoments, progressive: pj.ProgressiveSummary | None,
+                 jackpots: tuple[pj.ProgressiveSummary, ...] = (), pairs: Fraction = Fraction(0)
+                 ) -> tuple[Fraction, Fraction]:
+    """``(E[X], Var X)`` of ``X = C + P + J``: the capped win, the combination progressive's meter and each
+    jackpot level's, paid outside the cap.  A meter is independent of the play it is paid in, so
+    ``E[C M] = E[C; hit] E[M]`` (``capped.on``); ``pairs``: the jackpot meters' cross terms
+    (:func:`harness.slot.jackpot.pair_terms`)."""
+    mean, second = capped.mean, capped.second + pairs
     if progressive is not None:
-        e_p = progressive.hit_probability * progressive.mean_meter
-        e_p2 = progressive.hit_probability * progressive.meter_second_moment
-        cross = capped.on_hits * progressive.mean_meter
-    mean = capped.mean + e_p
-    return mean, capped.second + 2 * cross + e_p2 - mean * mean
+        mean += progressive.hit_probability * progressive.mean_meter
+        second += progressive.hit_probability * progressive.meter_second_moment
+        second += 2 * capped.on_hits * progressive.mean_meter
+    for i, level in enumerate(jackpots):
+        mean += level.hit_probability * level.mean_meter
+        second += level.hit_probability * level.meter_second_moment + 2 * capped.on_level(i) * level.mean_meter
+    return mean, second - mean * mean
 
 
 def _rtp_parts(model: SlotModel, base: Stage, mean_feature: Fraction,

@@ -601,10 +601,9 @@ def model_from_dict(data: Mapping[str, Any], source: str | None = None) -> SlotM
             raise ModelError(f"symbols.{sticky[0]}.sticky", "a game with reel heights per spin has no sticky "
                              "wilds (a wild would have to keep its cell while the heights change; not supported "
                              "together; docs/slot_model.md, Reel heights per spin)")
-    for section, present in (("progressive", model.progressive), ("cap", model.cap)):
-        if model.jackpots and present is not None:
-            raise ModelError("jackpot", f"jackpot levels and [{section}] in one model are not supported together "
-                             "(docs/slot_model.md, Jackpot levels)")
+    if model.jackpots and model.progressive is not None:
+        raise ModelError("jackpot", "jackpot levels and [progressive] in one model are not supported together "
+                         "(docs/slot_model.md, Jackpot levels)")
     if any(s.sticky for s in model.symbols):
         _check_sticky(model)
     if model.free_spins is not None:

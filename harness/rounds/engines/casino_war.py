@@ -42,7 +42,7 @@ from harness.games.base import GameOption
 from harness.games.casino_war import SOURCE, class_features
 from harness.games.core import BetRule, PayRow, Where, odds, rows
 from harness.games.etable import Dealt
-from harness.rounds.engine import RoundEngine, one_position
+from harness.rounds.engine import RoundEngine, equal_stake, one_position
 from rngcore.devices import cards
 
 MIN_DECKS, MAX_DECKS = 4, 8  # 000 第4 12-2 (a stack of 4 to 8 decks)
@@ -125,9 +125,8 @@ class CasinoWarRounds(RoundEngine):
             raise ValueError(f"casino-war: the 'additional' bet is the stake of going to war ({SOURCE} 8-1-ロ); "
                              "with strategy=surrender the customer ends the bet on a tie (8-1-イ) and never "
                              "goes to war, so it is refused")
-        if bet.bet == "additional" and bet.stake != main.stake:
-            raise ValueError(f"casino-war: the additional (war) stake equals the main stake ({SOURCE} 8-1-ロ): "
-                             f"{main.stake}, got {bet.stake}")
+        if bet.bet == "additional":
+            equal_stake("casino-war", f"the additional (war) stake equals the main stake ({SOURCE} 8-1-ロ)", main, bet)
 
     def check_bets(self, bets: tuple, options: dict) -> tuple[int, str] | None:
         """Going to war (the default strategy) needs the additional stake beside the main bet (8-1-ロ)."""

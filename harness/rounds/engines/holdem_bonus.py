@@ -32,7 +32,8 @@ decision the list does not reach is made by the round option ``strategy``:
 * ``optimal``: every decision by the game's exact optimal strategy
   (:func:`harness.games.holdem_bonus.decide`, the river and turn bets made unless they lose more often
   than they win with the cards in view); its tables are counted in C once per process, about a minute,
-  when the first round needs them.
+  when the session's options are checked (:meth:`HoldemBonusRounds.prepare`), before any round opens: no
+  round's deal, so no stop in OUTCOME_GENERATION, waits for them.
 
 The settlement (8-イ, 8-ロ, 7-ハ): the customer's hand (the best of his 2 cards and the 5 community cards)
 against the dealer's: stronger wins the flop, turn and river bets 1 to 1, and the ante 1 to 1 when the
@@ -240,6 +241,12 @@ class HoldemBonusRounds(DeckRounds):
 
     def round_bets(self, variant: str) -> tuple:
         return stake_rules()
+
+    def prepare(self, options: dict) -> None:
+        """``strategy=optimal``: count the exact tables and the fold set of the options' ante-pay set now,
+        once per process (about a minute), so that round 1's deal only looks them up."""
+        if options.get("strategy") == "optimal":
+            thb.plays(options.get("ante_pays", "straight"))
 
     def check_actions(self, actions, options: dict) -> None:
         for n, words in enumerate(actions or ()):

@@ -35,7 +35,7 @@ import functools
 from harness.games import let_it_ride as lir
 from harness.games.core import BetRule
 from harness.games.etable import Dealt
-from harness.rounds.engine import DeckRounds, card_text
+from harness.rounds.engine import DeckRounds, card_text, equal_stake
 
 CARDS = 5  # the customer's three, then the two community cards (the game's simulation deals the same)
 TAKEN_BACK = lir.TAKEN_BACK
@@ -75,9 +75,8 @@ class LetItRideRounds(DeckRounds):
 
     def check_bet(self, bet, placed: tuple, options: dict) -> None:
         super().check_bet(bet, placed, options)
-        if placed and bet.stake != placed[0].stake:
-            raise ValueError(f"{self.name}: the three spots take equal stakes ({lir.SOURCE} 8-2-ロ): "
-                             f"{placed[0].stake} on {placed[0].bet!r}, got {bet.stake} on {bet.bet!r}")
+        if placed:
+            equal_stake(self.name, f"the three spots take equal stakes ({lir.SOURCE} 8-2-ロ)", placed[0], bet)
 
     def check_bets(self, bets: tuple, options: dict):
         names = {b.bet for b in bets}

@@ -18,7 +18,10 @@ returned.  ``pair_plus`` (5-7-ハ) settles on the customer's hand; a folded
 hand is below a pair under both strategies, so it loses Pair Plus either
 way (the digest's 5-5-イ-(1) reading changes nothing here).  Whether the
 customer has an ante (so decides) is part of the round's record (``ante``):
-a round re-derived from its record alone (a recovery) settles as it was dealt.
+a round re-derived from its record (a recovery) settles as it was dealt.  A
+record journaled before ``ante`` was recorded is re-derived with the round's
+journaled bets (:meth:`harness.rounds.machine.Round.restore` deals a record
+with the keywords it was dealt with): an ``ante_play`` bet decides.
 
 The progressive (5-8) is the bet ``progressive``, only with an ante or Pair
 Plus (5-8-イ), won by the customer's three cards (5-8-ロ excludes no one),

@@ -84,8 +84,9 @@ from harness.games import twentyone_switch as sw
 from harness.games.base import GameOption
 from harness.games.core import BetRule, Where, odds, rows
 from harness.games.etable import Dealt, ETable
+from harness.games.twentyone_seat import SeatPlay
 from harness.kernels import lib
-from harness.rounds.engine import RoundEngine, one_position
+from harness.rounds.engine import RoundEngine, equal_stake, one_position
 from rngcore.devices import cards
 
 STRATEGIES = ("basic", "script")
@@ -389,9 +390,8 @@ class TwentyOneRounds(RoundEngine):
         if bet.bet != "main" and main is None:
             raise ValueError(f"{self.name}: the {bet.bet!r} bet needs the customer's main bet placed first "
                              f"({self.row.cite('main' if bet.bet.startswith('main') else 'side')})")
-        if bet.bet.startswith("main_") and bet.stake != main.stake:
-            raise ValueError(f"{self.name}: the pair of areas takes equal stakes ({self.row.cite('main')}): "
-                             f"{main.stake} on 'main', got {bet.stake} on {bet.bet!r}")
+        if bet.bet.startswith("main_"):
+            equal_stake(self.name, f"the pair of areas takes equal stakes ({self.row.cite('main')})", main, bet)
 
     def check_bets(self, bets: tuple, options: dict):
         names = {b.bet for b in bets}
@@ -529,15 +529,16 @@ class TwentyOneRounds(RoundEngine):
             decision(word, where, "surrender")
 
     def _customer(self, hands, upv, against, rules, decide, decision, shoe) -> None:
-        """The customer's choices (1-9, 2-8) for each hand in turn; a split's new hand is played right after
-        the hand it came from.  A blackjack, an even-money hand, a 21, a split ace or a bust chooses nothing;
-        a doubled hand chooses only what :meth:`allowed` gives it (Pontoon's rescue)."""
-        i = 0
-        while i < len(hands):
-            h = hands[i]
+        """The customer's choices (1-9, 2-8) for each hand in turn, in the seat's play order
+        (:class:`~harness.games.twentyone_seat.SeatPlay`: a split's new hand is played right after the hand
+        it came from); ``hands`` ends in that order.  A blackjack, an even-money hand, a 21, a split ace or
+        a bust chooses nothing; a doubled hand chooses only what :meth:`allowed` gives it (Pontoon's rescue)."""
+        seat = SeatPlay(tuple(hands))
+        while not seat.done:
+            h = seat.playing
             while not (h.natural or h.even_money or h.surrendered or h.rescued):
                 ctx = tw.Context(split=h.split, split_aces=h.aces, doubled=h.doubled)
-                room = sum(x.area == h.area for x in hands) < rules.max_hands  # hands per main area (9-ヘ-(2))
+                room = sum(x.area == h.area for x in seat.hands) < rules.max_hands  # hands per main area (9-ヘ-(2))
                 acts = self.allowed(rules, upv, h, ctx, room)
                 if acts == (tw.STAND,):
                     break
@@ -554,14 +555,14 @@ class TwentyOneRounds(RoundEngine):
                     decision(word, where, "surrender" if h.surrendered else "rescue")
                     break
                 if act == tw.SPLIT:
-                    new = Hand(len(hands) + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE,
+                    new = Hand(seat.held + 1, [h.codes.pop()], split=True, aces=value(h.codes[0]) == tw.ACE,
                                area=h.area)
                     h.split, h.aces = True, new.aces
                     decision(word, where, "split",
                              [{"bet": f"split_{new.number}", "of": self.main_slot(h.area), "share": "1"}], new)
-                    h.codes.append(shoe.draw())     # one card to each: two two-card hands (9-ニ-(1))
+                    seat = seat.split(h, new)
+                    h.codes.append(shoe.draw())     # one card to each, the kept hand's first (9-ニ-(1))
                     new.codes.append(shoe.draw())
-                    hands.insert(i + 1, new)
                     continue
                 if act == tw.DOUBLE:
                     h.doubled, h.hard = True, rules.pontoon  # a doubled hand's aces count 1 (3-5-ロ-(1))
@@ -572,7 +573,8 @@ class TwentyOneRounds(RoundEngine):
                 h.codes.append(shoe.draw())         # a hit, or the double's one card
                 if h.bust:
                     break                           # 9-ホ
-            i += 1
+            seat = seat.next()
+        hands[:] = seat.hands
 
     def following_stakes(self, item: str, hand: Hand | None, options: dict) -> list[dict]:
         """The stakes other bets add with a decision of the seat (``item``; ``hand``, the hand a split

@@ -59,6 +59,7 @@ from harness.games import deluxe_blackjack
 from harness.games import twentyone as tw
 from harness.games.core import BetRule, Where, rows
 from harness.games.etable import ETable
+from harness.rounds.engine import equal_stake
 from harness.rounds.engines.twentyone import INSURE, Row, TwentyOneRounds, hand_of, hand_rule
 
 SOURCE = "001"
@@ -170,9 +171,7 @@ class DeluxeRounds(TwentyOneRounds):
                          f"customer's seats, so {bet.customer!r} cannot take it ({cite})")
         if bet.bet in seats:
             self._refuse(f"{bet.customer!r} already holds seat 2 ({cite}: at most two seats)")
-        if bet.stake != first.stake:
-            self._refuse(f"each seat takes the same seat bet ({cite}: 各座席には同額のベット): {first.stake} on 'main', "
-                         f"got {bet.stake} on 'main_2'")
+        equal_stake(self.name, f"each seat takes the same seat bet ({cite}: 各座席には同額のベット)", first, bet)
 
     def _refuse(self, reason: str) -> None:
         raise ValueError(f"{self.name}: {reason}")
@@ -182,7 +181,8 @@ class DeluxeRounds(TwentyOneRounds):
     def round_outcome(self, generator, variant: str, *, bets=(), **options):
         return super().round_outcome(generator, variant, behind=self.behinds(bets), **options)
 
-    def round_dealt(self, variant: str, record: dict, **options):
+    def round_dealt(self, variant: str, record: dict, *, bets=(), **options):
+        # the record names the bet-behinds each seat dealt for: the bets placed add nothing
         return super().round_dealt(variant, record, behind=self._journaled_behinds(record), **options)
 
     def _journaled_behinds(self, record) -> tuple[tuple[int, ...], ...]:
