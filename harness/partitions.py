@@ -87,6 +87,19 @@ def _ranges(ends: list[int]) -> list[tuple[int, int]]:
 _PREPARED: dict = {}
 
 
+#: Partitions of drawn rows a run may hold in flight (drawn, not yet taken) whatever its blocks, when
+#: its workers need fewer: what drawn outcomes weigh in this process (:func:`drawn_in_flight`).
+DRAWN_IN_FLIGHT = 16
+
+
+def drawn_in_flight(workers: int) -> int:
+    """The most partitions of drawn rows in flight on ``workers`` workers: :data:`DRAWN_IN_FLIGHT`, or
+    two per worker when that is more (each worker has one under way and one queued).  Blocks are cut
+    to fit (at most this / (2 ``workers``) partitions each), so the bound is this many partitions,
+    plus the block being drawn, whatever the blocks."""
+    return max(DRAWN_IN_FLIGHT, 2 * int(workers))
+
+
 def _battery(plan, planned=None):
     """The fresh battery of ``plan`` = (device, n, alpha, tests): planned once per process (or
     ``planned``, that battery already planned here: :meth:`stats.battery.Battery.only`)."""
@@ -162,7 +175,7 @@ def executor(workers: int, scheduler: str | None = None, *, local: bool = True):
 
 
 def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=None, locate=None, prepare=None,
-         scheduler=None, checkpoint=None, identity=None, power=None):
+         scheduler=None, checkpoint=None, identity=None, power=None, drawing=False):
     """The battery's report on ``n`` rows cut into :func:`partitions`, tested on ``workers`` processes.
 
     ``sources(parts)`` yields, for each partition in order, what a worker reads it from: its rows,
@@ -171,7 +184,9 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
     ``scheduler``: run the partitions as Dask tasks there (:mod:`harness.cluster`).
     ``checkpoint``: a directory keeping each finished partition (:mod:`harness.partition_store`), the
     run named by ``identity``; the partitions found there are merged, not tested again.  ``power``:
-    the report's (:class:`stats.battery.Battery`'s; it changes no accumulator).
+    the report's (:class:`stats.battery.Battery`'s; it changes no accumulator).  ``drawing``: the
+    sources are rows drawn here, held in this process until taken: at most :func:`drawn_in_flight`
+    partitions of them are in flight.
     The partitions' accumulators are merged in :mod:`harness.reduction`'s fixed tree, by the workers.
     """
     from harness import reduction
@@ -212,10 +227,16 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         # (a saved partition's rows are still drawn: the stream goes on alike)
         read = enumerate(sources(parts))
         for first, end, level in cut:
-            block = [next(read) for _ in range(first, end)]
+            index, source = next(read)
+            if isinstance(source, tuple):  # (where to read the rows: the same for each partition)
+                block = [(index, source), *(next(read) for _ in range(first + 1, end))]
+            else:  # drawn rows, gathered into one array as they are drawn (no second copy of the block)
+                source = _gather(source, (rows for _, rows in (next(read) for _ in range(first + 1, end))),
+                                 parts[end - 1][1] - parts[first][0])
+                base = parts[first][0]
+                block = [(i, source[a - base: b - base]) for i, (a, b) in enumerate(parts[first:end], first)]
             if lone is not None:
                 sources_of.update(block)
-            index, source = block[0]
             if not merging:
                 yield None, reduction.value([])
             elif index in saved:
@@ -223,8 +244,6 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
                 _state.loads(saved[index].encode(), fresh)
                 yield None, reduction.value(fresh)
             else:
-                if not isinstance(source, tuple) and len(block) > 1:
-                    source = _concatenate([rows for _, rows in block])
                 yield _test_partition, (plan, parts[first][0], parts[end - 1][1], source, store is not None), level
 
     def take(first, handle):
@@ -247,9 +266,12 @@ def _run(spec, device, n, *, alpha, tests, workers, progress, sources, rows_of=N
         with executor(workers, scheduler if merging else None, local=bool(merging)) as ex:
             # Blocks for the workers the run has: a Dask cluster's own count, not --workers.
             width = max(1, ex.slots // 2)
-            cut = reduction.blocks(len(parts), width) if grouped else [(i, i + 1, 0) for i in range(len(parts))]
+            limit = drawn_in_flight(width) if drawing else None
+            largest = max(1, min(reduction.MAX_BLOCK, limit // (2 * width))) if drawing else reduction.MAX_BLOCK
+            cut = (reduction.blocks(len(parts), width, largest) if grouped
+                   else [(i, i + 1, 0) for i in range(len(parts))])
             ends = {first: end for first, end, _ in cut}  # first partition of a block -> the block's end
-            values, done, interrupted = reduction.reduce(ex, leaves(), len(parts), merge_accumulators, take)
+            values, done, interrupted = reduction.reduce(ex, leaves(), len(parts), merge_accumulators, take, limit)
     finally:
         _PREPARED.clear()
     accumulators = reduction.unpack(values, merge_accumulators)
@@ -306,7 +328,7 @@ def run_drawn(spec, device: str, generator, n: int, *, alpha: float, tests, work
 
     return _run(spec, device, n, alpha=alpha, tests=tests, workers=workers, progress=progress, sources=sources,
                 scheduler=scheduler, checkpoint=checkpoint, identity={"generator": generator_key(generator)},
-                power=power)
+                power=power, drawing=True)
 
 
 def generator_key(generator) -> str:
@@ -317,6 +339,22 @@ def generator_key(generator) -> str:
     provenance = generator.provenance(show_seed=True)
     return run_key({"engine": provenance.engine, "seed": provenance.seed, "stream": provenance.stream,
                     "position": provenance.position})
+
+
+def _gather(first, rest, total: int):
+    """The rows ``first`` then each of ``rest`` (consumed one by one), ``total`` rows in all, in one array:
+    ``first`` itself when there are no others."""
+    import numpy as np
+
+    out = None
+    at = len(first)
+    for rows in rest:
+        if out is None:
+            out = np.empty((total, *first.shape[1:]), dtype=first.dtype)
+            out[:at] = first
+        out[at: at + len(rows)] = rows
+        at += len(rows)
+    return first if out is None else out
 
 
 def _concatenate(chunks):

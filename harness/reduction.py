@@ -121,7 +121,7 @@ def blocks(count: int, workers: int, largest: int = MAX_BLOCK) -> list[tuple[int
     return out
 
 
-def reduce(executor, leaves, count: int, merge, on_leaf=None):
+def reduce(executor, leaves, count: int, merge, on_leaf=None, limit: int | None = None):
     """Compute ``count`` leaves on ``executor`` and merge them in the fixed tree (module docstring).
 
     Parameters
@@ -140,6 +140,10 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
         ``on_leaf(index, handle)`` for each leaf or block in order (``index`` its first leaf), once
         it is finished (``executor.result(handle)`` is its value); it may raise KeyboardInterrupt
         to stop the run after that block.
+    limit : int, optional
+        The most leaves in flight (submitted and not yet taken), whatever the blocks: a block that
+        would pass it is built and held until enough are taken (the first one in flight always
+        goes), so at most ``limit`` leaves plus the block held are in flight.
 
     Returns
     -------
@@ -197,15 +201,18 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
         return [] if level == 0 else cover(level - 1, 2 * j) + cover(level - 1, 2 * j + 1)
 
     interrupted = False
+    held = None  # the next leaf or block, built, waiting for room under ``limit``
     try:
         while count:
             while submitted < count and len(waiting) < executor.slots:
-                with deferred_signals():  # a leaf built (drawn) is submitted whole
-                    task, job, *level = next(source)
+                with deferred_signals():  # a leaf built (drawn) is built and submitted whole
+                    if held is None:
+                        held = _block_of(next(source), submitted, count)
+                    task, job, level = held
+                    if limit is not None and taken < submitted and submitted - taken + (1 << level) > limit:
+                        break
                     handle = executor.put(job) if task is None else executor.submit(task, job)
-                level = level[0] if level else 0
-                if submitted % (1 << level) or submitted + (1 << level) > count:
-                    raise ValueError(f"a block of 2**{level} leaves cannot start at leaf {submitted} of {count}")
+                    held = None
                 nodes[(level, submitted >> level)] = handle
                 waiting[submitted] = handle, 1 << level
                 submitted += 1 << level
@@ -232,6 +239,16 @@ def reduce(executor, leaves, count: int, merge, on_leaf=None):
     if interrupted:
         executor.abandon()  # what is queued or under way is not waited for
     return values, taken, interrupted
+
+
+def _block_of(leaf, first: int, count: int) -> tuple:
+    """``(task, job, level)`` of a leaf or block as :func:`reduce` takes it, checked to be a node of the
+    tree over ``count`` leaves starting at leaf ``first``."""
+    task, job, *level = leaf
+    level = level[0] if level else 0
+    if first % (1 << level) or first + (1 << level) > count:
+        raise ValueError(f"a block of 2**{level} leaves cannot start at leaf {first} of {count}")
+    return task, job, level
 
 
 class Spilled:

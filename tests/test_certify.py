@@ -115,6 +115,25 @@ def test_clause_table_lists_every_clause_with_its_evidence(example):
     assert all(r["note"] and r["verdict"] is None for r in not_covered)
 
 
+def test_an_undecided_slot_check_makes_its_clause_incomplete(example):
+    """A slot rule checked on rigorous bounds that straddle its limit is "undecided": the clause it is the
+    evidence of is incomplete, never a pass, and the bundle still validates against its schema."""
+    _, _, report = example
+    changed = json.loads(json.dumps(report))
+    slot = next(s for s in changed["sections"] if s["kind"] == "slot")
+    check = next(c for c in slot["result"]["checks"] if c["rule"] == "jp-4-3")
+    check["verdict"] = "undecided"
+    clause = next(c for c in CLAUSES if c.id == "000-10-4-3")
+    row = clause.assess(changed["sections"], replay=True)
+    assert row["status"] == "checked" and row["verdict"] == "incomplete"
+    assert [e["verdict"] for e in row["evidence"]] == ["incomplete"]
+    changed["clauses"] = [row if r["id"] == clause.id else r for r in changed["clauses"]]
+    validator = jsonschema.Draft202012Validator(schema())
+    assert not list(validator.iter_errors(changed))
+    check["verdict"] = "unknown"
+    assert len(list(validator.iter_errors(changed))) == 1
+
+
 def test_manifest_and_digest_hash_every_file(example):
     _, out, _ = example
     listed = {}

@@ -226,3 +226,35 @@ def test_blocks_of_drawn_partitions_give_the_one_process_report(monkeypatch):
     two = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=3), n, alpha=0.01, tests=tests, workers=2)
     assert two.to_json() == one.to_json() and two.n == n
     assert {b - a for a, b, _ in cuts[0]} == {4, 2, 1}
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_drawn_rows_in_flight_are_capped_in_partitions_whatever_the_blocks(monkeypatch, workers):
+    """Drawn outcomes wait in this process until a worker has them: at most drawn_in_flight(W)
+    partitions of them are in flight (submitted, not yet taken), not 2W blocks of up to 8 (32
+    partitions on 2 workers); the report is still the one-process report."""
+    import rngcore
+    from harness import reduction
+    from harness.partitions import drawn_in_flight, run_drawn
+    from stats.battery import run_battery
+    from stats.kinds import kind_of
+
+    size, count = 1_000, 48
+    monkeypatch.setattr(harness.partitions, "PARTITION_ROWS", size)
+    taken, peak, real = [0], [0], reduction.Processes.submit
+
+    def submit(self, task, *args):
+        if task is harness.partitions._test_partition:
+            _, start, end, rows, _ = args[0]
+            assert len(rows) == end - start  # the rows themselves travel with the task
+            peak[0] = max(peak[0], end - taken[0])
+        return real(self, task, *args)
+
+    monkeypatch.setattr(reduction.Processes, "submit", submit)
+    spec, n, tests = device_spec("roulette-single"), count * size, ["frequency", "serial-pairs", "gap"]
+    chunk = harness.sources.rows_per_chunk(kind_of(spec))  # (the chunks both runs draw)
+    one = run_battery(spec, harness.sources.drawn(spec, rngcore.Generator(SEED, stream=5), n, chunk), n=n, tests=tests)
+    drawn = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=5), n, alpha=0.01, tests=tests,
+                      workers=workers, progress=lambda done, total: taken.__setitem__(0, done))
+    assert drawn.to_json() == one.to_json()
+    assert size < peak[0] <= drawn_in_flight(workers) * size, peak

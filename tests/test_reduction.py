@@ -189,3 +189,33 @@ def test_a_run_of_blocks_makes_the_tree_of_its_leaves(count):
 def test_a_block_must_be_a_node_of_the_tree():
     with reduction.Inline() as ex, pytest.raises(ValueError, match="cannot start at leaf 1"):
         reduction.reduce(ex, iter([(_leaf, 0), (_block, (1, 3), 1)]), 4, _join)
+
+
+class _Counting(reduction.Processes):
+    """A pool that records how many leaves are in flight (submitted, not yet taken) at each submit."""
+
+    def __init__(self, workers, taken):
+        super().__init__(workers)
+        self.taken, self.peak = taken, 0
+
+    def submit(self, task, *args):
+        if task is _block:
+            self.peak = max(self.peak, args[0][1] - self.taken[0])
+        return super().submit(task, *args)
+
+
+@pytest.mark.parametrize("limit", [None, 12])
+def test_at_most_limit_leaves_are_in_flight_whatever_the_blocks(limit):
+    count = 40
+    cut = reduction.blocks(count, 1)  # blocks of 8, 8, 8, 4, 4, 2, 2, then single leaves
+    ends = {a: b for a, b, _ in cut}
+    taken = [0]
+    ex = _Counting(2, taken)
+    with ex:
+        values, done, _ = reduction.reduce(ex, ((_block, (a, b), level) for a, b, level in cut), count, _join,
+                                           lambda index, handle: taken.__setitem__(0, ends[index]), limit)
+    assert done == count and _shape(reduction.unpack(values, _join)) == _expected(count)
+    if limit is None:
+        assert ex.peak > 12  # four blocks of up to 8 in flight: what the limit is for
+    else:
+        assert ex.peak == limit  # (8 + 4, at most: a block that would pass it waits)

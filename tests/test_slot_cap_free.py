@@ -11,6 +11,7 @@ retriggers (the spins left only fall) and rigorous bounds with them; the analysi
 """
 from __future__ import annotations
 
+import functools
 import pathlib
 import re
 from fractions import Fraction
@@ -67,6 +68,12 @@ def reference(m, *, exact: bool, n_max: int = 60, sweeps: int = 400):
     return tuple(figures)
 
 
+@functools.lru_cache(maxsize=None)
+def float_reference(text: str):
+    """:func:`reference` of a model with retriggers (floats), once per model text (it takes a while)."""
+    return reference(model(text), exact=False)
+
+
 def test_documented_fragment_is_valid():
     m = model(GAME)
     assert m.cap == 20 and m.free_spins.retrigger and m.free_spins.multiplier == 2
@@ -96,14 +103,15 @@ def test_exact_where_every_play_ends_below_the_cap(text, cap):
 
 @pytest.mark.parametrize("cap", [5, 20])
 def test_retriggers_that_win_nothing_are_bounded_around_the_reference(cap):
-    m = model(ZERO_WIN_RETRIGGER.replace("win = 20", f"win = {cap}"))
+    text = ZERO_WIN_RETRIGGER.replace("win = 20", f"win = {cap}")
+    m = model(text)
     a = analyse(m)
     tb = m.total_bet
     assert a.bounded is not None and "rigorous bounds" in a.bounded
     assert 0 < a.cap_upper.mean - a.cap.mean <= Fraction(1, 10**12) * tb
     for low, high, ref in zip((a.cap.mean, a.cap.second, a.cap.capped),
                               (a.cap_upper.mean, a.cap_upper.second, a.cap_upper.capped),
-                              reference(m, exact=False)):
+                              float_reference(text)):
         assert low <= high and float(low) - 1e-9 <= ref <= float(high) + 1e-9, (low, high, ref)
     assert a.rtp == a.cap.mean / tb and a.rtp_upper == a.cap_upper.mean / tb
     assert a.parts_upper["cap"] - a.parts["cap"] == a.rtp_upper - a.rtp
@@ -137,6 +145,46 @@ def test_a_walk_stopped_at_its_limit_is_bounded_around_the_exact_walk(monkeypatc
     assert a.variance <= exact.variance <= a.variance_upper
     assert a.parts["cap"] <= exact.parts["cap"] <= a.parts_upper["cap"] <= 0
     assert a.classes == exact.classes  # the cap leaves the outcome probabilities as they are
+
+
+@pytest.mark.parametrize("limit", [1, 40])
+def test_zero_win_retriggers_at_the_work_limit_are_bounded_around_the_reference(monkeypatch, limit):
+    """No walk finishes here: the backward reference's values lie inside the bounds of a walk stopped at
+    its limit, before the stated gap is met."""
+    m = model(ZERO_WIN_RETRIGGER)
+    monkeypatch.setattr(cap_free, "MAX_CAP_WORK", limit)
+    a = analyse(m)
+    assert "reached its limit" in a.bounded and a.cap_upper.mean - a.cap.mean > Fraction(1, 10**12) * m.total_bet
+    for low, high, ref in zip((a.cap.mean, a.cap.second, a.cap.capped),
+                              (a.cap_upper.mean, a.cap_upper.second, a.cap_upper.capped),
+                              float_reference(ZERO_WIN_RETRIGGER)):
+        assert low <= high and float(low) - 1e-9 <= ref <= float(high) + 1e-9, (low, high, ref)
+
+
+def test_open_weights_rounded_down_keep_every_bound_around_the_reference(monkeypatch):
+    """The rounding of the open plays' weights (a zero-win retrigger keeps the walk going), forced early and
+    coarse: what it takes away is counted at 0 below and at the cap above, so the reference's figures stay
+    inside, and E[C; progressive hit] inside the bounds of the walk that does not round."""
+    m = model(ZERO_WIN_RETRIGGER + PROGRESSIVE)  # the progressive is paid outside the cap: C as without it
+    unrounded = analyse(m)
+    made = []
+
+    class Sums(cap_free._Sums):
+        def __init__(self):
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(cap_free, "_Sums", Sums)
+    monkeypatch.setattr(cap_free, "ROUND_BITS", 12)
+    monkeypatch.setattr(cap_free, "ROUND_AT", 24)
+    a = analyse(m)
+    assert made[-1].lost > 0 and made[-1].lost_on[1] > 0  # the rounding did take some weight, with a hit too
+    for low, high, ref in zip((a.cap.mean, a.cap.second, a.cap.capped),
+                              (a.cap_upper.mean, a.cap_upper.second, a.cap_upper.capped),
+                              float_reference(ZERO_WIN_RETRIGGER)):
+        assert low <= high and float(low) - 1e-9 <= ref <= float(high) + 1e-9, (low, high, ref)
+    assert a.cap.on_hits <= unrounded.cap_upper.on_hits and unrounded.cap.on_hits <= a.cap_upper.on_hits
+    assert 0 < a.cap.on_hits <= a.cap_upper.on_hits <= a.cap_upper.mean
 
 
 def test_bounds_narrow_as_the_walk_goes_deeper(monkeypatch):

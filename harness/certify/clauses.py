@@ -107,9 +107,10 @@ class Clause:
                               "verdict": record["verdict"]})
             elif kind == "slot" and self.slot_rules:
                 for check in result.get("checks", []):
-                    if check.get("rule") in self.slot_rules:
+                    if check.get("rule") in self.slot_rules:  # an undecided check shows neither pass nor fail
+                        verdict = check["verdict"] if check["verdict"] in (PASS, FAIL) else INCOMPLETE
                         found.append({"section": record["key"], "what": f"check {check['rule']}",
-                                      "verdict": check["verdict"]})
+                                      "verdict": verdict})
         return found
 
     def assess(self, records: list[dict], replay: bool) -> dict:
@@ -124,7 +125,7 @@ class Clause:
         if not evidence:
             return {**row, "status": NOT_IN_PLAN, "verdict": None, "evidence": []}
         verdicts = {e["verdict"] for e in evidence}
-        verdict = FAIL if FAIL in verdicts else INCOMPLETE if INCOMPLETE in verdicts else PASS
+        verdict = FAIL if FAIL in verdicts else PASS if verdicts == {PASS} else INCOMPLETE
         return {**row, "status": CHECKED, "verdict": verdict, "evidence": evidence}
 
 

@@ -197,7 +197,7 @@ def analyse(model: SlotModel, *, engine: str = "auto",
                                                  {i: (jackpots[i], g) for i, g in won.items()})
     pairs = jp.pair_terms(model, jackpots, won, base.cycle)
     variance += pairs
-    capped = high = None  # high: the cap's upper bounds (free spins with retriggers, harness.slot.cap_free)
+    capped = high = None  # high: the cap's upper bounds (a stopped walk over free spins, harness.slot.cap_free)
     if model.cap is not None:  # the cap replaces S + F by min(S + F, cap) (harness.slot.cap)
         capped, high = _capped_moments(model, level_stages, free)
         meters = (progressive,) if progressive else jackpots

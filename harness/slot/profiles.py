@@ -302,16 +302,15 @@ def _apply(rule: Rule, a: Analysis) -> CheckResult:
                            tuple(f"bet level {d[1].level} vs {d[0].level}" for d in drops), note)
     if rule.kind == "rarest":
         c = a.rarest
-        ok, note = compare_probability(c.probability, c.probability_upper, rule.threshold)
-        return CheckResult(rule, ok, c.probability, None if c.exact else c.probability_upper, c.name, (),
-                           f"least likely winning outcome {c.name}: {note}",
-                           decided=_decided(c.probability, c.probability_upper, rule.threshold))
+        state, note = compare_probability(c.probability, c.probability_upper, rule.threshold)
+        return CheckResult(rule, state is True, c.probability, None if c.exact else c.probability_upper, c.name, (),
+                           f"least likely winning outcome {c.name}: {note}", decided=state is not None)
     if rule.kind == "every_award":
         failing, open_ = [], []
         for c in a.classes:
-            ok, _ = compare_probability(c.probability, c.probability_upper, rule.threshold)
-            if not ok:
-                (failing if _decided(c.probability, c.probability_upper, rule.threshold) else open_).append(c.name)
+            state, _ = compare_probability(c.probability, c.probability_upper, rule.threshold)
+            if state is not True:
+                (failing if state is False else open_).append(c.name)
         c = a.rarest
         note = (f"{len(failing)} of {len(a.classes)} awards below 1 in {_inverse(rule.threshold)} per play"
                 if failing else f"all {len(a.classes) - len(open_)} awards at least 1 in {_inverse(rule.threshold)} "
@@ -340,26 +339,22 @@ def _interval_state(rule: Rule, low: Fraction, high: Fraction | None) -> bool | 
     return False if wholly_below or wholly_above else None
 
 
-def _decided(low: Fraction, high: Fraction, threshold: Fraction) -> bool:
-    """Whether a probability in ``[low, high]`` is decided against "at least ``threshold``"."""
-    return low >= threshold or high < threshold or low == high
-
-
 def in_range(rule: Rule, rtp: Fraction) -> bool:
     """Whether ``rtp`` lies in an ``rtp_range`` rule's range (``high`` exclusive unless ``high_inclusive``)."""
     below_high = rule.high is None or rtp < rule.high or (rule.high_inclusive and rtp == rule.high)
     return rtp >= rule.low and below_high
 
 
-def compare_probability(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool, str]:
-    """``(passed, note)`` for a probability known to lie in ``[lo, hi]`` against a "at least
-    ``threshold``" rule: passed only when the lower bound reaches it."""
+def compare_probability(lo: Fraction, hi: Fraction, threshold: Fraction) -> tuple[bool | None, str]:
+    """``(state, note)`` for a probability known to lie in ``[lo, hi]`` against an "at least ``threshold``"
+    rule: True (passes) when the lower bound reaches it, False (fails) when the upper bound is below it,
+    None (undecided) when the bounds straddle it."""
     odds = f"1 in {float(1 / lo):,.0f}" if lo else "never"
     if lo >= threshold:
         return True, f"probability {odds} per play (limit 1 in {_inverse(threshold)})"
     if hi < threshold or lo == hi:
         return False, f"probability {odds} per play is below the limit of 1 in {_inverse(threshold)}"
-    return False, (f"probability between {float(lo):.6g} and {float(hi):.6g} per play straddles the limit "
+    return None, (f"probability between {float(lo):.6g} and {float(hi):.6g} per play straddles the limit "
                    f"1 in {_inverse(threshold)}: UNDECIDED, compliance cannot be established")
 
 

@@ -233,7 +233,7 @@ def render(analysis: Analysis, checks: list[CheckResult], profile: str,
         reached = f"reached {one_in(a.cap.capped)} plays" if a.cap.capped else "never reached"
         add(f"Award cap           {m.cap:,} x total bet per play (progressives outside it): {reached}; "
             f"RTP effect {float(a.parts['cap']) * 100:.6f}% (exact)")
-    elif a.cap is not None:  # free spins that retrigger: both ends, rounded outward
+    elif a.cap is not None:  # free spins whose capped walk was stopped: both ends, rounded outward
         add(f"Award cap           {m.cap:,} x total bet per play, free spins included (progressives outside it): "
             f"reached with probability {significant(a.cap.capped, 6, up=False)} to "
             f"{significant(a.cap_upper.capped, 6, up=True)}; RTP effect {fixed(100 * a.parts['cap'], 6, up=False)}% "
