@@ -9,7 +9,10 @@ bust deals no second card for the dealer (000 第2 1-10-ハ), so its insurance i
   a fresh 8-deck stack: a round whose hands all bust shows no second card and loses its
   insurance, and the win / busted / lose counts fit the exact law (p > 1e-9).
 """
+import itertools
 from fractions import Fraction as F
+
+import numpy as np
 import pytest
 
 import rngcore
@@ -17,9 +20,13 @@ from harness.games import twentyone as tw
 from harness.games import twentyone_insurance as ti
 from harness.games import twentyone_game as tg
 from harness.games import twentyone_pontoon as pt
+from harness.games import twentyone_switch as sw
+from harness.games import twentyone_switch_composition as swc
 from harness.games.registry import GAMES
 from harness.games.simulate import goodness_of_fit
 from harness.games.twentyone_game import infinite
+from harness.games.twentyone_seat import SeatPlay
+from harness.kernels import lib
 from harness.rounds.engines import twentyone as engine
 from rngcore.devices import cards
 from tests import pontoon_reference
@@ -126,6 +133,8 @@ def test_the_hole_card_and_a_pair_of_areas_are_refused():
         ti.busted_rounds(tw.Rules(), tw.InfiniteShoe(), plain)
     with pytest.raises(ValueError, match="one area"):
         ti.busted_rounds(tw.Rules(hole_card=False, switch=True), tw.InfiniteShoe(), None)
+    with pytest.raises(ValueError, match="hole card"):
+        ti.switch_busted_rounds(tw.Rules(switch=True), tw.InfiniteShoe(), plain, ())
 
 
 def test_the_insurance_bet_is_the_exact_law_without_the_hole_card():
@@ -196,3 +205,137 @@ def test_the_rounds_settle_insurance_as_the_exact_law():
             counts[f["insurance"]] += 1
     fit = goodness_of_fit([counts[k] for k in law], list(law.values()))
     assert counts["busted"] > 0 and fit.pvalue > 1e-9, (counts, law)
+
+
+# ------------------------------------------------- Blackjack Switch's two areas --
+
+SWITCH_NO_HOLE = GAMES["blackjack-switch"].game_rules(deal="no-hole-card", max_hands=3)
+
+
+def swap_up(up, a1, a2, b1, b2):
+    """A switch rule of the tests' own: switch when that makes the better area's total higher."""
+    kept = max(tw.total(tw.of(a1, a2))[0], tw.total(tw.of(b1, b2))[0])
+    return max(tw.total(tw.of(a1, b2))[0], tw.total(tw.of(b1, a2))[0]) > kept
+
+
+def switch_deals(counts, swap):
+    """The four first cards of the shoe ``counts`` given an ace up (a1, b1, the ace, a2, b2 dealt in
+    that order, 2-5-イ), each with its probability and the areas after ``swap``, as
+    ti.switch_busted_rounds takes them."""
+    left = tw.add(tuple(counts), tw.ACE, -1)
+    for a1, b1, a2, b2 in itertools.product(tw.VALUES, repeat=4):
+        rest, p = list(left), F(1)
+        for v in (a1, b1, a2, b2):
+            p *= F(max(rest[v - 1], 0), sum(rest))
+            rest[v - 1] -= 1
+        if p:
+            pair = ((a1, b2), (b1, a2)) if swap(tw.ACE, a1, a2, b1, b2) else ((a1, a2), (b1, b2))
+            yield p, tw.of(*pair[0]), tw.of(*pair[1]), None
+
+
+def switch_reference_law(rules, counts, seat) -> dict:
+    """P(win, busted, lose) of one area's insurance over every ordering after an ace up, the
+    reference two-area round (tests/twentyone_reference.py ``play_switch``) dealing a1, b1, the
+    ace, a2, b2 and playing both areas up to the dealer's second card: the insurance wins when it is dealt
+    and is a ten (2-6-ロ), and is lost when it is not dealt (every hand of both areas busted, 2-9-ハ).
+    ``seat()``: a round's (strategy, switch rule)."""
+    left = tw.add(tuple(counts), tw.ACE, -1)
+
+    def draws(path):
+        if len(path) == 2:
+            return [(tw.ACE, F(1))]                 # the upcard, given
+        rest = list(left)
+        for i, v in enumerate(path):
+            rest[v - 1] -= i != 2
+        n = sum(rest)
+        assert n, f"the shoe ran out: {path}"
+        return [(v, F(c, n)) for v, c in zip(tw.VALUES, rest) if c]
+
+    class Settled(Exception):
+        """The dealer's second card is out: the insurance is settled, the rest of the round is not needed."""
+
+    def one(deal):
+        seen: list = []
+
+        def dealt():
+            if seen and len(seen[0]) > 1:
+                raise Settled
+            return deal()
+        try:
+            reference.play_switch(rules, dealt, *seat(), seen)
+        except Settled:
+            pass
+        dealer = seen[0]
+        return "busted" if len(dealer) == 1 else "win" if dealer[1] == tw.TEN else "lose"
+
+    law = {"win": F(0), "busted": F(0), "lose": F(0)}
+    for _, p, label in reference.every_path(one, draws):
+        law[label] += p
+    return law
+
+
+@pytest.mark.parametrize("counts", [
+    (1, 0, 1, 0, 1, 0, 0, 3, 0, 7),     # A 3 5 8 8 8 and seven tens: splits, a re-split, doubles, busts
+    (1, 1, 0, 0, 1, 2, 0, 0, 1, 4),     # A 2 5 6 6 9 T T T T
+])
+def test_switch_insurance_over_every_ordering_is_the_exact_law(counts):
+    exact = ti.switch_insurance_law(SWITCH_NO_HOLE, tw.FiniteShoe(counts), plain, switch_deals(counts, swap_up))
+    assert exact == switch_reference_law(SWITCH_NO_HOLE, counts, lambda: (plain, swap_up))
+    assert exact["busted"] > 0 and sum(exact.values()) == 1
+
+
+def test_switch_insurance_of_the_composition_play_is_the_exact_law():
+    # the composition strategy's deals: its switch and each area's first action by the five cards,
+    # played so by the reference round (plain after the first decisions)
+    counts = (1, 0, 1, 0, 1, 0, 0, 3, 0, 7)
+    shoe = tw.FiniteShoe(counts)
+    play = swc.switch_play(SWITCH_NO_HOLE, shoe, plain, np.zeros(lib.KERN_TW_SWAPS, dtype=np.uint8))
+    exact = ti.switch_insurance_law(SWITCH_NO_HOLE, shoe, plain, play.insurance_deals())
+    by = {d.cards: d for d in play.deals if d.up == tw.ACE}
+
+    def seat():
+        pending: list = []
+
+        def swap(up, a1, a2, b1, b2):
+            d = by[(a1, a2, b1, b2)]
+            pending.extend(h.action for h in d.hands if not tw.is_natural(h.hand))
+            return d.switched
+
+        def strategy(hand, up, ctx, allowed):
+            if ctx == tw.Context() and tw.cards(hand) == 2 and pending:
+                return pending.pop(0)      # an area's first decision (the areas in turn)
+            return plain(hand, up, ctx, allowed)
+        return strategy, swap
+
+    assert exact == switch_reference_law(SWITCH_NO_HOLE, counts, seat)
+    assert play.switch_differences() or any(d.switched for d in by.values())
+    assert exact != ti.switch_insurance_law(SWITCH_NO_HOLE, shoe, plain, switch_deals(counts, lambda *_: False))
+
+
+@pytest.mark.slow
+def test_switch_insurance_on_the_infinite_shoe_is_the_product_of_the_areas_busts():
+    # infinite shoe: the areas' busts and the next card are independent given the four first cards
+    never = np.zeros(lib.KERN_TW_SWAPS, dtype=np.uint8)
+    busted, with_ten = ti.switch_busted_rounds(SWITCH_NO_HOLE, tw.InfiniteShoe(), unsplit,
+                                               sw.insurance_deals(never))
+    one = ti._Walk(SWITCH_NO_HOLE, tw.InfiniteShoe(), unsplit, tw.allowed_actions)
+    area = {}
+    for v1, v2 in itertools.product(tw.VALUES, repeat=2):
+        hand = tw.of(v1, v2)
+        seat = SeatPlay(((hand, tw.Context(), 0, None),))
+        area[hand] = F(0) if tw.is_natural(hand) else one.seat(tw.add(hand, tw.ACE), seat)[0]
+    weight = [F(w, 13) for w in sw.WEIGHTS]
+    product = sum((weight[a1 - 1] * weight[a2 - 1] * weight[b1 - 1] * weight[b2 - 1] * area[tw.of(a1, a2)]
+                   * area[tw.of(b1, b2)] for a1, a2, b1, b2 in itertools.product(tw.VALUES, repeat=4)), F(0))
+    assert busted == product > 0 and with_ten == busted * F(4, 13)
+
+
+@pytest.mark.slow
+def test_the_switch_report_gives_the_exact_law_without_the_hole_card():
+    game = GAMES["blackjack-switch"]
+    rules = game.game_rules(deal="no-hole-card")
+    bet = game.analyse(deal="no-hole-card").bet("insurance")
+    law = ti.switch_insurance_law(rules, tw.InfiniteShoe(), infinite(rules)[1],
+                                  sw.insurance_deals(game.swaps(rules, None)))
+    assert {o.label: o.probability for o in bet.outcomes} == law and law["busted"] > 0
+    assert "both areas" in bet.note

@@ -180,8 +180,10 @@ def settle(rules: tw.Rules, dealer: list[int], standing: list[Hand]) -> Fraction
     return net
 
 
-def play_switch(rules: tw.Rules, deal, strategy, swap) -> tuple[tuple[Fraction, Fraction], bool]:
-    """One Blackjack Switch round (000 第2 2): each area's net and whether the seat switched.
+def play_switch(rules: tw.Rules, deal, strategy, swap, seen: list | None = None) \
+        -> tuple[tuple[Fraction, Fraction], bool]:
+    """One Blackjack Switch round (000 第2 2): each area's net and whether the seat switched
+    (``seen``: a list the dealer's hand is put in, its cards as the round ends).
 
     Deal (2-5-イ): each area's first card, the upcard, each area's second card, the hole
     card.  A dealer blackjack under the peek ends the round (2-7); otherwise the seat
@@ -191,6 +193,8 @@ def play_switch(rules: tw.Rules, deal, strategy, swap) -> tuple[tuple[Fraction, 
     """
     a1, b1, up, a2, b2 = deal(), deal(), deal(), deal(), deal()
     dealer = [up] + ([deal()] if rules.hole_card else [])
+    if seen is not None:
+        seen.append(dealer)
     if rules.hole_card and up in (1, 10) and blackjack(dealer):
         return (Fraction(0) if blackjack([a1, a2]) else Fraction(-1),
                 Fraction(0) if blackjack([b1, b2]) else Fraction(-1)), False

@@ -15,7 +15,10 @@ What is exact, precisely:
   that strategy.  Its mean is the return per unit staked on the pair of areas.  It is not
   the joint optimum of the switch and the play (that is the same here: with an infinite
   shoe the two areas' plays do not interact).
-* ``insurance`` (per area) and ``super_match``: exact for the first round of a full shoe.
+* ``insurance`` (per area) and ``super_match``: exact for the first round of a full shoe;
+  without the hole card insurance is exact on the main bet's shoe, the areas played as
+  analysed (a round whose hands of both areas all bust deals no second card and loses it,
+  2-9-ハ: :func:`harness.games.twentyone_insurance.switch_busted_rounds`).
 * ``--strategy composition``: the main bet exact for the first round of a full finite shoe,
   each area's first decision and the switch by their values on the shoe less the five first
   cards (:mod:`harness.games.twentyone_switch_composition`, which states what is exact); not
@@ -35,11 +38,12 @@ import numpy as np
 
 from harness.games import twentyone as tw
 from harness.games import twentyone_switch as sw
+from harness.games import twentyone_insurance as ti
 from harness.games import twentyone_switch_composition as swc
 from harness.games.base import GameOption, Strategy
 from harness.games.core import BetResult, OutcomeClass, odds
-from harness.games.twentyone_game import (BASIC, DOUBLE_TOTALS, TABLE, TwentyOneGame, infinite, net_classes,
-                                          net_label, played_hands, split_busts_option)
+from harness.games.twentyone_game import (BASIC, DOUBLE_TOTALS, TABLE, TwentyOneGame, busted_insurance, infinite,
+                                          insurance_shoe, net_classes, net_label, played_hands, split_busts_option)
 
 SOURCE = "000 別表第1 第2 2"
 SHOE_RULES = "jp-blackjack-switch"
@@ -150,6 +154,21 @@ class BlackjackSwitchGame(TwentyOneGame):
             f"switch decisions differ from basic strategy's, which returns {float(1 + play.basic_return) * 100:.4f}% "
             f"on this shoe"))
 
+    def insurance_bet(self, rules: tw.Rules, chart, play, decks: int) -> BetResult:
+        """Each area's insurance (2-6, one law for both).  Without the hole card the dealer's second
+        card is not dealt when every hand of both areas busted (2-9-ハ), which loses it: the areas
+        played as analysed, the switch decided first (basic strategy's or the chart's switch cells
+        on the infinite shoe, the composition strategy's deals on the full shoe)."""
+        if rules.hole_card:
+            return super().insurance_bet(rules, chart, play, decks)
+        finite = play is not None
+        deals = sw.insurance_deals(self.swaps(rules, chart)) if play is None else play.insurance_deals()
+        strategy = infinite(rules)[1] if chart is None else chart
+        law = ti.switch_insurance_law(rules, insurance_shoe(decks, self.deck, finite), strategy, deals)
+        entry = self.entry("insurance_pays")
+        return busted_insurance(law, entry.value, entry.source, decks, finite, "every hand of both areas busted",
+                                ("第2 2-9-ハ", "2-6-ロ"))
+
     def composition_table(self, play: swc.SwitchPlay) -> dict:
         return swc.chart(play)
 
@@ -187,7 +206,8 @@ class BlackjackSwitchGame(TwentyOneGame):
         return {sw.side_label(int(k)): int(firsts[k]) for k in np.flatnonzero(firsts)}
 
     def note(self, rules: tw.Rules) -> str:
-        return (MAIN_NOTE + "; insurance per area and the Super Match exact for the first round of a full shoe; "
+        return (MAIN_NOTE + "; insurance per area (without the hole card on the main bet's shoe) and the Super "
+                "Match exact for the first round of a full shoe; "
                 "a two-card 21 made by the switch read as a blackjack (not in sources)")
 
 

@@ -147,23 +147,34 @@ def insurance_result(decks: int, pays: Fraction, source: str, deck: tuple[int, i
     when every hand of the seat busted (000 1-10-ハ), and the insurance is lost: the law of
     :func:`harness.games.twentyone_insurance.insurance_law` with the seat playing ``strategy``, on the
     main bet's shoe (``finite``: the full ``decks``-deck shoe, else the infinite shoe)."""
-    if rules is None or rules.hole_card or rules.switch:
+    if rules is None or rules.hole_card:
         n, tens = deck[0] * decks - 1, deck[1] * decks
-        note = "exact for the first round of a full shoe; insurance taken whatever the player holds"
-        if rules is not None and not rules.hole_card:
-            note += ("; without the hole card an upper bound: a round whose hands all bust deals no second card "
-                     "and loses the insurance (000 1-10-ハ; not computed for a pair of areas)")
         return BetResult("insurance", source, (OutcomeClass("win", Fraction(tens, n), pays),
-                                               OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))), note=note)
-    shoe = tw.FiniteShoe.decks(decks, deck[1]) if finite else tw.InfiniteShoe((1,) * 9 + (deck[1] // 4,))
+                                               OutcomeClass("lose", Fraction(n - tens, n), Fraction(-1))),
+                         note="exact for the first round of a full shoe; insurance taken whatever the player holds")
+    shoe = insurance_shoe(decks, deck, finite)
     law = ti.insurance_law(rules, shoe, strategy, pt.allowed_actions if rules.pontoon else tw.allowed_actions)
+    return busted_insurance(law, pays, source, decks, finite, "every hand of the seat busted")
+
+
+def insurance_shoe(decks: int, deck: tuple[int, int], finite: bool):
+    """The main bet's shoe, which insurance without the hole card is valued on: the full
+    ``decks``-deck shoe (``finite``), else the infinite shoe."""
+    return tw.FiniteShoe.decks(decks, deck[1]) if finite else tw.InfiniteShoe((1,) * 9 + (deck[1] // 4,))
+
+
+def busted_insurance(law: dict, pays: Fraction, source: str, decks: int, finite: bool, busted: str,
+                     clauses: tuple[str, str] = ("1-10-ハ", "1-6-ロ")) -> BetResult:
+    """The insurance bet of a law without the hole card (:mod:`harness.games.twentyone_insurance`):
+    ``win``, ``busted`` (``busted`` says when the dealer's second card is not dealt), ``lose``;
+    ``clauses``: 000's items that deal no card then and lose the insurance."""
     where = f"the first round of a full {decks}-deck shoe" if finite else "an infinite shoe (the main bet's)"
     return BetResult("insurance", source, (OutcomeClass("win", law["win"], pays),
                                            OutcomeClass("busted", law["busted"], Fraction(-1)),
                                            OutcomeClass("lose", law["lose"], Fraction(-1))),
                      note=(f"exact for {where}, insurance taken on every hand, the seat playing the strategy "
-                           "analysed; 'busted': every hand of the seat busted, so the dealer's second card is not "
-                           "dealt (000 1-10-ハ) and the insurance is lost (1-6-ロ)"))
+                           f"analysed; 'busted': {busted}, so the dealer's second card is not "
+                           f"dealt (000 {clauses[0]}) and the insurance is lost ({clauses[1]})"))
 
 
 def pair_kind(a: int, b: int) -> str:
@@ -294,15 +305,8 @@ class TwentyOneGame(Game):
         rules = self.game_rules(**choices)
         play = self._composition(strategy, rules, decks)
         source = "; ".join(dict.fromkeys(self.entry(n).source for n in self.main_rules))
-        insurance = self.entry("insurance_pays")
         main = self.main_bet(rules, source, chart) if play is None else self.composition_main(rules, play, source, decks)
-        played = None           # the seat's play the insurance depends on (no hole card, one area)
-        if not (rules.hole_card or rules.switch):
-            played = chart if play is None else play.strategy
-            if played is None:
-                played = infinite(rules)[1]
-        bets = (main, insurance_result(decks, insurance.value, insurance.source, self.deck, rules, played,
-                                       finite=play is not None), *self.side_bets(decks),
+        bets = (main, self.insurance_bet(rules, chart, play, decks), *self.side_bets(decks),
                 *(self.behind_bets(rules, chart if play is None else play.strategy, behind) if behind else ()))
         parameters = {"decks": decks, **choices, "main_bet_shoe": "infinite" if play is None else f"full {decks}-deck",
                       "rules": {e.name: {"value": show(e.value), "source": e.source, "note": e.note}
@@ -321,6 +325,18 @@ class TwentyOneGame(Game):
 
     def note(self, rules: tw.Rules) -> str:
         return MAIN_NOTE
+
+    def insurance_bet(self, rules: tw.Rules, chart, play, decks: int) -> BetResult:
+        """Insurance with an ace up, the seat playing the strategy analysed (``chart``, or the
+        composition ``play``; both None: basic strategy), which it depends on without the hole card."""
+        insurance = self.entry("insurance_pays")
+        played = None
+        if not rules.hole_card:
+            played = chart if play is None else play.strategy
+            if played is None:
+                played = infinite(rules)[1]
+        return insurance_result(decks, insurance.value, insurance.source, self.deck, rules, played,
+                                finite=play is not None)
 
     # -- what a variant with another round (Blackjack Switch's two areas) replaces --
 

@@ -78,6 +78,23 @@ def _swapped(cells: np.ndarray, up: int, a1: int, a2: int, b1: int, b2: int) -> 
     return bool(cells[swap_index(up, a1, a2, b1, b2)])
 
 
+def played_pairs(cells: np.ndarray, up: int):
+    """Every four first cards of an infinite shoe against ``up``: (weight out of 13**4, the two
+    areas' hands as dealt, as played after the switch decision ``cells``)."""
+    for a1, a2, b1, b2 in itertools.product(tw.VALUES, repeat=4):
+        w = WEIGHTS[a1 - 1] * WEIGHTS[a2 - 1] * WEIGHTS[b1 - 1] * WEIGHTS[b2 - 1]
+        dealt = (tw.of(a1, a2), tw.of(b1, b2))
+        yield w, dealt, (tw.of(a1, b2), tw.of(b1, a2)) if _swapped(cells, up, a1, a2, b1, b2) else dealt
+
+
+def insurance_deals(cells: np.ndarray):
+    """The four first cards of an infinite shoe given an ace up, as
+    :func:`harness.games.twentyone_insurance.switch_busted_rounds` takes them: every first
+    decision the strategy's."""
+    for w, _, (a, b) in played_pairs(cells, tw.ACE):
+        yield Fraction(w, 13 ** 4), a, b, None
+
+
 def area_law(rules: tw.Rules, hands, cells: np.ndarray, area: int = 0) -> dict[Fraction, Fraction]:
     """P(net per unit) of area ``area`` (0 the first, 1 the second) for an infinite shoe.
 
@@ -97,14 +114,10 @@ def area_law(rules: tw.Rules, hands, cells: np.ndarray, area: int = 0) -> dict[F
         p_up = Fraction(WEIGHTS[up - 1], 13)
         played: dict = {}              # the area's two cards after the switch -> weight
         dealt_naturals = 0             # weight of a natural as dealt (the dealer-blackjack part)
-        for a1, a2, b1, b2 in itertools.product(tw.VALUES, repeat=4):
-            w = WEIGHTS[a1 - 1] * WEIGHTS[a2 - 1] * WEIGHTS[b1 - 1] * WEIGHTS[b2 - 1]
+        for w, dealt, pair in played_pairs(cells, up):
             if rules.peeks(up):
-                dealt_naturals += w * tw.is_natural(tw.of(a1, a2) if area == 0 else tw.of(b1, b2))
-            if _swapped(cells, up, a1, a2, b1, b2):
-                a2, b2 = b2, a2
-            hand = tw.of(a1, a2) if area == 0 else tw.of(b1, b2)
-            played[hand] = played.get(hand, 0) + w
+                dealt_naturals += w * tw.is_natural(dealt[area])
+            played[pair[area]] = played.get(pair[area], 0) + w
         for hand, w in played.items():
             h = by[(up, hand)]
             for net, m in h.distribution.items():

@@ -116,6 +116,14 @@ class SwitchPlay:
         return [(d, i) for d in self.deals for i, h in enumerate(d.hands)
                 if len(h.values) > 1 and h.action != d.basic_actions[i]]
 
+    def insurance_deals(self):
+        """The deals given an ace up, as :func:`harness.games.twentyone_insurance.switch_busted_rounds`
+        takes them: each area's hand after the switch decision and its composition first action."""
+        aces = [d for d in self.deals if d.up == tw.ACE]
+        p_ace = sum((d.probability for d in aces), Fraction(0))
+        for d in aces:
+            yield d.probability / p_ace, d.hands[0].hand, d.hands[1].hand, (d.hands[0].action, d.hands[1].action)
+
     def switch_differences(self) -> list[Deal]:
         """The deals whose switch decision is not basic strategy's."""
         return [d for d in self.deals if d.switched != d.basic_switched]
