@@ -10,6 +10,8 @@ bust deals no second card for the dealer (000 第2 1-10-ハ), so its insurance i
   insurance, and the win / busted / lose counts fit the exact law (p > 1e-9).
 """
 import itertools
+import pathlib
+import re
 from fractions import Fraction as F
 
 import numpy as np
@@ -330,12 +332,73 @@ def test_switch_insurance_on_the_infinite_shoe_is_the_product_of_the_areas_busts
     assert busted == product > 0 and with_ten == busted * F(4, 13)
 
 
+class Stood(Exception):
+    """A hand of the area stood: not every hand of it busts."""
+
+
+def area_busts(rules, strategy, first) -> F:
+    """P(every hand of one area busts | its two cards ``first``, an ace up), infinite shoe: the
+    reference area's play (tests/twentyone_reference.py ``play_area``) over every draw, a path cut
+    where a hand stands (a surrender is not offered against an ace without the hole card)."""
+    def standing_stops(hand, up, ctx, allowed):
+        act = strategy(hand, up, ctx, allowed)
+        if act in (tw.STAND, tw.SURRENDER):
+            raise Stood
+        return act
+
+    def one(deal):
+        try:
+            hands = reference.play_area(rules, tw.ACE, [deal(), deal()], deal, standing_stops)
+        except Stood:
+            return False
+        return all(reference.best(h.cards) > 21 for h in hands)
+    if reference.blackjack(list(first)):
+        return F(0)
+    return sum((p for _, p, busted in reference.over_every_draw(one, sw.WEIGHTS, first) if busted), F(0))
+
+
+def docs_switch_insurance() -> dict:
+    """The Switch insurance figures docs/table_games.md prints (defaults, no hole card, basic
+    strategy, infinite shoe), as the strings printed."""
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "table_games.md").read_text()
+    found = re.search(r"Switch defaults without\s+the hole card, basic strategy, infinite shoe: `busted` ([0-9.]+),"
+                      r"\s+`win` ([0-9.]+), insurance\s+returns (−[0-9.]+) per unit", text)
+    assert found, "docs/table_games.md: the Switch insurance sentence moved or changed"
+    return dict(zip(("busted", "win", "ev"), (found[1], found[2], found[3].replace("−", "-"))))
+
+
+def printed(x: F, digits: str) -> bool:
+    """``digits`` is ``x`` correctly rounded to the decimals printed (|x - digits| <= half a unit)."""
+    places = len(digits.split(".")[1])
+    return abs(x - F(digits)) <= F(1, 2 * 10 ** places)
+
+
 @pytest.mark.slow
 def test_the_switch_report_gives_the_exact_law_without_the_hole_card():
+    # Defaults without the hole card, basic strategy, infinite shoe.  The check is derived apart
+    # from the module's walk: on an infinite shoe the two areas bust independently given their
+    # four cards, so P(every hand of both busts) is the sum over the four cards (the switch cells
+    # applied) of the product of each area's bust probability, each played by the reference area;
+    # the next card is a ten with 4/13 whatever was dealt, so win = (1 - busted) 4/13; insurance
+    # pays 2 to 1 (2-6), so its mean is 2 win - (1 - win).
     game = GAMES["blackjack-switch"]
     rules = game.game_rules(deal="no-hole-card")
+    strategy, swaps = infinite(rules)[1], game.swaps(rules, None)
+    bust = {first: area_busts(rules, strategy, first)
+            for first in itertools.combinations_with_replacement(tw.VALUES, 2)}
+    weight = [F(w, 13) for w in sw.WEIGHTS]
+    busted = F(0)
+    for a1, a2, b1, b2 in itertools.product(tw.VALUES, repeat=4):
+        if swaps[sw.swap_index(tw.ACE, a1, a2, b1, b2)]:
+            a2, b2 = b2, a2
+        busted += (weight[a1 - 1] * weight[a2 - 1] * weight[b1 - 1] * weight[b2 - 1]
+                   * bust[tuple(sorted((a1, a2)))] * bust[tuple(sorted((b1, b2)))])
+    win = (1 - busted) * F(4, 13)
     bet = game.analyse(deal="no-hole-card").bet("insurance")
-    law = ti.switch_insurance_law(rules, tw.InfiniteShoe(), infinite(rules)[1],
-                                  sw.insurance_deals(game.swaps(rules, None)))
-    assert {o.label: o.probability for o in bet.outcomes} == law and law["busted"] > 0
+    assert {o.label: o.probability for o in bet.outcomes} == {"win": win, "busted": busted, "lose": 1 - win - busted}
+    assert bet.expected_net == 2 * win - (1 - win)
     assert "both areas" in bet.note
+    # the figures docs/table_games.md prints, against the exact fractions
+    docs = docs_switch_insurance()
+    assert docs == {"busted": "0.0513652", "win": "0.2918876", "ev": "-0.1243371"}
+    assert printed(busted, docs["busted"]) and printed(win, docs["win"]) and printed(bet.expected_net, docs["ev"])
