@@ -30,9 +30,10 @@ def device_to_test(name: str):
     return device_spec(name)
 
 
-def rows_per_chunk(kind, values: int = CHUNK_VALUES) -> int:
-    """Outcome rows in a chunk of about ``values`` values of ``kind``."""
-    return max(1, values // int(kind.width))
+def rows_per_chunk(kind, values: int | None = None) -> int:
+    """Outcome rows in a chunk of about ``values`` values of ``kind`` (:data:`CHUNK_VALUES` when None,
+    read at each call, so that a test lowering it lowers every run's chunks)."""
+    return max(1, (CHUNK_VALUES if values is None else int(values)) // int(kind.width))
 
 
 def drawn(spec, generator, n: int, rows: int) -> Iterator:

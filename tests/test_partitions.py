@@ -223,9 +223,18 @@ def test_blocks_of_drawn_partitions_give_the_one_process_report(monkeypatch):
     monkeypatch.setattr(reduction, "blocks", lambda *a, **k: cuts.append(real(*a, **k)) or cuts[-1])
     spec, n, tests = device_spec("roulette-single"), 24_000, ["frequency", "serial-pairs", "gap", "runs-up"]
     one = run_battery(spec, harness.sources.drawn(spec, rngcore.Generator(SEED, stream=3), n, 1_500), n=n, tests=tests)
+    chunks, draw = [], harness.sources.drawn
+
+    def drawn(*args):
+        for rows in draw(*args):
+            chunks.append(len(rows))
+            yield rows
+
+    monkeypatch.setattr(harness.sources, "drawn", drawn)
     two = run_drawn(spec, "roulette-single", rngcore.Generator(SEED, stream=3), n, alpha=0.01, tests=tests, workers=2)
     assert two.to_json() == one.to_json() and two.n == n
     assert {b - a for a, b, _ in cuts[0]} == {4, 2, 1}
+    assert chunks == [1_500] * 16  # drawn in the small chunks, so partitions of 1,000 rows straddle them
 
 
 @pytest.mark.parametrize("workers", [2, 3])
